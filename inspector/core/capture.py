@@ -1,0 +1,599 @@
+"""Capture files: a crash-safe record of one live session, and the reader for them.
+
+A capture is JSONL (UTF-8): a header line (``{"format": "toolcall-inspector-capture",
+"version": 1, ...}``) then one record per line, each with a ``type`` and a 1-based ``attempt``
+(a retry is a second physical request, hence a new attempt): ``request``, ``response``,
+``chunk``, ``attempt``, ``event``, ``end``. The reader also opens a raw SSE body (what
+``curl -N`` saves) as a single untimed chunk, so every consumer sees one shape.
+
+Invariants:
+- Append-only and flushed per record: each record is serialised in full, then written with
+  one ``write`` of the file opened in append mode and flushed at once. A process killed at
+  any moment leaves every earlier record on disk and at most one cut-off last line, which
+  the reader drops with a warning. (``fsync`` happens once, on close: flushing protects
+  against the process dying; only the OS crashing can lose the page cache.)
+- Raw bytes round-trip exactly: a chunk is stored as ``text`` only when a strict UTF-8
+  decode of it succeeds (so encoding the text gives the same bytes back), otherwise as
+  ``b64``; a chunk that splits a multi-byte character is therefore stored as ``b64``.
+  Chunk boundaries and times (floats, written shortest-round-trip) are preserved.
+- Secrets are never written: credential headers and URL query parameters are replaced by
+  ``"REDACTED"`` as a whole (no prefix or hint is kept) before the record is serialised, and
+  URL user-info is dropped. Request bodies are stored as sent (they carry the tools under
+  test); callers must not put credentials in them.
+- Reading is strict in the middle, lenient at the end: a corrupt line before the last one is
+  a CaptureError (line number and byte offset); unknown record types are kept and warned
+  about (forward compatibility); older format versions are migrated by
+  :mod:`inspector.core.compat`.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import contextlib
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from types import TracebackType
+from typing import Any, Final, Literal, Self
+from urllib.parse import unquote_plus, urlsplit, urlunsplit
+
+import orjson
+
+import inspector
+from inspector.core import compat
+from inspector.core.errors import InspectorError
+
+FORMAT: Final = "toolcall-inspector-capture"
+TOOL: Final = "toolcall-inspector"
+REDACTED: Final = "REDACTED"
+
+# fmt: off
+_SECRET_HEADERS: Final = frozenset({
+    "authorization", "proxy-authorization", "x-api-key", "api-key", "x-goog-api-key",
+    "cookie", "set-cookie",
+})
+_SECRET_HEADER_WORDS: Final = (
+    "secret", "token", "password", "credential", "api-key", "api_key", "apikey", "subscription-key",
+)
+_SECRET_PARAMS: Final = frozenset({
+    "key", "api_key", "api-key", "apikey", "token", "access_token", "refresh_token", "id_token",
+    "client_secret",
+})
+# fmt: on
+_NEWLINE: Final = orjson.OPT_APPEND_NEWLINE
+_BOM: Final = b"\xef\xbb\xbf"
+
+
+class CaptureError(InspectorError):
+    """A capture (or body) that cannot be opened; ``str()`` is one line for the user."""
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        path: str | None = None,
+        line: int | None = None,
+        offset: int | None = None,
+    ) -> None:
+        self.reason = " ".join(reason.splitlines())
+        self.path = path
+        self.line = line
+        """1-based line number of the offending line, or None."""
+        self.offset = offset
+        """Byte offset of the start of that line, or None."""
+        super().__init__(self._message())
+
+    def _message(self) -> str:
+        parts = [p for p in (self.path, self.line and f"line {self.line}") if p]
+        return ": ".join([*parts, self.reason])
+
+    def __str__(self) -> str:
+        return self._message()
+
+    def located(self, path: str, line: int | None, offset: int | None) -> CaptureError:
+        """A copy with the location filled in where this error has none."""
+        if self.line is not None:
+            line, offset = self.line, self.offset
+        return CaptureError(self.reason, path=self.path or path, line=line, offset=offset)
+
+
+def _is_secret_header(name: str) -> bool:
+    lower = name.lower()
+    if lower in _SECRET_HEADERS:
+        return True
+    # Rate-limit headers ("x-ratelimit-remaining-tokens") carry counts, never credentials.
+    return "ratelimit" not in lower and any(word in lower for word in _SECRET_HEADER_WORDS)
+
+
+def _text(value: str | bytes) -> str:
+    return value.decode("latin-1") if isinstance(value, bytes) else str(value)
+
+
+Headers = Mapping[str, str] | Mapping[bytes, bytes] | Iterable[tuple[str | bytes, str | bytes]]
+"""What the writer accepts as headers: a mapping (``httpx.Headers`` too) or (name, value) pairs."""
+
+
+def redact_headers(headers: Headers | None) -> dict[str, str]:
+    """Headers as a plain dict with every credential value replaced by ``"REDACTED"``.
+
+    Names keep the spelling first seen; repeated names (compared case-insensitively) are
+    joined with ", ". Names and values given as bytes are decoded as Latin-1.
+    """
+    pairs = headers.items() if isinstance(headers, Mapping) else (headers or ())
+    out: dict[str, str] = {}
+    spelling: dict[str, str] = {}
+    for raw_name, raw_value in pairs:
+        name = _text(raw_name)
+        secret = _is_secret_header(name)
+        value = REDACTED if secret else _text(raw_value)
+        key = spelling.setdefault(name.lower(), name)
+        if key not in out:
+            out[key] = value
+        elif not secret:
+            out[key] = f"{out[key]}, {value}"
+    return out
+
+
+def _redact_pairs(text: str) -> str:
+    pieces = text.split("&")
+    for i, piece in enumerate(pieces):
+        name, eq, _ = piece.partition("=")
+        if eq and unquote_plus(name).lower() in _SECRET_PARAMS:
+            pieces[i] = f"{name}={REDACTED}"
+    return "&".join(pieces)
+
+
+def redact_url(url: str) -> str:
+    """``url`` with secret query (and fragment) parameters and any user-info redacted.
+
+    Anything else is kept byte for byte; a URL that cannot be parsed becomes "REDACTED".
+    """
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return REDACTED
+    netloc = parts.netloc
+    if "@" in netloc:
+        netloc = f"{REDACTED}@{netloc.rpartition('@')[2]}"
+    query, fragment = _redact_pairs(parts.query), _redact_pairs(parts.fragment)
+    if (netloc, query, fragment) == (parts.netloc, parts.query, parts.fragment):
+        return url
+    return urlunsplit((parts.scheme, netloc, parts.path, query, fragment))
+
+
+def _body_fields(body: Any) -> dict[str, Any]:
+    """The request body as record fields: JSON as a value, other text as a string."""
+    if isinstance(body, str | bytes | bytearray | memoryview):
+        raw = bytes(body) if not isinstance(body, str) else body
+        try:
+            parsed = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            parsed = None
+        if isinstance(parsed, dict | list):
+            return {"body": parsed}
+        if isinstance(raw, str):
+            return {"body": raw}
+        try:
+            return {"body": raw.decode("utf-8")}
+        except UnicodeDecodeError:
+            return {"body": None, "body_b64": base64.b64encode(raw).decode("ascii")}
+    if isinstance(body, Mapping):
+        return {"body": dict(body)}
+    return {"body": body}
+
+
+class CaptureWriter:
+    """Writes a capture record by record; every record is on disk (flushed) when a call returns.
+
+    Not thread-safe: use it from one thread (the session's event loop).
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, meta: Mapping[str, Any] | None = None):
+        self.path = os.fspath(path)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND | getattr(os, "O_BINARY", 0)
+        try:
+            fd = os.open(self.path, flags, 0o666)
+        except OSError as exc:
+            raise CaptureError(
+                f"cannot create capture: {exc.strerror or exc}", path=self.path
+            ) from None
+        self._file = os.fdopen(fd, "ab")
+        created = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        header = {"format": FORMAT, "version": compat.CURRENT_VERSION, "created": created}
+        header.update(tool=TOOL, tool_version=inspector.__version__)
+        if meta is not None:
+            header["meta"] = dict(meta)
+        self._write(header)
+
+    def _write(self, record: dict[str, Any]) -> None:
+        self._file.write(orjson.dumps(record, option=_NEWLINE))
+        self._file.flush()
+
+    def _record(self, rtype: str, attempt: int, **fields: Any) -> None:
+        self._write({"type": rtype, "attempt": attempt, **fields})
+
+    def request(
+        self,
+        attempt: int,
+        method: str,
+        url: str,
+        headers: Headers | None,
+        body: Any,
+        t: float = 0.0,
+    ) -> None:
+        """Record the request of ``attempt`` (URL and headers redacted; body as sent).
+
+        ``body`` is a JSON value, or str/bytes: stored parsed when it is a JSON object or
+        array, else as a string (bytes that are not UTF-8 go to ``body_b64``).
+        """
+        fields = _body_fields(body)
+        url, headers_ = redact_url(url), redact_headers(headers)
+        self._record("request", attempt, t=t, method=method, url=url, headers=headers_, **fields)
+
+    def response(self, attempt: int, status: int, headers: Headers | None, t: float) -> None:
+        """Record the response status and (redacted) headers of ``attempt``."""
+        self._record("response", attempt, t=t, status=status, headers=redact_headers(headers))
+
+    def chunk(self, attempt: int, t: float, data: bytes) -> None:
+        """Record one received chunk exactly; ``t`` is seconds since the attempt's request."""
+        # The hot path: one decode attempt, one dict, one dumps, one write, one flush.
+        if type(data) is not bytes:
+            data = bytes(data)
+        record: dict[str, Any] = {"type": "chunk", "attempt": attempt, "t": t}
+        try:
+            record["text"] = data.decode("utf-8")
+        except UnicodeDecodeError:
+            record["b64"] = base64.b64encode(data).decode("ascii")
+        self._write(record)
+
+    def attempt(self, attempt: int, reason: str, recovery_action: str, **extra: Any) -> None:
+        """Start attempt number ``attempt``: why the previous one was abandoned, what now."""
+        if "type" in extra:
+            raise ValueError("'type' is reserved in attempt records")
+        self._record("attempt", attempt, reason=reason, recovery_action=recovery_action, **extra)
+
+    def event(self, attempt: int, t: float, kind: str, data: Any) -> None:
+        """Record a synthetic timeline event (returned verbatim by the reader)."""
+        self._record("event", attempt, t=t, kind=kind, data=data)
+
+    def end(self, attempt: int, t: float, reason: str, error: str | None = None) -> None:
+        """Record how ``attempt`` ended: "eof", "error", "cancelled", "timeout", ..."""
+        self._record("end", attempt, t=t, reason=reason, error=error)
+
+    @property
+    def closed(self) -> bool:
+        return self._file.closed
+
+    def close(self) -> None:
+        """Flush, fsync (best effort) and close; calling it again does nothing."""
+        if self._file.closed:
+            return
+        try:
+            self._file.flush()
+            with contextlib.suppress(OSError):  # best effort: e.g. pipes cannot fsync
+                os.fsync(self._file.fileno())
+        finally:
+            self._file.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+@dataclass
+class Attempt:
+    """One physical request and its streamed response."""
+
+    number: int
+    """1-based attempt number."""
+    request: dict[str, Any] | None = None
+    """The request record as written (t, method, url, headers, body), or None."""
+    response: dict[str, Any] | None = None
+    """The response record as written (t, status, headers), or None."""
+    chunks: list[tuple[float, bytes]] = field(default_factory=list)
+    """(seconds since the request started, raw bytes) in arrival order."""
+    events: list[dict[str, Any]] = field(default_factory=list)
+    """Synthetic timeline event records, verbatim."""
+    end: dict[str, Any] | None = None
+    """The end record (t, reason, error), or None if the capture stops before it."""
+    reason: str | None = None
+    """Why this attempt was started (from its attempt record); None for a first attempt."""
+    recovery_action: str | None = None
+    """What this attempt does to recover (e.g. "retry_streaming"), or None."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Further keys of the attempt record, verbatim."""
+
+    @property
+    def body(self) -> bytes:
+        """Every received byte, all chunks joined."""
+        return b"".join(data for _, data in self.chunks)
+
+    @property
+    def status(self) -> int | None:
+        """The HTTP status, or None when no response was recorded."""
+        return None if self.response is None else int(self.response["status"])
+
+    @property
+    def complete(self) -> bool:
+        """True when the attempt has an end record."""
+        return self.end is not None
+
+
+@dataclass
+class Capture:
+    """A loaded capture, or a raw SSE body presented as a one-attempt capture."""
+
+    path: str | None
+    """The file it was loaded from; None for load_bytes()."""
+    kind: Literal["capture", "raw-sse"]
+    """"capture" for a capture file, "raw-sse" for a plain response body."""
+    header: dict[str, Any]
+    """The header line (migrated to the current version); {} for a raw body."""
+    attempts: list[Attempt]
+    """Attempts ordered by number."""
+    warnings: list[str] = field(default_factory=list)
+    """Problems that did not stop loading (cut-off last line, unknown record types, ...)."""
+    unknown: list[dict[str, Any]] = field(default_factory=list)
+    """Records of types this version does not know, verbatim, in file order."""
+    timed: bool = True
+    """False for a raw body: its single chunk has no real arrival time."""
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        """The header's free-form "meta" (dialect, profile, scenario, ...), or {}."""
+        meta = self.header.get("meta")
+        return meta if isinstance(meta, dict) else {}
+
+    @property
+    def request_body(self) -> Any:
+        """The request body of the first attempt that has a request record, or None."""
+        for attempt in self.attempts:
+            if attempt.request is not None:
+                return attempt.request.get("body")
+        return None
+
+    @property
+    def tools(self) -> list[Any] | None:
+        """The request body's "tools", or None."""
+        body = self.request_body
+        tools = body.get("tools") if isinstance(body, dict) else None
+        return tools if isinstance(tools, list) else None
+
+
+_REQUIRED: Final[dict[str, tuple[str, ...]]] = {
+    "request": ("method", "url"),
+    "response": ("status",),
+    "chunk": ("t",),
+    "attempt": (),
+    "event": ("kind",),
+    "end": ("reason",),
+}
+
+
+class _Cursor:
+    """Where the record reader is: lets errors raised after migration name their line."""
+
+    __slots__ = ("line", "offset")
+
+    def __init__(self, line: int, offset: int) -> None:
+        self.line = line
+        self.offset = offset
+
+
+def load(path: str | os.PathLike[str]) -> Capture:
+    """Load a capture file or a raw SSE body; CaptureError (one line) when it cannot be."""
+    name = os.fspath(path)
+    try:
+        with open(name, "rb") as f:
+            data = f.read()
+    except IsADirectoryError:
+        raise CaptureError("is a directory, not a capture", path=name) from None
+    except FileNotFoundError:
+        raise CaptureError("no such file", path=name) from None
+    except PermissionError:
+        raise CaptureError("permission denied", path=name) from None
+    except OSError as exc:
+        raise CaptureError(f"cannot read: {exc.strerror or exc}", path=name) from None
+    capture = _parse(data, name)
+    capture.path = name
+    return capture
+
+
+def load_bytes(data: bytes, name: str = "<bytes>") -> Capture:
+    """Like load() for bytes already in memory; ``name`` is used in error messages."""
+    return _parse(bytes(data), name)
+
+
+def _parse(data: bytes, name: str) -> Capture:
+    if not data:
+        raise CaptureError("empty file", path=name)
+    size, pos, lineno = len(data), 0, 1
+    while pos < size:
+        nl = data.find(b"\n", pos)
+        end = size if nl < 0 else nl
+        if data[pos:end].strip():
+            break
+        pos, lineno = end + 1, lineno + 1
+    else:
+        return _raw(data, name)
+    first = data[pos:end]
+    if pos == 0:
+        first = first.removeprefix(_BOM)
+    if not first.lstrip().startswith(b"{"):
+        return _raw(data, name)
+    try:
+        header = orjson.loads(first)
+    except orjson.JSONDecodeError:
+        if FORMAT.encode() in first:
+            raise CaptureError(
+                "the capture header is cut off or corrupt", path=name, line=lineno, offset=pos
+            ) from None
+        return _raw(data, name)
+    if not isinstance(header, dict):
+        return _raw(data, name)
+    if header.get("format") != FORMAT:
+        if "format" not in header:
+            return _raw(data, name)
+        raise CaptureError(
+            f"unknown file format {header['format']!r} (expected {FORMAT!r})",
+            path=name,
+            line=lineno,
+            offset=pos,
+        )
+    return _parse_capture(data, name, header, lineno, pos, end + 1)
+
+
+def _raw(data: bytes, name: str) -> Capture:
+    attempt = Attempt(1, chunks=[(0.0, data)])
+    return Capture(path=None, kind="raw-sse", header={}, attempts=[attempt], timed=False)
+
+
+def _lines(
+    data: bytes, pos: int, lineno: int, cursor: _Cursor, warnings: list[str]
+) -> Iterator[dict[str, Any]]:
+    """The records after the header, parsed; a cut-off last line ends them with a warning."""
+    size = len(data)
+    while pos < size:
+        nl = data.find(b"\n", pos)
+        end = size if nl < 0 else nl
+        line = data[pos:end]
+        cursor.line, cursor.offset = lineno, pos
+        if line.strip():
+            try:
+                record = orjson.loads(line)
+            except orjson.JSONDecodeError as exc:
+                if nl < 0:
+                    warnings.append(
+                        f"line {lineno} is cut off (the capture was interrupted); ignored"
+                    )
+                    return
+                raise CaptureError(
+                    f"corrupt record (not valid JSON at column {exc.colno})",
+                    line=lineno,
+                    offset=pos,
+                ) from None
+            if not isinstance(record, dict):
+                raise CaptureError("record is not a JSON object", line=lineno, offset=pos)
+            yield record
+        pos, lineno = end + 1, lineno + 1
+
+
+def _parse_capture(
+    data: bytes, name: str, header: dict[str, Any], header_line: int, header_offset: int, pos: int
+) -> Capture:
+    warnings: list[str] = []
+    cursor = _Cursor(header_line, header_offset)
+    try:
+        header, records = compat.migrate(
+            header, _lines(data, pos, header_line + 1, cursor, warnings)
+        )
+    except CaptureError as exc:
+        raise exc.located(name, header_line, header_offset) from None
+    builder = _Builder(Capture(None, "capture", header, [], warnings))
+    try:
+        for record in records:
+            builder.add(record, cursor.line)
+    except CaptureError as exc:
+        raise exc.located(name, cursor.line, cursor.offset) from None
+    builder.capture.attempts = [builder.attempts[n] for n in sorted(builder.attempts)]
+    return builder.capture
+
+
+class _Builder:
+    """Sorts records into attempts, validating what the typed accessors rely on."""
+
+    def __init__(self, capture: Capture) -> None:
+        self.capture = capture
+        self.attempts: dict[int, Attempt] = {}
+        self.seen: set[tuple[str, int]] = set()  # (type, attempt) of one-per-attempt records
+        self.warned_types: set[str] = set()
+
+    def add(self, record: dict[str, Any], line: int) -> None:
+        rtype = record.get("type")
+        if not isinstance(rtype, str):
+            raise CaptureError("record has no 'type'")
+        required = _REQUIRED.get(rtype)
+        if required is None:
+            self.capture.unknown.append(record)
+            if rtype not in self.warned_types:
+                self.warned_types.add(rtype)
+                self.capture.warnings.append(
+                    f"line {line}: unknown record type {rtype!r} (from a newer version?); ignored"
+                )
+            return
+        number = record.get("attempt")
+        if type(number) is not int or number < 1:
+            what = "no 'attempt'" if "attempt" not in record else f"an invalid 'attempt' {number!r}"
+            raise CaptureError(f"{rtype} record has {what}")
+        for key in required:
+            if key not in record:
+                raise CaptureError(f"{rtype} record has no {key!r}")
+        attempt = self.attempts.get(number)
+        if attempt is None:
+            attempt = self.attempts[number] = Attempt(number)
+        if rtype == "chunk":
+            attempt.chunks.append((_seconds(record), _chunk_bytes(record)))
+            return
+        if rtype == "event":
+            attempt.events.append(record)
+            return
+        if (rtype, number) in self.seen:
+            self.capture.warnings.append(
+                f"line {line}: second {rtype} record for attempt {number}; ignored"
+            )
+            return
+        self.seen.add((rtype, number))
+        if rtype == "request":
+            attempt.request = record
+        elif rtype == "response":
+            if type(record["status"]) is not int:
+                raise CaptureError(f"response record has an invalid 'status' {record['status']!r}")
+            attempt.response = record
+        elif rtype == "end":
+            attempt.end = record
+        else:  # "attempt"
+            attempt.reason = _optional_str(record, "reason")
+            attempt.recovery_action = _optional_str(record, "recovery_action")
+            reserved = ("type", "attempt", "reason", "recovery_action")
+            attempt.extra = {k: v for k, v in record.items() if k not in reserved}
+
+
+def _optional_str(record: dict[str, Any], key: str) -> str | None:
+    value = record.get(key)
+    if value is not None and not isinstance(value, str):
+        raise CaptureError(f"{record['type']} record has an invalid {key!r} {value!r}")
+    return value
+
+
+def _seconds(record: dict[str, Any]) -> float:
+    t = record["t"]
+    if type(t) is not float and type(t) is not int:
+        raise CaptureError(f"chunk record has an invalid 't' {t!r}")
+    return float(t)
+
+
+def _chunk_bytes(record: dict[str, Any]) -> bytes:
+    text, b64 = record.get("text"), record.get("b64")
+    if text is not None:
+        if b64 is not None:
+            raise CaptureError("chunk record has both 'text' and 'b64'")
+        if not isinstance(text, str):
+            raise CaptureError("chunk record has a 'text' that is not a string")
+        return text.encode("utf-8")
+    if b64 is None:
+        raise CaptureError("chunk record has neither 'text' nor 'b64'")
+    try:
+        if not isinstance(b64, str):
+            raise ValueError
+        return base64.b64decode(b64, validate=True)
+    except (binascii.Error, ValueError):
+        raise CaptureError("chunk record has a 'b64' that is not valid base64") from None
