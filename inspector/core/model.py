@@ -110,7 +110,8 @@ class SSEEvent:
 
     def __repr__(self) -> str:
         body = self.comment if self.kind == EventKind.COMMENT else self.data
-        return f"SSEEvent(#{self.seq} {self.kind} {self.event!r} {body[:40]!r} @{self.start}-{self.end})"
+        where = f"@{self.start}-{self.end}"
+        return f"SSEEvent(#{self.seq} {self.kind} {self.event!r} {body[:40]!r} {where})"
 
 
 class DeltaKind:

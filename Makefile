@@ -1,0 +1,40 @@
+# Two set-up commands for a fresh machine with only python3: `make run` and `make test`.
+PY      ?= python3
+VENV    := .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.installed
+
+.PHONY: run test lint typecheck contracts pytest bench clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/toolcall-inspector open
+
+test: $(STAMP) lint typecheck contracts pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check inspector tests bench
+
+typecheck: $(STAMP)
+	$(BIN)/mypy inspector
+
+contracts: $(STAMP)
+	$(BIN)/lint-imports
+
+pytest: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/pytest -q -p no:cacheprovider
+
+$(VENV)/.bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[bench]"
+	touch $(VENV)/.bench
+
+bench: $(VENV)/.bench
+	$(BIN)/python bench/ingest.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -1,0 +1,97 @@
+"""Command-line entry points: thin wrappers over core (analyze) and ui (open).
+
+Invariant: no exception reaches the user as a traceback. Bad input or usage prints one line on
+stderr and exits 2; ``analyze`` exits 0 when every call is valid and 1 when any is invalid.
+Set TOOLCALL_INSPECTOR_DEBUG=1 to see tracebacks of unexpected errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import __version__
+from .core.analysis import DIALECT_CHOICES, VALIDATION_MODES, Analysis, Settings
+from .core.errors import InspectorError
+
+SUBCOMMANDS = ("analyze", "open")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="toolcall-inspector",
+        description="See how an LLM provider streams tool calls, fragment by fragment.",
+    )
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    a = sub.add_parser("analyze", help="judge a capture or raw SSE body headlessly")
+    a.add_argument("path", help="a capture (.jsonl), or a raw SSE body (curl -N output)")
+    a.add_argument("--dialect", choices=DIALECT_CHOICES, default="auto")
+    a.add_argument("--tools", metavar="FILE",
+                   help="tool definitions (any provider's shape) or a request body with tools")
+    a.add_argument("--validation", choices=VALIDATION_MODES, default="structural")
+    a.add_argument("--empty-id", choices=("absent", "literal"), default="absent",
+                   help='absent: treat "" ids as omitted; literal: look them up (the classic bug)')
+    a.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    o = sub.add_parser("open", help="open the desktop inspector")
+    o.add_argument("path", nargs="?", help="a capture or raw SSE body to open")
+    return p
+
+
+def analyze(args: argparse.Namespace) -> int:
+    """``toolcall-inspector analyze``: exit 0 all valid, 1 any invalid, 2 bad input."""
+    import orjson
+
+    from .core import report
+    from .core.capture import load
+    from .core.tools import ToolRegistry
+
+    capture = load(args.path)
+    tools = ToolRegistry.from_file(args.tools) if args.tools else None
+    settings = Settings(dialect=args.dialect, validation=args.validation, empty_id=args.empty_id)
+    analysis = Analysis.from_capture(capture, settings, tools)
+    if args.json:
+        doc = report.to_json(analysis, source=args.path)
+        sys.stdout.buffer.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n")
+    else:
+        sys.stdout.write(report.to_text(analysis, args.path, colour=sys.stdout.isatty()))
+    sys.stdout.flush()
+    return 0 if analysis.all_valid else 1
+
+
+def open_gui(path: str | None) -> int:
+    """``toolcall-inspector open [PATH]``: the desktop window."""
+    from .ui.app import run
+
+    return run(path)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Console entry point."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    first = argv[0] if argv else ""
+    if first and first not in SUBCOMMANDS and not first.startswith("-") and Path(first).exists():
+        argv.insert(0, "open")
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "analyze":
+            return analyze(args)
+        return open_gui(getattr(args, "path", None))
+    except InspectorError as exc:
+        print(f"toolcall-inspector: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # the last line of defence: one line, never a traceback
+        if os.environ.get("TOOLCALL_INSPECTOR_DEBUG"):
+            raise
+        print(f"toolcall-inspector: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

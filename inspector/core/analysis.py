@@ -1,0 +1,277 @@
+"""A whole session judged under user settings: attempts, calls, verdicts, quirks, warnings.
+
+Invariants:
+- One :class:`StreamState` per attempt (physical request), fed the attempt's chunks in order —
+  from a capture file or live, through the same :meth:`Analysis.feed`.
+- Settings change the judgement, never the data: flipping ``empty_id`` re-accumulates from the
+  stored deltas, flipping ``validation`` only re-validates. Nothing is re-read or re-decoded.
+- Judging is lazy and cached: verdicts and quirks are computed when asked and recomputed only
+  after new data or new settings.
+- Tools come from, in order: the user's tools, the capture's request body, the tools a
+  Responses stream echoes in ``response.created``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from . import attempts as attempts_mod
+from .accumulator import ABSENT, Accumulator, ToolCall, repaired_id
+from .capture import Attempt, Capture
+from .jsonprogress import first_error
+from .model import OMITTED, Delta, DeltaKind
+from .quirks import Quirk, detect
+from .stream import StreamState
+from .tools import ToolRegistry
+from .validation import Problem, validate_call
+
+DIALECT_CHOICES = ("auto", "openai-chat", "anthropic", "openai-responses", "gemini")
+VALIDATION_MODES = ("off", "structural", "strict")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the user chose; every view re-judges when these change."""
+
+    dialect: str = "auto"
+    """Wire dialect, or ``auto`` to sniff it from the first events."""
+    validation: str = "structural"
+    """``off`` | ``structural`` | ``strict`` (seed 1's modes)."""
+    empty_id: str = ABSENT
+    """``absent`` (treat "" as omitted) or ``literal`` (look "" up as an id: the classic bug)."""
+
+    def to_json(self) -> dict[str, str]:
+        """The ``--json`` shape."""
+        return {"dialect": self.dialect, "validation": self.validation, "empty_id": self.empty_id}
+
+
+@dataclass
+class CallVerdict:
+    """One call judged: its problems under the current settings."""
+
+    call: ToolCall
+    """The accumulated call."""
+    problems: list[Problem]
+    """Validation problems (empty when valid or when validation is off and nothing legacy hit)."""
+    orphan: bool
+    """An id-only entry with no name and no arguments: left out of the assistant turn."""
+    repaired_id: str | None
+    """The id generated for a named call that arrived without one (seed 1)."""
+
+    @property
+    def valid(self) -> bool:
+        """No problems and part of the turn."""
+        return not self.problems and not self.orphan
+
+    @property
+    def name(self) -> Any:
+        """The name as established by the accumulator."""
+        return self.call.name
+
+    @property
+    def arguments(self) -> str:
+        """The assembled raw argument string."""
+        return self.call.arguments
+
+    @property
+    def effective_id(self) -> Any:
+        """The id a tool reply must echo: as received, or the repaired one."""
+        return self.repaired_id if self.repaired_id is not None else self.call.id
+
+    def diagnostic(self) -> dict[str, Any]:
+        """Seed 1's ``invalid_tool_calls`` entry: raw arguments included."""
+        return {
+            "id": _plain(self.effective_id),
+            "name": _plain(self.call.name),
+            "raw_arguments": self.call.arguments,
+            "problems": [p.to_json() for p in self.problems],
+        }
+
+
+def _plain(value: Any) -> Any:
+    return None if value is OMITTED else value
+
+
+class AttemptView:
+    """One attempt: its stream, and (lazily) its verdicts and quirks."""
+
+    def __init__(self, number: int, state: StreamState, source: Attempt | None) -> None:
+        self.number = number
+        """1-based attempt number."""
+        self.state = state
+        """The decoded, accumulated stream."""
+        self.source = source
+        """The capture's record of this attempt (request, response, end), when known."""
+        self.verdicts: list[CallVerdict] = []
+        """Per call, in lane order (orphans included, marked)."""
+        self.quirks: list[Quirk] = []
+        """Provider quirks this attempt's stream shows."""
+
+    @property
+    def error(self) -> str | None:
+        """The transport error that ended the attempt, if the capture recorded one."""
+        end = self.source.end if self.source is not None else None
+        return end.get("error") if end else None
+
+
+class Analysis:
+    """All attempts of one session, judged under :class:`Settings`."""
+
+    def __init__(self, settings: Settings | None = None, tools: ToolRegistry | None = None) -> None:
+        self.settings = settings or Settings()
+        """The settings in force."""
+        self.user_tools = tools
+        """Tools the user supplied (take precedence over any found in the capture)."""
+        self.attempts: list[AttemptView] = []
+        """Every attempt, in order."""
+        self.capture: Capture | None = None
+        """The capture this analysis was built from, if any."""
+        self._dirty = True
+        self._registry: ToolRegistry | None = None
+        self._records: list[attempts_mod.AttemptRecord] = []
+
+    @classmethod
+    def from_capture(
+        cls, capture: Capture, settings: Settings | None = None, tools: ToolRegistry | None = None
+    ) -> Analysis:
+        """Feed every attempt of ``capture`` and end it."""
+        analysis = cls(settings, tools)
+        analysis.capture = capture
+        for source in capture.attempts:
+            view = analysis.begin_attempt(source)
+            for t, data in source.chunks:
+                view.state.feed(data, t)
+            view.state.end()
+        if not capture.attempts:
+            analysis.begin_attempt(None).state.end()
+        return analysis
+
+    # -- feeding (live and replay) -------------------------------------------------------
+
+    def begin_attempt(self, source: Attempt | None = None) -> AttemptView:
+        """Open the next attempt's stream."""
+        state = StreamState(self.settings.dialect, self.settings.empty_id)
+        view = AttemptView(len(self.attempts) + 1, state, source)
+        self.attempts.append(view)
+        self._dirty = True
+        return view
+
+    def feed(self, data: bytes, t: float = 0.0) -> int:
+        """Feed the current attempt one chunk; returns the number of new wire events."""
+        if not self.attempts:
+            self.begin_attempt()
+        self._dirty = True
+        return self.attempts[-1].state.feed(data, t)
+
+    def end(self, t: float | None = None) -> None:
+        """The current attempt's body ended."""
+        if self.attempts:
+            self.attempts[-1].state.end(t)
+            self._dirty = True
+
+    # -- settings ------------------------------------------------------------------------
+
+    def apply(self, settings: Settings) -> None:
+        """Re-judge under new settings (a dialect change needs a re-read, done by the caller)."""
+        if settings.empty_id != self.settings.empty_id:
+            for view in self.attempts:
+                view.state.rejudge(settings.empty_id)
+        self.settings = settings
+        self._dirty = True
+
+    def with_settings(self, **changes: str) -> Settings:
+        """The current settings with ``changes`` applied (a convenience for front ends)."""
+        return replace(self.settings, **changes)
+
+    # -- judging -------------------------------------------------------------------------
+
+    @property
+    def registry(self) -> ToolRegistry | None:
+        """The tools calls are judged against (None when no tools are known)."""
+        self.judge()
+        return self._registry
+
+    @property
+    def records(self) -> list[attempts_mod.AttemptRecord]:
+        """Seed 1 attempt records, one per attempt."""
+        self.judge()
+        return self._records
+
+    @property
+    def final(self) -> AttemptView:
+        """The last attempt (the one whose calls reach history)."""
+        if not self.attempts:
+            self.begin_attempt()
+        self.judge()
+        return self.attempts[-1]
+
+    def judge(self) -> None:
+        """Recompute verdicts, quirks and attempt records if anything changed."""
+        if not self._dirty:
+            return
+        self._registry = self._resolve_tools()
+        mode = self.settings.validation
+        for view in self.attempts:
+            view.verdicts = [self._verdict(view.state, c, mode) for c in view.state.calls]
+            view.quirks = detect(view.state)
+        self._records = attempts_mod.plan(
+            [[v for v in view.verdicts if not v.orphan] for view in self.attempts],
+            self._registry,
+            errors=[view.error for view in self.attempts],
+        )
+        for rec, view in zip(self._records, self.attempts, strict=True):
+            rec.usage = view.state.usage
+            rec.duration = view.state.events[-1].t if view.state.events else None
+        self._dirty = False
+
+    def _verdict(self, state: StreamState, call: ToolCall, mode: str) -> CallVerdict:
+        acc = state.acc or Accumulator(state.empty_id)
+        orphan = acc.is_orphan(call)
+        name = None if acc.blank(call.name) else call.name
+        repaired = repaired_id(call) if name is not None and acc.blank(call.id) else None
+        if orphan:
+            return CallVerdict(call, [], True, None)
+        args = call.arguments
+        json_error = first_error(args) if args.strip() else None
+        problems = validate_call(
+            name, args, self._registry, mode, truncated=call.truncated, json_error=json_error
+        )
+        return CallVerdict(call, problems, False, repaired)
+
+    def _resolve_tools(self) -> ToolRegistry | None:
+        if self.user_tools is not None:
+            return self.user_tools
+        if self.capture is not None and self.capture.tools:
+            return ToolRegistry.from_definitions(self.capture.tools)
+        for view in self.attempts:
+            for d in view.state.deltas[:8]:
+                if isinstance(d, Delta) and d.kind == DeltaKind.META and isinstance(d.value, dict):
+                    tools = (d.value.get("response") or {}).get("tools")
+                    if tools:
+                        return ToolRegistry.from_definitions(tools)
+        return None
+
+    # -- summaries -----------------------------------------------------------------------
+
+    @property
+    def dialect(self) -> str | None:
+        """The dialect in force (sniffed when ``auto``)."""
+        return self.attempts[-1].state.dialect_name if self.attempts else None
+
+    @property
+    def warnings(self) -> list[str]:
+        """Capture and tool-definition warnings, plus dialect fallbacks."""
+        out: list[str] = list(self.capture.warnings) if self.capture else []
+        reg = self.registry
+        if reg is not None:
+            out.extend(reg.warnings)
+        for view in self.attempts:
+            if getattr(view.state.dialect, "fallback", False):
+                out.append(f"attempt {view.number}: dialect not recognised; read as openai-chat")
+        return out
+
+    @property
+    def all_valid(self) -> bool:
+        """Every assembled call of the final attempt is valid."""
+        return all(v.valid for v in self.final.verdicts if not v.orphan)

@@ -1,0 +1,176 @@
+"""The analyzer's two outputs: a JSON document for scripts/CI and a compact table for people.
+
+Invariants:
+- The JSON keeps identity fields as received: ``id``/``name``/``index`` are the value (null when
+  omitted) and ``*_presence`` says which of omitted / null / empty / null-string / value it was.
+- ``tool_calls`` is the assembled turn of the final attempt (orphan id-only entries are listed
+  under ``orphan_entries`` instead); ``valid`` is true only when every one of them is valid.
+- Human output uses colour only when asked to (the CLI asks on a TTY).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .analysis import Analysis, AttemptView, CallVerdict
+from .model import OMITTED, presence
+
+FORMAT_VERSION = 1
+
+
+def _plain(value: Any) -> Any:
+    return None if value is OMITTED else value
+
+
+def call_json(v: CallVerdict) -> dict[str, Any]:
+    """One call in the ``--json`` shape."""
+    c = v.call
+    dropped = [f for f, ok in zip(c.fragments, c.accepted, strict=True) if not ok]
+    return {
+        "index": _plain(c.index),
+        "index_presence": presence(c.index),
+        "id": _plain(c.id),
+        "id_presence": presence(c.id),
+        "name": _plain(c.name),
+        "name_presence": presence(c.name),
+        "arguments": c.arguments,
+        "fragments": len(c.fragments) - len(dropped),
+        "bytes": len(c.arguments.encode("utf-8")),
+        "valid": v.valid,
+        "problems": [p.to_json() for p in v.problems],
+        "repaired_id": v.repaired_id,
+        "effective_id": _plain(v.effective_id),
+        "dropped_fragments": [
+            {"chunk": f.seq, "id": _plain(f.id), "id_presence": presence(f.id),
+             "arguments": f.text}
+            for f in dropped
+        ],
+        "truncated": c.truncated,
+        "closed_by": c.close_reason,
+        "chunks": sorted({f.seq for f in c.fragments}),
+    }
+
+
+def attempt_json(view: AttemptView) -> dict[str, Any]:
+    """The stream-level facts of one attempt."""
+    st = view.state
+    return {
+        "dialect": st.dialect_name,
+        "events": len(st.events),
+        "bytes": st.bytes,
+        "finish_reason": st.finish_reason,
+        "usage": st.usage,
+        "text": st.full_text,
+        "reasoning": "".join(st.reasoning),
+        "errors": [str(e.value) for e in st.errors],
+        "tool_calls": [call_json(v) for v in view.verdicts if not v.orphan],
+        "quirks": [q.to_json() for q in view.quirks],
+    }
+
+
+def to_json(analysis: Analysis, source: str | None = None) -> dict[str, Any]:
+    """The whole ``analyze --json`` document."""
+    final = analysis.final
+    records = analysis.records
+    attempts = []
+    for rec, view in zip(records, analysis.attempts, strict=True):
+        attempts.append({**rec.to_json(), **attempt_json(view)})
+    st = final.state
+    return {
+        "format_version": FORMAT_VERSION,
+        "source": source,
+        "dialect": analysis.dialect,
+        "settings": analysis.settings.to_json(),
+        "tools_known": analysis.registry is not None and len(analysis.registry) > 0,
+        "valid": analysis.all_valid,
+        "tool_calls": [call_json(v) for v in final.verdicts if not v.orphan],
+        "orphan_entries": [call_json(v) for v in final.verdicts if v.orphan],
+        "unrouted_fragments": len(st.acc.unrouted) if st.acc else 0,
+        "attempts": attempts,
+        "quirks": [q.to_json() for q in final.quirks],
+        "warnings": analysis.warnings,
+        "finish_reason": st.finish_reason,
+        "usage": st.usage,
+        "text": st.full_text,
+        "reasoning": "".join(st.reasoning),
+        "errors": [str(e.value) for e in st.errors],
+    }
+
+
+# -- human output ------------------------------------------------------------------------
+
+_GREEN, _RED, _YELLOW, _DIM, _RESET = "\x1b[32m", "\x1b[31m", "\x1b[33m", "\x1b[2m", "\x1b[0m"
+
+
+def shown(value: Any) -> str:
+    """An identity field as a person should see it: omitted, null, "" and "null" all distinct."""
+    if value is OMITTED:
+        return "(omitted)"
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return '""' if value == "" else ('"null"' if value == "null" else value)
+    return repr(value)
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def to_text(analysis: Analysis, source: str | None = None, colour: bool = False) -> str:
+    """The human report: a per-call table, then attempts, quirks and warnings."""
+
+    def paint(code: str, text: str) -> str:
+        return f"{code}{text}{_RESET}" if colour else text
+
+    s = analysis.settings
+    final = analysis.final
+    lines = [
+        f"{source or '<stream>'}: {analysis.dialect or 'unknown dialect'} · validation "
+        f"{s.validation} · empty-id {s.empty_id} · {len(analysis.attempts)} attempt(s)"
+    ]
+    rows = [("#", "index", "id", "name", "frags", "bytes", "verdict", "problems")]
+    for v in final.verdicts:
+        c = v.call
+        dropped = c.accepted.count(False)
+        frags = f"{c.accepted.count(True)}" + (f" ({dropped} dropped)" if dropped else "")
+        verdict = "orphan" if v.orphan else ("valid" if v.valid else "INVALID")
+        ident = shown(c.id) + (f" → {v.repaired_id} (repaired)" if v.repaired_id else "")
+        problems = "; ".join(f"{p.code}: {p.message}" for p in v.problems)
+        rows.append((str(c.slot), shown(c.index), _clip(ident, 40), _clip(shown(c.name), 24),
+                     frags, str(len(c.arguments.encode())), verdict, problems))
+    if len(rows) == 1:
+        lines.append("no tool calls")
+    else:
+        widths = [max(len(r[i]) for r in rows) for i in range(7)]
+        for n, r in enumerate(rows):
+            cells = [r[i].ljust(widths[i]) for i in range(7)] + [r[7]]
+            line = "  ".join(cells).rstrip()
+            if n and colour:
+                line = paint(_GREEN if r[6] == "valid" else (_DIM if r[6] == "orphan" else _RED),
+                             line)
+            lines.append(line)
+    for v in final.verdicts:
+        if not v.orphan:
+            lines.append(f"  [{v.call.slot}] arguments: {_clip(repr(v.call.arguments), 100)}")
+    if len(analysis.attempts) > 1 or analysis.records[0].reason:
+        lines.append("attempts:")
+        for rec in analysis.records:
+            extra = f" reason={rec.reason}" if rec.reason else ""
+            extra += f" recovery={rec.recovery_action}" if rec.recovery_action else ""
+            lines.append(f"  {rec.attempt}: {rec.outcome}{extra}")
+    st = final.state
+    lines.append(f"finish: {st.finish_reason!r}  usage: {st.usage!r}" if st.finish or st.usage
+                 else "finish: none")
+    if st.full_text:
+        lines.append(f"text: {_clip(repr(st.full_text), 100)}")
+    for e in st.errors:
+        lines.append(paint(_RED, f"provider error: {e.value}"))
+    if final.quirks:
+        lines.append("quirks:")
+        for q in final.quirks:
+            chunks = ",".join(map(str, q.chunks[:12])) + ("…" if len(q.chunks) > 12 else "")
+            lines.append(f"  {paint(_YELLOW, q.code)}  chunks {chunks}  {q.message}")
+    for w in analysis.warnings:
+        lines.append(paint(_YELLOW, f"warning: {w}"))
+    return "\n".join(lines) + "\n"
