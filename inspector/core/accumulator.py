@@ -62,6 +62,7 @@ class ToolCall:
 
     __slots__ = (
         "_joined",
+        "_progress",
         "accepted",
         "args_from_final",
         "close_reason",
@@ -99,6 +100,7 @@ class ToolCall:
         self.length = 0
         """Characters of accepted argument text."""
         self._joined: str | None = ""
+        self._progress: Any = None  # lazy per-fragment JSON progress (core.progress)
         self.open = True
         """False once the provider closed the call."""
         self.close_seq: int | None = None
