@@ -4,7 +4,9 @@ Invariants:
 - Detection is a pure function of a :class:`StreamState` (its deltas, events and accumulated
   calls): the same stream always yields the same quirks, in a stable order (by code table).
 - Quirks describe the *provider's* stream, so they are detected on the wire deltas, not on
-  what one policy made of them; the exception is ``orphan_id_only_entry``, which needs calls.
+  what one policy made of them; the exceptions are ``orphan_id_only_entry``,
+  ``id_changed_mid_call``, ``name_changed_mid_call`` and ``fragment_after_close``, which
+  describe how the policy in force routed the fragments.
 - ``chunks`` lists wire event sequence numbers (``SSEEvent.seq``), ascending, de-duplicated.
 - One pass over the deltas, O(total bytes); cheap enough to run on every UI flush.
 """
@@ -14,6 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 from .accumulator import ToolCall
 from .model import OMITTED, Delta, DeltaKind, EventKind, ToolCallDelta
@@ -42,7 +46,8 @@ QUIRKS: dict[str, str] = {
     "trailing_empty_arguments": 'a trailing "arguments": "" fragment after the arguments',
     "zero_arg_empty_string": 'a call whose arguments are only "" (zero-argument tool)',
     "orphan_id_only_entry": "an entry with an id but no name or arguments (left out)",
-    "finish_reason_mismatch": "tool calls were emitted but the finish reason is not a tool-call one",
+    "finish_reason_mismatch": "tool calls were emitted but the finish reason is not a "
+    "tool-call one",
     "missing_finish_reason": "the stream ended without any finish/stop reason",
     "missing_done": "the stream ended without its end-of-stream marker",
     "data_after_done": "events arrived after the end-of-stream marker",
@@ -59,6 +64,7 @@ QUIRKS: dict[str, str] = {
 #: Finish reasons that mean "the model asked for tools", per dialect.
 TOOL_FINISH = {"tool_calls", "function_call", "tool_use", "completed", "STOP"}
 _TEXT_CALL = re.compile(r"<tool_call>|<function_call>|<\|tool_call|\[TOOL_CALLS\]")
+_TAG_TAIL = 16  # characters of earlier text kept: longer than any _TEXT_CALL match
 _END_MARKER = {"openai-chat": "[DONE]", "anthropic": "message_stop",
                "openai-responses": "response.completed"}
 
@@ -129,44 +135,72 @@ class _IndexTrack:
         self.repeats = 0
 
 
+def _real(value: Any) -> bool:
+    """An id/name that names something on the wire (not omitted, null, "" or "null")."""
+    return isinstance(value, str) and value not in ("", "null")
+
+
 def _scan_deltas(state: StreamState, seen: _Seen, dialect: str) -> None:
     per_chunk: dict[Any, int] = {}
     tracks: dict[Any, _IndexTrack] = {}
+    ended: list[_IndexTrack] = []  # tracks replaced by a new call at the same index
+    keepalive: set[int] = set()
     last_seq = -1
-    done = state.done_seq
     for d in state.deltas:
-        if done is not None and d.seq > done and d.kind != DeltaKind.KEEPALIVE:
-            seen.add("data_after_done", d.seq)
         if isinstance(d, ToolCallDelta):
             if d.seq != last_seq:
                 per_chunk.clear()
                 last_seq = d.seq
             _scan_fragment(d, seen, dialect, per_chunk)
             if not d.final and isinstance(d.index, int | str):
-                _scan_continuation(d, seen, tracks)
+                _scan_continuation(d, seen, tracks, ended, _lane(d))
         else:
+            if d.kind == DeltaKind.KEEPALIVE:
+                keepalive.add(d.seq)
             _scan_other(d, seen)
-    for track in tracks.values():
+    done = state.done_seq
+    if done is not None:  # events, not deltas: a chunk that maps to no delta still counts
+        for ev in state.events[done + 1:]:
+            if ev.kind != EventKind.COMMENT and ev.seq not in keepalive:
+                seen.add("data_after_done", ev.seq)
+    for track in [*ended, *tracks.values()]:
         if track.continuations and track.repeats == len(track.continuations):
             for seq in track.continuations:
                 seen.add("id_repeated_every_chunk", seq, f"{track.first_id!r}")
 
 
-def _scan_continuation(d: ToolCallDelta, seen: _Seen, tracks: dict[Any, _IndexTrack]) -> None:
+def _scan_continuation(
+    d: ToolCallDelta,
+    seen: _Seen,
+    tracks: dict[Any, _IndexTrack],
+    ended: list[_IndexTrack],
+    lane: tuple[Any, Any],
+) -> None:
     """Fragments at an index seen before are continuations, whatever a policy makes of them."""
-    track = tracks.get(d.index)
-    new_call = isinstance(d.id, str) and d.id not in ("", "null") and d.id != getattr(
-        track, "first_id", None) and isinstance(d.name, str) and d.name != ""
-    if track is None or new_call:
-        tracks[d.index] = _IndexTrack(d.id)
+    track = tracks.get(lane)
+    if track is None:
+        tracks[lane] = _IndexTrack(d.id)
         return
+    if _real(d.id) and _real(d.name) and _real(track.first_id) and d.id != track.first_id:
+        seen.add("index_reused_with_new_id", d.seq, f"index {d.index!r}: {d.id!r}")
+        ended.append(track)
+        tracks[lane] = _IndexTrack(d.id)
+        return
+    adopted = _real(d.id) and not _real(track.first_id)
+    if adopted:
+        track.first_id = d.id  # an id-less opener: the first real id names the call
     track.continuations.append(d.seq)
     if d.id == "":
         seen.add("empty_string_continuation_id", d.seq)
-    elif d.id is not OMITTED and d.id is not None and d.id == track.first_id:
+    elif not adopted and d.id is not OMITTED and d.id is not None and d.id == track.first_id:
         track.repeats += 1
     if d.name == "":
         seen.add("empty_string_continuation_name", d.seq)
+
+
+def _lane(d: ToolCallDelta) -> tuple[Any, Any]:
+    """(choice, wire index): with ``n`` > 1 every choice numbers its calls from 0."""
+    return (d.extra.get("choice", 0) if d.extra else 0), d.index
 
 
 def _scan_fragment(d: ToolCallDelta, seen: _Seen, dialect: str, per_chunk: dict[Any, int]) -> None:
@@ -179,10 +213,12 @@ def _scan_fragment(d: ToolCallDelta, seen: _Seen, dialect: str, per_chunk: dict[
     if dialect != "openai-chat":
         return
     if d.index is OMITTED:
-        seen.add("missing_index", d.seq)
+        if not (d.extra and d.extra.get("legacy_function_call")):  # that shape has no index
+            seen.add("missing_index", d.seq)
     elif not d.final:
-        per_chunk[d.index] = per_chunk.get(d.index, 0) + 1
-        if per_chunk[d.index] == 2:
+        key = _lane(d)
+        per_chunk[key] = per_chunk.get(key, 0) + 1
+        if per_chunk[key] == 2:
             seen.add("duplicate_index_in_chunk", d.seq, f"index {d.index}")
 
 
@@ -199,11 +235,10 @@ def _scan_other(d: Delta, seen: _Seen) -> None:
         if isinstance(d.value, dict) and d.value.get("role") == "":
             seen.add("empty_role", d.seq)
     elif kind == DeltaKind.KEEPALIVE:
-        if isinstance(d.raw, str) and d.raw.startswith(":"):
+        if isinstance(d.raw, str) and d.raw.lstrip().startswith(":"):
             seen.add("keepalive_in_data", d.seq, repr(d.raw[:40]))
-    elif kind == DeltaKind.UNKNOWN:
-        if isinstance(d.value, dict) and "undecodable" in d.value:
-            seen.add("undecodable_data", d.seq, str(d.value["undecodable"])[:80])
+    elif kind == DeltaKind.UNKNOWN and isinstance(d.value, dict) and "undecodable" in d.value:
+        seen.add("undecodable_data", d.seq, str(d.value["undecodable"])[:80])
 
 
 def _scan_call(call: ToolCall, seen: _Seen, dialect: str, state: StreamState) -> None:
@@ -217,10 +252,15 @@ def _scan_call(call: ToolCall, seen: _Seen, dialect: str, state: StreamState) ->
         seen.add("name_changed_mid_call", seq, f"{call.name!r} then {new_name!r}")
     for seq in call.late_fragments:
         seen.add("fragment_after_close", seq)
-    if call.args_from_final:
-        seen.add("arguments_only_in_done", frags[-1].seq)
-    if call.final_mismatch is not None:
-        seen.add("done_arguments_mismatch", frags[-1].seq)
+    # Done events restating the arguments, as the accumulator reads them (non-strings by repr).
+    finals = [(f.seq, f.arguments if isinstance(f.arguments, str) else repr(f.arguments))
+              for f in frags if f.final and f.arguments is not OMITTED and f.arguments is not None]
+    if call.args_from_final:  # the done event that supplied the arguments
+        seen.add("arguments_only_in_done", next((seq for seq, a in finals if a), frags[-1].seq))
+    if call.final_mismatch is not None:  # every done event that disagrees with the deltas
+        for seq, a in finals:
+            if a != call.arguments:
+                seen.add("done_arguments_mismatch", seq)
     streamed = [f for f in frags if not f.final]  # dropped ones too: the provider sent them
     _scan_arguments(call, streamed, seen, dialect)
 
@@ -242,10 +282,22 @@ def _scan_arguments(call: ToolCall, frags: list[ToolCallDelta], seen: _Seen, dia
             seen.add("cumulative_arguments", seq)
         if a:
             prev = a
-    if (dialect == "openai-chat" and frags and len({f.seq for f in frags}) == 1
-            and isinstance(frags[0].id, str) and frags[0].id and call.length > 0
-            and isinstance(frags[0].name, str) and frags[0].name):
+    # The opener alone carries id, name and complete arguments (judged on that wire entry, not
+    # on what a policy routed after it, so ``absent`` and ``literal`` agree).
+    if (dialect == "openai-chat" and frags and _real(frags[0].id) and _real(frags[0].name)
+            and _complete_object(frags[0].arguments)):
         seen.add("whole_call_single_chunk", frags[0].seq, f"{call.name!r}")
+
+
+def _complete_object(arguments: Any) -> bool:
+    """Is ``arguments`` the text of a whole JSON object?"""
+    if not isinstance(arguments, str) or not arguments.lstrip().startswith("{"):
+        return False
+    try:
+        orjson.loads(arguments)
+    except orjson.JSONDecodeError:
+        return False
+    return True
 
 
 def _scan_turn(state: StreamState, seen: _Seen, dialect: str) -> None:
@@ -253,7 +305,8 @@ def _scan_turn(state: StreamState, seen: _Seen, dialect: str) -> None:
     if dialect == "openai-chat":
         indexes = sorted({c.index for c in state.calls if isinstance(c.index, int)})
         if indexes and indexes != list(range(len(indexes))):
-            first = next(c for c in state.calls if c.index == indexes[0])
+            gap = next(i for n, i in enumerate(indexes) if i != n)  # the first out-of-place one
+            first = next(c for c in state.calls if c.index == gap)
             seen.add("sparse_index", first.fragments[0].seq, f"indexes {indexes}")
     reason = state.finish_reason
     if calls and state.finish and reason not in TOOL_FINISH:
@@ -268,11 +321,28 @@ def _scan_turn(state: StreamState, seen: _Seen, dialect: str) -> None:
 
 
 def _scan_text(state: StreamState, seen: _Seen) -> None:
-    tail = ""  # only the last few characters are kept: a tag may straddle two deltas
+    # Only the last few characters are kept, with the chunks they came from: a tag may straddle
+    # two deltas, and then both chunks show it.
+    tail: list[tuple[int, str]] = []
     for d in state.deltas:
-        if d.kind == DeltaKind.TEXT and isinstance(d.value, str):
-            window = tail + d.value
-            if _TEXT_CALL.search(window):
-                seen.add("text_mode_tool_call", d.seq)
-                return
-            tail = window[-16:]
+        value = d.value if isinstance(d, Delta) and d.kind == DeltaKind.TEXT else None
+        if not isinstance(value, str):
+            continue
+        pieces = [*tail, (d.seq, value)]
+        window = "".join(text for _, text in pieces)
+        fresh = len(window) - len(value)
+        for m in _TEXT_CALL.finditer(window):
+            if m.end() <= fresh:
+                continue  # wholly in the tail: reported with an earlier delta
+            pos = 0
+            for seq, text in pieces:
+                if pos < m.end() and pos + len(text) > m.start():
+                    seen.add("text_mode_tool_call", seq)
+                pos += len(text)
+        tail = []
+        need = _TAG_TAIL
+        for seq, text in reversed(pieces):
+            if need <= 0:
+                break
+            tail.insert(0, (seq, text[-need:]))
+            need -= len(text)
