@@ -8,7 +8,8 @@ Invariants:
 - ``feed(text)`` costs O(len(text)) and never re-parses the buffer: all that is carried between
   fragments is the stack of open containers and one automaton state. Punctuation goes through
   a transition table one character at a time; runs (string bodies, whitespace after a newline,
-  whole runs of scalar array elements / object members) are skipped by precompiled regexes.
+  whole runs of array elements / object members nested at most two deep) are skipped by
+  precompiled regexes.
 - Fragmentation-independence: every split of the same text (inside an escape, a ``\\uXXXX``, a
   number, a literal, between a key and its colon) gives the same state and the same error.
 - Error offsets are positions in the *whole* buffer: ``offset`` in UTF-8 bytes, ``char_offset``
@@ -72,11 +73,11 @@ _LONG: Final = 200  # a rest long enough to be worth a bulk-regex attempt
 
 # -- the automaton -------------------------------------------------------------------------
 # A state's row maps a character to a code: below _ACT the next state; above, an action on a
-# target state, act * _ACT + target (the two commonest are inlined in feed, the rest in _act).
+# target state, act * _ACT + target (feed inlines the run-skipping ones; _act does the rest).
 # Contexts: T top level, O object value, A array element, K object key.
 _ROWS: Final[list[dict[str, int]]] = []
 _INFO: Final[list[tuple[str, str]]] = []  # (inside what, for end of input; what was expected)
-_ACT, _ENTER, _COMMA, _SKIP_WS, _PUSH, _POP, _FAIL = 256, 1, 2, 3, 4, 5, 6
+_ACT, _ENTER, _COMMA, _SKIP, _PUSH, _POP, _FAIL = 256, 1, 2, 3, 4, 5, 6
 _FAIL_CODE: Final = _FAIL * _ACT
 _DONE_HOW, _CONTROL, _ESCAPE, _HEX_DIGIT = "\0done", "\0control", "\0escape", "\0hex"
 
@@ -105,7 +106,7 @@ _DIGITS, _HEX = "0123456789", "0123456789abcdefABCDEF"
 def _build() -> None:
     for s in range(_VALUE_T, _ERROR):  # whitespace keeps every structural state
         _on(s, " \t\r", s)
-        _on(s, "\n", s, _SKIP_WS)
+        _on(s, "\n", s, _SKIP)
     _on(_ARR_FIRST, "]", 0, _POP)
     _on(_OBJ_FIRST, "}", 0, _POP)
     _on(_OBJ_FIRST, '"', _BODY_OF["K"], _ENTER)
@@ -215,7 +216,7 @@ class JsonProgress:
 
     @property
     def complete(self) -> bool:
-        """The text so far is a complete JSON text (``json.loads`` would accept it)."""
+        """The text so far is a complete JSON text (``json.loads`` accepts it, NaN aside)."""
         return self._state in _COMPLETE
 
     @property
@@ -272,8 +273,12 @@ class JsonProgress:
             elif code < 2 * _ACT:  # into a string body: skip its plain run
                 run = _BODY_RUN if n - pos > 64 else _CHAR_RUN
                 st, pos = code - _ACT, run.match(text, pos + 1).end()
-            elif code < 3 * _ACT and n - pos <= _LONG:  # ',' with too short a rest for _act's bulk
+            elif code < 3 * _ACT:  # ',': with a long rest, take a run of members in one go
                 st, pos = code - 2 * _ACT, pos + 1
+                if n - pos > _LONG:
+                    pos = (_OBJECT_RUN if st == _KEY else _ARRAY_RUN).match(text, pos).end()
+            elif code < 4 * _ACT:  # a newline: skip the whitespace run it starts
+                st, pos = code - 3 * _ACT, _WS_RUN.match(text, pos + 1).end()
             else:
                 self._state = st
                 pos = self._act(code, text, pos)
@@ -285,24 +290,14 @@ class JsonProgress:
         act, st = divmod(code, _ACT)
         if act == _FAIL:
             return self._fail(text, pos)
-        if act == _SKIP_WS:
-            self._state = st
-            return _WS_RUN.match(text, pos + 1).end()
         stack = self._stack
         if act == _POP:
             stack.pop()
             self._state = _AFTER_OF[stack[-1]] if stack else _DONE
-            return pos + 1
-        if act == _PUSH:
+        else:
             stack.append("{" if st == _OBJ_FIRST else "[")
-        pos += 1  # after '{', '[' or ',': take a run of scalar members in one go
-        if len(text) - pos > _LONG:
-            obj = st in (_OBJ_FIRST, _KEY)
-            end = (_OBJECT_RUN if obj else _ARRAY_RUN).match(text, pos).end()
-            if end > pos:
-                st, pos = (_KEY if obj else _VALUE_A), end
-        self._state = st
-        return pos
+            self._state = st
+        return pos + 1
 
     def _fail(self, text: str, pos: int) -> int:
         c, how = text[pos], _INFO[self._state][1]
