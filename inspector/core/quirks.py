@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 import orjson
@@ -276,17 +277,27 @@ def _scan_arguments(call: ToolCall, frags: list[ToolCallDelta], seen: _Seen, dia
         for seq, a in texts[nonempty[-1] + 1:]:
             if a == "":
                 seen.add("trailing_empty_arguments", seq)
-    prev = ""
-    for seq, a in texts:
-        if len(prev) >= 2 and len(a) > len(prev) and a.startswith(prev):
-            seen.add("cumulative_arguments", seq)
-        if a:
-            prev = a
+    _scan_cumulative([(seq, a) for seq, a in texts if a], seen)
     # The opener alone carries id, name and complete arguments (judged on that wire entry, not
     # on what a policy routed after it, so ``absent`` and ``literal`` agree).
     if (dialect == "openai-chat" and frags and _real(frags[0].id) and _real(frags[0].name)
             and _complete_object(frags[0].arguments)):
         seen.add("whole_call_single_chunk", frags[0].seq, f"{call.name!r}")
+
+
+def _scan_cumulative(texts: list[tuple[int, str]], seen: _Seen) -> None:
+    """Cumulative streams repeat the whole buffer: every fragment, from the very first, starts
+    with the one before it. Two fragments that merely share a few characters ('e fram' then
+    'e frame r' in prose) are not that, so the chain must start at the call's first fragment."""
+    chain: list[int] = []
+    for (_, before), (seq, after) in pairwise(texts):
+        if len(after) > len(before) and after.startswith(before):
+            chain.append(seq)
+        else:
+            break
+    if chain and (len(chain) == len(texts) - 1 or len(chain) >= 2):
+        for seq in chain:
+            seen.add("cumulative_arguments", seq)
 
 
 def _complete_object(arguments: Any) -> bool:
