@@ -18,7 +18,7 @@ run: $(STAMP)
 test: $(STAMP) lint typecheck contracts pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check inspector tests bench
+	$(BIN)/ruff check inspector tests bench scripts
 
 typecheck: $(STAMP)
 	$(BIN)/mypy inspector
