@@ -38,6 +38,8 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--json", action="store_true", help="one JSON document on stdout")
     o = sub.add_parser("open", help="open the desktop inspector")
     o.add_argument("path", nargs="?", help="a capture or raw SSE body to open")
+    o.add_argument("--screenshot", metavar="PNG",
+                   help="render the window once loaded, save it as PNG, and exit")
     return p
 
 
@@ -62,11 +64,11 @@ def analyze(args: argparse.Namespace) -> int:
     return 0 if analysis.all_valid else 1
 
 
-def open_gui(path: str | None) -> int:
-    """``toolcall-inspector open [PATH]``: the desktop window."""
+def open_gui(path: str | None, screenshot: str | None = None) -> int:
+    """``toolcall-inspector open [PATH] [--screenshot PNG]``: the desktop window."""
     from .ui.app import run
 
-    return run(path)
+    return run(path, screenshot)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -80,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "analyze":
             return analyze(args)
-        return open_gui(getattr(args, "path", None))
+        return open_gui(getattr(args, "path", None), getattr(args, "screenshot", None))
     except InspectorError as exc:
         print(f"toolcall-inspector: {exc}", file=sys.stderr)
         return 2

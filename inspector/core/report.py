@@ -10,6 +10,7 @@ Invariants:
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from .analysis import Analysis, AttemptView, CallVerdict
@@ -95,6 +96,45 @@ def to_json(analysis: Analysis, source: str | None = None) -> dict[str, Any]:
         "reasoning": "".join(st.reasoning),
         "errors": [str(e.value) for e in st.errors],
     }
+
+
+@dataclass
+class Finding:
+    """One line of the problems-and-quirks list, with the chunks that show it."""
+
+    kind: str
+    """``error`` (a validation problem), ``quirk`` (provider behaviour) or ``warning``."""
+    code: str
+    """The problem or quirk code."""
+    where: str
+    """Which call or attempt it concerns, readable ("call 0 ExecCommand")."""
+    message: str
+    """One readable line."""
+    chunks: list[int] = field(default_factory=list)
+    """Wire event sequence numbers to jump to."""
+    slot: int | None = None
+    """The call's lane, when it concerns one call."""
+
+
+def findings(analysis: Analysis, view: AttemptView | None = None) -> list[Finding]:
+    """Problems of every call, then quirks, then warnings, for one attempt (default: final)."""
+    view = view or analysis.final
+    analysis.judge()
+    out: list[Finding] = []
+    for v in view.verdicts:
+        c = v.call
+        where = f"call {c.slot} {shown(c.name)}"
+        chunks = sorted({f.seq for f in c.fragments})
+        for p in v.problems:
+            out.append(Finding("error", p.code, where, p.message, chunks, c.slot))
+    for e in view.state.errors:
+        out.append(Finding("error", "provider_error", f"attempt {view.number}", str(e.value),
+                           [e.seq]))
+    for q in view.quirks:
+        out.append(Finding("quirk", q.code, f"{len(q.chunks)} chunk(s)", q.message, q.chunks))
+    for w in analysis.warnings:
+        out.append(Finding("warning", "warning", "", w))
+    return out
 
 
 # -- human output ------------------------------------------------------------------------

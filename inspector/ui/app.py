@@ -1,30 +1,78 @@
-"""Desktop entry point (placeholder until the inspector window lands): shows the analyzer's
-report for a file, or a welcome text, in a read-only window."""
+"""Desktop entry point: the application, its palette, the excepthook, and screenshot mode.
+
+Invariant: no exception reaches the user as a traceback. The excepthook logs it to stderr
+(one line plus the traceback only when TOOLCALL_INSPECTOR_DEBUG is set) and shows a message;
+the window keeps running.
+"""
 
 from __future__ import annotations
 
+import os
 import sys
+import traceback
+from types import TracebackType
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from .mainwindow import SAMPLES, MainWindow
+from .theme import apply_system_palette
+
+DEFAULT_SAMPLE = SAMPLES / "glm-empty-string-continuations.jsonl"
 
 
-def run(path: str | None = None) -> int:
-    """Open the window and run the Qt event loop; returns the exit code."""
-    from PySide6.QtGui import QFont
-    from PySide6.QtWidgets import QApplication, QMainWindow, QPlainTextEdit
+def install_excepthook(window: MainWindow | None) -> None:
+    """Route uncaught exceptions to a message box instead of a traceback on the terminal."""
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    text = "Tool-Call Inspector\n\nOpen a capture with: toolcall-inspector open PATH\n"
-    if path:
-        from ..core import report
-        from ..core.analysis import Analysis
-        from ..core.capture import load
+    def hook(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+        print(f"toolcall-inspector: unexpected error: {kind.__name__}: {exc}", file=sys.stderr)
+        if os.environ.get("TOOLCALL_INSPECTOR_DEBUG"):
+            traceback.print_exception(kind, exc, tb)
+        if window is not None and QApplication.instance() is not None:
+            QMessageBox.critical(window, "Unexpected error",
+                                 f"{kind.__name__}: {exc}\n\nThe window keeps running.")
 
-        text = report.to_text(Analysis.from_capture(load(path)), path)
-    window = QMainWindow()
-    window.setWindowTitle("Tool-Call Inspector")
-    view = QPlainTextEdit(text)
-    view.setReadOnly(True)
-    view.setFont(QFont("monospace"))
-    window.setCentralWidget(view)
-    window.resize(1000, 600)
+    sys.excepthook = hook
+
+
+def make_app() -> QApplication:
+    """The QApplication (created once), with names for QSettings and the system palette."""
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        app = QApplication(sys.argv[:1])
+        app.setApplicationName("Tool-Call Inspector")
+        app.setOrganizationName("toolcall-inspector")
+        apply_system_palette(app)
+    return app
+
+
+def run(path: str | None = None, screenshot: str | None = None) -> int:
+    """Open the window (on ``path``, or a sample replaying) and run the event loop."""
+    app = make_app()
+    window = MainWindow()
+    install_excepthook(window)
+    if screenshot:
+        window.resize(1400, 900)  # the same picture whatever the last session's geometry
     window.show()
+    if path:
+        window.open(path)
+    elif screenshot is None and DEFAULT_SAMPLE.exists():
+        window.open(str(DEFAULT_SAMPLE), play=True)
+    if screenshot:
+        return _screenshot(app, window, screenshot)
+    return int(app.exec())
+
+
+def _screenshot(app: QApplication, window: MainWindow, out: str) -> int:
+    """Render once the document is loaded, save the PNG, and exit."""
+    def shoot() -> None:
+        if window.doc._worker is not None and window.doc._worker.is_alive():
+            QTimer.singleShot(100, shoot)
+            return
+        ok = window.export_png(out)
+        print(f"screenshot saved to {out}" if ok else f"could not write {out}", file=sys.stderr)
+        window.close()
+        app.exit(0 if ok else 2)
+
+    QTimer.singleShot(400, shoot)
     return int(app.exec())

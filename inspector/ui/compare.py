@@ -1,0 +1,104 @@
+"""Compare: one stream judged under two settings side by side, with the differences marked.
+
+Invariant: both sides are fresh core analyses of the same capture; the differences come from
+:func:`inspector.core.compare.compare` and the window only lays them out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core.analysis import VALIDATION_MODES, Analysis, Settings
+from ..core.capture import Capture
+from ..core.compare import Comparison, compare
+from ..core.tools import ToolRegistry
+from .lanes import LanesView
+
+
+class _Side(QWidget):
+    """One side: its two settings and its lanes."""
+
+    def __init__(self, title: str, settings: Settings, owner: CompareWindow) -> None:
+        super().__init__()
+        self.settings = settings
+        self.validation = QComboBox()
+        self.validation.addItems(list(VALIDATION_MODES))
+        self.validation.setCurrentText(settings.validation)
+        self.empty_id = QComboBox()
+        self.empty_id.addItems(["absent", "literal"])
+        self.empty_id.setCurrentText(settings.empty_id)
+        for box in (self.validation, self.empty_id):
+            box.currentTextChanged.connect(lambda _t: owner.recompute())
+        row = QHBoxLayout()
+        row.addWidget(QLabel(f"<b>{title}</b>  validation"))
+        row.addWidget(self.validation)
+        row.addWidget(QLabel("empty id"))
+        row.addWidget(self.empty_id)
+        row.addStretch(1)
+        self.lanes = LanesView()
+        lay = QVBoxLayout(self)
+        lay.addLayout(row)
+        lay.addWidget(self.lanes, 1)
+
+    def current(self) -> Settings:
+        return replace(self.settings, validation=self.validation.currentText(),
+                       empty_id=self.empty_id.currentText())
+
+
+class CompareWindow(QWidget):
+    """Left vs right settings over the same capture (absent vs literal by default)."""
+
+    def __init__(self, capture: Capture, tools: ToolRegistry | None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.setWindowTitle("Compare — Tool-Call Inspector")
+        self.capture, self.tools = capture, tools
+        self.left = _Side("Left", Settings(empty_id="absent"), self)
+        self.right = _Side("Right", Settings(empty_id="literal"), self)
+        self.summary = QListWidget()
+        self.summary.setMaximumHeight(120)
+        self.comparison: Comparison | None = None
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.left)
+        split.addWidget(self.right)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.summary)
+        lay.addWidget(split, 1)
+        self.resize(1500, 800)
+        self.recompute()
+
+    def recompute(self) -> None:
+        """Judge both sides afresh and mark what differs."""
+        left = Analysis.from_capture(self.capture, self.left.current(), self.tools)
+        right = Analysis.from_capture(self.capture, self.right.current(), self.tools)
+        self.comparison = compare(left, right)
+        for side, analysis in ((self.left, left), (self.right, right)):
+            side.lanes.rebind(analysis.final, analysis.settings.validation)
+        self.summary.clear()
+        lines = self.comparison.lines() if self.comparison.differs else []
+        self.summary.addItems(lines or ["No differences: both settings judge this stream alike."])
+        marks_l: dict[int, str] = {}
+        marks_r: dict[int, str] = {}
+        for d in self.comparison.calls:
+            changed = d.verdict_changed or d.arguments_changed or d.identity_changed
+            note = "verdict differs" if d.verdict_changed else "differs"
+            if d.dropped_left_only or d.dropped_right_only:
+                note += " · fragments dropped on one side"
+            if changed or d.dropped_left_only or d.dropped_right_only:
+                if d.left is not None:
+                    marks_l[d.left.call.slot] = note
+                if d.right is not None:
+                    marks_r[d.right.call.slot] = note
+        self.left.lanes.mark(marks_l)
+        self.right.lanes.mark(marks_r)

@@ -1,0 +1,297 @@
+"""Lanes: one column per tool call, in lane order, filling as fragments arrive.
+
+Invariants:
+- A lane is a view of one core :class:`ToolCall` and its :class:`CallVerdict`; it holds no
+  state of its own beyond what it has already shown (row count, buffer length).
+- ``sync`` is called once per flush: the fragment table inserts a row range and the buffer
+  appends only the new text. JSON pretty-printing and highlighting happen once, when the call
+  completes (or after a re-judge), never per fragment.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from html import escape
+
+from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QScrollArea,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core.accumulator import ToolCall
+from ..core.analysis import AttemptView, CallVerdict
+from ..core.model import SSEEvent, presence
+from . import theme
+from .highlight import JsonHighlighter
+from .models import SEQ_ROLE, FragmentsModel
+
+LANE_WIDTH = 520
+COLUMN_WIDTHS = (34, 56, 96, 84, 160, 44, 150)
+"""Fragment table: #, t, id, name, fragment (stretches), len, JSON state."""
+
+
+def verdict_key(v: CallVerdict | None, call: ToolCall, mode: str) -> str:
+    """Which VERDICT entry a lane shows."""
+    if v is None or call.open:
+        return "streaming"
+    if v.orphan:
+        return "orphan"
+    if not v.valid:
+        return "invalid"
+    return "unchecked" if mode == "off" else "valid"
+
+
+def _ident(label: str, value: object, repaired: str | None = None) -> str:
+    kind = "repaired" if repaired else presence(value)
+    shown = repaired if repaired else theme.shown(value)
+    return f"{label} <b>{escape(str(shown))}</b> {theme.badge_html(kind)}"
+
+
+class LaneWidget(QFrame):
+    """One call: header, fragment table, growing buffer, parsed arguments."""
+
+    fragment_selected = Signal(int)
+    """A fragment row was selected: the wire event seq behind it."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setMinimumWidth(LANE_WIDTH)
+        self.call: ToolCall | None = None
+        self.verdict: CallVerdict | None = None
+        self._shown_len = 0
+        self._finished_for: tuple[int, str] | None = None
+        self.header = QLabel()
+        self.header.setTextFormat(Qt.TextFormat.RichText)
+        self.header.setWordWrap(True)
+        self.status = QLabel()
+        self.status.setTextFormat(Qt.TextFormat.RichText)
+        self.model = FragmentsModel(self)
+        self.table = self._make_table()
+        self.buffer = QPlainTextEdit(readOnly=True)
+        self.buffer.setFont(QFont("monospace"))
+        self.parsed = QPlainTextEdit(readOnly=True)
+        self.parsed.setFont(QFont("monospace"))
+        self._highlighter = JsonHighlighter(self.parsed.document())
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.buffer, "Buffer")
+        self.tabs.addTab(self.parsed, "Parsed")
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.table)
+        split.addWidget(self.tabs)
+        split.setSizes([260, 140])
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.header)
+        lay.addWidget(self.status)
+        lay.addWidget(split, 1)
+
+    def _make_table(self) -> QTableView:
+        t = QTableView()
+        t.setModel(self.model)
+        t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        t.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        t.verticalHeader().hide()
+        t.setWordWrap(False)
+        t.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        h = t.horizontalHeader()
+        h.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        h.setStretchLastSection(False)
+        for col, width in enumerate(COLUMN_WIDTHS):
+            t.setColumnWidth(col, width)
+        h.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
+        t.verticalHeader().setDefaultSectionSize(t.fontMetrics().height() + 6)
+        t.selectionModel().currentRowChanged.connect(self._row_changed)
+        return t
+
+    def _row_changed(self, current: object, _previous: object) -> None:
+        seq = self.model.data(current, SEQ_ROLE)  # type: ignore[arg-type]
+        if seq is not None:
+            self.fragment_selected.emit(int(seq))
+
+    # -- binding -------------------------------------------------------------------------
+
+    def bind(self, call: ToolCall, verdict: CallVerdict | None, events: Sequence[SSEEvent],
+             mode: str) -> None:
+        """Show another call object (a re-judge made new ones): reset everything."""
+        self.call, self.verdict = call, verdict
+        self.model.set_call(call, events)
+        self.buffer.setPlainText(call.arguments)
+        self._shown_len = len(call.arguments)
+        self._finished_for = None
+        self._refresh(mode)
+
+    def sync(self, verdict: CallVerdict | None, mode: str) -> None:
+        """Once per flush: new rows, new buffer text, header and completion state."""
+        if self.call is None:
+            return
+        self.verdict = verdict
+        self.model.sync()
+        args = self.call.arguments
+        if len(args) > self._shown_len:
+            cursor = self.buffer.textCursor()
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            cursor.insertText(args[self._shown_len:])
+            self._shown_len = len(args)
+        self._refresh(mode)
+
+    def _refresh(self, mode: str) -> None:
+        call, v = self.call, self.verdict
+        if call is None:
+            return
+        key = verdict_key(v, call, mode)
+        label, light, dark = theme.VERDICT[key]
+        colour = dark if theme.is_dark() else light
+        repaired = v.repaired_id if v else None
+        dropped = call.accepted.count(False)
+        self.header.setText(
+            f"<b>#{call.slot}</b> &nbsp; {_ident('index', call.index)}<br>"
+            f"{_ident('id', call.id, repaired)}<br>{_ident('name', call.name)}")
+        facts = (f"{call.accepted.count(True)} fragments"
+                 + (f", <s>{dropped} dropped</s>" if dropped else "")
+                 + f" · {len(call.arguments.encode())} bytes")
+        if call.truncated:
+            facts += " · truncated"
+        self.status.setText(f'<span style="color:{colour}"><b>{label}</b></span> &nbsp; {facts}')
+        self.setStyleSheet(f"LaneWidget {{ border: 2px solid {colour}; }}")
+        if not call.open:
+            self._finish(v)
+
+    def _finish(self, v: CallVerdict | None) -> None:
+        """Completion work, once per (call, verdict): pretty JSON and the error mark."""
+        assert self.call is not None
+        stamp = (id(self.call), repr([(p.code, p.offset) for p in v.problems]) if v else "")
+        if self._finished_for == stamp:
+            return
+        self._finished_for = stamp
+        args = self.call.arguments
+        try:
+            pretty = json.dumps(json.loads(args or "{}"), indent=2, ensure_ascii=False)
+        except ValueError:
+            pretty = ""
+        self.parsed.setPlainText(pretty or "(not valid JSON; see Buffer)")
+        self._mark_error(v)
+
+    def _mark_error(self, v: CallVerdict | None) -> None:
+        bad = next((p for p in (v.problems if v else []) if p.code == "invalid_json"), None)
+        if bad is None or bad.offset is None or self.call is None:
+            self.buffer.setExtraSelections([])
+            return
+        args = self.call.arguments
+        char = len(args.encode()[: bad.offset].decode(errors="ignore"))
+        sel = QTextEdit.ExtraSelection()
+        fmt = QTextCharFormat()
+        fmt.setBackground(QColor("#e53935"))
+        fmt.setForeground(QColor("#ffffff"))
+        sel.format = fmt
+        cursor = self.buffer.textCursor()
+        cursor.setPosition(min(char, len(args)))
+        cursor.movePosition(QTextCursor.MoveOperation.Right, QTextCursor.MoveMode.KeepAnchor)
+        if not cursor.hasSelection():  # error at end of input: mark the last character
+            cursor.movePosition(QTextCursor.MoveOperation.Left, QTextCursor.MoveMode.KeepAnchor)
+        sel.cursor = cursor
+        self.buffer.setExtraSelections([sel])
+        self.buffer.setToolTip(bad.message)
+        self.status.setText(self.status.text() + f"<br>✖ {escape(bad.message)}")
+        self.tabs.setCurrentWidget(self.buffer)
+
+    def select_seq(self, seq: int) -> bool:
+        """Select the fragment that came from wire event ``seq`` (without re-emitting)."""
+        row = self.model.row_of_seq(seq)
+        if row is None:
+            return False
+        index = self.model.index(row, 0)
+        self.table.blockSignals(True)
+        self.table.selectionModel().blockSignals(True)
+        self.table.selectionModel().setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows)
+        self.table.selectionModel().blockSignals(False)
+        self.table.blockSignals(False)
+        self.table.scrollTo(index)
+        return True
+
+
+class LanesView(QScrollArea):
+    """All lanes of one attempt side by side, in lane order."""
+
+    fragment_selected = Signal(int)
+    """Re-emitted from any lane: the wire event seq of the selected fragment."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        self._inner = QWidget()
+        self._row = QHBoxLayout(self._inner)
+        self._row.setContentsMargins(4, 4, 4, 4)
+        self._empty = QLabel("No tool calls yet.")
+        self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._row.addWidget(self._empty, 1)
+        self.setWidget(self._inner)
+        self.lanes: list[LaneWidget] = []
+        self._mode = "structural"
+
+    def rebind(self, view: AttemptView | None, mode: str) -> None:
+        """Bind lanes to the current calls (after a re-judge, seek or new file)."""
+        self._mode = mode
+        calls = view.state.calls if view else []
+        verdicts = view.verdicts if view else []
+        while len(self.lanes) > len(calls):
+            lane = self.lanes.pop()
+            self._row.removeWidget(lane)
+            lane.deleteLater()
+        for i, call in enumerate(calls):
+            lane = self.lanes[i] if i < len(self.lanes) else self._add_lane()
+            lane.bind(call, verdicts[i] if i < len(verdicts) else None,
+                      view.state.events if view else (), mode)
+        self._empty.setVisible(not calls)
+
+    def sync(self, view: AttemptView | None) -> None:
+        """Once per flush: new lanes for new calls, then each lane's own sync."""
+        if view is None:
+            return
+        calls, verdicts = view.state.calls, view.verdicts
+        for i, call in enumerate(calls):
+            v = verdicts[i] if i < len(verdicts) else None
+            if i >= len(self.lanes):
+                self._add_lane().bind(call, v, view.state.events, self._mode)
+            elif self.lanes[i].call is not call:
+                self.lanes[i].bind(call, v, view.state.events, self._mode)
+            else:
+                self.lanes[i].sync(v, self._mode)
+        self._empty.setVisible(not calls)
+
+    def _add_lane(self) -> LaneWidget:
+        lane = LaneWidget()
+        lane.fragment_selected.connect(self.fragment_selected)
+        self._row.insertWidget(len(self.lanes), lane, 1)
+        self.lanes.append(lane)
+        return lane
+
+    def select_seq(self, seq: int) -> LaneWidget | None:
+        """Select the fragment from wire event ``seq`` in whichever lane has it."""
+        for lane in self.lanes:
+            if lane.select_seq(seq):
+                self.ensureWidgetVisible(lane)
+                return lane
+        return None
+
+    def mark(self, slots: dict[int, str]) -> None:
+        """Compare view: put a note (e.g. "≠ verdict differs") on the given lanes."""
+        for lane in self.lanes:
+            note = slots.get(lane.call.slot) if lane.call else None
+            if note:
+                lane.status.setText(lane.status.text() + f"<br><b>≠ {escape(note)}</b>")

@@ -1,0 +1,364 @@
+"""The inspector window: lanes on top, raw wire / findings / turn below, toolbar and menus.
+
+Invariants:
+- The window wires widgets to the :class:`Document` and nothing else: no parsing, judging or
+  I/O of its own (file dialogs aside). Views re-sync on ``flushed`` and rebind on ``rejudged``.
+- Selection survives a re-judge: the selected fragment's wire seq is remembered and
+  re-selected in whichever lane holds it afterwards.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, QUrl
+from PySide6.QtGui import QAction, QDesktopServices, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QMainWindow,
+    QMessageBox,
+    QProgressDialog,
+    QSplitter,
+    QTabWidget,
+    QWidget,
+)
+
+from .. import __version__
+from ..core.errors import InspectorError
+from ..core.report import findings
+from ..core.tools import ToolRegistry
+from .document import Document
+from .lanes import LanesView
+from .panes import FindingsPane, RawWirePane, TurnPane
+from .toolbar import InspectorToolBar
+
+SAMPLES = Path(__file__).resolve().parents[2] / "resources" / "samples"
+DOCS_URL = "https://github.com/toolcall-inspector/toolcall-inspector#readme"
+FILE_FILTER = "Captures and SSE bodies (*.jsonl *.sse *.txt *.log);;All files (*)"
+MAX_RECENT = 8
+
+
+class MainWindow(QMainWindow):
+    """One document in one window."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Tool-Call Inspector")
+        self.setAcceptDrops(True)
+        self.doc = Document(self)
+        self.settings = QSettings("toolcall-inspector", "toolcall-inspector")
+        self._selected_seq: int | None = None
+        self._compare: QWidget | None = None
+        self._progress: QProgressDialog | None = None
+        self.lanes = LanesView()
+        self.raw = RawWirePane()
+        self.problems = FindingsPane()
+        self.turn = TurnPane()
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.raw, "Raw wire")
+        self.tabs.addTab(self.problems, "Problems && quirks")
+        self.tabs.addTab(self.turn, "Turn")
+        self.split = QSplitter(Qt.Orientation.Vertical)
+        self.split.addWidget(self.lanes)
+        self.split.addWidget(self.tabs)
+        self.split.setSizes([520, 280])
+        self.setCentralWidget(self.split)
+        self.bar = InspectorToolBar(self)
+        self.addToolBar(self.bar)
+        self._menus()
+        self._wire()
+        self._restore()
+        self.resize(1400, 900) if not self.settings.value("geometry") else None
+
+    # -- construction --------------------------------------------------------------------
+
+    def _menus(self) -> None:
+        m = self.menuBar().addMenu("&File")
+        self._action(m, "&Open…", self.open_dialog, QKeySequence.StandardKey.Open)
+        self.recent_menu = m.addMenu("Open &Recent")
+        self.samples_menu = m.addMenu("&Samples")
+        for path in sorted(SAMPLES.glob("*.jsonl")):
+            self._action(self.samples_menu, path.stem, lambda p=path: self.open(str(p), True))
+        m.addSeparator()
+        self._action(m, "Load &tools file…", self.load_tools_dialog)
+        self._action(m, "&Export view as PNG…", self.export_png_dialog)
+        m.addSeparator()
+        self._action(m, "&Close", self.close_document, QKeySequence.StandardKey.Close)
+        self._action(m, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        v = self.menuBar().addMenu("&View")
+        self._action(v, "&Replay from start", self.doc.replay, QKeySequence(Qt.Key.Key_F5))
+        self._action(v, "&Compare settings side by side…", self.open_compare,
+                     QKeySequence("Ctrl+D"))
+        h = self.menuBar().addMenu("&Help")
+        self._action(h, "&About Tool-Call Inspector", self.about)
+        pause = QShortcut(QKeySequence(Qt.Key.Key_Space), self)
+        pause.setContext(Qt.ShortcutContext.WindowShortcut)
+        pause.activated.connect(self.doc.toggle)
+        self._refresh_recent()
+
+    def _action(self, menu: object, text: str, slot: object,
+                shortcut: QKeySequence | QKeySequence.StandardKey | None = None) -> QAction:
+        act = QAction(text, self)
+        if shortcut is not None:
+            act.setShortcut(shortcut)
+        act.triggered.connect(slot)
+        menu.addAction(act)  # type: ignore[attr-defined]
+        return act
+
+    def _wire(self) -> None:
+        d, b = self.doc, self.bar
+        d.flushed.connect(self._on_flush)
+        d.rejudged.connect(self._on_rejudged)
+        d.position_changed.connect(b.show_position)
+        d.playing_changed.connect(b.show_playing)
+        d.failed.connect(self._on_failed)
+        d.progress.connect(self._on_progress)
+        d.loaded.connect(self._on_loaded)
+        b.validation_changed.connect(lambda m: self._apply(validation=m))
+        b.empty_id_changed.connect(lambda p: self._apply(empty_id=p))
+        b.tools_requested.connect(self._tools_requested)
+        b.attempt_changed.connect(self._attempt_changed)
+        b.speed_changed.connect(self._speed_changed)
+        b.seek_requested.connect(d.seek)
+        b.play.clicked.connect(lambda: d.pause() if d.playing else d.replay())
+        b.step.clicked.connect(lambda: d.step(1))
+        self.lanes.fragment_selected.connect(self._fragment_selected)
+        self.raw.event_selected.connect(self._event_selected)
+        self.problems.jump.connect(self._jump)
+
+    # -- document events -----------------------------------------------------------------
+
+    def _on_flush(self) -> None:
+        view = self.doc.view
+        self.raw.model.sync()
+        self.lanes.sync(view)
+        self._refresh_side(view)
+
+    def _on_rejudged(self) -> None:
+        view = self.doc.view
+        s = self.doc.settings
+        self.bar.show_settings(s.validation, s.empty_id)
+        self.raw.model.set_events(view.state.events if view else [])
+        self.lanes.rebind(view, s.validation)
+        self._refresh_side(view)
+        if self._selected_seq is not None:
+            self._select(self._selected_seq, raw=True)
+
+    def _refresh_side(self, view: object) -> None:
+        a = self.doc.analysis
+        self.problems.model_.set_findings(findings(a, self.doc.view) if a and a.attempts else [])
+        self.turn.show_view(self.doc.view)
+        self.bar.show_attempts(len(a.attempts) if a else 0, self.doc.attempt)
+        self._status()
+
+    def _status(self) -> None:
+        a, view = self.doc.analysis, self.doc.view
+        if a is None or view is None:
+            self.statusBar().showMessage("No capture open — File ▸ Open, Samples, or drop a file")
+            return
+        s = a.settings
+        calls = [v for v in view.verdicts if not v.orphan]
+        bad = sum(not v.valid for v in calls)
+        self.statusBar().showMessage(
+            f"{a.dialect or 'dialect?'} · validation {s.validation} · empty-id {s.empty_id} · "
+            f"{len(calls)} call(s), {bad} invalid · {len(view.quirks)} quirk(s) · "
+            f"attempt {view.number}/{len(a.attempts)}")
+
+    def _on_loaded(self, name: str) -> None:
+        self.setWindowTitle(f"{Path(name).name} — Tool-Call Inspector")
+        if self._progress is not None:
+            self._progress.close()
+            self._progress = None
+        if Path(name).exists() and Path(name).parent != SAMPLES:
+            self._remember(name)
+        a = self.doc.analysis
+        if a is not None and any(getattr(v.state.dialect, "fallback", False) for v in a.attempts):
+            self._ask_dialect()
+
+    def _on_failed(self, path: str, reason: str) -> None:
+        if self._progress is not None:
+            self._progress.close()
+            self._progress = None
+        QMessageBox.warning(self, "Cannot open file", f"{path}\n\n{reason}")
+
+    def _on_progress(self, done: int, total: int) -> None:
+        if done < 0:
+            if self._progress is not None:
+                self._progress.close()
+                self._progress = None
+            return
+        if self._progress is None:
+            self._progress = QProgressDialog("Reading capture…", "Cancel", 0, 0, self)
+            self._progress.setWindowModality(Qt.WindowModality.WindowModal)
+            self._progress.canceled.connect(self.doc.cancel_load)
+            self._progress.show()
+        self._progress.setMaximum(total)
+        self._progress.setValue(done)
+        self._progress.setLabelText(f"Ingesting {done:,} of {total:,} chunks…" if total
+                                    else "Reading capture…")
+
+    # -- user intents --------------------------------------------------------------------
+
+    def open(self, path: str, play: bool = False) -> bool:
+        """Open a file (a capture or a raw SSE body); errors become a dialog."""
+        return self.doc.open_path(path, play=play)
+
+    def open_dialog(self) -> None:
+        start = self.settings.value("last_dir", str(Path.home()))
+        path, _ = QFileDialog.getOpenFileName(self, "Open capture", str(start), FILE_FILTER)
+        if path:
+            self.settings.setValue("last_dir", str(Path(path).parent))
+            self.open(path)
+
+    def load_tools_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Tool definitions", "", "JSON (*.json)")
+        if not path:
+            self.bar.tools.setCurrentIndex(0)
+            return
+        try:
+            self.doc.set_tools(ToolRegistry.from_file(path), path)
+        except InspectorError as exc:
+            QMessageBox.warning(self, "Cannot read tools", str(exc))
+
+    def _tools_requested(self, source: str) -> None:
+        if source == "file":
+            self.load_tools_dialog()
+        else:
+            self.doc.set_tools(None, None)
+
+    def _apply(self, **changes: str) -> None:
+        a = self.doc.analysis
+        base = a.settings if a else self.doc.settings
+        from dataclasses import replace
+
+        new = replace(base, **changes)
+        self.settings.setValue("validation", new.validation)
+        self.settings.setValue("empty_id", new.empty_id)
+        self.doc.apply_settings(new)
+
+    def _attempt_changed(self, n: int) -> None:
+        self.doc.attempt = n or None
+        self._on_rejudged()
+
+    def _speed_changed(self, speed: float) -> None:
+        self.doc.speed = speed
+        self.settings.setValue("speed_index", self.bar.speed.currentIndex())
+        if self.doc.playing:
+            self.doc.play(speed)
+
+    def close_document(self) -> None:
+        self.doc.close()
+        self.setWindowTitle("Tool-Call Inspector")
+
+    def export_png_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export view as PNG", "inspector.png",
+                                              "PNG (*.png)")
+        if path:
+            self.export_png(path)
+
+    def export_png(self, path: str) -> bool:
+        """Render the whole window to a PNG."""
+        return bool(self.grab().save(path, "PNG"))
+
+    def open_compare(self) -> None:
+        from .compare import CompareWindow
+
+        if self.doc.replayer is None:
+            QMessageBox.information(self, "Compare", "Open a capture first.")
+            return
+        self._compare = CompareWindow(self.doc.replayer.capture, self.doc.tools, self)
+        self._compare.show()
+
+    def about(self) -> None:
+        QMessageBox.about(
+            self, "About Tool-Call Inspector",
+            f"<b>Tool-Call Inspector</b> {__version__}<br>See, fragment by fragment, how an "
+            f"LLM provider streams tool calls and where they break.<br><br>"
+            f'<a href="{DOCS_URL}">Documentation</a>')
+
+    def _ask_dialect(self) -> None:
+        from PySide6.QtWidgets import QInputDialog
+
+        from ..core.analysis import DIALECT_CHOICES
+
+        choice, ok = QInputDialog.getItem(
+            self, "Unknown dialect", "The stream's dialect was not recognised. Read it as:",
+            list(DIALECT_CHOICES[1:]), 0, False)
+        if ok:
+            self._apply(dialect=choice)
+
+    # -- linking -------------------------------------------------------------------------
+
+    def _fragment_selected(self, seq: int) -> None:
+        self._selected_seq = seq
+        self.raw.select_seq(seq)
+
+    def _event_selected(self, seq: int) -> None:
+        self._selected_seq = seq
+        self.lanes.select_seq(seq)
+
+    def _jump(self, seq: int) -> None:
+        self._select(seq, raw=True)
+
+    def _select(self, seq: int, raw: bool) -> None:
+        self.lanes.select_seq(seq)
+        if raw:
+            self.raw.select_seq(seq)
+
+    # -- persistence and desktop conventions --------------------------------------------
+
+    def _restore(self) -> None:
+        s = self.settings
+        geometry = s.value("geometry")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        split = s.value("split")
+        if isinstance(split, QByteArray):
+            self.split.restoreState(split)
+        validation = str(s.value("validation", "structural"))
+        empty_id = str(s.value("empty_id", "absent"))
+        from ..core.analysis import Settings
+
+        self.doc.settings = Settings(validation=validation, empty_id=empty_id)
+        self.bar.show_settings(validation, empty_id)
+        self.bar.speed.setCurrentIndex(int(str(s.value("speed_index", 0) or 0)))
+        self.doc.speed = float(self.bar.speed.currentData())
+        self._status()
+
+    def _remember(self, path: str) -> None:
+        recent = [p for p in self._recent() if p != path]
+        self.settings.setValue("recent", [path, *recent][:MAX_RECENT])
+        self._refresh_recent()
+
+    def _recent(self) -> list[str]:
+        value = self.settings.value("recent", [])
+        return [str(v) for v in (value if isinstance(value, list) else [value]) if v]
+
+    def _refresh_recent(self) -> None:
+        self.recent_menu.clear()
+        for p in self._recent():
+            self._action(self.recent_menu, p, lambda p=p: self.open(p))
+        self.recent_menu.setEnabled(bool(self._recent()))
+
+    def dragEnterEvent(self, event: object) -> None:
+        if event.mimeData().hasUrls():  # type: ignore[attr-defined]
+            event.acceptProposedAction()  # type: ignore[attr-defined]
+
+    def dropEvent(self, event: object) -> None:
+        for url in event.mimeData().urls():  # type: ignore[attr-defined]
+            if url.isLocalFile():
+                self.open(url.toLocalFile())
+                break
+
+    def closeEvent(self, event: object) -> None:
+        self.settings.setValue("geometry", self.saveGeometry())
+        self.settings.setValue("split", self.split.saveState())
+        self.doc.pause()
+        self.doc.cancel_load()
+        if self._compare is not None:
+            self._compare.close()
+        super().closeEvent(event)  # type: ignore[arg-type]
+
+    @staticmethod
+    def open_docs() -> None:
+        QDesktopServices.openUrl(QUrl(DOCS_URL))

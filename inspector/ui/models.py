@@ -1,0 +1,257 @@
+"""Thin Qt item models over core state: wire events, one call's fragments, findings.
+
+Invariants:
+- The core is the one source of truth. A model keeps only a reference to core lists and the
+  number of rows it has announced; ``sync()`` announces what the core appended since (one
+  row-range insert per flush), ``reset`` swaps the reference (re-judge, seek, new file).
+- No model parses or judges anything: rows are read from core objects on demand, and
+  per-fragment JSON state comes from :mod:`inspector.core.progress` (lazy, O(new bytes)).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QColor, QFont
+
+from ..core.accumulator import ToolCall
+from ..core.model import EventKind, SSEEvent, presence
+from ..core.progress import FragmentRow, progress_of, visible
+from ..core.report import Finding
+from . import theme
+
+_Index = QModelIndex | QPersistentModelIndex
+SEQ_ROLE = Qt.ItemDataRole.UserRole + 1
+"""Every model answers this role with the wire event sequence number behind a row."""
+
+
+class _Table(QAbstractTableModel):
+    """Shared plumbing: fixed headers, a row count announced in ranges."""
+
+    HEADERS: tuple[str, ...] = ()
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._rows = 0
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else self._rows
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.HEADERS[section] if 0 <= section < len(self.HEADERS) else None
+        return None
+
+    def _grow_to(self, n: int) -> int:
+        """Announce rows up to ``n`` as one inserted range; returns how many were added."""
+        if n <= self._rows:
+            return 0
+        added = n - self._rows
+        self.beginInsertRows(QModelIndex(), self._rows, n - 1)
+        self._rows = n
+        self.endInsertRows()
+        return added
+
+    def _reset_to(self, n: int) -> None:
+        self.beginResetModel()
+        self._rows = n
+        self.endResetModel()
+
+
+class EventsModel(_Table):
+    """The raw wire: every SSE event as received, comments and decode errors included."""
+
+    HEADERS = ("#", "t (ms)", "kind", "event", "bytes", "data")
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._events: Sequence[SSEEvent] = ()
+
+    def set_events(self, events: Sequence[SSEEvent]) -> None:
+        """Show another stream's events (a new attempt, file or seek)."""
+        self._events = events
+        self._reset_to(len(events))
+
+    def sync(self) -> int:
+        """Announce events the core appended since the last flush."""
+        return self._grow_to(len(self._events))
+
+    def event(self, row: int) -> SSEEvent | None:  # type: ignore[override]
+        """The event at ``row`` (row == seq)."""
+        return self._events[row] if 0 <= row < self._rows else None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        ev = self.event(index.row()) if index.isValid() else None
+        if ev is None:
+            return None
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(ev, col)
+        if role == SEQ_ROLE:
+            return ev.seq
+        if role == Qt.ItemDataRole.ToolTipRole and col == 5:
+            return ev.data[:4000] if ev.kind != EventKind.COMMENT else ev.comment
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if ev.kind == EventKind.ERROR:
+                return theme.colour(theme.VERDICT["invalid"])
+            if ev.kind == EventKind.COMMENT:
+                return theme.colour(theme.PRESENCE["omitted"])
+        if role == Qt.ItemDataRole.FontRole and ev.kind == EventKind.COMMENT:
+            font = QFont()
+            font.setItalic(True)
+            return font
+        return None
+
+    @staticmethod
+    def _display(ev: SSEEvent, col: int) -> Any:
+        if col == 0:
+            return str(ev.seq)
+        if col == 1:
+            return f"{ev.t * 1000:.1f}"
+        if col == 2:
+            return ev.kind
+        if col == 3:
+            return ev.event
+        if col == 4:
+            return f"{ev.start}–{ev.end}"
+        body = ": " + ev.comment if ev.kind == EventKind.COMMENT else ev.data
+        return body if len(body) <= 240 else body[:239] + "…"
+
+
+class FragmentsModel(_Table):
+    """One lane's fragments: identity as received, the fragment made visible, JSON state."""
+
+    HEADERS = ("#", "t (ms)", "id", "name", "fragment", "len", "JSON")
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._call: ToolCall | None = None
+        self._events: Sequence[SSEEvent] = ()
+        self._rows_data: list[FragmentRow] = []
+
+    def set_call(self, call: ToolCall | None, events: Sequence[SSEEvent]) -> None:
+        """Show another call (after a re-judge the calls are new objects)."""
+        self._call, self._events = call, events
+        self._rows_data = progress_of(call, events).rows if call is not None else []
+        self._reset_to(len(self._rows_data))
+
+    def sync(self) -> int:
+        """Advance the call's lazy progress and announce the new rows."""
+        if self._call is None:
+            return 0
+        self._rows_data = progress_of(self._call, self._events).rows
+        return self._grow_to(len(self._rows_data))
+
+    def row_of_seq(self, seq: int) -> int | None:
+        """The first row whose fragment came from wire event ``seq``."""
+        for i, r in enumerate(self._rows_data[: self._rows]):
+            if r.seq == seq:
+                return i
+        return None
+
+    def fragment(self, row: int) -> FragmentRow | None:
+        """The row's data."""
+        return self._rows_data[row] if 0 <= row < self._rows else None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        r = self.fragment(index.row()) if index.isValid() else None
+        if r is None:
+            return None
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(r, col)
+        if role == SEQ_ROLE:
+            return r.seq
+        if role == Qt.ItemDataRole.FontRole:
+            return self._font(r, col)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return self._foreground(r, col)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(r, col)
+        return None
+
+    @staticmethod
+    def _display(r: FragmentRow, col: int) -> Any:
+        values = (str(r.seq), f"{r.t * 1000:.1f}", theme.shown(r.id), theme.shown(r.name),
+                  visible(r.text) + ("  (done: restates all)" if r.final else ""),
+                  str(r.length), r.state)
+        return values[col]
+
+    @staticmethod
+    def _font(r: FragmentRow, col: int) -> QFont | None:
+        font = QFont("monospace") if col == 4 else QFont()
+        font.setStrikeOut(not r.accepted)
+        if col in (2, 3) and presence(r.id if col == 2 else r.name) == "omitted":
+            font.setItalic(True)
+        return font
+
+    @staticmethod
+    def _foreground(r: FragmentRow, col: int) -> QColor | None:
+        if not r.accepted:
+            return theme.colour(theme.PRESENCE["omitted"])
+        if col in (2, 3):
+            kind = presence(r.id if col == 2 else r.name)
+            return theme.colour(theme.PRESENCE[kind]) if kind != "value" else None
+        if col == 6 and r.error:
+            return theme.colour(theme.VERDICT["invalid"])
+        return None
+
+    @staticmethod
+    def _tooltip(r: FragmentRow, col: int) -> str | None:
+        if not r.accepted:
+            return (f"dropped: id {theme.shown(r.id)} was looked up literally and no call "
+                    "has it (empty-id: literal)")
+        if col in (2, 3):
+            value = r.id if col == 2 else r.name
+            return f"{'id' if col == 2 else 'name'} as received: {presence(value)}"
+        if col == 4:
+            return repr(r.text)[:2000]
+        return None
+
+
+class FindingsModel(_Table):
+    """Validation problems, provider quirks and warnings: what is wrong and where."""
+
+    HEADERS = ("", "code", "where", "message")
+    SYMBOL: ClassVar[dict[str, str]] = {
+        "error": "✖ problem", "quirk": "⚑ quirk", "warning": "⚠ warning"}
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._items: list[Finding] = []
+
+    def set_findings(self, items: list[Finding]) -> None:
+        """Replace the list (findings are recomputed per flush from the judged analysis)."""
+        if [(f.kind, f.code, f.where, f.message) for f in items] == [
+                (f.kind, f.code, f.where, f.message) for f in self._items]:
+            self._items = items
+            return
+        self.beginResetModel()
+        self._items = items
+        self._rows = len(items)
+        self.endResetModel()
+
+    def finding(self, row: int) -> Finding | None:
+        """The finding at ``row``."""
+        return self._items[row] if 0 <= row < self._rows else None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        f = self.finding(index.row()) if index.isValid() else None
+        if f is None:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (self.SYMBOL.get(f.kind, f.kind), f.code, f.where, f.message)[index.column()]
+        if role == SEQ_ROLE:
+            return f.chunks[0] if f.chunks else None
+        if role == Qt.ItemDataRole.ForegroundRole and index.column() == 0:
+            return theme.colour(theme.VERDICT["invalid"] if f.kind == "error"
+                                else theme.PRESENCE["repaired"])
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f.message
+        return None

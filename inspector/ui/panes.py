@@ -1,0 +1,154 @@
+"""The panes under the lanes: raw wire events, problems and quirks, and the turn's summary.
+
+Invariant: panes show core state through thin models; linking (fragment <-> raw event,
+finding -> chunks) goes through wire event sequence numbers only, which every row carries.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFormLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QSplitter,
+    QTableView,
+    QWidget,
+)
+
+from ..core.analysis import AttemptView
+from ..core.model import EventKind
+from .models import SEQ_ROLE, EventsModel, FindingsModel
+
+
+def _table(model: Any, stretch: int) -> QTableView:
+    t = QTableView()
+    t.setModel(model)
+    t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    t.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    t.verticalHeader().hide()
+    t.setWordWrap(False)
+    h = t.horizontalHeader()
+    h.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    h.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
+    return t
+
+
+class RawWirePane(QSplitter):
+    """Every SSE event as received, and the selected one in full."""
+
+    event_selected = Signal(int)
+    """The user selected a raw event: its seq."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(Qt.Orientation.Horizontal, parent)
+        self.model = EventsModel(self)
+        self.table = _table(self.model, 5)
+        self.detail = QPlainTextEdit(readOnly=True)
+        self.detail.setFont(QFont("monospace"))
+        self.detail.setPlaceholderText("Select an event (or a fragment in a lane) to see it here.")
+        self.addWidget(self.table)
+        self.addWidget(self.detail)
+        self.setSizes([700, 400])
+        self.table.selectionModel().currentRowChanged.connect(self._row_changed)
+
+    def _row_changed(self, current: Any, _previous: Any) -> None:
+        seq = self.model.data(current, SEQ_ROLE)
+        if seq is None:
+            return
+        self._show(int(seq))
+        self.event_selected.emit(int(seq))
+
+    def _show(self, seq: int) -> None:
+        ev = self.model.event(seq)
+        if ev is None:
+            return
+        head = f"#{ev.seq}  {ev.kind}  event={ev.event!r}  bytes {ev.start}–{ev.end}  "
+        head += f"t={ev.t * 1000:.1f} ms" + (f"  id={ev.id!r}" if ev.id else "")
+        if ev.kind == EventKind.COMMENT:
+            body = ": " + ev.comment
+        else:
+            try:
+                body = json.dumps(json.loads(ev.data), indent=2, ensure_ascii=False)
+            except ValueError:
+                body = ev.data
+        self.detail.setPlainText(head + "\n\n" + body)
+
+    def select_seq(self, seq: int) -> None:
+        """Select and scroll to event ``seq`` without echoing the selection back."""
+        if seq >= self.model.rowCount():
+            return
+        index = self.model.index(seq, 0)
+        sm = self.table.selectionModel()
+        sm.blockSignals(True)
+        sm.setCurrentIndex(index, QItemSelectionModel.SelectionFlag.ClearAndSelect
+                           | QItemSelectionModel.SelectionFlag.Rows)
+        sm.blockSignals(False)
+        self.table.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+        self._show(seq)
+
+
+class FindingsPane(QTableView):
+    """Problems, quirks and warnings; activating one jumps to its first chunk."""
+
+    jump = Signal(int)
+    """Jump to this wire event seq."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model_ = FindingsModel(self)
+        self.setModel(self.model_)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.verticalHeader().hide()
+        h = self.horizontalHeader()
+        h.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        h.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        self.clicked.connect(self._clicked)
+        self.activated.connect(self._clicked)
+
+    def _clicked(self, index: Any) -> None:
+        seq = self.model_.data(index, SEQ_ROLE)
+        if seq is not None:
+            self.jump.emit(int(seq))
+
+
+class TurnPane(QWidget):
+    """Text, reasoning, finish reason, usage and provider errors of the attempt, compactly."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        form = QFormLayout(self)
+        self.finish = QLabel()
+        self.usage = QLabel()
+        self.usage.setWordWrap(True)
+        self.errors = QLabel()
+        self.errors.setWordWrap(True)
+        self.text = QPlainTextEdit(readOnly=True)
+        self.reasoning = QPlainTextEdit(readOnly=True)
+        for w in (self.text, self.reasoning):
+            w.setMaximumHeight(90)
+        form.addRow("Finish reason", self.finish)
+        form.addRow("Usage", self.usage)
+        form.addRow("Provider errors", self.errors)
+        form.addRow("Text", self.text)
+        form.addRow("Reasoning", self.reasoning)
+
+    def show_view(self, view: AttemptView | None) -> None:
+        """Refresh from the attempt (cheap: joins a few lists)."""
+        st = view.state if view else None
+        self.finish.setText(repr(st.finish_reason) if st and st.finish else "—")
+        self.usage.setText(json.dumps(st.usage) if st and st.usage else "—")
+        self.errors.setText("; ".join(str(e.value) for e in st.errors) if st and st.errors
+                            else "none")
+        text = st.full_text if st else ""
+        if self.text.toPlainText() != text:
+            self.text.setPlainText(text)
+        reasoning = "".join(st.reasoning) if st else ""
+        if self.reasoning.toPlainText() != reasoning:
+            self.reasoning.setPlainText(reasoning)

@@ -1,0 +1,119 @@
+"""The toolbar: the two judgement settings, the tools source, and the replay controls.
+
+Invariant: widgets here only emit the user's intent; the Document decides and the window
+re-syncs the widgets from the Document (so keyboard shortcuts and menus agree with them).
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import Qt, Signal, SignalInstance
+from PySide6.QtWidgets import (
+    QComboBox,
+    QLabel,
+    QSlider,
+    QStyle,
+    QToolBar,
+    QToolButton,
+    QWidget,
+)
+
+from ..core.analysis import VALIDATION_MODES
+
+SPEEDS = (("1× (recorded)", 1.0), ("10×", 10.0), ("100×", 100.0), ("instant", math.inf))
+
+
+class InspectorToolBar(QToolBar):
+    """Validation mode, empty-id handling, tools, attempt, and replay controls."""
+
+    validation_changed = Signal(str)
+    empty_id_changed = Signal(str)
+    tools_requested = Signal(str)
+    """"capture" (the capture's own tools) or "file" (ask for a tools file)."""
+    attempt_changed = Signal(int)
+    """0 follows the latest attempt, n > 0 shows attempt n."""
+    speed_changed = Signal(float)
+    seek_requested = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Inspector", parent)
+        self.setObjectName("inspector-toolbar")
+        self.validation = self._combo("Validation", [(m, m) for m in VALIDATION_MODES],
+                                      self.validation_changed)
+        self.empty_id = self._combo(
+            "Empty id", [('absent ("" = omitted)', "absent"),
+                         ('literal (look "" up: the bug)', "literal")], self.empty_id_changed)
+        self.tools = self._combo("Tools", [("from capture", "capture"), ("load file…", "file")],
+                                 self.tools_requested)
+        self.attempt = self._combo("Attempt", [("latest", 0)], None)
+        self.attempt.currentIndexChanged.connect(
+            lambda _i: self.attempt_changed.emit(int(self.attempt.currentData() or 0)))
+        self.addSeparator()
+        self.play = QToolButton()
+        self.play.setText("Replay")
+        self.play.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.play.setToolTip("Replay from the start (F5); Space pauses")
+        self.addWidget(self.play)
+        self.step = QToolButton()
+        self.step.setText("Step")
+        self.step.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.step.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_MediaSkipForward))
+        self.step.setToolTip("Feed one more chunk")
+        self.addWidget(self.step)
+        self.speed = self._combo("Speed", list(SPEEDS), None)
+        self.speed.currentIndexChanged.connect(
+            lambda _i: self.speed_changed.emit(float(self.speed.currentData())))
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setMinimumWidth(220)
+        self.slider.setToolTip("Scrub: lanes show the state after this many chunks")
+        self.slider.sliderMoved.connect(self.seek_requested)
+        self.addWidget(self.slider)
+        self.position = QLabel(" 0 / 0 ")
+        self.addWidget(self.position)
+        self.show_playing(False)
+
+    def _combo(self, label: str, items: list[tuple[str, object]],
+               signal: SignalInstance | None) -> QComboBox:
+        self.addWidget(QLabel(f" {label}: "))
+        box = QComboBox()
+        for text, data in items:
+            box.addItem(text, data)
+        if signal is not None:
+            box.activated.connect(lambda _i, b=box, s=signal: s.emit(b.currentData()))
+        self.addWidget(box)
+        return box
+
+    def show_settings(self, validation: str, empty_id: str) -> None:
+        """Reflect the Document's settings without emitting."""
+        for box, value in ((self.validation, validation), (self.empty_id, empty_id)):
+            box.blockSignals(True)
+            box.setCurrentIndex(max(0, box.findData(value)))
+            box.blockSignals(False)
+
+    def show_position(self, position: int, total: int) -> None:
+        """Slider and counter follow the replay."""
+        self.slider.blockSignals(True)
+        self.slider.setRange(0, total)
+        if not self.slider.isSliderDown():
+            self.slider.setValue(position)
+        self.slider.blockSignals(False)
+        self.position.setText(f" {position} / {total} chunks ")
+
+    def show_attempts(self, count: int, current: int | None) -> None:
+        """One entry per attempt, plus "latest"."""
+        self.attempt.blockSignals(True)
+        if self.attempt.count() != count + 1:
+            self.attempt.clear()
+            self.attempt.addItem("latest", 0)
+            for n in range(1, count + 1):
+                self.attempt.addItem(f"attempt {n}", n)
+        self.attempt.setCurrentIndex(max(0, self.attempt.findData(current or 0)))
+        self.attempt.blockSignals(False)
+
+    def show_playing(self, playing: bool) -> None:
+        """The play button reads as what it will do."""
+        self.play.setText("Pause" if playing else "Replay")
+        pix = QStyle.StandardPixmap
+        icon = pix.SP_MediaPause if playing else pix.SP_MediaPlay
+        self.play.setIcon(self.style().standardIcon(icon))

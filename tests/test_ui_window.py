@@ -1,0 +1,203 @@
+"""The desktop window under pytest-qt (offscreen): real widgets over real recordings."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import real_fixture, running_timers
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QMessageBox
+from test_seed3_empty_id import seed3_stream
+
+from inspector.ui.lanes import LanesView
+from inspector.ui.mainwindow import MainWindow
+from inspector.ui.models import SEQ_ROLE
+
+
+@pytest.fixture
+def window(qtbot: Any) -> MainWindow:
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    return w
+
+
+@pytest.fixture
+def seed3_file(tmp_path: Path) -> str:
+    path = tmp_path / "glm-seed3.sse"
+    path.write_bytes(seed3_stream(""))
+    return str(path)
+
+
+def lane_texts(lanes: LanesView) -> list[str]:
+    return [lane.header.text() + lane.status.text() for lane in lanes.lanes]
+
+
+@pytest.mark.parametrize("name, lanes, verdicts", [
+    ("gpt-4o-two-tools-usage-chunk", 2, ["valid", "valid"]),
+    ("anthropic-max-tokens-mid-arguments", 1, ["INVALID"]),
+    ("mistral-no-index-whole-call", 1, ["valid"]),
+    ("gemini-3-function-call", 1, ["valid"]),
+    ("responses-lmstudio-no-deltas", 1, ["valid"]),
+])
+def test_real_streams_open_with_lanes_badges_and_verdicts(
+        window: MainWindow, name: str, lanes: int, verdicts: list[str]) -> None:
+    assert window.open(str(real_fixture(name)))
+    texts = lane_texts(window.lanes)
+    assert len(texts) == lanes
+    for text, verdict in zip(texts, verdicts, strict=True):
+        assert verdict in text
+    if name == "mistral-no-index-whole-call":
+        assert "index <b>(omitted)</b>" in texts[0] and "omitted" in texts[0]
+    if name == "gemini-3-function-call":
+        assert "repaired" in texts[0] and "call00000" in texts[0]
+
+
+def test_seed3_literal_shows_dropped_fragments_and_the_json_error(
+        window: MainWindow, seed3_file: str) -> None:
+    window._apply(empty_id="literal")
+    window.open(seed3_file)
+    assert len(window.lanes.lanes) == 2
+    for lane in window.lanes.lanes:
+        assert lane.buffer.toPlainText() == "{"
+        assert "INVALID" in lane.status.text() and "end of input" in lane.status.text()
+        assert lane.buffer.extraSelections(), "the error offset is marked in the buffer"
+        model = lane.model
+        rows = [model.fragment(r) for r in range(model.rowCount())]
+        dropped = [i for i, r in enumerate(rows) if r is not None and not r.accepted]
+        assert len(dropped) >= 4 and rows[0] is not None and rows[0].accepted
+        font = model.data(model.index(dropped[0], 4), Qt.ItemDataRole.FontRole)
+        assert font.strikeOut()
+        assert not model.data(model.index(0, 4), Qt.ItemDataRole.FontRole).strikeOut()
+        assert "dropped" in model.data(model.index(dropped[0], 4), Qt.ItemDataRole.ToolTipRole)
+    # flipping to absent re-judges the open stream without reopening it
+    window.bar.empty_id.setCurrentIndex(window.bar.empty_id.findData("absent"))
+    window.bar.empty_id.activated.emit(window.bar.empty_id.currentIndex())
+    assert window.doc.settings.empty_id == "absent"
+    for lane in window.lanes.lanes:
+        assert "✔ valid" in lane.status.text()
+        assert lane.buffer.toPlainText().startswith("{") and len(lane.buffer.toPlainText()) > 1
+        assert not lane.buffer.extraSelections()
+
+
+def test_fragment_and_raw_event_select_each_other(window: MainWindow) -> None:
+    window.open(str(real_fixture("gpt-4o-two-tools-usage-chunk")))
+    lane = window.lanes.lanes[1]
+    lane.table.selectRow(3)
+    seq = lane.model.data(lane.model.index(3, 0), SEQ_ROLE)
+    assert window.raw.table.currentIndex().row() == seq
+    assert f"#{seq}" in window.raw.detail.toPlainText()
+    window.raw.table.selectRow(4)  # an event of call 0
+    first = window.lanes.lanes[0]
+    assert first.table.currentIndex().row() >= 0
+    assert first.model.data(first.table.currentIndex(), SEQ_ROLE) == 4
+
+
+def test_selection_survives_a_rejudge(window: MainWindow, seed3_file: str) -> None:
+    window.open(seed3_file)
+    window.lanes.lanes[1].table.selectRow(2)
+    seq = window._selected_seq
+    window._apply(validation="strict")
+    assert window._selected_seq == seq
+    assert window.raw.table.currentIndex().row() == seq
+
+
+def test_findings_pane_lists_quirks_and_jumps(window: MainWindow) -> None:
+    window.open(str(real_fixture("qwen3-max-empty-id-continuations")))
+    model = window.problems.model_
+    codes = [model.finding(r).code for r in range(model.rowCount())]  # type: ignore[union-attr]
+    assert "empty_string_continuation_id" in codes
+    row = codes.index("empty_string_continuation_id")
+    window.problems.clicked.emit(model.index(row, 1))
+    assert window.raw.table.currentIndex().row() == 1
+
+
+def test_turn_pane_and_status_bar(window: MainWindow) -> None:
+    window.open(str(real_fixture("anthropic-tool-use")))
+    assert window.turn.finish.text() == "'tool_use'"
+    assert "check the current weather" in window.turn.text.toPlainText()
+    status = window.statusBar().currentMessage()
+    assert "anthropic" in status and "1 call(s), 0 invalid" in status
+
+
+def test_scrub_shows_the_state_at_that_point(window: MainWindow) -> None:
+    window.open(str(real_fixture("gpt-4o-two-tools-usage-chunk")))
+    final = window.lanes.lanes[0].call.arguments  # type: ignore[union-attr]
+    window.doc.seek(5)
+    assert len(window.lanes.lanes) == 1
+    partial = window.lanes.lanes[0].buffer.toPlainText()
+    assert final.startswith(partial) and len(partial) < len(final)
+    assert "streaming" in window.lanes.lanes[0].status.text()
+    window.doc.seek(26)
+    assert len(window.lanes.lanes) == 2
+
+
+def test_replay_plays_to_the_end_then_stops_its_clock(window: MainWindow, qtbot: Any) -> None:
+    window.open(str(real_fixture("deepseek-reasoner-token-args")))
+    window.doc.speed = 5.0  # 53 events at 50 ms each: about half a second
+    window.doc.replay()
+    assert window.doc.playing
+    seen: list[int] = []
+    window.doc.position_changed.connect(lambda pos, _total: seen.append(pos))
+    qtbot.waitUntil(lambda: not window.doc.playing, timeout=10000)
+    assert window.doc.replayer is not None and window.doc.replayer.at_end
+    assert len(seen) > 2 and seen == sorted(seen)  # several flushes, in order
+    assert "✔ valid" in window.lanes.lanes[0].status.text()
+    assert not running_timers()
+
+
+def test_corrupt_file_shows_a_dialog_and_the_app_keeps_working(
+        window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(a[2]))
+    bad = tmp_path / "broken.jsonl"
+    bad.write_text('{"format": "toolcall-inspector-capture", "version": 1}\n{oops\n{}\n')
+    assert not window.open(str(bad))
+    assert len(shown) == 1 and "broken.jsonl" in shown[0] and "line 2" in shown[0]
+    assert window.open(str(real_fixture("anthropic-tool-use")))
+    assert len(window.lanes.lanes) == 1
+
+
+def test_compare_marks_the_calls_that_differ(window: MainWindow, seed3_file: str) -> None:
+    window.open(seed3_file)
+    window.open_compare()
+    cmp = window._compare
+    assert cmp is not None
+    assert cmp.comparison is not None and cmp.comparison.differs
+    left = [lane.status.text() for lane in cmp.left.lanes.lanes]  # type: ignore[attr-defined]
+    right = [lane.status.text() for lane in cmp.right.lanes.lanes]  # type: ignore[attr-defined]
+    assert all("✔ valid" in t and "≠" in t for t in left)
+    assert all("INVALID" in t and "≠" in t for t in right)
+    assert cmp.summary.count() >= 2  # type: ignore[attr-defined]
+
+
+def test_recent_files_are_remembered(window: MainWindow) -> None:
+    path = str(real_fixture("anthropic-tool-use"))
+    window.open(path)
+    assert window._recent()[0] == path
+    assert window.recent_menu.actions()[0].text() == path
+
+
+def test_timer_guard_sees_a_running_timer(qtbot: Any) -> None:
+    """The guard the whole UI suite relies on actually notices a running timer."""
+    timer = QTimer()
+    timer.start(1000)
+    assert timer in running_timers()
+    timer.stop()
+    assert timer not in running_timers()
+
+
+def test_screenshot_mode_writes_a_png(tmp_path: Path) -> None:
+    out = tmp_path / "shot.png"
+    proc = subprocess.run(
+        [sys.executable, "-m", "inspector", "open",
+         str(real_fixture("qwen3-max-empty-id-continuations")), "--screenshot", str(out)],
+        capture_output=True, text=True, timeout=60,
+        env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
