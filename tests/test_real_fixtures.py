@@ -11,12 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from conftest import all_real_fixtures, real_fixture
 
 from inspector.core.analysis import Analysis, Settings
 from inspector.core.capture import load
 from inspector.core.model import OMITTED
-
-from conftest import all_real_fixtures, real_fixture
 
 
 @dataclass
