@@ -4,7 +4,7 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 
-.PHONY: run test lint typecheck contracts pytest bench clean
+.PHONY: run test lint typecheck contracts pytest bench screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -38,3 +38,9 @@ bench: $(VENV)/.bench
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+
+# Regenerate the README's pictures from the real window (offscreen rendering).
+screenshots: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/toolcall-inspector open resources/samples/glm-empty-string-continuations.jsonl --screenshot docs/images/lanes-absent.png
+	QT_QPA_PLATFORM=offscreen $(BIN)/toolcall-inspector open resources/samples/glm-empty-string-continuations.jsonl --empty-id literal --screenshot docs/images/lanes-literal.png
+	QT_QPA_PLATFORM=offscreen $(BIN)/toolcall-inspector open resources/samples/glm-empty-string-continuations.jsonl --compare --screenshot docs/images/compare.png

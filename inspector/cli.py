@@ -40,6 +40,10 @@ def _parser() -> argparse.ArgumentParser:
     o.add_argument("path", nargs="?", help="a capture or raw SSE body to open")
     o.add_argument("--screenshot", metavar="PNG",
                    help="render the window once loaded, save it as PNG, and exit")
+    o.add_argument("--validation", choices=VALIDATION_MODES, help="judge under this mode")
+    o.add_argument("--empty-id", choices=("absent", "literal"), help="empty-id handling")
+    o.add_argument("--compare", action="store_true",
+                   help="also open the side-by-side comparison (absent vs literal)")
     return p
 
 
@@ -64,11 +68,14 @@ def analyze(args: argparse.Namespace) -> int:
     return 0 if analysis.all_valid else 1
 
 
-def open_gui(path: str | None, screenshot: str | None = None) -> int:
-    """``toolcall-inspector open [PATH] [--screenshot PNG]``: the desktop window."""
+def open_gui(args: argparse.Namespace) -> int:
+    """``toolcall-inspector open [PATH] [--screenshot PNG] …``: the desktop window."""
     from .ui.app import run
 
-    return run(path, screenshot)
+    return run(getattr(args, "path", None), getattr(args, "screenshot", None),
+               validation=getattr(args, "validation", None),
+               empty_id=getattr(args, "empty_id", None),
+               compare=getattr(args, "compare", False))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -82,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "analyze":
             return analyze(args)
-        return open_gui(getattr(args, "path", None), getattr(args, "screenshot", None))
+        return open_gui(args)
     except InspectorError as exc:
         print(f"toolcall-inspector: {exc}", file=sys.stderr)
         return 2

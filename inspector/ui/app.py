@@ -46,10 +46,16 @@ def make_app() -> QApplication:
     return app
 
 
-def run(path: str | None = None, screenshot: str | None = None) -> int:
+def run(path: str | None = None, screenshot: str | None = None, *,
+        validation: str | None = None, empty_id: str | None = None, compare: bool = False) -> int:
     """Open the window (on ``path``, or a sample replaying) and run the event loop."""
     app = make_app()
     window = MainWindow()
+    if screenshot:  # a picture must not depend on the last session's settings
+        validation, empty_id = validation or "structural", empty_id or "absent"
+    if validation or empty_id:
+        window._apply(persist=False, **{
+            k: v for k, v in (("validation", validation), ("empty_id", empty_id)) if v})
     install_excepthook(window)
     if screenshot:
         window.resize(1400, 900)  # the same picture whatever the last session's geometry
@@ -58,6 +64,8 @@ def run(path: str | None = None, screenshot: str | None = None) -> int:
         window.open(path)
     elif screenshot is None and DEFAULT_SAMPLE.exists():
         window.open(str(DEFAULT_SAMPLE), play=True)
+    if compare and window.doc.replayer is not None:
+        window.open_compare()
     if screenshot:
         return _screenshot(app, window, screenshot)
     return int(app.exec())
@@ -69,7 +77,8 @@ def _screenshot(app: QApplication, window: MainWindow, out: str) -> int:
         if window.doc._worker is not None and window.doc._worker.is_alive():
             QTimer.singleShot(100, shoot)
             return
-        ok = window.export_png(out)
+        target = window._compare if window._compare is not None else window
+        ok = bool(target.grab().save(out, "PNG"))
         print(f"screenshot saved to {out}" if ok else f"could not write {out}", file=sys.stderr)
         window.close()
         app.exit(0 if ok else 2)

@@ -46,7 +46,7 @@ class _Side(QWidget):
         row.addWidget(QLabel("empty id"))
         row.addWidget(self.empty_id)
         row.addStretch(1)
-        self.lanes = LanesView()
+        self.lanes = LanesView(compact=True)
         lay = QVBoxLayout(self)
         lay.addLayout(row)
         lay.addWidget(self.lanes, 1)

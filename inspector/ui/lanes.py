@@ -40,8 +40,11 @@ from .highlight import JsonHighlighter
 from .models import SEQ_ROLE, FragmentsModel
 
 LANE_WIDTH = 520
-COLUMN_WIDTHS = (34, 56, 96, 84, 160, 44, 150)
+COLUMN_WIDTHS = (34, 56, 96, 84, 150, 44, 180)
 """Fragment table: #, t, id, name, fragment (stretches), len, JSON state."""
+COMPACT_WIDTH = 400
+COMPACT_HIDDEN = (1, 5)
+"""Columns the compare view hides (time and running length)."""
 
 
 def verdict_key(v: CallVerdict | None, call: ToolCall, mode: str) -> str:
@@ -67,10 +70,12 @@ class LaneWidget(QFrame):
     fragment_selected = Signal(int)
     """A fragment row was selected: the wire event seq behind it."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, compact: bool = False) -> None:
         super().__init__(parent)
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setMinimumWidth(LANE_WIDTH)
+        self.setMinimumWidth(COMPACT_WIDTH if compact else LANE_WIDTH)
+        self.compact = compact
+        """Compare view: fewer columns so two sets of lanes fit side by side."""
         self.call: ToolCall | None = None
         self.verdict: CallVerdict | None = None
         self._shown_len = 0
@@ -82,6 +87,8 @@ class LaneWidget(QFrame):
         self.status.setTextFormat(Qt.TextFormat.RichText)
         self.model = FragmentsModel(self)
         self.table = self._make_table()
+        for col in COMPACT_HIDDEN if compact else ():
+            self.table.hideColumn(col)
         self.buffer = QPlainTextEdit(readOnly=True)
         self.buffer.setFont(QFont("monospace"))
         self.parsed = QPlainTextEdit(readOnly=True)
@@ -231,8 +238,9 @@ class LanesView(QScrollArea):
     fragment_selected = Signal(int)
     """Re-emitted from any lane: the wire event seq of the selected fragment."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, compact: bool = False) -> None:
         super().__init__(parent)
+        self.compact = compact
         self.setWidgetResizable(True)
         self._inner = QWidget()
         self._row = QHBoxLayout(self._inner)
@@ -275,7 +283,7 @@ class LanesView(QScrollArea):
         self._empty.setVisible(not calls)
 
     def _add_lane(self) -> LaneWidget:
-        lane = LaneWidget()
+        lane = LaneWidget(compact=self.compact)
         lane.fragment_selected.connect(self.fragment_selected)
         self._row.insertWidget(len(self.lanes), lane, 1)
         self.lanes.append(lane)

@@ -9,6 +9,7 @@ Invariants:
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QUrl
@@ -226,14 +227,13 @@ class MainWindow(QMainWindow):
         else:
             self.doc.set_tools(None, None)
 
-    def _apply(self, **changes: str) -> None:
+    def _apply(self, persist: bool = True, **changes: str) -> None:
+        """Re-judge under changed settings; the user's own choices are remembered."""
         a = self.doc.analysis
-        base = a.settings if a else self.doc.settings
-        from dataclasses import replace
-
-        new = replace(base, **changes)
-        self.settings.setValue("validation", new.validation)
-        self.settings.setValue("empty_id", new.empty_id)
+        new = replace(a.settings if a else self.doc.settings, **changes)
+        if persist:
+            self.settings.setValue("validation", new.validation)
+            self.settings.setValue("empty_id", new.empty_id)
         self.doc.apply_settings(new)
 
     def _attempt_changed(self, n: int) -> None:
