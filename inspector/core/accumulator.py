@@ -161,6 +161,18 @@ class Accumulator:
 
     def add(self, d: ToolCallDelta) -> ToolCall | None:
         """Route one fragment; return the call it was routed to (None if unrouted)."""
+        if d.id is OMITTED and d.name is OMITTED and not d.final:
+            # The common continuation: no identity at all, so no policy question arises.
+            call = self._by_index.get(d.index) if type(d.index) is int else None
+            a = d.arguments
+            if call is not None and call.open and type(a) is str:
+                call.fragments.append(d)
+                call.accepted.append(True)
+                if a:
+                    call.parts.append(a)
+                    call.length += len(a)
+                    call._joined = None
+                return call
         policy = self.policy
         if policy == LITERAL and isinstance(d.id, str):
             known = self._by_id.get(d.id)

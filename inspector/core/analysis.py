@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+import orjson
+
 from . import attempts as attempts_mod
 from .accumulator import ABSENT, Accumulator, ToolCall, repaired_id
 from .capture import Attempt, Capture
@@ -93,6 +95,15 @@ def _plain(value: Any) -> Any:
     return None if value is OMITTED else value
 
 
+def _parses(text: str) -> bool:
+    """orjson decides validity fast; the readable reason is only worked out on failure."""
+    try:
+        orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return False
+    return True
+
+
 class AttemptView:
     """One attempt: its stream, and (lazily) its verdicts and quirks."""
 
@@ -105,8 +116,15 @@ class AttemptView:
         """The capture's record of this attempt (request, response, end), when known."""
         self.verdicts: list[CallVerdict] = []
         """Per call, in lane order (orphans included, marked)."""
-        self.quirks: list[Quirk] = []
-        """Provider quirks this attempt's stream shows."""
+        self._quirks: list[Quirk] | None = None
+
+    @property
+    def quirks(self) -> list[Quirk]:
+        """Provider quirks this attempt's stream shows (detected when first asked after new
+        data: validation does not need them, views and reports do)."""
+        if self._quirks is None:
+            self._quirks = detect(self.state)
+        return self._quirks
 
     @property
     def error(self) -> str | None:
@@ -214,7 +232,7 @@ class Analysis:
         mode = self.settings.validation
         for view in self.attempts:
             view.verdicts = [self._verdict(view.state, c, mode) for c in view.state.calls]
-            view.quirks = detect(view.state)
+            view._quirks = None
         self._records = attempts_mod.plan(
             [[v for v in view.verdicts if not v.orphan] for view in self.attempts],
             self._registry,
@@ -233,7 +251,7 @@ class Analysis:
         if orphan:
             return CallVerdict(call, [], True, None)
         args = call.arguments
-        json_error = first_error(args) if args.strip() else None
+        json_error = first_error(args) if args.strip() and not _parses(args) else None
         problems = validate_call(
             name, args, self._registry, mode, truncated=call.truncated, json_error=json_error
         )

@@ -89,7 +89,8 @@ class StreamState:
         self.events.extend(events)
         out = self.deltas
         start = len(out)
-        feed = self.dialect.feed
+        inner = getattr(self.dialect, "_inner", None)  # auto, once decided: skip the wrapper
+        feed = inner.feed if inner is not None else self.dialect.feed
         for ev in events:
             feed(ev, out)
         if len(out) > start:
