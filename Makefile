@@ -13,6 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
+	@sh scripts/qt-system-libs.sh
 	$(BIN)/toolcall-inspector open
 
 test: $(STAMP) lint typecheck contracts pytest

@@ -201,3 +201,28 @@ def test_screenshot_mode_writes_a_png(tmp_path: Path) -> None:
         env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
     assert proc.returncode == 0, proc.stderr
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_replay_from_zero_fills_the_raw_pane_and_lanes(window: MainWindow) -> None:
+    """Regression: before the first chunk there is no attempt; views must bind once it exists."""
+    window.open(str(real_fixture("gpt-4o-two-tools-usage-chunk")), play=True)
+    window.doc.pause()
+    window.doc.seek(0)
+    assert window.raw.model.rowCount() == 0 and not window.lanes.lanes
+    window.doc.step(3)
+    assert window.raw.model.rowCount() == 3
+    assert len(window.lanes.lanes) == 1
+    window.doc.step(30)
+    assert window.raw.model.rowCount() == 26 and len(window.lanes.lanes) == 2
+
+
+def test_every_sample_opens_with_lanes(window: MainWindow) -> None:
+    from inspector.ui.mainwindow import SAMPLES
+
+    samples = sorted(SAMPLES.glob("*.jsonl"))
+    assert len(samples) >= 8
+    assert len(window.samples_menu.actions()) == len(samples)
+    for path in samples:
+        assert window.open(str(path)), path
+        assert window.lanes.lanes, path
+        assert window.raw.model.rowCount() > 0

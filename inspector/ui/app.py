@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 import traceback
+from collections.abc import Callable
 from types import TracebackType
 
 from PySide6.QtCore import QTimer
@@ -51,28 +52,59 @@ def run(path: str | None = None, screenshot: str | None = None, *,
     """Open the window (on ``path``, or a sample replaying) and run the event loop."""
     app = make_app()
     window = MainWindow()
+    install_excepthook(window)
     if screenshot:  # a picture must not depend on the last session's settings
+        window.persist_layout = False
+        window.resize(1400, 900)
+        window.split.setSizes([560, 300])
         validation, empty_id = validation or "structural", empty_id or "absent"
     if validation or empty_id:
         window._apply(persist=False, **{
             k: v for k, v in (("validation", validation), ("empty_id", empty_id)) if v})
-    install_excepthook(window)
-    if screenshot:
-        window.resize(1400, 900)  # the same picture whatever the last session's geometry
     window.show()
-    if path:
-        window.open(path)
-    elif screenshot is None and DEFAULT_SAMPLE.exists():
-        window.open(str(DEFAULT_SAMPLE), play=True)
-    if compare and window.doc.replayer is not None:
-        window.open_compare()
-    if screenshot:
-        return _screenshot(app, window, screenshot)
-    return int(app.exec())
+
+    def start(quit_with: Callable[[int], None]) -> None:
+        if path:
+            window.open(path)
+        elif screenshot is None and DEFAULT_SAMPLE.exists():
+            window.open(str(DEFAULT_SAMPLE), play=True)
+        if compare and window.doc.replayer is not None:
+            window.open_compare()
+        if screenshot:
+            _screenshot(window, screenshot, quit_with)
+
+    return run_event_loop(app, start)
 
 
-def _screenshot(app: QApplication, window: MainWindow, out: str) -> int:
-    """Render once the document is loaded, save the PNG, and exit."""
+def run_event_loop(app: QApplication, start: Callable[[Callable[[int], None]], None]) -> int:
+    """Run Qt and asyncio as one loop (qasync), until the last window closes.
+
+    Quitting resolves a future instead of calling ``app.exit()``: qasync's
+    ``run_until_complete`` refuses a loop that stops before its future is done. Python 3.11
+    has no ``asyncio.run(loop_factory=…)``, hence ``asyncio.Runner``.
+    """
+    import asyncio
+
+    import qasync
+
+    async def main() -> int:
+        done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        def quit_with(code: int) -> None:
+            if not done.done():
+                done.set_result(code)
+
+        app.setQuitOnLastWindowClosed(False)
+        app.lastWindowClosed.connect(lambda: quit_with(0))
+        start(quit_with)
+        return await done
+
+    with asyncio.Runner(loop_factory=qasync.QEventLoop) as runner:
+        return runner.run(main())
+
+
+def _screenshot(window: MainWindow, out: str, quit_with: Callable[[int], None]) -> None:
+    """Render once the document is loaded, save the PNG, and quit."""
     def shoot() -> None:
         if window.doc._worker is not None and window.doc._worker.is_alive():
             QTimer.singleShot(100, shoot)
@@ -80,8 +112,7 @@ def _screenshot(app: QApplication, window: MainWindow, out: str) -> int:
         target = window._compare if window._compare is not None else window
         ok = bool(target.grab().save(out, "PNG"))
         print(f"screenshot saved to {out}" if ok else f"could not write {out}", file=sys.stderr)
+        quit_with(0 if ok else 2)
         window.close()
-        app.exit(0 if ok else 2)
 
     QTimer.singleShot(400, shoot)
-    return int(app.exec())

@@ -250,11 +250,14 @@ class LanesView(QScrollArea):
         self._row.addWidget(self._empty, 1)
         self.setWidget(self._inner)
         self.lanes: list[LaneWidget] = []
+        self.bound_to: AttemptView | None = None
+        """The attempt the lanes show; another one (a retry began) means rebind."""
         self._mode = "structural"
 
     def rebind(self, view: AttemptView | None, mode: str) -> None:
         """Bind lanes to the current calls (after a re-judge, seek or new file)."""
         self._mode = mode
+        self.bound_to = view
         calls = view.state.calls if view else []
         verdicts = view.verdicts if view else []
         while len(self.lanes) > len(calls):

@@ -48,6 +48,8 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self.doc = Document(self)
         self.settings = QSettings("toolcall-inspector", "toolcall-inspector")
+        self.persist_layout = True
+        """Save geometry and splitter sizes on close (off for screenshots)."""
         self._selected_seq: int | None = None
         self._compare: QWidget | None = None
         self._progress: QProgressDialog | None = None
@@ -69,7 +71,8 @@ class MainWindow(QMainWindow):
         self._menus()
         self._wire()
         self._restore()
-        self.resize(1400, 900) if not self.settings.value("geometry") else None
+        if not self.settings.value("geometry"):
+            self.resize(1400, 900)
 
     # -- construction --------------------------------------------------------------------
 
@@ -131,9 +134,11 @@ class MainWindow(QMainWindow):
 
     def _on_flush(self) -> None:
         view = self.doc.view
-        self.raw.model.sync()
+        self.raw.model.sync(view.state.events if view else None)
         self.lanes.sync(view)
         self._refresh_side(view)
+        if view is not None and self.lanes.bound_to is not view:
+            self.lanes.rebind(view, self.doc.settings.validation)
 
     def _on_rejudged(self) -> None:
         view = self.doc.view
@@ -312,9 +317,14 @@ class MainWindow(QMainWindow):
         geometry = s.value("geometry")
         if isinstance(geometry, QByteArray):
             self.restoreGeometry(geometry)
+        if self.width() < 900 or self.height() < 600:  # e.g. saved by a tiny offscreen screen
+            self.resize(1400, 900)
         split = s.value("split")
         if isinstance(split, QByteArray):
             self.split.restoreState(split)
+        sizes = self.split.sizes()
+        if sum(sizes) and sizes[0] < 0.4 * sum(sizes):  # the lanes are what matters most
+            self.split.setSizes([int(0.65 * sum(sizes)), int(0.35 * sum(sizes))])
         validation = str(s.value("validation", "structural"))
         empty_id = str(s.value("empty_id", "absent"))
         from ..core.analysis import Settings
@@ -351,8 +361,9 @@ class MainWindow(QMainWindow):
                 break
 
     def closeEvent(self, event: object) -> None:
-        self.settings.setValue("geometry", self.saveGeometry())
-        self.settings.setValue("split", self.split.saveState())
+        if self.persist_layout:
+            self.settings.setValue("geometry", self.saveGeometry())
+            self.settings.setValue("split", self.split.saveState())
         self.doc.pause()
         self.doc.cancel_load()
         if self._compare is not None:

@@ -78,8 +78,14 @@ class EventsModel(_Table):
         self._events = events
         self._reset_to(len(events))
 
-    def sync(self) -> int:
-        """Announce events the core appended since the last flush."""
+    def sync(self, events: Sequence[SSEEvent] | None = None) -> int:
+        """Announce events the core appended since the last flush.
+
+        ``events`` is the list on show now: when a new attempt (or the first one) has begun
+        since the last flush it is another list, and the model rebinds to it."""
+        if events is not None and events is not self._events:
+            self.set_events(events)
+            return len(events)
         return self._grow_to(len(self._events))
 
     def event(self, row: int) -> SSEEvent | None:  # type: ignore[override]
