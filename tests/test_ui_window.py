@@ -226,3 +226,58 @@ def test_every_sample_opens_with_lanes(window: MainWindow) -> None:
         assert window.open(str(path)), path
         assert window.lanes.lanes, path
         assert window.raw.model.rowCount() > 0
+
+
+def test_dropping_a_file_opens_it(window: MainWindow, qtbot: Any) -> None:
+    from PySide6.QtCore import QMimeData, QPointF, QUrl
+    from PySide6.QtGui import QDropEvent
+
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(real_fixture("anthropic-tool-use")))])
+    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime,
+                       Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
+    window.dropEvent(event)
+    assert window.doc.path and window.doc.path.endswith("anthropic-tool-use.sse")
+    assert len(window.lanes.lanes) == 1
+
+
+def test_unknown_dialect_offers_the_choice(window: MainWindow, tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtWidgets import QInputDialog
+
+    asked: list[list[str]] = []
+
+    def choose(*args: Any) -> tuple[str, bool]:
+        asked.append(args[3])
+        return "anthropic", True
+
+    monkeypatch.setattr(QInputDialog, "getItem", choose)
+    odd = tmp_path / "odd.sse"
+    odd.write_bytes(b"event: mystery\ndata: {\"hello\": 1}\n\n")
+    assert window.open(str(odd))
+    assert asked and "openai-chat" in asked[0] and "anthropic" in asked[0]
+    assert window.doc.settings.dialect == "anthropic"
+
+
+def test_excepthook_shows_a_message_instead_of_a_traceback(
+        window: MainWindow, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    from inspector.ui.app import install_excepthook
+
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda *a: shown.append(a[2]))
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    install_excepthook(window)
+    try:
+        raise ValueError("boom")
+    except ValueError as exc:
+        sys.excepthook(type(exc), exc, exc.__traceback__)
+    assert shown and "boom" in shown[0]
+    err = capsys.readouterr().err
+    assert "ValueError: boom" in err and "Traceback" not in err
+
+
+def test_export_view_as_png(window: MainWindow, tmp_path: Path) -> None:
+    window.open(str(real_fixture("anthropic-tool-use")))
+    out = tmp_path / "view.png"
+    assert window.export_png(str(out))
+    assert out.read_bytes()[:4] == b"\x89PNG"

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from types import TracebackType
 
 from PySide6.QtCore import QTimer
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from .mainwindow import SAMPLES, MainWindow
@@ -44,6 +45,8 @@ def make_app() -> QApplication:
         app.setApplicationName("Tool-Call Inspector")
         app.setOrganizationName("toolcall-inspector")
         apply_system_palette(app)
+        QGuiApplication.styleHints().colorSchemeChanged.connect(
+            lambda _scheme: apply_system_palette(app))
     return app
 
 
