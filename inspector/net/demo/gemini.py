@@ -1,0 +1,91 @@
+"""Gemini ``streamGenerateContent?alt=sse`` streams, clean and quirky (CRLF framing).
+
+The conforming stream copies Gemini 3's shape: every event is a whole
+``GenerateContentResponse`` (``candidates``, ``usageMetadata``, ``modelVersion``,
+``responseId``); text arrives as ``parts[].text``; calls arrive whole as
+``parts[].functionCall {name, args}`` (args an object, no id) with a ``thoughtSignature`` on
+the first; the last event carries ``finishReason: "STOP"`` (also after calls). No end marker.
+
+Invariants:
+- :func:`render` is pure: a :class:`~.wire.Turn` in, frames out.
+- Every event is framed ``data: …\\r\\n\\r\\n`` (CRLF, as Google's servers send it).
+- :data:`VARIANTS` keys are scenario names; each changes only its quirk.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable
+from typing import Any
+
+from .wire import Frame, Turn, comment, sse, words
+
+
+class Generate:
+    """Builds one streamed generation's events."""
+
+    def __init__(self, turn: Turn) -> None:
+        self.turn = turn
+        self.id = turn.ids.token(22)
+        self.signature = base64.b64encode(turn.ids.token(96).encode()).decode()
+
+    def event(self, parts: list[dict[str, Any]], finish: str | None = None) -> bytes:
+        t = self.turn
+        cand: dict[str, Any] = {"content": {"parts": parts, "role": "model"}}
+        if finish:
+            cand["finishReason"] = finish
+        cand["index"] = 0
+        usage = {"promptTokenCount": t.prompt_tokens, "candidatesTokenCount": t.output_tokens,
+                 "totalTokenCount": t.prompt_tokens + t.output_tokens}
+        obj = {"candidates": [cand], "usageMetadata": usage, "modelVersion": t.model,
+               "responseId": self.id}
+        return sse(obj, crlf=True)
+
+    def text(self) -> list[Frame]:
+        return [self.event([{"text": w}]) for w in words(self.turn.text, 4)]
+
+    def calls(self) -> list[Frame]:
+        if not self.turn.calls:
+            return []
+        parts: list[dict[str, Any]] = []
+        for n, call in enumerate(self.turn.calls):
+            part: dict[str, Any] = {"functionCall": {"name": call.name, "args": call.args}}
+            if n == 0:
+                part["thoughtSignature"] = self.signature
+            parts.append(part)
+        return [self.event(parts)]
+
+    def finish(self) -> bytes:
+        return self.event([{"text": ""}], "STOP")
+
+
+def stream(g: Generate) -> list[Frame]:
+    """The conforming generation: text, the calls in one event, then STOP."""
+    return [*g.text(), *g.calls(), g.finish()]
+
+
+def render(turn: Turn) -> list[Frame]:
+    """The frames for ``turn`` in this dialect."""
+    g = Generate(turn)
+    variant = VARIANTS.get(turn.variant)
+    return variant(g) if variant is not None and turn.calls else stream(g)
+
+
+def _keepalives(g: Generate) -> list[Frame]:
+    keep = comment("OPENROUTER PROCESSING")
+    return [keep, *g.text(), keep, *g.calls(), keep, g.finish()]
+
+
+def _error(g: Generate) -> list[Frame]:
+    err = {"error": {"code": 500, "message": "An internal error has occurred. Please retry "
+                     "or report in https://developers.generativeai.google/guide/troubleshooting",
+                     "status": "INTERNAL"}}
+    text = g.text() or [g.event([{"text": "Let me look that up."}])]
+    return [*text, sse(err, crlf=True)]
+
+
+VARIANTS: dict[str, Callable[[Generate], list[Frame]]] = {
+    "demo-keepalives": _keepalives,
+    "demo-error-after-200": _error,
+}
+"""Quirk renderings by scenario name; anything else streams conformingly."""

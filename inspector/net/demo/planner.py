@@ -1,0 +1,121 @@
+"""Decide what one response says: text or tool calls, which tools, which rendering.
+
+Invariants:
+- Pure: a scenario, a read request (:class:`~.conversation.Ask`), the attempt number of this
+  conversation and a timestamp in; a :class:`~.wire.Turn` and its frames out. The server keeps
+  the only state (attempt counts and first-seen times per conversation key).
+- Ids are seeded by the conversation key and the rendering, never by the attempt: the same
+  request gets byte-identical streams (only ``demo-truncated-then-valid`` changes on retry).
+- Calls use the request's tools in order (a forced ``tool_choice`` first); with no tools the
+  built-in :data:`DEFAULT_TOOL` ``get_weather(location)`` is used. A scenario asking for more
+  calls than there are tools reuses tools with another argument variant.
+- A conversation ending with tool results gets a final text answer that quotes them (except
+  in ``demo-never-stops``); ``tool_choice: none`` gets a text answer too.
+- ``demo-truncated-then-valid`` renders as ``demo-truncated`` on a conversation's first attempt
+  and conformingly on every retry.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+from . import anthropic, gemini, openai_chat, responses
+from .arguments import generate
+from .conversation import Ask, Result, Tool
+from .scenarios import Scenario
+from .wire import Call, Frame, Ids, Turn
+
+RENDERERS: dict[str, ModuleType] = {
+    "openai-chat": openai_chat,
+    "openai-responses": responses,
+    "anthropic": anthropic,
+    "gemini": gemini,
+}
+"""Dialect -> module with ``render(turn)`` and ``VARIANTS``."""
+
+DEFAULT_TOOL = Tool("get_weather", {
+    "type": "object",
+    "properties": {"location": {"type": "string", "description": "City name"},
+                   "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
+    "required": ["location"],
+})
+"""The tool called when the request offers none."""
+
+FAULT_TEXT = "Checking the forecast ☀ now."
+"""The text preface of the fault scenarios (``☀`` is 3 bytes in UTF-8: the byte faults break
+it; the reset and the stall get more events before their cut this way)."""
+
+NEVER_STOPS = "demo-never-stops"
+TRUNCATED = "demo-truncated"
+THEN_VALID = "demo-truncated-then-valid"
+
+
+def plan(scenario: Scenario, ask: Ask, attempt: int, created: int) -> Turn:
+    """The turn this request gets.
+
+    ``attempt`` counts earlier identical requests (from 0); ``created`` is the response
+    timestamp (the server passes the time the conversation was first seen, so a repeated
+    request gets the very same bytes unless the scenario says otherwise).
+    """
+    variant = ""
+    if scenario.name == THEN_VALID:
+        variant = TRUNCATED if attempt == 0 else ""
+    elif scenario.name in RENDERERS[ask.dialect].VARIANTS:
+        variant = scenario.name
+    ids = Ids(f"{ask.key}:{variant}")
+    turn = Turn(ask.dialect, ask.model, ids, created=created, include_usage=ask.include_usage,
+                prompt_tokens=max(1, ask.size // 4),
+                tools=ask.raw_tools if ask.dialect == "openai-responses" else [])
+    if ask.results and scenario.name != NEVER_STOPS:
+        turn.text = final_text(ask.results)
+        return turn
+    if ask.no_tools:
+        turn.text = "No tool call: tool_choice asked for none. This is the demo provider."
+        return turn
+    turn.variant = variant
+    bare = scenario.name == "demo-zero-arg"
+    turn.calls = [_call(ask, tool, {} if bare else generate(tool.schema, n), ids)
+                  for tool, n in _tools(scenario, ask)]
+    if scenario.fault is not None:
+        turn.text = FAULT_TEXT
+    elif ask.dialect == "anthropic":
+        turn.text = f"I'll use {turn.calls[0].name} for that."
+    return turn
+
+
+def render(turn: Turn) -> list[Frame]:
+    """The frames of ``turn`` in its dialect."""
+    frames: list[Frame] = RENDERERS[turn.dialect].render(turn)
+    return frames
+
+
+def _tools(scenario: Scenario, ask: Ask) -> list[tuple[Tool, int]]:
+    """(tool, argument variant) per call."""
+    tools = list(ask.tools) or [DEFAULT_TOOL]
+    if ask.choice is not None:
+        forced = [t for t in tools if t.name == ask.choice]
+        tools = forced or tools
+    if scenario.name == "demo-zero-arg":
+        bare = [t for t in tools if not t.schema.get("properties")]
+        loose = [t for t in tools if not t.schema.get("required")]
+        tools = bare or loose or tools
+    rounds = ask.rounds if scenario.name == NEVER_STOPS else 0
+    return [(tools[i % len(tools)], rounds + i // len(tools)) for i in range(scenario.calls)]
+
+
+def _call(ask: Ask, tool: Tool, args: dict[str, Any], ids: Ids) -> Call:
+    call = Call(tool.name, args)
+    if ask.dialect in ("openai-chat", "openai-responses"):
+        call.id = "call_" + ids.token(24)
+    if ask.dialect == "openai-responses":
+        call.item_id = "fc_" + ids.hex(50)
+    elif ask.dialect == "anthropic":
+        call.id = "toolu_01" + ids.token(22)
+    return call
+
+
+def final_text(results: list[Result]) -> str:
+    """The closing answer after tool results: it quotes what each tool returned."""
+    said = "; ".join(f"{r.name} returned {r.content or '(nothing)'}" for r in results)
+    return f"Here is what the tools said: {said}. That is all I needed — done."
