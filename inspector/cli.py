@@ -17,7 +17,7 @@ from . import __version__
 from .core.analysis import DIALECT_CHOICES, VALIDATION_MODES, Analysis, Settings
 from .core.errors import InspectorError
 
-SUBCOMMANDS = ("analyze", "open")
+SUBCOMMANDS = ("analyze", "open", "record", "demo-server")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -44,7 +44,63 @@ def _parser() -> argparse.ArgumentParser:
     o.add_argument("--empty-id", choices=("absent", "literal"), help="empty-id handling")
     o.add_argument("--compare", action="store_true",
                    help="also open the side-by-side comparison (absent vs literal)")
+    r = sub.add_parser("record", help="run a live session headlessly and write its capture")
+    r.add_argument("--profile", required=True,
+                   help="a profile name (demo, demo-anthropic, openai, ollama, ...)")
+    r.add_argument("--scenario", required=True, help="a shipped scenario name or a .json file")
+    r.add_argument("--out", required=True, metavar="FILE", help="the capture to write")
+    r.add_argument("--model", help="override the profile's model (demo: the demo scenario)")
+    r.add_argument("--validation", choices=VALIDATION_MODES, default="structural")
+    r.add_argument("--no-retry", action="store_true", help="never retry an invalid response")
+    r.add_argument("--read-timeout", type=float, default=60.0, metavar="S",
+                   help="seconds without a byte before giving up (default 60)")
+    r.add_argument("--profiles", metavar="FILE", help="extra profiles (a JSON list)")
+    r.add_argument("--header", action="append", default=[], metavar="NAME:VALUE",
+                   help="an extra request header (repeatable)")
+    d = sub.add_parser("demo-server", help="run the demo provider (quirky streams, no API key)")
+    d.add_argument("--port", type=int, default=8765, help="port to listen on (0: any free one)")
+    d.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    d.add_argument("--chunk-delay", type=float, default=0.03, metavar="S",
+                   help="seconds between streamed events (default 0.03)")
     return p
+
+
+def record(args: argparse.Namespace) -> int:
+    """``toolcall-inspector record``: exit 0 all valid, 1 any invalid, 2 error (capture kept)."""
+    import asyncio
+
+    from .core import report
+    from .core.scenarios import find_profile, find_scenario, load_profiles
+    from .net.session import LoopSettings, record_session
+
+    profile = find_profile(args.profile, load_profiles(args.profiles) if args.profiles else None)
+    scenario = find_scenario(args.scenario)
+    if any(":" not in h for h in args.header) or args.read_timeout <= 0:
+        raise InspectorError("--header takes NAME:VALUE and --read-timeout a positive number")
+    headers = {n.strip(): v.strip() for n, _, v in (h.partition(":") for h in args.header)}
+    settings = LoopSettings(not args.no_retry, read_timeout=args.read_timeout,
+                            tool_argument_validation=args.validation)
+    kept = f" (capture: {args.out})"
+    try:
+        session = asyncio.run(record_session(profile, scenario, args.out, settings,
+                                             model=args.model, headers=headers,
+                                             on_attempt=lambda line: print(line, flush=True)))
+    except KeyboardInterrupt:
+        print(f"toolcall-inspector: interrupted{kept}", file=sys.stderr)
+        return 130
+    if session.error is not None:
+        where = kept if Path(args.out).is_file() else ""
+        print(f"toolcall-inspector: {session.error}{where}", file=sys.stderr)
+        return 2
+    sys.stdout.write(report.to_text(session.analysis, args.out, colour=sys.stdout.isatty()))
+    return 0 if session.analysis.all_valid else 1
+
+
+def demo_server(args: argparse.Namespace) -> int:
+    """``toolcall-inspector demo-server``: serve the demo provider until Ctrl+C (exit 0)."""
+    from .net.demo import run_demo_server
+
+    return run_demo_server(args.host, args.port, args.chunk_delay)
 
 
 def analyze(args: argparse.Namespace) -> int:
@@ -89,6 +145,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "analyze":
             return analyze(args)
+        if args.command == "record":
+            return record(args)
+        if args.command == "demo-server":
+            return demo_server(args)
         return open_gui(args)
     except InspectorError as exc:
         print(f"toolcall-inspector: {exc}", file=sys.stderr)

@@ -1,0 +1,147 @@
+"""``toolcall-inspector record``: exit codes, summaries, and agreement with ``analyze``."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from inspector.cli import main
+from inspector.core.capture import load
+
+
+def _demo_available() -> bool:
+    try:
+        from inspector.net.demo import DemoProvider  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+needs_demo = pytest.mark.skipif(not _demo_available(), reason="DEMO PROVIDER MISSING: "
+                                "inspector.net.demo.DemoProvider is not importable yet")
+FAST = ["--header", "x-demo-chunk-delay: 0"]
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _record(capsys: pytest.CaptureFixture[str], out: Path, *args: str) -> tuple[int, str, str]:
+    code = main(["record", "--profile", "demo", "--scenario", "weather", "--out", str(out),
+                 *FAST, *args])  # fmt: skip
+    got = capsys.readouterr()
+    return code, got.out, got.err
+
+
+def _analyze(capsys: pytest.CaptureFixture[str], out: Path, *args: str) -> tuple[int, str]:
+    code = main(["analyze", str(out), *args])
+    return code, capsys.readouterr().out
+
+
+@needs_demo
+def test_record_default_demo_then_analyze_agrees(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "glm.jsonl"
+    code, stdout, err = _record(capsys, out)
+    assert (code, err) == (0, "")
+    first, *report = stdout.splitlines(keepends=True)
+    assert first.startswith("attempt 1: HTTP 200, ") and first.rstrip().endswith("→ accepted")
+    assert load(out).meta["model"] == "demo-glm-empty-string"
+    a_code, a_out = _analyze(capsys, out)
+    assert a_code == 0 and a_out == "".join(report)  # the live analysis is the replayed one
+    assert "valid" in a_out and "INVALID" not in a_out
+    # the same capture under the literal policy shows seed 3's bug
+    assert _analyze(capsys, out, "--empty-id", "literal")[0] == 1
+
+
+@needs_demo
+def test_record_truncated_retries_and_exits_1(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "t.jsonl"
+    code, stdout, _ = _record(capsys, out, "--model", "demo-truncated")
+    lines = stdout.splitlines(keepends=True)
+    assert code == 1
+    assert "→ retried, reason stream_invalid_tool_call, recovery retry_streaming" in lines[0]
+    assert lines[1].startswith("attempt 2: HTTP 200") and "→ accepted_degraded" in lines[1]
+    a_code, a_out = _analyze(capsys, out)
+    assert a_code == 1 and a_out == "".join(lines[2:])
+    assert "2: accepted_degraded" in a_out
+
+
+@needs_demo
+def test_record_retry_then_valid_and_no_retry(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    code, stdout, _ = _record(capsys, tmp_path / "a.jsonl", "--model",
+                              "demo-truncated-then-valid")
+    assert code == 0 and "attempt 2: HTTP 200" in stdout and "→ accepted\n" in stdout
+    code, stdout, _ = _record(capsys, tmp_path / "b.jsonl", "--model", "demo-truncated",
+                              "--no-retry")
+    assert code == 1 and "attempt 2" not in stdout and "→ invalid" in stdout
+    assert len(load(tmp_path / "b.jsonl").attempts) == 1
+
+
+@needs_demo
+def test_record_fault_exits_2_with_one_line(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "f.jsonl"
+    code, stdout, err = _record(capsys, out, "--model", "fault-401")
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith("toolcall-inspector: HTTP 401 from http://127.0.0.1:")
+    assert err.rstrip().endswith(f"(capture: {out})")
+    assert "→ failed" in stdout
+    (att,) = load(out).attempts
+    assert att.status == 401 and att.body and att.end is not None
+
+
+def test_missing_key_is_one_line_and_writes_nothing(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import keyring
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setattr(keyring, "get_password", lambda service, user: None)
+    out = tmp_path / "never.jsonl"
+    code = main(["record", "--profile", "openai", "--scenario", "weather", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "set OPENAI_API_KEY" in err
+    assert not out.exists()
+
+
+def test_unknown_profile_and_scenario(tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    out = str(tmp_path / "x.jsonl")
+    assert main(["record", "--profile", "nope", "--scenario", "weather", "--out", out]) == 2
+    assert "unknown profile 'nope'" in capsys.readouterr().err
+    assert main(["record", "--profile", "demo", "--scenario", "nope", "--out", out]) == 2
+    assert "unknown scenario 'nope'" in capsys.readouterr().err
+
+
+@needs_demo
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_completes_the_capture(tmp_path: Path) -> None:
+    out = tmp_path / "int.jsonl"
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "inspector", "record", "--profile", "demo-anthropic",
+         "--scenario", "filesystem", "--out", str(out), "--model", "fault-stall",
+         *FAST, "--header", "x-demo-stall:60"],
+        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while not (out.exists() and b'"type":"chunk"' in out.read_bytes()):
+            assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130
+    assert err == f"toolcall-inspector: interrupted (capture: {out})\n"
+    (att,) = load(out).attempts
+    assert att.chunks and att.end is not None and att.end["reason"] == "cancelled"
