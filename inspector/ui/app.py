@@ -10,17 +10,15 @@ from __future__ import annotations
 import os
 import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from types import TracebackType
 
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from .mainwindow import SAMPLES, MainWindow
+from .mainwindow import MainWindow
 from .theme import apply_system_palette
-
-DEFAULT_SAMPLE = SAMPLES / "glm-empty-string-continuations.jsonl"
 
 
 def install_excepthook(window: MainWindow | None) -> None:
@@ -69,17 +67,18 @@ def run(path: str | None = None, screenshot: str | None = None, *,
     def start(quit_with: Callable[[int], None]) -> None:
         if path:
             window.open(path)
-        elif screenshot is None and DEFAULT_SAMPLE.exists():
-            window.open(str(DEFAULT_SAMPLE), play=True)
+        elif screenshot is None:
+            window.start_default_live()
         if compare and window.doc.replayer is not None:
             window.open_compare()
         if screenshot:
             _screenshot(window, screenshot, quit_with)
 
-    return run_event_loop(app, start)
+    return run_event_loop(app, start, window.aclose)
 
 
-def run_event_loop(app: QApplication, start: Callable[[Callable[[int], None]], None]) -> int:
+def run_event_loop(app: QApplication, start: Callable[[Callable[[int], None]], None],
+                   cleanup: Callable[[], Awaitable[None]] | None = None) -> int:
     """Run Qt and asyncio as one loop (qasync), until the last window closes.
 
     Quitting resolves a future instead of calling ``app.exit()``: qasync's
@@ -100,7 +99,10 @@ def run_event_loop(app: QApplication, start: Callable[[Callable[[int], None]], N
         app.setQuitOnLastWindowClosed(False)
         app.lastWindowClosed.connect(lambda: quit_with(0))
         start(quit_with)
-        return await done
+        code = await done
+        if cleanup is not None:
+            await cleanup()
+        return code
 
     with asyncio.Runner(loop_factory=qasync.QEventLoop) as runner:
         return runner.run(main())

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -73,6 +74,8 @@ class Document(QObject):
         self._timer.timeout.connect(self._tick)
         self._clock = 0.0
         self._base = 0.0
+        self.live: Analysis | None = None
+        """A live session's Analysis while it streams (views follow it on the same clock)."""
         self._cancel = threading.Event()
         self._worker: threading.Thread | None = None
         self._adopt.connect(self._adopt_replayer)
@@ -81,7 +84,9 @@ class Document(QObject):
 
     @property
     def analysis(self) -> Analysis | None:
-        """The judged analysis at the current position."""
+        """The judged analysis at the current position (the live one while streaming)."""
+        if self.live is not None:
+            return self.live
         return self.replayer.analysis if self.replayer else None
 
     @property
@@ -96,8 +101,8 @@ class Document(QObject):
 
     @property
     def playing(self) -> bool:
-        """Is the replay clock running?"""
-        return self._timer.isActive()
+        """Is the replay clock running (a live view's flush clock does not count)?"""
+        return self._timer.isActive() and self.live is None
 
     # -- opening -------------------------------------------------------------------------
 
@@ -131,6 +136,7 @@ class Document(QObject):
             self.play()
 
     def _adopt_replayer(self, replayer: Any, name: str) -> None:
+        self.stop_live_view()
         self.replayer, self.path, self.attempt = replayer, name, None
         self.loaded.emit(name)
         self._rejudged()
@@ -173,12 +179,32 @@ class Document(QObject):
         self.replayer, self.path = None, None
         self._rejudged()
 
+    # -- live ----------------------------------------------------------------------------
+
+    def attach_live(self, analysis: Analysis, name: str) -> None:
+        """Follow a live session's Analysis: flush at 60 Hz until :meth:`stop_live_view`."""
+        self.pause()
+        self.cancel_load()
+        self.replayer, self.live, self.path, self.attempt = None, analysis, name, None
+        self.loaded.emit(name)
+        self._rejudged()
+        self._timer.start()
+
+    def stop_live_view(self) -> None:
+        """The live session ended: one last flush, then the clock stops."""
+        if self.live is not None:
+            self._timer.stop()
+            self._flush()
+            self.live = None
+
     # -- settings ------------------------------------------------------------------------
 
     def apply_settings(self, settings: Settings) -> None:
         """Re-judge the open stream at once under new settings."""
         self.settings = settings
-        if self.replayer is not None:
+        if self.live is not None:
+            self.live.apply(replace(settings, dialect=self.live.settings.dialect))
+        elif self.replayer is not None:
             self.replayer.apply(settings)
         self._rejudged()
 
@@ -195,7 +221,7 @@ class Document(QObject):
 
     def play(self, speed: float | None = None) -> None:
         """Run the replay clock from the current position."""
-        if self.replayer is None:
+        if self.replayer is None or self.live is not None:
             return
         if speed is not None:
             self.speed = speed
@@ -211,8 +237,8 @@ class Document(QObject):
         self.playing_changed.emit(True)
 
     def pause(self) -> None:
-        """Stop the replay clock where it is."""
-        if self._timer.isActive():
+        """Stop the replay clock where it is (a live view keeps flushing)."""
+        if self._timer.isActive() and self.live is None:
             self._timer.stop()
             self.playing_changed.emit(False)
 
@@ -249,6 +275,9 @@ class Document(QObject):
             self._flush()
 
     def _tick(self) -> None:
+        if self.live is not None:
+            self._flush()
+            return
         r = self.replayer
         if r is None:
             self.pause()
@@ -264,6 +293,9 @@ class Document(QObject):
         self.flushed.emit()
         if self.replayer is not None:
             self.position_changed.emit(self.replayer.position, len(self.replayer.plan))
+        elif self.live is not None and self.live.attempts:
+            n = len(self.live.attempts[-1].state.events)
+            self.position_changed.emit(n, n)
 
     def _rejudged(self) -> None:
         self.rejudged.emit()

@@ -40,7 +40,7 @@ from .highlight import JsonHighlighter
 from .models import SEQ_ROLE, FragmentsModel
 
 LANE_WIDTH = 520
-COLUMN_WIDTHS = (34, 56, 96, 84, 150, 44, 180)
+COLUMN_WIDTHS = (30, 52, 84, 76, 150, 36, 150)
 """Fragment table: #, t, id, name, fragment (stretches), len, JSON state."""
 COMPACT_WIDTH = 400
 COMPACT_HIDDEN = (1, 5)

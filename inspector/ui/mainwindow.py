@@ -15,6 +15,7 @@ from pathlib import Path
 from PySide6.QtCore import QByteArray, QSettings, Qt, QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QDockWidget,
     QFileDialog,
     QMainWindow,
     QMessageBox,
@@ -30,7 +31,8 @@ from ..core.report import findings
 from ..core.tools import ToolRegistry
 from .document import Document
 from .lanes import LanesView
-from .panes import FindingsPane, RawWirePane, TurnPane
+from .live import DEFAULT_MODEL, DEFAULT_PROFILE, DEFAULT_SCENARIO, LiveController, LiveToolBar
+from .panes import AttemptsPane, FindingsPane, RawWirePane, TurnPane
 from .toolbar import InspectorToolBar
 
 SAMPLES = Path(__file__).resolve().parents[2] / "resources" / "samples"
@@ -68,6 +70,16 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.split)
         self.bar = InspectorToolBar(self)
         self.addToolBar(self.bar)
+        self.addToolBarBreak()
+        self.live_bar = LiveToolBar(self)
+        self.addToolBar(self.live_bar)
+        self.live = LiveController(self.doc, self)
+        self.attempts = AttemptsPane()
+        dock = QDockWidget("Attempts", self)
+        dock.setObjectName("attempts-dock")
+        dock.setWidget(self.attempts)
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+        self.resizeDocks([dock], [230], Qt.Orientation.Horizontal)
         self._menus()
         self._wire()
         self._restore()
@@ -121,7 +133,14 @@ class MainWindow(QMainWindow):
         b.validation_changed.connect(lambda m: self._apply(validation=m))
         b.empty_id_changed.connect(lambda p: self._apply(empty_id=p))
         b.tools_requested.connect(self._tools_requested)
-        b.attempt_changed.connect(self._attempt_changed)
+        self.attempts.attempt_selected.connect(self._attempt_changed)
+        self.attempts.call_selected.connect(self._call_selected)
+        lb, lc = self.live_bar, self.live
+        lb.start_requested.connect(self.start_live)
+        lb.stop_requested.connect(lc.stop)
+        lc.running_changed.connect(lb.show_running)
+        lc.status.connect(lambda text: self.statusBar().showMessage(text, 15000))
+        lc.models_changed.connect(lb.set_models)
         b.speed_changed.connect(self._speed_changed)
         b.seek_requested.connect(d.seek)
         b.play.clicked.connect(lambda: d.pause() if d.playing else d.replay())
@@ -154,7 +173,7 @@ class MainWindow(QMainWindow):
         a = self.doc.analysis
         self.problems.model_.set_findings(findings(a, self.doc.view) if a and a.attempts else [])
         self.turn.show_view(self.doc.view)
-        self.bar.show_attempts(len(a.attempts) if a else 0, self.doc.attempt)
+        self.attempts.show_analysis(a, self.doc.attempt)
         self._status()
 
     def _status(self) -> None:
@@ -164,7 +183,7 @@ class MainWindow(QMainWindow):
             return
         s = a.settings
         calls = [v for v in view.verdicts if not v.orphan]
-        bad = sum(not v.valid for v in calls)
+        bad = sum(not v.valid and not v.call.open for v in calls)  # open calls: not judged yet
         self.statusBar().showMessage(
             f"{a.dialect or 'dialect?'} · validation {s.validation} · empty-id {s.empty_id} · "
             f"{len(calls)} call(s), {bad} invalid · {len(view.quirks)} quirk(s) · "
@@ -242,8 +261,33 @@ class MainWindow(QMainWindow):
         self.doc.apply_settings(new)
 
     def _attempt_changed(self, n: int) -> None:
-        self.doc.attempt = n or None
+        a = self.doc.analysis
+        latest = a is not None and n == len(a.attempts)
+        self.doc.attempt = None if (n == 0 or latest) else n
         self._on_rejudged()
+
+    def _call_selected(self, _attempt: int, slot: int) -> None:
+        if 0 <= slot < len(self.lanes.lanes):
+            lane = self.lanes.lanes[slot]
+            self.lanes.ensureWidgetVisible(lane)
+            if lane.model.rowCount():
+                lane.table.selectRow(0)
+
+    def start_live(self) -> None:
+        """Start a live session with the Live toolbar's choices."""
+        lb = self.live_bar
+        self.live.start(str(lb.profile.currentData()), lb.model.currentText().strip(),
+                        lb.current_scenario(), lb.retry.isChecked())
+
+    def start_default_live(self) -> None:
+        """``make run``: the demo provider, a quirky scenario, streaming within seconds."""
+        self.live_bar.select(DEFAULT_PROFILE, DEFAULT_MODEL, DEFAULT_SCENARIO)
+        self.live.list_demo_models()
+        self.start_live()
+
+    async def aclose(self) -> None:
+        """Stop live work (session, tasks, demo server) before the loop ends."""
+        await self.live.aclose()
 
     def _speed_changed(self, speed: float) -> None:
         self.doc.speed = speed
@@ -366,6 +410,7 @@ class MainWindow(QMainWindow):
             self.settings.setValue("split", self.split.saveState())
         self.doc.pause()
         self.doc.cancel_load()
+        self.live.stop()  # the capture keeps every byte received; aclose() awaits the rest
         if self._compare is not None:
             self._compare.close()
         super().closeEvent(event)  # type: ignore[arg-type]

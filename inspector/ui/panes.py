@@ -19,6 +19,8 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QSplitter,
     QTableView,
+    QTreeWidget,
+    QTreeWidgetItem,
     QWidget,
 )
 
@@ -152,3 +154,62 @@ class TurnPane(QWidget):
         reasoning = "".join(st.reasoning) if st else ""
         if self.reasoning.toPlainText() != reasoning:
             self.reasoning.setPlainText(reasoning)
+
+
+class AttemptsPane(QTreeWidget):
+    """Attempts as a tree: each physical request with its outcome and reason, its calls below.
+
+    Selecting an attempt shows its lanes; selecting a call also selects its lane.
+    """
+
+    attempt_selected = Signal(int)
+    """1-based attempt number (0: follow the latest)."""
+    call_selected = Signal(int, int)
+    """(attempt, lane slot)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setHeaderLabels(["attempt / call", "outcome"])
+        self.setRootIsDecorated(True)
+        self._shape: list[tuple[Any, ...]] = []
+        self.itemClicked.connect(self._clicked)
+
+    def show_analysis(self, analysis: Any, current: int | None) -> None:
+        """Rebuild only when what would be shown changed (cheap per flush)."""
+        if analysis is None or not analysis.attempts:
+            if self._shape:
+                self.clear()
+                self._shape = []
+            return
+        records = analysis.records
+        shape = [(r.attempt, r.outcome if view.state.ended else "streaming…",
+                  r.reason if view.state.ended else None, r.recovery_action,
+                  tuple((v.call.slot, str(v.call.name), v.valid, v.orphan, v.call.open)
+                        for v in view.verdicts))
+                 for r, view in zip(records, analysis.attempts, strict=False)]
+        if shape == self._shape:
+            return
+        self._shape = shape
+        self.clear()
+        for number, outcome, reason, recovery, calls in shape:
+            label = outcome + (f" · {reason}" if reason else "")
+            label += f" → {recovery}" if recovery and outcome != "accepted" else ""
+            top = QTreeWidgetItem([f"Attempt {number}", label])
+            top.setData(0, Qt.ItemDataRole.UserRole, (number, None))
+            for slot, name, valid, orphan, is_open in calls:
+                verdict = ("… streaming" if is_open else "○ orphan" if orphan
+                           else "✔ valid" if valid else "✖ INVALID")
+                child = QTreeWidgetItem([f"#{slot} {name}", verdict])
+                child.setData(0, Qt.ItemDataRole.UserRole, (number, slot))
+                top.addChild(child)
+            self.addTopLevelItem(top)
+            top.setExpanded(True)
+            if current == number or (current is None and number == len(shape)):
+                top.setSelected(True)
+        self.resizeColumnToContents(0)
+
+    def _clicked(self, item: QTreeWidgetItem, _column: int) -> None:
+        number, slot = item.data(0, Qt.ItemDataRole.UserRole)
+        self.attempt_selected.emit(number)
+        if slot is not None:
+            self.call_selected.emit(number, slot)

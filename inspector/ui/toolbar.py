@@ -25,14 +25,12 @@ SPEEDS = (("1× (recorded)", 1.0), ("10×", 10.0), ("100×", 100.0), ("instant",
 
 
 class InspectorToolBar(QToolBar):
-    """Validation mode, empty-id handling, tools, attempt, and replay controls."""
+    """Validation mode, empty-id handling, tools, and replay controls."""
 
     validation_changed = Signal(str)
     empty_id_changed = Signal(str)
     tools_requested = Signal(str)
     """"capture" (the capture's own tools) or "file" (ask for a tools file)."""
-    attempt_changed = Signal(int)
-    """0 follows the latest attempt, n > 0 shows attempt n."""
     speed_changed = Signal(float)
     seek_requested = Signal(int)
 
@@ -46,9 +44,6 @@ class InspectorToolBar(QToolBar):
                          ('literal (look "" up: the bug)', "literal")], self.empty_id_changed)
         self.tools = self._combo("Tools", [("from capture", "capture"), ("load file…", "file")],
                                  self.tools_requested)
-        self.attempt = self._combo("Attempt", [("latest", 0)], None)
-        self.attempt.currentIndexChanged.connect(
-            lambda _i: self.attempt_changed.emit(int(self.attempt.currentData() or 0)))
         self.addSeparator()
         self.play = QToolButton()
         self.play.setText("Replay")
@@ -99,17 +94,6 @@ class InspectorToolBar(QToolBar):
             self.slider.setValue(position)
         self.slider.blockSignals(False)
         self.position.setText(f" {position} / {total} chunks ")
-
-    def show_attempts(self, count: int, current: int | None) -> None:
-        """One entry per attempt, plus "latest"."""
-        self.attempt.blockSignals(True)
-        if self.attempt.count() != count + 1:
-            self.attempt.clear()
-            self.attempt.addItem("latest", 0)
-            for n in range(1, count + 1):
-                self.attempt.addItem(f"attempt {n}", n)
-        self.attempt.setCurrentIndex(max(0, self.attempt.findData(current or 0)))
-        self.attempt.blockSignals(False)
 
     def show_playing(self, playing: bool) -> None:
         """The play button reads as what it will do."""

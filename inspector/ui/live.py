@@ -1,0 +1,221 @@
+"""Live sessions in the window: the Live toolbar and the controller that runs sessions.
+
+Invariants:
+- Network work runs as asyncio tasks on the Qt loop (qasync). Every task is kept in
+  ``LiveController._tasks`` until it finishes, and :meth:`LiveController.aclose` cancels and
+  awaits them, so nothing outlives the window.
+- The session feeds the core directly; the window hears about it only through the
+  Document's 60 Hz flush (never per chunk).
+- API keys come from the environment or the OS keyring at start time and live only in the
+  session object; nothing here writes them anywhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Coroutine
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QStandardPaths, Signal
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QToolBar, QToolButton, QWidget
+
+from ..core.analysis import Analysis
+from ..core.errors import InspectorError
+from ..core.scenarios import BUILTIN_PROFILES, Scenario, build_request, find_profile, load_scenarios
+from ..net.session import LiveSession, LoopSettings, resolve_key
+from .document import Document
+
+DEFAULT_PROFILE = "demo"
+DEFAULT_MODEL = "demo-glm-empty-string"
+DEFAULT_SCENARIO = "filesystem"
+
+
+def captures_dir() -> Path:
+    """Where live sessions are recorded (created on demand)."""
+    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+    path = Path(base or Path.home() / ".toolcall-inspector") / "captures"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+class LiveController(QObject):
+    """Starts and stops live sessions; owns the embedded demo provider."""
+
+    status = Signal(str)
+    """One line for the user: connecting, streaming, the attempt summary, or the error."""
+    running_changed = Signal(bool)
+    models_changed = Signal(list)
+    """Model names the demo provider offers (its scenarios)."""
+
+    def __init__(self, doc: Document, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.doc = doc
+        self.session: LiveSession | None = None
+        """The running (or last) session."""
+        self.demo: Any = None
+        """The embedded demo provider, started on first use."""
+        self.demo_url: str | None = None
+        self.demo_chunk_delay = 0.03
+        """Seconds between the demo provider's SSE writes (tests make it faster)."""
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    @property
+    def running(self) -> bool:
+        """Is a session streaming?"""
+        return self.session is not None and self.session.state in ("streaming", "retrying")
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    def start(self, profile: str, model: str, scenario: Scenario, retry: bool) -> None:
+        """Start a session (the previous one is stopped first)."""
+        self.stop()
+        self._spawn(self._run(profile, model, scenario, retry))
+
+    def stop(self) -> None:
+        """Cancel the running session; its capture keeps every byte received."""
+        if self.session is not None:
+            self.session.cancel()
+
+    def list_demo_models(self) -> None:
+        """Fill the model list from the demo provider's ``GET /v1/models``."""
+        self._spawn(self._list_models())
+
+    async def ensure_demo(self) -> str:
+        """Start the embedded demo provider on a free loopback port (once)."""
+        if self.demo_url is None:
+            from ..net.demo import DemoProvider
+
+            self.demo = DemoProvider("127.0.0.1", port=0, chunk_delay=self.demo_chunk_delay)
+            self.demo_url = await self.demo.start()
+        return self.demo_url
+
+    async def _list_models(self) -> None:
+        import httpx
+
+        url = await self.ensure_demo()
+        async with httpx.AsyncClient(trust_env=False) as client:
+            data = (await client.get(f"{url}/v1/models")).json().get("data", [])
+        self.models_changed.emit([m["id"] for m in data])
+
+    async def _run(self, profile_name: str, model: str, scenario: Scenario, retry: bool) -> None:
+        try:
+            session = await self._prepare(profile_name, model, scenario, retry)
+        except (InspectorError, OSError, ValueError) as exc:
+            self.status.emit(f"Cannot start: {exc}")
+            return
+        self.session = session
+        self.doc.attach_live(session.analysis, f"live: {profile_name} · {model}")
+        self.running_changed.emit(True)
+        self.status.emit(f"Streaming from {profile_name} ({model})… capture: "
+                         f"{session.capture_path}")
+        try:
+            await session.run()
+        finally:
+            self.doc.stop_live_view()
+            self.running_changed.emit(False)
+            lines = session.summary_lines()
+            tail = f" — {session.error}" if session.error else ""
+            self.status.emit(f"{session.state}: " + "; ".join(lines) + tail)
+
+    async def _prepare(self, profile_name: str, model: str, scenario: Scenario,
+                       retry: bool) -> LiveSession:
+        profile = find_profile(profile_name)
+        if profile.is_demo:
+            profile = profile.resolved(await self.ensure_demo())
+        key = resolve_key(profile)
+        if key is None and profile.key_env is not None:
+            raise InspectorError(f"set {profile.key_env} (or store a key in the OS keyring "
+                                 f"for {profile.name!r}) to connect to {profile.name}")
+        spec = build_request(profile, scenario, model=model or None)
+        settings = LoopSettings(retry=retry,
+                                tool_argument_validation=self.doc.settings.validation)
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        path = captures_dir() / f"{stamp}-{profile.name}-{(model or profile.model)}.jsonl"
+        analysis = Analysis(replace(self.doc.settings, dialect=profile.dialect), self.doc.tools)
+        meta = {"profile": profile.name, "scenario": scenario.name, "title": scenario.title}
+        return LiveSession(spec, dialect=profile.dialect, settings=settings,
+                           capture_path=path, key=key, analysis=analysis, meta=meta)
+
+    async def aclose(self) -> None:
+        """Stop everything: the session (capture ends "cancelled"), tasks, the demo server."""
+        self.stop()
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if self.demo is not None:
+            await self.demo.stop()
+            self.demo, self.demo_url = None, None
+
+
+class LiveToolBar(QToolBar):
+    """Profile, model, scenario, retry, Start/Stop — and what the session is doing."""
+
+    start_requested = Signal()
+    stop_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Live", parent)
+        self.setObjectName("live-toolbar")
+        self.addWidget(QLabel(" Live: "))
+        self.profile = QComboBox()
+        for p in BUILTIN_PROFILES:
+            self.profile.addItem(f"{p.name} ({p.dialect})", p.name)
+        self.addWidget(self.profile)
+        self.addWidget(QLabel(" model "))
+        self.model = QComboBox()
+        self.model.setEditable(True)
+        self.model.setMinimumWidth(220)
+        self.addWidget(self.model)
+        self.addWidget(QLabel(" scenario "))
+        self.scenario = QComboBox()
+        self.scenarios = load_scenarios()
+        for s in self.scenarios:
+            self.scenario.addItem(s.title, s.name)
+        self.addWidget(self.scenario)
+        self.retry = QCheckBox("retry invalid once")
+        self.retry.setChecked(True)
+        self.retry.setToolTip("Seed 1: at most one streaming retry when a call is invalid")
+        self.addWidget(self.retry)
+        self.start = QToolButton()
+        self.start.setText("Start")
+        self.start.clicked.connect(self.start_requested)
+        self.addWidget(self.start)
+        self.stop = QToolButton()
+        self.stop.setText("Stop")
+        self.stop.setEnabled(False)
+        self.stop.clicked.connect(self.stop_requested)
+        self.addWidget(self.stop)
+        self.profile.currentIndexChanged.connect(lambda _i: self._profile_changed())
+        self._profile_changed()
+
+    def _profile_changed(self) -> None:
+        p = find_profile(str(self.profile.currentData()))
+        self.model.setEditText(p.model)
+
+    def select(self, profile: str, model: str, scenario: str) -> None:
+        """Preselect a profile, model and scenario."""
+        self.profile.setCurrentIndex(max(0, self.profile.findData(profile)))
+        self.model.setEditText(model)
+        self.scenario.setCurrentIndex(max(0, self.scenario.findData(scenario)))
+
+    def set_models(self, models: list[str]) -> None:
+        """The demo provider's scenarios, offered as models."""
+        current = self.model.currentText()
+        self.model.clear()
+        self.model.addItems(models)
+        self.model.setEditText(current)
+
+    def current_scenario(self) -> Scenario:
+        return self.scenarios[max(0, self.scenario.currentIndex())]
+
+    def show_running(self, running: bool) -> None:
+        self.start.setEnabled(not running)
+        self.stop.setEnabled(running)

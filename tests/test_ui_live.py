@@ -1,0 +1,112 @@
+"""A live session in the real window: demo provider on loopback, qasync loop, clean stop.
+
+One qasync loop serves the whole test session (like the app: Qt and asyncio as one loop).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import qasync
+
+from inspector.core.capture import load
+from inspector.ui.mainwindow import MainWindow
+
+
+@pytest.fixture(scope="session")
+def qloop(qapp: Any) -> Iterator[qasync.QEventLoop]:
+    loop = qasync.QEventLoop(qapp)
+    asyncio.set_event_loop(loop)
+    yield loop
+    asyncio.set_event_loop(None)
+    loop.close()  # before the QApplication goes: qasync's close needs its signals alive
+
+
+@pytest.fixture
+def window(qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Any,
+           monkeypatch: pytest.MonkeyPatch) -> Iterator[MainWindow]:
+    monkeypatch.setattr("inspector.ui.live.captures_dir", lambda: tmp_path)
+    w = MainWindow()
+    w.live.demo_chunk_delay = 0.002
+    qtbot.addWidget(w)
+    w.show()
+    yield w
+    qloop.run_until_complete(w.aclose())
+
+
+async def until(predicate: Any, timeout: float = 20.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not predicate():
+            await asyncio.sleep(0.02)
+
+
+def test_live_retry_shows_two_attempts_with_the_seed_reasons(
+        window: MainWindow, qloop: qasync.QEventLoop) -> None:
+    window.live_bar.select("demo", "demo-truncated-then-valid", "weather")
+
+    async def scenario() -> None:
+        window.start_live()
+        await until(lambda: window.live.session is not None)
+        await until(lambda: window.live.session.state in ("done", "failed", "cancelled"))
+        await asyncio.sleep(0.05)  # one more flush tick
+
+    qloop.run_until_complete(scenario())
+    session = window.live.session
+    assert session is not None and session.state == "done", session.error
+    records = [(r.outcome, r.reason, r.recovery_action) for r in session.records]
+    assert records[0] == ("retried", "stream_invalid_tool_call", "retry_streaming")
+    assert records[1][0] == "accepted"
+    tree = window.attempts
+    assert tree.topLevelItemCount() == 2
+    assert "retried · stream_invalid_tool_call" in tree.topLevelItem(0).text(1)
+    assert tree.topLevelItem(1).text(1).startswith("accepted")
+    assert window.lanes.lanes and "✔ valid" in window.lanes.lanes[0].status.text()
+    capture = load(session.capture_path)  # type: ignore[arg-type]
+    assert [a.number for a in capture.attempts] == [1, 2]
+    assert capture.attempts[1].reason == "stream_invalid_tool_call"
+    assert not window.live.running and not window.doc._timer.isActive()
+
+
+def test_stop_mid_stream_cancels_cleanly(window: MainWindow, qloop: qasync.QEventLoop) -> None:
+    window.live_bar.select("demo", "fault-stall", "weather")
+
+    async def scenario() -> None:
+        window.start_live()
+        await until(lambda: window.live.session is not None
+                    and window.live.session.analysis.attempts
+                    and window.live.session.analysis.attempts[-1].state.events)
+        assert window.live.running and window.live_bar.stop.isEnabled()
+        window.live_bar.stop.click()
+        await until(lambda: window.live.session.state == "cancelled")
+        await asyncio.sleep(0.05)
+
+    qloop.run_until_complete(scenario())
+    session = window.live.session
+    assert session is not None
+    capture = load(session.capture_path)  # type: ignore[arg-type]
+    assert capture.attempts[0].end is not None
+    assert capture.attempts[0].end["reason"] == "cancelled"
+    assert capture.attempts[0].body  # every byte that arrived is kept
+    assert window.live_bar.start.isEnabled() and not window.live_bar.stop.isEnabled()
+    assert not window.doc._timer.isActive()
+
+
+def test_missing_key_is_a_message_not_a_crash(window: MainWindow, qloop: qasync.QEventLoop,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.setattr("inspector.net.session.resolve_key", lambda _p: None)
+    monkeypatch.setattr("inspector.ui.live.resolve_key", lambda _p: None)
+    messages: list[str] = []
+    window.live.status.connect(messages.append)
+    window.live_bar.select("anthropic", "claude-3-5-haiku-latest", "weather")
+
+    async def scenario() -> None:
+        window.start_live()
+        await until(lambda: bool(messages))
+
+    qloop.run_until_complete(scenario())
+    assert "ANTHROPIC_API_KEY" in messages[0]
+    assert window.live.session is None
