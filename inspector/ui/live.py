@@ -29,7 +29,7 @@ from ..net.session import LiveSession, LoopSettings, resolve_key
 from .document import Document
 
 DEFAULT_PROFILE = "demo"
-DEFAULT_MODEL = "demo-glm-empty-string"
+DEFAULT_MODEL = "demo-glm-retry"
 DEFAULT_SCENARIO = "filesystem"
 
 

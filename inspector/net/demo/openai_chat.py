@@ -121,6 +121,20 @@ def _glm(c: Chat) -> list[Frame]:
     return stream(c, _each(c, make))
 
 
+def _glm_truncated(c: Chat) -> list[Frame]:
+    """``demo-glm-retry``'s first attempt: seed 3's continuations, the last call cut off
+    halfway through its arguments (finish ``length``), so the attempt is invalid."""
+    last = len(c.turn.calls) - 1
+
+    def make(i: int, call: Call, ps: list[str]) -> list[list[Entry]]:
+        text = call.spaced()
+        cut = text[1:] if i < last else text[1: max(2, len(text) // 2)]
+        rest = [{"index": i, "id": "", "type": "function", "function": {"name": "", "arguments": p}}
+                for p in at_least(pieces(cut), 1)]
+        return [[opener(i, call, text[0])], *([e] for e in rest)]
+    return stream(c, _each(c, make), finish="length")
+
+
 def _empty_name(c: Chat) -> list[Frame]:
     def make(i: int, call: Call, ps: list[str]) -> list[list[Entry]]:
         conts = [[{"index": i, "type": "function", "function": {"name": "", "arguments": p}}]
@@ -294,5 +308,6 @@ VARIANTS: dict[str, Callable[[Chat], list[Frame]]] = {
     "demo-zero-arg": _zero,
     "demo-empty-role": lambda c: stream(c, role=""),
     "demo-truncated": _truncated,
+    "demo-glm-truncated": _glm_truncated,
 }
 """Quirk renderings by scenario name; anything else streams conformingly."""

@@ -49,6 +49,8 @@ it; the reset and the stall get more events before their cut this way)."""
 NEVER_STOPS = "demo-never-stops"
 TRUNCATED = "demo-truncated"
 THEN_VALID = "demo-truncated-then-valid"
+GLM_RETRY = "demo-glm-retry"
+"""First attempt: glm continuations cut off; the retry: glm continuations, complete."""
 
 
 def plan(scenario: Scenario, ask: Ask, attempt: int, created: int) -> Turn:
@@ -61,6 +63,8 @@ def plan(scenario: Scenario, ask: Ask, attempt: int, created: int) -> Turn:
     variant = ""
     if scenario.name == THEN_VALID:
         variant = TRUNCATED if attempt == 0 else ""
+    elif scenario.name == GLM_RETRY:
+        variant = "demo-glm-truncated" if attempt == 0 else "demo-glm-empty-string"
     elif scenario.name in RENDERERS[ask.dialect].VARIANTS:
         variant = scenario.name
     ids = Ids(f"{ask.key}:{variant}")

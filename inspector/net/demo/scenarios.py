@@ -150,6 +150,10 @@ _TABLE = [
     Scenario("demo-truncated", "Cut off mid-arguments: finish length (Anthropic max_tokens, "
              "Responses incomplete).",
              {d: ("finish_reason_mismatch",) for d in (CHAT, ANTH, RESP)}),
+    Scenario("demo-glm-retry", "The window's default: seed 3's glm-5.2 continuations, and the "
+             "first request cut off mid-arguments so seed 1's retry shows as a second attempt.",
+             {CHAT: ("empty_string_continuation_id", "empty_string_continuation_name",
+                     "finish_reason_mismatch")}, calls=2),
     Scenario("demo-truncated-then-valid", "Seed 1's retry flow: the first request of a "
              "conversation is cut off mid-arguments; the identical retry gets a valid call.",
              {d: ("finish_reason_mismatch",) for d in (CHAT, ANTH, RESP)}),
