@@ -110,3 +110,5 @@ def test_missing_key_is_a_message_not_a_crash(window: MainWindow, qloop: qasync.
     qloop.run_until_complete(scenario())
     assert "ANTHROPIC_API_KEY" in messages[0]
     assert window.live.session is None
+    box = window.live_error_box
+    assert box is not None and "ANTHROPIC_API_KEY" in box.text()  # shown, and not blocking

@@ -112,11 +112,14 @@ class CallProgress:
         """Characters in the accepted buffer so far."""
         self._snap: tuple[str, int, bool, bool, bool] = ("empty", 0, False, False, False)
 
-    def advance(self, call: ToolCall, events: Sequence[SSEEvent]) -> int:
-        """Process the fragments added to ``call`` since the last call; return the new rows."""
+    def advance(self, call: ToolCall, events: Sequence[SSEEvent], upto: int | None = None) -> int:
+        """Process fragments not yet seen, up to index ``upto`` (all by default); return the
+        number of new rows. Rows depend only on earlier fragments, so a view can ask for
+        just the rows it shows and pay for the rest when (if) it scrolls to them."""
         frags, accepted, rows = call.fragments, call.accepted, self.rows
         start = len(rows)
-        for i in range(start, len(frags)):
+        end = len(frags) if upto is None else min(upto, len(frags))
+        for i in range(start, end):
             d = frags[i]
             text = fragment_text(d)
             row = FragmentRow(d, _time(events, d.seq), text, accepted[i])
@@ -128,7 +131,7 @@ class CallProgress:
             row.length = self.length
             row.state, row.depth, row.in_string, row.complete, row.error = self._snap
             rows.append(row)
-        return len(frags) - start
+        return max(0, end - start)
 
     def _refresh(self) -> None:
         depth, in_string, complete, error = self.json.snapshot()
@@ -144,15 +147,18 @@ def _time(events: Sequence[SSEEvent], seq: int) -> float:
     return events[seq].t if 0 <= seq < len(events) else 0.0
 
 
-def progress_of(call: ToolCall, events: Sequence[SSEEvent]) -> CallProgress:
-    """The call's progress (cached on ``call._progress``), advanced to its latest fragment.
+def progress_of(call: ToolCall, events: Sequence[SSEEvent],
+                upto: int | None = None) -> CallProgress:
+    """The call's progress (cached on ``call._progress``), advanced to fragment ``upto``
+    (default: its latest).
 
     ``events`` is the wire event list of the call's stream (``StreamState.events``).
     """
     progress = call._progress
     if not isinstance(progress, CallProgress):
         progress = call._progress = CallProgress()
-    progress.advance(call, events)
+    if upto is None or len(progress.rows) < upto:
+        progress.advance(call, events, upto)
     return progress
 
 

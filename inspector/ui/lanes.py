@@ -42,6 +42,10 @@ from .models import SEQ_ROLE, FragmentsModel
 LANE_WIDTH = 520
 COLUMN_WIDTHS = (30, 52, 84, 76, 150, 36, 150)
 """Fragment table: #, t, id, name, fragment (stretches), len, JSON state."""
+BUFFER_TAIL = 64 * 1024
+"""The buffer view shows at most this many trailing characters (the tooltip says so)."""
+PARSED_LIMIT = 256 * 1024
+"""Pretty-printed arguments beyond this are cut (with a note)."""
 COMPACT_WIDTH = 400
 COMPACT_HIDDEN = (1, 5)
 """Columns the compare view hides (time and running length)."""
@@ -79,6 +83,9 @@ class LaneWidget(QFrame):
         self.call: ToolCall | None = None
         self.verdict: CallVerdict | None = None
         self._shown_len = 0
+        self._shown_start = 0
+        self._colour = ""
+        self._parsed_for: ToolCall | None = None
         self._finished_for: tuple[int, str] | None = None
         self.header = QLabel()
         self.header.setTextFormat(Qt.TextFormat.RichText)
@@ -97,6 +104,7 @@ class LaneWidget(QFrame):
         self.tabs = QTabWidget()
         self.tabs.addTab(self.buffer, "Buffer")
         self.tabs.addTab(self.parsed, "Parsed")
+        self.tabs.currentChanged.connect(lambda _i: self._fill_parsed())
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.table)
         split.addWidget(self.tabs)
@@ -133,11 +141,14 @@ class LaneWidget(QFrame):
 
     def bind(self, call: ToolCall, verdict: CallVerdict | None, events: Sequence[SSEEvent],
              mode: str) -> None:
-        """Show another call object (a re-judge made new ones): reset everything."""
+        """Show a call. Another call object (a re-judge made new ones) resets everything; the
+        same one (a validation flip) only refreshes the verdict."""
+        if call is self.call:
+            self.sync(verdict, mode)
+            return
         self.call, self.verdict = call, verdict
         self.model.set_call(call, events)
-        self.buffer.setPlainText(call.arguments)
-        self._shown_len = len(call.arguments)
+        self._show_buffer(call.arguments)
         self._finished_for = None
         self._refresh(mode)
 
@@ -147,13 +158,25 @@ class LaneWidget(QFrame):
             return
         self.verdict = verdict
         self.model.sync()
-        args = self.call.arguments
-        if len(args) > self._shown_len:
-            cursor = self.buffer.textCursor()
-            cursor.movePosition(QTextCursor.MoveOperation.End)
-            cursor.insertText(args[self._shown_len:])
-            self._shown_len = len(args)
+        if self.call.length > self._shown_len:
+            args = self.call.arguments
+            if len(args) - self._shown_start > 2 * BUFFER_TAIL:
+                self._show_buffer(args)
+            else:
+                cursor = self.buffer.textCursor()
+                cursor.movePosition(QTextCursor.MoveOperation.End)
+                cursor.insertText(args[self._shown_len:])
+                self._shown_len = len(args)
         self._refresh(mode)
+
+    def _show_buffer(self, args: str) -> None:
+        """Show the buffer, or its last BUFFER_TAIL characters: a text widget holding
+        megabytes on one line makes every append and paint slow."""
+        self._shown_start = max(0, len(args) - BUFFER_TAIL)
+        self.buffer.setPlainText(args[self._shown_start:])
+        self._shown_len = len(args)
+        note = f"showing the last {BUFFER_TAIL:,} of {len(args):,} characters"
+        self.buffer.setToolTip(note if self._shown_start else "")
 
     def _refresh(self, mode: str) -> None:
         call, v = self.call, self.verdict
@@ -164,16 +187,22 @@ class LaneWidget(QFrame):
         colour = dark if theme.is_dark() else light
         repaired = v.repaired_id if v else None
         dropped = call.accepted.count(False)
-        self.header.setText(
-            f"<b>#{call.slot}</b> &nbsp; {_ident('index', call.index)}<br>"
-            f"{_ident('id', call.id, repaired)}<br>{_ident('name', call.name)}")
-        facts = (f"{call.accepted.count(True)} fragments"
-                 + (f", <s>{dropped} dropped</s>" if dropped else "")
-                 + f" · {len(call.arguments.encode())} bytes")
+        header = (f"<b>#{call.slot}</b> &nbsp; {_ident('index', call.index)}<br>"
+                  f"{_ident('id', call.id, repaired)}<br>{_ident('name', call.name)}")
+        if header != self.header.text():
+            self.header.setText(header)
+        size = (f"{len(call.arguments.encode()):,} bytes" if not call.open
+                else f"{call.length:,} chars")  # bytes once, when complete
+        facts = (f"{len(call.fragments) - dropped} fragments"
+                 + (f", <s>{dropped} dropped</s>" if dropped else "") + f" · {size}")
         if call.truncated:
             facts += " · truncated"
-        self.status.setText(f'<span style="color:{colour}"><b>{label}</b></span> &nbsp; {facts}')
-        self.setStyleSheet(f"LaneWidget {{ border: 2px solid {colour}; }}")
+        status = f'<span style="color:{colour}"><b>{label}</b></span> &nbsp; {facts}'
+        if not self.status.text().startswith(status):
+            self.status.setText(status)
+        if colour != self._colour:
+            self._colour = colour
+            self.setStyleSheet(f"LaneWidget {{ border: 2px solid {colour}; }}")
         if not call.open:
             self._finish(v)
 
@@ -184,13 +213,24 @@ class LaneWidget(QFrame):
         if self._finished_for == stamp:
             return
         self._finished_for = stamp
-        args = self.call.arguments
+        self._parsed_for = None
+        if self.tabs.currentWidget() is self.parsed:
+            self._fill_parsed()
+        self._mark_error(v)
+
+    def _fill_parsed(self) -> None:
+        """Pretty-print and highlight the arguments: only when the tab is shown, once."""
+        call = self.call
+        if call is None or call.open or self._parsed_for is call:
+            return
+        self._parsed_for = call
         try:
-            pretty = json.dumps(json.loads(args or "{}"), indent=2, ensure_ascii=False)
+            pretty = json.dumps(json.loads(call.arguments or "{}"), indent=2, ensure_ascii=False)
         except ValueError:
             pretty = ""
+        if len(pretty) > PARSED_LIMIT:
+            pretty = pretty[:PARSED_LIMIT] + f"\n… ({len(pretty) - PARSED_LIMIT:,} more characters)"
         self.parsed.setPlainText(pretty or "(not valid JSON; see Buffer)")
-        self._mark_error(v)
 
     def _mark_error(self, v: CallVerdict | None) -> None:
         bad = next((p for p in (v.problems if v else []) if p.code == "invalid_json"), None)
@@ -198,14 +238,17 @@ class LaneWidget(QFrame):
             self.buffer.setExtraSelections([])
             return
         args = self.call.arguments
-        char = len(args.encode()[: bad.offset].decode(errors="ignore"))
+        char = len(args.encode()[: bad.offset].decode(errors="ignore")) - self._shown_start
+        if char < 0:  # the error lies before the part of the buffer on show
+            self.status.setText(self.status.text() + f"<br>✖ {escape(bad.message)}")
+            return
         sel = QTextEdit.ExtraSelection()
         fmt = QTextCharFormat()
         fmt.setBackground(QColor("#e53935"))
         fmt.setForeground(QColor("#ffffff"))
         sel.format = fmt
         cursor = self.buffer.textCursor()
-        cursor.setPosition(min(char, len(args)))
+        cursor.setPosition(min(char, len(args) - self._shown_start))
         cursor.movePosition(QTextCursor.MoveOperation.Right, QTextCursor.MoveMode.KeepAnchor)
         if not cursor.hasSelection():  # error at end of input: mark the last character
             cursor.movePosition(QTextCursor.MoveOperation.Left, QTextCursor.MoveMode.KeepAnchor)

@@ -27,6 +27,7 @@ from ..core.errors import InspectorError
 from ..core.scenarios import BUILTIN_PROFILES, Scenario, build_request, find_profile, load_scenarios
 from ..net.session import LiveSession, LoopSettings, resolve_key
 from .document import Document
+from .scenario_dialog import ScenarioDialog, Timeouts
 
 DEFAULT_PROFILE = "demo"
 DEFAULT_MODEL = "demo-glm-retry"
@@ -46,6 +47,8 @@ class LiveController(QObject):
 
     status = Signal(str)
     """One line for the user: connecting, streaming, the attempt summary, or the error."""
+    failed = Signal(str)
+    """The session could not start or ended with an error: one line plus the details."""
     running_changed = Signal(bool)
     models_changed = Signal(list)
     """Model names the demo provider offers (its scenarios)."""
@@ -58,6 +61,8 @@ class LiveController(QObject):
         self.demo: Any = None
         """The embedded demo provider, started on first use."""
         self.demo_url: str | None = None
+        self.timeouts = Timeouts()
+        """Connect / read-idle timeouts and the attempt budget for the next session."""
         self.demo_chunk_delay = 0.03
         """Seconds between the demo provider's SSE writes (tests make it faster)."""
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -109,6 +114,7 @@ class LiveController(QObject):
             session = await self._prepare(profile_name, model, scenario, retry)
         except (InspectorError, OSError, ValueError) as exc:
             self.status.emit(f"Cannot start: {exc}")
+            self.failed.emit(f"Cannot start the session:\n\n{exc}")
             return
         self.session = session
         self.doc.attach_live(session.analysis, f"live: {profile_name} · {model}")
@@ -123,6 +129,9 @@ class LiveController(QObject):
             lines = session.summary_lines()
             tail = f" — {session.error}" if session.error else ""
             self.status.emit(f"{session.state}: " + "; ".join(lines) + tail)
+            if session.error is not None:
+                self.failed.emit(f"{session.error}\n\n" + "\n".join(lines)
+                                 + f"\n\nEvery byte received is in {session.capture_path}")
 
     async def _prepare(self, profile_name: str, model: str, scenario: Scenario,
                        retry: bool) -> LiveSession:
@@ -134,7 +143,9 @@ class LiveController(QObject):
             raise InspectorError(f"set {profile.key_env} (or store a key in the OS keyring "
                                  f"for {profile.name!r}) to connect to {profile.name}")
         spec = build_request(profile, scenario, model=model or None)
-        settings = LoopSettings(retry=retry,
+        t = self.timeouts
+        settings = LoopSettings(retry=retry, attempt_budget=t.budget, connect_timeout=t.connect,
+                                read_timeout=t.read,
                                 tool_argument_validation=self.doc.settings.validation)
         stamp = time.strftime("%Y%m%d-%H%M%S")
         path = captures_dir() / f"{stamp}-{profile.name}-{(model or profile.model)}.jsonl"
@@ -180,6 +191,10 @@ class LiveToolBar(QToolBar):
         for s in self.scenarios:
             self.scenario.addItem(s.title, s.name)
         self.addWidget(self.scenario)
+        self.edit = QToolButton()
+        self.edit.setText("Edit…")
+        self.edit.setToolTip("Edit the scenario's prompt and tools (JSON) and the timeouts")
+        self.addWidget(self.edit)
         self.retry = QCheckBox("retry invalid once")
         self.retry.setChecked(True)
         self.retry.setToolTip("Seed 1: at most one streaming retry when a call is invalid")
@@ -215,6 +230,14 @@ class LiveToolBar(QToolBar):
 
     def current_scenario(self) -> Scenario:
         return self.scenarios[max(0, self.scenario.currentIndex())]
+
+    def edit_scenario(self, timeouts: Timeouts) -> Timeouts | None:
+        """Open the editor on the current scenario; the edit replaces it for this run."""
+        dialog = ScenarioDialog(self.current_scenario(), timeouts, self)
+        if dialog.exec() != ScenarioDialog.DialogCode.Accepted or dialog.result_scenario is None:
+            return None
+        self.scenarios[max(0, self.scenario.currentIndex())] = dialog.result_scenario
+        return dialog.result_timeouts
 
     def show_running(self, running: bool) -> None:
         self.start.setEnabled(not running)

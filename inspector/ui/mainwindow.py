@@ -36,7 +36,7 @@ from .panes import AttemptsPane, FindingsPane, RawWirePane, TurnPane
 from .toolbar import InspectorToolBar
 
 SAMPLES = Path(__file__).resolve().parents[2] / "resources" / "samples"
-DOCS_URL = "https://github.com/toolcall-inspector/toolcall-inspector#readme"
+DOCS = Path(__file__).resolve().parents[2] / "README.md"
 FILE_FILTER = "Captures and SSE bodies (*.jsonl *.sse *.txt *.log);;All files (*)"
 MAX_RECENT = 8
 
@@ -55,6 +55,8 @@ class MainWindow(QMainWindow):
         self._selected_seq: int | None = None
         self._compare: QWidget | None = None
         self._progress: QProgressDialog | None = None
+        self.live_error_box: QMessageBox | None = None
+        """The last live-session error shown (non-blocking)."""
         self.lanes = LanesView()
         self.raw = RawWirePane()
         self.problems = FindingsPane()
@@ -79,7 +81,7 @@ class MainWindow(QMainWindow):
         dock.setObjectName("attempts-dock")
         dock.setWidget(self.attempts)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
-        self.resizeDocks([dock], [230], Qt.Orientation.Horizontal)
+        self.resizeDocks([dock], [330], Qt.Orientation.Horizontal)
         self._menus()
         self._wire()
         self._restore()
@@ -141,6 +143,8 @@ class MainWindow(QMainWindow):
         lc.running_changed.connect(lb.show_running)
         lc.status.connect(lambda text: self.statusBar().showMessage(text, 15000))
         lc.models_changed.connect(lb.set_models)
+        lc.failed.connect(self._live_failed)
+        lb.edit.clicked.connect(self._edit_scenario)
         b.speed_changed.connect(self._speed_changed)
         b.seek_requested.connect(d.seek)
         b.play.clicked.connect(lambda: d.pause() if d.playing else d.replay())
@@ -217,10 +221,10 @@ class MainWindow(QMainWindow):
             self._progress.setWindowModality(Qt.WindowModality.WindowModal)
             self._progress.canceled.connect(self.doc.cancel_load)
             self._progress.show()
-        self._progress.setMaximum(total)
-        self._progress.setValue(done)
         self._progress.setLabelText(f"Ingesting {done:,} of {total:,} chunks…" if total
                                     else "Reading capture…")
+        self._progress.setMaximum(total)
+        self._progress.setValue(done)  # may process events: the load can finish in here
 
     # -- user intents --------------------------------------------------------------------
 
@@ -273,6 +277,19 @@ class MainWindow(QMainWindow):
             if lane.model.rowCount():
                 lane.table.selectRow(0)
 
+    def _live_failed(self, text: str) -> None:
+        """Show a session error without blocking the loop (a modal exec() would stall it)."""
+        box = QMessageBox(QMessageBox.Icon.Warning, "Live session", text,
+                          QMessageBox.StandardButton.Ok, self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+        self.live_error_box = box
+
+    def _edit_scenario(self) -> None:
+        timeouts = self.live_bar.edit_scenario(self.live.timeouts)
+        if timeouts is not None:
+            self.live.timeouts = timeouts
+
     def start_live(self) -> None:
         """Start a live session with the Live toolbar's choices."""
         lb = self.live_bar
@@ -323,7 +340,8 @@ class MainWindow(QMainWindow):
             self, "About Tool-Call Inspector",
             f"<b>Tool-Call Inspector</b> {__version__}<br>See, fragment by fragment, how an "
             f"LLM provider streams tool calls and where they break.<br><br>"
-            f'<a href="{DOCS_URL}">Documentation</a>')
+            f'<a href="{QUrl.fromLocalFile(str(DOCS)).toString()}">Documentation</a> '
+            f"(README.md, docs/)")
 
     def _ask_dialect(self) -> None:
         from PySide6.QtWidgets import QInputDialog
@@ -417,4 +435,4 @@ class MainWindow(QMainWindow):
 
     @staticmethod
     def open_docs() -> None:
-        QDesktopServices.openUrl(QUrl(DOCS_URL))
+        QDesktopServices.openUrl(QUrl.fromLocalFile(str(DOCS)))

@@ -139,31 +139,31 @@ class FragmentsModel(_Table):
         super().__init__(parent)
         self._call: ToolCall | None = None
         self._events: Sequence[SSEEvent] = ()
-        self._rows_data: list[FragmentRow] = []
 
     def set_call(self, call: ToolCall | None, events: Sequence[SSEEvent]) -> None:
         """Show another call (after a re-judge the calls are new objects)."""
         self._call, self._events = call, events
-        self._rows_data = progress_of(call, events).rows if call is not None else []
-        self._reset_to(len(self._rows_data))
+        self._reset_to(len(call.fragments) if call is not None else 0)
 
     def sync(self) -> int:
-        """Advance the call's lazy progress and announce the new rows."""
-        if self._call is None:
-            return 0
-        self._rows_data = progress_of(self._call, self._events).rows
-        return self._grow_to(len(self._rows_data))
+        """Announce the fragments routed to the call since the last flush (their JSON state
+        is worked out only when a row is shown)."""
+        return self._grow_to(len(self._call.fragments)) if self._call is not None else 0
 
     def row_of_seq(self, seq: int) -> int | None:
         """The first row whose fragment came from wire event ``seq``."""
-        for i, r in enumerate(self._rows_data[: self._rows]):
-            if r.seq == seq:
+        if self._call is None:
+            return None
+        for i, f in enumerate(self._call.fragments[: self._rows]):
+            if f.seq == seq:
                 return i
         return None
 
     def fragment(self, row: int) -> FragmentRow | None:
-        """The row's data."""
-        return self._rows_data[row] if 0 <= row < self._rows else None
+        """The row's data, computing JSON progress up to it on first sight."""
+        if self._call is None or not 0 <= row < self._rows:
+            return None
+        return progress_of(self._call, self._events, upto=row + 1).rows[row]
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         r = self.fragment(index.row()) if index.isValid() else None

@@ -29,15 +29,20 @@ from ..core.model import EventKind
 from .models import SEQ_ROLE, EventsModel, FindingsModel
 
 
-def _table(model: Any, stretch: int) -> QTableView:
+def _table(model: Any, stretch: int, widths: tuple[int, ...]) -> QTableView:
+    """A row-selecting table with FIXED column widths: sizing columns to their contents makes
+    Qt read every row through Python on each insert, which stalls a fast replay."""
     t = QTableView()
     t.setModel(model)
     t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     t.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
     t.verticalHeader().hide()
+    t.verticalHeader().setDefaultSectionSize(t.fontMetrics().height() + 6)
     t.setWordWrap(False)
     h = t.horizontalHeader()
-    h.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    h.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    for col, width in enumerate(widths):
+        t.setColumnWidth(col, width)
     h.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
     return t
 
@@ -51,7 +56,7 @@ class RawWirePane(QSplitter):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(Qt.Orientation.Horizontal, parent)
         self.model = EventsModel(self)
-        self.table = _table(self.model, 5)
+        self.table = _table(self.model, 5, (56, 70, 64, 150, 110))
         self.detail = QPlainTextEdit(readOnly=True)
         self.detail.setFont(QFont("monospace"))
         self.detail.setPlaceholderText("Select an event (or a fragment in a lane) to see it here.")
@@ -195,6 +200,7 @@ class AttemptsPane(QTreeWidget):
             label = outcome + (f" · {reason}" if reason else "")
             label += f" → {recovery}" if recovery and outcome != "accepted" else ""
             top = QTreeWidgetItem([f"Attempt {number}", label])
+            top.setToolTip(1, label)
             top.setData(0, Qt.ItemDataRole.UserRole, (number, None))
             for slot, name, valid, orphan, is_open in calls:
                 verdict = ("… streaming" if is_open else "○ orphan" if orphan

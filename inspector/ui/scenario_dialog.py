@@ -1,0 +1,104 @@
+"""Edit a live scenario (prompt and tools as JSON) and the session's timeouts.
+
+Invariant: the dialog never accepts something the session could not send: the tools must be
+a JSON array the core's tool registry reads (its warnings are shown, not hidden), and every
+number is bounded by the spin boxes.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core.scenarios import Scenario
+from ..core.tools import ToolRegistry
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """The live session's limits (seed 1's attempt budget included)."""
+
+    connect: float = 10.0
+    """Seconds to establish the connection."""
+    read: float = 60.0
+    """Seconds without a byte before the read times out."""
+    budget: float = 120.0
+    """Seconds an attempt and its retry may take together."""
+
+
+class ScenarioDialog(QDialog):
+    """Prompt, system text, tools JSON, and the three timeouts."""
+
+    def __init__(self, scenario: Scenario, timeouts: Timeouts,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Scenario: {scenario.title}")
+        self.resize(720, 640)
+        self._base = scenario
+        self.prompt = QPlainTextEdit(scenario.prompt)
+        self.prompt.setMaximumHeight(90)
+        self.system = QLineEdit(scenario.system or "")
+        self.tools = QPlainTextEdit(json.dumps(scenario.tools, indent=2, ensure_ascii=False))
+        self.tools.setFont(QFont("monospace"))
+        self.connect_s = self._seconds(timeouts.connect, 1, 120)
+        self.read_s = self._seconds(timeouts.read, 1, 600)
+        self.budget_s = self._seconds(timeouts.budget, 5, 3600)
+        self.problem = QLabel()
+        self.problem.setWordWrap(True)
+        form = QFormLayout()
+        form.addRow("Prompt", self.prompt)
+        form.addRow("System", self.system)
+        form.addRow("Tools (JSON array, any provider's shape)", self.tools)
+        form.addRow("Connect timeout (s)", self.connect_s)
+        form.addRow("Read-idle timeout (s)", self.read_s)
+        form.addRow("Attempt budget (s)", self.budget_s)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        lay = QVBoxLayout(self)
+        lay.addLayout(form)
+        lay.addWidget(self.problem)
+        lay.addWidget(buttons)
+        self.result_scenario: Scenario | None = None
+        self.result_timeouts: Timeouts | None = None
+
+    @staticmethod
+    def _seconds(value: float, low: float, high: float) -> QDoubleSpinBox:
+        box = QDoubleSpinBox()
+        box.setRange(low, high)
+        box.setDecimals(1)
+        box.setValue(value)
+        return box
+
+    def _accept(self) -> None:
+        try:
+            tools = json.loads(self.tools.toPlainText() or "[]")
+        except ValueError as exc:
+            self.problem.setText(f"✖ tools are not valid JSON: {exc}")
+            return
+        if not isinstance(tools, list):
+            self.problem.setText("✖ tools must be a JSON array of tool definitions")
+            return
+        warnings = ToolRegistry.from_definitions(tools).warnings
+        if warnings and not self.problem.text().startswith("⚠"):
+            self.problem.setText("⚠ " + "; ".join(warnings) + " — press OK again to use them")
+            return
+        self.result_scenario = replace(self._base, prompt=self.prompt.toPlainText().strip(),
+                                       system=self.system.text().strip() or None, tools=tools)
+        self.result_timeouts = Timeouts(self.connect_s.value(), self.read_s.value(),
+                                        self.budget_s.value())
+        self.accept()
