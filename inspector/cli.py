@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from . import __version__
 from .core.analysis import DIALECT_CHOICES, VALIDATION_MODES, Analysis, Settings
@@ -57,6 +58,16 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--profiles", metavar="FILE", help="extra profiles (a JSON list)")
     r.add_argument("--header", action="append", default=[], metavar="NAME:VALUE",
                    help="an extra request header (repeatable)")
+    r.add_argument("--loop", action="store_true",
+                   help="run the built-in demo tools and continue over rounds (a tool loop)")
+    r.add_argument("--sequential", action="store_true",
+                   help="with --loop: dispatch tools after the stream ends, not as calls close")
+    r.add_argument("--max-steps", type=int, default=10, metavar="N",
+                   help="with --loop: stop after N rounds (default 10)")
+    r.add_argument("--slow-tool", action="append", default=[], metavar="NAME:SECONDS",
+                   help="with --loop: delay a tool's handler (repeatable)")
+    r.add_argument("--disable-tool", action="append", default=[], metavar="NAME",
+                   help="with --loop: neither offer nor run this tool (repeatable)")
     d = sub.add_parser("demo-server", help="run the demo provider (quirky streams, no API key)")
     d.add_argument("--port", type=int, default=8765, help="port to listen on (0: any free one)")
     d.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
@@ -81,6 +92,10 @@ def record(args: argparse.Namespace) -> int:
     settings = LoopSettings(not args.no_retry, read_timeout=args.read_timeout,
                             tool_argument_validation=args.validation)
     kept = f" (capture: {args.out})"
+    if args.loop:
+        return _record_loop(args, profile, scenario, settings, headers, kept)
+    if args.sequential or args.slow_tool or args.disable_tool:
+        raise InspectorError("--sequential, --slow-tool and --disable-tool need --loop")
     try:
         session = asyncio.run(record_session(profile, scenario, args.out, settings,
                                              model=args.model, headers=headers,
@@ -94,6 +109,46 @@ def record(args: argparse.Namespace) -> int:
         return 2
     sys.stdout.write(report.to_text(session.analysis, args.out, colour=sys.stdout.isatty()))
     return 0 if session.analysis.all_valid else 1
+
+
+def _record_loop(args: argparse.Namespace, profile: Any, scenario: Any, settings: Any,
+                 headers: dict[str, str], kept: str) -> int:
+    """``record --loop``: the rounds, then the report; exit 0 / 1 (an invalid call) / 2."""
+    import asyncio
+
+    from .core import report
+    from .net.toolloop import record_loop
+    from .net.tools import ToolBox, scenario_options
+
+    if args.max_steps < 1:
+        raise InspectorError("--max-steps takes a number >= 1")
+    tools = ToolBox.builtin()
+    try:
+        tools.configure(scenario_options(args.scenario))
+        for name in args.disable_tool:
+            tools.disable(name)
+        for item in args.slow_tool:
+            name, _, seconds = item.partition(":")
+            tools.set_slow(name, float(seconds or 1.0))
+    except KeyError as exc:
+        names = ", ".join(tools.names())
+        raise InspectorError(f"unknown tool {exc} (built-in: {names})") from None
+    except ValueError:
+        raise InspectorError("--slow-tool takes NAME:SECONDS (seconds >= 0)") from None
+    try:
+        loop = asyncio.run(record_loop(profile, scenario, args.out, settings, tools=tools,
+                                       max_steps=args.max_steps, sequential=args.sequential,
+                                       model=args.model, headers=headers))
+    except KeyboardInterrupt:
+        print(f"toolcall-inspector: interrupted{kept}", file=sys.stderr)
+        return 130
+    sys.stdout.write(report.to_text(loop.analysis, args.out, colour=sys.stdout.isatty()))
+    if loop.error is not None:
+        where = kept if Path(args.out).is_file() else ""
+        print(f"toolcall-inspector: {loop.error}{where}", file=sys.stderr)
+        return 2
+    valid = all(v.valid for r in loop.analysis.rounds for v in r.final.verdicts if not v.orphan)
+    return 0 if valid else 1
 
 
 def demo_server(args: argparse.Namespace) -> int:

@@ -9,6 +9,10 @@ Invariants:
   after new data or new settings.
 - Tools come from, in order: the user's tools, the capture's request body, the tools a
   Responses stream echoes in ``response.created``.
+- Tool loops (:mod:`inspector.core.rounds`): synthetic events enter through
+  :meth:`Analysis.add_event` in arrival order, between chunks, live and from a capture alike.
+  Seed 1's attempt records are planned per round (a retry never spans two rounds); a session
+  without ``round`` events is one round, judged exactly as before.
 """
 
 from __future__ import annotations
@@ -19,8 +23,10 @@ from typing import Any
 import orjson
 
 from . import attempts as attempts_mod
+from . import rounds as rounds_mod
 from .accumulator import ABSENT, Accumulator, ToolCall, repaired_id
 from .capture import Attempt, Capture
+from .continuation import AssistantCall, AssistantTurn, ToolResult, parse_arguments
 from .jsonprogress import first_error
 from .model import OMITTED, Delta, DeltaKind
 from .quirks import Quirk, detect
@@ -116,7 +122,21 @@ class AttemptView:
         """The capture's record of this attempt (request, response, end), when known."""
         self.verdicts: list[CallVerdict] = []
         """Per call, in lane order (orphans included, marked)."""
+        self.round = 1
+        """The tool-loop round this attempt belongs to (1 outside tool loops)."""
+        self.events: list[rounds_mod.ToolEvent] = []
+        """Synthetic tool-loop events of this attempt, in arrival order."""
         self._quirks: list[Quirk] | None = None
+
+    @property
+    def results(self) -> list[ToolResult]:
+        """Tool results (and tool errors) of this attempt's calls, in the order they landed."""
+        return [r for r in (e.result for e in self.events) if r is not None]
+
+    @property
+    def dispatches(self) -> list[rounds_mod.ToolEvent]:
+        """The ``tool_dispatch`` events of this attempt, in order."""
+        return [e for e in self.events if e.kind == rounds_mod.TOOL_DISPATCH]
 
     @property
     def quirks(self) -> list[Quirk]:
@@ -145,6 +165,8 @@ class Analysis:
         """Every attempt, in order."""
         self.capture: Capture | None = None
         """The capture this analysis was built from, if any."""
+        self.events: list[rounds_mod.ToolEvent] = []
+        """Every synthetic tool-loop event of the session, in arrival order."""
         self._dirty = True
         self._registry: ToolRegistry | None = None
         self._records: list[attempts_mod.AttemptRecord] = []
@@ -158,8 +180,11 @@ class Analysis:
         analysis.capture = capture
         for source in capture.attempts:
             view = analysis.begin_attempt(source)
-            for t, data in source.chunks:
-                view.state.feed(data, t)
+            for t, data, event in rounds_mod.merged(source):
+                if event is not None:
+                    analysis.add_event(event)
+                else:
+                    view.state.feed(data or b"", t)
             view.state.end()
         if not capture.attempts:
             analysis.begin_attempt(None).state.end()
@@ -171,6 +196,8 @@ class Analysis:
         """Open the next attempt's stream."""
         state = StreamState(self.settings.dialect, self.settings.empty_id)
         view = AttemptView(len(self.attempts) + 1, state, source)
+        if self.attempts:
+            view.round = self.attempts[-1].round
         self.attempts.append(view)
         self._dirty = True
         return view
@@ -187,6 +214,24 @@ class Analysis:
         if self.attempts:
             self.attempts[-1].state.end(t)
             self._dirty = True
+
+    def add_event(self, event: rounds_mod.ToolEvent) -> None:
+        """A synthetic tool-loop event of the current attempt, in arrival order.
+
+        A ``round`` event sets the attempt's round; an event whose position says the body had
+        ended ends the current attempt first (a replay then matches the live session).
+        """
+        if not self.attempts:
+            self.begin_attempt()
+        view = self.attempts[-1]
+        pos = event.position
+        if pos is not None and pos.ended and not view.state.ended:
+            view.state.end()
+        if event.kind == rounds_mod.ROUND and type(event.data.get("round")) is int:
+            view.round = event.data["round"]
+        view.events.append(event)
+        self.events.append(event)
+        self._dirty = True
 
     # -- settings ------------------------------------------------------------------------
 
@@ -233,15 +278,54 @@ class Analysis:
         for view in self.attempts:
             view.verdicts = [self._verdict(view.state, c, mode) for c in view.state.calls]
             view._quirks = None
-        self._records = attempts_mod.plan(
-            [[v for v in view.verdicts if not v.orphan] for view in self.attempts],
-            self._registry,
-            errors=[view.error for view in self.attempts],
-        )
+        self._records = []
+        for rnd in rounds_mod.group(self.attempts):  # seed 1's retry lives inside one round
+            records = attempts_mod.plan(
+                [[v for v in view.verdicts if not v.orphan] for view in rnd.attempts],
+                self._registry,
+                errors=[view.error for view in rnd.attempts],
+            )
+            for rec, view in zip(records, rnd.attempts, strict=True):
+                rec.attempt = view.number
+            self._records += records
         for rec, view in zip(self._records, self.attempts, strict=True):
             rec.usage = view.state.usage
             rec.duration = view.state.events[-1].t if view.state.events else None
         self._dirty = False
+
+    def judge_call(self, view: AttemptView, call: ToolCall) -> CallVerdict:
+        """One call judged now, under the current settings, without re-judging the session
+        (a tool loop asks this the moment a call closes, mid-stream)."""
+        if self._dirty:  # judge() resolves them again; tools do not change mid-session
+            self._registry = self._resolve_tools()
+        return self._verdict(view.state, call, self.settings.validation)
+
+    @property
+    def rounds(self) -> list[rounds_mod.Round]:
+        """The session's rounds (one for a session without tool-loop events)."""
+        self.judge()
+        return rounds_mod.group(self.attempts)
+
+    def assistant_turn(self, view: AttemptView) -> AssistantTurn:
+        """What ``view`` contributes to history: its text, reasoning and named calls with
+        their effective ids (nameless calls are left out, as seed 1 drops them)."""
+        self.judge()
+        calls = []
+        acc = view.state.acc
+        for v in view.verdicts:
+            if v.orphan or acc is None or acc.blank(v.call.name):
+                continue
+            wire = None if v.repaired_id is not None else v.call.id
+            extra = {}
+            for frag in v.call.fragments:
+                if frag.extra and "thoughtSignature" in frag.extra:
+                    extra["thoughtSignature"] = frag.extra["thoughtSignature"]
+            calls.append(AssistantCall(str(v.effective_id), str(v.name), v.arguments,
+                                       parse_arguments(v.arguments),
+                                       wire if isinstance(wire, str) else None,
+                                       v.call.slot, extra))  # fmt: skip
+        st = view.state
+        return AssistantTurn(st.full_text, "".join(st.reasoning), tuple(calls))
 
     def _verdict(self, state: StreamState, call: ToolCall, mode: str) -> CallVerdict:
         acc = state.acc or Accumulator(state.empty_id)

@@ -21,6 +21,10 @@ Invariants:
   The Analysis is fed each chunk's recorded time (``Step.source_t``), as the live client is.
 - Seeking backward rebuilds a fresh Analysis (same settings and tools, capture attached) and
   feeds it forward; nothing is ever un-fed.
+- Tool-loop ``event`` records are steps too (``Step.event``), placed among their attempt's
+  chunks in arrival order (:func:`inspector.core.rounds.merged`) at their recorded time, and
+  handed to :meth:`Analysis.add_event`. A capture without events gets exactly the plan it got
+  before tool loops existed.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from dataclasses import dataclass
 from .analysis import Analysis, Settings
 from .capture import Attempt, Capture
 from .model import EventKind
+from .rounds import ToolEvent, merged
 from .sse import decode_all
 from .tools import ToolRegistry
 
@@ -47,6 +52,8 @@ class Step:
     source_t: float = 0.0
     """The time fed to the Analysis: the chunk's recorded seconds since its attempt's request
     (for a raw body, the synthetic time)."""
+    event: ToolEvent | None = None
+    """A tool-loop event to add instead of a chunk (``data`` is then empty)."""
 
 
 def split_body(body: bytes) -> list[bytes]:
@@ -70,13 +77,13 @@ def replay_plan(capture: Capture, *, untimed_interval: float = 0.05) -> list[Ste
     steps: list[Step] = []
     clock = 0.0
     for attempt in capture.attempts:
-        if not attempt.chunks:
+        if not attempt.chunks and not attempt.events:
             steps.append(Step(attempt.number, clock, b"", 0.0))
             continue
         base = clock
-        for t, data in attempt.chunks:
+        for t, data, event in merged(attempt):
             clock = max(clock, base + t)
-            steps.append(Step(attempt.number, clock, data, t))
+            steps.append(Step(attempt.number, clock, data or b"", t, event))
     return steps
 
 
@@ -199,7 +206,10 @@ class Replayer:
                 analysis.end()
             analysis.begin_attempt(self._sources.get(step.attempt))
             self._attempt = step.attempt
-        analysis.feed(step.data, step.source_t)
+        if step.event is not None:
+            analysis.add_event(step.event)
+        else:
+            analysis.feed(step.data, step.source_t)
         self.position += 1
         if self.position == len(self.plan):
             analysis.end()

@@ -6,6 +6,8 @@ Invariants:
 - ``tool_calls`` is the assembled turn of the final attempt (orphan id-only entries are listed
   under ``orphan_entries`` instead); ``valid`` is true only when every one of them is valid.
 - Human output uses colour only when asked to (the CLI asks on a TTY).
+- Tool loops only add: ``rounds``, ``loop`` and each attempt's ``round`` in the JSON, and a
+  rounds section in the text when the session has tool-loop events (older outputs unchanged).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 
 from .analysis import Analysis, AttemptView, CallVerdict
 from .model import OMITTED, presence
+from .rounds import LOOP_END, ROUND
 
 FORMAT_VERSION = 1
 
@@ -66,7 +69,21 @@ def attempt_json(view: AttemptView) -> dict[str, Any]:
         "errors": [str(e.value) for e in st.errors],
         "tool_calls": [call_json(v) for v in view.verdicts if not v.orphan],
         "quirks": [q.to_json() for q in view.quirks],
+        "round": view.round,
     }
+
+
+def loop_json(analysis: Analysis) -> dict[str, Any] | None:
+    """How a tool loop ended (its ``loop_end`` event), or None for other sessions."""
+    ends = [e for e in analysis.events if e.kind == LOOP_END]
+    if not ends and not analysis.events:
+        return None
+    end = dict(ends[-1].data) if ends else {}
+    modes = [e.data.get("mode") for e in analysis.events if e.kind == ROUND]
+    return {"mode": modes[0] if modes else None, "end_reason": end.get("reason"),
+            "rounds": len(analysis.rounds), "error": end.get("error"),
+            "final_text": analysis.final.state.full_text,
+            "saved": round(sum(r.saved for r in analysis.rounds), 6)}  # fmt: skip
 
 
 def to_json(analysis: Analysis, source: str | None = None) -> dict[str, Any]:
@@ -95,6 +112,8 @@ def to_json(analysis: Analysis, source: str | None = None) -> dict[str, Any]:
         "text": st.full_text,
         "reasoning": "".join(st.reasoning),
         "errors": [str(e.value) for e in st.errors],
+        "rounds": [r.to_json() for r in analysis.rounds],
+        "loop": loop_json(analysis),
     }
 
 
@@ -213,4 +232,42 @@ def to_text(analysis: Analysis, source: str | None = None, colour: bool = False)
             lines.append(f"  {paint(_YELLOW, q.code)}  chunks {chunks}  {q.message}")
     for w in analysis.warnings:
         lines.append(paint(_YELLOW, f"warning: {w}"))
+    if analysis.events:
+        lines += rounds_text(analysis)
     return "\n".join(lines) + "\n"
+
+
+def _ms(seconds: float | None) -> str:
+    return "?" if seconds is None else f"{seconds * 1000:.0f} ms"
+
+
+def rounds_text(analysis: Analysis) -> list[str]:
+    """The tool loop, round by round: calls, dispatch and result times, results, final text."""
+    loop = loop_json(analysis) or {}
+    lines = [f"tool loop: {loop.get('rounds')} round(s), {loop.get('mode') or '?'} dispatch, "
+             f"ended by {loop.get('end_reason') or '?'}, waits {_ms(loop.get('saved'))} shorter "
+             "than sequential"]
+    for rnd in analysis.rounds:
+        end = rnd.stream_end
+        attempts = ",".join(str(v.number) for v in rnd.attempts)
+        lines.append(f"round {rnd.number} (attempt {attempts}): finish "
+                     f"{rnd.final.state.finish_reason!r}, stream ended at {_ms(end)}, "
+                     f"{len(rnd.results)} result(s), wait {_ms(rnd.saved)} shorter than sequential")
+        sent = {e.data.get("call_id"): e for e in rnd.final.dispatches}
+        for r in sorted(rnd.results, key=lambda r: -1 if r.slot is None else r.slot):
+            d = sent.get(r.call_id)
+            when = (f"dispatched {_ms(d.t)} (chunk {r.dispatched.chunks})"
+                    if d is not None and r.dispatched else "not run")
+            landed = f"chunk {r.completed.chunks}" if r.completed else "?"
+            ahead = " before the end" if r.completed and not r.completed.ended else ""
+            lines.append(f"  [{r.slot}] {r.name} {r.call_id}: {when} → {r.status} at "
+                         f"{_ms(r.completed.t if r.completed else None)} ({landed}{ahead}), "
+                         f"ran {_ms(r.duration)}, {_ms(r.saved(end or 0.0))} ahead of sequential")
+            shown_output = r.text if r.title is None else f"{r.title}: {r.text}"
+            lines.append(f"      {_clip(shown_output, 100)}")
+            if r.metadata:
+                lines.append(f"      metadata: {_clip(repr(r.metadata), 100)}")
+        if rnd.final.state.full_text:
+            lines.append(f"  text: {_clip(repr(rnd.final.state.full_text), 100)}")
+    lines.append(f"final text: {_clip(repr(loop.get('final_text') or ''), 200)}")
+    return lines

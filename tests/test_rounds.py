@@ -1,0 +1,79 @@
+"""Rounds in the core: events merged into arrival order, seed 1 records planned per round."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from inspector.core.analysis import Analysis
+from inspector.core.capture import Attempt, CaptureWriter, load
+from inspector.core.replay import Replayer, replay_plan
+from inspector.core.rounds import ROUND, ToolEvent, merged
+
+VALID = (b'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c1",'
+         b'"function":{"name":"get_weather","arguments":"{\\"city\\":\\"Paris\\"}"}}]}}]}\n\n'
+         b'data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}\n\n'
+         b"data: [DONE]\n\n")  # fmt: skip
+CUT = (b'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c2",'
+       b'"function":{"name":"get_weather","arguments":"{\\"ci"}}]}}]}\n\n'
+       b'data: {"choices":[{"index":0,"delta":{},"finish_reason":"length"}]}\n\n')  # fmt: skip
+
+
+def _event(attempt: int, kind: str, data: dict[str, object], t: float = 0.0) -> ToolEvent:
+    return ToolEvent(kind, attempt, t, data)
+
+
+def test_records_are_planned_per_round() -> None:
+    analysis = Analysis()
+    analysis.begin_attempt()
+    analysis.add_event(_event(1, ROUND, {"round": 1}))
+    analysis.feed(VALID)
+    analysis.end()
+    analysis.begin_attempt()
+    analysis.add_event(_event(2, ROUND, {"round": 2}))
+    analysis.feed(CUT)
+    analysis.end()
+    # round 2's only attempt is invalid: "invalid" (a retry would follow), not a degraded retry
+    assert [r.outcome for r in analysis.records] == ["accepted", "invalid"]
+    assert [r.attempt for r in analysis.records] == [1, 2]
+    assert [[v.number for v in r.attempts] for r in analysis.rounds] == [[1], [2]]
+    one_round = Analysis()  # the same attempts without round events: one round, as before
+    for body in (VALID, CUT):
+        one_round.begin_attempt()
+        one_round.feed(body)
+        one_round.end()
+    assert [r.outcome for r in one_round.records] == ["accepted", "accepted_degraded"]
+    assert len(one_round.rounds) == 1
+
+
+def test_merge_places_events_by_position_else_time() -> None:
+    attempt = Attempt(1, chunks=[(0.1, b"a"), (0.2, b"b"), (0.3, b"c")])
+    attempt.events = [
+        {"type": "event", "attempt": 1, "t": 0.25, "kind": "note", "data": {}},  # by time
+        {"type": "event", "attempt": 1, "t": 0.05, "kind": "tool_result",
+         "data": {"position": {"t": 0.05, "chunks": 1, "events": 1}}},  # after chunk 1
+    ]  # fmt: skip
+    order = [data.decode() if data else ev.kind for _, data, ev in merged(attempt)
+             if data or ev]  # fmt: skip
+    assert order == ["a", "tool_result", "b", "note", "c"]
+
+
+def test_event_records_round_trip_through_a_capture(tmp_path: Path) -> None:
+    path = tmp_path / "c.jsonl"
+    with CaptureWriter(path) as w:
+        w.event(1, 0.0, ROUND, {"round": 1, "position": {"t": 0, "chunks": 0, "events": 0}})
+        w.request(1, "POST", "http://x/v1/chat/completions", {}, {"messages": []})
+        w.chunk(1, 0.01, VALID)
+        w.event(1, 0.02, "tool_result", {"call_id": "c1", "name": "get_weather",
+                                          "output": "ok", "position": {"t": 0.02, "chunks": 1,
+                                                                       "events": 3,
+                                                                       "ended": True}})
+        w.end(1, 0.03, "eof")
+    capture = load(path)
+    plan = replay_plan(capture)
+    assert [s.event.kind if s.event else "chunk" for s in plan] == [ROUND, "chunk", "tool_result"]
+    replayer = Replayer(capture)
+    replayer.step(3)
+    view = replayer.analysis.attempts[-1]
+    assert view.state.ended  # the result landed after the body ended: replay ends it first
+    assert [r.call_id for r in view.results] == ["c1"]
+    assert Analysis.from_capture(capture).rounds[0].results == view.results
