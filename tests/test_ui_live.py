@@ -112,3 +112,37 @@ def test_missing_key_is_a_message_not_a_crash(window: MainWindow, qloop: qasync.
     assert window.live.session is None
     box = window.live_error_box
     assert box is not None and "ANTHROPIC_API_KEY" in box.text()  # shown, and not blocking
+
+
+def test_tool_loop_shows_rounds_results_and_timeline(
+        window: MainWindow, qloop: qasync.QEventLoop) -> None:
+    window.live_bar.select("demo", "demo-parallel", "tool-loop")
+    window.live_bar.loop.setChecked(True)
+
+    async def scenario() -> None:
+        window.start_live()
+        await until(lambda: window.live.session is not None)
+        await until(lambda: window.live.session.state in ("done", "failed", "cancelled"))
+        await asyncio.sleep(0.05)
+
+    qloop.run_until_complete(scenario())
+    loop = window.live.session
+    assert loop is not None and loop.state == "done", loop.error
+    tree = window.attempts
+    assert [tree.topLevelItem(i).text(0) for i in range(tree.topLevelItemCount())] == [
+        "Round 1", "Round 2"]
+    round1 = tree.topLevelItem(0).child(0)
+    calls = [round1.child(i) for i in range(round1.childCount())]
+    assert len(calls) == 3 and all(c.child(0).text(1).startswith("✔ ok") for c in calls)
+    window._attempt_changed(1)  # show round 1's lanes
+    assert len(window.lanes.lanes) == 3
+    for lane in window.lanes.lanes:
+        assert lane.result_line.isVisible() or not lane.result_line.isHidden()
+        line = lane.result_line.text()
+        assert "✔ result" in line and "dispatched at chunk" in line
+    window.tabs.setCurrentIndex(window.tabs.count() - 1)
+    bands = window.timeline.bands
+    assert [b.title for b in bands] == ["round 1 · attempt 1", "round 2 · attempt 2"]
+    assert sum(1 for bar in bands[0].bars if bar.text.startswith("✔ get_") or
+               bar.text.startswith("✔ search")) == 3  # one tool span per call
+    assert window.doc.replayer is not None  # the recorded loop is now replayable

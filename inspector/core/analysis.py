@@ -168,6 +168,7 @@ class Analysis:
         self.events: list[rounds_mod.ToolEvent] = []
         """Every synthetic tool-loop event of the session, in arrival order."""
         self._dirty = True
+        self._verdict_cache: dict[int, tuple[ToolCall, tuple[Any, ...], CallVerdict]] = {}
         self._registry: ToolRegistry | None = None
         self._records: list[attempts_mod.AttemptRecord] = []
 
@@ -238,6 +239,7 @@ class Analysis:
     def apply(self, settings: Settings) -> None:
         """Re-judge under new settings (a dialect change needs a re-read, done by the caller)."""
         if settings.empty_id != self.settings.empty_id:
+            self._verdict_cache.clear()  # new call objects: the old verdicts must not linger
             for view in self.attempts:
                 view.state.rejudge(settings.empty_id)
         self.settings = settings
@@ -328,12 +330,27 @@ class Analysis:
         return AssistantTurn(st.full_text, "".join(st.reasoning), tuple(calls))
 
     def _verdict(self, state: StreamState, call: ToolCall, mode: str) -> CallVerdict:
+        """A call's verdict, recomputed only when the call or the settings changed since (a
+        view judges on every flush; re-validating every buffer each time grows with the
+        stream). A call still open is not judged yet: its arguments are still arriving."""
+        key = (call.length, call.open, call.truncated, len(call.fragments), call.name,
+               call.id, mode, id(self._registry), state.empty_id)
+        cached = self._verdict_cache.get(id(call))
+        if cached is not None and cached[0] is call and cached[1] == key:
+            return cached[2]
+        verdict = self._judge_call(state, call, mode)
+        self._verdict_cache[id(call)] = (call, key, verdict)
+        return verdict
+
+    def _judge_call(self, state: StreamState, call: ToolCall, mode: str) -> CallVerdict:
         acc = state.acc or Accumulator(state.empty_id)
         orphan = acc.is_orphan(call)
         name = None if acc.blank(call.name) else call.name
         repaired = repaired_id(call) if name is not None and acc.blank(call.id) else None
         if orphan:
             return CallVerdict(call, [], True, None)
+        if call.open:
+            return CallVerdict(call, [], False, repaired)
         args = call.arguments
         json_error = first_error(args) if args.strip() and not _parses(args) else None
         problems = validate_call(

@@ -12,6 +12,7 @@ Invariants:
 
 from __future__ import annotations
 
+import gc
 import math
 import threading
 import time
@@ -28,8 +29,9 @@ from ..core.tools import ToolRegistry
 
 TICK_MS = 16
 """Replay clock and flush period (about 60 Hz)."""
-STEP_BUDGET = 4000
-"""At most this many steps are fed per tick, so a tick never stalls the event loop."""
+TICK_BUDGET = 0.008
+"""Seconds of core feeding per tick at most, so a tick never stalls the event loop (a fast
+replay that cannot keep up falls behind the clock instead of freezing the window)."""
 BACKGROUND_BYTES = 4 * 1024 * 1024
 """Files larger than this are read and ingested on a worker thread, with progress."""
 
@@ -136,7 +138,8 @@ class Document(QObject):
             self.play()
 
     def _adopt_replayer(self, replayer: Any, name: str) -> None:
-        self.stop_live_view()
+        self._timer.stop()
+        self.live = None
         self.replayer, self.path, self.attempt = replayer, name, None
         self.loaded.emit(name)
         self._rejudged()
@@ -151,6 +154,8 @@ class Document(QObject):
         try:
             self.progress.emit(0, 0)
             capture = load(path)
+            gc.freeze()  # the capture's records are long-lived: keep GC passes (which hold
+            # the GIL and so freeze the window) from rescanning them on every collection
             replayer = Replayer(capture, self.settings, self.tools)
             total = len(replayer.plan)
             while not replayer.at_end:
@@ -158,6 +163,7 @@ class Document(QObject):
                     self.progress.emit(-1, total)
                     return
                 replayer.step(20000)
+                gc.freeze()
                 self.progress.emit(replayer.position, total)
             replayer.finish()
         except InspectorError as exc:
@@ -190,12 +196,26 @@ class Document(QObject):
         self._rejudged()
         self._timer.start()
 
-    def stop_live_view(self) -> None:
-        """The live session ended: one last flush, then the clock stops."""
-        if self.live is not None:
-            self._timer.stop()
-            self._flush()
-            self.live = None
+    def stop_live_view(self, capture_path: str | None = None) -> None:
+        """The live session ended: one last flush, then the clock stops. With the session's
+        capture, the document becomes that capture (the same state, now replayable)."""
+        if self.live is None:
+            return
+        self._timer.stop()
+        self._flush()
+        if capture_path is None:
+            return
+        try:
+            capture = load(capture_path)
+        except InspectorError:
+            return  # keep showing the live analysis: it is all there is
+        live, self.live = self.live, None
+        attempt = self.attempt
+        replayer = Replayer(capture, self.settings, self.tools)
+        replayer.finish()
+        self._adopt_replayer(replayer, capture_path)
+        if attempt is not None and attempt <= len(live.attempts):
+            self.attempt = attempt
 
     # -- settings ------------------------------------------------------------------------
 
@@ -283,7 +303,9 @@ class Document(QObject):
             self.pause()
             return
         target = self._base + (time.monotonic() - self._clock) * self.speed
-        r.advance_to_time(target, max_steps=STEP_BUDGET)
+        deadline = time.perf_counter() + TICK_BUDGET
+        while time.perf_counter() < deadline and r.advance_to_time(target, max_steps=128):
+            pass
         if r.at_end:
             r.finish()
             self.pause()

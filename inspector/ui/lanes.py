@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from ..core.accumulator import ToolCall
 from ..core.analysis import AttemptView, CallVerdict
+from ..core.continuation import ToolResult
 from ..core.model import SSEEvent, presence
 from . import theme
 from .highlight import JsonHighlighter
@@ -104,6 +105,13 @@ class LaneWidget(QFrame):
         self.tabs = QTabWidget()
         self.tabs.addTab(self.buffer, "Buffer")
         self.tabs.addTab(self.parsed, "Parsed")
+        self.result = QPlainTextEdit(readOnly=True)
+        self.result.setFont(QFont("monospace"))
+        self.result_line = QLabel()
+        self.result_line.setTextFormat(Qt.TextFormat.RichText)
+        self.result_line.setWordWrap(True)
+        self.result_line.hide()
+        self._result_for: object = None
         self.tabs.currentChanged.connect(lambda _i: self._fill_parsed())
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.table)
@@ -112,6 +120,7 @@ class LaneWidget(QFrame):
         lay = QVBoxLayout(self)
         lay.addWidget(self.header)
         lay.addWidget(self.status)
+        lay.addWidget(self.result_line)
         lay.addWidget(split, 1)
 
     def _make_table(self) -> QTableView:
@@ -258,6 +267,39 @@ class LaneWidget(QFrame):
         self.status.setText(self.status.text() + f"<br>✖ {escape(bad.message)}")
         self.tabs.setCurrentWidget(self.buffer)
 
+    def show_result(self, result: ToolResult | None) -> None:
+        """A tool result landed for this call (tool loop): when, how long, and what it says."""
+        if result is self._result_for:
+            return
+        self._result_for = result
+        if result is None:
+            self.result_line.hide()
+            idx = self.tabs.indexOf(self.result)
+            if idx >= 0:
+                self.tabs.removeTab(idx)
+            return
+        mark = "✖ tool error" if result.is_error else "✔ result"
+        where = ""
+        if result.dispatched is not None:
+            where += (f" · dispatched at chunk {result.dispatched.chunks} "
+                      f"({result.dispatched.t * 1000:.0f} ms"
+                      f"{', after the stream' if result.dispatched.ended else ', mid-stream'})")
+        if result.completed is not None:
+            where += (f" · landed at chunk {result.completed.chunks} "
+                      f"({result.completed.t * 1000:.0f} ms)")
+        took = f" in {result.duration * 1000:.0f} ms" if result.duration is not None else ""
+        title = f" — <b>{escape(result.title)}</b>" if result.title else ""
+        self.result_line.setText(f"⇦ {mark}{took}{where}{title}")
+        self.result_line.show()
+        body = {"output": result.output}
+        if result.metadata:
+            body["metadata"] = result.metadata
+        if result.error_kind:
+            body["error_kind"] = result.error_kind
+        self.result.setPlainText(json.dumps(body, indent=2, ensure_ascii=False, default=str))
+        if self.tabs.indexOf(self.result) < 0:
+            self.tabs.addTab(self.result, "Result")
+
     def select_seq(self, seq: int) -> bool:
         """Select the fragment that came from wire event ``seq`` (without re-emitting)."""
         row = self.model.row_of_seq(seq)
@@ -288,7 +330,7 @@ class LanesView(QScrollArea):
         self._inner = QWidget()
         self._row = QHBoxLayout(self._inner)
         self._row.setContentsMargins(4, 4, 4, 4)
-        self._empty = QLabel("No tool calls yet.")
+        self._empty = QLabel("No tool calls in this attempt (yet).")
         self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._row.addWidget(self._empty, 1)
         self.setWidget(self._inner)
@@ -311,6 +353,7 @@ class LanesView(QScrollArea):
             lane = self.lanes[i] if i < len(self.lanes) else self._add_lane()
             lane.bind(call, verdicts[i] if i < len(verdicts) else None,
                       view.state.events if view else (), mode)
+        self._results(view)
         self._empty.setVisible(not calls)
 
     def sync(self, view: AttemptView | None) -> None:
@@ -326,7 +369,13 @@ class LanesView(QScrollArea):
                 self.lanes[i].bind(call, v, view.state.events, self._mode)
             else:
                 self.lanes[i].sync(v, self._mode)
+        self._results(view)
         self._empty.setVisible(not calls)
+
+    def _results(self, view: AttemptView | None) -> None:
+        by_slot = {r.slot: r for r in view.results} if view is not None else {}
+        for lane in self.lanes:
+            lane.show_result(by_slot.get(lane.call.slot) if lane.call is not None else None)
 
     def _add_lane(self) -> LaneWidget:
         lane = LaneWidget(compact=self.compact)

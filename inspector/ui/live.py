@@ -78,15 +78,19 @@ class LiveController(QObject):
         task.add_done_callback(self._tasks.discard)
         return task
 
-    def start(self, profile: str, model: str, scenario: Scenario, retry: bool) -> None:
-        """Start a session (the previous one is stopped first)."""
+    def start(self, profile: str, model: str, scenario: Scenario, retry: bool, *,
+              loop: bool = False, sequential: bool = False) -> None:
+        """Start a session (the previous one is stopped first); ``loop`` runs the tool loop
+        (seed 2: tools run as their calls close, results feed the next round)."""
         self.stop()
-        self._spawn(self._run(profile, model, scenario, retry))
+        self._spawn(self._run(profile, model, scenario, retry, loop, sequential))
 
     def stop(self) -> None:
-        """Cancel the running session; its capture keeps every byte received."""
-        if self.session is not None:
-            self.session.cancel()
+        """Cancel the running session (and its tools); the capture keeps every byte."""
+        s = self.session
+        if s is not None:
+            stop = getattr(s, "stop", None) or s.cancel
+            stop()
 
     def list_demo_models(self) -> None:
         """Fill the model list from the demo provider's ``GET /v1/models``."""
@@ -109,9 +113,10 @@ class LiveController(QObject):
             data = (await client.get(f"{url}/v1/models")).json().get("data", [])
         self.models_changed.emit([m["id"] for m in data])
 
-    async def _run(self, profile_name: str, model: str, scenario: Scenario, retry: bool) -> None:
+    async def _run(self, profile_name: str, model: str, scenario: Scenario, retry: bool,
+                   loop: bool = False, sequential: bool = False) -> None:
         try:
-            session = await self._prepare(profile_name, model, scenario, retry)
+            session = await self._prepare(profile_name, model, scenario, retry, loop, sequential)
         except (InspectorError, OSError, ValueError) as exc:
             self.status.emit(f"Cannot start: {exc}")
             self.failed.emit(f"Cannot start the session:\n\n{exc}")
@@ -124,9 +129,10 @@ class LiveController(QObject):
         try:
             await session.run()
         finally:
-            self.doc.stop_live_view()
+            path = session.capture_path
+            self.doc.stop_live_view(str(path) if path is not None and path.exists() else None)
             self.running_changed.emit(False)
-            lines = session.summary_lines()
+            lines = _summary(session)
             tail = f" — {session.error}" if session.error else ""
             self.status.emit(f"{session.state}: " + "; ".join(lines) + tail)
             if session.error is not None:
@@ -134,7 +140,7 @@ class LiveController(QObject):
                                  + f"\n\nEvery byte received is in {session.capture_path}")
 
     async def _prepare(self, profile_name: str, model: str, scenario: Scenario,
-                       retry: bool) -> LiveSession:
+                       retry: bool, loop: bool = False, sequential: bool = False) -> Any:
         profile = find_profile(profile_name)
         if profile.is_demo:
             profile = profile.resolved(await self.ensure_demo())
@@ -142,6 +148,13 @@ class LiveController(QObject):
         if key is None and profile.key_env is not None:
             raise InspectorError(f"set {profile.key_env} (or store a key in the OS keyring "
                                  f"for {profile.name!r}) to connect to {profile.name}")
+        toolbox = None
+        if loop:
+            from ..net.tools import ToolBox
+
+            toolbox = ToolBox.builtin()
+            if not scenario.tools:  # a loop needs tools: offer the built-in, safe ones
+                scenario = replace(scenario, tools=toolbox.definitions(toolbox.names()))
         spec = build_request(profile, scenario, model=model or None)
         t = self.timeouts
         settings = LoopSettings(retry=retry, attempt_budget=t.budget, connect_timeout=t.connect,
@@ -151,6 +164,13 @@ class LiveController(QObject):
         path = captures_dir() / f"{stamp}-{profile.name}-{(model or profile.model)}.jsonl"
         analysis = Analysis(replace(self.doc.settings, dialect=profile.dialect), self.doc.tools)
         meta = {"profile": profile.name, "scenario": scenario.name, "title": scenario.title}
+        if toolbox is not None:
+            from ..net.toolloop import ToolLoop
+
+            tool_loop = ToolLoop(spec, dialect=profile.dialect, tools=toolbox, settings=settings,
+                                 sequential=sequential, capture_path=path, key=key, meta=meta)
+            tool_loop.analysis.apply(replace(self.doc.settings, dialect=profile.dialect))
+            return tool_loop
         return LiveSession(spec, dialect=profile.dialect, settings=settings,
                            capture_path=path, key=key, analysis=analysis, meta=meta)
 
@@ -164,6 +184,15 @@ class LiveController(QObject):
         if self.demo is not None:
             await self.demo.stop()
             self.demo, self.demo_url = None, None
+
+
+def _summary(session: Any) -> list[str]:
+    """One line per attempt (a session) or per round's outcome (a tool loop)."""
+    if hasattr(session, "summary_lines"):
+        return list(session.summary_lines())
+    rounds = session.analysis.rounds
+    tail = f"final text: {session.final_text[:80]!r}" if session.final_text else ""
+    return [f"{len(rounds)} round(s), ended by {session.end_reason}", tail]
 
 
 class LiveToolBar(QToolBar):
@@ -195,6 +224,13 @@ class LiveToolBar(QToolBar):
         self.edit.setText("Edit…")
         self.edit.setToolTip("Edit the scenario's prompt and tools (JSON) and the timeouts")
         self.addWidget(self.edit)
+        self.loop = QCheckBox("tool loop")
+        self.loop.setToolTip("Run the built-in demo tools as each call closes mid-stream and "
+                             "continue round after round (seed 2)")
+        self.addWidget(self.loop)
+        self.sequential = QCheckBox("sequential")
+        self.sequential.setToolTip("Dispatch tools only after the stream ends (for comparison)")
+        self.addWidget(self.sequential)
         self.retry = QCheckBox("retry invalid once")
         self.retry.setChecked(True)
         self.retry.setToolTip("Seed 1: at most one streaming retry when a call is invalid")

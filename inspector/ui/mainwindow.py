@@ -9,6 +9,7 @@ Invariants:
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QProgressDialog,
+    QScrollArea,
     QSplitter,
     QTabWidget,
     QWidget,
@@ -33,12 +35,16 @@ from .document import Document
 from .lanes import LanesView
 from .live import DEFAULT_MODEL, DEFAULT_PROFILE, DEFAULT_SCENARIO, LiveController, LiveToolBar
 from .panes import AttemptsPane, FindingsPane, RawWirePane, TurnPane
+from .timeline import TimelineView
 from .toolbar import InspectorToolBar
 
 SAMPLES = Path(__file__).resolve().parents[2] / "resources" / "samples"
 DOCS = Path(__file__).resolve().parents[2] / "README.md"
 FILE_FILTER = "Captures and SSE bodies (*.jsonl *.sse *.txt *.log);;All files (*)"
 MAX_RECENT = 8
+SIDE_PERIOD = 0.25
+"""Seconds between refreshes of the panes that scan the whole stream (findings, timeline)
+while data flows; the final flush and every re-judge refresh them at once."""
 
 
 class MainWindow(QMainWindow):
@@ -65,6 +71,12 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.raw, "Raw wire")
         self.tabs.addTab(self.problems, "Problems && quirks")
         self.tabs.addTab(self.turn, "Turn")
+        self.timeline = TimelineView()
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.timeline)
+        self.tabs.addTab(scroll, "Timeline")
+        self._side_at = 0.0
         self.split = QSplitter(Qt.Orientation.Vertical)
         self.split.addWidget(self.lanes)
         self.split.addWidget(self.tabs)
@@ -141,6 +153,7 @@ class MainWindow(QMainWindow):
         lb.start_requested.connect(self.start_live)
         lb.stop_requested.connect(lc.stop)
         lc.running_changed.connect(lb.show_running)
+        lc.running_changed.connect(self._session_ended)
         lc.status.connect(lambda text: self.statusBar().showMessage(text, 15000))
         lc.models_changed.connect(lb.set_models)
         lc.failed.connect(self._live_failed)
@@ -152,6 +165,8 @@ class MainWindow(QMainWindow):
         self.lanes.fragment_selected.connect(self._fragment_selected)
         self.raw.event_selected.connect(self._event_selected)
         self.problems.jump.connect(self._jump)
+        self.tabs.currentChanged.connect(lambda _i: self._refresh_side(self.doc.view))
+        d.playing_changed.connect(self._session_ended)
 
     # -- document events -----------------------------------------------------------------
 
@@ -159,7 +174,10 @@ class MainWindow(QMainWindow):
         view = self.doc.view
         self.raw.model.sync(view.state.events if view else None)
         self.lanes.sync(view)
-        self._refresh_side(view)
+        now = time.monotonic()
+        if now - self._side_at > SIDE_PERIOD:  # quirks and the timeline scan the whole stream
+            self._side_at = now
+            self._refresh_side(view)
         if view is not None and self.lanes.bound_to is not view:
             self.lanes.rebind(view, self.doc.settings.validation)
 
@@ -173,8 +191,15 @@ class MainWindow(QMainWindow):
         if self._selected_seq is not None:
             self._select(self._selected_seq, raw=True)
 
+    def _session_ended(self, running: bool) -> None:
+        """Replay paused or a live session ended: the throttled panes catch up at once."""
+        if not running:
+            self._refresh_side(self.doc.view)
+
     def _refresh_side(self, view: object) -> None:
         a = self.doc.analysis
+        if self.tabs.currentIndex() == self.tabs.count() - 1:
+            self.timeline.refresh(a)
         self.problems.model_.set_findings(findings(a, self.doc.view) if a and a.attempts else [])
         self.turn.show_view(self.doc.view)
         self.attempts.show_analysis(a, self.doc.attempt)
@@ -294,7 +319,8 @@ class MainWindow(QMainWindow):
         """Start a live session with the Live toolbar's choices."""
         lb = self.live_bar
         self.live.start(str(lb.profile.currentData()), lb.model.currentText().strip(),
-                        lb.current_scenario(), lb.retry.isChecked())
+                        lb.current_scenario(), lb.retry.isChecked(),
+                        loop=lb.loop.isChecked(), sequential=lb.sequential.isChecked())
 
     def start_default_live(self) -> None:
         """``make run``: the demo provider, a quirky scenario, streaming within seconds."""

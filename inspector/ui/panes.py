@@ -187,35 +187,66 @@ class AttemptsPane(QTreeWidget):
                 self._shape = []
             return
         records = analysis.records
-        shape = [(r.attempt, r.outcome if view.state.ended else "streaming…",
+        results = {(view.number, r.slot): r for view in analysis.attempts for r in view.results}
+        shape = [(view.round, r.attempt, r.outcome if view.state.ended else "streaming…",
                   r.reason if view.state.ended else None, r.recovery_action,
-                  tuple((v.call.slot, str(v.call.name), v.valid, v.orphan, v.call.open)
+                  tuple((v.call.slot, str(v.call.name), v.valid, v.orphan, v.call.open,
+                         _result_text(results.get((view.number, v.call.slot))))
                         for v in view.verdicts))
                  for r, view in zip(records, analysis.attempts, strict=False)]
         if shape == self._shape:
             return
         self._shape = shape
         self.clear()
-        for number, outcome, reason, recovery, calls in shape:
-            label = outcome + (f" · {reason}" if reason else "")
-            label += f" → {recovery}" if recovery and outcome != "accepted" else ""
-            top = QTreeWidgetItem([f"Attempt {number}", label])
-            top.setToolTip(1, label)
-            top.setData(0, Qt.ItemDataRole.UserRole, (number, None))
-            for slot, name, valid, orphan, is_open in calls:
-                verdict = ("… streaming" if is_open else "○ orphan" if orphan
-                           else "✔ valid" if valid else "✖ INVALID")
-                child = QTreeWidgetItem([f"#{slot} {name}", verdict])
-                child.setData(0, Qt.ItemDataRole.UserRole, (number, slot))
-                top.addChild(child)
-            self.addTopLevelItem(top)
+        looped = len({s[0] for s in shape}) > 1
+        parents: dict[int, QTreeWidgetItem] = {}
+        for rnd, number, outcome, reason, recovery, calls in shape:
+            top = self._attempt_item(number, outcome, reason, recovery, calls)
+            if looped:
+                if rnd not in parents:
+                    parents[rnd] = QTreeWidgetItem([f"Round {rnd}", ""])
+                    parents[rnd].setData(0, Qt.ItemDataRole.UserRole, (number, None))
+                    self.addTopLevelItem(parents[rnd])
+                    parents[rnd].setExpanded(True)
+                parents[rnd].addChild(top)
+            else:
+                self.addTopLevelItem(top)
             top.setExpanded(True)
             if current == number or (current is None and number == len(shape)):
                 top.setSelected(True)
         self.resizeColumnToContents(0)
+
+    @staticmethod
+    def _attempt_item(number: int, outcome: str, reason: str | None, recovery: str | None,
+                      calls: tuple[tuple[Any, ...], ...]) -> QTreeWidgetItem:
+        label = outcome + (f" · {reason}" if reason else "")
+        label += f" → {recovery}" if recovery and outcome != "accepted" else ""
+        top = QTreeWidgetItem([f"Attempt {number}", label])
+        top.setToolTip(1, label)
+        top.setData(0, Qt.ItemDataRole.UserRole, (number, None))
+        for slot, name, valid, orphan, is_open, result in calls:
+            verdict = ("… streaming" if is_open else "○ orphan" if orphan
+                       else "✔ valid" if valid else "✖ INVALID")
+            child = QTreeWidgetItem([f"#{slot} {name}", verdict])
+            child.setData(0, Qt.ItemDataRole.UserRole, (number, slot))
+            if result:
+                leaf = QTreeWidgetItem(["⇦ result", result])
+                leaf.setData(0, Qt.ItemDataRole.UserRole, (number, slot))
+                child.addChild(leaf)
+                child.setExpanded(True)
+            top.addChild(child)
+        return top
 
     def _clicked(self, item: QTreeWidgetItem, _column: int) -> None:
         number, slot = item.data(0, Qt.ItemDataRole.UserRole)
         self.attempt_selected.emit(number)
         if slot is not None:
             self.call_selected.emit(number, slot)
+
+
+def _result_text(result: Any) -> str:
+    """A tool result in one short line for the tree ("" when none landed yet)."""
+    if result is None:
+        return ""
+    took = f" {result.duration * 1000:.0f} ms" if result.duration is not None else ""
+    return ("✖ " + (result.error_kind or "error") if result.is_error else "✔ ok") + took
