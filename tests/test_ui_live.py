@@ -146,3 +146,24 @@ def test_tool_loop_shows_rounds_results_and_timeline(
     assert sum(1 for bar in bands[0].bars if bar.text.startswith("✔ get_") or
                bar.text.startswith("✔ search")) == 3  # one tool span per call
     assert window.doc.replayer is not None  # the recorded loop is now replayable
+
+
+def test_scenario_dialog_edits_tools_timeouts_and_loop_options(window: MainWindow) -> None:
+    from inspector.ui.scenario_dialog import ScenarioDialog, Timeouts
+
+    scenario = window.live_bar.current_scenario()
+    dialog = ScenarioDialog(scenario, Timeouts(), window)
+    dialog.tools.setPlainText("[not json")
+    dialog._accept()
+    assert dialog.result_scenario is None and "not valid JSON" in dialog.problem.text()
+    dialog.tools.setPlainText('[{"name": "only_one", "input_schema": {"type": "object"}}]')
+    dialog.read_s.setValue(7)
+    dialog.disabled.setText("fail")
+    dialog.slow.setText("get_weather:1.5")
+    dialog._accept()
+    assert dialog.result_scenario is not None
+    assert dialog.result_scenario.tools[0]["name"] == "only_one"
+    assert dialog.result_timeouts == Timeouts(10.0, 7.0, 120.0, (("fail",), (("get_weather", 1.5),)))
+    dialog.slow.setText("oops")
+    dialog._accept()
+    assert "name:seconds" in dialog.problem.text()

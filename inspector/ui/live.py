@@ -153,6 +153,7 @@ class LiveController(QObject):
             from ..net.tools import ToolBox
 
             toolbox = ToolBox.builtin()
+            toolbox.configure(_loop_options(scenario, self.timeouts))
             if not scenario.tools:  # a loop needs tools: offer the built-in, safe ones
                 scenario = replace(scenario, tools=toolbox.definitions(toolbox.names()))
         spec = build_request(profile, scenario, model=model or None)
@@ -184,6 +185,16 @@ class LiveController(QObject):
         if self.demo is not None:
             await self.demo.stop()
             self.demo, self.demo_url = None, None
+
+
+def _loop_options(scenario: Scenario, timeouts: Timeouts) -> dict[str, Any]:
+    """Disabled/slow tools: the user's edit if any, else the scenario file's ``loop`` key."""
+    if timeouts.loop_options is not None:
+        disabled, slow = timeouts.loop_options
+        return {"disabled": list(disabled), "slow": dict(slow)}
+    from ..net.tools import scenario_options
+
+    return scenario_options(scenario.name)
 
 
 def _summary(session: Any) -> list[str]:

@@ -37,6 +37,8 @@ class Timeouts:
     """Seconds without a byte before the read times out."""
     budget: float = 120.0
     """Seconds an attempt and its retry may take together."""
+    loop_options: tuple[tuple[str, ...], tuple[tuple[str, float], ...]] | None = None
+    """Tool loop: (disabled tool names, (name, seconds) slow tools); None = the scenario's."""
 
 
 class ScenarioDialog(QDialog):
@@ -56,6 +58,11 @@ class ScenarioDialog(QDialog):
         self.connect_s = self._seconds(timeouts.connect, 1, 120)
         self.read_s = self._seconds(timeouts.read, 1, 600)
         self.budget_s = self._seconds(timeouts.budget, 5, 3600)
+        disabled, slow = timeouts.loop_options or ((), ())
+        self.disabled = QLineEdit(", ".join(disabled))
+        self.disabled.setPlaceholderText("e.g. fail, search_files")
+        self.slow = QLineEdit(", ".join(f"{n}:{s:g}" for n, s in slow))
+        self.slow.setPlaceholderText("e.g. get_weather:2.5")
         self.problem = QLabel()
         self.problem.setWordWrap(True)
         form = QFormLayout()
@@ -65,6 +72,8 @@ class ScenarioDialog(QDialog):
         form.addRow("Connect timeout (s)", self.connect_s)
         form.addRow("Read-idle timeout (s)", self.read_s)
         form.addRow("Attempt budget (s)", self.budget_s)
+        form.addRow("Tool loop: disabled tools", self.disabled)
+        form.addRow("Tool loop: slow tools (name:seconds)", self.slow)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self._accept)
@@ -99,6 +108,13 @@ class ScenarioDialog(QDialog):
             return
         self.result_scenario = replace(self._base, prompt=self.prompt.toPlainText().strip(),
                                        system=self.system.text().strip() or None, tools=tools)
+        items = [item.split(":", 1) for item in self.slow.text().split(",") if item.strip()]
+        try:
+            slow = tuple((pair[0].strip(), float(pair[1])) for pair in items)
+        except (ValueError, IndexError):
+            self.problem.setText("✖ slow tools are written name:seconds, e.g. get_weather:2.5")
+            return
+        disabled = tuple(n.strip() for n in self.disabled.text().split(",") if n.strip())
         self.result_timeouts = Timeouts(self.connect_s.value(), self.read_s.value(),
-                                        self.budget_s.value())
+                                        self.budget_s.value(), (disabled, slow))
         self.accept()
