@@ -163,7 +163,8 @@ def test_scenario_dialog_edits_tools_timeouts_and_loop_options(window: MainWindo
     dialog._accept()
     assert dialog.result_scenario is not None
     assert dialog.result_scenario.tools[0]["name"] == "only_one"
-    assert dialog.result_timeouts == Timeouts(10.0, 7.0, 120.0, (("fail",), (("get_weather", 1.5),)))
+    options = (("fail",), (("get_weather", 1.5),))
+    assert dialog.result_timeouts == Timeouts(10.0, 7.0, 120.0, options)
     dialog.slow.setText("oops")
     dialog._accept()
     assert "name:seconds" in dialog.problem.text()
