@@ -361,7 +361,8 @@ async def test_cancelling_the_caller_propagates(demo: str, tmp_path: Path) -> No
     runner.cancel()
     with pytest.raises(asyncio.CancelledError):
         await runner
-    assert session.state == "cancelled" and session._task is not None and session._task.done()
+    task = session._once.task
+    assert session.state == "cancelled" and task is not None and task.done()
     att = load(session.capture_path).attempts[0]  # type: ignore[arg-type]
     assert att.end is not None and att.end["reason"] == "cancelled"
 

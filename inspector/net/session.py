@@ -56,6 +56,7 @@ from inspector.core.tools import ToolRegistry
 
 from .client import AttemptOutcome, MirroredWriter, stream_attempt
 from .errors import LiveError, MissingKey
+from .runonce import RunOnce
 
 if TYPE_CHECKING:
     from .demo import DemoProvider
@@ -161,7 +162,7 @@ class LiveSession:
         self.error: InspectorError | None = None
         """Why the session failed: a LiveError, or a CaptureError when the capture cannot be
         written. None unless ``state == "failed"``."""
-        self._task: asyncio.Task[None] | None = None
+        self._once = RunOnce("toolcall-inspector live session")
         self._cancel_requested = False
 
     @property
@@ -192,21 +193,11 @@ class LiveSession:
     def cancel(self) -> None:
         """Cancel the session (before or while it runs); does nothing once it has finished."""
         self._cancel_requested = True
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
+        self._once.cancel()
 
     async def run(self) -> None:
         """Run the session to its end (see the module docstring for errors and cancelling)."""
-        if self._task is not None:
-            raise RuntimeError("a LiveSession runs only once")
-        self._task = asyncio.create_task(self._run(), name="toolcall-inspector live session")
-        try:
-            await self._task
-        except asyncio.CancelledError:
-            current = asyncio.current_task()
-            if current is not None and current.cancelling():
-                raise  # our caller was cancelled: honour it (the inner task has finished)
-            # cancelled through cancel(): the state says so
+        await self._once.run(self._run())
 
     async def _run(self) -> None:
         writer: CaptureWriter | None = None

@@ -62,6 +62,7 @@ from inspector.core.tools import ToolRegistry
 
 from .client import MirroredWriter, stream_attempt
 from .errors import MissingKey
+from .runonce import RunOnce
 from .session import LoopSettings, _model, resolve_key
 from .tools import ToolBox, ToolDisabled, UnknownTool
 
@@ -139,7 +140,7 @@ class ToolLoop:
         self.tasks: set[asyncio.Task[None]] = set()
         """Tool tasks still running (strong references)."""
         self._unanswered: dict[tuple[int, str], tuple[_Live, str, int, StreamPosition]] = {}
-        self._task: asyncio.Task[None] | None = None
+        self._once = RunOnce("toolcall-inspector tool loop")
         self._writer: CaptureWriter | None = None
         self._live: _Live | None = None
         self._attempts = 0
@@ -161,20 +162,11 @@ class ToolLoop:
     def stop(self) -> None:
         """Stop the loop and cancel running tools (before or while it runs)."""
         self._stop_requested = True
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
+        self._once.cancel()
 
     async def run(self) -> None:
         """Run every round (see the module docstring); returns normally after :meth:`stop`."""
-        if self._task is not None:
-            raise RuntimeError("a ToolLoop runs only once")
-        self._task = asyncio.create_task(self._run(), name="toolcall-inspector tool loop")
-        try:
-            await self._task
-        except asyncio.CancelledError:
-            current = asyncio.current_task()
-            if current is not None and current.cancelling():
-                raise  # our caller was cancelled: honour it (the inner task has finished)
+        await self._once.run(self._run())
 
     # -- the rounds ------------------------------------------------------------------------
 

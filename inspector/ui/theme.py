@@ -6,13 +6,11 @@ symbol too, so the window reads the same in greyscale and for colour-blind users
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
-from ..core.model import OMITTED
+from ..core.report import shown as shown  # one spelling of identity-as-received, CLI and UI
 
 #: presence kind -> (badge text, light colour, dark colour)
 PRESENCE: dict[str, tuple[str, str, str]] = {
@@ -45,19 +43,6 @@ def is_dark() -> bool:
 def colour(entry: tuple[str, str, str]) -> QColor:
     """The light or dark colour of a PRESENCE/VERDICT entry, for the current palette."""
     return QColor(entry[2] if is_dark() else entry[1])
-
-
-def shown(value: Any) -> str:
-    """An identity field as received, with omitted / null / "" / "null" all distinct."""
-    if value is OMITTED:
-        return "(omitted)"
-    if value is None:
-        return "null"
-    if isinstance(value, str):
-        if value == "":
-            return '""'
-        return '"null"' if value == "null" else value
-    return repr(value)
 
 
 def badge_html(kind: str) -> str:

@@ -20,11 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from orjson import JSONDecodeError as _JSONDecodeError
-from orjson import loads as _loads
-
-from ..model import OMITTED, AnyDelta, Delta, DeltaKind, EventKind, SSEEvent, ToolCallDelta
-from .openai_chat import compact_json, error_message, non_event, undecodable
+from ..model import OMITTED, AnyDelta, Delta, DeltaKind, SSEEvent, ToolCallDelta
+from .openai_chat import compact_json, decode_object, error_message
 
 TOOL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 """Content-block types that are tool calls."""
@@ -44,19 +41,11 @@ class Anthropic:
 
     def feed(self, ev: SSEEvent, out: list[AnyDelta]) -> None:
         """Append the deltas for one wire event, in wire order."""
-        if ev.kind != EventKind.EVENT:
-            out.append(non_event(ev))
+        obj = decode_object(ev, out)
+        if obj is None:
             return
         seq = ev.seq
         data = ev.data
-        try:
-            obj = _loads(data)
-        except _JSONDecodeError as exc:
-            out.append(undecodable(ev, exc))
-            return
-        if type(obj) is not dict:
-            out.append(Delta(seq, _UNKNOWN, obj, data))
-            return
         t = obj.get("type", ev.event)
 
         if t == "content_block_delta":

@@ -82,6 +82,23 @@ def undecodable(ev: SSEEvent, exc: Exception) -> Delta:
     return Delta(ev.seq, _UNKNOWN, {"undecodable": str(exc)}, data)
 
 
+def decode_object(ev: SSEEvent, out: list[AnyDelta]) -> dict[str, Any] | None:
+    """The event's JSON object, or None after appending what stands in for the event: a
+    comment or decode error, undecodable data, or a JSON non-object kept as UNKNOWN."""
+    if ev.kind != EventKind.EVENT:
+        out.append(non_event(ev))
+        return None
+    try:
+        obj = _loads(ev.data)
+    except _JSONDecodeError as exc:
+        out.append(undecodable(ev, exc))
+        return None
+    if type(obj) is not dict:
+        out.append(Delta(ev.seq, DeltaKind.UNKNOWN, obj, ev.data))
+        return None
+    return obj
+
+
 def error_message(err: Any) -> str:
     """A one-line message for a provider error object (``{"type","code","status","message"}``).
 

@@ -23,11 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from orjson import JSONDecodeError as _JSONDecodeError
-from orjson import loads as _loads
-
-from ..model import OMITTED, AnyDelta, Delta, DeltaKind, EventKind, SSEEvent, ToolCallDelta
-from .openai_chat import error_message, non_event, undecodable
+from ..model import OMITTED, AnyDelta, Delta, DeltaKind, SSEEvent, ToolCallDelta
+from .openai_chat import decode_object, error_message
 
 CALL_ITEMS = frozenset({"function_call", "custom_tool_call"})
 """Output item types the client executes (and so the inspector accumulates)."""
@@ -92,19 +89,11 @@ class Responses:
 
     def feed(self, ev: SSEEvent, out: list[AnyDelta]) -> None:
         """Append the deltas for one wire event, in wire order."""
-        if ev.kind != EventKind.EVENT:
-            out.append(non_event(ev))
+        obj = decode_object(ev, out)
+        if obj is None:
             return
         seq = ev.seq
         data = ev.data
-        try:
-            obj = _loads(data)
-        except _JSONDecodeError as exc:
-            out.append(undecodable(ev, exc))
-            return
-        if type(obj) is not dict:
-            out.append(Delta(seq, _UNKNOWN, obj, data))
-            return
         t = obj.get("type", ev.event)
         if type(t) is not str:
             out.append(Delta(seq, _UNKNOWN, obj, data))
