@@ -127,6 +127,7 @@ class AttemptView:
         self.events: list[rounds_mod.ToolEvent] = []
         """Synthetic tool-loop events of this attempt, in arrival order."""
         self._quirks: list[Quirk] | None = None
+        self._quirks_key: tuple[int, int, Accumulator | None, bool] | None = None
 
     @property
     def results(self) -> list[ToolResult]:
@@ -142,8 +143,12 @@ class AttemptView:
     def quirks(self) -> list[Quirk]:
         """Provider quirks this attempt's stream shows (detected when first asked after new
         data: validation does not need them, views and reports do)."""
-        if self._quirks is None:
-            self._quirks = detect(self.state)
+        st = self.state
+        # quirks ignore validation; the accumulator object itself (not its id, which a freed
+        # one could pass on) tells a re-judge under another empty-id policy
+        key = (len(st.events), len(st.deltas), st.acc, st.ended)
+        if self._quirks is None or self._quirks_key != key:
+            self._quirks, self._quirks_key = detect(st), key
         return self._quirks
 
     @property
@@ -169,6 +174,7 @@ class Analysis:
         """Every synthetic tool-loop event of the session, in arrival order."""
         self._dirty = True
         self._verdict_cache: dict[int, tuple[ToolCall, tuple[Any, ...], CallVerdict]] = {}
+        self._tools_cache: tuple[Any, ToolRegistry] | None = None
         self._registry: ToolRegistry | None = None
         self._records: list[attempts_mod.AttemptRecord] = []
 
@@ -279,7 +285,6 @@ class Analysis:
         mode = self.settings.validation
         for view in self.attempts:
             view.verdicts = [self._verdict(view.state, c, mode) for c in view.state.calls]
-            view._quirks = None
         self._records = []
         for rnd in rounds_mod.group(self.attempts):  # seed 1's retry lives inside one round
             records = attempts_mod.plan(
@@ -359,16 +364,26 @@ class Analysis:
         return CallVerdict(call, problems, False, repaired)
 
     def _resolve_tools(self) -> ToolRegistry | None:
+        """The tools in force; a registry built from definitions is cached by their source
+        (building one checks every schema: too slow to repeat on every judge)."""
         if self.user_tools is not None:
             return self.user_tools
+        source = self._tool_source()
+        if source is None:
+            return None
+        if self._tools_cache is None or self._tools_cache[0] is not source:
+            self._tools_cache = (source, ToolRegistry.from_definitions(source))
+        return self._tools_cache[1]
+
+    def _tool_source(self) -> Any:
         if self.capture is not None and self.capture.tools:
-            return ToolRegistry.from_definitions(self.capture.tools)
+            return self.capture.tools
         for view in self.attempts:
             for d in view.state.deltas[:8]:
                 if isinstance(d, Delta) and d.kind == DeltaKind.META and isinstance(d.value, dict):
                     tools = (d.value.get("response") or {}).get("tools")
                     if tools:
-                        return ToolRegistry.from_definitions(tools)
+                        return tools
         return None
 
     # -- summaries -----------------------------------------------------------------------
