@@ -45,6 +45,7 @@ def test_literal_drops_empty_and_null_string_ids_but_not_omitted_or_null() -> No
                frag(0, OMITTED, OMITTED, "4"))
     assert args(acc) == ["{34"]
     assert [f.text for f in acc.calls[0].dropped] == ["1", "2"]
+    assert acc.calls[0].dropped_count == acc.calls[0].accepted.count(False) == 2
 
 
 def test_literal_repeated_full_id_is_found_and_joins() -> None:

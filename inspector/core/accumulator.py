@@ -67,6 +67,7 @@ class ToolCall:
         "args_from_final",
         "close_reason",
         "close_seq",
+        "dropped_count",
         "final_mismatch",
         "fragments",
         "id",
@@ -95,6 +96,8 @@ class ToolCall:
         """Every fragment routed to this call, in arrival order (dropped ones included)."""
         self.accepted: list[bool] = []
         """Parallel to ``fragments``: False where the policy dropped the fragment."""
+        self.dropped_count = 0
+        """How many of ``accepted`` are False (kept so views need not count per flush)."""
         self.parts: list[str] = []
         """Accepted argument text, in order; ``arguments`` is their concatenation."""
         self.length = 0
@@ -282,6 +285,7 @@ class Accumulator:
             return None
         target.fragments.append(d)
         target.accepted.append(False)
+        target.dropped_count += 1
         return target
 
     # -- closing -------------------------------------------------------------------------

@@ -43,7 +43,7 @@ from .models import SEQ_ROLE, FragmentsModel
 LANE_WIDTH = 520
 COLUMN_WIDTHS = (30, 52, 84, 76, 150, 36, 150)
 """Fragment table: #, t, id, name, fragment (stretches), len, JSON state."""
-BUFFER_TAIL = 64 * 1024
+BUFFER_TAIL = 16 * 1024
 """The buffer view shows at most this many trailing characters (the tooltip says so)."""
 PARSED_LIMIT = 256 * 1024
 """Pretty-printed arguments beyond this are cut (with a note)."""
@@ -85,6 +85,7 @@ class LaneWidget(QFrame):
         self.verdict: CallVerdict | None = None
         self._shown_len = 0
         self._shown_start = 0
+        self._parts_shown = 0
         self._colour = ""
         self._parsed_for: ToolCall | None = None
         self._finished_for: tuple[int, str] | None = None
@@ -167,15 +168,17 @@ class LaneWidget(QFrame):
             return
         self.verdict = verdict
         self.model.sync()
-        if self.call.length > self._shown_len:
-            args = self.call.arguments
-            if len(args) - self._shown_start > 2 * BUFFER_TAIL:
-                self._show_buffer(args)
-            else:
+        call = self.call
+        if call.length > self._shown_len:
+            if call.length - self._shown_start > 2 * BUFFER_TAIL:
+                self._show_buffer(call.arguments)
+            else:  # only the parts that arrived since the last flush: O(new text)
+                new = "".join(call.parts[self._parts_shown:])
                 cursor = self.buffer.textCursor()
                 cursor.movePosition(QTextCursor.MoveOperation.End)
-                cursor.insertText(args[self._shown_len:])
-                self._shown_len = len(args)
+                cursor.insertText(new)
+                self._shown_len += len(new)
+                self._parts_shown = len(call.parts)
         self._refresh(mode)
 
     def _show_buffer(self, args: str) -> None:
@@ -184,6 +187,7 @@ class LaneWidget(QFrame):
         self._shown_start = max(0, len(args) - BUFFER_TAIL)
         self.buffer.setPlainText(args[self._shown_start:])
         self._shown_len = len(args)
+        self._parts_shown = len(self.call.parts) if self.call is not None else 0
         note = f"showing the last {BUFFER_TAIL:,} of {len(args):,} characters"
         self.buffer.setToolTip(note if self._shown_start else "")
 
@@ -195,7 +199,7 @@ class LaneWidget(QFrame):
         label, light, dark = theme.VERDICT[key]
         colour = dark if theme.is_dark() else light
         repaired = v.repaired_id if v else None
-        dropped = call.accepted.count(False)
+        dropped = call.dropped_count
         header = (f"<b>#{call.slot}</b> &nbsp; {_ident('index', call.index)}<br>"
                   f"{_ident('id', call.id, repaired)}<br>{_ident('name', call.name)}")
         if header != self.header.text():

@@ -77,6 +77,7 @@ class MainWindow(QMainWindow):
         scroll.setWidget(self.timeline)
         self.tabs.addTab(scroll, "Timeline")
         self._side_at = 0.0
+        self._side_period = SIDE_PERIOD
         self.split = QSplitter(Qt.Orientation.Vertical)
         self.split.addWidget(self.lanes)
         self.split.addWidget(self.tabs)
@@ -175,9 +176,11 @@ class MainWindow(QMainWindow):
         self.raw.model.sync(view.state.events if view else None)
         self.lanes.sync(view)
         now = time.monotonic()
-        if now - self._side_at > SIDE_PERIOD:  # quirks and the timeline scan the whole stream
-            self._side_at = now
+        if now - self._side_at > self._side_period:  # quirks, timeline: whole-stream scans
             self._refresh_side(view)
+            took = time.monotonic() - now
+            self._side_at = time.monotonic()
+            self._side_period = max(SIDE_PERIOD, 10 * took)  # at most ~10% of the time
         if view is not None and self.lanes.bound_to is not view:
             self.lanes.rebind(view, self.doc.settings.validation)
 
