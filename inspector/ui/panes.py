@@ -56,7 +56,7 @@ class RawWirePane(QSplitter):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(Qt.Orientation.Horizontal, parent)
         self.model = EventsModel(self)
-        self.table = _table(self.model, 5, (56, 70, 64, 150, 110))
+        self.table = _table(self.model, 5, (50, 64, 60, 84, 96))
         self.detail = QPlainTextEdit(readOnly=True)
         self.detail.setFont(QFont("monospace"))
         self.detail.setPlaceholderText("Select an event (or a fragment in a lane) to see it here.")
