@@ -32,7 +32,8 @@ import asyncio
 import contextlib
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import KW_ONLY, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -282,6 +283,39 @@ def _model(spec: RequestSpec) -> str | None:
     return None
 
 
+@asynccontextmanager
+async def headless_request(
+    profile: Profile,
+    scenario: Scenario,
+    *,
+    model: str | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> AsyncIterator[tuple[RequestSpec, str | None, Profile, dict[str, Any]]]:
+    """What a headless run needs: (request, key, resolved profile, capture meta).
+
+    Raises MissingKey before anything is sent or written when the profile needs a key and none
+    is found. A demo profile starts the embedded demo provider on a free loopback port for the
+    duration of the ``async with`` block and stops it after.
+    """
+    key = resolve_key(profile)
+    if key is None and profile.key_env is not None:
+        raise MissingKey(profile.key_env, profile.name)
+    demo: DemoProvider | None = None
+    try:
+        if profile.is_demo:
+            from .demo import DemoProvider  # lazy: only the demo profiles need the server
+
+            demo = DemoProvider("127.0.0.1", port=0)
+            profile = profile.resolved(await demo.start())
+        if headers:
+            profile = replace(profile, headers={**profile.headers, **headers})
+        meta = {"profile": profile.name, "scenario": scenario.name, "title": scenario.title}
+        yield build_request(profile, scenario, model=model), key, profile, meta
+    finally:
+        if demo is not None:
+            await demo.stop()
+
+
 async def record_session(
     profile: Profile,
     scenario: Scenario,
@@ -298,26 +332,11 @@ async def record_session(
     and stops it after. Raises MissingKey before anything is sent or written when the profile
     needs a key and none is found; every later problem is in ``session.error``.
     """
-    key = resolve_key(profile)
-    if key is None and profile.key_env is not None:
-        raise MissingKey(profile.key_env, profile.name)
-    demo: DemoProvider | None = None
-    try:
-        if profile.is_demo:
-            from .demo import DemoProvider  # lazy: only the demo profiles need the server
-
-            demo = DemoProvider("127.0.0.1", port=0)
-            profile = profile.resolved(await demo.start())
-        if headers:
-            profile = replace(profile, headers={**profile.headers, **headers})
-        spec = build_request(profile, scenario, model=model)
-        meta = {"profile": profile.name, "scenario": scenario.name, "title": scenario.title}
+    async with headless_request(profile, scenario, model=model, headers=headers) as ready:
+        spec, key, profile, meta = ready
         session = LiveSession(spec, dialect=profile.dialect, settings=settings,
                               capture_path=out, key=key, meta=meta)  # fmt: skip
         await session.run()
-    finally:
-        if demo is not None:
-            await demo.stop()
     if on_attempt is not None:
         for line in session.summary_lines():
             on_attempt(line)

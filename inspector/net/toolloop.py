@@ -57,17 +57,16 @@ from inspector.core.continuation import (
 )  # fmt: skip
 from inspector.core.errors import InspectorError
 from inspector.core.rounds import LOOP_END, ROUND, TOOL_DISPATCH, TOOL_RESULT, ToolEvent
-from inspector.core.scenarios import Profile, RequestSpec, Scenario, build_request
+from inspector.core.scenarios import Profile, RequestSpec, Scenario
 from inspector.core.tools import ToolRegistry
 
 from .client import MirroredWriter, stream_attempt
-from .errors import MissingKey
 from .runonce import RunOnce
-from .session import LoopSettings, _model, resolve_key
+from .session import LoopSettings, _model, headless_request
 from .tools import ToolBox, ToolDisabled, UnknownTool
 
 if TYPE_CHECKING:
-    from .demo import DemoProvider
+    pass
 
 
 @dataclass
@@ -422,28 +421,13 @@ async def record_loop(
     the embedded demo provider for the session. Raises MissingKey before anything is sent;
     every later problem is in ``loop.error``.
     """
-    key = resolve_key(profile)
-    if key is None and profile.key_env is not None:
-        raise MissingKey(profile.key_env, profile.name)
     off = {n for n, t in tools.tools.items() if not t.enabled}
     offered = [t for t in scenario.tools if t["function"]["name"] not in off]
     scenario = replace(scenario, tools=offered)
-    demo: DemoProvider | None = None
-    try:
-        if profile.is_demo:
-            from .demo import DemoProvider  # lazy: only the demo profiles need the server
-
-            demo = DemoProvider("127.0.0.1", port=0)
-            profile = profile.resolved(await demo.start())
-        if headers:
-            profile = replace(profile, headers={**profile.headers, **headers})
-        spec = build_request(profile, scenario, model=model)
-        meta = {"profile": profile.name, "scenario": scenario.name, "title": scenario.title}
+    async with headless_request(profile, scenario, model=model, headers=headers) as ready:
+        spec, key, profile, meta = ready
         loop = ToolLoop(spec, dialect=profile.dialect, tools=tools, settings=settings,
                         max_steps=max_steps, sequential=sequential, capture_path=out, key=key,
                         meta=meta)  # fmt: skip
         await loop.run()
-    finally:
-        if demo is not None:
-            await demo.stop()
     return loop
