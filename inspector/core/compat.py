@@ -23,10 +23,9 @@ version-1 data into version-2 data.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from inspector.core.capture import CaptureError
+from inspector.core.capture_format import CaptureError
 
 CURRENT_VERSION = 1
 """The capture format version this tool writes and reads natively."""
@@ -41,9 +40,6 @@ CONVERTERS: dict[int, Converter] = {}
 
 
 def _error(reason: str) -> CaptureError:
-    # CaptureError lives in capture.py, which imports this module; import it when needed.
-    from inspector.core.capture import CaptureError
-
     return CaptureError(reason)
 
 
