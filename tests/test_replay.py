@@ -321,3 +321,20 @@ def test_sample_captures_replay_to_the_same_analysis(path: Path) -> None:
         assert replayer.next_time is None or replayer.next_time > clock
     assert clock - 0.25 < replayer.duration <= clock
     assert snapshot(replayer.analysis) == snapshot(Analysis.from_capture(capture))
+
+
+def test_set_tools_rejudges_now_and_survives_a_backward_seek() -> None:
+    from inspector.core.tools import ToolRegistry
+
+    replayer = Replayer(load(real_fixture("qwen3-max-empty-id-continuations")),
+                        Settings(empty_id="literal"))
+    replayer.finish()
+    assert replayer.analysis.all_valid  # no tools known: blank arguments count as {}
+    tools = ToolRegistry.from_definitions([{"type": "function", "function": {
+        "name": "weather", "parameters": {"type": "object", "required": ["location"],
+                                          "properties": {"location": {"type": "string"}}}}}])
+    replayer.set_tools(tools)
+    assert not replayer.analysis.all_valid
+    replayer.seek(2)  # backward: a fresh Analysis must keep the user's tools
+    replayer.finish()
+    assert replayer.analysis.registry is tools and not replayer.analysis.all_valid

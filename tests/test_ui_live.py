@@ -98,7 +98,7 @@ def test_missing_key_is_a_message_not_a_crash(window: MainWindow, qloop: qasync.
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     monkeypatch.setattr("inspector.net.session.resolve_key", lambda _p: None)
-    monkeypatch.setattr("inspector.ui.live.resolve_key", lambda _p: None)
+
     messages: list[str] = []
     window.live.status.connect(messages.append)
     window.live_bar.select("anthropic", "claude-3-5-haiku-latest", "weather")

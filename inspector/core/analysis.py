@@ -251,6 +251,11 @@ class Analysis:
         self.settings = settings
         self._dirty = True
 
+    def set_tools(self, tools: ToolRegistry | None) -> None:
+        """Judge against ``tools`` from now on (None: the capture's or stream's own tools)."""
+        self.user_tools = tools
+        self._dirty = True
+
     def with_settings(self, **changes: str) -> Settings:
         """The current settings with ``changes`` applied (a convenience for front ends)."""
         return replace(self.settings, **changes)

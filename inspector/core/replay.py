@@ -174,6 +174,11 @@ class Replayer:
         """Feed every remaining step (the last attempt is ended)."""
         self.seek(len(self.plan))
 
+    def set_tools(self, tools: ToolRegistry | None) -> None:
+        """Use ``tools`` now and for every rebuilt Analysis (backward seeks, dialect changes)."""
+        self.tools = tools
+        self.analysis.set_tools(tools)
+
     def apply(self, settings: Settings) -> None:
         """Re-judge under ``settings``; a dialect change re-reads up to the same position."""
         if settings.dialect != self.settings.dialect:

@@ -96,6 +96,15 @@ class LoopSettings:
             raise ValueError("the budget must be >= 0 and the timeouts > 0")
 
 
+def require_key(profile: Profile) -> str | None:
+    """The profile's key, or None when it needs none; MissingKey when it needs one and none is
+    set (checked before anything is sent or written)."""
+    key = resolve_key(profile)
+    if key is None and profile.key_env is not None:
+        raise MissingKey(profile.key_env, profile.name)
+    return key
+
+
 def resolve_key(profile: Profile) -> str | None:
     """The profile's key: its environment variable, else the OS keyring; None when absent.
 
@@ -297,9 +306,7 @@ async def headless_request(
     is found. A demo profile starts the embedded demo provider on a free loopback port for the
     duration of the ``async with`` block and stops it after.
     """
-    key = resolve_key(profile)
-    if key is None and profile.key_env is not None:
-        raise MissingKey(profile.key_env, profile.name)
+    key = require_key(profile)
     demo: DemoProvider | None = None
     try:
         if profile.is_demo:

@@ -158,6 +158,18 @@ class ToolLoop:
         """The text of the last attempt (the answer, once the loop ended on a text finish)."""
         return self.analysis.attempts[-1].state.full_text if self.analysis.attempts else ""
 
+    def cancel(self) -> None:
+        """The same as :meth:`stop` (the name a :class:`LiveSession` uses)."""
+        self.stop()
+
+    def summary_lines(self) -> list[str]:
+        """How the loop ended, one line each (a LiveSession gives one line per attempt)."""
+        rounds = len(self.analysis.rounds) if self.analysis.attempts else 0
+        lines = [f"{rounds} round(s), ended by {self.end_reason or self.state}"]
+        if self.final_text:
+            lines.append(f"final text: {self.final_text[:80]!r}")
+        return lines
+
     def stop(self) -> None:
         """Stop the loop and cancel running tools (before or while it runs)."""
         self._stop_requested = True

@@ -111,7 +111,7 @@ def run_event_loop(app: QApplication, start: Callable[[Callable[[int], None]], N
 def _screenshot(window: MainWindow, out: str, quit_with: Callable[[int], None]) -> None:
     """Render once the document is loaded, save the PNG, and quit."""
     def shoot() -> None:
-        if window.doc._worker is not None and window.doc._worker.is_alive():
+        if window.doc.loading:
             QTimer.singleShot(100, shoot)
             return
         target = window._compare if window._compare is not None else window

@@ -102,6 +102,11 @@ class Document(QObject):
         return a.attempts[n - 1] if n is not None and 0 < n <= len(a.attempts) else a.attempts[-1]
 
     @property
+    def loading(self) -> bool:
+        """Is a large file being read on the worker thread?"""
+        return self._worker is not None and self._worker.is_alive()
+
+    @property
     def playing(self) -> bool:
         """Is the replay clock running (a live view's flush clock does not count)?"""
         return self._timer.isActive() and self.live is None
@@ -231,10 +236,10 @@ class Document(QObject):
     def set_tools(self, tools: ToolRegistry | None, path: str | None) -> None:
         """Judge against the user's tools (None: back to the capture's own)."""
         self.tools, self.tools_path = tools, path
-        if self.replayer is not None:
-            self.replayer.analysis.user_tools = tools
-            self.replayer.tools = tools
-            self.replayer.analysis.apply(self.settings)
+        if self.live is not None:
+            self.live.set_tools(tools)
+        elif self.replayer is not None:
+            self.replayer.set_tools(tools)
         self._rejudged()
 
     # -- replay --------------------------------------------------------------------------

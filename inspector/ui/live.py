@@ -25,7 +25,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QToolBar, QToolButto
 from ..core.analysis import Analysis
 from ..core.errors import InspectorError
 from ..core.scenarios import BUILTIN_PROFILES, Scenario, build_request, find_profile, load_scenarios
-from ..net.session import LiveSession, LoopSettings, resolve_key
+from ..net.session import LiveSession, LoopSettings, require_key
 from .document import Document
 from .scenario_dialog import ScenarioDialog, Timeouts
 
@@ -87,10 +87,8 @@ class LiveController(QObject):
 
     def stop(self) -> None:
         """Cancel the running session (and its tools); the capture keeps every byte."""
-        s = self.session
-        if s is not None:
-            stop = getattr(s, "stop", None) or s.cancel
-            stop()
+        if self.session is not None:
+            self.session.cancel()
 
     def list_demo_models(self) -> None:
         """Fill the model list from the demo provider's ``GET /v1/models``."""
@@ -132,7 +130,7 @@ class LiveController(QObject):
             path = session.capture_path
             self.doc.stop_live_view(str(path) if path is not None and path.exists() else None)
             self.running_changed.emit(False)
-            lines = _summary(session)
+            lines = session.summary_lines()
             tail = f" — {session.error}" if session.error else ""
             self.status.emit(f"{session.state}: " + "; ".join(lines) + tail)
             if session.error is not None:
@@ -144,10 +142,7 @@ class LiveController(QObject):
         profile = find_profile(profile_name)
         if profile.is_demo:
             profile = profile.resolved(await self.ensure_demo())
-        key = resolve_key(profile)
-        if key is None and profile.key_env is not None:
-            raise InspectorError(f"set {profile.key_env} (or store a key in the OS keyring "
-                                 f"for {profile.name!r}) to connect to {profile.name}")
+        key = require_key(profile)
         toolbox = None
         if loop:
             from ..net.tools import ToolBox
@@ -195,15 +190,6 @@ def _loop_options(scenario: Scenario, timeouts: Timeouts) -> dict[str, Any]:
     from ..net.tools import scenario_options
 
     return scenario_options(scenario.name)
-
-
-def _summary(session: Any) -> list[str]:
-    """One line per attempt (a session) or per round's outcome (a tool loop)."""
-    if hasattr(session, "summary_lines"):
-        return list(session.summary_lines())
-    rounds = session.analysis.rounds
-    tail = f"final text: {session.final_text[:80]!r}" if session.final_text else ""
-    return [f"{len(rounds)} round(s), ended by {session.end_reason}", tail]
 
 
 class LiveToolBar(QToolBar):
