@@ -166,7 +166,7 @@ class MainWindow(QMainWindow):
         self.lanes.fragment_selected.connect(self._fragment_selected)
         self.raw.event_selected.connect(self._event_selected)
         self.problems.jump.connect(self._jump)
-        self.tabs.currentChanged.connect(lambda _i: self._refresh_side(self.doc.view))
+        self.tabs.currentChanged.connect(lambda _i: self._refresh_side())
         d.playing_changed.connect(self._session_ended)
 
     # -- document events -----------------------------------------------------------------
@@ -177,7 +177,7 @@ class MainWindow(QMainWindow):
         self.lanes.sync(view)
         now = time.monotonic()
         if now - self._side_at > self._side_period:  # quirks, timeline: whole-stream scans
-            self._refresh_side(view)
+            self._refresh_side()
             took = time.monotonic() - now
             self._side_at = time.monotonic()
             self._side_period = max(SIDE_PERIOD, 10 * took)  # at most ~10% of the time
@@ -190,16 +190,16 @@ class MainWindow(QMainWindow):
         self.bar.show_settings(s.validation, s.empty_id)
         self.raw.model.set_events(view.state.events if view else [])
         self.lanes.rebind(view, s.validation)
-        self._refresh_side(view)
+        self._refresh_side()
         if self._selected_seq is not None:
             self._select(self._selected_seq, raw=True)
 
     def _session_ended(self, running: bool) -> None:
         """Replay paused or a live session ended: the throttled panes catch up at once."""
         if not running:
-            self._refresh_side(self.doc.view)
+            self._refresh_side()
 
-    def _refresh_side(self, view: object) -> None:
+    def _refresh_side(self) -> None:
         a = self.doc.analysis
         if self.tabs.currentIndex() == self.tabs.count() - 1:
             self.timeline.refresh(a)

@@ -34,6 +34,12 @@ _REASONING = DeltaKind.REASONING
 _UNKNOWN = DeltaKind.UNKNOWN
 
 
+def _text(seq: int, kind: str, value: Any, out: list[AnyDelta]) -> None:
+    """A TEXT or REASONING delta for a non-empty string (anything else carries no text)."""
+    if type(value) is str and value:
+        out.append(Delta(seq, kind, value))
+
+
 class Anthropic:
     """Maps Anthropic ``message_*`` / ``content_block_*`` events to deltas."""
 
@@ -122,13 +128,9 @@ class Anthropic:
             return
         out.append(Delta(seq, _META, {"block_start": index, "content_block": block}, obj))
         if bt == "text":
-            text = block.get("text")
-            if type(text) is str and text:
-                out.append(Delta(seq, _TEXT, text))
+            _text(seq, _TEXT, block.get("text"), out)
         elif bt == "thinking":
-            text = block.get("thinking")
-            if type(text) is str and text:
-                out.append(Delta(seq, _REASONING, text))
+            _text(seq, _REASONING, block.get("thinking"), out)
 
     @staticmethod
     def _block_delta(seq: int, obj: dict[str, Any], data: str, out: list[AnyDelta]) -> None:
@@ -143,13 +145,9 @@ class Anthropic:
                 ToolCallDelta(seq, 0, index, OMITTED, OMITTED, delta.get("partial_json", OMITTED))
             )
         elif dt == "text_delta":
-            text = delta.get("text")
-            if type(text) is str and text:
-                out.append(Delta(seq, _TEXT, text))
+            _text(seq, _TEXT, delta.get("text"), out)
         elif dt == "thinking_delta":
-            text = delta.get("thinking")
-            if type(text) is str and text:
-                out.append(Delta(seq, _REASONING, text))
+            _text(seq, _REASONING, delta.get("thinking"), out)
         elif dt == "signature_delta" or dt == "citations_delta":
             out.append(Delta(seq, _META, {"index": index, **delta}, obj))
         else:
