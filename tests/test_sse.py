@@ -498,3 +498,67 @@ def test_real_fixtures_rechunked_equal_single_chunk(path: Path, cuts: list[int])
     events = feed_chunks(split_at(body, cuts))
     assert keys(events) == keys(decode_all(body))
     check_ranges(body, events)
+
+
+# --- feed_many: several chunks at once, the same events and times --------------------------
+
+
+def _one_by_one(chunks: Sequence[tuple[float, bytes]]) -> tuple[list[Any], int]:
+    decoder = SSEDecoder()
+    events = [ev for t, data in chunks for ev in decoder.feed(data, t)]
+    events += decoder.close()
+    return [(*key(ev), ev.t) for ev in events], decoder.offset
+
+
+def _many(chunks: Sequence[tuple[float, bytes]], groups: Sequence[int]) -> tuple[list[Any], int]:
+    """feed_many over consecutive groups of the chunks (sizes from ``groups``, cycled)."""
+    decoder = SSEDecoder()
+    events: list[SSEEvent] = []
+    i, g = 0, 0
+    while i < len(chunks):
+        size = max(groups[g % len(groups)], 1) if groups else len(chunks)
+        events += decoder.feed_many(chunks[i : i + size])
+        i, g = i + size, g + 1
+    events += decoder.close()
+    return [(*key(ev), ev.t) for ev in events], decoder.offset
+
+
+_PIECES = [b"data: a", b"data: \xc3\xa9t\xc3\xa9", b"\n", b"\r\n", b"\r", b": ping", b"event: x",
+           b"id: 7", b"retry: 5", b"data: \xff\xfe", b"data: {\"k\": 1}", BOM, b"", b"nocolon"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    parts=st.lists(st.sampled_from(_PIECES), max_size=40),
+    cuts=st.lists(st.integers(min_value=0, max_value=400), max_size=30),
+    at_lines=st.booleans(),
+    groups=st.lists(st.integers(min_value=1, max_value=6), max_size=4),
+)
+def test_feed_many_equals_one_by_one(
+    parts: list[bytes], cuts: list[int], at_lines: bool, groups: list[int]
+) -> None:
+    body = b"".join(parts)
+    if at_lines:  # cut after line ends, where runs form (plus the random cuts)
+        cuts = cuts + [i + 1 for i, b in enumerate(body) if b in b"\r\n"]
+    pieces = split_at(body, cuts)
+    pieces[1:1] = [b""] if len(pieces) > 2 else []  # an empty read in the middle
+    chunks = [(0.5 * (i + 1), p) for i, p in enumerate(pieces)]
+    assert _many(chunks, groups) == _one_by_one(chunks)
+
+
+def test_feed_many_times_events_by_the_chunk_that_completed_them() -> None:
+    chunks = [(1.0, b"data: a\n"), (2.0, b"\n: c\n"), (3.0, b"data: \xffb\n"), (4.0, b"\n")]
+    events = SSEDecoder().feed_many(chunks)
+    assert [(ev.kind, ev.t) for ev in events] == [
+        (EventKind.EVENT, 2.0), (EventKind.COMMENT, 2.0),
+        (EventKind.ERROR, 3.0), (EventKind.EVENT, 4.0)]
+
+
+def test_feed_many_matches_for_every_fixture_in_network_sized_reads() -> None:
+    for path in FIXTURES:
+        body = path.read_bytes()
+        by_events = [body[a:b] for a, b in pairwise([0, *[e.end for e in decode_all(body)],
+                                                     len(body)])]
+        for pieces in (by_events, split_at(body, range(0, len(body), 37))):
+            chunks = [(0.01 * i, p) for i, p in enumerate(pieces)]
+            assert _many(chunks, []) == _one_by_one(chunks), path.name

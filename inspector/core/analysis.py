@@ -17,6 +17,7 @@ Invariants:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -29,7 +30,7 @@ from .capture import Attempt, Capture
 from .continuation import AssistantCall, AssistantTurn, ToolResult, parse_arguments
 from .jsonprogress import first_error
 from .model import OMITTED, Delta, DeltaKind
-from .quirks import Quirk, detect
+from .quirks import Quirk, QuirkScan, detect
 from .stream import StreamState
 from .tools import ToolRegistry
 from .validation import Problem, validate_call
@@ -127,6 +128,7 @@ class AttemptView:
         self.events: list[rounds_mod.ToolEvent] = []
         """Synthetic tool-loop events of this attempt, in arrival order."""
         self._quirks: list[Quirk] | None = None
+        self._quirk_scan = QuirkScan()  # incremental: each event and delta scanned once
         self._quirks_key: tuple[int, int, Accumulator | None, bool] | None = None
 
     @property
@@ -148,7 +150,7 @@ class AttemptView:
         # one could pass on) tells a re-judge under another empty-id policy
         key = (len(st.events), len(st.deltas), st.acc, st.ended)
         if self._quirks is None or self._quirks_key != key:
-            self._quirks, self._quirks_key = detect(st), key
+            self._quirks, self._quirks_key = detect(st, self._quirk_scan), key
         return self._quirks
 
     @property
@@ -187,7 +189,9 @@ class Analysis:
         analysis.capture = capture
         for source in capture.attempts:
             view = analysis.begin_attempt(source)
-            for t, data, event in rounds_mod.merged(source):
+            if not source.events:  # chunks only: fed in runs (the same state, less work)
+                view.state.feed_many(source.chunks)
+            for t, data, event in rounds_mod.merged(source) if source.events else ():
                 if event is not None:
                     analysis.add_event(event)
                 else:
@@ -215,6 +219,14 @@ class Analysis:
             self.begin_attempt()
         self._dirty = True
         return self.attempts[-1].state.feed(data, t)
+
+    def feed_many(self, chunks: Sequence[tuple[float, bytes]]) -> int:
+        """Feed the current attempt several ``(t, data)`` chunks at once (replay and file
+        loading): the same state as :meth:`feed` on each, for a fraction of the cost."""
+        if not self.attempts:
+            self.begin_attempt()
+        self._dirty = True
+        return self.attempts[-1].state.feed_many(chunks)
 
     def end(self, t: float | None = None) -> None:
         """The current attempt's body ended."""

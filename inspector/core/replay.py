@@ -29,7 +29,11 @@ Invariants:
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
+from typing import overload
 
 from .analysis import Analysis, Settings
 from .capture import Attempt, Capture
@@ -37,6 +41,9 @@ from .model import EventKind
 from .rounds import ToolEvent, merged
 from .sse import decode_all
 from .tools import ToolRegistry
+
+MergedStep = tuple[float, bytes | None, ToolEvent | None]
+"""(recorded t, chunk or None, event or None), as :func:`inspector.core.rounds.merged` yields."""
 
 
 @dataclass(frozen=True)
@@ -70,31 +77,114 @@ def split_body(body: bytes) -> list[bytes]:
     return pieces
 
 
-def replay_plan(capture: Capture, *, untimed_interval: float = 0.05) -> list[Step]:
+class Plan(Sequence[Step]):
+    """The replay plan stored in columns; a :class:`Step` is built only when one is asked for.
+
+    A million-chunk capture costs a few list copies here, not a million objects: ``pairs``
+    holds the capture's own ``(t, data)`` tuples (an event step has ``(t, b"")``), ``times``
+    the session clock, and attempts are kept as runs of consecutive steps.
+    """
+
+    def __init__(self) -> None:
+        self.pairs: list[tuple[float, bytes]] = []
+        """``(source_t, data)`` per step: what :meth:`Analysis.feed_many` takes."""
+        self.times: list[float] = []
+        """Session time per step (non-decreasing)."""
+        self.events: dict[int, ToolEvent] = {}
+        """Step index -> the tool-loop event fed at that step."""
+        self.event_steps: list[int] = []
+        """The keys of ``events``, ascending."""
+        self.starts: list[int] = []
+        """Index of each attempt's first step, ascending."""
+        self.numbers: list[int] = []
+        """The attempt number of each run in ``starts``."""
+
+    def __len__(self) -> int:
+        return len(self.pairs)
+
+    @overload
+    def __getitem__(self, index: int) -> Step: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Step]: ...
+    def __getitem__(self, index: int | slice) -> Step | list[Step]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("plan index out of range")
+        t, data = self.pairs[index]
+        return Step(self.attempt_at(index), self.times[index], data, t, self.events.get(index))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Plan | list):
+            return len(self) == len(other) and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def attempt_at(self, index: int) -> int:
+        """The attempt number of step ``index``."""
+        return self.numbers[bisect_right(self.starts, index) - 1]
+
+    def run_end(self, index: int, limit: int) -> int:
+        """One past the last step from ``index`` (below ``limit``) of the same attempt with no
+        tool-loop event: the steps :meth:`Analysis.feed_many` can take at once."""
+        run = bisect_right(self.starts, index)
+        if run < len(self.starts):
+            limit = min(limit, self.starts[run])
+        k = bisect_left(self.event_steps, index)
+        if k < len(self.event_steps):
+            limit = min(limit, self.event_steps[k])
+        return limit
+
+    def add_attempt(self, number: int, steps: Iterable[MergedStep], clock: float) -> float:
+        """Append one attempt's steps (recorded ``t``, chunk, event) after session time
+        ``clock``: step times keep their offsets from the attempt's start; return the clock."""
+        self.starts.append(len(self.pairs))
+        self.numbers.append(number)
+        base = clock
+        for t, data, event in steps:
+            clock = max(clock, base + t)
+            if event is not None:
+                self.events[len(self.pairs)] = event
+                self.event_steps.append(len(self.pairs))
+            self.pairs.append((t, data or b""))
+            self.times.append(clock)
+        return clock
+
+    def add_chunks(self, number: int, chunks: list[tuple[float, bytes]], clock: float) -> float:
+        """:meth:`add_attempt` for an attempt of chunks only, without a Python loop per step."""
+        self.starts.append(len(self.pairs))
+        self.numbers.append(number)
+        self.pairs += chunks
+        times = list(accumulate([clock + t for t, _ in chunks], max, initial=clock))
+        del times[0]
+        self.times += times
+        return times[-1] if times else clock
+
+
+def replay_plan(capture: Capture, *, untimed_interval: float = 0.05) -> Plan:
     """The capture's chunks as steps on one session clock (see the module docstring)."""
+    plan = Plan()
     if not capture.timed:
-        return _untimed_plan(capture, untimed_interval)
-    steps: list[Step] = []
+        for attempt in capture.attempts:
+            plan.starts.append(len(plan.pairs))
+            plan.numbers.append(attempt.number)
+            for piece in split_body(attempt.body) or [b""]:
+                t = len(plan.pairs) * untimed_interval
+                plan.pairs.append((t, piece))
+                plan.times.append(t)
+        return plan
     clock = 0.0
     for attempt in capture.attempts:
-        if not attempt.chunks and not attempt.events:
-            steps.append(Step(attempt.number, clock, b"", 0.0))
-            continue
-        base = clock
-        for t, data, event in merged(attempt):
-            clock = max(clock, base + t)
-            steps.append(Step(attempt.number, clock, data or b"", t, event))
-    return steps
-
-
-def _untimed_plan(capture: Capture, interval: float) -> list[Step]:
-    steps: list[Step] = []
-    for attempt in capture.attempts:
-        pieces = split_body(attempt.body) or [b""]
-        for piece in pieces:
-            t = len(steps) * interval
-            steps.append(Step(attempt.number, t, piece, t))
-    return steps
+        if attempt.events:
+            clock = plan.add_attempt(attempt.number, merged(attempt), clock)
+        elif attempt.chunks:
+            clock = plan.add_chunks(attempt.number, attempt.chunks, clock)
+        else:  # nothing recorded: one empty step at the current clock
+            plan.add_attempt(attempt.number, [(0.0, b"", None)], clock)
+    return plan
 
 
 class Replayer:
@@ -107,7 +197,7 @@ class Replayer:
         """The capture being replayed."""
         self.tools = tools
         """User-supplied tools (None: the capture's request supplies them)."""
-        self.plan: list[Step] = replay_plan(capture)
+        self.plan: Plan = replay_plan(capture)
         """Every step, in order."""
         self.position = 0
         """Steps fed so far (0..len(plan))."""
@@ -136,39 +226,32 @@ class Replayer:
     def time_at(self, position: int) -> float:
         """Session time once ``position`` steps are fed: the last fed step's time (0 at 0)."""
         position = min(max(position, 0), len(self.plan))
-        return self.plan[position - 1].t if position else 0.0
+        return self.plan.times[position - 1] if position else 0.0
 
     @property
     def next_time(self) -> float | None:
         """Session time of the next step, or None at the end."""
-        return None if self.at_end else self.plan[self.position].t
+        return None if self.at_end else self.plan.times[self.position]
 
     # -- moving --------------------------------------------------------------------------
 
     def advance_to_time(self, t: float, max_steps: int | None = None) -> int:
         """Feed the steps due by session time ``t`` (at most ``max_steps``); return how many."""
-        fed, plan = 0, self.plan
-        while self.position < len(plan) and plan[self.position].t <= t:
-            if max_steps is not None and fed >= max_steps:
-                break
-            self._feed_next()
-            fed += 1
-        return fed
+        target = bisect_right(self.plan.times, t, self.position)
+        if max_steps is not None:
+            target = min(target, self.position + max_steps)
+        return self._feed_to(target)
 
     def step(self, n: int = 1) -> int:
         """Feed up to ``n`` steps; return how many were fed."""
-        fed = 0
-        while fed < n and not self.at_end:
-            self._feed_next()
-            fed += 1
-        return fed
+        return self._feed_to(min(self.position + max(n, 0), len(self.plan)))
 
     def seek(self, position: int) -> None:
         """Go to ``position`` (clamped): forward feeds, backward rebuilds and feeds from 0."""
         position = min(max(position, 0), len(self.plan))
         if position < self.position:
             self._rebuild(self.settings)
-        self.step(position - self.position)
+        self._feed_to(position)
 
     def finish(self) -> None:
         """Feed every remaining step (the last attempt is ended)."""
@@ -203,18 +286,25 @@ class Replayer:
         self._attempt = None
         self.analysis = self._fresh(settings)
 
-    def _feed_next(self) -> None:
-        step = self.plan[self.position]
-        analysis = self.analysis
-        if step.attempt != self._attempt:
-            if self._attempt is not None:
+    def _feed_to(self, target: int) -> int:
+        """Feed steps up to ``target`` (exclusive), runs of plain chunks at once; return how
+        many were fed."""
+        plan, analysis, first = self.plan, self.analysis, self.position
+        while self.position < target:
+            i = self.position
+            number = plan.attempt_at(i)
+            if number != self._attempt:
+                if self._attempt is not None:
+                    analysis.end()
+                analysis.begin_attempt(self._sources.get(number))
+                self._attempt = number
+            event = plan.events.get(i)
+            if event is not None:
+                analysis.add_event(event)
+                self.position = i + 1
+            else:
+                self.position = plan.run_end(i, target)
+                analysis.feed_many(plan.pairs[i : self.position])
+            if self.position == len(plan):
                 analysis.end()
-            analysis.begin_attempt(self._sources.get(step.attempt))
-            self._attempt = step.attempt
-        if step.event is not None:
-            analysis.add_event(step.event)
-        else:
-            analysis.feed(step.data, step.source_t)
-        self.position += 1
-        if self.position == len(self.plan):
-            analysis.end()
+        return self.position - first

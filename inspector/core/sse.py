@@ -30,8 +30,9 @@ Invariants:
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable
-from itertools import repeat
+from itertools import accumulate, repeat
 
 from inspector.core.model import EventKind, SSEEvent
 
@@ -128,6 +129,53 @@ class SSEDecoder:
             pending.append(tail)
         self._tail_cr = tail.endswith(b"\r")
         return out
+
+    def feed_many(self, chunks: Iterable[tuple[float, bytes]]) -> list[SSEEvent]:
+        """Consume several ``(t, data)`` chunks: exactly the events (``t`` included) that
+        feeding them one by one gives, at a fraction of the per-call cost.
+
+        A run of chunks that each end with LF (the last one may end anywhere) is joined and
+        decoded at once; each event then takes the time of the chunk that held the end of the
+        line it was emitted on, which is where one-by-one feeding would have emitted it. A
+        chunk ending in anything else closes its run, so a CR held back at a chunk's end (it
+        may start a CRLF) never falls inside a joined run.
+        """
+        out: list[SSEEvent] = []
+        run: list[tuple[float, bytes]] = []
+        for chunk in chunks:
+            data = chunk[1]
+            if self._head is not None or not data:  # BOM undecided, or empty: one by one
+                if run:
+                    self._feed_run(run, out)
+                    run = []
+                out += self.feed(data, chunk[0])
+                continue
+            run.append(chunk)
+            if data[-1] != 10:  # not LF: the run ends here
+                self._feed_run(run, out)
+                run = []
+        if run:
+            self._feed_run(run, out)
+        return out
+
+    def _feed_run(self, run: list[tuple[float, bytes]], out: list[SSEEvent]) -> None:
+        if len(run) == 1:
+            out += self.feed(run[0][1], run[0][0])
+            return
+        start = self.offset
+        joined = b"".join([data for _, data in run])
+        events = self.feed(joined, run[-1][0])
+        if not events:
+            return
+        ends = list(accumulate([len(data) for _, data in run], initial=start))[1:]
+        # Inside a run only the first line can start before its chunk (in bytes held from
+        # earlier), so every line, and every event's ``end`` on it (an ERROR's bad byte too),
+        # lies in the chunk whose end it is emitted at: that chunk's time is the event's.
+        k = 0
+        for ev in events:
+            k = bisect_left(ends, ev.end, k)
+            ev.t = run[k][0]
+        out += events
 
     def close(self, t: float | None = None) -> list[SSEEvent]:
         """End of stream: finish a partial last line and dispatch a pending event with data."""

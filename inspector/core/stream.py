@@ -11,6 +11,7 @@ Invariants:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .accumulator import ABSENT, Accumulator
@@ -66,6 +67,15 @@ class StreamState:
         """Take one chunk of the body; return how many wire events it completed."""
         self.bytes += len(data)
         events = self.decoder.feed(data, t)
+        if events:
+            self._ingest(events)
+        return len(events)
+
+    def feed_many(self, chunks: Sequence[tuple[float, bytes]]) -> int:
+        """Take several ``(t, data)`` chunks at once: the same state as feeding them one by
+        one (see :meth:`SSEDecoder.feed_many`); return how many wire events they completed."""
+        self.bytes += sum([len(data) for _, data in chunks])
+        events = self.decoder.feed_many(chunks)
         if events:
             self._ingest(events)
         return len(events)
