@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ import pytest
 from conftest import all_real_fixtures
 
 from inspector.core.accumulator import ABSENT, EMPTY_ID_POLICIES, LITERAL
-from inspector.core.quirks import QUIRKS, detect
+from inspector.core.quirks import QUIRKS, QuirkScan, detect
 from inspector.core.stream import StreamState, analyze_bytes
 
 ROUTING = {"orphan_id_only_entry", "id_changed_mid_call", "name_changed_mid_call",
@@ -911,3 +912,50 @@ def test_recorded_streams_are_policy_independent(path: Any) -> None:
 def test_docs_explain_every_code_in_table_order() -> None:
     doc = (Path(__file__).resolve().parents[1] / "docs" / "quirks.md").read_text()
     assert re.findall(r"^## `(\w+)`", doc, re.M) == list(QUIRKS)
+
+
+# -- incremental detection ------------------------------------------------------------------------
+
+
+def _as_dicts(quirks: list[Any]) -> list[dict[str, Any]]:
+    return [q.to_json() for q in quirks]
+
+
+def _incremental_matches_fresh(body: bytes, step: int) -> None:
+    """One QuirkScan asked after every ``step`` bytes, through a policy flip half-way, reports
+    exactly what a fresh detect() of the same state does, at every point."""
+    state = StreamState("auto", ABSENT)
+    scan = QuirkScan()
+    cuts = [*range(0, len(body), step), len(body)]
+    for n, (a, b) in enumerate(pairwise(cuts)):
+        state.feed(body[a:b])
+        if n == len(cuts) // 2:
+            state.rejudge(LITERAL if state.empty_id == ABSENT else ABSENT)
+        assert _as_dicts(detect(state, scan)) == _as_dicts(detect(state)), (n, a)
+    state.end()
+    assert _as_dicts(detect(state, scan)) == _as_dicts(detect(state))
+    state.rejudge(ABSENT if state.empty_id == LITERAL else LITERAL)
+    assert _as_dicts(detect(state, scan)) == _as_dicts(detect(state))
+
+
+@pytest.mark.parametrize("body", ALL_STREAMS, ids=lambda b: f"{len(b)}B")
+def test_incremental_detection_equals_fresh_on_every_quirk_stream(body: bytes) -> None:
+    for step in (1, 7, 64):
+        _incremental_matches_fresh(body, step)
+
+
+@pytest.mark.parametrize("path", all_real_fixtures(), ids=lambda p: p.stem)
+def test_incremental_detection_equals_fresh_on_recorded_streams(path: Any) -> None:
+    _incremental_matches_fresh(path.read_bytes(), 97)
+
+
+def test_a_scan_reads_each_delta_once() -> None:
+    state = analyze_bytes(LMSTUDIO_NEW_ID_EACH_DELTA)  # id_changed_mid_call under absent only
+    scan = QuirkScan()
+    first = detect(state, scan)
+    done = scan.wire.deltas_done
+    assert done == len(state.deltas) > 0
+    state.rejudge(LITERAL)  # the wire half is kept across a flip; routing codes are redone
+    assert scan.wire.deltas_done == done
+    flipped = {q.code for q in detect(state, scan)}
+    assert flipped == {q.code for q in detect(state)} != {q.code for q in first}

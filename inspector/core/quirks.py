@@ -8,20 +8,23 @@ Invariants:
   ``id_changed_mid_call``, ``name_changed_mid_call`` and ``fragment_after_close``, which
   describe how the policy in force routed the fragments.
 - ``chunks`` lists wire event sequence numbers (``SSEEvent.seq``), ascending, de-duplicated.
-- One pass over the deltas, O(total bytes); cheap enough to run on every UI flush.
+- Incremental with a :class:`QuirkScan`: the wire-level half (:mod:`inspector.core.quirkscan`)
+  reads each event and delta once, and survives policy flips; a call is scanned again only
+  when it changed (new fragments, a new accumulator). The result always equals a fresh
+  ``detect(state)`` on the same state, so asking on every UI flush costs O(new data).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
 import orjson
 
-from .accumulator import ToolCall
-from .model import OMITTED, Delta, DeltaKind, EventKind, ToolCallDelta
+from .accumulator import Accumulator, ToolCall
+from .model import OMITTED, ToolCallDelta
+from .quirkscan import Seen, WireScan, real
 from .stream import StreamState
 
 #: code -> one-line description; the table order is the report order. docs/quirks.md explains each.
@@ -64,8 +67,6 @@ QUIRKS: dict[str, str] = {
 
 #: Finish reasons that mean "the model asked for tools", per dialect.
 TOOL_FINISH = {"tool_calls", "function_call", "tool_use", "completed", "STOP"}
-_TEXT_CALL = re.compile(r"<tool_call>|<function_call>|<\|tool_call|\[TOOL_CALLS\]")
-_TAG_TAIL = 16  # characters of earlier text kept: longer than any _TEXT_CALL match
 _END_MARKER = {"openai-chat": "[DONE]", "anthropic": "message_stop",
                "openai-responses": "response.completed"}
 
@@ -86,166 +87,56 @@ class Quirk:
         return {"code": self.code, "message": self.message, "chunks": self.chunks}
 
 
-class _Seen:
-    """Collects chunk numbers per code while scanning."""
+class QuirkScan:
+    """What :func:`detect` keeps between calls on one stream: the incremental wire scan, and
+    each call's findings while the call (and the accumulator it belongs to) is unchanged."""
 
     def __init__(self) -> None:
-        self.hits: dict[str, list[int]] = {}
-        self.notes: dict[str, str] = {}
+        self.wire = WireScan()
+        """The wire-level half (survives policy flips: it reads only events and deltas)."""
+        self._acc: Accumulator | None = None
+        self._calls: dict[int, tuple[ToolCall, tuple[Any, ...], Seen]] = {}
 
-    def add(self, code: str, seq: int, note: str | None = None) -> None:
-        self.hits.setdefault(code, []).append(seq)
-        if note and code not in self.notes:
-            self.notes[code] = note
+    def call(self, call: ToolCall, dialect: str, state: StreamState) -> Seen:
+        """``call``'s own findings, scanned again only when the call changed."""
+        if state.acc is not self._acc:  # a policy flip: new call objects
+            self._acc, self._calls = state.acc, {}
+        orphan = state.acc is not None and state.acc.is_orphan(call)
+        key = (len(call.fragments), len(call.id_changes), len(call.name_changes),
+               len(call.late_fragments), call.args_from_final, call.final_mismatch,
+               call.length, call.name, orphan, dialect)
+        cached = self._calls.get(id(call))
+        if cached is not None and cached[0] is call and cached[1] == key:
+            return cached[2]
+        seen = Seen()
+        _scan_call(call, seen, dialect, orphan)
+        self._calls[id(call)] = (call, key, seen)
+        return seen
 
 
-def detect(state: StreamState) -> list[Quirk]:
-    """Every quirk ``state`` shows, in :data:`QUIRKS` order."""
-    seen = _Seen()
+def detect(state: StreamState, scan: QuirkScan | None = None) -> list[Quirk]:
+    """Every quirk ``state`` shows, in :data:`QUIRKS` order. Pass the same ``scan`` on every
+    call for one stream and each event, delta and unchanged call is scanned only once."""
+    scan = scan or QuirkScan()
     dialect = state.dialect_name or "openai-chat"
-    _scan_events(state, seen)
-    _scan_deltas(state, seen, dialect)
-    for call in state.calls:
-        _scan_call(call, seen, dialect, state)
-    _scan_turn(state, seen, dialect)
+    scan.wire.advance(state, dialect)
+    rest = Seen()
+    scan.wire.conclude(state, rest)
+    parts = [scan.wire.seen, rest, *(scan.call(c, dialect, state) for c in state.calls)]
+    _scan_turn(state, rest, dialect)
     out = []
     for code, desc in QUIRKS.items():
-        if code in seen.hits:
-            chunks = sorted(set(seen.hits[code]))
-            note = seen.notes.get(code)
-            out.append(Quirk(code, f"{desc}: {note}" if note else desc, chunks))
+        hits = [h for part in parts for h in part.hits.get(code, ())]
+        if hits:
+            note = next((n for part in parts if (n := part.notes.get(code))), None)
+            out.append(Quirk(code, f"{desc}: {note}" if note else desc, sorted(set(hits))))
     return out
 
 
-def _scan_events(state: StreamState, seen: _Seen) -> None:
-    for ev in state.events:
-        if ev.kind == EventKind.COMMENT:
-            seen.add("keepalive_comments", ev.seq, f"{ev.comment.strip()!r}")
-        elif ev.kind == EventKind.ERROR:
-            seen.add("invalid_utf8", ev.seq, ev.data)
-
-
-class _IndexTrack:
-    """Per wire index: the opening id, and how continuations repeated it."""
-
-    __slots__ = ("continuations", "first_id", "repeats")
-
-    def __init__(self, first_id: Any) -> None:
-        self.first_id = first_id
-        self.continuations: list[int] = []
-        self.repeats = 0
-
-
-def _real(value: Any) -> bool:
-    """An id/name that names something on the wire (not omitted, null, "" or "null")."""
-    return isinstance(value, str) and value not in ("", "null")
-
-
-def _scan_deltas(state: StreamState, seen: _Seen, dialect: str) -> None:
-    per_chunk: dict[Any, int] = {}
-    tracks: dict[Any, _IndexTrack] = {}
-    ended: list[_IndexTrack] = []  # tracks replaced by a new call at the same index
-    keepalive: set[int] = set()
-    last_seq = -1
-    for d in state.deltas:
-        if isinstance(d, ToolCallDelta):
-            if d.seq != last_seq:
-                per_chunk.clear()
-                last_seq = d.seq
-            _scan_fragment(d, seen, dialect, per_chunk)
-            if not d.final and isinstance(d.index, int | str):
-                _scan_continuation(d, seen, tracks, ended, _lane(d))
-        else:
-            if d.kind == DeltaKind.KEEPALIVE:
-                keepalive.add(d.seq)
-            _scan_other(d, seen)
-    done = state.done_seq
-    if done is not None:  # events, not deltas: a chunk that maps to no delta still counts
-        for ev in state.events[done + 1:]:
-            if ev.kind != EventKind.COMMENT and ev.seq not in keepalive:
-                seen.add("data_after_done", ev.seq)
-    for track in [*ended, *tracks.values()]:
-        if track.continuations and track.repeats == len(track.continuations):
-            for seq in track.continuations:
-                seen.add("id_repeated_every_chunk", seq, f"{track.first_id!r}")
-
-
-def _scan_continuation(
-    d: ToolCallDelta,
-    seen: _Seen,
-    tracks: dict[Any, _IndexTrack],
-    ended: list[_IndexTrack],
-    lane: tuple[Any, Any],
-) -> None:
-    """Fragments at an index seen before are continuations, whatever a policy makes of them."""
-    track = tracks.get(lane)
-    if track is None:
-        tracks[lane] = _IndexTrack(d.id)
-        return
-    if _real(d.id) and _real(d.name) and _real(track.first_id) and d.id != track.first_id:
-        seen.add("index_reused_with_new_id", d.seq, f"index {d.index!r}: {d.id!r}")
-        ended.append(track)
-        tracks[lane] = _IndexTrack(d.id)
-        return
-    adopted = _real(d.id) and not _real(track.first_id)
-    if adopted:
-        track.first_id = d.id  # an id-less opener: the first real id names the call
-    track.continuations.append(d.seq)
-    if d.id == "":
-        seen.add("empty_string_continuation_id", d.seq)
-    elif not adopted and d.id is not OMITTED and d.id is not None and d.id == track.first_id:
-        track.repeats += 1
-    if d.name == "":
-        seen.add("empty_string_continuation_name", d.seq)
-
-
-def _lane(d: ToolCallDelta) -> tuple[Any, Any]:
-    """(choice, wire index): with ``n`` > 1 every choice numbers its calls from 0."""
-    return (d.extra.get("choice", 0) if d.extra else 0), d.index
-
-
-def _scan_fragment(d: ToolCallDelta, seen: _Seen, dialect: str, per_chunk: dict[Any, int]) -> None:
-    if d.id == "null":
-        seen.add("null_string_id", d.seq)
-    elif d.id is None:
-        seen.add("null_id", d.seq)
-    if d.args_object and dialect != "gemini":
-        seen.add("arguments_not_string", d.seq)
-    if dialect != "openai-chat":
-        return
-    if d.index is OMITTED:
-        if not (d.extra and d.extra.get("legacy_function_call")):  # that shape has no index
-            seen.add("missing_index", d.seq)
-    elif not d.final:
-        key = _lane(d)
-        per_chunk[key] = per_chunk.get(key, 0) + 1
-        if per_chunk[key] == 2:
-            seen.add("duplicate_index_in_chunk", d.seq, f"index {d.index}")
-
-
-def _scan_other(d: Delta, seen: _Seen) -> None:
-    kind = d.kind
-    if kind == DeltaKind.ERROR:
-        raw = d.raw if isinstance(d.raw, dict) else {}
-        if raw.get("wire") != "decode":
-            seen.add("error_after_200", d.seq, str(d.value)[:120])
-    elif kind == DeltaKind.USAGE:
-        if isinstance(d.raw, dict) and d.raw.get("choices") == []:
-            seen.add("usage_only_chunk", d.seq)
-    elif kind == DeltaKind.META:
-        if isinstance(d.value, dict) and d.value.get("role") == "":
-            seen.add("empty_role", d.seq)
-    elif kind == DeltaKind.KEEPALIVE:
-        if isinstance(d.raw, str) and d.raw.lstrip().startswith(":"):
-            seen.add("keepalive_in_data", d.seq, repr(d.raw[:40]))
-    elif kind == DeltaKind.UNKNOWN and isinstance(d.value, dict) and "undecodable" in d.value:
-        seen.add("undecodable_data", d.seq, str(d.value["undecodable"])[:80])
-
-
-def _scan_call(call: ToolCall, seen: _Seen, dialect: str, state: StreamState) -> None:
+def _scan_call(call: ToolCall, seen: Seen, dialect: str, orphan: bool) -> None:
     frags = call.fragments
     first = frags[0]
-    if state.acc is not None and state.acc.is_orphan(call):
+    if orphan:
         seen.add("orphan_id_only_entry", first.seq, f"id {call.id!r}")
     for seq, new_id in call.id_changes:
         seen.add("id_changed_mid_call", seq, f"{call.id!r} then {new_id!r}")
@@ -266,7 +157,7 @@ def _scan_call(call: ToolCall, seen: _Seen, dialect: str, state: StreamState) ->
     _scan_arguments(call, streamed, seen, dialect)
 
 
-def _scan_arguments(call: ToolCall, frags: list[ToolCallDelta], seen: _Seen, dialect: str) -> None:
+def _scan_arguments(call: ToolCall, frags: list[ToolCallDelta], seen: Seen, dialect: str) -> None:
     texts = [(f.seq, f.arguments) for f in frags if isinstance(f.arguments, str)]
     if (texts and call.length == 0 and all(a == "" for _, a in texts)
             and call.name not in (OMITTED, None, "")):
@@ -280,12 +171,12 @@ def _scan_arguments(call: ToolCall, frags: list[ToolCallDelta], seen: _Seen, dia
     _scan_cumulative([(seq, a) for seq, a in texts if a], seen)
     # The opener alone carries id, name and complete arguments (judged on that wire entry, not
     # on what a policy routed after it, so ``absent`` and ``literal`` agree).
-    if (dialect == "openai-chat" and frags and _real(frags[0].id) and _real(frags[0].name)
+    if (dialect == "openai-chat" and frags and real(frags[0].id) and real(frags[0].name)
             and _complete_object(frags[0].arguments)):
         seen.add("whole_call_single_chunk", frags[0].seq, f"{call.name!r}")
 
 
-def _scan_cumulative(texts: list[tuple[int, str]], seen: _Seen) -> None:
+def _scan_cumulative(texts: list[tuple[int, str]], seen: Seen) -> None:
     """Cumulative streams repeat the whole buffer: every fragment, from the very first, starts
     with the one before it. Two fragments that merely share a few characters ('e fram' then
     'e frame r' in prose) are not that, so the chain must start at the call's first fragment."""
@@ -311,7 +202,7 @@ def _complete_object(arguments: Any) -> bool:
     return True
 
 
-def _scan_turn(state: StreamState, seen: _Seen, dialect: str) -> None:
+def _scan_turn(state: StreamState, seen: Seen, dialect: str) -> None:
     calls = [c for c in state.calls if state.acc is None or not state.acc.is_orphan(c)]
     if dialect == "openai-chat":
         indexes = sorted({c.index for c in state.calls if isinstance(c.index, int)})
@@ -328,32 +219,3 @@ def _scan_turn(state: StreamState, seen: _Seen, dialect: str) -> None:
         seen.add("missing_finish_reason", last)
     if state.ended and dialect in _END_MARKER and state.done_seq is None and state.events:
         seen.add("missing_done", last, f"no {_END_MARKER[dialect]}")
-    _scan_text(state, seen)
-
-
-def _scan_text(state: StreamState, seen: _Seen) -> None:
-    # Only the last few characters are kept, with the chunks they came from: a tag may straddle
-    # two deltas, and then both chunks show it.
-    tail: list[tuple[int, str]] = []
-    for d in state.deltas:
-        value = d.value if isinstance(d, Delta) and d.kind == DeltaKind.TEXT else None
-        if not isinstance(value, str):
-            continue
-        pieces = [*tail, (d.seq, value)]
-        window = "".join(text for _, text in pieces)
-        fresh = len(window) - len(value)
-        for m in _TEXT_CALL.finditer(window):
-            if m.end() <= fresh:
-                continue  # wholly in the tail: reported with an earlier delta
-            pos = 0
-            for seq, text in pieces:
-                if pos < m.end() and pos + len(text) > m.start():
-                    seen.add("text_mode_tool_call", seq)
-                pos += len(text)
-        tail = []
-        need = _TAG_TAIL
-        for seq, text in reversed(pieces):
-            if need <= 0:
-                break
-            tail.insert(0, (seq, text[-need:]))
-            need -= len(text)
