@@ -22,7 +22,7 @@ from typing import Any
 
 import orjson
 
-from .accumulator import Accumulator, ToolCall
+from .accumulator import ToolCall
 from .model import OMITTED, ToolCallDelta
 from .quirkscan import Seen, WireScan, real
 from .stream import StreamState
@@ -89,28 +89,30 @@ class Quirk:
 
 class QuirkScan:
     """What :func:`detect` keeps between calls on one stream: the incremental wire scan, and
-    each call's findings while the call (and the accumulator it belongs to) is unchanged."""
+    each call's findings, reused while the call's shape is unchanged. The shape is the very
+    fragment objects routed to it plus what the accumulator concluded, so after a policy flip
+    a rebuilt call that got the same fragments reuses its predecessor's findings."""
 
     def __init__(self) -> None:
         self.wire = WireScan()
         """The wire-level half (survives policy flips: it reads only events and deltas)."""
-        self._acc: Accumulator | None = None
-        self._calls: dict[int, tuple[ToolCall, tuple[Any, ...], Seen]] = {}
+        self._calls: dict[int, tuple[list[ToolCallDelta], tuple[Any, ...], Seen]] = {}
 
     def call(self, call: ToolCall, dialect: str, state: StreamState) -> Seen:
-        """``call``'s own findings, scanned again only when the call changed."""
-        if state.acc is not self._acc:  # a policy flip: new call objects
-            self._acc, self._calls = state.acc, {}
+        """``call``'s own findings, scanned again only when its shape changed."""
+        frags = call.fragments
         orphan = state.acc is not None and state.acc.is_orphan(call)
-        key = (len(call.fragments), len(call.id_changes), len(call.name_changes),
-               len(call.late_fragments), call.args_from_final, call.final_mismatch,
-               call.length, call.name, orphan, dialect)
-        cached = self._calls.get(id(call))
-        if cached is not None and cached[0] is call and cached[1] == key:
+        key = (len(frags), tuple(call.id_changes), tuple(call.name_changes),
+               tuple(call.late_fragments), call.args_from_final, call.final_mismatch,
+               call.arguments if call.final_mismatch is not None else None,
+               call.length, call.id, call.name, orphan, dialect)
+        slot = id(frags[0])  # the opener: a delta object, shared by every policy's calls
+        cached = self._calls.get(slot)
+        if cached is not None and cached[1] == key and cached[0] == frags:  # identity-fast
             return cached[2]
         seen = Seen()
         _scan_call(call, seen, dialect, orphan)
-        self._calls[id(call)] = (call, key, seen)
+        self._calls[slot] = (frags, key, seen)
         return seen
 
 

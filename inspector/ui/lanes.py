@@ -156,9 +156,13 @@ class LaneWidget(QFrame):
         if call is self.call:
             self.sync(verdict, mode)
             return
-        self.call, self.verdict = call, verdict
+        old, self.call, self.verdict = self.call, call, verdict
         self.model.set_call(call, events)
-        self._show_buffer(call.arguments)
+        if (old is not None and old.length == self._shown_len == call.length
+                and old.arguments == call.arguments):  # a re-judge that kept the text: keep
+            self._parts_shown = len(call.parts)  # the buffer (laying out 16 KiB costs ~10 ms)
+        else:
+            self._show_buffer(call.arguments)
         self._finished_for = None
         self._refresh(mode)
 
@@ -226,7 +230,6 @@ class LaneWidget(QFrame):
         if self._finished_for == stamp:
             return
         self._finished_for = stamp
-        self._parsed_for = None
         if self.tabs.currentWidget() is self.parsed:
             self._fill_parsed()
         self._mark_error(v)
@@ -235,6 +238,9 @@ class LaneWidget(QFrame):
         """Pretty-print and highlight the arguments: only when the tab is shown, once."""
         call = self.call
         if call is None or call.open or self._parsed_for is call:
+            return
+        if self._parsed_for is not None and self._parsed_for.arguments == call.arguments:
+            self._parsed_for = call  # the same text (a re-judge): what is shown stays right
             return
         self._parsed_for = call
         try:
