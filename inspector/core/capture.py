@@ -146,12 +146,12 @@ class _Cursor:
         self.offset = offset
 
 
-def load(path: str | os.PathLike[str]) -> Capture:
-    """Load a capture file or a raw SSE body; CaptureError (one line) when it cannot be."""
+def read_file(path: str | os.PathLike[str]) -> bytes:
+    """A capture file's bytes; CaptureError (one line) when it cannot be read."""
     name = os.fspath(path)
     try:
         with open(name, "rb") as f:
-            data = f.read()
+            return f.read()
     except IsADirectoryError:
         raise CaptureError("is a directory, not a capture", path=name) from None
     except FileNotFoundError:
@@ -160,19 +160,96 @@ def load(path: str | os.PathLike[str]) -> Capture:
         raise CaptureError("permission denied", path=name) from None
     except OSError as exc:
         raise CaptureError(f"cannot read: {exc.strerror or exc}", path=name) from None
-    capture = _parse(data, name)
+
+
+def load(path: str | os.PathLike[str]) -> Capture:
+    """Load a capture file or a raw SSE body; CaptureError (one line) when it cannot be."""
+    name = os.fspath(path)
+    capture = CaptureReader(read_file(name), name).read_all()
     capture.path = name
     return capture
 
 
 def load_bytes(data: bytes, name: str = "<bytes>") -> Capture:
     """Like load() for bytes already in memory; ``name`` is used in error messages."""
-    return _parse(bytes(data), name)
+    return CaptureReader(bytes(data), name).read_all()
 
 
-def _parse(data: bytes, name: str) -> Capture:
-    if not data:
-        raise CaptureError("empty file", path=name)
+class CaptureReader:
+    """Reads a capture from bytes a slice of records at a time (a front end can show a large
+    file while it loads); :func:`load` is ``CaptureReader(data, name).read_all()``.
+
+    ``capture`` exists from the start: its header is read at construction, and after every
+    :meth:`read` its ``attempts`` lists every attempt seen so far, ordered by number, each
+    holding the records read so far (records only ever append). A raw body is read whole at
+    construction. Errors are raised as :func:`load` raises them, with file and line.
+    """
+
+    def __init__(self, data: bytes, name: str) -> None:
+        self.size = len(data)
+        """Bytes in the file."""
+        self.done = False
+        """Every record has been read."""
+        self._name = name
+        self._records: Iterator[dict[str, Any]] = iter(())
+        self._cursor = _Cursor(1, 0)
+        self._builder: _Builder | None = None
+        if not data:
+            raise CaptureError("empty file", path=name)
+        found = _header(data, name)
+        if found is None:
+            self.capture = _raw(data, name)
+            self.done = True
+            return
+        header, lineno, pos, end = found
+        warnings: list[str] = []
+        self._cursor = _Cursor(lineno, pos)
+        try:
+            header, self._records = compat.migrate(
+                header, _lines(data, end + 1, lineno + 1, self._cursor, warnings)
+            )
+        except CaptureError as exc:
+            raise exc.located(name, lineno, pos) from None
+        self._builder = _Builder(Capture(None, "capture", header, [], warnings))
+        self.capture = self._builder.capture
+        """The capture read so far."""
+
+    @property
+    def offset(self) -> int:
+        """Bytes read so far (the start of the last line read)."""
+        return self.size if self.done else self._cursor.offset
+
+    def read(self, records: int) -> int:
+        """Read up to ``records`` more records; return how many were read."""
+        builder, cursor = self._builder, self._cursor
+        if self.done or builder is None:
+            return 0
+        n = 0
+        try:
+            for record in self._records:
+                builder.add(record, cursor.line)
+                n += 1
+                if n >= records:
+                    break
+            else:
+                self.done = True
+        except CaptureError as exc:
+            raise exc.located(self._name, cursor.line, cursor.offset) from None
+        if n or self.done:
+            attempts = builder.attempts
+            if len(attempts) != len(self.capture.attempts):
+                self.capture.attempts = [attempts[k] for k in sorted(attempts)]
+        return n
+
+    def read_all(self) -> Capture:
+        """Read every remaining record; return the capture."""
+        while not self.done:
+            self.read(1 << 30)
+        return self.capture
+
+
+def _header(data: bytes, name: str) -> tuple[dict[str, Any], int, int, int] | None:
+    """(header, line number, offset, end of line) of a capture's header; None for a raw body."""
     size, pos, lineno = len(data), 0, 1
     while pos < size:
         nl = data.find(b"\n", pos)
@@ -181,12 +258,12 @@ def _parse(data: bytes, name: str) -> Capture:
             break
         pos, lineno = end + 1, lineno + 1
     else:
-        return _raw(data, name)
+        return None
     first = data[pos:end]
     if pos == 0:
         first = first.removeprefix(_BOM)
     if not first.lstrip().startswith(b"{"):
-        return _raw(data, name)
+        return None
     try:
         header = orjson.loads(first)
     except orjson.JSONDecodeError:
@@ -194,19 +271,19 @@ def _parse(data: bytes, name: str) -> Capture:
             raise CaptureError(
                 "the capture header is cut off or corrupt", path=name, line=lineno, offset=pos
             ) from None
-        return _raw(data, name)
+        return None
     if not isinstance(header, dict):
-        return _raw(data, name)
+        return None
     if header.get("format") != FORMAT:
         if "format" not in header:
-            return _raw(data, name)
+            return None
         raise CaptureError(
             f"unknown file format {header['format']!r} (expected {FORMAT!r})",
             path=name,
             line=lineno,
             offset=pos,
         )
-    return _parse_capture(data, name, header, lineno, pos, end + 1)
+    return header, lineno, pos, end
 
 
 def _raw(data: bytes, name: str) -> Capture:
@@ -242,27 +319,6 @@ def _lines(
                 raise CaptureError("record is not a JSON object", line=lineno, offset=pos)
             yield record
         pos, lineno = end + 1, lineno + 1
-
-
-def _parse_capture(
-    data: bytes, name: str, header: dict[str, Any], header_line: int, header_offset: int, pos: int
-) -> Capture:
-    warnings: list[str] = []
-    cursor = _Cursor(header_line, header_offset)
-    try:
-        header, records = compat.migrate(
-            header, _lines(data, pos, header_line + 1, cursor, warnings)
-        )
-    except CaptureError as exc:
-        raise exc.located(name, header_line, header_offset) from None
-    builder = _Builder(Capture(None, "capture", header, [], warnings))
-    try:
-        for record in records:
-            builder.add(record, cursor.line)
-    except CaptureError as exc:
-        raise exc.located(name, cursor.line, cursor.offset) from None
-    builder.capture.attempts = [builder.attempts[n] for n in sorted(builder.attempts)]
-    return builder.capture
 
 
 class _Builder:

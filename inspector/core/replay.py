@@ -257,6 +257,14 @@ class Replayer:
         """Feed every remaining step (the last attempt is ended)."""
         self.seek(len(self.plan))
 
+    def adopt(self, analysis: Analysis, attempt: int) -> None:
+        """Take ``analysis`` as the state at the end of the plan: it has been fed every step,
+        in plan order, with ``attempt`` (the plan's last) still open; it is ended here, as the
+        last step ends it (see :mod:`inspector.core.loading`)."""
+        self.analysis, self.position, self._attempt = analysis, len(self.plan), attempt
+        analysis.capture = self.capture
+        analysis.end()
+
     def set_tools(self, tools: ToolRegistry | None) -> None:
         """Use ``tools`` now and for every rebuilt Analysis (backward seeks, dialect changes)."""
         self.tools = tools

@@ -1,0 +1,152 @@
+"""Open a capture a slice at a time, feeding the core as records are read, so a front end can
+show a large file from its first records and stay responsive while the rest loads.
+
+Invariants:
+- The end state is exactly the replay's: when :meth:`ProgressiveLoad.step` reports done,
+  ``replayer`` is a :class:`Replayer` over the whole capture at its end, and its Analysis
+  equals ``Replayer(capture).finish()``'s (the same chunks fed through the same ``feed_many``
+  calls, which give the state one-by-one feeding gives).
+- Records are fed in file order while the file is in replay order: attempts in ascending
+  number, each attempt's chunks together, no tool-loop events. Anything else (a chunk of an
+  attempt already passed, an attempt that shows up late, an ``event`` record) stops the
+  early feeding; reading goes on, and once the capture is whole the replayer feeds it from
+  the start, still a slice at a time. Whether the early feeding matched the replay is
+  checked against the finished capture, never assumed.
+- ``analysis`` is always the Analysis a front end should show: the one being fed (its
+  capture attached from the first slice, so the request's tools judge the calls early).
+- Pure core: no clock of its own beyond ``time.perf_counter`` for the slice budget, no I/O
+  (the caller reads the file), no threads.
+"""
+
+from __future__ import annotations
+
+import time
+
+from .analysis import Analysis, Settings
+from .capture import Attempt, CaptureReader
+from .replay import Replayer
+from .tools import ToolRegistry
+
+RECORDS_PER_READ = 2000
+"""Records read between two looks at the clock (a few milliseconds of work)."""
+STEPS_PER_FEED = 20000
+"""Replay steps fed between two looks at the clock once the file is read (fallback path)."""
+
+
+class ProgressiveLoad:
+    """One file being opened (see the module docstring)."""
+
+    def __init__(
+        self, data: bytes, name: str, settings: Settings, tools: ToolRegistry | None = None
+    ) -> None:
+        self.reader = CaptureReader(data, name)
+        """Reads the records; ``reader.capture`` grows as it goes."""
+        self.tools = tools
+        """The user's tools (None: the capture's own)."""
+        self.analysis = Analysis(settings, tools)
+        """The Analysis on show: fed while reading, then the replayer's."""
+        self.analysis.capture = self.reader.capture
+        self.replayer: Replayer | None = None
+        """Set once the file is read: the replay of the whole capture."""
+        self.in_order = self.reader.capture.timed
+        """Still feeding in file order (a raw body is split into events by the replayer)."""
+        self._current: Attempt | None = None  # the attempt being fed
+        self._fed: dict[int, int] = {}  # attempt number -> its chunks fed (0 for an empty one)
+
+    @property
+    def done(self) -> bool:
+        """The whole capture is read and fed."""
+        return self.replayer is not None and self.replayer.at_end
+
+    @property
+    def progress(self) -> tuple[int, int]:
+        """(done, total): bytes read while reading, then steps fed if the replay catches up."""
+        r = self.replayer
+        if r is None or (r.at_end and r.position == 0):
+            return self.reader.offset, self.reader.size
+        return r.position, len(r.plan)
+
+    def set_tools(self, tools: ToolRegistry | None) -> None:
+        """Judge against ``tools`` now and in the replayer to come."""
+        self.tools = tools
+        self.analysis.set_tools(tools)
+        if self.replayer is not None:
+            self.replayer.set_tools(tools)
+
+    def step(self, budget: float) -> bool:
+        """Read and feed for about ``budget`` seconds (at least one read or one feed); return
+        True once everything is done."""
+        deadline = time.perf_counter() + budget
+        while not self.reader.done:
+            self.reader.read(RECORDS_PER_READ)
+            if self.in_order:
+                self._feed_read()
+            if time.perf_counter() >= deadline:
+                return False
+        if self.replayer is None:
+            self._adopt()
+        r = self.replayer
+        assert r is not None
+        while not r.at_end:
+            r.step(STEPS_PER_FEED)
+            if time.perf_counter() >= deadline:
+                break
+        self.analysis = r.analysis
+        return r.at_end
+
+    # -- feeding in file order -----------------------------------------------------------
+
+    def _feed_read(self, final: bool = False) -> None:
+        """Feed what the last read added, while the file stays in replay order."""
+        attempts = self.reader.capture.attempts
+        cur = self._current
+        for a in attempts:
+            fed = self._fed.get(a.number)
+            if a.events or (fed is not None and a is not cur and len(a.chunks) > fed):
+                self.in_order = False  # an event, or a chunk for an attempt already passed
+                return
+        if cur is not None:
+            self._feed(cur)
+        later = [a for a in attempts if a.number not in self._fed]
+        if later and cur is not None and later[0].number < cur.number:
+            self.in_order = False  # an attempt numbered below one already fed showed up
+            return
+        if not final:  # attempts with nothing yet may still get chunks: wait for them
+            last = max((i for i, a in enumerate(later) if a.chunks), default=-1)
+            later = later[: last + 1]
+        for a in later:
+            self._begin(a)
+            self._feed(a)
+
+    def _begin(self, attempt: Attempt) -> None:
+        if self._current is not None:
+            self.analysis.end()
+        self.analysis.begin_attempt(attempt)
+        self._current = attempt
+        self._fed[attempt.number] = 0
+        if not attempt.chunks:  # the replay's single empty step for a chunkless attempt
+            self.analysis.feed(b"", 0.0)
+
+    def _feed(self, attempt: Attempt) -> None:
+        fed = self._fed[attempt.number]
+        if len(attempt.chunks) > fed:
+            self.analysis.feed_many(attempt.chunks[fed:])
+            self._fed[attempt.number] = len(attempt.chunks)
+
+    # -- the end of the file -------------------------------------------------------------
+
+    def _adopt(self) -> None:
+        """The file is read: build the replayer, and hand it the fed Analysis if the early
+        feeding was the replay's own; otherwise it starts over."""
+        capture = self.reader.capture
+        if self.in_order:
+            self._feed_read(final=True)
+        replayer = Replayer(capture, self.analysis.settings, self.tools)
+        fed_all = all(self._fed.get(a.number) == len(a.chunks) for a in capture.attempts)
+        if self.in_order and fed_all and not any(a.events for a in capture.attempts):
+            if self._current is None:  # nothing at all was recorded: the replayer's own
+                replayer.finish()
+            else:
+                replayer.adopt(self.analysis, self._current.number)
+        self.replayer = replayer
+        self.analysis = replayer.analysis
