@@ -14,7 +14,7 @@ from inspector.core import loading
 from inspector.core.analysis import Settings
 from inspector.core.capture import CaptureError, CaptureWriter, load
 from inspector.core.loading import ProgressiveLoad
-from inspector.core.replay import Replayer
+from inspector.core.replay import Replayer, replay_plan
 
 
 def _load_slowly(path: Path, settings: Settings) -> tuple[ProgressiveLoad, list[int]]:
@@ -85,6 +85,7 @@ def test_recorded_files_end_as_their_replay(name: str, reads: int) -> None:
         assert loader.done and loader.replayer is not None
         assert loader.analysis is loader.replayer.analysis
         assert snapshot(loader.analysis) == _expected(path, settings)
+        assert loader.replayer.plan == replay_plan(load(path))
         assert shown == sorted(shown)  # what is on show only grows
         if path.suffix == ".jsonl":  # captures feed while reading; a raw body is split later
             assert loader.in_order
@@ -99,6 +100,7 @@ def test_odd_file_orders_fall_back_to_a_replay_from_the_start(tmp_path: Path, re
             assert loader.in_order == (name in IN_ORDER), name
         assert snapshot(loader.analysis) == _expected(path, Settings()), name
         assert loader.replayer is not None and loader.replayer.at_end
+        assert loader.replayer.plan == replay_plan(load(path)), name
 
 
 def test_a_settings_flip_while_loading_is_kept(tmp_path: Path) -> None:

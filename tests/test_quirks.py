@@ -959,3 +959,15 @@ def test_a_scan_reads_each_delta_once() -> None:
     assert scan.wire.deltas_done == done
     flipped = {q.code for q in detect(state, scan)}
     assert flipped == {q.code for q in detect(state)} != {q.code for q in first}
+
+
+def test_wire_chunks_stay_sorted_when_a_hit_points_back() -> None:
+    from inspector.core.quirkscan import WireScan
+
+    scan = WireScan()
+    for seq in (5, 6, 6, 5, 7):  # a text tag straddling chunks reports an earlier one again
+        scan.seen.add("text_mode_tool_call", seq)
+        hits = scan.seen.hits["text_mode_tool_call"]
+        assert scan.chunks("text_mode_tool_call") == sorted(set(hits))
+    assert scan.chunks("text_mode_tool_call") == [5, 6, 7]
+    assert scan.chunks("missing_done") == []

@@ -24,10 +24,10 @@ import time
 
 from .analysis import Analysis, Settings
 from .capture import Attempt, CaptureReader
-from .replay import Replayer
+from .replay import Plan, Replayer
 from .tools import ToolRegistry
 
-RECORDS_PER_READ = 2000
+RECORDS_PER_READ = 500
 """Records read between two looks at the clock (a few milliseconds of work)."""
 STEPS_PER_FEED = 20000
 """Replay steps fed between two looks at the clock once the file is read (fallback path)."""
@@ -50,6 +50,8 @@ class ProgressiveLoad:
         """Set once the file is read: the replay of the whole capture."""
         self.in_order = self.reader.capture.timed
         """Still feeding in file order (a raw body is split into events by the replayer)."""
+        self.plan = Plan()
+        """The replay plan of what was fed, built as it is fed (the replayer's, if in order)."""
         self._current: Attempt | None = None  # the attempt being fed
         self._fed: dict[int, int] = {}  # attempt number -> its chunks fed (0 for an empty one)
 
@@ -126,11 +128,14 @@ class ProgressiveLoad:
         self._fed[attempt.number] = 0
         if not attempt.chunks:  # the replay's single empty step for a chunkless attempt
             self.analysis.feed(b"", 0.0)
+            self.plan.add_attempt(attempt.number, [(0.0, b"", None)])
 
     def _feed(self, attempt: Attempt) -> None:
         fed = self._fed[attempt.number]
         if len(attempt.chunks) > fed:
-            self.analysis.feed_many(attempt.chunks[fed:])
+            chunks = attempt.chunks[fed:]
+            self.analysis.feed_many(chunks)
+            self.plan.add_chunks(attempt.number, chunks)
             self._fed[attempt.number] = len(attempt.chunks)
 
     # -- the end of the file -------------------------------------------------------------
@@ -141,12 +146,15 @@ class ProgressiveLoad:
         capture = self.reader.capture
         if self.in_order:
             self._feed_read(final=True)
-        replayer = Replayer(capture, self.analysis.settings, self.tools)
         fed_all = all(self._fed.get(a.number) == len(a.chunks) for a in capture.attempts)
         if self.in_order and fed_all and not any(a.events for a in capture.attempts):
+            # Fed in plan order, so the plan built on the way is the capture's own.
+            replayer = Replayer(capture, self.analysis.settings, self.tools, self.plan)
             if self._current is None:  # nothing at all was recorded: the replayer's own
                 replayer.finish()
             else:
                 replayer.adopt(self.analysis, self._current.number)
+        else:
+            replayer = Replayer(capture, self.analysis.settings, self.tools)
         self.replayer = replayer
         self.analysis = replayer.analysis

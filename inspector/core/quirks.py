@@ -16,8 +16,8 @@ Invariants:
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import pairwise
 from typing import Any
 
 import orjson
@@ -127,11 +127,17 @@ def detect(state: StreamState, scan: QuirkScan | None = None) -> list[Quirk]:
     parts = [scan.wire.seen, rest, *(scan.call(c, dialect, state) for c in state.calls)]
     _scan_turn(state, rest, dialect)
     out = []
+    wire = scan.wire
     for code, desc in QUIRKS.items():
-        hits = [h for part in parts for h in part.hits.get(code, ())]
-        if hits:
-            note = next((n for part in parts if (n := part.notes.get(code))), None)
-            out.append(Quirk(code, f"{desc}: {note}" if note else desc, sorted(set(hits))))
+        others = [h for part in parts[1:] for h in part.hits.get(code, ())]
+        if others:
+            chunks = sorted({*others, *wire.seen.hits.get(code, ())})
+        elif code in wire.seen.hits:
+            chunks = list(wire.chunks(code))  # already in order: a copy, not a sort
+        else:
+            continue
+        note = next((n for part in parts if (n := part.notes.get(code))), None)
+        out.append(Quirk(code, f"{desc}: {note}" if note else desc, chunks))
     return out
 
 
@@ -146,7 +152,15 @@ def _scan_call(call: ToolCall, seen: Seen, dialect: str, orphan: bool) -> None:
         seen.add("name_changed_mid_call", seq, f"{call.name!r} then {new_name!r}")
     for seq in call.late_fragments:
         seen.add("fragment_after_close", seq)
-    # Done events restating the arguments, as the accumulator reads them (non-strings by repr).
+    if call.args_from_final or call.final_mismatch is not None:
+        _scan_finals(call, seen)
+    _scan_arguments(call, seen, dialect)
+
+
+def _scan_finals(call: ToolCall, seen: Seen) -> None:
+    """Done events restating the arguments, as the accumulator reads them (non-strings by
+    repr); looked for only when the accumulator says one supplied or contradicted them."""
+    frags = call.fragments
     finals = [(f.seq, f.arguments if isinstance(f.arguments, str) else repr(f.arguments))
               for f in frags if f.final and f.arguments is not OMITTED and f.arguments is not None]
     if call.args_from_final:  # the done event that supplied the arguments
@@ -155,40 +169,60 @@ def _scan_call(call: ToolCall, seen: Seen, dialect: str, orphan: bool) -> None:
         for seq, a in finals:
             if a != call.arguments:
                 seen.add("done_arguments_mismatch", seq)
-    streamed = [f for f in frags if not f.final]  # dropped ones too: the provider sent them
-    _scan_arguments(call, streamed, seen, dialect)
 
 
-def _scan_arguments(call: ToolCall, frags: list[ToolCallDelta], seen: Seen, dialect: str) -> None:
-    texts = [(f.seq, f.arguments) for f in frags if isinstance(f.arguments, str)]
-    if (texts and call.length == 0 and all(a == "" for _, a in texts)
-            and call.name not in (OMITTED, None, "")):
-        seen.add("zero_arg_empty_string", texts[0][0], f"{call.name!r}")
-        return
-    nonempty = [i for i, (_, a) in enumerate(texts) if a]
-    if nonempty:
-        for seq, a in texts[nonempty[-1] + 1:]:
-            if a == "":
-                seen.add("trailing_empty_arguments", seq)
-    _scan_cumulative([(seq, a) for seq, a in texts if a], seen)
+def _texts(frags: Iterable[ToolCallDelta]) -> Iterator[tuple[int, str]]:
+    """(seq, arguments) of the streamed fragments with string arguments, dropped ones too
+    (the provider sent them), lazily: most checks look only at the first or last few."""
+    for f in frags:
+        if not f.final and isinstance(f.arguments, str):
+            yield f.seq, f.arguments
+
+
+def _scan_arguments(call: ToolCall, seen: Seen, dialect: str) -> None:
+    """Cheap on long calls: only a zero-length call is walked whole; the rest looks at the
+    first fragments and at the empty ones at the end (this runs on every flush)."""
+    frags = call.fragments
+    if call.length == 0 and call.name not in (OMITTED, None, ""):
+        texts = list(_texts(frags))
+        if texts and all(a == "" for _, a in texts):
+            seen.add("zero_arg_empty_string", texts[0][0], f"{call.name!r}")
+            return
+    trailing: list[int] = []
+    for seq, a in _texts(reversed(frags)):  # "" fragments after the last non-empty one
+        if a:
+            for s in trailing:
+                seen.add("trailing_empty_arguments", s)
+            break
+        trailing.append(seq)
+    _scan_cumulative(((seq, a) for seq, a in _texts(frags) if a), seen)
     # The opener alone carries id, name and complete arguments (judged on that wire entry, not
     # on what a policy routed after it, so ``absent`` and ``literal`` agree).
-    if (dialect == "openai-chat" and frags and real(frags[0].id) and real(frags[0].name)
-            and _complete_object(frags[0].arguments)):
-        seen.add("whole_call_single_chunk", frags[0].seq, f"{call.name!r}")
+    opener = next((f for f in frags if not f.final), None)
+    if (dialect == "openai-chat" and opener is not None and real(opener.id)
+            and real(opener.name) and _complete_object(opener.arguments)):
+        seen.add("whole_call_single_chunk", opener.seq, f"{call.name!r}")
 
 
-def _scan_cumulative(texts: list[tuple[int, str]], seen: Seen) -> None:
+def _scan_cumulative(texts: Iterator[tuple[int, str]], seen: Seen) -> None:
     """Cumulative streams repeat the whole buffer: every fragment, from the very first, starts
     with the one before it. Two fragments that merely share a few characters ('e fram' then
-    'e frame r' in prose) are not that, so the chain must start at the call's first fragment."""
+    'e frame r' in prose) are not that, so the chain must start at the call's first fragment.
+    A chain of one counts only when the call has just those two fragments."""
     chain: list[int] = []
-    for (_, before), (seq, after) in pairwise(texts):
+    first = next(texts, None)
+    if first is None:
+        return
+    before = first[1]
+    whole = True  # the chain ran to the last fragment
+    for seq, after in texts:
         if len(after) > len(before) and after.startswith(before):
             chain.append(seq)
+            before = after
         else:
+            whole = False
             break
-    if chain and (len(chain) == len(texts) - 1 or len(chain) >= 2):
+    if chain and (whole or len(chain) >= 2):
         for seq in chain:
             seen.add("cumulative_arguments", seq)
 

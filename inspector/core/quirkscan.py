@@ -9,6 +9,9 @@ Invariants:
 - ``advance`` scans exactly the events and deltas appended since the last call, in arrival
   order, so the hits (and the first note per code) are those a single pass over the finished
   stream records; a dialect that changes under it (``auto`` deciding) restarts the scan.
+- Hits arrive in stream order, so a code's hits are almost always non-decreasing:
+  :meth:`WireScan.chunks` keeps them de-duplicated as they come (sorting again only when one
+  points back), so a long stream's list is not sorted on every ask.
 - Conclusions that need the whole stream (``data_after_done``, ``id_repeated_every_chunk``)
   are drawn by :meth:`WireScan.conclude` into a separate collector, never into the scan's own.
 """
@@ -73,6 +76,8 @@ class WireScan:
         self._ended: list[_IndexTrack] = []  # tracks replaced by a new call at the same index
         self._keepalive: set[int] = set()
         self._tail: list[tuple[int, str]] = []  # the last text characters, with their chunks
+        self._chunks: dict[str, list[int]] = {}  # code -> its hits so far, de-duplicated
+        self._done: dict[str, int] = {}  # code -> hits already in _chunks
 
     def advance(self, state: StreamState, dialect: str) -> None:
         """Scan what ``state`` received since the last call."""
@@ -104,6 +109,26 @@ class WireScan:
                     self._text(d.seq, d.value)
                 _other(d, seen)
         self.deltas_done = len(deltas)
+
+    def chunks(self, code: str) -> list[int]:
+        """``code``'s hits so far, ascending and de-duplicated, kept up to date incrementally
+        (hits arrive in stream order, so only the new ones are looked at). Do not modify."""
+        hits = self.seen.hits.get(code)
+        if not hits:
+            return []
+        clean = self._chunks.setdefault(code, [])
+        done = self._done.get(code, 0)
+        if done < len(hits):
+            last = clean[-1] if clean else -1
+            for seq in hits[done:]:
+                if seq < last:  # a tag straddling deltas points back at an earlier chunk
+                    clean[:] = sorted(set(hits))
+                    break
+                if seq != last:
+                    clean.append(seq)
+                    last = seq
+            self._done[code] = len(hits)
+        return clean
 
     def conclude(self, state: StreamState, out: Seen) -> None:
         """Add to ``out`` what only the stream so far as a whole shows."""

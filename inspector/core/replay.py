@@ -98,6 +98,7 @@ class Plan(Sequence[Step]):
         """Index of each attempt's first step, ascending."""
         self.numbers: list[int] = []
         """The attempt number of each run in ``starts``."""
+        self._base = 0.0  # session time at the start of the last attempt
 
     def __len__(self) -> int:
         return len(self.pairs)
@@ -138,12 +139,24 @@ class Plan(Sequence[Step]):
             limit = min(limit, self.event_steps[k])
         return limit
 
-    def add_attempt(self, number: int, steps: Iterable[MergedStep], clock: float) -> float:
-        """Append one attempt's steps (recorded ``t``, chunk, event) after session time
-        ``clock``: step times keep their offsets from the attempt's start; return the clock."""
-        self.starts.append(len(self.pairs))
-        self.numbers.append(number)
-        base = clock
+    @property
+    def clock(self) -> float:
+        """Session time of the last step (0 for an empty plan)."""
+        return self.times[-1] if self.times else 0.0
+
+    def _open(self, number: int) -> float:
+        """Start attempt ``number``'s run unless it is the last one; return its base time."""
+        if not self.numbers or self.numbers[-1] != number:
+            self.starts.append(len(self.pairs))
+            self.numbers.append(number)
+            self._base = self.clock
+        return self._base
+
+    def add_attempt(self, number: int, steps: Iterable[MergedStep]) -> None:
+        """Append an attempt's steps (recorded ``t``, chunk, event): its step times keep their
+        offsets from the attempt's start, never going back in time."""
+        base = self._open(number)
+        clock = self.clock
         for t, data, event in steps:
             clock = max(clock, base + t)
             if event is not None:
@@ -151,17 +164,15 @@ class Plan(Sequence[Step]):
                 self.event_steps.append(len(self.pairs))
             self.pairs.append((t, data or b""))
             self.times.append(clock)
-        return clock
 
-    def add_chunks(self, number: int, chunks: list[tuple[float, bytes]], clock: float) -> float:
-        """:meth:`add_attempt` for an attempt of chunks only, without a Python loop per step."""
-        self.starts.append(len(self.pairs))
-        self.numbers.append(number)
+    def add_chunks(self, number: int, chunks: list[tuple[float, bytes]]) -> None:
+        """:meth:`add_attempt` for chunks only, without a Python loop per step; more chunks of
+        the last attempt continue its run (a file read a slice at a time)."""
+        base = self._open(number)
         self.pairs += chunks
-        times = list(accumulate([clock + t for t, _ in chunks], max, initial=clock))
+        times = list(accumulate([base + t for t, _ in chunks], max, initial=self.clock))
         del times[0]
         self.times += times
-        return times[-1] if times else clock
 
 
 def replay_plan(capture: Capture, *, untimed_interval: float = 0.05) -> Plan:
@@ -176,14 +187,13 @@ def replay_plan(capture: Capture, *, untimed_interval: float = 0.05) -> Plan:
                 plan.pairs.append((t, piece))
                 plan.times.append(t)
         return plan
-    clock = 0.0
     for attempt in capture.attempts:
         if attempt.events:
-            clock = plan.add_attempt(attempt.number, merged(attempt), clock)
+            plan.add_attempt(attempt.number, merged(attempt))
         elif attempt.chunks:
-            clock = plan.add_chunks(attempt.number, attempt.chunks, clock)
+            plan.add_chunks(attempt.number, attempt.chunks)
         else:  # nothing recorded: one empty step at the current clock
-            plan.add_attempt(attempt.number, [(0.0, b"", None)], clock)
+            plan.add_attempt(attempt.number, [(0.0, b"", None)])
     return plan
 
 
@@ -191,13 +201,17 @@ class Replayer:
     """Feeds a capture's plan to a live :class:`Analysis`, forward or by seeking."""
 
     def __init__(
-        self, capture: Capture, settings: Settings | None = None, tools: ToolRegistry | None = None
+        self,
+        capture: Capture,
+        settings: Settings | None = None,
+        tools: ToolRegistry | None = None,
+        plan: Plan | None = None,
     ) -> None:
         self.capture = capture
         """The capture being replayed."""
         self.tools = tools
         """User-supplied tools (None: the capture's request supplies them)."""
-        self.plan: Plan = replay_plan(capture)
+        self.plan: Plan = plan if plan is not None else replay_plan(capture)
         """Every step, in order."""
         self.position = 0
         """Steps fed so far (0..len(plan))."""

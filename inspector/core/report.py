@@ -142,6 +142,8 @@ def findings(analysis: Analysis, view: AttemptView | None = None) -> list[Findin
     out: list[Finding] = []
     for v in view.verdicts:
         c = v.call
+        if not v.problems:
+            continue
         where = f"call {c.slot} {shown(c.name)}"
         chunks = sorted({f.seq for f in c.fragments})
         for p in v.problems:

@@ -8,22 +8,28 @@ Invariants:
   views rebind to the current core state, keeping the user's selection where they can.
 - The replay path is the live path: :class:`inspector.core.replay.Replayer` feeds an
   :class:`Analysis` step by step through the same ``feed``/``end`` calls a live session uses.
+- A large file opens progressively (:class:`inspector.core.loading.ProgressiveLoad`) on this
+  thread, in slices of at most ``LOAD_SLICE`` seconds run from a 0-ms timer, so input is
+  handled between slices and the window is usable from the first records: views follow the
+  Analysis being fed, flushed every ``LOAD_FLUSH`` seconds. When the file is read the
+  document becomes its replay (the same state, now replayable); Cancel keeps what was read,
+  shown like an ended live session. One thread owns the core: no locks, no torn reads.
 """
 
 from __future__ import annotations
 
 import gc
 import math
-import threading
+import os
 import time
 from dataclasses import replace
-from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..core.analysis import Analysis, AttemptView, Settings
-from ..core.capture import Capture, load
+from ..core.capture import Capture, load, read_file
 from ..core.errors import InspectorError
+from ..core.loading import ProgressiveLoad
 from ..core.replay import Replayer
 from ..core.tools import ToolRegistry
 
@@ -32,8 +38,13 @@ TICK_MS = 16
 TICK_BUDGET = 0.008
 """Seconds of core feeding per tick at most, so a tick never stalls the event loop (a fast
 replay that cannot keep up falls behind the clock instead of freezing the window)."""
-BACKGROUND_BYTES = 4 * 1024 * 1024
-"""Files larger than this are read and ingested on a worker thread, with progress."""
+PROGRESSIVE_BYTES = 4 * 1024 * 1024
+"""Files larger than this open progressively, with a progress bar and Cancel."""
+LOAD_SLICE = 0.025
+"""Seconds of reading and feeding per slice of a progressive open (the longest the event
+loop waits for it)."""
+LOAD_FLUSH = 0.1
+"""Seconds between view flushes while a file loads (views catch up 10 times a second)."""
 
 
 class Document(QObject):
@@ -50,10 +61,10 @@ class Document(QObject):
     playing_changed = Signal(bool)
     """Replay started or paused."""
     progress = Signal(int, int)
-    """Background load progress (done, total); total 0 while reading the file."""
+    """Progressive open: (done, total) bytes read, or steps fed once a replay catches up;
+    (-1, 0) when loading stopped (finished, cancelled or failed)."""
     failed = Signal(str, str)
     """(path, one-line reason) when a file could not be opened."""
-    _adopt = Signal(object, str)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -78,15 +89,20 @@ class Document(QObject):
         self._base = 0.0
         self.live: Analysis | None = None
         """A live session's Analysis while it streams (views follow it on the same clock)."""
-        self._cancel = threading.Event()
-        self._worker: threading.Thread | None = None
-        self._adopt.connect(self._adopt_replayer)
+        self.loader: ProgressiveLoad | None = None
+        """The file being opened progressively, if any."""
+        self._load_timer = QTimer(self)
+        self._load_timer.setInterval(0)
+        self._load_timer.timeout.connect(self._load_slice)
+        self._load_flushed = 0.0
 
     # -- state ---------------------------------------------------------------------------
 
     @property
     def analysis(self) -> Analysis | None:
         """The judged analysis at the current position (the live one while streaming)."""
+        if self.loader is not None:
+            return self.loader.analysis
         if self.live is not None:
             return self.live
         return self.replayer.analysis if self.replayer else None
@@ -103,8 +119,8 @@ class Document(QObject):
 
     @property
     def loading(self) -> bool:
-        """Is a large file being read on the worker thread?"""
-        return self._worker is not None and self._worker.is_alive()
+        """Is a large file being opened progressively?"""
+        return self.loader is not None
 
     @property
     def playing(self) -> bool:
@@ -114,17 +130,15 @@ class Document(QObject):
     # -- opening -------------------------------------------------------------------------
 
     def open_path(self, path: str, *, play: bool = False) -> bool:
-        """Open a capture or raw SSE body; large files load on a worker thread."""
-        import os
-
+        """Open a capture or raw SSE body; large files open progressively."""
         try:
             size = os.path.getsize(path)
         except OSError:
             size = 0
-        if size > BACKGROUND_BYTES and not play:
-            self._load_in_background(path)
-            return True
         try:
+            if size > PROGRESSIVE_BYTES and not play:
+                self._start_loading(path, read_file(path))
+                return True
             capture = load(path)
         except InspectorError as exc:
             self.failed.emit(path, str(exc))
@@ -135,6 +149,7 @@ class Document(QObject):
     def open_capture(self, capture: Capture, name: str, *, play: bool = False) -> None:
         """Show ``capture``: replay it from the start, or jump straight to its end."""
         self.pause()
+        self.cancel_load()
         replayer = Replayer(capture, self.settings, self.tools)
         if not play:
             replayer.finish()
@@ -142,52 +157,75 @@ class Document(QObject):
         if play:
             self.play()
 
-    def _adopt_replayer(self, replayer: Any, name: str) -> None:
+    def _adopt_replayer(self, replayer: Replayer, name: str) -> None:
         self._timer.stop()
         self.live = None
         self.replayer, self.path, self.attempt = replayer, name, None
         self.loaded.emit(name)
         self._rejudged()
 
-    def _load_in_background(self, path: str) -> None:
-        self.cancel_load()
-        self._cancel.clear()
-        self._worker = threading.Thread(target=self._load_worker, args=(path,), daemon=True)
-        self._worker.start()
+    # -- progressive open ----------------------------------------------------------------
 
-    def _load_worker(self, path: str) -> None:
-        try:
-            self.progress.emit(0, 0)
-            capture = load(path)
-            gc.freeze()  # the capture's records are long-lived: keep GC passes (which hold
-            # the GIL and so freeze the window) from rescanning them on every collection
-            replayer = Replayer(capture, self.settings, self.tools)
-            total = len(replayer.plan)
-            while not replayer.at_end:
-                if self._cancel.is_set():
-                    self.progress.emit(-1, total)
-                    return
-                replayer.step(20000)
-                gc.freeze()
-                self.progress.emit(replayer.position, total)
-            replayer.finish()
-        except InspectorError as exc:
-            self.failed.emit(path, str(exc))
+    def _start_loading(self, path: str, data: bytes) -> None:
+        self.pause()
+        self.cancel_load()
+        self.loader = ProgressiveLoad(data, path, self.settings, self.tools)
+        self.replayer, self.live, self.path, self.attempt = None, None, path, None
+        self.loaded.emit(path)
+        self._rejudged()
+        self.progress.emit(*self.loader.progress)
+        self._load_flushed = time.monotonic()
+        self._load_timer.start()
+
+    def _load_slice(self) -> None:
+        loader = self.loader
+        if loader is None:
+            self._load_timer.stop()
             return
-        self._adopt.emit(replayer, path)
+        try:
+            done = loader.step(LOAD_SLICE)
+        except InspectorError as exc:  # a corrupt record: keep what was read before it
+            self.stop_loading()
+            self.failed.emit(self.path or "", str(exc))
+            return
+        gc.freeze()  # what was read is long-lived: keep collections (which hold the GIL and
+        # pause the window) from rescanning millions of records and events every time
+        if done:
+            self._load_timer.stop()
+            self.loader = None
+            assert loader.replayer is not None
+            self.progress.emit(-1, 0)
+            self._adopt_replayer(loader.replayer, self.path or "")
+            return
+        self.progress.emit(*loader.progress)
+        if time.monotonic() - self._load_flushed >= LOAD_FLUSH:
+            self._flush()
+            self._load_flushed = time.monotonic()
+
+    def stop_loading(self) -> None:
+        """Cancel: stop reading and keep what was read, shown as it stands (not replayable,
+        like a live session that ended)."""
+        loader = self.loader
+        if loader is None:
+            return
+        self._load_timer.stop()
+        self.loader = None
+        self.live = loader.analysis
+        self.progress.emit(-1, 0)
+        self._flush()
 
     def cancel_load(self) -> None:
-        """Stop a background load (the current document stays as it was)."""
-        self._cancel.set()
-        if self._worker is not None:
-            self._worker.join(timeout=5)
-            self._worker = None
+        """Drop a progressive open and what it read (another file or a session replaces it)."""
+        if self.loader is not None:
+            self._load_timer.stop()
+            self.loader = None
+            self.progress.emit(-1, 0)
 
     def close(self) -> None:
         """Forget the document and stop every timer and worker."""
         self.pause()
         self.cancel_load()
-        self.replayer, self.path = None, None
+        self.replayer, self.live, self.path = None, None, None
         self._rejudged()
 
     # -- live ----------------------------------------------------------------------------
@@ -225,9 +263,16 @@ class Document(QObject):
     # -- settings ------------------------------------------------------------------------
 
     def apply_settings(self, settings: Settings) -> None:
-        """Re-judge the open stream at once under new settings."""
+        """Re-judge the open stream at once under new settings (a dialect change while a
+        file loads starts the load over: the dialect decides how every byte is read)."""
+        old = self.analysis.settings if self.analysis is not None else self.settings
         self.settings = settings
-        if self.live is not None:
+        if self.loader is not None:
+            if settings.dialect != old.dialect and self.path is not None:
+                self.open_path(self.path)
+                return
+            self.loader.analysis.apply(settings)
+        elif self.live is not None:
             self.live.apply(replace(settings, dialect=self.live.settings.dialect))
         elif self.replayer is not None:
             self.replayer.apply(settings)
@@ -236,7 +281,9 @@ class Document(QObject):
     def set_tools(self, tools: ToolRegistry | None, path: str | None) -> None:
         """Judge against the user's tools (None: back to the capture's own)."""
         self.tools, self.tools_path = tools, path
-        if self.live is not None:
+        if self.loader is not None:
+            self.loader.set_tools(tools)
+        elif self.live is not None:
             self.live.set_tools(tools)
         elif self.replayer is not None:
             self.replayer.set_tools(tools)

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QMainWindow,
     QMessageBox,
-    QProgressDialog,
     QScrollArea,
     QSplitter,
     QTabWidget,
@@ -34,6 +33,7 @@ from ..core.tools import ToolRegistry
 from .document import Document
 from .lanes import LanesView
 from .live import DEFAULT_MODEL, DEFAULT_PROFILE, DEFAULT_SCENARIO, LiveController, LiveToolBar
+from .loadbar import LoadProgress
 from .panes import AttemptsPane, FindingsPane, RawWirePane, TurnPane
 from .timeline import TimelineView
 from .toolbar import InspectorToolBar
@@ -60,7 +60,8 @@ class MainWindow(QMainWindow):
         """Save geometry and splitter sizes on close (off for screenshots)."""
         self._selected_seq: int | None = None
         self._compare: QWidget | None = None
-        self._progress: QProgressDialog | None = None
+        self.load_bar = LoadProgress()
+        """Progress and Cancel of a progressive open, in the status bar."""
         self.live_error_box: QMessageBox | None = None
         """The last live-session error shown (non-blocking)."""
         self.lanes = LanesView()
@@ -83,6 +84,7 @@ class MainWindow(QMainWindow):
         self.split.addWidget(self.tabs)
         self.split.setSizes([520, 280])
         self.setCentralWidget(self.split)
+        self.statusBar().addPermanentWidget(self.load_bar)
         self.bar = InspectorToolBar(self)
         self.addToolBar(self.bar)
         self.addToolBarBreak()
@@ -143,7 +145,8 @@ class MainWindow(QMainWindow):
         d.position_changed.connect(b.show_position)
         d.playing_changed.connect(b.show_playing)
         d.failed.connect(self._on_failed)
-        d.progress.connect(self._on_progress)
+        d.progress.connect(self.load_bar.show_progress)
+        self.load_bar.cancel.connect(d.stop_loading)
         d.loaded.connect(self._on_loaded)
         b.validation_changed.connect(lambda m: self._apply(validation=m))
         b.empty_id_changed.connect(lambda p: self._apply(empty_id=p))
@@ -223,9 +226,6 @@ class MainWindow(QMainWindow):
 
     def _on_loaded(self, name: str) -> None:
         self.setWindowTitle(f"{Path(name).name} — Tool-Call Inspector")
-        if self._progress is not None:
-            self._progress.close()
-            self._progress = None
         if Path(name).exists() and Path(name).parent != SAMPLES:
             self._remember(name)
         a = self.doc.analysis
@@ -233,26 +233,7 @@ class MainWindow(QMainWindow):
             self._ask_dialect()
 
     def _on_failed(self, path: str, reason: str) -> None:
-        if self._progress is not None:
-            self._progress.close()
-            self._progress = None
         QMessageBox.warning(self, "Cannot open file", f"{path}\n\n{reason}")
-
-    def _on_progress(self, done: int, total: int) -> None:
-        if done < 0:
-            if self._progress is not None:
-                self._progress.close()
-                self._progress = None
-            return
-        if self._progress is None:
-            self._progress = QProgressDialog("Reading capture…", "Cancel", 0, 0, self)
-            self._progress.setWindowModality(Qt.WindowModality.WindowModal)
-            self._progress.canceled.connect(self.doc.cancel_load)
-            self._progress.show()
-        self._progress.setLabelText(f"Ingesting {done:,} of {total:,} chunks…" if total
-                                    else "Reading capture…")
-        self._progress.setMaximum(total)
-        self._progress.setValue(done)  # may process events: the load can finish in here
 
     # -- user intents --------------------------------------------------------------------
 

@@ -1,0 +1,109 @@
+"""Opening a large file progressively in the real window (pytest-qt, offscreen): it is usable
+from the first records, ends as the replay of the whole file, and Cancel keeps what was read.
+
+"Large" is made small here: every file opens progressively, a few records per read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import real_fixture
+from PySide6.QtWidgets import QMessageBox
+
+from inspector.core import loading
+from inspector.ui import document
+from inspector.ui.mainwindow import MainWindow
+
+SAMPLES = Path(__file__).resolve().parents[1] / "resources" / "samples"
+BIG = SAMPLES / "large-arguments.jsonl"
+
+
+@pytest.fixture
+def window(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> MainWindow:
+    monkeypatch.setattr(document, "PROGRESSIVE_BYTES", 0)
+    monkeypatch.setattr(document, "LOAD_SLICE", 0.0)  # one read per slice
+    monkeypatch.setattr(document, "LOAD_FLUSH", 0.05)
+    monkeypatch.setattr(loading, "RECORDS_PER_READ", 25)
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    return w
+
+
+def _lanes(w: MainWindow) -> list[tuple[str, str]]:
+    return [(lane.header.text(), lane.status.text()) for lane in w.lanes.lanes]
+
+
+def _opened_at_once(qtbot: Any, path: Path) -> list[tuple[str, str]]:
+    """The lanes when the same file opens the ordinary way."""
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    w.open(str(path))
+    lanes = _lanes(w)
+    w.close()
+    return lanes
+
+
+def test_a_large_file_is_usable_while_it_loads_and_ends_as_its_replay(
+        window: MainWindow, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert window.open(str(BIG))
+    doc = window.doc
+    assert doc.loading and not window.load_bar.isHidden()
+    assert BIG.name in window.windowTitle()
+
+    def partial() -> bool:  # a flush has shown some of the file, and more is to come
+        return doc.loading and bool(window.lanes.lanes) and window.raw.model.rowCount() > 0
+
+    qtbot.waitUntil(partial, timeout=10_000)
+    view = doc.view
+    assert view is not None and window.raw.model.rowCount() <= len(view.state.events)
+    assert "Loading" in window.load_bar.label.text()
+    window._apply(validation="strict")  # the window answers while loading
+    assert doc.analysis is not None and doc.analysis.settings.validation == "strict"
+    qtbot.waitUntil(lambda: not doc.loading, timeout=30_000)
+    assert window.load_bar.isHidden()
+    assert doc.replayer is not None and doc.replayer.at_end
+    window._apply(validation="structural")
+    monkeypatch.setattr(document, "PROGRESSIVE_BYTES", 1 << 40)
+    assert _lanes(window) == _opened_at_once(qtbot, BIG)
+    doc.seek(3)  # the loaded file is a replay like any other
+    assert doc.replayer.position == 3
+
+
+def test_cancel_keeps_what_was_read_and_the_window_goes_on(
+        window: MainWindow, qtbot: Any) -> None:
+    window.open(str(BIG))
+    doc = window.doc
+    qtbot.waitUntil(lambda: doc.view is not None and len(doc.view.state.events) > 5,
+                    timeout=10_000)
+    window.load_bar.button.click()
+    assert not doc.loading and window.load_bar.isHidden()
+    view = doc.view
+    assert view is not None
+    kept = len(view.state.events)
+    qtbot.wait(50)
+    assert doc.view is not None and len(doc.view.state.events) == kept  # nothing more read
+    assert window.lanes.lanes and window.raw.model.rowCount() == kept
+    window._apply(empty_id="literal")  # what was read can still be judged
+    assert window.open(str(real_fixture("gpt-4o-two-tools-usage-chunk")))
+    qtbot.waitUntil(lambda: not doc.loading, timeout=10_000)
+    assert len(window.lanes.lanes) == 2
+
+
+def test_a_corrupt_record_mid_file_shows_its_line_and_keeps_the_records_before_it(
+        window: MainWindow, qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(a[2]))
+    lines = BIG.read_bytes().splitlines()
+    path = tmp_path / "cut.jsonl"
+    path.write_bytes(b"\n".join([*lines[:40], b'{"type": "chunk", "att', *lines[40:]]) + b"\n")
+    window.open(str(path))
+    qtbot.waitUntil(lambda: bool(shown), timeout=10_000)
+    assert "line 41" in shown[0] and "cut.jsonl" in shown[0]
+    assert not window.doc.loading and window.load_bar.isHidden()
+    assert window.doc.view is not None and window.doc.view.state.events
