@@ -123,6 +123,11 @@ class Document(QObject):
         return self.loader is not None
 
     @property
+    def streaming(self) -> bool:
+        """Is data arriving: the replay clock running, a file loading or a live session?"""
+        return self._timer.isActive() or self._load_timer.isActive()
+
+    @property
     def playing(self) -> bool:
         """Is the replay clock running (a live view's flush clock does not count)?"""
         return self._timer.isActive() and self.live is None

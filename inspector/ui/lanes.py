@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from html import escape
 
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor
+from PySide6.QtGui import QColor, QFont, QResizeEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -96,6 +96,9 @@ class LaneWidget(QFrame):
         self.header.setWordWrap(True)
         self.status = QLabel()
         self.status.setTextFormat(Qt.TextFormat.RichText)
+        self.status.setWordWrap(True)
+        self._status_size = (0, 0)
+        self._refreshed: tuple[object, ...] = ()
         self.model = FragmentsModel(self)
         self.table = self._make_table()
         for col in COMPACT_HIDDEN if compact else ():
@@ -120,7 +123,7 @@ class LaneWidget(QFrame):
         split.addWidget(self.table)
         split.addWidget(self.tabs)
         split.setSizes([260, 140])
-        lay = QVBoxLayout(self)
+        lay = self._lay = QVBoxLayout(self)
         lay.addWidget(self.header)
         lay.addWidget(self.status)
         lay.addWidget(self.result_line)
@@ -168,12 +171,14 @@ class LaneWidget(QFrame):
         self._finished_for = None
         self._refresh(mode)
 
-    def sync(self, verdict: CallVerdict | None, mode: str) -> None:
-        """Once per flush: new rows, new buffer text, header and completion state."""
+    def sync(self, verdict: CallVerdict | None, mode: str, rows: bool = True) -> None:
+        """Once per flush: new buffer text, header and completion state, and (with ``rows``)
+        the new fragment rows."""
         if self.call is None:
             return
         self.verdict = verdict
-        self.model.sync()
+        if rows:
+            self.model.sync()
         call = self.call
         if call.length > self._shown_len:
             if call.length - self._shown_start > 2 * BUFFER_TAIL:
@@ -201,6 +206,11 @@ class LaneWidget(QFrame):
         call, v = self.call, self.verdict
         if call is None:
             return
+        seen = (call, v, mode, call.length, len(call.fragments), call.open, call.truncated,
+                call.dropped_count, call.id, call.name, theme.is_dark())
+        if seen == self._refreshed:  # nothing on show changed (a closed lane, every flush)
+            return
+        self._refreshed = seen
         key = verdict_key(v, call, mode)
         label, light, dark = theme.VERDICT[key]
         colour = dark if theme.is_dark() else light
@@ -218,12 +228,31 @@ class LaneWidget(QFrame):
             facts += " · truncated"
         status = f'<span style="color:{colour}"><b>{label}</b></span> &nbsp; {facts}'
         if not self.status.text().startswith(status):
-            self.status.setText(status)
+            self._set_status(status)
         if colour != self._colour:
             self._colour = colour
             self.setStyleSheet(f"LaneWidget {{ border: 2px solid {colour}; }}")
         if not call.open:
             self._finish(v)
+
+    def _set_status(self, html: str) -> None:
+        """The status line changes on every flush while the call streams. A label sized by its
+        text would make the lane, then every lane, lay out and repaint each time: it gets a
+        fixed size instead, changed only when the lane's width or the line count changes."""
+        self.status.setText(html)
+        self._fit_status()
+
+    def _fit_status(self) -> None:
+        margins = self._lay.contentsMargins()
+        width = max(self.contentsRect().width() - margins.left() - margins.right(), 50)
+        size = (width, self.status.heightForWidth(width))
+        if size != self._status_size:
+            self._status_size = size
+            self.status.setFixedSize(*size)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_status()
 
     def _finish(self, v: CallVerdict | None) -> None:
         """Completion work, once per (call, verdict): pretty JSON and the error mark."""
@@ -261,7 +290,7 @@ class LaneWidget(QFrame):
         args = self.call.arguments
         char = len(args.encode()[: bad.offset].decode(errors="ignore")) - self._shown_start
         if char < 0:  # the error lies before the part of the buffer on show
-            self.status.setText(self.status.text() + f"<br>✖ {escape(bad.message)}")
+            self._set_status(self.status.text() + f"<br>✖ {escape(bad.message)}")
             return
         sel = QTextEdit.ExtraSelection()
         fmt = QTextCharFormat()
@@ -276,7 +305,7 @@ class LaneWidget(QFrame):
         sel.cursor = cursor
         self.buffer.setExtraSelections([sel])
         self.buffer.setToolTip(bad.message)
-        self.status.setText(self.status.text() + f"<br>✖ {escape(bad.message)}")
+        self._set_status(self.status.text() + f"<br>✖ {escape(bad.message)}")
         self.tabs.setCurrentWidget(self.buffer)
 
     def show_result(self, result: ToolResult | None) -> None:
@@ -368,8 +397,9 @@ class LanesView(QScrollArea):
         self._results(view)
         self._empty.setVisible(not calls)
 
-    def sync(self, view: AttemptView | None) -> None:
-        """Once per flush: new lanes for new calls, then each lane's own sync."""
+    def sync(self, view: AttemptView | None, rows: bool = True) -> None:
+        """Once per flush: new lanes for new calls, then each lane's own sync (fragment rows
+        only with ``rows``: announcing rows repaints every table, see MainWindow._on_flush)."""
         if view is None:
             return
         calls, verdicts = view.state.calls, view.verdicts
@@ -380,7 +410,7 @@ class LanesView(QScrollArea):
             elif self.lanes[i].call is not call:
                 self.lanes[i].bind(call, v, view.state.events, self._mode)
             else:
-                self.lanes[i].sync(v, self._mode)
+                self.lanes[i].sync(v, self._mode, rows)
         self._results(view)
         self._empty.setVisible(not calls)
 

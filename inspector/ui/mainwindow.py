@@ -42,9 +42,10 @@ SAMPLES = Path(__file__).resolve().parents[2] / "resources" / "samples"
 DOCS = Path(__file__).resolve().parents[2] / "README.md"
 FILE_FILTER = "Captures and SSE bodies (*.jsonl *.sse *.txt *.log);;All files (*)"
 MAX_RECENT = 8
-SIDE_PERIOD = 0.25
-"""Seconds between refreshes of the panes that scan the whole stream (findings, timeline)
-while data flows; the final flush and every re-judge refresh them at once."""
+HEAVY_PERIOD = {"raw": 0.1, "rows": 0.1, "side": 0.25}
+"""Seconds between the heavy view jobs while data streams in (raw wire rows, lane fragment
+rows, the side panes that scan the whole stream); the final flush and every re-judge bring
+them up to date at once."""
 
 
 class MainWindow(QMainWindow):
@@ -77,8 +78,7 @@ class MainWindow(QMainWindow):
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.timeline)
         self.tabs.addTab(scroll, "Timeline")
-        self._side_at = 0.0
-        self._side_period = SIDE_PERIOD
+        self._heavy = {job: (0.0, period) for job, period in HEAVY_PERIOD.items()}
         self.split = QSplitter(Qt.Orientation.Vertical)
         self.split.addWidget(self.lanes)
         self.split.addWidget(self.tabs)
@@ -175,17 +175,45 @@ class MainWindow(QMainWindow):
     # -- document events -----------------------------------------------------------------
 
     def _on_flush(self) -> None:
+        """While data streams in, the lanes' text and headers follow every flush; the heavy
+        jobs (announcing table rows repaints whole tables through Python, the side panes scan
+        the stream) take turns, at most one per flush, each at most every so often, so no
+        flush pays for all of them at once. A flush that is not streaming does everything."""
+        view = self.doc.view
+        if not self.doc.streaming:
+            self._catch_up()
+            return
+        self.lanes.sync(view, rows=False)
+        now = time.monotonic()
+        due = [(at + period, job) for job, (at, period) in self._heavy.items()
+               if now - at >= period]
+        if due:
+            job = min(due)[1]
+            if job == "raw":
+                self.raw.model.sync(view.state.events if view else None)
+            elif job == "rows":
+                self.lanes.sync(view)
+            else:  # quirks, timeline: whole-stream scans
+                self._refresh_side()
+            took = time.monotonic() - now
+            # A slow job runs less often, to at most ~1/3 of the time. Not less often than
+            # that: the side panes scan what arrived since their last run, so their cost grows
+            # with the period, and a longer period would feed on itself.
+            period = max(HEAVY_PERIOD[job], 3 * took)
+            self._heavy[job] = (time.monotonic(), period)
+        if view is not None and self.lanes.bound_to is not view:
+            self.lanes.rebind(view, self.doc.settings.validation)
+
+    def _catch_up(self) -> None:
+        """Every view up to date now (a step, a seek, the end of a replay or session)."""
         view = self.doc.view
         self.raw.model.sync(view.state.events if view else None)
         self.lanes.sync(view)
-        now = time.monotonic()
-        if now - self._side_at > self._side_period:  # quirks, timeline: whole-stream scans
-            self._refresh_side()
-            took = time.monotonic() - now
-            self._side_at = time.monotonic()
-            self._side_period = max(SIDE_PERIOD, 10 * took)  # at most ~10% of the time
         if view is not None and self.lanes.bound_to is not view:
             self.lanes.rebind(view, self.doc.settings.validation)
+        self._refresh_side()
+        now = time.monotonic()
+        self._heavy = {job: (now, period) for job, period in HEAVY_PERIOD.items()}
 
     def _on_rejudged(self) -> None:
         view = self.doc.view
@@ -198,9 +226,9 @@ class MainWindow(QMainWindow):
             self._select(self._selected_seq, raw=True)
 
     def _session_ended(self, running: bool) -> None:
-        """Replay paused or a live session ended: the throttled panes catch up at once."""
+        """Replay paused or a live session ended: the throttled views catch up at once."""
         if not running:
-            self._refresh_side()
+            self._catch_up()
 
     def _refresh_side(self) -> None:
         a = self.doc.analysis

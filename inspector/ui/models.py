@@ -25,6 +25,26 @@ from . import theme
 _Index = QModelIndex | QPersistentModelIndex
 SEQ_ROLE = Qt.ItemDataRole.UserRole + 1
 """Every model answers this role with the wire event sequence number behind a row."""
+_D = Qt.ItemDataRole
+_ANSWERED = frozenset(int(r) for r in (_D.DisplayRole, _D.FontRole, _D.ForegroundRole,
+                                       _D.ToolTipRole, SEQ_ROLE))
+"""The roles the models answer. A view asks some seven roles per painted cell; the others are
+turned away before any row is looked up (painting goes through Python once per role)."""
+
+
+def _font(mono: bool, strike: bool, italic: bool) -> QFont:
+    """One QFont per variant, made once (a font per painted cell costs a C++ object each)."""
+    key = (mono, strike, italic)
+    font = _FONTS.get(key)
+    if font is None:
+        font = QFont("monospace") if mono else QFont()
+        font.setStrikeOut(strike)
+        font.setItalic(italic)
+        _FONTS[key] = font
+    return font
+
+
+_FONTS: dict[tuple[bool, bool, bool], QFont] = {}
 
 
 class _Table(QAbstractTableModel):
@@ -93,6 +113,8 @@ class EventsModel(_Table):
         return self._events[row] if 0 <= row < self._rows else None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role not in _ANSWERED:
+            return None
         ev = self.event(index.row()) if index.isValid() else None
         if ev is None:
             return None
@@ -109,9 +131,7 @@ class EventsModel(_Table):
             if ev.kind == EventKind.COMMENT:
                 return theme.colour(theme.PRESENCE["omitted"])
         if role == Qt.ItemDataRole.FontRole and ev.kind == EventKind.COMMENT:
-            font = QFont()
-            font.setItalic(True)
-            return font
+            return _font(False, False, True)
         return None
 
     @staticmethod
@@ -166,6 +186,8 @@ class FragmentsModel(_Table):
         return progress_of(self._call, self._events, upto=row + 1).rows[row]
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role not in _ANSWERED:
+            return None
         r = self.fragment(index.row()) if index.isValid() else None
         if r is None:
             return None
@@ -184,18 +206,20 @@ class FragmentsModel(_Table):
 
     @staticmethod
     def _display(r: FragmentRow, col: int) -> Any:
-        values = (str(r.seq), f"{r.t * 1000:.1f}", theme.shown(r.id), theme.shown(r.name),
-                  visible(r.text) + ("  (done: restates all)" if r.final else ""),
-                  str(r.length), r.state)
-        return values[col]
+        if col == 4:
+            return visible(r.text) + ("  (done: restates all)" if r.final else "")
+        if col == 0:
+            return str(r.seq)
+        if col == 1:
+            return f"{r.t * 1000:.1f}"
+        if col in (2, 3):
+            return theme.shown(r.id if col == 2 else r.name)
+        return str(r.length) if col == 5 else r.state
 
     @staticmethod
     def _font(r: FragmentRow, col: int) -> QFont | None:
-        font = QFont("monospace") if col == 4 else QFont()
-        font.setStrikeOut(not r.accepted)
-        if col in (2, 3) and presence(r.id if col == 2 else r.name) == "omitted":
-            font.setItalic(True)
-        return font
+        italic = col in (2, 3) and presence(r.id if col == 2 else r.name) == "omitted"
+        return _font(col == 4, not r.accepted, italic)
 
     @staticmethod
     def _foreground(r: FragmentRow, col: int) -> QColor | None:
@@ -248,6 +272,8 @@ class FindingsModel(_Table):
         return self._items[row] if 0 <= row < self._rows else None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role not in _ANSWERED:
+            return None
         f = self.finding(index.row()) if index.isValid() else None
         if f is None:
             return None

@@ -65,6 +65,8 @@ class InspectorToolBar(QToolBar):
         self.slider.sliderMoved.connect(self.seek_requested)
         self.addWidget(self.slider)
         self.position = QLabel(" 0 / 0 ")
+        self.position.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self._sized_for = -1
         self.addWidget(self.position)
         self.show_playing(False)
 
@@ -93,6 +95,12 @@ class InspectorToolBar(QToolBar):
         if not self.slider.isSliderDown():
             self.slider.setValue(position)
         self.slider.blockSignals(False)
+        if total != self._sized_for:  # a fixed size: a label whose width follows its text
+            self._sized_for = total  # makes the whole window lay out again on every flush
+            widest = f" {'8' * len(str(total))} / {total} chunks "
+            fm = self.position.fontMetrics()
+            self.position.setFixedSize(fm.horizontalAdvance(widest) + 4,
+                                       self.position.sizeHint().height())
         self.position.setText(f" {position} / {total} chunks ")
 
     def show_playing(self, playing: bool) -> None:
