@@ -53,8 +53,8 @@ def test_a_large_file_is_usable_while_it_loads_and_ends_as_its_replay(
         window: MainWindow, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     assert window.open(str(BIG))
     doc = window.doc
-    assert doc.loading and not window.load_bar.isHidden()
-    assert BIG.name in window.windowTitle()
+    assert doc.loading and not window.load_bar.isHidden()  # reading, on a worker thread
+    qtbot.waitUntil(lambda: BIG.name in window.windowTitle(), timeout=10_000)  # bytes in
 
     def partial() -> bool:  # a flush has shown some of the file, and more is to come
         return doc.loading and bool(window.lanes.lanes) and window.raw.model.rowCount() > 0
@@ -93,6 +93,33 @@ def test_cancel_keeps_what_was_read_and_the_window_goes_on(
     assert window.open(str(real_fixture("gpt-4o-two-tools-usage-chunk")))
     qtbot.waitUntil(lambda: not doc.loading, timeout=10_000)
     assert len(window.lanes.lanes) == 2
+
+
+def test_cancel_while_the_file_is_read_keeps_the_open_document(
+        window: MainWindow, qtbot: Any) -> None:
+    window.open(str(real_fixture("gpt-4o-two-tools-usage-chunk")))
+    qtbot.waitUntil(lambda: not window.doc.loading, timeout=10_000)
+    title = window.windowTitle()
+    window.open(str(BIG))
+    assert window.doc.loading
+    window.load_bar.button.click()  # before the worker thread hands the bytes over
+    qtbot.wait(300)  # the read ends meanwhile; its bytes are dropped
+    assert not window.doc.loading and window.windowTitle() == title
+    assert len(window.lanes.lanes) == 2
+
+
+def test_a_missing_file_fails_from_the_worker_with_a_dialog(
+        window: MainWindow, qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(a[2]))
+    path = tmp_path / "gone.jsonl"
+    path.write_bytes(BIG.read_bytes())
+    monkeypatch.setattr(document, "read_file", lambda p: (_ for _ in ()).throw(
+        document.InspectorError(f"{p}: permission denied")))
+    window.open(str(path))
+    qtbot.waitUntil(lambda: bool(shown), timeout=10_000)
+    assert "permission denied" in shown[0]
+    assert not window.doc.loading and window.load_bar.isHidden()
 
 
 def test_a_corrupt_record_mid_file_shows_its_line_and_keeps_the_records_before_it(

@@ -153,6 +153,13 @@ class AttemptView:
             self._quirks, self._quirks_key = detect(st, self._quirk_scan), key
         return self._quirks
 
+    def scan_quirks(self) -> None:
+        """Bring the wire-level quirk scan up to date with what arrived (cheap, O(new data)):
+        a feeder with a time budget calls this so the next ask for ``quirks`` has little left
+        to do, instead of a view paying for everything since its last look."""
+        st = self.state
+        self._quirk_scan.wire.advance(st, st.dialect_name or "openai-chat")
+
     @property
     def error(self) -> str | None:
         """The transport error that ended the attempt, if the capture recorded one."""

@@ -83,6 +83,8 @@ class ProgressiveLoad:
             self.reader.read(RECORDS_PER_READ)
             if self.in_order:
                 self._feed_read()
+                if self.analysis.attempts:  # quirk scanning is core work: it runs here, in
+                    self.analysis.attempts[-1].scan_quirks()  # budget, not in a view's flush
             if time.perf_counter() >= deadline:
                 return False
         if self.replayer is None:

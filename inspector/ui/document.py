@@ -13,7 +13,8 @@ Invariants:
   handled between slices and the window is usable from the first records: views follow the
   Analysis being fed, flushed every ``LOAD_FLUSH`` seconds. When the file is read the
   document becomes its replay (the same state, now replayable); Cancel keeps what was read,
-  shown like an ended live session. One thread owns the core: no locks, no torn reads.
+  shown like an ended live session. One thread owns the core: no locks, no torn reads (the
+  file's bytes alone are read on a worker thread, and handed over whole).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import gc
 import math
 import os
+import threading
 import time
 from dataclasses import replace
 
@@ -65,6 +67,7 @@ class Document(QObject):
     (-1, 0) when loading stopped (finished, cancelled or failed)."""
     failed = Signal(str, str)
     """(path, one-line reason) when a file could not be opened."""
+    _file_read = Signal(int, str, bytes, str)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -92,9 +95,12 @@ class Document(QObject):
         self.loader: ProgressiveLoad | None = None
         """The file being opened progressively, if any."""
         self._load_timer = QTimer(self)
-        self._load_timer.setInterval(0)
+        self._load_timer.setInterval(1)  # not 0: other timers (and the clock) get their turn
         self._load_timer.timeout.connect(self._load_slice)
         self._load_flushed = 0.0
+        self._reading: str | None = None  # the file being read on the worker thread
+        self._read_token = 0
+        self._file_read.connect(self._on_file_read)
 
     # -- state ---------------------------------------------------------------------------
 
@@ -120,7 +126,7 @@ class Document(QObject):
     @property
     def loading(self) -> bool:
         """Is a large file being opened progressively?"""
-        return self.loader is not None
+        return self.loader is not None or self._reading is not None
 
     @property
     def streaming(self) -> bool:
@@ -142,7 +148,7 @@ class Document(QObject):
             size = 0
         try:
             if size > PROGRESSIVE_BYTES and not play:
-                self._start_loading(path, read_file(path))
+                self._read_in_background(path, size)
                 return True
             capture = load(path)
         except InspectorError as exc:
@@ -170,6 +176,38 @@ class Document(QObject):
         self._rejudged()
 
     # -- progressive open ----------------------------------------------------------------
+
+    def _read_in_background(self, path: str, size: int) -> None:
+        """Read the file on a worker thread (reading releases the GIL: hundreds of megabytes
+        would otherwise hold the window for a third of a second); the bytes come back to this
+        thread through a queued signal, and the load starts here. Nothing else runs there."""
+        self.cancel_load()
+        self._read_token += 1
+        token = self._read_token
+        self._reading = path
+        self.progress.emit(0, size)
+
+        def read() -> None:
+            try:
+                self._file_read.emit(token, path, read_file(path), "")
+            except InspectorError as exc:
+                self._file_read.emit(token, path, b"", str(exc))
+
+        threading.Thread(target=read, name="read-capture", daemon=True).start()
+
+    def _on_file_read(self, token: int, path: str, data: bytes, error: str) -> None:
+        if token != self._read_token or self._reading is None:
+            return  # cancelled, or another file was opened meanwhile
+        self._reading = None
+        if error:
+            self.progress.emit(-1, 0)
+            self.failed.emit(path, error)
+            return
+        try:
+            self._start_loading(path, data)
+        except InspectorError as exc:  # a header that cannot be read
+            self.progress.emit(-1, 0)
+            self.failed.emit(path, str(exc))
 
     def _start_loading(self, path: str, data: bytes) -> None:
         self.pause()
@@ -210,6 +248,9 @@ class Document(QObject):
     def stop_loading(self) -> None:
         """Cancel: stop reading and keep what was read, shown as it stands (not replayable,
         like a live session that ended)."""
+        if self._reading is not None:  # nothing read yet: the current document stays
+            self.cancel_load()
+            return
         loader = self.loader
         if loader is None:
             return
@@ -221,6 +262,9 @@ class Document(QObject):
 
     def cancel_load(self) -> None:
         """Drop a progressive open and what it read (another file or a session replaces it)."""
+        if self._reading is not None:
+            self._reading = None
+            self.progress.emit(-1, 0)
         if self.loader is not None:
             self._load_timer.stop()
             self.loader = None
@@ -363,6 +407,8 @@ class Document(QObject):
         deadline = time.perf_counter() + TICK_BUDGET
         while time.perf_counter() < deadline and r.advance_to_time(target, max_steps=128):
             pass
+        if r.analysis.attempts:  # within the tick, not in the side panes' next refresh
+            r.analysis.attempts[-1].scan_quirks()
         if r.at_end:
             r.finish()
             self.pause()
