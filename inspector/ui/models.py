@@ -159,6 +159,7 @@ class FragmentsModel(_Table):
         super().__init__(parent)
         self._call: ToolCall | None = None
         self._events: Sequence[SSEEvent] = ()
+        self._last: tuple[int, ToolCall, FragmentRow] | None = None
 
     def set_call(self, call: ToolCall | None, events: Sequence[SSEEvent]) -> None:
         """Show another call (after a re-judge the calls are new objects)."""
@@ -180,10 +181,16 @@ class FragmentsModel(_Table):
         return None
 
     def fragment(self, row: int) -> FragmentRow | None:
-        """The row's data, computing JSON progress up to it on first sight."""
+        """The row's data, computing JSON progress up to it on first sight. The last row
+        asked for is kept: a view asks for each cell's roles one call at a time, row by row."""
         if self._call is None or not 0 <= row < self._rows:
             return None
-        return progress_of(self._call, self._events, upto=row + 1).rows[row]
+        last = self._last
+        if last is not None and last[0] == row and last[1] is self._call:
+            return last[2]
+        r = progress_of(self._call, self._events, upto=row + 1).rows[row]
+        self._last = (row, self._call, r)
+        return r
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if role not in _ANSWERED:
