@@ -49,8 +49,8 @@ from . import theme
 from .highlight import JsonHighlighter
 from .models import SEQ_ROLE, FragmentsModel
 
-LANE_WIDTH = 520
-COLUMN_WIDTHS = (30, 52, 84, 76, 150, 36, 150)
+LANE_WIDTH = 540
+COLUMN_WIDTHS = (52, 62, 80, 72, 150, 36, 110)
 """Fragment table: #, t, id, name, fragment (stretches), len, JSON state."""
 BUFFER_TAIL = 4 * 1024
 """The buffer view shows at most this many trailing characters (the tooltip says so). Laying
