@@ -131,3 +131,29 @@ def test_a_corrupt_middle_line_fails_with_its_line(tmp_path: Path, reads: int) -
     with pytest.raises(CaptureError, match=r"bad.jsonl: line 6: corrupt record"):
         while not loader.step(0.0):
             pass
+
+
+def test_the_core_makes_no_reference_cycles() -> None:
+    """The window freezes the garbage collector's view of everything read (gc.freeze) so
+    collections do not rescan it: that keeps nothing alive only if the core, once dropped,
+    is freed by reference counting alone."""
+    import gc
+
+    from inspector.core.analysis import Analysis
+
+    path = next(p for p in SAMPLES if p.stem == "glm-empty-string-continuations")
+    gc.collect()
+    gc.disable()
+    try:
+        loader, _ = _load_slowly(path, Settings())
+        assert loader.replayer is not None
+        loader.replayer.seek(3)  # a backward seek drops one Analysis for another
+        loader.replayer.finish()
+        loader.analysis.apply(Settings(empty_id="literal"))
+        for view in loader.replayer.analysis.attempts:
+            assert view.quirks is not None and view.verdicts is not None
+        Analysis.from_capture(loader.reader.capture).judge()
+        del loader
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

@@ -52,10 +52,11 @@ from .models import SEQ_ROLE, FragmentsModel
 LANE_WIDTH = 540
 COLUMN_WIDTHS = (52, 62, 80, 72, 150, 36, 110)
 """Fragment table: #, t, id, name, fragment (stretches), len, JSON state."""
-BUFFER_TAIL = 4 * 1024
-"""The buffer view shows at most this many trailing characters (the tooltip says so). Laying
-out one long line costs ~1.5 ms per KiB on every reset, and a streaming lane resets about
-once per flush: 4 KiB (some 40 lines of a lane) keeps that under ~7 ms."""
+BUFFER_TAIL = 2 * 1024
+"""The buffer view shows at most this many trailing characters (the tooltip says so; the
+Parsed tab has the whole call once it completes). Laying out one long line costs ~1.5 ms per
+KiB on every append and reset, and a streaming lane appends on every flush: 2 KiB (some 20
+lines of a lane, several times what it shows) keeps that to a few milliseconds."""
 PARSED_LIMIT = 256 * 1024
 """Pretty-printed arguments beyond this are cut (with a note)."""
 COMPACT_WIDTH = 400
@@ -162,6 +163,19 @@ class LaneWidget(QFrame):
             self.fragment_selected.emit(int(seq))
 
     # -- binding -------------------------------------------------------------------------
+
+    def unbind(self) -> None:
+        """Show nothing (the lane is kept hidden for reuse)."""
+        self.call = self.verdict = None
+        self.model.set_call(None, ())
+        self.buffer.clear()
+        self.parsed.clear()
+        self._shown_len = self._shown_start = self._parts_shown = 0
+        self._parsed_for = None
+        self._finished_for = None
+        self._refreshed = ()
+        self._colour = ""
+        self.show_result(None)
 
     def bind(self, call: ToolCall, verdict: CallVerdict | None, events: Sequence[SSEEvent],
              mode: str) -> None:
@@ -395,6 +409,8 @@ class LanesView(QScrollArea):
         self._row.addWidget(self._empty, 1)
         self.setWidget(self._inner)
         self.lanes: list[LaneWidget] = []
+        """The lanes on show, one per call, in lane order."""
+        self._spare: list[LaneWidget] = []  # hidden, unbound: reused before building new ones
         self.bound_to: AttemptView | None = None
         """The attempt the lanes show; another one (a retry began) means rebind."""
         self._mode = "structural"
@@ -405,10 +421,12 @@ class LanesView(QScrollArea):
         self.bound_to = view
         calls = view.state.calls if view else []
         verdicts = view.verdicts if view else []
-        while len(self.lanes) > len(calls):
+        while len(self.lanes) > len(calls):  # kept, hidden, for the calls of a replay
             lane = self.lanes.pop()
+            lane.unbind()
+            lane.hide()
             self._row.removeWidget(lane)
-            lane.deleteLater()
+            self._spare.append(lane)
         for i, call in enumerate(calls):
             lane = self.lanes[i] if i < len(self.lanes) else self._add_lane()
             lane.bind(call, verdicts[i] if i < len(verdicts) else None,
@@ -439,8 +457,14 @@ class LanesView(QScrollArea):
             lane.show_result(by_slot.get(lane.call.slot) if lane.call is not None else None)
 
     def _add_lane(self) -> LaneWidget:
-        lane = LaneWidget(compact=self.compact)
-        lane.fragment_selected.connect(self.fragment_selected)
+        """The next lane: a spare one if any (a rewound replay left them; building and
+        polishing a lane mid-replay costs a frame of tens of milliseconds), else a new one."""
+        if self._spare:
+            lane = self._spare.pop()
+            lane.show()
+        else:
+            lane = LaneWidget(compact=self.compact)
+            lane.fragment_selected.connect(self.fragment_selected)
         self._row.insertWidget(len(self.lanes), lane, 1)
         self.lanes.append(lane)
         return lane
