@@ -216,6 +216,21 @@ def test_replay_from_zero_fills_the_raw_pane_and_lanes(window: MainWindow) -> No
     assert window.raw.model.rowCount() == 26 and len(window.lanes.lanes) == 2
 
 
+def test_a_rewound_replay_reuses_its_lanes_and_shows_the_same(window: MainWindow) -> None:
+    window.open(str(real_fixture("gpt-4o-two-tools-usage-chunk")))
+    before = list(window.lanes.lanes)
+    texts = lane_texts(window.lanes)
+    buffers = [lane.buffer.toPlainText() for lane in before]
+    window.doc.seek(0)
+    assert not window.lanes.lanes and all(lane.isHidden() for lane in before)
+    assert all(lane.call is None and lane.model.rowCount() == 0 for lane in before)
+    window.doc.seek(len(window.doc.replayer.plan))
+    assert sorted(map(id, window.lanes.lanes)) == sorted(map(id, before))  # no new widgets
+    assert not any(lane.isHidden() for lane in window.lanes.lanes)
+    assert lane_texts(window.lanes) == texts
+    assert [lane.buffer.toPlainText() for lane in window.lanes.lanes] == buffers
+
+
 def test_every_sample_opens_with_lanes(window: MainWindow) -> None:
     from inspector.ui.mainwindow import SAMPLES
 
