@@ -169,3 +169,43 @@ def test_attempt_selection(tmp_path: Path) -> None:
     assert not compare(left, right, attempt=2).differs
     with pytest.raises(ValueError, match="no attempt 3"):
         compare(left, right, attempt=3)
+
+
+# -- forks: the other side without reading the stream again ---------------------------------
+
+_FORK_SETTINGS = [Settings(validation=v, empty_id=e)
+                  for v in ("off", "structural", "strict") for e in ("absent", "literal")]
+
+
+def _fork_sources() -> list[Path]:
+    from conftest import all_real_fixtures
+
+    samples = Path(__file__).resolve().parents[1] / "resources" / "samples"
+    return [*all_real_fixtures(), *sorted(samples.glob("*.jsonl"))]
+
+
+@pytest.mark.parametrize("path", _fork_sources(), ids=lambda p: p.stem)
+def test_a_fork_judges_as_a_fresh_read_and_leaves_its_origin_alone(path: Path) -> None:
+    from test_replay import snapshot
+
+    capture = load(path)
+    base = Analysis.from_capture(capture, Settings())
+    before = snapshot(base)
+    for settings in _FORK_SETTINGS:
+        fork = base.fork(settings)
+        assert snapshot(fork) == snapshot(Analysis.from_capture(capture, settings)), settings
+        assert fork.attempts[0].state.events is base.attempts[0].state.events  # shared
+        fresh = compare(Analysis.from_capture(capture, Settings()),
+                        Analysis.from_capture(capture, settings))
+        assert compare(base, fork).lines() == fresh.lines()
+    assert snapshot(base) == before
+
+
+def test_a_fork_keeps_the_dialect_and_needs_an_ended_stream() -> None:
+    base = Analysis.from_capture(load_bytes(b"data: [DONE]\n\n"), Settings())
+    with pytest.raises(ValueError, match="dialect"):
+        base.fork(Settings(dialect="anthropic"))
+    live = Analysis(Settings())
+    live.feed(b"data: {}\n\n")
+    with pytest.raises(ValueError, match="ended"):
+        live.fork(Settings(empty_id="literal"))

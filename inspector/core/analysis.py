@@ -275,6 +275,22 @@ class Analysis:
         self.user_tools = tools
         self._dirty = True
 
+    def fork(self, settings: Settings) -> Analysis:
+        """This ended session judged under ``settings`` as a separate Analysis, without reading
+        the stream again (see :meth:`StreamState.fork`); ``self`` is left as it is. The dialect
+        decides how the bytes were read, so it must be the same."""
+        if settings.dialect != self.settings.dialect:
+            raise ValueError("a fork keeps the dialect; read the capture again for another")
+        other = Analysis(settings, self.user_tools)
+        other.capture = self.capture
+        other.events = self.events
+        for view in self.attempts:
+            twin = AttemptView(view.number, view.state.fork(settings.empty_id), view.source)
+            twin.round, twin.events = view.round, view.events
+            twin._quirk_scan.wire = view._quirk_scan.wire  # the wire half: policy-independent
+            other.attempts.append(twin)
+        return other
+
     def with_settings(self, **changes: str) -> Settings:
         """The current settings with ``changes`` applied (a convenience for front ends)."""
         return replace(self.settings, **changes)

@@ -144,6 +144,19 @@ class StreamState:
 
     # -- re-judging ----------------------------------------------------------------------
 
+    def fork(self, empty_id: str) -> StreamState:
+        """The same ended stream under another empty-id policy: its events and deltas are
+        shared, not copied or decoded again (they are policy-independent and, once the stream
+        has ended, never change); only the accumulation is redone. For side-by-side views."""
+        if not self.ended:
+            raise ValueError("only an ended stream can be forked (its lists still grow)")
+        other = StreamState(self.dialect_name or "auto", empty_id)
+        other.decoder, other.dialect = self.decoder, self.dialect
+        other.events, other.deltas = self.events, self.deltas
+        other.ended, other.bytes = True, self.bytes
+        other.rejudge(empty_id)
+        return other
+
     def rejudge(self, empty_id: str) -> None:
         """Re-run accumulation under another empty-id policy over the same deltas."""
         self.empty_id = empty_id

@@ -60,10 +60,13 @@ class CompareWindow(QWidget):
     """Left vs right settings over the same capture (absent vs literal by default)."""
 
     def __init__(self, capture: Capture, tools: ToolRegistry | None,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, base: Analysis | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setWindowTitle("Compare — Tool-Call Inspector")
         self.capture, self.tools = capture, tools
+        self.base = base
+        """The window's own analysis of the whole capture, if it has one: each side is a
+        fork of it (no second read of a large capture), unless a side changes the dialect."""
         self.left = _Side("Left", Settings(empty_id="absent"), self)
         self.right = _Side("Right", Settings(empty_id="literal"), self)
         self.summary = QListWidget()
@@ -78,10 +81,17 @@ class CompareWindow(QWidget):
         self.resize(1500, 800)
         self.recompute()
 
+    def _judged(self, settings: Settings) -> Analysis:
+        base = self.base
+        if (base is not None and base.settings.dialect == settings.dialect
+                and all(view.state.ended for view in base.attempts)):
+            return base.fork(settings)
+        return Analysis.from_capture(self.capture, settings, self.tools)
+
     def recompute(self) -> None:
         """Judge both sides afresh and mark what differs."""
-        left = Analysis.from_capture(self.capture, self.left.current(), self.tools)
-        right = Analysis.from_capture(self.capture, self.right.current(), self.tools)
+        left = self._judged(self.left.current())
+        right = self._judged(self.right.current())
         self.comparison = compare(left, right)
         for side, analysis in ((self.left, left), (self.right, right)):
             side.lanes.rebind(analysis.final, analysis.settings.validation)

@@ -367,10 +367,14 @@ class MainWindow(QMainWindow):
     def open_compare(self) -> None:
         from .compare import CompareWindow
 
-        if self.doc.replayer is None:
-            QMessageBox.information(self, "Compare", "Open a capture first.")
+        r = self.doc.replayer
+        if r is None:
+            text = ("The capture is still loading: compare once it is in." if self.doc.loading
+                    else "Open a capture first.")
+            QMessageBox.information(self, "Compare", text)
             return
-        self._compare = CompareWindow(self.doc.replayer.capture, self.doc.tools, self)
+        base = r.analysis if r.at_end else None  # the whole capture read: sides fork it
+        self._compare = CompareWindow(r.capture, self.doc.tools, self, base)
         self._compare.show()
 
     def about(self) -> None:
