@@ -42,7 +42,7 @@ SAMPLES = Path(__file__).resolve().parents[2] / "resources" / "samples"
 DOCS = Path(__file__).resolve().parents[2] / "README.md"
 FILE_FILTER = "Captures and SSE bodies (*.jsonl *.sse *.txt *.log);;All files (*)"
 MAX_RECENT = 8
-HEAVY_PERIOD = {"raw": 0.1, "rows": 0.1, "side": 0.25}
+HEAVY_PERIOD = {"raw": 0.2, "rows": 0.2, "side": 0.25}
 """Seconds between the heavy view jobs while data streams in (raw wire rows, lane fragment
 rows, the side panes that scan the whole stream); the final flush and every re-judge bring
 them up to date at once."""
