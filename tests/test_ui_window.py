@@ -98,6 +98,20 @@ def test_fragment_and_raw_event_select_each_other(window: MainWindow) -> None:
     assert first.model.data(first.table.currentIndex(), SEQ_ROLE) == 4
 
 
+def test_lane_status_shrinks_back_when_its_error_line_goes(
+        window: MainWindow, seed3_file: str) -> None:
+    """The status label has a fixed size (it changes every flush); flipping from an invalid
+    call (status + error line) to a valid one must give the lines back."""
+    window._apply(empty_id="literal")
+    window.open(seed3_file)
+    tall = [lane.status.height() for lane in window.lanes.lanes]
+    window._apply(empty_id="absent")
+    short = [lane.status.height() for lane in window.lanes.lanes]
+    line = window.lanes.lanes[0].status.fontMetrics().lineSpacing()
+    assert all(t >= 2 * line for t in tall)
+    assert all(h < 2 * line for h in short), (tall, short)
+
+
 def test_selection_survives_a_rejudge(window: MainWindow, seed3_file: str) -> None:
     window.open(seed3_file)
     window.lanes.lanes[1].table.selectRow(2)

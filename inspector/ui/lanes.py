@@ -108,6 +108,10 @@ class LaneWidget(QFrame):
         self.status.setTextFormat(Qt.TextFormat.RichText)
         self.status.setWordWrap(True)
         self._status_size = (0, 0)
+        self._measure = QLabel(self)
+        self._measure.setTextFormat(Qt.TextFormat.RichText)
+        self._measure.setWordWrap(True)
+        self._measure.hide()
         self._refreshed: tuple[object, ...] = ()
         self.model = FragmentsModel(self)
         self.table = self._make_table()
@@ -268,7 +272,9 @@ class LaneWidget(QFrame):
     def _fit_status(self) -> None:
         margins = self._lay.contentsMargins()
         width = max(self.contentsRect().width() - margins.left() - margins.right(), 50)
-        size = (width, self.status.heightForWidth(width))
+        measure = self._measure  # a hidden twin: the label's own heightForWidth never goes
+        measure.setText(self.status.text())  # below its current (fixed) height
+        size = (width, measure.heightForWidth(width))
         if size != self._status_size:
             self._status_size = size
             self.status.setFixedSize(*size)
