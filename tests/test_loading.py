@@ -74,6 +74,7 @@ IN_ORDER = {"two-attempts", "chunkless-first", "empty"}
 def reads(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> int:
     monkeypatch.setattr(loading, "RECORDS_PER_READ", request.param)
     monkeypatch.setattr(loading, "STEPS_PER_FEED", 2)
+    monkeypatch.setattr(loading, "SPLIT_BYTES", 7 * request.param)  # raw bodies split in pieces
     return int(request.param)
 
 

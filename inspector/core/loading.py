@@ -24,13 +24,16 @@ import time
 
 from .analysis import Analysis, Settings
 from .capture import Attempt, CaptureReader
-from .replay import Plan, Replayer
+from .replay import Plan, Replayer, event_cuts, split_at
+from .sse import SSEDecoder
 from .tools import ToolRegistry
 
 RECORDS_PER_READ = 500
 """Records read between two looks at the clock (a few milliseconds of work)."""
-STEPS_PER_FEED = 20000
+STEPS_PER_FEED = 1000
 """Replay steps fed between two looks at the clock once the file is read (fallback path)."""
+SPLIT_BYTES = 1 << 20
+"""Bytes of a raw body decoded between two looks at the clock while it is split into events."""
 
 
 class ProgressiveLoad:
@@ -52,6 +55,8 @@ class ProgressiveLoad:
         """Still feeding in file order (a raw body is split into events by the replayer)."""
         self.plan = Plan()
         """The replay plan of what was fed, built as it is fed (the replayer's, if in order)."""
+        self._split: tuple[SSEDecoder, list[int]] | None = None  # a raw body being split
+        self._split_at = 0  # bytes of it decoded so far
         self._current: Attempt | None = None  # the attempt being fed
         self._fed: dict[int, int] = {}  # attempt number -> its chunks fed (0 for an empty one)
 
@@ -62,8 +67,11 @@ class ProgressiveLoad:
 
     @property
     def progress(self) -> tuple[int, int]:
-        """(done, total): bytes read while reading, then steps fed if the replay catches up."""
+        """(done, total): bytes read (of a raw body: split) while reading, then steps fed if
+        the replay catches up."""
         r = self.replayer
+        if r is None and not self.reader.capture.timed:
+            return self._split_at, self.reader.size
         if r is None or (r.at_end and r.position == 0):
             return self.reader.offset, self.reader.size
         return r.position, len(r.plan)
@@ -87,6 +95,9 @@ class ProgressiveLoad:
                     self.analysis.attempts[-1].scan_quirks()  # budget, not in a view's flush
             if time.perf_counter() >= deadline:
                 return False
+        raw = not self.reader.capture.timed
+        if self.replayer is None and raw and not self._split_raw(deadline):
+            return False
         if self.replayer is None:
             self._adopt()
         r = self.replayer
@@ -140,6 +151,26 @@ class ProgressiveLoad:
             self.plan.add_chunks(attempt.number, chunks)
             self._fed[attempt.number] = len(attempt.chunks)
 
+    # -- a raw body ------------------------------------------------------------------------
+
+    def _split_raw(self, deadline: float) -> bool:
+        """Cut a raw body into one replay step per wire event (:func:`split_body`'s cuts), a
+        megabyte at a time; True once the plan is built."""
+        (attempt,) = self.reader.capture.attempts
+        body = attempt.body
+        if self._split is None:
+            self._split = (SSEDecoder(), [])
+        decoder, cuts = self._split
+        while self._split_at < len(body):
+            piece = body[self._split_at : self._split_at + SPLIT_BYTES]
+            event_cuts(decoder.feed(piece), cuts)
+            self._split_at += len(piece)
+            if time.perf_counter() >= deadline:
+                return False
+        event_cuts(decoder.close(), cuts)
+        self.plan.add_untimed(attempt.number, split_at(body, cuts))
+        return True
+
     # -- the end of the file -------------------------------------------------------------
 
     def _adopt(self) -> None:
@@ -156,7 +187,8 @@ class ProgressiveLoad:
                 replayer.finish()
             else:
                 replayer.adopt(self.analysis, self._current.number)
-        else:
-            replayer = Replayer(capture, self.analysis.settings, self.tools)
+        else:  # a raw body (its plan was split above), or odd file order: from the start
+            plan = self.plan if not capture.timed else None
+            replayer = Replayer(capture, self.analysis.settings, self.tools, plan)
         self.replayer = replayer
         self.analysis = replayer.analysis

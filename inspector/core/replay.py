@@ -37,7 +37,7 @@ from typing import overload
 
 from .analysis import Analysis, Settings
 from .capture import Attempt, Capture
-from .model import EventKind
+from .model import EventKind, SSEEvent
 from .rounds import ToolEvent, merged
 from .sse import decode_all
 from .tools import ToolRegistry
@@ -65,10 +65,21 @@ class Step:
 
 def split_body(body: bytes) -> list[bytes]:
     """``body`` cut after each wire event (comments included); the pieces join to ``body``."""
-    cuts: list[int] = []
-    for ev in decode_all(body):
+    return split_at(body, event_cuts(decode_all(body)))
+
+
+def event_cuts(events: Iterable[SSEEvent], cuts: list[int] | None = None) -> list[int]:
+    """The offsets :func:`split_body` cuts at: each event's end (errors aside), increasing;
+    ``cuts`` is extended in place (events may come in several batches)."""
+    cuts = [] if cuts is None else cuts
+    for ev in events:
         if ev.kind != EventKind.ERROR and ev.end > (cuts[-1] if cuts else 0):
             cuts.append(ev.end)
+    return cuts
+
+
+def split_at(body: bytes, cuts: list[int]) -> list[bytes]:
+    """``body`` cut at ``cuts`` (from :func:`event_cuts`); a tail goes with the last piece."""
     if not cuts:
         return [body] if body else []
     pieces = [body[a:b] for a, b in zip([0, *cuts[:-1]], cuts, strict=True)]
@@ -165,6 +176,14 @@ class Plan(Sequence[Step]):
             self.pairs.append((t, data or b""))
             self.times.append(clock)
 
+    def add_untimed(self, number: int, pieces: list[bytes], interval: float = 0.05) -> None:
+        """Append a raw body's pieces (one per wire event) at ``interval`` seconds apart."""
+        self._open(number)
+        for piece in pieces or [b""]:
+            t = len(self.pairs) * interval
+            self.pairs.append((t, piece))
+            self.times.append(t)
+
     def add_chunks(self, number: int, chunks: list[tuple[float, bytes]]) -> None:
         """:meth:`add_attempt` for chunks only, without a Python loop per step; more chunks of
         the last attempt continue its run (a file read a slice at a time)."""
@@ -180,12 +199,7 @@ def replay_plan(capture: Capture, *, untimed_interval: float = 0.05) -> Plan:
     plan = Plan()
     if not capture.timed:
         for attempt in capture.attempts:
-            plan.starts.append(len(plan.pairs))
-            plan.numbers.append(attempt.number)
-            for piece in split_body(attempt.body) or [b""]:
-                t = len(plan.pairs) * untimed_interval
-                plan.pairs.append((t, piece))
-                plan.times.append(t)
+            plan.add_untimed(attempt.number, split_body(attempt.body), untimed_interval)
         return plan
     for attempt in capture.attempts:
         if attempt.events:
