@@ -98,6 +98,17 @@ def test_fragment_and_raw_event_select_each_other(window: MainWindow) -> None:
     assert first.model.data(first.table.currentIndex(), SEQ_ROLE) == 4
 
 
+def test_fewer_calls_elsewhere_give_the_lanes_space_back(
+        window: MainWindow, qtbot: Any) -> None:
+    window.open(str(real_fixture("gpt-4o-two-tools-usage-chunk")))
+    second = window.lanes.lanes[1]
+    window.open(str(real_fixture("anthropic-tool-use")))  # another file: one call
+    assert len(window.lanes.lanes) == 1 and second.isHidden()
+    assert not second.sizePolicy().retainSizeWhenHidden()  # no blank place left for it
+    row = window.lanes.viewport().width()
+    qtbot.waitUntil(lambda: window.lanes.lanes[0].width() > 0.9 * row)  # it takes the row
+
+
 def test_lane_status_shrinks_back_when_its_error_line_goes(
         window: MainWindow, seed3_file: str) -> None:
     """The status label has a fixed size (it changes every flush); flipping from an invalid
@@ -238,6 +249,10 @@ def test_a_rewound_replay_reuses_its_lanes_and_shows_the_same(window: MainWindow
     window.doc.seek(0)
     assert not window.lanes.lanes and all(lane.isHidden() for lane in before)
     assert all(lane.call is None and lane.model.rowCount() == 0 for lane in before)
+    assert all(lane.sizePolicy().retainSizeWhenHidden() for lane in before)  # places kept
+    window.doc.step(3)  # the attempt and its first call are back; the second keeps its place
+    assert window.lanes.lanes == [before[0]] and before[1].isHidden()
+    assert before[1].sizePolicy().retainSizeWhenHidden()
     window.doc.seek(len(window.doc.replayer.plan))
     assert sorted(map(id, window.lanes.lanes)) == sorted(map(id, before))  # no new widgets
     assert not any(lane.isHidden() for lane in window.lanes.lanes)

@@ -98,6 +98,25 @@ class CallVerdict:
         }
 
 
+_REGISTRIES: dict[int, tuple[Any, ToolRegistry]] = {}
+_REGISTRIES_KEPT = 8
+
+
+def _registry(source: Any) -> ToolRegistry:
+    """The registry for a tools definition list, built once per list object (checking every
+    schema takes tens of milliseconds, and every rewind, seek back or fork of a capture makes
+    a fresh Analysis over the same list). The list is kept with its registry, so its id is
+    not reused while cached; the last few lists are kept."""
+    hit = _REGISTRIES.get(id(source))
+    if hit is not None and hit[0] is source:
+        return hit[1]
+    registry = ToolRegistry.from_definitions(source)
+    _REGISTRIES[id(source)] = (source, registry)
+    while len(_REGISTRIES) > _REGISTRIES_KEPT:
+        del _REGISTRIES[next(iter(_REGISTRIES))]
+    return registry
+
+
 def _plain(value: Any) -> Any:
     return None if value is OMITTED else value
 
@@ -412,7 +431,7 @@ class Analysis:
         if source is None:
             return None
         if self._tools_cache is None or self._tools_cache[0] is not source:
-            self._tools_cache = (source, ToolRegistry.from_definitions(source))
+            self._tools_cache = (source, _registry(source))
         return self._tools_cache[1]
 
     def _tool_source(self) -> Any:

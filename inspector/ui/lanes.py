@@ -417,22 +417,41 @@ class LanesView(QScrollArea):
         self.lanes: list[LaneWidget] = []
         """The lanes on show, one per call, in lane order."""
         self._spare: list[LaneWidget] = []  # hidden, unbound: reused before building new ones
+        self._keep_for: object = None  # the recorded attempt a rewind will show again
         self.bound_to: AttemptView | None = None
         """The attempt the lanes show; another one (a retry began) means rebind."""
         self._mode = "structural"
 
     def rebind(self, view: AttemptView | None, mode: str) -> None:
         """Bind lanes to the current calls (after a re-judge, seek or new file)."""
-        self._mode = mode
-        self.bound_to = view
+        old, self._mode, self.bound_to = self.bound_to, mode, view
+        # A rewound replay (F5, a seek back) will show the same calls again: hidden lanes keep
+        # their place in the row, so a lane that reappears mid-replay is only painted, without
+        # laying out the row (tens of milliseconds). Anything else gives the space back.
+        if view is None:
+            if old is not None:  # rewound to before the first chunk
+                self._keep_for = old.source
+        elif old is None:  # the attempt (re)appears: still the rewound one?
+            if view.source is None or view.source is not self._keep_for:
+                self._keep_for = None
+        elif (view.source is not None and view.source is old.source
+              and len(view.state.events) < len(old.state.events)):  # a seek back
+            self._keep_for = view.source
+        else:  # another attempt or file, or a re-judge
+            self._keep_for = None
+        rewound = self._keep_for is not None
         calls = view.state.calls if view else []
         verdicts = view.verdicts if view else []
-        while len(self.lanes) > len(calls):  # kept, hidden, for the calls of a replay
+        while len(self.lanes) > len(calls):  # kept, hidden, for reuse
             lane = self.lanes.pop()
             lane.unbind()
             lane.hide()
-            self._row.removeWidget(lane)
             self._spare.append(lane)
+        for lane in self._spare:
+            policy = lane.sizePolicy()
+            if policy.retainSizeWhenHidden() != rewound:
+                policy.setRetainSizeWhenHidden(rewound)
+                lane.setSizePolicy(policy)
         for i, call in enumerate(calls):
             lane = self.lanes[i] if i < len(self.lanes) else self._add_lane()
             lane.bind(call, verdicts[i] if i < len(verdicts) else None,
@@ -471,7 +490,7 @@ class LanesView(QScrollArea):
         else:
             lane = LaneWidget(compact=self.compact)
             lane.fragment_selected.connect(self.fragment_selected)
-        self._row.insertWidget(len(self.lanes), lane, 1)
+            self._row.insertWidget(len(self.lanes) + len(self._spare), lane, 1)
         self.lanes.append(lane)
         return lane
 

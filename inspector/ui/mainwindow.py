@@ -183,6 +183,9 @@ class MainWindow(QMainWindow):
         if not self.doc.streaming:
             self._catch_up()
             return
+        if view is not None and self.lanes.bound_to is not view:
+            self.lanes.rebind(view, self.doc.settings.validation)  # a new attempt: binding
+            return  # it is this flush's work
         self.lanes.sync(view, rows=False)
         now = time.monotonic()
         due = [(at + period, job) for job, (at, period) in self._heavy.items()
@@ -201,16 +204,15 @@ class MainWindow(QMainWindow):
             # with the period, and a longer period would feed on itself.
             period = max(HEAVY_PERIOD[job], 3 * took)
             self._heavy[job] = (time.monotonic(), period)
-        if view is not None and self.lanes.bound_to is not view:
-            self.lanes.rebind(view, self.doc.settings.validation)
 
     def _catch_up(self) -> None:
         """Every view up to date now (a step, a seek, the end of a replay or session)."""
         view = self.doc.view
         self.raw.model.sync(view.state.events if view else None)
-        self.lanes.sync(view)
         if view is not None and self.lanes.bound_to is not view:
             self.lanes.rebind(view, self.doc.settings.validation)
+        else:
+            self.lanes.sync(view)
         self._refresh_side()
         now = time.monotonic()
         self._heavy = {job: (now, period) for job, period in HEAVY_PERIOD.items()}
