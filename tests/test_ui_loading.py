@@ -63,10 +63,13 @@ def test_a_large_file_is_usable_while_it_loads_and_ends_as_its_replay(
     view = doc.view
     assert view is not None and window.raw.model.rowCount() <= len(view.state.events)
     assert "Loading" in window.load_bar.label.text()
+    assert not window.bar.play.isEnabled() and not window.bar.slider.isEnabled()
+    assert "loading" in window.bar.position.text()
     window._apply(validation="strict")  # the window answers while loading
     assert doc.analysis is not None and doc.analysis.settings.validation == "strict"
     qtbot.waitUntil(lambda: not doc.loading, timeout=30_000)
     assert window.load_bar.isHidden()
+    assert window.bar.play.isEnabled() and window.bar.slider.isEnabled()
     assert doc.replayer is not None and doc.replayer.at_end
     window._apply(validation="structural")
     monkeypatch.setattr(document, "PROGRESSIVE_BYTES", 1 << 40)
@@ -83,6 +86,7 @@ def test_cancel_keeps_what_was_read_and_the_window_goes_on(
                     timeout=10_000)
     window.load_bar.button.click()
     assert not doc.loading and window.load_bar.isHidden()
+    assert not window.bar.play.isEnabled()  # what was read is shown, but not replayable
     view = doc.view
     assert view is not None
     kept = len(view.state.events)

@@ -146,6 +146,7 @@ class MainWindow(QMainWindow):
         d.playing_changed.connect(b.show_playing)
         d.failed.connect(self._on_failed)
         d.progress.connect(self.load_bar.show_progress)
+        d.progress.connect(lambda _done, _total: self._replay_controls())
         self.load_bar.cancel.connect(d.stop_loading)
         d.loaded.connect(self._on_loaded)
         b.validation_changed.connect(lambda m: self._apply(validation=m))
@@ -220,12 +221,20 @@ class MainWindow(QMainWindow):
     def _on_rejudged(self) -> None:
         view = self.doc.view
         s = self.doc.settings
+        self._replay_controls()
         self.bar.show_settings(s.validation, s.empty_id)
         self.raw.model.set_events(view.state.events if view else [])
         self.lanes.rebind(view, s.validation)
         self._refresh_side()
         if self._selected_seq is not None:
             self._select(self._selected_seq, raw=True)
+
+    def _replay_controls(self) -> None:
+        """Replay needs a whole capture: off while a file loads or a session streams."""
+        d = self.doc
+        why = ("loading…" if d.loading else "live" if d.live is not None and d.streaming
+               else "no replay" if d.live is not None else "")
+        self.bar.set_replayable(d.replayer is not None and not d.loading, why)
 
     def _session_ended(self, running: bool) -> None:
         """Replay paused or a live session ended: the throttled views catch up at once."""

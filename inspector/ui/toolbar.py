@@ -103,6 +103,15 @@ class InspectorToolBar(QToolBar):
                                        self.position.sizeHint().height())
         self.position.setText(f" {position} / {total} chunks ")
 
+    def set_replayable(self, replayable: bool, why: str = "") -> None:
+        """Replay controls on or off (a file still loading, a live session or a cancelled load
+        has no replay); ``why`` shows in place of the position when off."""
+        for w in (self.play, self.step, self.speed, self.slider):
+            w.setEnabled(replayable)
+        if not replayable and why:
+            self.position.setText(f" {why} ")
+        self.position.setToolTip("" if replayable else "Nothing to replay here yet")
+
     def show_playing(self, playing: bool) -> None:
         """The play button reads as what it will do."""
         self.play.setText("Pause" if playing else "Replay")
