@@ -1,0 +1,196 @@
+"""JSON Schema helpers for tool parameters: dialect choice, schema checks, Gemini conversion.
+
+Invariants:
+- Pure: no Qt, no network, no I/O. ``$ref`` is resolved offline only (the schema itself and
+  the JSON Schema metaschemas): a reference to another document is a schema problem, never a
+  fetch.
+- The validator class comes from ``$schema`` when the schema names a known dialect, else
+  :data:`DEFAULT_VALIDATOR` (Draft 2020-12).
+- :func:`schema_problem` reports an unusable schema as one readable line (at most 240
+  characters) instead of raising.
+- :func:`gemini_to_json_schema` never modifies its input and walks schema positions only,
+  never data (``enum``, ``default`` …).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping
+from typing import Any, Final, cast
+
+import referencing
+import referencing.exceptions
+import referencing.jsonschema
+from jsonschema.exceptions import SchemaError
+from jsonschema.protocols import Validator
+from jsonschema.validators import Draft202012Validator, validator_for
+from jsonschema_specifications import REGISTRY as _METASCHEMAS
+
+DEFAULT_VALIDATOR: Final[type[Validator]] = Draft202012Validator
+"""The validator class for schemas without a (known) ``$schema``."""
+
+_DATA_KEYWORDS: Final = frozenset({"const", "enum", "default", "examples", "example"})
+_SCHEMA_MAPS: Final = frozenset(
+    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
+)
+_MAX_LINE: Final = 240
+_Spec = referencing.Specification[referencing.jsonschema.Schema]
+
+
+def validator_class(schema: Mapping[str, Any]) -> tuple[type[Validator], bool]:
+    """The validator class for ``schema`` and whether its ``$schema`` was unrecognised.
+
+    A ``$schema`` that is not a string falls back to the default too; check_schema then
+    reports it.
+    """
+    dialect = schema.get("$schema")
+    if dialect is None or not isinstance(dialect, str):
+        return DEFAULT_VALIDATOR, False
+    # default=None makes validator_for return None for an unknown dialect instead of warning.
+    found = cast(Any, validator_for)(schema, default=None)
+    if found is None:
+        return DEFAULT_VALIDATOR, True
+    return cast(type[Validator], found), False
+
+
+def schema_problem(schema: dict[str, Any], cls: type[Validator]) -> str | None:
+    """One readable line saying why ``schema`` is unusable with ``cls``, or None when it is fine.
+
+    Runs the class's check_schema, then checks that every ``$ref`` resolves offline.
+    """
+    try:
+        cls.check_schema(schema)
+    except SchemaError as exc:  # check_schema already raises the best-matching error
+        where = _pointer(exc.absolute_path)
+        return _short(f"{exc.message} (at {where or 'the schema root'})")
+    except Exception as exc:  # a schema odd enough to break the metaschema check itself
+        return _short(f"{type(exc).__name__}: {exc}")
+    return _unresolvable_ref(schema, cls)
+
+
+def gemini_to_json_schema(schema: Any) -> Any:
+    """Convert Gemini's OpenAPI-style Schema to JSON Schema, without touching the input.
+
+    Type names are lowercased (``TYPE_UNSPECIFIED`` is dropped) and ``nullable: true`` adds a
+    ``"null"`` type (and ``None`` to an ``enum``). Only schema positions are walked
+    (``properties`` values, ``items``, ``anyOf``…), never data such as ``enum`` or ``default``.
+    """
+    if not isinstance(schema, dict):
+        return copy.deepcopy(schema)
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == "type" and isinstance(value, str):
+            if value.upper() != "TYPE_UNSPECIFIED":
+                out[key] = value.lower()
+        elif key == "type" and isinstance(value, list):
+            out[key] = [v.lower() if isinstance(v, str) else v for v in value]
+        elif key in ("properties", "patternProperties", "$defs", "definitions") and isinstance(
+            value, dict
+        ):
+            out[key] = {k: gemini_to_json_schema(v) for k, v in value.items()}
+        elif key in ("items", "additionalProperties", "not") and isinstance(value, dict):
+            out[key] = gemini_to_json_schema(value)
+        elif key in ("anyOf", "oneOf", "allOf", "prefixItems") and isinstance(value, list):
+            out[key] = [gemini_to_json_schema(v) for v in value]
+        else:
+            out[key] = copy.deepcopy(value)
+    if out.get("nullable") is True:
+        del out["nullable"]
+        t = out.get("type")
+        if isinstance(t, str) and t != "null":
+            out["type"] = [t, "null"]
+        elif isinstance(t, list) and "null" not in t:
+            out["type"] = [*t, "null"]
+        enum = out.get("enum")
+        if isinstance(enum, list) and None not in enum:
+            out["enum"] = [*enum, None]
+    return out
+
+
+def _build_validator(schema: dict[str, Any]) -> Validator:
+    """A validator for an already-checked schema, resolving ``$ref`` offline only."""
+    cls, _ = validator_class(schema)
+    # An explicit (empty) registry replaces jsonschema's default one, which would fetch remote
+    # $refs over the network; the metaschemas are still combined in by jsonschema.
+    return cls(schema, registry=referencing.Registry())
+
+
+# --- $ref pre-check -----------------------------------------------------------------------
+
+
+def _unresolvable_ref(schema: dict[str, Any], cls: type[Validator]) -> str | None:
+    """A line about the first ``$ref`` that cannot be resolved offline, or None.
+
+    Skipped (None) when a subschema sets its own id, since relative references would then need
+    a base URI per subschema; validation still never fails a call over such a reference.
+    """
+    dialect = cls.META_SCHEMA.get("$schema", "")
+    spec = referencing.jsonschema.specification_with(
+        dialect, default=referencing.jsonschema.DRAFT202012
+    )
+    refs: list[str] = []
+    if not _collect_refs(schema, spec, refs, root=True) or not refs:
+        return None
+    resolver = _METASCHEMAS.resolver_with_root(spec.create_resource(schema))
+    for ref in refs:
+        try:
+            resolver.lookup(ref)
+        except referencing.exceptions.Unresolvable:
+            if ref.startswith("#"):
+                return _short(f"$ref {ref!r} points to nothing in the schema")
+            return _short(f"$ref {ref!r} cannot be resolved (other documents are not fetched)")
+        except Exception as exc:
+            return _short(f"$ref {ref!r} cannot be resolved: {exc}")
+    return None
+
+
+def _collect_refs(node: Any, spec: _Spec, refs: list[str], *, root: bool) -> bool:
+    """Gather ``$ref`` strings from schema positions; False when a subschema has its own id."""
+    if isinstance(node, list):
+        return all(_collect_refs(n, spec, refs, root=False) for n in node)
+    if not isinstance(node, dict):
+        return True
+    if not root and spec.id_of(node):
+        return False
+    for key, value in node.items():
+        if key == "$ref" and isinstance(value, str):
+            refs.append(value)
+        elif key in _DATA_KEYWORDS:
+            continue
+        elif key in _SCHEMA_MAPS and isinstance(value, dict):
+            if not all(_collect_refs(v, spec, refs, root=False) for v in value.values()):
+                return False
+        elif isinstance(value, dict | list) and not _collect_refs(value, spec, refs, root=False):
+            return False
+    return True
+
+
+# --- small helpers ------------------------------------------------------------------------
+
+
+def _pointer(path: Iterable[Any]) -> str:
+    """RFC 6901 JSON pointer for a jsonschema path ("" for the root)."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
+
+
+def _short(text: str) -> str:
+    """One line, at most _MAX_LINE characters."""
+    line = " ".join(text.splitlines()).strip()
+    return line if len(line) <= _MAX_LINE else line[: _MAX_LINE - 1] + "…"
+
+
+def _json_kind(value: Any) -> str:
+    """How a decoded JSON value reads in a message: "a JSON array", "JSON null" …"""
+    if value is None:
+        return "JSON null"
+    if isinstance(value, bool):
+        return "a JSON boolean"
+    if isinstance(value, int | float):
+        return "a JSON number"
+    if isinstance(value, str):
+        return "a JSON string"
+    if isinstance(value, list | tuple):
+        return "a JSON array"
+    if isinstance(value, dict):
+        return "a JSON object"
+    return f"a {type(value).__name__}"
