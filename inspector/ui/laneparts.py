@@ -1,0 +1,130 @@
+"""Two parts of a lane that stream: the growing argument buffer and the status line.
+
+Invariants:
+- Both change on every flush while their call streams, so neither may cost more than what
+  arrived: the buffer appends only the new text and shows at most ``BUFFER_TAIL`` trailing
+  characters (one long line is laid out whole on every change); the status line has a fixed
+  size, changed only when its width or line count changes (a label sized by its text makes its
+  lane, then every lane, lay out and repaint on each change).
+- They show core state and keep none of their own beyond how much of it they have shown.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTextEdit, QWidget
+
+from ..core.accumulator import ToolCall
+
+BUFFER_TAIL = 2 * 1024
+"""The buffer view shows at most this many trailing characters (the tooltip says so; the
+Parsed tab has the whole call once it completes). Laying out one long line costs ~1.5 ms per
+KiB on every append and reset, and a streaming lane appends on every flush: 2 KiB (some 20
+lines of a lane, several times what it shows) keeps that to a few milliseconds."""
+
+
+class TailBuffer(QPlainTextEdit):
+    """A call's argument buffer as it grows: its tail, appended to flush by flush."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setReadOnly(True)
+        self.setFont(QFont("monospace"))
+        self.start = 0
+        """Characters of the arguments before the part on show."""
+        self.shown = 0
+        """Characters of the arguments shown so far (counted from the start of the text)."""
+        self._parts = 0  # of the call's parts, how many are in the text
+
+    def reset(self) -> None:
+        """Show nothing."""
+        self.clear()
+        self.start = self.shown = self._parts = 0
+
+    def show_call(self, call: ToolCall) -> None:
+        """Show ``call``'s arguments afresh (their tail)."""
+        args = call.arguments
+        self.start = max(0, len(args) - BUFFER_TAIL)
+        self.setPlainText(args[self.start :])
+        self.shown, self._parts = len(args), len(call.parts)
+        note = f"showing the last {BUFFER_TAIL:,} of {len(args):,} characters"
+        self.setToolTip(note if self.start else "")
+
+    def keep_for(self, old: ToolCall | None, call: ToolCall) -> bool:
+        """Take ``call`` in place of ``old`` without redrawing if the text is the same (a
+        re-judge that kept it); False when it has to be shown afresh."""
+        if old is None or not old.length == self.shown == call.length:
+            return False
+        if old.arguments != call.arguments:
+            return False
+        self._parts = len(call.parts)
+        return True
+
+    def follow(self, call: ToolCall) -> None:
+        """Once per flush: append what arrived since (or show the tail afresh when the text
+        on show would grow past twice the tail)."""
+        if call.length <= self.shown:
+            return
+        if call.length - self.start > 2 * BUFFER_TAIL:
+            self.show_call(call)
+            return
+        new = "".join(call.parts[self._parts :])
+        cursor = self.textCursor()
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        cursor.insertText(new)
+        self.shown += len(new)
+        self._parts = len(call.parts)
+
+    def mark_error(self, args: str, offset: int | None, message: str) -> bool:
+        """Mark the character at byte ``offset`` of ``args`` in red; False when there is no
+        offset or it lies before the part on show (nothing is marked then)."""
+        if offset is None:
+            self.setExtraSelections([])
+            return False
+        char = len(args.encode()[:offset].decode(errors="ignore")) - self.start
+        if char < 0:
+            self.setExtraSelections([])
+            return False
+        sel = QTextEdit.ExtraSelection()
+        fmt = QTextCharFormat()
+        fmt.setBackground(QColor("#e53935"))
+        fmt.setForeground(QColor("#ffffff"))
+        sel.format = fmt
+        cursor = self.textCursor()
+        cursor.setPosition(min(char, len(args) - self.start))
+        cursor.movePosition(QTextCursor.MoveOperation.Right, QTextCursor.MoveMode.KeepAnchor)
+        if not cursor.hasSelection():  # error at end of input: mark the last character
+            cursor.movePosition(QTextCursor.MoveOperation.Left, QTextCursor.MoveMode.KeepAnchor)
+        sel.cursor = cursor
+        self.setExtraSelections([sel])
+        self.setToolTip(message)
+        return True
+
+
+class StatusLabel(QLabel):
+    """A rich-text line (or a few) of a fixed size that follows its text and width."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setWordWrap(True)
+        self._size = (0, 0)
+        self._measure = QLabel(self)  # a hidden twin: a label's own heightForWidth never
+        self._measure.setTextFormat(Qt.TextFormat.RichText)  # goes below its (fixed) height
+        self._measure.setWordWrap(True)
+        self._measure.hide()
+
+    def set_html(self, html: str, width: int) -> None:
+        """Show ``html`` at ``width``, resizing only if that needs another size."""
+        self.setText(html)
+        self.fit(width)
+
+    def fit(self, width: int) -> None:
+        """Take ``width`` and the height the text needs there."""
+        width = max(width, 50)
+        self._measure.setText(self.text())
+        size = (width, self._measure.heightForWidth(width))
+        if size != self._size:
+            self._size = size
+            self.setFixedSize(*size)
