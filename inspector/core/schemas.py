@@ -61,10 +61,10 @@ def schema_problem(schema: dict[str, Any], cls: type[Validator]) -> str | None:
     try:
         cls.check_schema(schema)
     except SchemaError as exc:  # check_schema already raises the best-matching error
-        where = _pointer(exc.absolute_path)
-        return _short(f"{exc.message} (at {where or 'the schema root'})")
+        where = json_pointer(exc.absolute_path)
+        return one_line(f"{exc.message} (at {where or 'the schema root'})")
     except Exception as exc:  # a schema odd enough to break the metaschema check itself
-        return _short(f"{type(exc).__name__}: {exc}")
+        return one_line(f"{type(exc).__name__}: {exc}")
     return _unresolvable_ref(schema, cls)
 
 
@@ -137,10 +137,10 @@ def _unresolvable_ref(schema: dict[str, Any], cls: type[Validator]) -> str | Non
             resolver.lookup(ref)
         except referencing.exceptions.Unresolvable:
             if ref.startswith("#"):
-                return _short(f"$ref {ref!r} points to nothing in the schema")
-            return _short(f"$ref {ref!r} cannot be resolved (other documents are not fetched)")
+                return one_line(f"$ref {ref!r} points to nothing in the schema")
+            return one_line(f"$ref {ref!r} cannot be resolved (other documents are not fetched)")
         except Exception as exc:
-            return _short(f"$ref {ref!r} cannot be resolved: {exc}")
+            return one_line(f"$ref {ref!r} cannot be resolved: {exc}")
     return None
 
 
@@ -168,29 +168,34 @@ def _collect_refs(node: Any, spec: _Spec, refs: list[str], *, root: bool) -> boo
 # --- small helpers ------------------------------------------------------------------------
 
 
-def _pointer(path: Iterable[Any]) -> str:
+def json_pointer(path: Iterable[Any]) -> str:
     """RFC 6901 JSON pointer for a jsonschema path ("" for the root)."""
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
 
 
-def _short(text: str) -> str:
-    """One line, at most _MAX_LINE characters."""
+def one_line(text: str, limit: int = _MAX_LINE) -> str:
+    """``text`` on one line, at most ``limit`` characters (cut with an ellipsis)."""
     line = " ".join(text.splitlines()).strip()
-    return line if len(line) <= _MAX_LINE else line[: _MAX_LINE - 1] + "…"
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
-def _json_kind(value: Any) -> str:
-    """How a decoded JSON value reads in a message: "a JSON array", "JSON null" …"""
+def json_type(value: Any) -> str:
+    """The JSON type name of a decoded value: "null", "boolean", "number", "string", "array"
+    or "object"."""
     if value is None:
-        return "JSON null"
+        return "null"
     if isinstance(value, bool):
-        return "a JSON boolean"
+        return "boolean"
     if isinstance(value, int | float):
-        return "a JSON number"
+        return "number"
     if isinstance(value, str):
-        return "a JSON string"
+        return "string"
     if isinstance(value, list | tuple):
-        return "a JSON array"
-    if isinstance(value, dict):
-        return "a JSON object"
-    return f"a {type(value).__name__}"
+        return "array"
+    return "object"
+
+
+def json_kind(value: Any) -> str:
+    """How a decoded JSON value reads in a message: "a JSON array", "JSON null" …"""
+    kind = json_type(value)
+    return "JSON null" if kind == "null" else f"a JSON {kind}"

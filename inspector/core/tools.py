@@ -44,7 +44,7 @@ from jsonschema.protocols import Validator
 
 from .errors import InspectorError
 from .schemas import DEFAULT_VALIDATOR as DEFAULT_VALIDATOR
-from .schemas import _build_validator, _json_kind, _short
+from .schemas import _build_validator, json_kind, one_line
 from .schemas import gemini_to_json_schema as gemini_to_json_schema
 from .schemas import schema_problem as schema_problem
 from .schemas import validator_class as validator_class
@@ -101,13 +101,13 @@ def make_spec(name: str, description: Any, schema: Any, shape: str) -> tuple[Too
     if schema is None:
         return ToolSpec(name, desc, None, shape), warnings
     if not isinstance(schema, dict):
-        not_object = f"parameters must be a JSON object, not {_json_kind(schema)}"
+        not_object = f"parameters must be a JSON object, not {json_kind(schema)}"
         warnings.append(_skipped(name, not_object))
         return ToolSpec(name, desc, None, shape, schema_error=not_object), warnings
     cls, unknown_dialect = validator_class(schema)
     if unknown_dialect:
         warnings.append(
-            f"tool {name!r}: unknown $schema {_short(repr(schema['$schema']))}; "
+            f"tool {name!r}: unknown $schema {one_line(repr(schema['$schema']))}; "
             "validating it as Draft 2020-12"
         )
     error = schema_problem(schema, cls)
@@ -162,10 +162,10 @@ class ToolRegistry:
         try:
             data = orjson.loads(raw)
         except orjson.JSONDecodeError as exc:
-            raise ToolsError(f"tools file {where} is not valid JSON: {_short(str(exc))}") from exc
+            raise ToolsError(f"tools file {where} is not valid JSON: {one_line(str(exc))}") from exc
         if not isinstance(data, list | dict):
             raise ToolsError(
-                f"tools file {where} holds {_json_kind(data)}; expected a list of tool "
+                f"tools file {where} holds {json_kind(data)}; expected a list of tool "
                 "definitions or a request body with 'tools'"
             )
         return cls.from_definitions(data)
@@ -222,12 +222,12 @@ def _entries(obj: Any, warnings: list[str]) -> list[tuple[str, Any, str | None]]
             if isinstance(tools, list):
                 out += [(f"tools[{i}]", e, None) for i, e in enumerate(tools)]
             elif tools is not None:
-                warnings.append(f"tools: expected a list, got {_json_kind(tools)}")
+                warnings.append(f"tools: expected a list, got {json_kind(tools)}")
             functions = obj.get("functions")  # OpenAI Chat's legacy function calling
             if isinstance(functions, list):
                 out += [(f"functions[{i}]", e, OPENAI_CHAT) for i, e in enumerate(functions)]
             elif functions is not None:
-                warnings.append(f"functions: expected a list, got {_json_kind(functions)}")
+                warnings.append(f"functions: expected a list, got {json_kind(functions)}")
             return out
         if _is_tool_like(obj):
             return [("tools[0]", obj, None)]
@@ -235,7 +235,7 @@ def _entries(obj: Any, warnings: list[str]) -> list[tuple[str, Any, str | None]]
             return []  # a request body without tools: no tools, nothing to warn about
         warnings.append("not a list of tool definitions or a request body with 'tools'")
         return []
-    warnings.append(f"tool definitions must be a list or an object, not {_json_kind(obj)}")
+    warnings.append(f"tool definitions must be a list or an object, not {json_kind(obj)}")
     return []
 
 
@@ -257,13 +257,13 @@ def _parse_entry(
     warnings: list[str],
 ) -> None:
     if not isinstance(entry, dict):
-        warnings.append(f"{label}: not a tool definition ({_json_kind(entry)})")
+        warnings.append(f"{label}: not a tool definition ({json_kind(entry)})")
         return
     decl_key = next((k for k in _GEMINI_DECLS if k in entry), None)
     if decl_key is not None:
         decls = entry[decl_key]
         if not isinstance(decls, list):
-            warnings.append(f"{label}.{decl_key}: expected a list, got {_json_kind(decls)}")
+            warnings.append(f"{label}.{decl_key}: expected a list, got {json_kind(decls)}")
             return
         for j, decl in enumerate(decls):
             _parse_declaration(f"{label}.{decl_key}[{j}]", decl, GEMINI, specs, warnings)
@@ -302,7 +302,7 @@ def _parse_declaration(
 ) -> None:
     """A bare function declaration: Gemini's, or OpenAI Chat's legacy ``functions`` entry."""
     if not isinstance(decl, dict):
-        warnings.append(f"{label}: not a function declaration ({_json_kind(decl)})")
+        warnings.append(f"{label}: not a function declaration ({json_kind(decl)})")
         return
     json_key = next((k for k in _GEMINI_JSON_SCHEMA if k in decl), None)
     if json_key is not None:

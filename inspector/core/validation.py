@@ -23,7 +23,6 @@ Invariants:
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final, Protocol
@@ -31,6 +30,7 @@ from typing import Any, Final, Protocol
 import orjson
 from jsonschema.exceptions import ValidationError
 
+from .schemas import json_kind, json_pointer, json_type, one_line
 from .tools import ToolRegistry, ToolSpec
 
 _MAX_LINE: Final = 300
@@ -139,12 +139,12 @@ def validate_call(
         problems.append(problem)
         return problems
     if not isinstance(value, dict):
-        kind = _json_kind(value)
+        kind = json_kind(value)
         problems.append(
             Problem(
                 Code.NOT_AN_OBJECT,
                 f"arguments are {kind}, not an object",
-                detail={"type": _json_type(value)},
+                detail={"type": json_type(value)},
             )
         )
         return problems
@@ -207,7 +207,7 @@ def _decode(arguments: str, json_error: JsonErrorLike | None) -> tuple[Any, Prob
         where = "" if f"byte {offset}" in reason else f" (at byte {offset})"
         return None, Problem(
             Code.INVALID_JSON,
-            _line(f"arguments are not valid JSON: {reason}{where}"),
+            _one_line(f"arguments are not valid JSON: {reason}{where}"),
             offset=offset,
         )
 
@@ -223,7 +223,7 @@ def _empty_required(name: str | None, registry: ToolRegistry | None) -> Problem:
     required = list(spec.required) if spec is not None else []
     return Problem(
         Code.EMPTY_REQUIRED_ARGUMENTS,
-        _line(f"arguments are empty but the tool requires {_quoted(required)}"),
+        _one_line(f"arguments are empty but the tool requires {_quoted(required)}"),
         detail={"missing": required},
     )
 
@@ -238,14 +238,14 @@ def _unknown_tool(name: str, registry: ToolRegistry) -> Problem:
         message += f" (did you mean {close[0]!r}?)"
     else:
         message += f"; {len(names)} tool{'s' if len(names) != 1 else ''} defined"
-    return Problem(Code.UNKNOWN_TOOL, _line(message), detail=detail)
+    return Problem(Code.UNKNOWN_TOOL, _one_line(message), detail=detail)
 
 
 def _missing_required(missing: list[str]) -> Problem:
     noun = "argument" if len(missing) == 1 else "arguments"
     return Problem(
         Code.MISSING_REQUIRED,
-        _line(f"missing required {noun} {_quoted(missing)}"),
+        _one_line(f"missing required {noun} {_quoted(missing)}"),
         detail={"missing": missing},
     )
 
@@ -282,48 +282,22 @@ def _path_key(part: str | int) -> tuple[int, int, str]:
 
 
 def _violation(error: ValidationError) -> Problem:
-    pointer = _pointer(error.absolute_path)
+    pointer = json_pointer(error.absolute_path)
     return Problem(
         Code.SCHEMA_VIOLATION,
-        _line(f"{pointer or '(root)'}: {error.message}"),
+        _one_line(f"{pointer or '(root)'}: {error.message}"),
         pointer=pointer,
         detail={
             "validator": error.validator,
             "expected": error.validator_value,
-            "schema_path": _pointer(error.absolute_schema_path),
+            "schema_path": json_pointer(error.absolute_schema_path),
         },
     )
-
-
-def _pointer(path: Iterable[Any]) -> str:
-    """RFC 6901 JSON pointer ("" for the root)."""
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
 
 
 def _quoted(names: list[str]) -> str:
     return ", ".join(repr(n) for n in names)
 
 
-def _line(text: str) -> str:
-    """One line, at most _MAX_LINE characters."""
-    line = " ".join(text.splitlines()).strip()
-    return line if len(line) <= _MAX_LINE else line[: _MAX_LINE - 1] + "…"
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
-
-
-def _json_kind(value: Any) -> str:
-    kind = _json_type(value)
-    return "JSON null" if kind == "null" else f"a JSON {kind}"
+def _one_line(text: str) -> str:
+    return one_line(text, _MAX_LINE)
