@@ -325,3 +325,20 @@ def test_export_view_as_png(window: MainWindow, tmp_path: Path) -> None:
     out = tmp_path / "view.png"
     assert window.export_png(str(out))
     assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_spare_lanes_are_capped_and_lanes_stay_in_order(
+        window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    from inspector.ui import lanes as lanes_module
+
+    monkeypatch.setattr(lanes_module, "MAX_SPARE", 1)
+    window.open(str(real_fixture("gpt-4o-two-tools-usage-chunk")))
+    texts = lane_texts(window.lanes)
+    window.doc.seek(0)
+    assert len(window.lanes._spare) == 1  # the other lane was let go
+    window.doc.seek(len(window.doc.replayer.plan))
+    assert lane_texts(window.lanes) == texts  # call 0 in the kept lane, call 1 in a new one
+    row = window.lanes._row
+    shown = [row.itemAt(i).widget() for i in range(row.count())
+             if row.itemAt(i).widget() in window.lanes.lanes]
+    assert shown == window.lanes.lanes  # layout order is lane order

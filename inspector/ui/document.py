@@ -398,11 +398,11 @@ class Document(QObject):
             self._flush()
 
     def _tick(self) -> None:
+        if self.live is not None:  # not frozen: a live session's network side (asyncio,
+            self._flush()  # httpx) makes cyclic garbage the collector must still see
+            return
         gc.freeze()  # see _load_slice: the core makes no reference cycles, so nothing that
         # refcounting would not free is kept; a full collection mid-replay costs a frame
-        if self.live is not None:
-            self._flush()
-            return
         r = self.replayer
         if r is None:
             self.pause()

@@ -20,6 +20,10 @@ from .lane import LaneWidget
 
 __all__ = ["LaneWidget", "LanesView"]
 
+MAX_SPARE = 32
+"""Hidden lanes kept for reuse at most (a replay rewound over hundreds of calls rebuilds the
+ones beyond these)."""
+
 
 class LanesView(QScrollArea):
     """All lanes of one attempt side by side, in lane order."""
@@ -66,11 +70,15 @@ class LanesView(QScrollArea):
         rewound = self._keep_for is not None
         calls = view.state.calls if view else []
         verdicts = view.verdicts if view else []
-        while len(self.lanes) > len(calls):  # kept, hidden, for reuse
+        while len(self.lanes) > len(calls):  # kept, hidden, for reuse (a few dozen at most)
             lane = self.lanes.pop()
             lane.unbind()
             lane.hide()
-            self._spare.append(lane)
+            if len(self._spare) < MAX_SPARE:
+                self._spare.append(lane)
+            else:
+                self._row.removeWidget(lane)
+                lane.deleteLater()
         for lane in self._spare:
             policy = lane.sizePolicy()
             if policy.retainSizeWhenHidden() != rewound:
