@@ -5,8 +5,8 @@ HTTP client uses httpx's real network transport wrapped in :class:`Tee`, which o
 copy of each response body's raw bytes, so the SDK and ``inspector.core`` judge the very same
 stream. What the SDK assembles (ids, names, argument strings, finish reason, usage) must equal
 what the engine reports. This is the proof that the demo provider speaks the real wire format.
-(Gemini has no SDK among the dev dependencies; its stream is checked by the engine alone in
-``test_demo_provider.py``.)
+The ``google-genai`` SDK is held to the same for Gemini (it is how we found that the demo
+provider ignored the snake_case ``parameters_json_schema`` that SDK sends).
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ import anthropic
 import openai
 import orjson
 import pytest
+from google import genai
+from google.genai import types as gtypes
 from openai.lib.streaming.chat import ChatCompletionStreamState
 
 from inspector.core.accumulator import ToolCall
@@ -325,3 +327,74 @@ async def test_anthropic_errors(claude: anthropic.AsyncAnthropic) -> None:
                                          stream=True)
     with pytest.raises(anthropic.BadRequestError, match="only streams"):
         await claude.messages.create(model="demo-clean", max_tokens=64, messages=messages)
+
+
+# -- Gemini (google-genai) ------------------------------------------------------------------------
+
+GEMINI_TOOLS = [gtypes.Tool(function_declarations=[
+    gtypes.FunctionDeclaration(name=n, description=d, parameters_json_schema=s)
+    for n, d, s in TOOLS])]
+
+
+@pytest.fixture
+async def gemini_tee() -> AsyncIterator[Tee]:
+    import httpx
+
+    tee = Tee(httpx)
+    yield tee
+    await tee.client.aclose()
+
+
+@pytest.fixture
+def gemini(demo: str, gemini_tee: Tee) -> genai.Client:
+    return genai.Client(api_key="demo", http_options=gtypes.HttpOptions(
+        base_url=demo, headers=FAST, httpx_async_client=gemini_tee.client))
+
+
+@pytest.mark.parametrize("model", ["demo-clean", "demo-parallel"])
+async def test_gemini_stream_matches_the_engine(gemini: genai.Client, gemini_tee: Tee,
+                                                model: str) -> None:
+    calls_seen: list[tuple[str, dict[str, Any]]] = []
+    finish, usage = None, None
+    stream = await gemini.aio.models.generate_content_stream(
+        model=model, contents=QUESTION, config=gtypes.GenerateContentConfig(tools=GEMINI_TOOLS))
+    async for chunk in stream:
+        for candidate in chunk.candidates or []:
+            for part in (candidate.content.parts if candidate.content else None) or []:
+                if part.function_call is not None:
+                    fc = part.function_call
+                    calls_seen.append((str(fc.name), dict(fc.args or {})))
+            finish = candidate.finish_reason or finish
+        usage = chunk.usage_metadata or usage
+    state = gemini_tee.last()
+    calls = engine_calls(state)
+    assert calls_seen and all(args for _, args in calls_seen)  # arguments made it through
+    assert calls_seen == [(c.name, orjson.loads(c.arguments)) for c in calls]
+    assert finish is not None and finish.value == state.finish_reason == "STOP"
+    assert usage is not None and usage.total_token_count == state.usage["totalTokenCount"]
+
+
+async def _gemini_turn(gemini: genai.Client, contents: list[Any]) -> gtypes.Content:
+    """One streamed turn (the demo provider only streams), its parts joined as the SDK gave
+    them."""
+    parts: list[gtypes.Part] = []
+    stream = await gemini.aio.models.generate_content_stream(
+        model="demo-clean", contents=contents,
+        config=gtypes.GenerateContentConfig(tools=GEMINI_TOOLS))
+    async for chunk in stream:
+        for candidate in chunk.candidates or []:
+            parts += (candidate.content.parts if candidate.content else None) or []
+    return gtypes.Content(role="model", parts=parts)
+
+
+async def test_gemini_tool_loop_ends_with_text(gemini: genai.Client, gemini_tee: Tee) -> None:
+    contents: list[Any] = [gtypes.Content(role="user", parts=[gtypes.Part(text=QUESTION)])]
+    first = await _gemini_turn(gemini, contents)
+    asked = [p.function_call for p in first.parts or [] if p.function_call is not None]
+    assert asked, "the model asks for a tool first"
+    contents += [first, gtypes.Content(role="user", parts=[gtypes.Part.from_function_response(
+        name=str(asked[0].name), response={"temperature_c": 21})])]
+    second = await _gemini_turn(gemini, contents)
+    assert not any(p.function_call for p in second.parts or [])
+    text = "".join(p.text or "" for p in second.parts or [])
+    assert text and text == gemini_tee.last().full_text  # the result was read: an answer

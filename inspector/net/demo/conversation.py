@@ -195,23 +195,27 @@ def _anthropic(ask: Ask, body: dict[str, Any]) -> None:
 
 
 def _gemini(ask: Ask, body: dict[str, Any]) -> None:
+    """Gemini's JSON takes each field in camelCase or snake_case (proto JSON); the official
+    SDK sends some of each (``functionDeclarations`` holding ``parameters_json_schema``)."""
     for t in _dicts(body.get("tools")):
-        for fd in _dicts(t.get("functionDeclarations", t.get("function_declarations"))):
+        for fd in _dicts(_field(t, "functionDeclarations", "function_declarations")):
             if isinstance(fd.get("name"), str):
-                schema = fd.get("parametersJsonSchema", fd.get("parameters"))
+                schema = _field(fd, "parametersJsonSchema", "parameters_json_schema")
+                if schema is None:
+                    schema = fd.get("parameters")
                 ask.tools.append(Tool(fd["name"], _schema(schema)))
                 ask.raw_tools.append(fd)
-    config = body.get("toolConfig")
-    fcc = config.get("functionCallingConfig") if isinstance(config, dict) else None
+    config = _field(body, "toolConfig", "tool_config")
+    fcc = _field(config, "functionCallingConfig", "function_calling_config")
     if isinstance(fcc, dict):
         ask.no_tools = fcc.get("mode") == "NONE"
-        allowed = fcc.get("allowedFunctionNames")
+        allowed = _field(fcc, "allowedFunctionNames", "allowed_function_names")
         if isinstance(allowed, list) and len(allowed) == 1 and isinstance(allowed[0], str):
             ask.choice = allowed[0]
     contents = _dicts(body.get("contents"))
     responses = [
-        [p["functionResponse"] for p in _dicts(c.get("parts"))
-         if isinstance(p.get("functionResponse"), dict)]
+        [r for p in _dicts(c.get("parts"))
+         if isinstance(r := _field(p, "functionResponse", "function_response"), dict)]
         for c in contents
     ]
     ask.rounds = sum(len(r) for r in responses)
@@ -219,6 +223,14 @@ def _gemini(ask: Ask, body: dict[str, Any]) -> None:
         ask.results = [
             Result(str(r.get("name") or "tool"), _text(r.get("response"))) for r in responses[-1]
         ]
+
+
+def _field(obj: Any, camel: str, snake: str) -> Any:
+    """``obj[camel]``, else ``obj[snake]``, else None (also when ``obj`` is no object)."""
+    if not isinstance(obj, dict):
+        return None
+    value = obj.get(camel)
+    return obj.get(snake) if value is None else value
 
 
 def _schema(value: Any) -> dict[str, Any]:
