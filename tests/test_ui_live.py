@@ -79,6 +79,7 @@ def test_stop_mid_stream_cancels_cleanly(window: MainWindow, qloop: qasync.QEven
                     and window.live.session.analysis.attempts
                     and window.live.session.analysis.attempts[-1].state.events)
         assert window.live.running and window.live_bar.stop.isEnabled()
+        assert not window.bar.play.isEnabled()  # a streaming session has no replay
         window.live_bar.stop.click()
         await until(lambda: window.live.session.state == "cancelled")
         await asyncio.sleep(0.05)
@@ -92,6 +93,7 @@ def test_stop_mid_stream_cancels_cleanly(window: MainWindow, qloop: qasync.QEven
     assert capture.attempts[0].body  # every byte that arrived is kept
     assert window.live_bar.start.isEnabled() and not window.live_bar.stop.isEnabled()
     assert not window.doc._timer.isActive()
+    assert window.bar.play.isEnabled()  # the session became its capture: replayable
 
 
 def test_missing_key_is_a_message_not_a_crash(window: MainWindow, qloop: qasync.QEventLoop,

@@ -286,9 +286,9 @@ class Document(QObject):
         self.pause()
         self.cancel_load()
         self.replayer, self.live, self.path, self.attempt = None, analysis, name, None
+        self._timer.start()  # first: views binding to a streaming document see it streaming
         self.loaded.emit(name)
         self._rejudged()
-        self._timer.start()
 
     def stop_live_view(self, capture_path: str | None = None) -> None:
         """The live session ended: one last flush, then the clock stops. With the session's
