@@ -11,7 +11,10 @@ Invariants:
   attempt already passed, an attempt that shows up late, an ``event`` record) stops the
   early feeding; reading goes on, and once the capture is whole the replayer feeds it from
   the start, still a slice at a time. Whether the early feeding matched the replay is
-  checked against the finished capture, never assumed.
+  checked against the finished capture, never assumed. A raw body (no records) is split into
+  wire events a megabyte per slice, with :func:`inspector.core.replay.split_body`'s cuts.
+- Quirk scanning (incremental) is done in the slices too: a view asking for quirks later
+  finds little left to scan.
 - ``analysis`` is always the Analysis a front end should show: the one being fed (its
   capture attached from the first slice, so the request's tools judge the calls early).
 - Pure core: no clock of its own beyond ``time.perf_counter`` for the slice budget, no I/O
@@ -52,7 +55,8 @@ class ProgressiveLoad:
         self.replayer: Replayer | None = None
         """Set once the file is read: the replay of the whole capture."""
         self.in_order = self.reader.capture.timed
-        """Still feeding in file order (a raw body is split into events by the replayer)."""
+        """Still feeding in file order (never for a raw body: it is split into wire events
+        once read, a megabyte per slice, then replayed)."""
         self.plan = Plan()
         """The replay plan of what was fed, built as it is fed (the replayer's, if in order)."""
         self._split: tuple[SSEDecoder, list[int]] | None = None  # a raw body being split
@@ -104,6 +108,8 @@ class ProgressiveLoad:
         assert r is not None
         while not r.at_end:
             r.step(STEPS_PER_FEED)
+            if r.analysis.attempts:
+                r.analysis.attempts[-1].scan_quirks()
             if time.perf_counter() >= deadline:
                 break
         self.analysis = r.analysis
