@@ -5,8 +5,8 @@ Invariants:
   from a capture file or live, through the same :meth:`Analysis.feed`.
 - Settings change the judgement, never the data: flipping ``empty_id`` re-accumulates from the
   stored deltas, flipping ``validation`` only re-validates. Nothing is re-read or re-decoded.
-- Judging is lazy and cached: verdicts and quirks are computed when asked and recomputed only
-  after new data or new settings.
+- Judging is lazy and cached: verdicts (:mod:`inspector.core.verdicts`) and quirks are
+  computed when asked and recomputed only after new data or new settings.
 - Tools come from, in order: the user's tools, the capture's request body, the tools a
   Responses stream echoes in ``response.created``.
 - Tool loops (:mod:`inspector.core.rounds`): synthetic events enter through
@@ -18,117 +18,29 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
-
-import orjson
 
 from . import attempts as attempts_mod
 from . import rounds as rounds_mod
-from .accumulator import ABSENT, Accumulator, ToolCall, repaired_id
+from .accumulator import Accumulator, ToolCall
 from .capture import Attempt, Capture
 from .continuation import AssistantCall, AssistantTurn, ToolResult, parse_arguments
-from .jsonprogress import first_error
-from .model import OMITTED, Delta, DeltaKind
+from .model import Delta, DeltaKind
 from .quirks import Quirk, QuirkScan, detect
 from .stream import StreamState
 from .tools import ToolRegistry
-from .validation import Problem, validate_call
+from .verdicts import (
+    DIALECT_CHOICES,
+    VALIDATION_MODES,
+    CallVerdict,
+    Settings,
+    judge_call,
+    registry_for,
+)
 
-DIALECT_CHOICES = ("auto", "openai-chat", "anthropic", "openai-responses", "gemini")
-VALIDATION_MODES = ("off", "structural", "strict")
-
-
-@dataclass(frozen=True)
-class Settings:
-    """What the user chose; every view re-judges when these change."""
-
-    dialect: str = "auto"
-    """Wire dialect, or ``auto`` to sniff it from the first events."""
-    validation: str = "structural"
-    """``off`` | ``structural`` | ``strict`` (seed 1's modes)."""
-    empty_id: str = ABSENT
-    """``absent`` (treat "" as omitted) or ``literal`` (look "" up as an id: the classic bug)."""
-
-    def to_json(self) -> dict[str, str]:
-        """The ``--json`` shape."""
-        return {"dialect": self.dialect, "validation": self.validation, "empty_id": self.empty_id}
-
-
-@dataclass
-class CallVerdict:
-    """One call judged: its problems under the current settings."""
-
-    call: ToolCall
-    """The accumulated call."""
-    problems: list[Problem]
-    """Validation problems (empty when valid or when validation is off and nothing legacy hit)."""
-    orphan: bool
-    """An id-only entry with no name and no arguments: left out of the assistant turn."""
-    repaired_id: str | None
-    """The id generated for a named call that arrived without one (seed 1)."""
-
-    @property
-    def valid(self) -> bool:
-        """No problems and part of the turn."""
-        return not self.problems and not self.orphan
-
-    @property
-    def name(self) -> Any:
-        """The name as established by the accumulator."""
-        return self.call.name
-
-    @property
-    def arguments(self) -> str:
-        """The assembled raw argument string."""
-        return self.call.arguments
-
-    @property
-    def effective_id(self) -> Any:
-        """The id a tool reply must echo: as received, or the repaired one."""
-        return self.repaired_id if self.repaired_id is not None else self.call.id
-
-    def diagnostic(self) -> dict[str, Any]:
-        """Seed 1's ``invalid_tool_calls`` entry: raw arguments included."""
-        return {
-            "id": _plain(self.effective_id),
-            "name": _plain(self.call.name),
-            "raw_arguments": self.call.arguments,
-            "problems": [p.to_json() for p in self.problems],
-        }
-
-
-_REGISTRIES: dict[int, tuple[Any, ToolRegistry]] = {}
-_REGISTRIES_KEPT = 8
-
-
-def _registry(source: Any) -> ToolRegistry:
-    """The registry for a tools definition list, built once per list object (checking every
-    schema takes tens of milliseconds, and every rewind, seek back or fork of a capture makes
-    a fresh Analysis over the same list). The list is kept with its registry, so its id is
-    not reused while cached; the last few lists are kept."""
-    hit = _REGISTRIES.get(id(source))
-    if hit is not None and hit[0] is source:
-        return hit[1]
-    registry = ToolRegistry.from_definitions(source)
-    _REGISTRIES[id(source)] = (source, registry)
-    while len(_REGISTRIES) > _REGISTRIES_KEPT:
-        del _REGISTRIES[next(iter(_REGISTRIES))]
-    return registry
-
-
-def _plain(value: Any) -> Any:
-    return None if value is OMITTED else value
-
-
-def _parses(text: str) -> bool:
-    """orjson decides validity fast; the readable reason is only worked out on failure."""
-    try:
-        orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return False
-    return True
-
+__all__ = ["DIALECT_CHOICES", "VALIDATION_MODES", "Analysis", "AttemptView", "CallVerdict",
+           "Settings"]
 
 class AttemptView:
     """One attempt: its stream, and (lazily) its verdicts and quirks."""
@@ -402,25 +314,9 @@ class Analysis:
         cached = self._verdict_cache.get(id(call))
         if cached is not None and cached[0] is call and cached[1] == key:
             return cached[2]
-        verdict = self._judge_call(state, call, mode)
+        verdict = judge_call(state, call, mode, self._registry)
         self._verdict_cache[id(call)] = (call, key, verdict)
         return verdict
-
-    def _judge_call(self, state: StreamState, call: ToolCall, mode: str) -> CallVerdict:
-        acc = state.acc or Accumulator(state.empty_id)
-        orphan = acc.is_orphan(call)
-        name = None if acc.blank(call.name) else call.name
-        repaired = repaired_id(call) if name is not None and acc.blank(call.id) else None
-        if orphan:
-            return CallVerdict(call, [], True, None)
-        if call.open:
-            return CallVerdict(call, [], False, repaired)
-        args = call.arguments
-        json_error = first_error(args) if args.strip() and not _parses(args) else None
-        problems = validate_call(
-            name, args, self._registry, mode, truncated=call.truncated, json_error=json_error
-        )
-        return CallVerdict(call, problems, False, repaired)
 
     def _resolve_tools(self) -> ToolRegistry | None:
         """The tools in force; a registry built from definitions is cached by their source
@@ -431,7 +327,7 @@ class Analysis:
         if source is None:
             return None
         if self._tools_cache is None or self._tools_cache[0] is not source:
-            self._tools_cache = (source, _registry(source))
+            self._tools_cache = (source, registry_for(source))
         return self._tools_cache[1]
 
     def _tool_source(self) -> Any:
