@@ -498,8 +498,8 @@ def check_window(checks: Checks, window: Any, wl: Workload, where: str,
         rows = lane.model.rowCount()
         checks.expect(rows == wl.fragments[i] + 1,
                       f"{where}: lane {i} shows {rows} rows, expected {wl.fragments[i] + 1}")
-        checks.expect(lane._shown_len == len(args),
-                      f"{where}: lane {i} buffer shows {lane._shown_len} of {len(args)} chars")
+        checks.expect(lane.buffer.shown == len(args),
+                      f"{where}: lane {i} buffer shows {lane.buffer.shown} of {len(args)} chars")
     if expect_valid:
         bad = [v for v in view.verdicts if not v.valid]
         checks.expect(not bad, f"{where}: {len(bad)} call(s) judged invalid: "
