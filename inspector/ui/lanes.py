@@ -91,22 +91,26 @@ class LanesView(QScrollArea):
         self._results(view)
         self._empty.setVisible(not calls)
 
-    def sync(self, view: AttemptView | None, rows: bool = True) -> None:
+    def sync(self, view: AttemptView | None, rows: bool = True) -> bool:
         """Once per flush: new lanes for new calls, then each lane's own sync (fragment rows
-        only with ``rows``: announcing rows repaints every table, see MainWindow._on_flush)."""
+        only with ``rows``: announcing rows repaints every table, see MainWindow._on_flush).
+        True when a lane appeared (its first paint is this flush's big cost)."""
         if view is None:
-            return
+            return False
         calls, verdicts = view.state.calls, view.verdicts
+        added = False
         for i, call in enumerate(calls):
             v = verdicts[i] if i < len(verdicts) else None
             if i >= len(self.lanes):
                 self._add_lane().bind(call, v, view.state.events, self._mode)
+                added = True
             elif self.lanes[i].call is not call:
                 self.lanes[i].bind(call, v, view.state.events, self._mode)
             else:
                 self.lanes[i].sync(v, self._mode, rows)
         self._results(view)
         self._empty.setVisible(not calls)
+        return added
 
     def _results(self, view: AttemptView | None) -> None:
         by_slot = {r.slot: r for r in view.results} if view is not None else {}

@@ -187,7 +187,8 @@ class MainWindow(QMainWindow):
         if view is not None and self.lanes.bound_to is not view:
             self.lanes.rebind(view, self.doc.settings.validation)  # a new attempt: binding
             return  # it is this flush's work
-        self.lanes.sync(view, rows=False)
+        if self.lanes.sync(view, rows=False):
+            return  # a lane appeared: painting it is this flush's work, the heavy jobs wait
         now = time.monotonic()
         due = [(at + period, job) for job, (at, period) in self._heavy.items()
                if now - at >= period]
