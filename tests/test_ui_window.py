@@ -123,6 +123,29 @@ def test_lane_status_shrinks_back_when_its_error_line_goes(
     assert all(h < 2 * line for h in short), (tall, short)
 
 
+def test_status_notes_are_replaced_not_piled_up(window: MainWindow, seed3_file: str) -> None:
+    """Re-judging an invalid lane again and again keeps one error line; a compare mark is one
+    line, and goes when the sides stop differing."""
+    window._apply(empty_id="literal")
+    window.open(seed3_file)
+    first = [lane.status.text() for lane in window.lanes.lanes]
+    assert all(t.count("✖") == 2 for t in first)  # the verdict mark and one error line
+    for mode in ("strict", "structural", "strict", "structural"):
+        window._apply(validation=mode)
+    view = window.doc.view
+    for _ in range(3):
+        window.lanes.rebind(None, "structural")
+        window.lanes.rebind(view, "structural")
+    assert [lane.status.text() for lane in window.lanes.lanes] == first
+    lanes = window.lanes
+    for _ in range(3):
+        lanes.mark({0: "verdict differs"})
+    assert lanes.lanes[0].status.text().count("≠") == 1
+    lanes.mark({})
+    assert "≠" not in lanes.lanes[0].status.text()
+    assert [lane.status.text() for lane in lanes.lanes] == first
+
+
 def test_selection_survives_a_rejudge(window: MainWindow, seed3_file: str) -> None:
     window.open(seed3_file)
     window.lanes.lanes[1].table.selectRow(2)

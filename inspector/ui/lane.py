@@ -158,6 +158,7 @@ class LaneWidget(QFrame):
         self._finished_for = None
         self._refreshed = ()
         self._colour = ""
+        self.status.set_note("error", None, self.status_width())
         self.show_result(None)
 
     def bind(self, call: ToolCall, verdict: CallVerdict | None, events: Sequence[SSEEvent],
@@ -171,6 +172,7 @@ class LaneWidget(QFrame):
         self.model.set_call(call, events)
         if not self.buffer.keep_for(old, call):  # a re-judge that kept the text keeps it
             self.buffer.show_call(call)
+        self.status.set_note("error", None, self.status_width())  # _finish sets it again
         self._finished_for = None
         self._refresh(mode)
 
@@ -210,8 +212,7 @@ class LaneWidget(QFrame):
         if call.truncated:
             facts += " · truncated"
         status = f'<span style="color:{colour}"><b>{label}</b></span> &nbsp; {facts}'
-        if not self.status.text().startswith(status):
-            self.status.set_html(status, self.status_width())
+        self.status.set_base(status, self.status_width())
         if colour != self._colour:
             self._colour = colour
             self.update()  # the border is painted (a style sheet would re-polish the subtree)
@@ -269,11 +270,11 @@ class LaneWidget(QFrame):
         bad = next((p for p in (v.problems if v else []) if p.code == "invalid_json"), None)
         if bad is None or self.call is None:
             self.buffer.setExtraSelections([])
+            self.status.set_note("error", None, self.status_width())
             return
         if self.buffer.mark_error(self.call.arguments, bad.offset, bad.message):
             self.tabs.setCurrentWidget(self.buffer)
-        self.status.set_html(self.status.text() + f"<br>✖ {escape(bad.message)}",
-                             self.status_width())
+        self.status.set_note("error", f"✖ {escape(bad.message)}", self.status_width())
 
     def show_result(self, result: ToolResult | None) -> None:
         """A tool result landed for this call (tool loop): when, how long, and what it says."""

@@ -103,21 +103,39 @@ class TailBuffer(QPlainTextEdit):
 
 
 class StatusLabel(QLabel):
-    """A rich-text line (or a few) of a fixed size that follows its text and width."""
+    """A rich-text status line of a fixed size that follows its text and width: a base line
+    (verdict and counts, replaced on every change) and notes under it, one per kind (the JSON
+    error, a compare mark), each replaced or removed, never appended to."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setTextFormat(Qt.TextFormat.RichText)
         self.setWordWrap(True)
         self._size = (0, 0)
+        self._base = ""
+        self._notes: dict[str, str] = {}
         self._measure = QLabel(self)  # a hidden twin: a label's own heightForWidth never
         self._measure.setTextFormat(Qt.TextFormat.RichText)  # goes below its (fixed) height
         self._measure.setWordWrap(True)
         self._measure.hide()
 
-    def set_html(self, html: str, width: int) -> None:
-        """Show ``html`` at ``width``, resizing only if that needs another size."""
-        self.setText(html)
+    def set_base(self, html: str, width: int) -> None:
+        """The first line (the notes stay)."""
+        if html != self._base:
+            self._base = html
+            self._show(width)
+
+    def set_note(self, kind: str, html: str | None, width: int) -> None:
+        """Put (or with None, take away) the note of ``kind``."""
+        if html is None:
+            if self._notes.pop(kind, None) is not None:
+                self._show(width)
+        elif self._notes.get(kind) != html:
+            self._notes[kind] = html
+            self._show(width)
+
+    def _show(self, width: int) -> None:
+        self.setText("<br>".join([self._base, *self._notes.values()]))
         self.fit(width)
 
     def fit(self, width: int) -> None:

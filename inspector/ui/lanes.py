@@ -142,6 +142,5 @@ class LanesView(QScrollArea):
         """Compare view: put a note (e.g. "≠ verdict differs") on the given lanes."""
         for lane in self.lanes:
             note = slots.get(lane.call.slot) if lane.call else None
-            if note:
-                lane.status.set_html(lane.status.text() + f"<br><b>≠ {escape(note)}</b>",
-                                     lane.status_width())
+            lane.status.set_note("mark", f"<b>≠ {escape(note)}</b>" if note else None,
+                                 lane.status_width())
