@@ -17,8 +17,10 @@ from __future__ import annotations
 import base64
 import contextlib
 import os
+import re
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
+from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, Self
 from urllib.parse import unquote_plus, urlsplit, urlunsplit
@@ -43,6 +45,29 @@ _SECRET_PARAMS: Final = frozenset({
 })
 # fmt: on
 _NEWLINE: Final = orjson.OPT_APPEND_NEWLINE
+
+
+_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def new_capture_path(directory: str | os.PathLike[str], *parts: str) -> Path:
+    """A new, empty capture file in ``directory`` named after ``parts`` (joined by "-", each
+    made safe for a file name: "openai/gpt-4o" gives "openai_gpt-4o"), claimed with O_EXCL
+    so it is never an existing file: two sessions in the same second get "-2", "-3" …"""
+    stem = "-".join(_UNSAFE_NAME.sub("_", p).strip("._") or "_" for p in parts)
+    base = Path(directory)
+    base.mkdir(parents=True, exist_ok=True)
+    for n in range(1, 10_000):
+        path = base / (f"{stem}.jsonl" if n == 1 else f"{stem}-{n}.jsonl")
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise CaptureError(f"cannot create capture: {exc.strerror or exc}",
+                               path=str(path)) from None
+        return path
+    raise CaptureError("too many captures of that name", path=str(base / stem))
 
 
 def _is_secret_header(name: str) -> bool:

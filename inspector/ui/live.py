@@ -23,6 +23,7 @@ from PySide6.QtCore import QObject, QStandardPaths, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QToolBar, QToolButton, QWidget
 
 from ..core.analysis import Analysis
+from ..core.capture_writer import new_capture_path
 from ..core.errors import InspectorError
 from ..core.scenarios import BUILTIN_PROFILES, Scenario, build_request, find_profile, load_scenarios
 from ..net.session import LiveSession, LoopSettings, require_key
@@ -157,7 +158,7 @@ class LiveController(QObject):
                                 read_timeout=t.read,
                                 tool_argument_validation=self.doc.settings.validation)
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        path = captures_dir() / f"{stamp}-{profile.name}-{(model or profile.model)}.jsonl"
+        path = new_capture_path(captures_dir(), stamp, profile.name, model or profile.model)
         analysis = Analysis(replace(self.doc.settings, dialect=profile.dialect), self.doc.tools)
         meta = {"profile": profile.name, "scenario": scenario.name, "title": scenario.title}
         if toolbox is not None:
