@@ -114,7 +114,6 @@ class Analysis:
         """Every synthetic tool-loop event of the session, in arrival order."""
         self._dirty = True
         self._verdict_cache: dict[int, tuple[ToolCall, tuple[Any, ...], CallVerdict]] = {}
-        self._tools_cache: tuple[Any, ToolRegistry] | None = None
         self._registry: ToolRegistry | None = None
         self._records: list[attempts_mod.AttemptRecord] = []
 
@@ -319,16 +318,14 @@ class Analysis:
         return verdict
 
     def _resolve_tools(self) -> ToolRegistry | None:
-        """The tools in force; a registry built from definitions is cached by their source
-        (building one checks every schema: too slow to repeat on every judge)."""
+        """The tools in force; a registry built from definitions comes from
+        :func:`inspector.core.verdicts.registry_for`, cached by their source."""
         if self.user_tools is not None:
             return self.user_tools
         source = self._tool_source()
         if source is None:
             return None
-        if self._tools_cache is None or self._tools_cache[0] is not source:
-            self._tools_cache = (source, registry_for(source))
-        return self._tools_cache[1]
+        return registry_for(source)
 
     def _tool_source(self) -> Any:
         if self.capture is not None and self.capture.tools:

@@ -11,6 +11,7 @@ Invariants:
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Sequence
 from typing import Any
 
@@ -52,8 +53,11 @@ class StreamState:
         """Sequence number of the end-of-stream marker ([DONE], message_stop, …)."""
         self.ended = False
         """True once the body ended (EOF or the connection closed)."""
-        self.bytes = 0
-        """Bytes fed so far."""
+
+    @property
+    def bytes(self) -> int:
+        """Bytes fed so far (the decoder counts them)."""
+        return self.decoder.offset
 
     @property
     def dialect_name(self) -> str | None:
@@ -63,18 +67,16 @@ class StreamState:
 
     # -- feeding -------------------------------------------------------------------------
 
-    def feed(self, data: bytes, t: float = 0.0) -> int:
+    def feed(self, data: builtins.bytes, t: float = 0.0) -> int:
         """Take one chunk of the body; return how many wire events it completed."""
-        self.bytes += len(data)
         events = self.decoder.feed(data, t)
         if events:
             self._ingest(events)
         return len(events)
 
-    def feed_many(self, chunks: Sequence[tuple[float, bytes]]) -> int:
+    def feed_many(self, chunks: Sequence[tuple[float, builtins.bytes]]) -> int:
         """Take several ``(t, data)`` chunks at once: the same state as feeding them one by
         one (see :meth:`SSEDecoder.feed_many`); return how many wire events they completed."""
-        self.bytes += sum([len(data) for _, data in chunks])
         events = self.decoder.feed_many(chunks)
         if events:
             self._ingest(events)
@@ -153,7 +155,7 @@ class StreamState:
         other = StreamState(self.dialect_name or "auto", empty_id)
         other.decoder, other.dialect = self.decoder, self.dialect
         other.events, other.deltas = self.events, self.deltas
-        other.ended, other.bytes = True, self.bytes
+        other.ended = True
         other.rejudge(empty_id)
         return other
 
