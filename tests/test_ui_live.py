@@ -170,3 +170,33 @@ def test_scenario_dialog_edits_tools_timeouts_and_loop_options(window: MainWindo
     dialog.slow.setText("oops")
     dialog._accept()
     assert "name:seconds" in dialog.problem.text()
+
+
+def test_default_start_and_a_double_start_run_one_provider_and_one_session(
+        window: MainWindow, qloop: qasync.QEventLoop, tmp_path: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from inspector.net.demo import DemoProvider
+
+    started: list[DemoProvider] = []
+    real_start = DemoProvider.start
+
+    async def counting_start(self: DemoProvider) -> str:
+        started.append(self)
+        return await real_start(self)
+
+    monkeypatch.setattr(DemoProvider, "start", counting_start)
+    window.live_bar.select("demo", "demo-clean", "weather")
+
+    async def scenario() -> None:
+        window.start_default_live()  # lists the models and starts a session at once
+        window.start_live()  # and Start again before the first one is prepared
+        await until(lambda: window.live.session is not None
+                    and window.live.session.state in ("done", "failed", "cancelled")
+                    and not window.live.running)
+        await asyncio.sleep(0.1)
+
+    qloop.run_until_complete(scenario())
+    assert len(started) == 1, "one demo provider, however many callers asked at once"
+    assert not window.live.running and window.bar.play.isEnabled()
+    files = sorted(tmp_path.glob("*.jsonl"))
+    assert len(files) == 1 and files[0].stat().st_size > 0  # one session, one capture

@@ -62,11 +62,13 @@ class LiveController(QObject):
         self.demo: Any = None
         """The embedded demo provider, started on first use."""
         self.demo_url: str | None = None
+        self._demo_started: asyncio.Future[str] | None = None
         self.timeouts = Timeouts()
         """Connect / read-idle timeouts and the attempt budget for the next session."""
         self.demo_chunk_delay = 0.03
         """Seconds between the demo provider's SSE writes (tests make it faster)."""
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._current: asyncio.Task[Any] | None = None  # the latest start's task
 
     @property
     def running(self) -> bool:
@@ -84,7 +86,7 @@ class LiveController(QObject):
         """Start a session (the previous one is stopped first); ``loop`` runs the tool loop
         (seed 2: tools run as their calls close, results feed the next round)."""
         self.stop()
-        self._spawn(self._run(profile, model, scenario, retry, loop, sequential))
+        self._current = self._spawn(self._run(profile, model, scenario, retry, loop, sequential))
 
     def stop(self) -> None:
         """Cancel the running session (and its tools); the capture keeps every byte."""
@@ -96,21 +98,29 @@ class LiveController(QObject):
         self._spawn(self._list_models())
 
     async def ensure_demo(self) -> str:
-        """Start the embedded demo provider on a free loopback port (once)."""
+        """Start the embedded demo provider on a free loopback port (once: callers that ask
+        while it is starting wait for the same start)."""
         if self.demo_url is None:
-            from ..net.demo import DemoProvider
+            if self.demo is None:
+                from ..net.demo import DemoProvider
 
-            self.demo = DemoProvider("127.0.0.1", port=0, chunk_delay=self.demo_chunk_delay)
-            self.demo_url = await self.demo.start()
+                self.demo = DemoProvider("127.0.0.1", port=0, chunk_delay=self.demo_chunk_delay)
+                self._demo_started = asyncio.ensure_future(self.demo.start())
+            assert self._demo_started is not None
+            self.demo_url = await asyncio.shield(self._demo_started)
         return self.demo_url
 
     async def _list_models(self) -> None:
         import httpx
 
         url = await self.ensure_demo()
-        async with httpx.AsyncClient(trust_env=False) as client:
-            data = (await client.get(f"{url}/v1/models")).json().get("data", [])
-        self.models_changed.emit([m["id"] for m in data])
+        try:
+            async with httpx.AsyncClient(trust_env=False) as client:
+                data = (await client.get(f"{url}/v1/models")).json().get("data", [])
+        except (httpx.HTTPError, ValueError, AttributeError) as exc:
+            self.status.emit(f"Cannot list the demo models: {exc}")
+            return
+        self.models_changed.emit([m["id"] for m in data if isinstance(m, dict) and "id" in m])
 
     async def _run(self, profile_name: str, model: str, scenario: Scenario, retry: bool,
                    loop: bool = False, sequential: bool = False) -> None:
@@ -120,6 +130,11 @@ class LiveController(QObject):
             self.status.emit(f"Cannot start: {exc}")
             self.failed.emit(f"Cannot start the session:\n\n{exc}")
             return
+        if asyncio.current_task() is not self._current:  # Start again while this one was
+            path = session.capture_path  # being prepared: the newer one is the session;
+            if path is not None and path.exists() and not path.stat().st_size:
+                path.unlink()  # the file this one claimed never got a byte
+            return
         self.session = session
         self.doc.attach_live(session.analysis, f"live: {profile_name} · {model}")
         self.running_changed.emit(True)
@@ -128,9 +143,11 @@ class LiveController(QObject):
         try:
             await session.run()
         finally:
-            path = session.capture_path
-            self.doc.stop_live_view(str(path) if path is not None and path.exists() else None)
-            self.running_changed.emit(False)
+            if self.session is session:  # not replaced meanwhile by a newer session
+                path = session.capture_path
+                self.doc.stop_live_view(str(path) if path is not None and path.exists()
+                                        else None)
+                self.running_changed.emit(False)
             lines = session.summary_lines()
             tail = f" — {session.error}" if session.error else ""
             self.status.emit(f"{session.state}: " + "; ".join(lines) + tail)
@@ -179,8 +196,10 @@ class LiveController(QObject):
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         if self.demo is not None:
+            if self._demo_started is not None and not self._demo_started.done():
+                await asyncio.gather(self._demo_started, return_exceptions=True)
             await self.demo.stop()
-            self.demo, self.demo_url = None, None
+            self.demo, self.demo_url, self._demo_started = None, None, None
 
 
 def _loop_options(scenario: Scenario, timeouts: Timeouts) -> dict[str, Any]:
