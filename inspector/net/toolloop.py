@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import httpx
 import orjson
@@ -64,9 +64,6 @@ from .client import MirroredWriter, stream_attempt
 from .runonce import RunOnce
 from .session import LoopSettings, _model, headless_request
 from .tools import ToolBox, ToolDisabled, UnknownTool
-
-if TYPE_CHECKING:
-    pass
 
 
 @dataclass

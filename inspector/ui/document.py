@@ -77,8 +77,6 @@ class Document(QObject):
         """Settings every view is judged under."""
         self.tools: ToolRegistry | None = None
         """Tools the user loaded (None: use the capture's own)."""
-        self.tools_path: str | None = None
-        """Where the user's tools came from."""
         self.path: str | None = None
         """The open file, if any."""
         self.speed = 1.0
@@ -329,9 +327,9 @@ class Document(QObject):
             self.replayer.apply(settings)
         self._rejudged()
 
-    def set_tools(self, tools: ToolRegistry | None, path: str | None) -> None:
+    def set_tools(self, tools: ToolRegistry | None) -> None:
         """Judge against the user's tools (None: back to the capture's own)."""
-        self.tools, self.tools_path = tools, path
+        self.tools = tools
         if self.loader is not None:
             self.loader.set_tools(tools)
         elif self.live is not None:

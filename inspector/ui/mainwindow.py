@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QUrl
-from PySide6.QtGui import QAction, QDesktopServices, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -228,7 +228,7 @@ class MainWindow(QMainWindow):
         self.lanes.rebind(view, s.validation)
         self._refresh_side()
         if self._selected_seq is not None:
-            self._select(self._selected_seq, raw=True)
+            self._select(self._selected_seq)
 
     def _replay_controls(self) -> None:
         """Replay needs a whole capture: off while a file loads or a session streams."""
@@ -294,7 +294,7 @@ class MainWindow(QMainWindow):
             self.bar.tools.setCurrentIndex(0)
             return
         try:
-            self.doc.set_tools(ToolRegistry.from_file(path), path)
+            self.doc.set_tools(ToolRegistry.from_file(path))
         except InspectorError as exc:
             QMessageBox.warning(self, "Cannot read tools", str(exc))
 
@@ -302,7 +302,7 @@ class MainWindow(QMainWindow):
         if source == "file":
             self.load_tools_dialog()
         else:
-            self.doc.set_tools(None, None)
+            self.doc.set_tools(None)
 
     def _apply(self, persist: bool = True, **changes: str) -> None:
         """Re-judge under changed settings; the user's own choices are remembered."""
@@ -419,12 +419,11 @@ class MainWindow(QMainWindow):
         self.lanes.select_seq(seq)
 
     def _jump(self, seq: int) -> None:
-        self._select(seq, raw=True)
+        self._select(seq)
 
-    def _select(self, seq: int, raw: bool) -> None:
+    def _select(self, seq: int) -> None:
         self.lanes.select_seq(seq)
-        if raw:
-            self.raw.select_seq(seq)
+        self.raw.select_seq(seq)
 
     # -- persistence and desktop conventions --------------------------------------------
 
@@ -486,7 +485,3 @@ class MainWindow(QMainWindow):
         if self._compare is not None:
             self._compare.close()
         super().closeEvent(event)  # type: ignore[arg-type]
-
-    @staticmethod
-    def open_docs() -> None:
-        QDesktopServices.openUrl(QUrl.fromLocalFile(str(DOCS)))

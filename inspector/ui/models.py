@@ -269,10 +269,8 @@ class FindingsModel(_Table):
                 (f.kind, f.code, f.where, f.message) for f in self._items]:
             self._items = items
             return
-        self.beginResetModel()
         self._items = items
-        self._rows = len(items)
-        self.endResetModel()
+        self._reset_to(len(items))
 
     def finding(self, row: int) -> Finding | None:
         """The finding at ``row``."""
