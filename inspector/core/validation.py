@@ -23,6 +23,7 @@ Invariants:
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final, Protocol
@@ -106,13 +107,14 @@ def validate_call(
     mode: str = DEFAULT_MODE,
     *,
     truncated: bool = False,
-    json_error: JsonErrorLike | None = None,
+    json_error: JsonErrorLike | Callable[[], JsonErrorLike | None] | None = None,
 ) -> list[Problem]:
     """Every problem with one assembled call under ``mode`` (empty list: fit to execute).
 
     ``truncated`` says the stream ended before the call closed. ``json_error``, when the caller
-    has one from the JSON progress tracker, supplies the message and offset of an invalid_json
-    problem (orjson still decides whether the arguments are JSON at all).
+    has one from the JSON progress tracker (or a function that works it out, called only if
+    the arguments do not parse), supplies the message and offset of an invalid_json problem
+    (orjson still decides whether the arguments are JSON at all).
     Raises ValueError for an unknown mode.
     """
     mode = _mode(mode)
@@ -192,13 +194,17 @@ def _mode(mode: str) -> Mode:
         raise ValueError(f"unknown validation mode {mode!r}; expected one of {choices}") from None
 
 
-def _decode(arguments: str, json_error: JsonErrorLike | None) -> tuple[Any, Problem | None]:
+def _decode(
+    arguments: str, json_error: JsonErrorLike | Callable[[], JsonErrorLike | None] | None
+) -> tuple[Any, Problem | None]:
     """The decoded arguments (blank → ``{}``), or an invalid_json problem."""
     if not arguments.strip():
         return {}, None
     try:
         return orjson.loads(arguments), None
     except orjson.JSONDecodeError as exc:
+        if callable(json_error):
+            json_error = json_error()
         if json_error is not None:
             offset, reason = json_error.offset, json_error.reason
         else:

@@ -17,8 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
-
 from .accumulator import ABSENT, Accumulator, ToolCall, repaired_id
 from .jsonprogress import first_error
 from .model import OMITTED
@@ -112,15 +110,6 @@ def _plain(value: Any) -> Any:
     return None if value is OMITTED else value
 
 
-def _parses(text: str) -> bool:
-    """orjson decides validity fast; the readable reason is only worked out on failure."""
-    try:
-        orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return False
-    return True
-
-
 def judge_call(
     state: StreamState, call: ToolCall, mode: str, registry: ToolRegistry | None
 ) -> CallVerdict:
@@ -135,7 +124,6 @@ def judge_call(
     if call.open:
         return CallVerdict(call, [], False, repaired)
     args = call.arguments
-    json_error = first_error(args) if args.strip() and not _parses(args) else None
     problems = validate_call(name, args, registry, mode, truncated=call.truncated,
-                             json_error=json_error)
+                             json_error=lambda: first_error(args))  # only if it fails to parse
     return CallVerdict(call, problems, False, repaired)
