@@ -971,3 +971,13 @@ def test_wire_chunks_stay_sorted_when_a_hit_points_back() -> None:
         assert scan.chunks("text_mode_tool_call") == sorted(set(hits))
     assert scan.chunks("text_mode_tool_call") == [5, 6, 7]
     assert scan.chunks("missing_done") == []
+
+
+def test_finish_reasons_are_judged_per_dialect() -> None:
+    """Another dialect's tool finish ("STOP" is Gemini's, "completed" the Responses API's) is
+    no tool finish for a Chat Completions stream."""
+    for reason in ("STOP", "completed", "tool_use"):
+        body = chat(chunk(tc(0, "call_1", "f", "{}", "function")), chunk(finish=reason))
+        assert "finish_reason_mismatch" in _quirks(body), reason
+    body = chat(chunk(tc(0, "call_1", "f", "{}", "function")), chunk(finish="tool_calls"))
+    assert "finish_reason_mismatch" not in _quirks(body)

@@ -23,6 +23,7 @@ from typing import Any
 import orjson
 
 from .accumulator import ToolCall
+from .continuation import is_tool_finish
 from .model import OMITTED, ToolCallDelta
 from .quirkscan import Seen, WireScan, real
 from .stream import StreamState
@@ -65,8 +66,6 @@ QUIRKS: dict[str, str] = {
     "text_mode_tool_call": "a tool call written as text in the content (<tool_call>…)",
 }
 
-#: Finish reasons that mean "the model asked for tools", per dialect.
-TOOL_FINISH = {"tool_calls", "function_call", "tool_use", "completed", "STOP"}
 _END_MARKER = {"openai-chat": "[DONE]", "anthropic": "message_stop",
                "openai-responses": "response.completed"}
 
@@ -247,7 +246,7 @@ def _scan_turn(state: StreamState, seen: Seen, dialect: str) -> None:
             first = next(c for c in state.calls if c.index == gap)
             seen.add("sparse_index", first.fragments[0].seq, f"indexes {indexes}")
     reason = state.finish_reason
-    if calls and state.finish and reason not in TOOL_FINISH:
+    if calls and state.finish and not is_tool_finish(dialect, reason, len(calls)):
         seen.add("finish_reason_mismatch", state.finish[-1][0],
                  f"{reason!r} with {len(calls)} tool call(s)")
     last = state.events[-1].seq if state.events else 0
