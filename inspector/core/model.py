@@ -33,6 +33,11 @@ OMITTED: Final = _Omitted.OMITTED
 """The one OMITTED marker; compare with ``is``."""
 
 
+def plain(value: Any) -> Any:
+    """``value`` for JSON output: OMITTED becomes None (null), anything else is itself."""
+    return None if value is OMITTED else value
+
+
 def presence(value: object) -> str:
     """Classify an identity field as received: omitted, null, empty, null-string, or value."""
     if value is OMITTED:

@@ -16,14 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .analysis import Analysis, AttemptView, CallVerdict
-from .model import OMITTED, presence
+from .model import OMITTED, plain, presence
 from .rounds import LOOP_END, ROUND
 
 FORMAT_VERSION = 1
 
-
-def _plain(value: Any) -> Any:
-    return None if value is OMITTED else value
 
 
 def call_json(v: CallVerdict) -> dict[str, Any]:
@@ -31,11 +28,11 @@ def call_json(v: CallVerdict) -> dict[str, Any]:
     c = v.call
     dropped = [f for f, ok in zip(c.fragments, c.accepted, strict=True) if not ok]
     return {
-        "index": _plain(c.index),
+        "index": plain(c.index),
         "index_presence": presence(c.index),
-        "id": _plain(c.id),
+        "id": plain(c.id),
         "id_presence": presence(c.id),
-        "name": _plain(c.name),
+        "name": plain(c.name),
         "name_presence": presence(c.name),
         "arguments": c.arguments,
         "fragments": len(c.fragments) - len(dropped),
@@ -43,9 +40,9 @@ def call_json(v: CallVerdict) -> dict[str, Any]:
         "valid": v.valid,
         "problems": [p.to_json() for p in v.problems],
         "repaired_id": v.repaired_id,
-        "effective_id": _plain(v.effective_id),
+        "effective_id": plain(v.effective_id),
         "dropped_fragments": [
-            {"chunk": f.seq, "id": _plain(f.id), "id_presence": presence(f.id),
+            {"chunk": f.seq, "id": plain(f.id), "id_presence": presence(f.id),
              "arguments": f.text}
             for f in dropped
         ],

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from .capture import Attempt
 from .continuation import StreamPosition, ToolResult
-from .model import OMITTED
+from .model import plain
 
 if TYPE_CHECKING:
     from .analysis import AttemptView
@@ -170,8 +170,8 @@ class Round:
             "attempts": [v.number for v in self.attempts],
             "finish_reason": st.finish_reason,
             "text": st.full_text,
-            "tool_calls": [{"slot": v.call.slot, "id": _plain(v.effective_id),
-                            "name": _plain(v.name)}
+            "tool_calls": [{"slot": v.call.slot, "id": plain(v.effective_id),
+                            "name": plain(v.name)}
                            for v in self.final.verdicts if not v.orphan],
             "tool_results": [{**r.to_json(), "saved": round(r.saved(end), 6) if end else 0.0}
                              for r in self.results],
@@ -191,5 +191,3 @@ def group(views: Sequence[AttemptView]) -> list[Round]:
     return out
 
 
-def _plain(value: Any) -> Any:
-    return None if value is OMITTED else value

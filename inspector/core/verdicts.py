@@ -19,7 +19,7 @@ from typing import Any
 
 from .accumulator import ABSENT, Accumulator, ToolCall, repaired_id
 from .jsonprogress import first_error
-from .model import OMITTED
+from .model import plain
 from .stream import StreamState
 from .tools import ToolRegistry
 from .validation import Problem, validate_call
@@ -80,8 +80,8 @@ class CallVerdict:
     def diagnostic(self) -> dict[str, Any]:
         """Seed 1's ``invalid_tool_calls`` entry: raw arguments included."""
         return {
-            "id": _plain(self.effective_id),
-            "name": _plain(self.call.name),
+            "id": plain(self.effective_id),
+            "name": plain(self.call.name),
             "raw_arguments": self.call.arguments,
             "problems": [p.to_json() for p in self.problems],
         }
@@ -105,9 +105,6 @@ def registry_for(source: Any) -> ToolRegistry:
         del _REGISTRIES[next(iter(_REGISTRIES))]
     return registry
 
-
-def _plain(value: Any) -> Any:
-    return None if value is OMITTED else value
 
 
 def judge_call(
