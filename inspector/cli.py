@@ -125,6 +125,9 @@ def _record_loop(args: argparse.Namespace, profile: Any, scenario: Any, settings
     tools = ToolBox.builtin()
     try:
         tools.configure(scenario_options(args.scenario))
+    except ValueError as exc:
+        raise InspectorError(f"scenario {args.scenario!r}: {exc}") from None
+    try:
         for name in args.disable_tool:
             tools.disable(name)
         for item in args.slow_tool:

@@ -89,3 +89,13 @@ def test_loop_options_need_loop(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main([*args, "--sequential"]) == 2
     assert main([*args, "--loop", "--disable-tool", "nope"]) == 2
     assert "unknown tool" in capsys.readouterr().err
+
+
+def test_loop_options_naming_no_tool_are_a_one_line_error() -> None:
+    box = ToolBox.builtin()
+    with pytest.raises(ValueError, match=r"name no tool 'nope' \(known: .*get_weather"):
+        box.configure({"disabled": ["nope"]})
+    with pytest.raises(ValueError, match="name no tool 'nope'"):
+        box.configure({"slow": {"nope": 1}})
+    with pytest.raises(ValueError, match="negative"):
+        box.configure({"slow": {"get_weather": -1}})

@@ -108,11 +108,19 @@ class ToolBox:
         self.tools[name].slow = seconds
 
     def configure(self, options: Mapping[str, Any]) -> None:
-        """Apply a scenario's ``loop`` options: ``{"disabled": [names], "slow": {name: s}}``."""
-        for name in options.get("disabled") or []:
-            self.disable(str(name))
-        for name, seconds in dict(options.get("slow") or {}).items():
-            self.set_slow(str(name), float(seconds))
+        """Apply a scenario's ``loop`` options: ``{"disabled": [names], "slow": {name: s}}``;
+        ValueError (one line, naming the known tools) for a tool that does not exist or a
+        delay that is not a non-negative number."""
+        try:
+            for name in options.get("disabled") or []:
+                self.disable(str(name))
+            for name, seconds in dict(options.get("slow") or {}).items():
+                self.set_slow(str(name), float(seconds))
+        except KeyError as exc:
+            raise ValueError(f"loop options name no tool {exc.args[0]!r} "
+                             f"(known: {', '.join(self.tools)})") from None
+        except TypeError as exc:
+            raise ValueError(f"loop options are not understood: {exc}") from None
 
     def definitions(self, names: Sequence[str] | None = None) -> list[dict[str, Any]]:
         """Definitions of the enabled tools (``names``: just those, in that order)."""
