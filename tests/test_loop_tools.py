@@ -99,3 +99,11 @@ def test_loop_options_naming_no_tool_are_a_one_line_error() -> None:
         box.configure({"slow": {"nope": 1}})
     with pytest.raises(ValueError, match="negative"):
         box.configure({"slow": {"get_weather": -1}})
+
+
+def test_disabled_tools_are_not_offered() -> None:
+    box = ToolBox.builtin()
+    box.configure({"disabled": ["fail"]})
+    fail = {"type": "function", "function": {"name": "fail", "parameters": {"type": "object"}}}
+    defs = [*box.definitions(["get_weather"]), fail]
+    assert [d["function"]["name"] for d in box.offered(defs)] == ["get_weather"]

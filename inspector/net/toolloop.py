@@ -430,9 +430,7 @@ async def record_loop(
     the embedded demo provider for the session. Raises MissingKey before anything is sent;
     every later problem is in ``loop.error``.
     """
-    off = {n for n, t in tools.tools.items() if not t.enabled}
-    offered = [t for t in scenario.tools if t["function"]["name"] not in off]
-    scenario = replace(scenario, tools=offered)
+    scenario = replace(scenario, tools=tools.offered(scenario.tools))
     async with headless_request(profile, scenario, model=model, headers=headers) as ready:
         spec, key, profile, meta = ready
         loop = ToolLoop(spec, dialect=profile.dialect, tools=tools, settings=settings,

@@ -122,6 +122,12 @@ class ToolBox:
         except TypeError as exc:
             raise ValueError(f"loop options are not understood: {exc}") from None
 
+    def offered(self, definitions: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+        """A scenario's tool ``definitions`` minus those disabled here (a disabled tool is
+        not offered to the model at all)."""
+        off = {n for n, t in self.tools.items() if not t.enabled}
+        return [d for d in definitions if (d.get("function") or {}).get("name") not in off]
+
     def definitions(self, names: Sequence[str] | None = None) -> list[dict[str, Any]]:
         """Definitions of the enabled tools (``names``: just those, in that order)."""
         chosen = [self.tools[n] for n in names] if names is not None else self.tools.values()

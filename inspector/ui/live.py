@@ -169,6 +169,8 @@ class LiveController(QObject):
             toolbox.configure(_loop_options(scenario, self.timeouts))
             if not scenario.tools:  # a loop needs tools: offer the built-in, safe ones
                 scenario = replace(scenario, tools=toolbox.definitions(toolbox.names()))
+            else:  # as record --loop does: a disabled tool is not offered at all
+                scenario = replace(scenario, tools=toolbox.offered(scenario.tools))
         spec = build_request(profile, scenario, model=model or None)
         t = self.timeouts
         settings = LoopSettings(retry=retry, attempt_budget=t.budget, connect_timeout=t.connect,
