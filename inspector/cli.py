@@ -150,8 +150,7 @@ def _record_loop(args: argparse.Namespace, profile: Any, scenario: Any, settings
         where = kept if Path(args.out).is_file() else ""
         print(f"toolcall-inspector: {loop.error}{where}", file=sys.stderr)
         return 2
-    valid = all(v.valid for r in loop.analysis.rounds for v in r.final.verdicts if not v.orphan)
-    return 0 if valid else 1
+    return 0 if loop.analysis.all_valid else 1
 
 
 def demo_server(args: argparse.Namespace) -> int:

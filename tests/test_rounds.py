@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from inspector.core.analysis import Analysis
@@ -77,3 +78,26 @@ def test_event_records_round_trip_through_a_capture(tmp_path: Path) -> None:
     assert view.state.ended  # the result landed after the body ended: replay ends it first
     assert [r.call_id for r in view.results] == ["c1"]
     assert Analysis.from_capture(capture).rounds[0].results == view.results
+
+
+def test_all_valid_looks_at_every_round_not_only_the_last() -> None:
+    from inspector.core.analysis import Settings
+
+    def stream(args: str) -> bytes:
+        entry = {"index": 0, "id": "call_1", "type": "function",
+                 "function": {"name": "f", "arguments": args}}
+        chunks = [{"choices": [{"index": 0, "delta": {"tool_calls": [entry]}}]},
+                  {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}]
+        return b"".join(b"data: " + json.dumps(c).encode() + b"\n\n" for c in chunks)
+
+    analysis = Analysis(Settings())
+    analysis.begin_attempt()
+    analysis.feed(stream('{"a": '))  # round 1 ends with an invalid call
+    analysis.end()
+    analysis.begin_attempt()
+    analysis.add_event(ToolEvent(ROUND, 2, 0.0, {"round": 2}))
+    analysis.feed(stream('{"a": 1}'))  # round 2 is fine
+    analysis.end()
+    assert [r.final.number for r in analysis.rounds] == [1, 2]
+    assert all(v.valid for v in analysis.final.verdicts)
+    assert not analysis.all_valid

@@ -359,5 +359,8 @@ class Analysis:
 
     @property
     def all_valid(self) -> bool:
-        """Every assembled call of the final attempt is valid."""
-        return all(v.valid for v in self.final.verdicts if not v.orphan)
+        """Every assembled call of each round's final attempt is valid (a session without a
+        tool loop is one round: its final attempt). The one rule for every exit code."""
+        if not self.attempts:
+            return all(v.valid for v in self.final.verdicts if not v.orphan)
+        return all(v.valid for r in self.rounds for v in r.final.verdicts if not v.orphan)
