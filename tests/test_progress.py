@@ -245,3 +245,10 @@ def test_rows_agree_on_the_sample_captures(path: Path) -> None:
             assert progress.rows[-1].length == len(call.arguments)
             assert progress.json.complete == _parses(call.arguments)
             assert all(r.t > 0 for r in progress.rows)  # timed captures: real arrival times
+
+
+def test_a_fragment_reads_the_same_everywhere() -> None:
+    """The delta's own text, the progress rows and the report's dropped fragments agree with
+    what the accumulator appends (a scalar where a string belongs shows as its repr)."""
+    d = ToolCallDelta(0, 0, 0, OMITTED, OMITTED, 5)
+    assert d.text == fragment_text(d) == "5"

@@ -252,7 +252,7 @@ class Accumulator:
         a = d.arguments
         if a is OMITTED or a is None:
             return
-        if not isinstance(a, str):
+        if not isinstance(a, str):  # ToolCallDelta.text's rule, inline: this is per fragment
             a = repr(a)  # a number or bool where a string belongs: keep it visible
         if d.final:
             self._reconcile(call, a)

@@ -195,9 +195,12 @@ class ToolCallDelta:
 
     @property
     def text(self) -> str:
-        """The argument fragment as a string ("" when omitted)."""
+        """The argument text this fragment adds, as the accumulator appends it: "" when
+        omitted or null, ``repr`` of a scalar where a string belongs (kept visible)."""
         a = self.arguments
-        return a if isinstance(a, str) else ""
+        if a is OMITTED or a is None:
+            return ""
+        return a if isinstance(a, str) else repr(a)
 
     def __repr__(self) -> str:
         return (

@@ -27,7 +27,7 @@ from typing import Any, Final
 
 from .accumulator import ToolCall
 from .jsonprogress import JsonProgress
-from .model import OMITTED, SSEEvent, ToolCallDelta
+from .model import SSEEvent, ToolCallDelta
 
 _MARKS: Final = {"\n": "↵", "\t": "⇥"}
 
@@ -91,11 +91,8 @@ class FragmentRow:
 
 
 def fragment_text(d: ToolCallDelta) -> str:
-    """The text the accumulator appends for ``d``: "" when omitted/null, ``repr`` of a scalar."""
-    a = d.arguments
-    if a is OMITTED or a is None:
-        return ""
-    return a if isinstance(a, str) else repr(a)
+    """The text the accumulator appends for ``d`` (:attr:`ToolCallDelta.text`)."""
+    return d.text
 
 
 class CallProgress:
