@@ -26,7 +26,6 @@ FORMAT_VERSION = 1
 def call_json(v: CallVerdict) -> dict[str, Any]:
     """One call in the ``--json`` shape."""
     c = v.call
-    dropped = [f for f, ok in zip(c.fragments, c.accepted, strict=True) if not ok]
     return {
         "index": plain(c.index),
         "index_presence": presence(c.index),
@@ -35,7 +34,7 @@ def call_json(v: CallVerdict) -> dict[str, Any]:
         "name": plain(c.name),
         "name_presence": presence(c.name),
         "arguments": c.arguments,
-        "fragments": len(c.fragments) - len(dropped),
+        "fragments": len(c.fragments) - c.dropped_count,
         "bytes": len(c.arguments.encode("utf-8")),
         "valid": v.valid,
         "problems": [p.to_json() for p in v.problems],
@@ -44,7 +43,7 @@ def call_json(v: CallVerdict) -> dict[str, Any]:
         "dropped_fragments": [
             {"chunk": f.seq, "id": plain(f.id), "id_presence": presence(f.id),
              "arguments": f.text}
-            for f in dropped
+            for f in c.dropped
         ],
         "truncated": c.truncated,
         "closed_by": c.close_reason,
@@ -90,6 +89,7 @@ def to_json(analysis: Analysis, source: str | None = None) -> dict[str, Any]:
     attempts = []
     for rec, view in zip(records, analysis.attempts, strict=True):
         attempts.append({**rec.to_json(), **attempt_json(view)})
+    last = attempts[-1]  # the final attempt's facts, computed once
     st = final.state
     return {
         "format_version": FORMAT_VERSION,
@@ -98,17 +98,13 @@ def to_json(analysis: Analysis, source: str | None = None) -> dict[str, Any]:
         "settings": analysis.settings.to_json(),
         "tools_known": analysis.registry is not None and len(analysis.registry) > 0,
         "valid": analysis.all_valid,
-        "tool_calls": [call_json(v) for v in final.verdicts if not v.orphan],
+        "tool_calls": last["tool_calls"],
         "orphan_entries": [call_json(v) for v in final.verdicts if v.orphan],
         "unrouted_fragments": len(st.acc.unrouted) if st.acc else 0,
         "attempts": attempts,
-        "quirks": [q.to_json() for q in final.quirks],
+        "quirks": last["quirks"],
         "warnings": analysis.warnings,
-        "finish_reason": st.finish_reason,
-        "usage": st.usage,
-        "text": st.full_text,
-        "reasoning": "".join(st.reasoning),
-        "errors": [str(e.value) for e in st.errors],
+        **{k: last[k] for k in ("finish_reason", "usage", "text", "reasoning", "errors")},
         "rounds": [r.to_json() for r in analysis.rounds],
         "loop": loop_json(analysis),
     }
@@ -190,8 +186,8 @@ def to_text(analysis: Analysis, source: str | None = None, colour: bool = False)
     rows = [("#", "index", "id", "name", "frags", "bytes", "verdict", "problems")]
     for v in final.verdicts:
         c = v.call
-        dropped = c.accepted.count(False)
-        frags = f"{c.accepted.count(True)}" + (f" ({dropped} dropped)" if dropped else "")
+        dropped = c.dropped_count
+        frags = f"{len(c.fragments) - dropped}" + (f" ({dropped} dropped)" if dropped else "")
         verdict = "orphan" if v.orphan else ("valid" if v.valid else "INVALID")
         ident = shown(c.id) + (f" → {v.repaired_id} (repaired)" if v.repaired_id else "")
         problems = "; ".join(f"{p.code}: {p.message}" for p in v.problems)
