@@ -188,17 +188,15 @@ class SSEDecoder:
         tail = b"".join(self._pending)
         self._pending.clear()
         self._tail_cr = False
+        lines: list[bytes] = []
+        eols: list[int] = []
         if tail:
-            if tail.endswith(b"\r"):
-                self._base = self._run([tail[:-1]], [1], self._base, out)
-            else:
-                self._base = self._run([tail], [0], self._base, out)
-        if self._data:
-            self._dispatch(self.offset, out)
-        self._data = []
-        self._etype = ""
-        self._retry = None
-        self._ev_start = -1
+            cr = tail.endswith(b"\r")
+            lines.append(tail[:-1] if cr else tail)
+            eols.append(1 if cr else 0)
+        lines.append(b"")  # the end of the stream acts as a blank line (of no bytes): a
+        eols.append(0)  # pending event with data is dispatched, and the block state reset
+        self._base = self._run(lines, eols, self._base, out)
         return out
 
     def _strip_bom(self, data: bytes) -> bytes:
@@ -273,23 +271,6 @@ class SSEDecoder:
         self._ev_start = ev_start
         self._seq = seq
         return pos
-
-    def _dispatch(self, end: int, out: list[SSEEvent]) -> None:
-        """Emit the event being built (it has data), ending at absolute offset ``end``."""
-        out.append(
-            SSEEvent(
-                self._seq,
-                _EVENT,
-                self._etype or "message",
-                "\n".join(self._data),
-                self._last_id,
-                self._retry,
-                self._ev_start,
-                end,
-                self._t,
-            )
-        )
-        self._seq += 1
 
     def _comment(self, line: str, seq: int, start: int, end: int, out: list[SSEEvent]) -> None:
         """Emit a comment line as its own event (one leading space after the colon dropped)."""
