@@ -18,13 +18,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from .accumulator import ABSENT, Accumulator, ToolCall, repaired_id
+from .dialects import DIALECTS
 from .jsonprogress import first_error
 from .model import plain
 from .stream import StreamState
 from .tools import ToolRegistry
 from .validation import Problem, validate_call
 
-DIALECT_CHOICES = ("auto", "openai-chat", "anthropic", "openai-responses", "gemini")
+DIALECT_CHOICES = ("auto", *DIALECTS)
 VALIDATION_MODES = ("off", "structural", "strict")
 
 

@@ -26,7 +26,7 @@ from .anthropic import Anthropic
 from .gemini import Gemini
 from .openai_chat import OpenAIChat
 from .responses import Responses
-from .sniff import AutoDialect, sniff, sniff_url
+from .sniff import CLASSES, AutoDialect, sniff, sniff_url
 
 
 class Dialect(Protocol):
@@ -41,13 +41,9 @@ class Dialect(Protocol):
         """End of stream (may append nothing)."""
 
 
-DIALECTS: dict[str, type[Dialect]] = {
-    "openai-chat": OpenAIChat,
-    "anthropic": Anthropic,
-    "openai-responses": Responses,
-    "gemini": Gemini,
-}
-"""The concrete dialects by name (``auto`` is not one: it sniffs, then delegates)."""
+DIALECTS: dict[str, type[Dialect]] = CLASSES
+"""The concrete dialects by name (``auto`` is not one: it sniffs, then delegates); the table
+lives in :mod:`.sniff`, which needs it and is imported by this module."""
 
 
 def make_dialect(name: str) -> Dialect:

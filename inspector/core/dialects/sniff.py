@@ -31,7 +31,7 @@ SNIFF_LIMIT = 16
 FALLBACK = "openai-chat"
 """The dialect used when sniffing cannot decide."""
 
-_CLASSES: dict[str, Any] = {
+CLASSES: dict[str, Any] = {
     "openai-chat": OpenAIChat,
     "anthropic": Anthropic,
     "openai-responses": Responses,
@@ -126,10 +126,10 @@ class AutoDialect:
             self._choose(hint)
 
     def _choose(self, name: str) -> None:
-        if name not in _CLASSES:
+        if name not in CLASSES:
             raise ValueError(f"unknown dialect {name!r}")
         self.chosen = name
-        self._inner = _CLASSES[name]()
+        self._inner = CLASSES[name]()
 
     def _replay(self, out: list[AnyDelta]) -> None:
         feed = self._inner.feed
