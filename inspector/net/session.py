@@ -146,13 +146,7 @@ class LiveSession:
     ) -> None:
         self.spec, self.settings = spec, settings
         self.capture_path = Path(capture_path) if capture_path is not None else None
-        self.meta: dict[str, Any] = {"source": "live", "dialect": dialect,
-                                     "model": _model(spec), "url": redact_url(spec.url),
-                                     "validation": settings.tool_argument_validation,
-                                     **(meta or {})}  # fmt: skip
-        if key and key in orjson.dumps([spec.url, dict(spec.headers), spec.body, self.meta],
-                                       default=str).decode():  # fmt: skip
-            raise ValueError("the key must not appear in the request spec or the capture meta")
+        self.meta = capture_meta(spec, dialect, settings, key, meta)
         self._key = key
         self._on_update, self._client, self._clock = on_update, client, clock
         validation = settings.tool_argument_validation
@@ -219,18 +213,13 @@ class LiveSession:
             if self.capture_path is not None:
                 writer = CaptureWriter(self.capture_path, meta=self.meta)
             async with contextlib.AsyncExitStack() as stack:
-                client = self._client
-                if client is None:  # a loopback server (the demo) is never reached by proxy
-                    local = httpx.URL(self.spec.url).host in ("127.0.0.1", "localhost", "::1")
-                    client = await stack.enter_async_context(httpx.AsyncClient(
-                        trust_env=not local))
+                client = await open_client(stack, self._client, self.spec.url)
                 await self._session(client, writer)
             self.state = "done"
         except InspectorError as exc:
             self.error, self.state = exc, "failed"
         except OSError as exc:  # the capture could not be written (disk full, ...)
-            reason = f"cannot write the capture: {exc.strerror or exc}"
-            self.error, self.state = CaptureError(reason, path=str(self.capture_path)), "failed"
+            self.error, self.state = capture_write_error(exc, self.capture_path), "failed"
         except asyncio.CancelledError:
             self.state = "cancelled"
             raise
@@ -280,6 +269,34 @@ class LiveSession:
             self.analysis.end()
         self.outcomes.append(outcome)
         self._notify()
+
+
+def capture_meta(spec: RequestSpec, dialect: str, settings: LoopSettings, key: str | None,
+                 extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A live capture's header meta; ValueError if ``key`` shows anywhere in the request spec
+    or the meta (keys never reach a capture)."""
+    meta: dict[str, Any] = {"source": "live", "dialect": dialect, "model": _model(spec),
+                            "url": redact_url(spec.url),
+                            "validation": settings.tool_argument_validation, **(extra or {})}
+    if key and key in orjson.dumps([spec.url, dict(spec.headers), spec.body, meta],
+                                   default=str).decode():
+        raise ValueError("the key must not appear in the request spec or the capture meta")
+    return meta
+
+
+async def open_client(stack: contextlib.AsyncExitStack, client: httpx.AsyncClient | None,
+                      url: str) -> httpx.AsyncClient:
+    """``client``, or a new one closed with ``stack``: a loopback server (the demo) is never
+    reached through a proxy from the environment."""
+    if client is not None:
+        return client
+    local = httpx.URL(url).host in ("127.0.0.1", "localhost", "::1")
+    return await stack.enter_async_context(httpx.AsyncClient(trust_env=not local))
+
+
+def capture_write_error(exc: OSError, path: Path | None) -> CaptureError:
+    """The capture could not be written (disk full, …): a one-line CaptureError."""
+    return CaptureError(f"cannot write the capture: {exc.strerror or exc}", path=str(path))
 
 
 def _model(spec: RequestSpec) -> str | None:

@@ -38,11 +38,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import orjson
 
 from inspector.core import attempts as core_attempts
 from inspector.core.analysis import Analysis, AttemptView, CallVerdict, Settings
-from inspector.core.capture import Attempt, CaptureError, CaptureWriter, redact_url
+from inspector.core.capture import Attempt, CaptureWriter
 from inspector.core.continuation import (
     CANCELLED,
     DISABLED,
@@ -62,7 +61,13 @@ from inspector.core.tools import ToolRegistry
 
 from .client import MirroredWriter, stream_attempt
 from .runonce import RunOnce
-from .session import LoopSettings, _model, headless_request
+from .session import (
+    LoopSettings,
+    capture_meta,
+    capture_write_error,
+    headless_request,
+    open_client,
+)
 from .tools import ToolBox, ToolDisabled, UnknownTool
 
 
@@ -111,13 +116,8 @@ class ToolLoop:
         loop_meta = {"mode": self.mode, "max_steps": max_steps, "tools": tools.names(),
                      "disabled": [n for n, t in tools.tools.items() if not t.enabled],
                      "slow": {n: t.slow for n, t in tools.tools.items() if t.slow}}  # fmt: skip
-        self.meta: dict[str, Any] = {"source": "live", "dialect": dialect,
-                                     "model": _model(spec), "url": redact_url(spec.url),
-                                     "validation": self.settings.tool_argument_validation,
-                                     "loop": loop_meta, **(meta or {})}  # fmt: skip
-        if key and key in orjson.dumps([spec.url, dict(spec.headers), spec.body, self.meta],
-                                       default=str).decode():  # fmt: skip
-            raise ValueError("the key must not appear in the request spec or the capture meta")
+        self.meta = capture_meta(spec, dialect, self.settings, key,
+                                 {"loop": loop_meta, **(meta or {})})
         self._key, self._client, self._clock = key, client, clock
         self._on_update, self._on_event = on_update, on_event
         self.analysis = Analysis(Settings(dialect=dialect,
@@ -186,18 +186,13 @@ class ToolLoop:
             if self.capture_path is not None:
                 self._writer = CaptureWriter(self.capture_path, meta=self.meta)
             async with contextlib.AsyncExitStack() as stack:
-                client = self._client
-                if client is None:  # a loopback server (the demo) is never reached by proxy
-                    local = httpx.URL(self.spec.url).host in ("127.0.0.1", "localhost", "::1")
-                    client = await stack.enter_async_context(httpx.AsyncClient(
-                        trust_env=not local))  # fmt: skip
+                client = await open_client(stack, self._client, self.spec.url)
                 await self._rounds(client)
             self.state = "done"
         except InspectorError as exc:
             self.error, self.state, self.end_reason = exc, "failed", "error"
-        except OSError as exc:
-            reason = f"cannot write the capture: {exc.strerror or exc}"
-            self.error = CaptureError(reason, path=str(self.capture_path))
+        except OSError as exc:  # the capture could not be written (disk full, ...)
+            self.error = capture_write_error(exc, self.capture_path)
             self.state, self.end_reason = "failed", "error"
         except asyncio.CancelledError:
             self.state, self.end_reason = "cancelled", "cancelled"
