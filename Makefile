@@ -20,6 +20,7 @@ test: $(STAMP) lint typecheck contracts pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check inspector tests bench scripts
+	$(BIN)/ruff format --check inspector tests bench scripts
 
 typecheck: $(STAMP)
 	$(BIN)/mypy inspector

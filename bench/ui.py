@@ -64,14 +64,40 @@ TTFB = 0.35  # seconds from the request to the first chunk
 MODEL = "gpt-4o-2024-08-06"
 CREATED = 1_726_000_000
 COMPLETION_ID = "chatcmpl-AZ7uiBenchUiBenchUiBench0001"
-TOOL_NAMES = ("write_file", "apply_patch", "create_ticket", "send_email",
-              "update_document", "record_translation", "store_note", "publish_release_notes")
+TOOL_NAMES = (
+    "write_file",
+    "apply_patch",
+    "create_ticket",
+    "send_email",
+    "update_document",
+    "record_translation",
+    "store_note",
+    "publish_release_notes",
+)
 # Text with what makes argument JSON realistic: quotes, backslashes, newlines and tabs (escaped
 # in the arguments, escaped again in the chunk), accents, Cyrillic, CJK, astral emoji.
-_WORDS = ("the quick brown fox", "naïve café", "résumé", "Straße", "日本語のテキスト",
-          "русский текст", "emoji 🚀", 'a "quoted" word', r"C:\path\to\file", "tab\there",
-          "line\nbreak", "50% off", "<tag attr='x'>", "x && y || z", "über", "中文", "€100",
-          "return None", "if (a < b) { c(); }", 'json {"k": [1, 2]}')
+_WORDS = (
+    "the quick brown fox",
+    "naïve café",
+    "résumé",
+    "Straße",
+    "日本語のテキスト",
+    "русский текст",
+    "emoji 🚀",
+    'a "quoted" word',
+    r"C:\path\to\file",
+    "tab\there",
+    "line\nbreak",
+    "50% off",
+    "<tag attr='x'>",
+    "x && y || z",
+    "über",
+    "中文",
+    "€100",
+    "return None",
+    "if (a < b) { c(); }",
+    'json {"k": [1, 2]}',
+)
 
 SCHEMA = {
     "type": "object",
@@ -88,9 +114,14 @@ SCHEMA = {
 
 def _head() -> bytes:
     """The chunk JSON up to the delta (every chunk carries it, as the real API's do)."""
-    return (b'{"id":"' + COMPLETION_ID.encode() + b'","object":"chat.completion.chunk",'
-            b'"created":' + str(CREATED).encode() + b',"model":"' + MODEL.encode()
-            + b'","choices":[{"index":0,"delta":')
+    return (
+        b'{"id":"' + COMPLETION_ID.encode() + b'","object":"chat.completion.chunk",'
+        b'"created":'
+        + str(CREATED).encode()
+        + b',"model":"'
+        + MODEL.encode()
+        + b'","choices":[{"index":0,"delta":'
+    )
 
 
 def _tail(finish: str | None = None) -> bytes:
@@ -101,10 +132,15 @@ def _tail(finish: str | None = None) -> bytes:
 def _arguments(i: int, length: int) -> str:
     """Valid JSON arguments of exactly ``length`` characters (deterministic per call)."""
     rng = random.Random(7919 * (i + 1))
-    head = json.dumps({"path": f"src/módulo_{i}/файл_{i}.py",
-                       "summary": f"call {i}: rewrite the module",
-                       "tags": ["bench", f"call-{i}", "ünïcödé"],
-                       "overwrite": bool(i % 2)}, ensure_ascii=False)
+    head = json.dumps(
+        {
+            "path": f"src/módulo_{i}/файл_{i}.py",
+            "summary": f"call {i}: rewrite the module",
+            "tags": ["bench", f"call-{i}", "ünïcödé"],
+            "overwrite": bool(i % 2),
+        },
+        ensure_ascii=False,
+    )
     pre, suf = head[:-1] + ', "content": "', '"}'
     size = len(pre) + len(suf)
     escaped = [json.dumps(w + " ", ensure_ascii=False)[1:-1] for w in _WORDS]
@@ -153,35 +189,67 @@ def workload(chunks: int, interval: float) -> Workload:
     if path.exists() and manifest.exists():
         m = json.loads(manifest.read_text())
         if m.get("size") == path.stat().st_size:
-            return Workload(path, chunks, interval, fragments, m["lengths"], m["digests"],
-                            m["names"], m["chunk_json"], m["size"])
+            return Workload(
+                path,
+                chunks,
+                interval,
+                fragments,
+                m["lengths"],
+                m["digests"],
+                m["names"],
+                m["chunk_json"],
+                m["size"],
+            )
     t0 = time.perf_counter()
     print(f"  generating {path.name} (cached for later runs) …", flush=True)
     lengths, digests, names = _write_capture(path, chunks, interval, fragments)
     size = path.stat().st_size
     chunk_json = _mean_chunk_json(path)
-    manifest.write_text(json.dumps({"lengths": lengths, "digests": digests, "names": names,
-                                    "chunk_json": chunk_json, "size": size}))
+    manifest.write_text(
+        json.dumps(
+            {
+                "lengths": lengths,
+                "digests": digests,
+                "names": names,
+                "chunk_json": chunk_json,
+                "size": size,
+            }
+        )
+    )
     print(f"  generated {size / 1e6:.0f} MB in {time.perf_counter() - t0:.1f} s", flush=True)
     return Workload(path, chunks, interval, fragments, lengths, digests, names, chunk_json, size)
 
 
-def _write_capture(path: Path, chunks: int, interval: float,
-                   fragments: list[int]) -> tuple[list[int], list[str], list[str]]:
+def _write_capture(
+    path: Path, chunks: int, interval: float, fragments: list[int]
+) -> tuple[list[int], list[str], list[str]]:
     from inspector.core.capture import CaptureWriter
 
     head, tail = b"data: " + _head(), _tail() + b"\n\n"
-    tools = [{"type": "function", "function": {"name": n, "description": f"bench tool {n}",
-                                               "parameters": SCHEMA}} for n in TOOL_NAMES]
+    tools = [
+        {
+            "type": "function",
+            "function": {"name": n, "description": f"bench tool {n}", "parameters": SCHEMA},
+        }
+        for n in TOOL_NAMES
+    ]
     names = [TOOL_NAMES[i % len(TOOL_NAMES)] for i in range(N_CALLS)]
     lengths, digests = [], []
     part = path.with_suffix(".part")
     k = 0
     with CaptureWriter(part, meta={"dialect": "openai-chat", "bench": "ui"}) as w:
-        w.request(1, "POST", "https://api.openai.com/v1/chat/completions",
-                  {"content-type": "application/json", "authorization": "Bearer sk-bench"},
-                  {"model": MODEL, "stream": True, "tools": tools,
-                   "messages": [{"role": "user", "content": "rewrite the modules"}]})
+        w.request(
+            1,
+            "POST",
+            "https://api.openai.com/v1/chat/completions",
+            {"content-type": "application/json", "authorization": "Bearer sk-bench"},
+            {
+                "model": MODEL,
+                "stream": True,
+                "tools": tools,
+                "messages": [{"role": "user", "content": "rewrite the modules"}],
+            },
+        )
         w.response(1, 200, {"content-type": "text/event-stream"}, 0.3)
         chunk, dumps = w.chunk, orjson.dumps
 
@@ -192,8 +260,12 @@ def _write_capture(path: Path, chunks: int, interval: float,
             args = _arguments(i, fragments[i] * FRAGMENT)
             lengths.append(len(args))
             digests.append(hashlib.sha1(args.encode()).hexdigest())
-            opening = {"index": i, "id": f"call_{hashlib.sha1(bytes([i])).hexdigest()[:24]}",
-                       "type": "function", "function": {"name": names[i], "arguments": ""}}
+            opening = {
+                "index": i,
+                "id": f"call_{hashlib.sha1(bytes([i])).hexdigest()[:24]}",
+                "type": "function",
+                "function": {"name": names[i], "arguments": ""},
+            }
             delta: dict[str, Any] = {"tool_calls": [opening]}
             if i == 0:
                 delta = {"role": "assistant", "content": None, **delta, "refusal": None}
@@ -202,7 +274,7 @@ def _write_capture(path: Path, chunks: int, interval: float,
             pre = head + b'{"tool_calls":[{"index":%d,"function":{"arguments":' % i
             post = b"}}]}" + tail
             for j in range(0, len(args), FRAGMENT):
-                chunk(1, t_of(k), pre + dumps(args[j:j + FRAGMENT]) + post)
+                chunk(1, t_of(k), pre + dumps(args[j : j + FRAGMENT]) + post)
                 k += 1
         chunk(1, t_of(k), b"data: " + _head() + b"{}" + _tail("tool_calls") + b"\n\n")
         chunk(1, t_of(k + 1), b"data: [DONE]\n\n")
@@ -377,8 +449,9 @@ def wait_until(predicate: Callable[[], bool], timeout: float) -> bool:
     deadline = time.perf_counter() + timeout
     poll = QTimer()
     poll.setInterval(5)
-    poll.timeout.connect(lambda: loop.quit() if predicate()
-                         or time.perf_counter() > deadline else None)
+    poll.timeout.connect(
+        lambda: loop.quit() if predicate() or time.perf_counter() > deadline else None
+    )
     poll.start()
     loop.exec()
     poll.stop()
@@ -440,8 +513,12 @@ def open_and_wait(window: Any, path: Path, timeout: float = 240.0) -> OpenTiming
         loop.quit()
 
     # Connected after the window's own slots, so these run once the window has handled each.
-    conns = [(doc.failed, failed), (doc.progress, on_progress), (doc.flushed, shown),
-             (doc.rejudged, shown)]
+    conns = [
+        (doc.failed, failed),
+        (doc.progress, on_progress),
+        (doc.flushed, shown),
+        (doc.rejudged, shown),
+    ]
     for sig, slot in conns:
         sig.connect(slot)
     guard = QTimer()
@@ -475,8 +552,9 @@ class Checks:
         return ok
 
 
-def check_window(checks: Checks, window: Any, wl: Workload, where: str,
-                 expect_valid: bool = True) -> None:
+def check_window(
+    checks: Checks, window: Any, wl: Workload, where: str, expect_valid: bool = True
+) -> None:
     """The window shows every call of ``wl`` complete: lanes, rows, arguments, verdicts."""
     doc = window.doc
     view = doc.view
@@ -484,26 +562,39 @@ def check_window(checks: Checks, window: Any, wl: Workload, where: str,
         return
     calls = view.state.calls
     checks.expect(len(calls) == N_CALLS, f"{where}: {len(calls)} calls, expected {N_CALLS}")
-    checks.expect(len(window.lanes.lanes) == len(calls),
-                  f"{where}: {len(window.lanes.lanes)} lanes for {len(calls)} calls")
-    checks.expect(window.raw.model.rowCount() == wl.chunks,
-                  f"{where}: raw wire shows {window.raw.model.rowCount()} of {wl.chunks} events")
+    checks.expect(
+        len(window.lanes.lanes) == len(calls),
+        f"{where}: {len(window.lanes.lanes)} lanes for {len(calls)} calls",
+    )
+    checks.expect(
+        window.raw.model.rowCount() == wl.chunks,
+        f"{where}: raw wire shows {window.raw.model.rowCount()} of {wl.chunks} events",
+    )
     for i, (call, lane) in enumerate(zip(calls, window.lanes.lanes, strict=False)):
         args = call.arguments
         digest = hashlib.sha1(args.encode()).hexdigest()
         checks.expect(lane.call is call, f"{where}: lane {i} is not bound to call {i}")
-        checks.expect(len(args) == wl.lengths[i] and digest == wl.digests[i],
-                      f"{where}: call {i} arguments differ ({len(args)} chars)")
+        checks.expect(
+            len(args) == wl.lengths[i] and digest == wl.digests[i],
+            f"{where}: call {i} arguments differ ({len(args)} chars)",
+        )
         checks.expect(call.name == wl.names[i], f"{where}: call {i} name {call.name!r}")
         rows = lane.model.rowCount()
-        checks.expect(rows == wl.fragments[i] + 1,
-                      f"{where}: lane {i} shows {rows} rows, expected {wl.fragments[i] + 1}")
-        checks.expect(lane.buffer.shown == len(args),
-                      f"{where}: lane {i} buffer shows {lane.buffer.shown} of {len(args)} chars")
+        checks.expect(
+            rows == wl.fragments[i] + 1,
+            f"{where}: lane {i} shows {rows} rows, expected {wl.fragments[i] + 1}",
+        )
+        checks.expect(
+            lane.buffer.shown == len(args),
+            f"{where}: lane {i} buffer shows {lane.buffer.shown} of {len(args)} chars",
+        )
     if expect_valid:
         bad = [v for v in view.verdicts if not v.valid]
-        checks.expect(not bad, f"{where}: {len(bad)} call(s) judged invalid: "
-                      + "; ".join(f"{p.code}: {p.message}" for v in bad for p in v.problems)[:300])
+        checks.expect(
+            not bad,
+            f"{where}: {len(bad)} call(s) judged invalid: "
+            + "; ".join(f"{p.code}: {p.message}" for v in bad for p in v.problems)[:300],
+        )
 
 
 # -- profiling ----------------------------------------------------------------------------
@@ -512,7 +603,7 @@ def check_window(checks: Checks, window: Any, wl: Workload, where: str,
 def _short(filename: str) -> str:
     for root in (str(REPO) + os.sep, str(Path(sys.prefix)) + os.sep):
         if filename.startswith(root):
-            return filename[len(root):].replace("lib/python3.11/site-packages/", "")
+            return filename[len(root) :].replace("lib/python3.11/site-packages/", "")
     return filename.rsplit("/lib/python", 1)[-1] if "/lib/python" in filename else filename
 
 
@@ -587,8 +678,14 @@ class SlotErrors:
         import traceback
 
         frames = traceback.extract_tb(tb)
-        where = next((f"{_short(f.filename)}:{f.lineno}" for f in reversed(frames)
-                      if "/inspector/" in f.filename), "?")
+        where = next(
+            (
+                f"{_short(f.filename)}:{f.lineno}"
+                for f in reversed(frames)
+                if "/inspector/" in f.filename
+            ),
+            "?",
+        )
         self.seen.append((time.perf_counter(), f"{kind.__name__}: {exc} (at {where})"))
         print(f"  UI EXCEPTION in a slot: {kind.__name__}: {exc} (at {where})", flush=True)
 
@@ -626,16 +723,20 @@ def want_profile(mode: str, missed: bool) -> bool:
 # -- target 1: open a big capture ---------------------------------------------------------
 
 
-def bench_open(wl: Workload, small: Workload, rec: Recorder, checks: Checks,
-               errors: SlotErrors, mode: str) -> Lines:
+def bench_open(
+    wl: Workload, small: Workload, rec: Recorder, checks: Checks, errors: SlotErrors, mode: str
+) -> Lines:
     """Open the big capture in a window; then the same work timed piece by piece."""
     from inspector.core.analysis import Settings
     from inspector.core.capture import load
     from inspector.core.replay import Replayer
 
-    print(f"\n[1] open {wl.chunks:,} chunks ({wl.size / 1e6:.0f} MB; {N_CALLS} calls × "
-          f"~{wl.fragments[0]:,} fragments of {FRAGMENT} chars; chunk JSON "
-          f"~{wl.chunk_json:.0f} B; {wl.interval * 1000:g} ms apart)", flush=True)
+    print(
+        f"\n[1] open {wl.chunks:,} chunks ({wl.size / 1e6:.0f} MB; {N_CALLS} calls × "
+        f"~{wl.fragments[0]:,} fragments of {FRAGMENT} chars; chunk JSON "
+        f"~{wl.chunk_json:.0f} B; {wl.interval * 1000:g} ms apart)",
+        flush=True,
+    )
     window = new_window()
     gc.collect()
     probe = Probe(10)
@@ -649,8 +750,9 @@ def bench_open(wl: Workload, small: Workload, rec: Recorder, checks: Checks,
         return []
     raised = errors.since(ot.t_open)
     check_window(checks, window, wl, "open")
-    checks.expect(not raised, f"open: {len(raised)} exception(s) escaped Qt slots: "
-                  + "; ".join(raised)[:300])
+    checks.expect(
+        not raised, f"open: {len(raised)} exception(s) escaped Qt slots: " + "; ".join(raised)[:300]
+    )
     gaps = probe.gaps(ot.t_open, ot.t_done + 1)
     stall = longest(gaps)
     stall_loading = longest(probe.gaps(ot.t_returned, ot.t_all_in))
@@ -679,24 +781,43 @@ def bench_open(wl: Workload, small: Workload, rec: Recorder, checks: Checks,
 
     n = wl.chunks
     print(f"  {'':<52} {'figure':>14}  note")
-    row("open → usable window", sec(ot.total),
-        f"target < {OPEN_TARGET_S:g} s: lanes on show, the loop answering")
-    row("  window.open() returns", sec(ot.t_returned - ot.t_open),
-        "the bytes are read on a worker thread")
+    row(
+        "open → usable window",
+        sec(ot.total),
+        f"target < {OPEN_TARGET_S:g} s: lanes on show, the loop answering",
+    )
+    row(
+        "  window.open() returns",
+        sec(ot.t_returned - ot.t_open),
+        "the bytes are read on a worker thread",
+    )
     row("  file read, first slice → lanes on show", sec(ot.t_shown - ot.t_returned))
-    row("open → whole file in, bound, answering", sec(ot.whole),
-        f"{n / max(ot.whole, 1e-9):,.0f} chunks/s")
+    row(
+        "open → whole file in, bound, answering",
+        sec(ot.whole),
+        f"{n / max(ot.whole, 1e-9):,.0f} chunks/s",
+    )
     row("longest event-loop stall while loading", ms(stall_loading), "10 ms probe")
-    row("longest event-loop stall, whole open", ms(stall),
-        f"{len(over)} gaps over 100 ms; incl. the final rebind")
-    row("  load slices: count / longest / total",
+    row(
+        "longest event-loop stall, whole open",
+        ms(stall),
+        f"{len(over)} gaps over 100 ms; incl. the final rebind",
+    )
+    row(
+        "  load slices: count / longest / total",
         f"{len(slices)} / {max((d for _, d in slices), default=0) * 1e3:.0f} ms",
-        f"{sum(d for _, d in slices):.1f} s of core work on the UI thread")
-    row("  view flushes while loading / their time", f"{flushes}",
-        f"{rec.get('on_flush'):.2f} s (+ paint)")
-    row("  GC pauses: count / longest",
+        f"{sum(d for _, d in slices):.1f} s of core work on the UI thread",
+    )
+    row(
+        "  view flushes while loading / their time",
+        f"{flushes}",
+        f"{rec.get('on_flush'):.2f} s (+ paint)",
+    )
+    row(
+        "  GC pauses: count / longest",
         f"{len(gc_pauses)} / {max((p[1] for p in gc_pauses), default=0) * 1000:.0f} ms",
-        f"total {sum(p[1] for p in gc_pauses):.2f} s")
+        f"total {sum(p[1] for p in gc_pauses):.2f} s",
+    )
     print("  the core alone, timed separately on this thread (no window):")
     row("  file read + parse (capture.load)", sec(t1 - t0), f"{(t1 - t0) / n * 1e6:.2f} µs/chunk")
     row("  replay plan (Replayer(...))", sec(t2 - t1), f"{(t2 - t1) / n * 1e6:.2f} µs/chunk")
@@ -706,35 +827,47 @@ def bench_open(wl: Workload, small: Workload, rec: Recorder, checks: Checks,
         row("  exceptions that escaped slots during the open", f"{len(raised)}", raised[0][:90])
 
     if want_profile(mode, ot.total >= OPEN_TARGET_S or stall >= STALL_TARGET_MS / 1e3):
-        print(f"\n  -- profile: target 1, on the {small.chunks:,}-chunk capture "
-              "(same shape, costs per chunk) --")
+        print(
+            f"\n  -- profile: target 1, on the {small.chunks:,}-chunk capture "
+            "(same shape, costs per chunk) --"
+        )
         window = new_window()
         gc.collect()
         with profiled("progressive open in the window (UI thread)"):
             open_and_wait(window, small.path)
         dispose(window)
         gc.collect()
-    return [(ot.total < OPEN_TARGET_S and stall < OPEN_STALL_S,
-             f"open {n:,} chunks → usable window: {ot.total:.1f} s (target < "
-             f"{OPEN_TARGET_S:g} s); whole file in {ot.whole:.1f} s with the loop blocked at "
-             f"most {stall * 1e3:.0f} ms (target < {OPEN_STALL_S * 1e3:.0f} ms: no freeze)")]
+    return [
+        (
+            ot.total < OPEN_TARGET_S and stall < OPEN_STALL_S,
+            f"open {n:,} chunks → usable window: {ot.total:.1f} s (target < "
+            f"{OPEN_TARGET_S:g} s); whole file in {ot.whole:.1f} s with the loop blocked at "
+            f"most {stall * 1e3:.0f} ms (target < {OPEN_STALL_S * 1e3:.0f} ms: no freeze)",
+        )
+    ]
 
 
 # -- target 2: re-judge -------------------------------------------------------------------
 
-FLIPS = (("empty_id=literal", {"empty_id": "literal"}),
-         ("empty_id=absent", {"empty_id": "absent"}),
-         ("validation=strict", {"validation": "strict"}),
-         ("validation=structural", {"validation": "structural"}))
+FLIPS = (
+    ("empty_id=literal", {"empty_id": "literal"}),
+    ("empty_id=absent", {"empty_id": "absent"}),
+    ("validation=strict", {"validation": "strict"}),
+    ("validation=structural", {"validation": "structural"}),
+)
 
 
-def bench_rejudge(wl: Workload, rec: Recorder, checks: Checks, errors: SlotErrors,
-                  rounds: int, mode: str) -> Lines:
+def bench_rejudge(
+    wl: Workload, rec: Recorder, checks: Checks, errors: SlotErrors, rounds: int, mode: str
+) -> Lines:
     """Flip empty-id and validation on an open capture; time each re-judge."""
     from PySide6.QtCore import QTimer
 
-    print(f"\n[2] re-judge {wl.chunks:,} chunks after a policy flip (median of {rounds} "
-          "rounds; each timed from window._apply until a 0-ms timer fires)", flush=True)
+    print(
+        f"\n[2] re-judge {wl.chunks:,} chunks after a policy flip (median of {rounds} "
+        "rounds; each timed from window._apply until a 0-ms timer fires)",
+        flush=True,
+    )
     window = new_window()
     ot = open_and_wait(window, wl.path)
     if not checks.expect(ot.ok, f"rejudge: the {wl.chunks:,}-chunk capture never showed"):
@@ -755,40 +888,71 @@ def bench_rejudge(wl: Workload, rec: Recorder, checks: Checks, errors: SlotError
             QTimer.singleShot(0, lambda p=ping: p.append(time.perf_counter()))
             wait_until(lambda p=ping: bool(p), 10)
             t2 = ping[0] if ping else time.perf_counter()
-            core = (rec.get("analysis.apply", "excl") + rec.get("judge", "excl")
-                    + rec.get("quirks"))
-            results[name].append({
-                "total": t2 - t0, "call": t1 - t0, "core": core, "view": (t1 - t0) - core,
-                "paint": t2 - t1, "apply": rec.get("analysis.apply", "excl"),
-                "judge": rec.get("judge", "excl"), "quirks": rec.get("quirks"),
-                "rows": rec.get("progress_of"),
-                "text": rec.get("lane.bind", "excl") + rec.get("lane._finish", "excl"),
-                "resets": rec.get("set_events", "excl") + rec.get("set_call", "excl"),
-                "side": rec.get("refresh_side", "excl")})
+            core = rec.get("analysis.apply", "excl") + rec.get("judge", "excl") + rec.get("quirks")
+            results[name].append(
+                {
+                    "total": t2 - t0,
+                    "call": t1 - t0,
+                    "core": core,
+                    "view": (t1 - t0) - core,
+                    "paint": t2 - t1,
+                    "apply": rec.get("analysis.apply", "excl"),
+                    "judge": rec.get("judge", "excl"),
+                    "quirks": rec.get("quirks"),
+                    "rows": rec.get("progress_of"),
+                    "text": rec.get("lane.bind", "excl") + rec.get("lane._finish", "excl"),
+                    "resets": rec.get("set_events", "excl") + rec.get("set_call", "excl"),
+                    "side": rec.get("refresh_side", "excl"),
+                }
+            )
             key, value = name.split("=")
-            checks.expect(window.doc.settings.to_json()[key] == value,
-                          f"rejudge: {name} not applied ({window.doc.settings})")
-            check_window(checks, window, wl, f"rejudge: after {name}",
-                         expect_valid=key != "validation")
+            checks.expect(
+                window.doc.settings.to_json()[key] == value,
+                f"rejudge: {name} not applied ({window.doc.settings})",
+            )
+            check_window(
+                checks, window, wl, f"rejudge: after {name}", expect_valid=key != "validation"
+            )
     raised = errors.since(t_start)
     checks.expect(not raised, f"rejudge: exception(s) escaped Qt slots: {raised[:1]}")
-    med = {name: {k: statistics.median(r[k] for r in rs) for k in rs[0]}
-           for name, rs in results.items()}
-    cols = ("total", "core", "view", "paint", "|", "apply", "judge", "quirks", "|", "rows",
-            "text", "resets", "side")
+    med = {
+        name: {k: statistics.median(r[k] for r in rs) for k in rs[0]}
+        for name, rs in results.items()
+    }
+    cols = (
+        "total",
+        "core",
+        "view",
+        "paint",
+        "|",
+        "apply",
+        "judge",
+        "quirks",
+        "|",
+        "rows",
+        "text",
+        "resets",
+        "side",
+    )
     print(f"  {'ms (median)':<22}" + "".join(" │" if c == "|" else f"{c:>7}" for c in cols))
     for name, m in med.items():
-        print(f"  {name:<22}" + "".join(" │" if c == "|" else f"{m[c] * 1e3:7.0f}"
-                                        for c in cols))
-    print("  total = core + view + paint. core = apply (Analysis.apply: re-accumulate) + judge "
-          "(verdicts)\n  + quirks (detected again when the findings pane asks); view = the rest "
-          "of _apply: rows = lane\n  fragment rows (core.progress_of), text = lane buffers, "
-          "headers, pretty JSON, resets = model\n  resets, side = findings/turn/status; paint = "
-          "until a 0-ms timer fires afterwards")
-    lines = [(m["total"] * 1000 < REJUDGE_TARGET_MS,
-              f"re-judge {wl.chunks:,} chunks, {name}: {m['total'] * 1e3:.0f} ms (target < "
-              f"{REJUDGE_TARGET_MS:g} ms; core {m['core'] * 1e3:.0f} ms, view "
-              f"{(m['view'] + m['paint']) * 1e3:.0f} ms)") for name, m in med.items()]
+        print(f"  {name:<22}" + "".join(" │" if c == "|" else f"{m[c] * 1e3:7.0f}" for c in cols))
+    print(
+        "  total = core + view + paint. core = apply (Analysis.apply: re-accumulate) + judge "
+        "(verdicts)\n  + quirks (detected again when the findings pane asks); view = the rest "
+        "of _apply: rows = lane\n  fragment rows (core.progress_of), text = lane buffers, "
+        "headers, pretty JSON, resets = model\n  resets, side = findings/turn/status; paint = "
+        "until a 0-ms timer fires afterwards"
+    )
+    lines = [
+        (
+            m["total"] * 1000 < REJUDGE_TARGET_MS,
+            f"re-judge {wl.chunks:,} chunks, {name}: {m['total'] * 1e3:.0f} ms (target < "
+            f"{REJUDGE_TARGET_MS:g} ms; core {m['core'] * 1e3:.0f} ms, view "
+            f"{(m['view'] + m['paint']) * 1e3:.0f} ms)",
+        )
+        for name, m in med.items()
+    ]
     if want_profile(mode, not all(ok for ok, _ in lines)):
         print(f"\n  -- profile: target 2, on the same {wl.chunks:,}-chunk window --")
         with profiled("window._apply(empty_id='literal'), then validation='strict'"):
@@ -801,14 +965,18 @@ def bench_rejudge(wl: Workload, rec: Recorder, checks: Checks, errors: SlotError
 # -- target 3: replay ---------------------------------------------------------------------
 
 
-def bench_replay(wl: Workload, rec: Recorder, checks: Checks, errors: SlotErrors,
-                 seconds: float, mode: str) -> Lines:
+def bench_replay(
+    wl: Workload, rec: Recorder, checks: Checks, errors: SlotErrors, seconds: float, mode: str
+) -> Lines:
     """Replay at 1× (10k chunks/s) and watch the event loop with a 5 ms probe."""
     from inspector.ui import document
 
     rate = 1 / wl.interval
-    print(f"\n[3] replay {wl.chunks:,} chunks at 1× = {rate:,.0f} chunks/s for {seconds:g} s "
-          f"(5 ms probe; the first chunk comes {TTFB * 1000:.0f} ms in)", flush=True)
+    print(
+        f"\n[3] replay {wl.chunks:,} chunks at 1× = {rate:,.0f} chunks/s for {seconds:g} s "
+        f"(5 ms probe; the first chunk comes {TTFB * 1000:.0f} ms in)",
+        flush=True,
+    )
     window = new_window()
     ot = open_and_wait(window, wl.path)
     if not checks.expect(ot.ok, f"replay: the {wl.chunks:,}-chunk capture never showed"):
@@ -853,50 +1021,75 @@ def bench_replay(wl: Workload, rec: Recorder, checks: Checks, errors: SlotErrors
     # much in Qt's own work after it (row inserts, size hints, layout, paint, model data()).
     long_gaps = [(a, g) for a, g in gaps if g > STALL_TARGET_MS / 1000]
     long_total = sum(g for _, g in long_gaps)
-    in_ticks = sum(max(0.0, min(a + g, s + d) - max(a, s)) for a, g in long_gaps
-                   for s, d in ticks)
+    in_ticks = sum(max(0.0, min(a + g, s + d) - max(a, s)) for a, g in long_gaps for s, d in ticks)
     third = len(busy) // 3
     elapsed = t1 - t0
     flush_total = rec.get("on_flush")
     fed_at = next((p for t, p in flushes if t >= worst[0]), fed)
-    row("longest event-loop stall", ms(worst[1]),
-        f"target < {STALL_TARGET_MS:g} ms; began at ~{fed_at:,} chunks fed")
-    row("gap p50 / p99 (5 ms probe)",
+    row(
+        "longest event-loop stall",
+        ms(worst[1]),
+        f"target < {STALL_TARGET_MS:g} ms; began at ~{fed_at:,} chunks fed",
+    )
+    row(
+        "gap p50 / p99 (5 ms probe)",
         f"{pct(lengths, 0.5) * 1e3:.1f} / {pct(lengths, 0.99) * 1e3:.0f} ms",
-        f"{len(long_gaps)} gaps over {STALL_TARGET_MS:g} ms: {long_total:.2f} s of "
-        f"{elapsed:.1f} s")
-    row("  of those: in Document._tick / in Qt after it",
+        f"{len(long_gaps)} gaps over {STALL_TARGET_MS:g} ms: {long_total:.2f} s of {elapsed:.1f} s",
+    )
+    row(
+        "  of those: in Document._tick / in Qt after it",
         f"{in_ticks:.2f} / {long_total - in_ticks:.2f} s",
-        "Qt: row inserts, size hints, layout, paint")
-    row("chunks fed / flushes", f"{fed:,} / {len(flushes)}",
+        "Qt: row inserts, size hints, layout, paint",
+    )
+    row(
+        "chunks fed / flushes",
+        f"{fed:,} / {len(flushes)}",
         f"{fed / elapsed:,.0f} chunks/s kept of {rate:,.0f}"
-        + ("; reached the end" if not playing else ""))
-    row("  most chunks fed in one tick",
-        f"{max(feeds, default=0):,}", f"TICK_BUDGET {document.TICK_BUDGET * 1000:.0f} ms; "
-        f"{rate * document.TICK_MS / 1000:,.0f}/tick keeps pace")
+        + ("; reached the end" if not playing else ""),
+    )
+    row(
+        "  most chunks fed in one tick",
+        f"{max(feeds, default=0):,}",
+        f"TICK_BUDGET {document.TICK_BUDGET * 1000:.0f} ms; "
+        f"{rate * document.TICK_MS / 1000:,.0f}/tick keeps pace",
+    )
     row("doc.replay() itself (F5: rewind + rebind)", ms(t_replay))
-    row("replay tick (Document._tick): longest", ms(max(busy, default=0.0)),
-        f"{len(busy)} ticks in {elapsed:.1f} s (60 Hz = {elapsed * 1000 / document.TICK_MS:.0f})")
-    row("  mean tick, first third → last third",
+    row(
+        "replay tick (Document._tick): longest",
+        ms(max(busy, default=0.0)),
+        f"{len(busy)} ticks in {elapsed:.1f} s (60 Hz = {elapsed * 1000 / document.TICK_MS:.0f})",
+    )
+    row(
+        "  mean tick, first third → last third",
         f"{statistics.fmean(busy[:third]) * 1e3 if third else 0:.1f} → "
         f"{statistics.fmean(busy[-third:]) * 1e3 if third else 0:.1f} ms",
-        "growing: per-flush work grows with the stream")
-    row("  core feed / flush handlers, all ticks",
-        f"{sum(busy) - flush_total:.2f} / {flush_total:.2f} s")
-    row("  flush: judge+quirks / lanes / raw wire / side",
+        "growing: per-flush work grows with the stream",
+    )
+    row(
+        "  core feed / flush handlers, all ticks",
+        f"{sum(busy) - flush_total:.2f} / {flush_total:.2f} s",
+    )
+    row(
+        "  flush: judge+quirks / lanes / raw wire / side",
         f"{rec.get('judge', 'excl') + rec.get('quirks'):.2f}/{rec.get('lanes.sync'):.2f}/"
         f"{rec.get('events.sync'):.2f}/{rec.get('refresh_side', 'excl'):.2f} s",
-        "(lanes incl. fragment rows)")
+        "(lanes incl. fragment rows)",
+    )
     row("longest GC pause", ms(max((p[1] for p in gcm.pauses), default=0.0)))
-    lines = [(worst[1] * 1000 < STALL_TARGET_MS,
-              f"replay at {rate:,.0f} chunks/s: longest stall {worst[1] * 1e3:.0f} ms "
-              f"(target < {STALL_TARGET_MS:g} ms; {fed:,} chunks fed, {len(flushes)} flushes "
-              f"in {elapsed:.1f} s)")]
+    lines = [
+        (
+            worst[1] * 1000 < STALL_TARGET_MS,
+            f"replay at {rate:,.0f} chunks/s: longest stall {worst[1] * 1e3:.0f} ms "
+            f"(target < {STALL_TARGET_MS:g} ms; {fed:,} chunks fed, {len(flushes)} flushes "
+            f"in {elapsed:.1f} s)",
+        )
+    ]
     if want_profile(mode, not lines[0][0]):
         run_for = min(seconds, 3.0)
         print(f"\n  -- profile: target 3, the UI thread during {run_for:g} s of replay --")
-        with profiled(f"{run_for:g} s of replay at 1× (Qt's own C++ work shows as "
-                      "QEventLoop.exec's own time)"):
+        with profiled(
+            f"{run_for:g} s of replay at 1× (Qt's own C++ work shows as QEventLoop.exec's own time)"
+        ):
             doc.replay()
             spin(run_for)
         doc.pause()
@@ -998,8 +1191,10 @@ def run(args: argparse.Namespace) -> int:
     from inspector.ui.app import make_app
 
     t_start = time.perf_counter()
-    print(f"UI benchmark — Python {platform.python_version()}, PySide6 {PySide6.__version__}, "
-          f"{os.cpu_count()} CPU(s), QPA {os.environ['QT_QPA_PLATFORM']}")
+    print(
+        f"UI benchmark — Python {platform.python_version()}, PySide6 {PySide6.__version__}, "
+        f"{os.cpu_count()} CPU(s), QPA {os.environ['QT_QPA_PLATFORM']}"
+    )
     want = {args.only} if args.only else {"open", "rejudge", "replay"}
     mode = "always" if args.profile else "never" if args.no_profile else "auto"
     print(f"captures (generated once, cached in {_cache_dir()}):", flush=True)
@@ -1013,10 +1208,13 @@ def run(args: argparse.Namespace) -> int:
     checks = Checks()
     leak = none_release_per_void_call()
     if leak < 0:
-        checks.expect(False, f"PySide6 {PySide6.__version__} on Python "
-                      f"{platform.python_version()} releases None {-leak:g}× per void Qt call "
-                      "(setText, setStyleSheet, …): the app aborts with 'Fatal Python error: "
-                      "none_dealloc' once None's refcount runs out; pin PySide6 < 6.12")
+        checks.expect(
+            False,
+            f"PySide6 {PySide6.__version__} on Python "
+            f"{platform.python_version()} releases None {-leak:g}× per void Qt call "
+            "(setText, setStyleSheet, …): the app aborts with 'Fatal Python error: "
+            "none_dealloc' once None's refcount runs out; pin PySide6 < 6.12",
+        )
         if sys.version_info < (3, 12):
             keep_none_alive()
             print("  (the bench gives None 2**40 extra references so that it can finish)")

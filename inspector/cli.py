@@ -31,48 +31,100 @@ def _parser() -> argparse.ArgumentParser:
     a = sub.add_parser("analyze", help="judge a capture or raw SSE body headlessly")
     a.add_argument("path", help="a capture (.jsonl), or a raw SSE body (curl -N output)")
     a.add_argument("--dialect", choices=DIALECT_CHOICES, default="auto")
-    a.add_argument("--tools", metavar="FILE",
-                   help="tool definitions (any provider's shape) or a request body with tools")
+    a.add_argument(
+        "--tools",
+        metavar="FILE",
+        help="tool definitions (any provider's shape) or a request body with tools",
+    )
     a.add_argument("--validation", choices=VALIDATION_MODES, default="structural")
-    a.add_argument("--empty-id", choices=("absent", "literal"), default="absent",
-                   help='absent: treat "" ids as omitted; literal: look them up (the classic bug)')
+    a.add_argument(
+        "--empty-id",
+        choices=("absent", "literal"),
+        default="absent",
+        help='absent: treat "" ids as omitted; literal: look them up (the classic bug)',
+    )
     a.add_argument("--json", action="store_true", help="one JSON document on stdout")
     o = sub.add_parser("open", help="open the desktop inspector")
     o.add_argument("path", nargs="?", help="a capture or raw SSE body to open")
-    o.add_argument("--screenshot", metavar="PNG",
-                   help="render the window once loaded, save it as PNG, and exit")
+    o.add_argument(
+        "--screenshot",
+        metavar="PNG",
+        help="render the window once loaded, save it as PNG, and exit",
+    )
     o.add_argument("--validation", choices=VALIDATION_MODES, help="judge under this mode")
     o.add_argument("--empty-id", choices=("absent", "literal"), help="empty-id handling")
-    o.add_argument("--compare", action="store_true",
-                   help="also open the side-by-side comparison (absent vs literal)")
+    o.add_argument(
+        "--compare",
+        action="store_true",
+        help="also open the side-by-side comparison (absent vs literal)",
+    )
     r = sub.add_parser("record", help="run a live session headlessly and write its capture")
-    r.add_argument("--profile", required=True,
-                   help="a profile name (demo, demo-anthropic, openai, ollama, ...)")
+    r.add_argument(
+        "--profile",
+        required=True,
+        help="a profile name (demo, demo-anthropic, openai, ollama, ...)",
+    )
     r.add_argument("--scenario", required=True, help="a shipped scenario name or a .json file")
     r.add_argument("--out", required=True, metavar="FILE", help="the capture to write")
     r.add_argument("--model", help="override the profile's model (demo: the demo scenario)")
     r.add_argument("--validation", choices=VALIDATION_MODES, default="structural")
     r.add_argument("--no-retry", action="store_true", help="never retry an invalid response")
-    r.add_argument("--read-timeout", type=float, default=60.0, metavar="S",
-                   help="seconds without a byte before giving up (default 60)")
+    r.add_argument(
+        "--read-timeout",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="seconds without a byte before giving up (default 60)",
+    )
     r.add_argument("--profiles", metavar="FILE", help="extra profiles (a JSON list)")
-    r.add_argument("--header", action="append", default=[], metavar="NAME:VALUE",
-                   help="an extra request header (repeatable)")
-    r.add_argument("--loop", action="store_true",
-                   help="run the built-in demo tools and continue over rounds (a tool loop)")
-    r.add_argument("--sequential", action="store_true",
-                   help="with --loop: dispatch tools after the stream ends, not as calls close")
-    r.add_argument("--max-steps", type=int, default=10, metavar="N",
-                   help="with --loop: stop after N rounds (default 10)")
-    r.add_argument("--slow-tool", action="append", default=[], metavar="NAME:SECONDS",
-                   help="with --loop: delay a tool's handler (repeatable)")
-    r.add_argument("--disable-tool", action="append", default=[], metavar="NAME",
-                   help="with --loop: neither offer nor run this tool (repeatable)")
+    r.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar="NAME:VALUE",
+        help="an extra request header (repeatable)",
+    )
+    r.add_argument(
+        "--loop",
+        action="store_true",
+        help="run the built-in demo tools and continue over rounds (a tool loop)",
+    )
+    r.add_argument(
+        "--sequential",
+        action="store_true",
+        help="with --loop: dispatch tools after the stream ends, not as calls close",
+    )
+    r.add_argument(
+        "--max-steps",
+        type=int,
+        default=10,
+        metavar="N",
+        help="with --loop: stop after N rounds (default 10)",
+    )
+    r.add_argument(
+        "--slow-tool",
+        action="append",
+        default=[],
+        metavar="NAME:SECONDS",
+        help="with --loop: delay a tool's handler (repeatable)",
+    )
+    r.add_argument(
+        "--disable-tool",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="with --loop: neither offer nor run this tool (repeatable)",
+    )
     d = sub.add_parser("demo-server", help="run the demo provider (quirky streams, no API key)")
     d.add_argument("--port", type=int, default=8765, help="port to listen on (0: any free one)")
     d.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    d.add_argument("--chunk-delay", type=float, default=0.03, metavar="S",
-                   help="seconds between streamed events (default 0.03)")
+    d.add_argument(
+        "--chunk-delay",
+        type=float,
+        default=0.03,
+        metavar="S",
+        help="seconds between streamed events (default 0.03)",
+    )
     return p
 
 
@@ -89,17 +141,26 @@ def record(args: argparse.Namespace) -> int:
     if any(":" not in h for h in args.header) or args.read_timeout <= 0:
         raise InspectorError("--header takes NAME:VALUE and --read-timeout a positive number")
     headers = {n.strip(): v.strip() for n, _, v in (h.partition(":") for h in args.header)}
-    settings = LoopSettings(not args.no_retry, read_timeout=args.read_timeout,
-                            tool_argument_validation=args.validation)
+    settings = LoopSettings(
+        not args.no_retry, read_timeout=args.read_timeout, tool_argument_validation=args.validation
+    )
     kept = f" (capture: {args.out})"
     if args.loop:
         return _record_loop(args, profile, scenario, settings, headers, kept)
     if args.sequential or args.slow_tool or args.disable_tool:
         raise InspectorError("--sequential, --slow-tool and --disable-tool need --loop")
     try:
-        session = asyncio.run(record_session(profile, scenario, args.out, settings,
-                                             model=args.model, headers=headers,
-                                             on_attempt=lambda line: print(line, flush=True)))
+        session = asyncio.run(
+            record_session(
+                profile,
+                scenario,
+                args.out,
+                settings,
+                model=args.model,
+                headers=headers,
+                on_attempt=lambda line: print(line, flush=True),
+            )
+        )
     except KeyboardInterrupt:
         print(f"toolcall-inspector: interrupted{kept}", file=sys.stderr)
         return 130
@@ -111,8 +172,14 @@ def record(args: argparse.Namespace) -> int:
     return 0 if session.analysis.all_valid else 1
 
 
-def _record_loop(args: argparse.Namespace, profile: Any, scenario: Any, settings: Any,
-                 headers: dict[str, str], kept: str) -> int:
+def _record_loop(
+    args: argparse.Namespace,
+    profile: Any,
+    scenario: Any,
+    settings: Any,
+    headers: dict[str, str],
+    kept: str,
+) -> int:
     """``record --loop``: the rounds, then the report; exit 0 / 1 (an invalid call) / 2."""
     import asyncio
 
@@ -139,9 +206,19 @@ def _record_loop(args: argparse.Namespace, profile: Any, scenario: Any, settings
     except ValueError:
         raise InspectorError("--slow-tool takes NAME:SECONDS (seconds >= 0)") from None
     try:
-        loop = asyncio.run(record_loop(profile, scenario, args.out, settings, tools=tools,
-                                       max_steps=args.max_steps, sequential=args.sequential,
-                                       model=args.model, headers=headers))
+        loop = asyncio.run(
+            record_loop(
+                profile,
+                scenario,
+                args.out,
+                settings,
+                tools=tools,
+                max_steps=args.max_steps,
+                sequential=args.sequential,
+                model=args.model,
+                headers=headers,
+            )
+        )
     except KeyboardInterrupt:
         print(f"toolcall-inspector: interrupted{kept}", file=sys.stderr)
         return 130
@@ -185,10 +262,13 @@ def open_gui(args: argparse.Namespace) -> int:
     """``toolcall-inspector open [PATH] [--screenshot PNG] …``: the desktop window."""
     from .ui.app import run
 
-    return run(getattr(args, "path", None), getattr(args, "screenshot", None),
-               validation=getattr(args, "validation", None),
-               empty_id=getattr(args, "empty_id", None),
-               compare=getattr(args, "compare", False))
+    return run(
+        getattr(args, "path", None),
+        getattr(args, "screenshot", None),
+        validation=getattr(args, "validation", None),
+        empty_id=getattr(args, "empty_id", None),
+        compare=getattr(args, "compare", False),
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

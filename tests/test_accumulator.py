@@ -12,10 +12,15 @@ from inspector.core.model import OMITTED, Delta, DeltaKind, ToolCallDelta
 _seq = iter(range(10**6))
 
 
-def frag(index: Any = 0, id: Any = OMITTED, name: Any = OMITTED, args: Any = OMITTED,
-         seq: int | None = None, final: bool = False) -> ToolCallDelta:
-    return ToolCallDelta(next(_seq) if seq is None else seq, 0, index, id, name, args,
-                         final=final)
+def frag(
+    index: Any = 0,
+    id: Any = OMITTED,
+    name: Any = OMITTED,
+    args: Any = OMITTED,
+    seq: int | None = None,
+    final: bool = False,
+) -> ToolCallDelta:
+    return ToolCallDelta(next(_seq) if seq is None else seq, 0, index, id, name, args, final=final)
 
 
 def feed(acc: Accumulator, *frags: ToolCallDelta) -> Accumulator:
@@ -40,9 +45,14 @@ def test_null_string_id_does_not_open_a_call_under_absent() -> None:
 
 
 def test_literal_drops_empty_and_null_string_ids_but_not_omitted_or_null() -> None:
-    acc = feed(Accumulator("literal"), frag(0, "call_1", "f", "{"), frag(0, "", OMITTED, "1"),
-               frag(0, "null", OMITTED, "2"), frag(0, None, OMITTED, "3"),
-               frag(0, OMITTED, OMITTED, "4"))
+    acc = feed(
+        Accumulator("literal"),
+        frag(0, "call_1", "f", "{"),
+        frag(0, "", OMITTED, "1"),
+        frag(0, "null", OMITTED, "2"),
+        frag(0, None, OMITTED, "3"),
+        frag(0, OMITTED, OMITTED, "4"),
+    )
     assert args(acc) == ["{34"]
     assert [f.text for f in acc.calls[0].dropped] == ["1", "2"]
     assert acc.calls[0].dropped_count == acc.calls[0].accepted.count(False) == 2
@@ -59,21 +69,31 @@ def test_literal_drop_with_no_call_at_all_is_unrouted() -> None:
 
 
 def test_parallel_calls_at_one_index_with_new_ids_are_separate() -> None:
-    acc = feed(Accumulator(), frag(0, "a", "write_file", '{"a":1}'),
-               frag(0, "b", "write_file", '{"b":2}'), frag(0, "c", "write_file", "{}"))
+    acc = feed(
+        Accumulator(),
+        frag(0, "a", "write_file", '{"a":1}'),
+        frag(0, "b", "write_file", '{"b":2}'),
+        frag(0, "c", "write_file", "{}"),
+    )
     assert [(c.id, c.name, c.arguments) for c in acc.calls] == [
-        ("a", "write_file", '{"a":1}'), ("b", "write_file", '{"b":2}'), ("c", "write_file", "{}")]
+        ("a", "write_file", '{"a":1}'),
+        ("b", "write_file", '{"b":2}'),
+        ("c", "write_file", "{}"),
+    ]
 
 
 def test_new_id_without_a_name_does_not_start_a_call() -> None:
     acc = feed(Accumulator(), frag(0, "a", "f", "{"), frag(0, "b", OMITTED, "}"))
-    assert args(acc) == ["{}"] and acc.calls[0].id_changes == [(acc.calls[0].fragments[1].seq,
-                                                                 "b")]
+    assert args(acc) == ["{}"] and acc.calls[0].id_changes == [(acc.calls[0].fragments[1].seq, "b")]
 
 
 def test_missing_index_rules() -> None:
-    acc = feed(Accumulator(), frag(OMITTED, "a", "f", "{"), frag(OMITTED, OMITTED, OMITTED, "}"),
-               frag(OMITTED, "b", "g", "{}"))
+    acc = feed(
+        Accumulator(),
+        frag(OMITTED, "a", "f", "{"),
+        frag(OMITTED, OMITTED, OMITTED, "}"),
+        frag(OMITTED, "b", "g", "{}"),
+    )
     assert [(c.id, c.arguments) for c in acc.calls] == [("a", "{}"), ("b", "{}")]
 
 
@@ -83,8 +103,12 @@ def test_sparse_indexes_and_start_at_one() -> None:
 
 
 def test_two_entries_with_one_index_in_one_chunk_both_count() -> None:
-    acc = feed(Accumulator(), frag(0, "a", "f", "", seq=1), frag(0, args='{"x"', seq=2),
-               frag(0, args=":1}", seq=2))
+    acc = feed(
+        Accumulator(),
+        frag(0, "a", "f", "", seq=1),
+        frag(0, args='{"x"', seq=2),
+        frag(0, args=":1}", seq=2),
+    )
     assert args(acc) == ['{"x":1}']
 
 
@@ -122,11 +146,18 @@ def test_length_finish_marks_incomplete_calls_truncated() -> None:
 
 
 def test_final_fragment_fills_empty_buffer_or_is_compared() -> None:
-    acc = feed(Accumulator(dialect="openai-responses"), frag(0, "c", "f", ""),
-               frag(0, args='{"a":1}', final=True))
+    acc = feed(
+        Accumulator(dialect="openai-responses"),
+        frag(0, "c", "f", ""),
+        frag(0, args='{"a":1}', final=True),
+    )
     assert args(acc) == ['{"a":1}'] and acc.calls[0].args_from_final
-    acc = feed(Accumulator(dialect="openai-responses"), frag(0, "c", "f", '{"a":1}'),
-               frag(0, args='{"a":1}', final=True), frag(0, args='{"a":2}', final=True))
+    acc = feed(
+        Accumulator(dialect="openai-responses"),
+        frag(0, "c", "f", '{"a":1}'),
+        frag(0, args='{"a":1}', final=True),
+        frag(0, args='{"a":2}', final=True),
+    )
     assert args(acc) == ['{"a":1}'] and acc.calls[0].final_mismatch == '{"a":2}'
 
 
@@ -151,8 +182,9 @@ def test_name_arriving_late_and_id_repair_is_deterministic() -> None:
 
 
 def test_fragment_after_close_still_joins_and_is_recorded() -> None:
-    acc = feed(Accumulator(), frag(0, "a", "f", "{"), frag(1, "b", "g", "{}"),
-               frag(0, args="}", seq=77))
+    acc = feed(
+        Accumulator(), frag(0, "a", "f", "{"), frag(1, "b", "g", "{}"), frag(0, args="}", seq=77)
+    )
     assert args(acc) == ["{}", "{}"] and acc.calls[0].late_fragments == [77]
 
 

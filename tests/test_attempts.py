@@ -12,25 +12,43 @@ from inspector.core.analysis import Analysis, Settings
 from inspector.core.attempts import AttemptRecord, should_retry
 from inspector.core.capture import CaptureWriter, load
 
-TOOLS = [{"type": "function", "function": {"name": "weather", "parameters": {
-    "type": "object", "properties": {"location": {"type": "string"}},
-    "required": ["location"]}}}]
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "weather",
+            "parameters": {
+                "type": "object",
+                "properties": {"location": {"type": "string"}},
+                "required": ["location"],
+            },
+        },
+    }
+]
 
 
 def body(args: str) -> bytes:
     chunks = [
-        {"index": 0, "id": "call_1", "type": "function",
-         "function": {"name": "weather", "arguments": ""}},
+        {
+            "index": 0,
+            "id": "call_1",
+            "type": "function",
+            "function": {"name": "weather", "arguments": ""},
+        },
         {"index": 0, "function": {"arguments": args}},
     ]
     out = b""
     for c in chunks:
-        obj = {"object": "chat.completion.chunk",
-               "choices": [{"index": 0, "delta": {"tool_calls": [c]}, "finish_reason": None}]}
+        obj = {
+            "object": "chat.completion.chunk",
+            "choices": [{"index": 0, "delta": {"tool_calls": [c]}, "finish_reason": None}],
+        }
         out += b"data: " + json.dumps(obj).encode() + b"\n\n"
-    fin = {"object": "chat.completion.chunk",
-           "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}],
-           "usage": {"total_tokens": len(args)}}
+    fin = {
+        "object": "chat.completion.chunk",
+        "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}],
+        "usage": {"total_tokens": len(args)},
+    }
     return out + b"data: " + json.dumps(fin).encode() + b"\n\ndata: [DONE]\n\n"
 
 
@@ -40,9 +58,13 @@ def capture(tmp_path: Path, *attempt_args: str) -> Path:
         for n, args in enumerate(attempt_args, start=1):
             if n > 1:
                 w.attempt(n, "stream_invalid_tool_call", "retry_streaming")
-            w.request(n, "POST", "http://127.0.0.1/v1/chat/completions",
-                      {"authorization": "Bearer sk-secret"},
-                      {"model": "m", "stream": True, "tools": TOOLS})
+            w.request(
+                n,
+                "POST",
+                "http://127.0.0.1/v1/chat/completions",
+                {"authorization": "Bearer sk-secret"},
+                {"model": "m", "stream": True, "tools": TOOLS},
+            )
             w.response(n, 200, {"content-type": "text/event-stream"}, 0.01)
             w.chunk(n, 0.02, body(args))
             w.end(n, 0.03, "eof")
@@ -86,13 +108,17 @@ def test_empty_required_arguments_keep_their_legacy_reasons(tmp_path: Path) -> N
     ]
 
 
-@pytest.mark.parametrize("mode, expected", [
-    ("off", [("accepted", None, None)]),
-    ("structural", [("invalid", "stream_invalid_tool_call", "retry_streaming")]),
-    ("strict", [("invalid", "stream_invalid_tool_call", "retry_streaming")]),
-])
-def test_validation_mode_decides_what_needs_a_retry(tmp_path: Path, mode: str,
-                                                    expected: list[tuple[str, str, str]]) -> None:
+@pytest.mark.parametrize(
+    "mode, expected",
+    [
+        ("off", [("accepted", None, None)]),
+        ("structural", [("invalid", "stream_invalid_tool_call", "retry_streaming")]),
+        ("strict", [("invalid", "stream_invalid_tool_call", "retry_streaming")]),
+    ],
+)
+def test_validation_mode_decides_what_needs_a_retry(
+    tmp_path: Path, mode: str, expected: list[tuple[str, str, str]]
+) -> None:
     assert outcomes(capture(tmp_path, '{"location": 5'), validation=mode) == expected
 
 

@@ -15,9 +15,27 @@ REPO = Path(__file__).resolve().parents[1]
 def test_ui_bench_runs_and_its_functional_checks_hold(tmp_path: Path) -> None:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "TMPDIR": str(tmp_path)}
     run = subprocess.run(
-        [sys.executable, str(REPO / "bench" / "ui.py"), "--no-profile", "--big", "3000",
-         "--rejudge", "2000", "--replay", "2000", "--seconds", "0.5", "--rounds", "1"],
-        capture_output=True, text=True, timeout=240, env=env, cwd=REPO)
+        [
+            sys.executable,
+            str(REPO / "bench" / "ui.py"),
+            "--no-profile",
+            "--big",
+            "3000",
+            "--rejudge",
+            "2000",
+            "--replay",
+            "2000",
+            "--seconds",
+            "0.5",
+            "--rounds",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env=env,
+        cwd=REPO,
+    )
     out = run.stdout + run.stderr
     assert run.returncode == 0, out[-3000:]
     assert "BROKEN" not in out and "Traceback" not in out, out[-3000:]

@@ -639,13 +639,15 @@ def test_arbitrary_chunks_round_trip_exactly(
 def test_new_capture_paths_are_safe_names_and_never_an_existing_file(tmp_path: Path) -> None:
     from inspector.core.capture_writer import new_capture_path
 
-    first = new_capture_path(tmp_path / "caps", "20261129-101010", "openrouter",
-                             "openai/gpt-4o-mini")
+    first = new_capture_path(
+        tmp_path / "caps", "20261129-101010", "openrouter", "openai/gpt-4o-mini"
+    )
     assert first.parent == tmp_path / "caps"  # the directory is made, no subfolder from "/"
     assert first.name == "20261129-101010-openrouter-openai_gpt-4o-mini.jsonl"
     first.write_bytes(b"an earlier session\n")
-    second = new_capture_path(tmp_path / "caps", "20261129-101010", "openrouter",
-                              "openai/gpt-4o-mini")  # the same second: a new name
+    second = new_capture_path(
+        tmp_path / "caps", "20261129-101010", "openrouter", "openai/gpt-4o-mini"
+    )  # the same second: a new name
     assert second.name.endswith("-2.jsonl") and second.exists()
     assert first.read_bytes() == b"an earlier session\n"  # nothing overwritten
     with CaptureWriter(second) as w:  # the writer takes the claimed, empty file

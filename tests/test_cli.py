@@ -14,14 +14,25 @@ from typing import Any
 import pytest
 from conftest import real_fixture
 
-WEATHER_TOOLS = [{"type": "function", "function": {"name": "weather", "parameters": {
-    "type": "object", "properties": {"location": {"type": "string"}},
-    "required": ["location"]}}}]
+WEATHER_TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "weather",
+            "parameters": {
+                "type": "object",
+                "properties": {"location": {"type": "string"}},
+                "required": ["location"],
+            },
+        },
+    }
+]
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args],
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "inspector", *args], capture_output=True, text=True, timeout=60
+    )
 
 
 def analyze_json(*args: str) -> tuple[int, dict[str, Any]]:
@@ -33,8 +44,17 @@ def analyze_json(*args: str) -> tuple[int, dict[str, Any]]:
 def test_qwen_json_contract() -> None:
     code, doc = analyze_json(str(real_fixture("qwen3-max-empty-id-continuations")))
     assert code == 0
-    for key in ("dialect", "settings", "tool_calls", "attempts", "quirks", "warnings",
-                "finish_reason", "usage", "text"):
+    for key in (
+        "dialect",
+        "settings",
+        "tool_calls",
+        "attempts",
+        "quirks",
+        "warnings",
+        "finish_reason",
+        "usage",
+        "text",
+    ):
         assert key in doc
     assert doc["dialect"] == "openai-chat"
     assert doc["settings"] == {"dialect": "auto", "validation": "structural", "empty_id": "absent"}
@@ -70,8 +90,13 @@ def test_qwen_literal_drops_and_fails_once_tools_require_location(tmp_path: Path
 def test_tools_file_may_be_a_whole_request_body(tmp_path: Path) -> None:
     body = tmp_path / "request.json"
     body.write_text(json.dumps({"model": "qwen3-max", "messages": [], "tools": WEATHER_TOOLS}))
-    code, doc = analyze_json(str(real_fixture("qwen3-max-empty-id-continuations")),
-                             "--empty-id", "literal", "--tools", str(body))
+    code, doc = analyze_json(
+        str(real_fixture("qwen3-max-empty-id-continuations")),
+        "--empty-id",
+        "literal",
+        "--tools",
+        str(body),
+    )
     assert code == 1 and doc["tools_known"] is True
 
 
@@ -110,13 +135,17 @@ def _file(d: Path, name: str, text: str) -> str:
 HEADER = '{"format": "toolcall-inspector-capture", "version": %d}\n'
 
 
-@pytest.mark.parametrize("make_bad", [
-    lambda d: str(d / "missing.sse"),
-    lambda d: str(d),
-    lambda d: _file(d, "empty.sse", ""),
-    lambda d: _file(d, "cut.jsonl", HEADER % 1 + '{"type": "chunk"\n{}\n'),
-    lambda d: _file(d, "future.jsonl", HEADER % 99),
-], ids=["missing", "directory", "empty", "corrupt-middle-line", "future-version"])
+@pytest.mark.parametrize(
+    "make_bad",
+    [
+        lambda d: str(d / "missing.sse"),
+        lambda d: str(d),
+        lambda d: _file(d, "empty.sse", ""),
+        lambda d: _file(d, "cut.jsonl", HEADER % 1 + '{"type": "chunk"\n{}\n'),
+        lambda d: _file(d, "future.jsonl", HEADER % 99),
+    ],
+    ids=["missing", "directory", "empty", "corrupt-middle-line", "future-version"],
+)
 def test_unreadable_input_is_one_line_exit_two(tmp_path: Path, make_bad: Any) -> None:
     proc = run("analyze", make_bad(tmp_path))
     assert proc.returncode == 2

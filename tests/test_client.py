@@ -28,8 +28,13 @@ from inspector.net.errors import (
 
 SECRET = "sk-live-TOPSECRET-abcdef0123456789"
 URL = "http://provider.test/v1/chat/completions"
-SPEC = RequestSpec("POST", URL, {"content-type": "application/json", "x-trace": "t1"},
-                   {"model": "m", "stream": True, "messages": []}, "authorization")
+SPEC = RequestSpec(
+    "POST",
+    URL,
+    {"content-type": "application/json", "x-trace": "t1"},
+    {"model": "m", "stream": True, "messages": []},
+    "authorization",
+)
 SSE = {"content-type": "text/event-stream"}
 BODY = [
     b'data: {"choices":[{"index":0,"delta":{"role":"assistant"}}]}\n\n',
@@ -75,7 +80,8 @@ async def _run(tmp_path: Path, handler: Callable[[httpx.Request], Any], **kw: An
         with CaptureWriter(path) as writer:
             try:
                 result: AttemptOutcome | LiveError = await stream_attempt(
-                    client, SPEC, SECRET, attempt=1, writer=writer, sink=sink, **kw)
+                    client, SPEC, SECRET, attempt=1, writer=writer, sink=sink, **kw
+                )
             except LiveError as exc:
                 result = exc
     return result, sink, path
@@ -91,8 +97,12 @@ async def test_chunks_recorded_in_order_timestamped_and_fed(tmp_path: Path) -> N
     ticks = itertools.count(1000.0, 0.25)
     out, sink, path = await _run(tmp_path, handler, clock=lambda: next(ticks))
     assert isinstance(out, AttemptOutcome)
-    assert (out.status, out.bytes, out.ended_by, out.error) == (200, len(b"".join(BODY)), "eof",
-                                                                None)
+    assert (out.status, out.bytes, out.ended_by, out.error) == (
+        200,
+        len(b"".join(BODY)),
+        "eof",
+        None,
+    )
     cap = load(path)
     (att,) = cap.attempts
     assert [d for _, d in att.chunks] == BODY  # boundaries kept, invalid UTF-8 included
@@ -102,8 +112,13 @@ async def test_chunks_recorded_in_order_timestamped_and_fed(tmp_path: Path) -> N
     assert times == sorted(times) and times[0] > 0 and len(set(times)) == len(times)
     assert att.response is not None and att.response["t"] < times[0]
     assert att.end is not None and att.end["t"] > times[-1]
-    assert att.end == {"type": "end", "attempt": 1, "t": att.end["t"], "reason": "eof",
-                       "error": None}
+    assert att.end == {
+        "type": "end",
+        "attempt": 1,
+        "t": att.end["t"],
+        "reason": "eof",
+        "error": None,
+    }
     assert orjson.loads(seen[0].content) == SPEC.body
     assert seen[0].headers["accept-encoding"] == "identity"
 
@@ -194,8 +209,9 @@ async def test_budget_deadline(tmp_path: Path) -> None:
     (httpx.ReadTimeout("timed out"), ReadTimeout, "(read timeout)"),
     (httpx.RemoteProtocolError("Server disconnected"), StreamBroken, "after 0 bytes"),
 ])  # fmt: skip
-async def test_transport_errors_map_to_the_tree(tmp_path: Path, exc: Exception,
-                                                cls: type[LiveError], text: str) -> None:
+async def test_transport_errors_map_to_the_tree(
+    tmp_path: Path, exc: Exception, cls: type[LiveError], text: str
+) -> None:
     def handler(request: httpx.Request) -> httpx.Response:
         raise exc
 
@@ -214,8 +230,10 @@ async def test_connection_reset_mid_stream(tmp_path: Path) -> None:
     err, _, path = await _run(tmp_path, handler)
     received = len(b"".join(BODY[:3]))
     assert isinstance(err, StreamBroken) and err.received == received
-    assert str(err) == f"connection broken after {received} bytes: [Errno 104] Connection " \
-                       "reset by peer"
+    assert (
+        str(err) == f"connection broken after {received} bytes: [Errno 104] Connection "
+        "reset by peer"
+    )
     att = load(path).attempts[0]
     assert att.body == b"".join(BODY[:3]) and att.end is not None
     assert att.end["reason"] == "error"
@@ -243,8 +261,10 @@ async def test_cancellation_writes_an_end_record(tmp_path: Path) -> None:
                 await task
     att = load(path).attempts[0]
     assert att.number == 3 and [d for _, d in att.chunks] == BODY[:2]
-    assert att.end is not None and (att.end["reason"], att.end["error"]) == ("cancelled",
-                                                                              "cancelled")
+    assert att.end is not None and (att.end["reason"], att.end["error"]) == (
+        "cancelled",
+        "cancelled",
+    )
 
 
 async def test_each_chunk_is_on_disk_before_the_sink_sees_it(tmp_path: Path) -> None:

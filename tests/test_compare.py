@@ -18,15 +18,29 @@ LITERAL = Settings(empty_id="literal")
 
 # Seed 3's glm-5.2 stream (as in test_seed3_empty_id.py): two parallel calls whose
 # continuations carry "id": "" and "name": "".
-EXEC_PARTS = ['"cmd": ', '"Get-', "Date; ", "Write-", "Output ", '\\"', "PowerShell ",
-              "工具运行", "正常", '"}']
+EXEC_PARTS = [
+    '"cmd": ',
+    '"Get-',
+    "Date; ",
+    "Write-",
+    "Output ",
+    '\\"',
+    "PowerShell ",
+    "工具运行",
+    "正常",
+    '"}',
+]
 GLOB_PARTS = ['"pattern": ', '"*.', 'md"', "}"]
 
 
 def _chunk(entries: list[dict[str, Any]] | None = None, finish: str | None = None) -> bytes:
     delta: dict[str, Any] = {"tool_calls": entries} if entries else {}
-    obj = {"id": "chatcmpl-c", "object": "chat.completion.chunk", "model": "glm-5.2",
-           "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+    obj = {
+        "id": "chatcmpl-c",
+        "object": "chat.completion.chunk",
+        "model": "glm-5.2",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
     return b"data: " + json.dumps(obj, ensure_ascii=False).encode() + b"\n\n"
 
 
@@ -74,7 +88,8 @@ def test_seed3_absent_vs_literal() -> None:
     assert exec_.left is not None and exec_.left.arguments == full
     assert exec_.summary() == (
         f"call 0 ExecCommand: valid → INVALID (invalid_json); arguments {len(full)} → 1 chars; "
-        "10 fragments dropped on the right only")
+        "10 fragments dropped on the right only"
+    )
     assert glob.summary().startswith("call 1 Glob: valid → INVALID (invalid_json)")
     assert cmp.quirks_left_only == cmp.quirks_right_only == []  # quirks describe the wire
     lines = cmp.lines()
@@ -95,13 +110,28 @@ def test_identical_settings_show_no_difference() -> None:
 
 
 def test_structural_vs_strict_on_a_type_error() -> None:
-    tools = ToolRegistry.from_definitions([{"type": "function", "function": {
-        "name": "read_file", "parameters": {"type": "object", "properties": {
-            "path": {"type": "string"}, "limit": {"type": "integer"}}, "required": ["path"]}}}])
-    body = _stream(_entry(0, "call_r", "read_file", '{"path": "a.txt", '),
-                   _entry(0, None, None, '"limit": "ten"}'))
-    cmp = compare_capture(load_bytes(body), Settings(validation="structural"),
-                          Settings(validation="strict"), tools)
+    tools = ToolRegistry.from_definitions(
+        [
+            {
+                "type": "function",
+                "function": {
+                    "name": "read_file",
+                    "parameters": {
+                        "type": "object",
+                        "properties": {"path": {"type": "string"}, "limit": {"type": "integer"}},
+                        "required": ["path"],
+                    },
+                },
+            }
+        ]
+    )
+    body = _stream(
+        _entry(0, "call_r", "read_file", '{"path": "a.txt", '),
+        _entry(0, None, None, '"limit": "ten"}'),
+    )
+    cmp = compare_capture(
+        load_bytes(body), Settings(validation="structural"), Settings(validation="strict"), tools
+    )
     (diff,) = cmp.calls
     assert diff.verdict_changed
     assert not diff.arguments_changed and not diff.identity_changed
@@ -136,7 +166,8 @@ def test_orphan_on_one_side_and_its_fragment_dropped_on_the_other() -> None:
     assert orphan.summary() == "call 1 (no name): only on the left: orphan"
     assert read.dropped_right_only == [1] and not read.verdict_changed
     assert read.summary() == (
-        "call 0 Read: valid on both sides; 1 fragment dropped on the right only")
+        "call 0 Read: valid on both sides; 1 fragment dropped on the right only"
+    )
     assert cmp.quirks_left_only == ["orphan_id_only_entry"] and cmp.quirks_right_only == []
     assert "quirk orphan_id_only_entry on the left only" in cmp.lines()
 
@@ -173,8 +204,11 @@ def test_attempt_selection(tmp_path: Path) -> None:
 
 # -- forks: the other side without reading the stream again ---------------------------------
 
-_FORK_SETTINGS = [Settings(validation=v, empty_id=e)
-                  for v in ("off", "structural", "strict") for e in ("absent", "literal")]
+_FORK_SETTINGS = [
+    Settings(validation=v, empty_id=e)
+    for v in ("off", "structural", "strict")
+    for e in ("absent", "literal")
+]
 
 
 def _fork_sources() -> list[Path]:
@@ -195,8 +229,9 @@ def test_a_fork_judges_as_a_fresh_read_and_leaves_its_origin_alone(path: Path) -
         fork = base.fork(settings)
         assert snapshot(fork) == snapshot(Analysis.from_capture(capture, settings)), settings
         assert fork.attempts[0].state.events is base.attempts[0].state.events  # shared
-        fresh = compare(Analysis.from_capture(capture, Settings()),
-                        Analysis.from_capture(capture, settings))
+        fresh = compare(
+            Analysis.from_capture(capture, Settings()), Analysis.from_capture(capture, settings)
+        )
         assert compare(base, fork).lines() == fresh.lines()
     assert snapshot(base) == before
 

@@ -21,8 +21,9 @@ WEATHER = AssistantCall("call_1", "get_weather", '{"city": "Paris"}', {"city": "
                         wire_id="call_1", slot=0)  # fmt: skip
 REPAIRED = AssistantCall("call00001", "fail", "", {}, wire_id=None, slot=1)
 TURN = AssistantTurn("Checking.", "", (WEATHER, REPAIRED))
-SHAPED = ToolResult.of("call_1", "get_weather",
-                       {"output": "Paris: 18 °C", "title": "Weather", "metadata": {"t": 18}})
+SHAPED = ToolResult.of(
+    "call_1", "get_weather", {"output": "Paris: 18 °C", "title": "Weather", "metadata": {"t": 18}}
+)
 ERROR = ToolResult("call00001", "fail", "RuntimeError: boom", is_error=True, error_kind="raised")
 PREFIX: dict[str, Any] = {"model": "m", "stream": True}
 

@@ -36,24 +36,50 @@ from inspector.net.demo.scenarios import NOT_SHOWN
 DIALECTS = ("openai-chat", "openai-responses", "anthropic", "gemini")
 FAST = {"x-demo-chunk-delay": "0"}
 TOOLS: list[tuple[str, str, dict[str, Any]]] = [
-    ("read_file", "Read a text file", {
-        "type": "object", "additionalProperties": False,
-        "properties": {"path": {"type": "string"},
-                       "max_lines": {"type": "integer", "minimum": 1}},
-        "required": ["path"]}),
-    ("search", "Search the web", {
-        "type": "object",
-        "properties": {"query": {"type": "string"}, "safe": {"type": "boolean"}},
-        "required": ["query"]}),
-    ("run_command", "Run a shell command", {
-        "type": "object",
-        "properties": {"command": {"type": "string"}, "cwd": {"type": "string"}},
-        "required": ["command"]}),
+    (
+        "read_file",
+        "Read a text file",
+        {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "path": {"type": "string"},
+                "max_lines": {"type": "integer", "minimum": 1},
+            },
+            "required": ["path"],
+        },
+    ),
+    (
+        "search",
+        "Search the web",
+        {
+            "type": "object",
+            "properties": {"query": {"type": "string"}, "safe": {"type": "boolean"}},
+            "required": ["query"],
+        },
+    ),
+    (
+        "run_command",
+        "Run a shell command",
+        {
+            "type": "object",
+            "properties": {"command": {"type": "string"}, "cwd": {"type": "string"}},
+            "required": ["command"],
+        },
+    ),
 ]
-FINISH_CALLS = {"openai-chat": "tool_calls", "openai-responses": "completed",
-                "anthropic": "tool_use", "gemini": "STOP"}
-FINISH_TEXT = {"openai-chat": "stop", "openai-responses": "completed",
-               "anthropic": "end_turn", "gemini": "STOP"}
+FINISH_CALLS = {
+    "openai-chat": "tool_calls",
+    "openai-responses": "completed",
+    "anthropic": "tool_use",
+    "gemini": "STOP",
+}
+FINISH_TEXT = {
+    "openai-chat": "stop",
+    "openai-responses": "completed",
+    "anthropic": "end_turn",
+    "gemini": "STOP",
+}
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -62,15 +88,23 @@ FINISH_TEXT = {"openai-chat": "stop", "openai-responses": "completed",
 def tool_defs(dialect: str, tools: list[tuple[str, str, dict[str, Any]]]) -> list[Any]:
     """``tools`` in ``dialect``'s request shape."""
     if dialect == "openai-chat":
-        return [{"type": "function", "function": {"name": n, "description": d, "parameters": s}}
-                for n, d, s in tools]
+        return [
+            {"type": "function", "function": {"name": n, "description": d, "parameters": s}}
+            for n, d, s in tools
+        ]
     if dialect == "openai-responses":
-        return [{"type": "function", "name": n, "description": d, "parameters": s}
-                for n, d, s in tools]
+        return [
+            {"type": "function", "name": n, "description": d, "parameters": s} for n, d, s in tools
+        ]
     if dialect == "anthropic":
         return [{"name": n, "description": d, "input_schema": s} for n, d, s in tools]
-    return [{"functionDeclarations": [{"name": n, "description": d, "parameters": s}
-                                      for n, d, s in tools]}]
+    return [
+        {
+            "functionDeclarations": [
+                {"name": n, "description": d, "parameters": s} for n, d, s in tools
+            ]
+        }
+    ]
 
 
 def user(dialect: str, text: str = "Read the README, please.") -> dict[str, Any]:
@@ -79,9 +113,13 @@ def user(dialect: str, text: str = "Read the README, please.") -> dict[str, Any]
     return {"role": "user", "content": text}
 
 
-def request(dialect: str, model: str, convo: list[Any] | None = None,
-            tools: list[tuple[str, str, dict[str, Any]]] | None = TOOLS,
-            **extra: Any) -> tuple[str, dict[str, Any]]:
+def request(
+    dialect: str,
+    model: str,
+    convo: list[Any] | None = None,
+    tools: list[tuple[str, str, dict[str, Any]]] | None = TOOLS,
+    **extra: Any,
+) -> tuple[str, dict[str, Any]]:
     """(path, body) of a streaming request in ``dialect``."""
     convo = convo if convo is not None else [user(dialect)]
     body: dict[str, Any] = {}
@@ -89,10 +127,16 @@ def request(dialect: str, model: str, convo: list[Any] | None = None,
         path = f"/v1beta/models/{model}:streamGenerateContent?alt=sse"
         body["contents"] = convo
     else:
-        path = {"openai-chat": "/v1/chat/completions", "openai-responses": "/v1/responses",
-                "anthropic": "/v1/messages"}[dialect]
-        body = {"model": model, "stream": True,
-                "input" if dialect == "openai-responses" else "messages": convo}
+        path = {
+            "openai-chat": "/v1/chat/completions",
+            "openai-responses": "/v1/responses",
+            "anthropic": "/v1/messages",
+        }[dialect]
+        body = {
+            "model": model,
+            "stream": True,
+            "input" if dialect == "openai-responses" else "messages": convo,
+        }
         if dialect == "anthropic":
             body["max_tokens"] = 1024
     if tools:
@@ -144,27 +188,34 @@ def follow_up(dialect: str, state: StreamState, result: str) -> list[Any]:
     calls = state.acc.assembled() if state.acc else []
     first = user(dialect)
     if dialect == "openai-chat":
-        tcs = [{"id": c.id, "type": "function",
-                "function": {"name": c.name, "arguments": c.arguments}} for c in calls]
-        return [first, {"role": "assistant", "content": None, "tool_calls": tcs},
-                *({"role": "tool", "tool_call_id": c.id, "content": result} for c in calls)]
+        tcs = [
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+            for c in calls
+        ]
+        return [
+            first,
+            {"role": "assistant", "content": None, "tool_calls": tcs},
+            *({"role": "tool", "tool_call_id": c.id, "content": result} for c in calls),
+        ]
     if dialect == "openai-responses":
         items: list[Any] = [first]
-        items += [{"type": "function_call", "call_id": c.id, "name": c.name,
-                   "arguments": c.arguments} for c in calls]
-        items += [{"type": "function_call_output", "call_id": c.id, "output": result}
-                  for c in calls]
+        items += [
+            {"type": "function_call", "call_id": c.id, "name": c.name, "arguments": c.arguments}
+            for c in calls
+        ]
+        items += [
+            {"type": "function_call_output", "call_id": c.id, "output": result} for c in calls
+        ]
         return items
     if dialect == "anthropic":
-        uses = [{"type": "tool_use", "id": c.id, "name": c.name,
-                 "input": orjson.loads(c.arguments)} for c in calls]
-        results = [{"type": "tool_result", "tool_use_id": c.id, "content": result}
-                   for c in calls]
-        return [first, {"role": "assistant", "content": uses},
-                {"role": "user", "content": results}]
+        uses = [
+            {"type": "tool_use", "id": c.id, "name": c.name, "input": orjson.loads(c.arguments)}
+            for c in calls
+        ]
+        results = [{"type": "tool_result", "tool_use_id": c.id, "content": result} for c in calls]
+        return [first, {"role": "assistant", "content": uses}, {"role": "user", "content": results}]
     fcs = [{"functionCall": {"name": c.name, "args": orjson.loads(c.arguments)}} for c in calls]
-    frs = [{"functionResponse": {"name": c.name, "response": {"result": result}}}
-           for c in calls]
+    frs = [{"functionResponse": {"name": c.name, "response": {"result": result}}} for c in calls]
     return [first, {"role": "model", "parts": fcs}, {"role": "user", "parts": frs}]
 
 
@@ -192,13 +243,20 @@ async def test_start_binds_an_ephemeral_port_and_stop_is_idempotent() -> None:
 async def test_every_request_is_recorded(provider: DemoProvider) -> None:
     path, body = request("openai-chat", "demo-clean")
     await post(provider, path, body)
-    await post(provider, "/v1beta/models/demo-clean:streamGenerateContent?alt=sse",
-               {"contents": [user("gemini")]})
+    await post(
+        provider,
+        "/v1beta/models/demo-clean:streamGenerateContent?alt=sse",
+        {"contents": [user("gemini")]},
+    )
     async with client(provider.url) as c:
         await c.get("/v1/models")
     chat, gem, models = provider.requests
     assert (chat["method"], chat["path"], chat["model"], chat["dialect"]) == (
-        "POST", "/v1/chat/completions", "demo-clean", "openai-chat")
+        "POST",
+        "/v1/chat/completions",
+        "demo-clean",
+        "openai-chat",
+    )
     assert chat["body"] == body
     assert (gem["model"], gem["dialect"]) == ("demo-clean", "gemini")
     assert (models["method"], models["path"]) == ("GET", "/v1/models")
@@ -209,8 +267,9 @@ async def test_every_request_is_recorded(provider: DemoProvider) -> None:
 
 @pytest.mark.parametrize("dialect", DIALECTS)
 async def test_clean_stream_is_conforming_and_valid(provider: DemoProvider, dialect: str) -> None:
-    analysis = Analysis(Settings(validation="strict"),
-                        ToolRegistry.from_definitions(tool_defs(dialect, TOOLS)))
+    analysis = Analysis(
+        Settings(validation="strict"), ToolRegistry.from_definitions(tool_defs(dialect, TOOLS))
+    )
     analysis.feed(await fetch(provider, dialect, "demo-clean"))
     analysis.end()
     state = analysis.final.state
@@ -254,8 +313,9 @@ async def test_forced_tool_choice_is_honoured(provider: DemoProvider) -> None:
     choice = {"type": "function", "function": {"name": "search"}}
     state = await stream(provider, "openai-chat", "demo-clean", tool_choice=choice)
     assert [c.name for c in state.calls] == ["search"]
-    state = await stream(provider, "anthropic", "demo-clean",
-                         tool_choice={"type": "tool", "name": "run_command"})
+    state = await stream(
+        provider, "anthropic", "demo-clean", tool_choice={"type": "tool", "name": "run_command"}
+    )
     assert [c.name for c in state.calls] == ["run_command"]
     state = await stream(provider, "openai-chat", "demo-clean", tool_choice="none")
     assert state.calls == [] and state.finish_reason == "stop" and state.full_text
@@ -268,8 +328,9 @@ async def test_identical_requests_get_identical_bytes(provider: DemoProvider) ->
 
 
 async def test_include_usage_adds_the_usage_only_chunk(provider: DemoProvider) -> None:
-    with_usage = await stream(provider, "openai-chat", "demo-clean",
-                              stream_options={"include_usage": True})
+    with_usage = await stream(
+        provider, "openai-chat", "demo-clean", stream_options={"include_usage": True}
+    )
     assert codes(with_usage) == {"usage_only_chunk"} and with_usage.usage["total_tokens"] > 0
     without = await stream(provider, "openai-chat", "demo-clean")
     assert without.usage is None
@@ -290,19 +351,27 @@ async def test_framing_follows_each_provider(provider: DemoProvider) -> None:
     seqs = [orjson.loads(e.data)["sequence_number"] for e in state.events]
     assert seqs == list(range(len(seqs)))
     assert [e.event for e in state.events][:3] == [
-        "response.created", "response.in_progress", "response.output_item.added"]
+        "response.created",
+        "response.in_progress",
+        "response.output_item.added",
+    ]
     assert state.events[-1].event == "response.completed"
 
 
 # -- every quirk, table-driven ---------------------------------------------------------------
 
-QUIRK_CASES = [(name, dialect) for name, sc in SCENARIOS.items()
-               if sc.fault in (None, "invalid-utf8", "split") for dialect in DIALECTS]
+QUIRK_CASES = [
+    (name, dialect)
+    for name, sc in SCENARIOS.items()
+    if sc.fault in (None, "invalid-utf8", "split")
+    for dialect in DIALECTS
+]
 
 
 @pytest.mark.parametrize(("name", "dialect"), QUIRK_CASES)
-async def test_scenario_shows_exactly_its_quirks(provider: DemoProvider, name: str,
-                                                 dialect: str) -> None:
+async def test_scenario_shows_exactly_its_quirks(
+    provider: DemoProvider, name: str, dialect: str
+) -> None:
     state = await stream(provider, dialect, name)
     assert state.dialect_name == dialect
     expected = set(SCENARIOS[name].quirks.get(dialect, ()))
@@ -314,11 +383,17 @@ async def test_scenario_shows_exactly_its_quirks(provider: DemoProvider, name: s
 NEEDS_ARGUMENTS = {("demo-args-object", "anthropic")}
 
 
-@pytest.mark.parametrize(("name", "dialect"), [
-    (name, dialect) for name, dialect in QUIRK_CASES
-    if dialect in SCENARIOS[name].quirks and (name, dialect) not in NEEDS_ARGUMENTS])
-async def test_quirks_survive_a_zero_parameter_tool(provider: DemoProvider, name: str,
-                                                   dialect: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "dialect"),
+    [
+        (name, dialect)
+        for name, dialect in QUIRK_CASES
+        if dialect in SCENARIOS[name].quirks and (name, dialect) not in NEEDS_ARGUMENTS
+    ],
+)
+async def test_quirks_survive_a_zero_parameter_tool(
+    provider: DemoProvider, name: str, dialect: str
+) -> None:
     """Arguments ``{}`` are as short as they get; every quirk must still show (a cut frame
     may then also lose every fragment, so other codes may join)."""
     ping = [("ping", "Is the service up?", {"type": "object", "properties": {}})]
@@ -341,8 +416,11 @@ def test_table_codes_are_real_and_every_code_is_shown_somewhere() -> None:
 def test_docs_table_lists_every_scenario_with_its_codes() -> None:
     doc = (REPO / "docs" / "demo-provider.md").read_text(encoding="utf-8")
     section = doc.split("\n## Scenarios\n", 1)[1].split("\n#", 1)[0]
-    rows = {line.split("|")[1].strip(" `"): line for line in section.splitlines()
-            if line.startswith(("| `demo-", "| `fault-"))}
+    rows = {
+        line.split("|")[1].strip(" `"): line
+        for line in section.splitlines()
+        if line.startswith(("| `demo-", "| `fault-"))
+    }
     assert list(rows) == list(SCENARIOS)
     for name, sc in SCENARIOS.items():
         cell = rows[name].split("|")[4]
@@ -361,8 +439,10 @@ async def test_empty_name_shows_a_name_change_under_the_literal_policy(
 async def test_seed3_glm_stream_breaks_the_literal_accumulator(provider: DemoProvider) -> None:
     raw = await fetch(provider, "openai-chat", "demo-glm-empty-string")
     absent = analyze_bytes(raw)
-    assert [orjson.loads(c.arguments)["path" if c.name == "read_file" else "query"]
-            for c in absent.calls] == ["README.md", "weather in Paris"]
+    assert [
+        orjson.loads(c.arguments)["path" if c.name == "read_file" else "query"]
+        for c in absent.calls
+    ] == ["README.md", "weather in Paris"]
     literal = analyze_bytes(raw, empty_id="literal")  # seed 3's accumulator: ""-ids dropped
     assert [c.arguments for c in literal.calls] == ["{", "{"]  # seed 3's raw_len=1
 
@@ -391,8 +471,9 @@ async def test_truncated_call_is_cut_mid_arguments(provider: DemoProvider, diale
 
 
 @pytest.mark.parametrize("dialect", ["openai-chat", "openai-responses", "anthropic"])
-async def test_truncated_then_valid_on_the_identical_retry(provider: DemoProvider,
-                                                           dialect: str) -> None:
+async def test_truncated_then_valid_on_the_identical_retry(
+    provider: DemoProvider, dialect: str
+) -> None:
     path, body = request(dialect, "demo-truncated-then-valid")
     first = analyze_bytes((await post(provider, path, body)).content)
     second = analyze_bytes((await post(provider, path, body)).content)
@@ -420,8 +501,9 @@ async def test_tool_results_get_a_final_text_answer(provider: DemoProvider, dial
 @pytest.mark.parametrize("dialect", DIALECTS)
 async def test_never_stops_calls_again_after_results(provider: DemoProvider, dialect: str) -> None:
     first = await stream(provider, dialect, "demo-never-stops")
-    again = await stream(provider, dialect, "demo-never-stops",
-                         convo=follow_up(dialect, first, "more, please"))
+    again = await stream(
+        provider, dialect, "demo-never-stops", convo=follow_up(dialect, first, "more, please")
+    )
     assert again.finish_reason == FINISH_CALLS[dialect] and "more, please" not in again.full_text
     paths = [orjson.loads(s.calls[0].arguments)["path"] for s in (first, again)]
     assert paths == ["README.md", "pyproject.toml"]  # each round asks for something new
@@ -443,8 +525,9 @@ def error_message(dialect: str, body: dict[str, Any]) -> str:
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)
-async def test_unknown_model_is_a_404_listing_the_scenarios(provider: DemoProvider,
-                                                            dialect: str) -> None:
+async def test_unknown_model_is_a_404_listing_the_scenarios(
+    provider: DemoProvider, dialect: str
+) -> None:
     path, body = request(dialect, "gpt-nonexistent")
     r = await post(provider, path, body)
     assert r.status_code == 404 and r.headers["content-type"].startswith("application/json")
@@ -463,12 +546,15 @@ async def test_non_streaming_requests_are_refused(provider: DemoProvider, dialec
         r = await post(provider, path, body)
         assert r.status_code == 400
         assert "the demo provider only streams; set stream: true" in error_message(
-            dialect, r.json())
+            dialect, r.json()
+        )
 
 
 async def test_gemini_without_sse_is_refused(provider: DemoProvider) -> None:
-    for path in ("/v1beta/models/demo-clean:generateContent",
-                 "/v1beta/models/demo-clean:streamGenerateContent"):
+    for path in (
+        "/v1beta/models/demo-clean:generateContent",
+        "/v1beta/models/demo-clean:streamGenerateContent",
+    ):
         r = await post(provider, path, {"contents": [user("gemini")]})
         assert r.status_code == 400 and "only streams" in error_message("gemini", r.json())
 
@@ -502,8 +588,9 @@ def _chain(exc: BaseException | None) -> list[type[BaseException]]:
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)
-async def test_reset_after_the_first_events(provider: DemoProvider, dialect: str,
-                                            record_property: Any) -> None:
+async def test_reset_after_the_first_events(
+    provider: DemoProvider, dialect: str, record_property: Any
+) -> None:
     path, body = request(dialect, "fault-reset")
     received = bytearray()
     async with client(provider.url) as c:
@@ -530,8 +617,9 @@ async def test_stall_times_out_a_short_read_timeout(provider: DemoProvider) -> N
     started = time.monotonic()
     async with client(provider.url, timeout=httpx.Timeout(5, read=0.3)) as c:
         with pytest.raises(httpx.ReadTimeout):
-            async with c.stream("POST", path, json=body,
-                                headers={**FAST, "x-demo-stall": "3"}) as r:
+            async with c.stream(
+                "POST", path, json=body, headers={**FAST, "x-demo-stall": "3"}
+            ) as r:
                 async for data in r.aiter_raw():
                     received += data
     assert time.monotonic() - started < 2.5
@@ -553,8 +641,7 @@ async def test_stop_ends_a_stalled_stream_promptly(provider: DemoProvider) -> No
     arrived = asyncio.Event()
 
     async def read() -> None:
-        async with client(provider.url) as c, c.stream(
-                "POST", path, json=body, headers=FAST) as r:
+        async with client(provider.url) as c, c.stream("POST", path, json=body, headers=FAST) as r:
             async for _ in r.aiter_raw():
                 arrived.set()
 
@@ -568,8 +655,9 @@ async def test_stop_ends_a_stalled_stream_promptly(provider: DemoProvider) -> No
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)
-async def test_invalid_utf8_byte_is_reported_by_the_decoder(provider: DemoProvider,
-                                                            dialect: str) -> None:
+async def test_invalid_utf8_byte_is_reported_by_the_decoder(
+    provider: DemoProvider, dialect: str
+) -> None:
     path, body = request(dialect, "fault-invalid-utf8")
     raw = (await post(provider, path, body)).content
     assert raw.count(b"\xff") == 1
@@ -583,14 +671,13 @@ async def test_invalid_utf8_byte_is_reported_by_the_decoder(provider: DemoProvid
 async def test_split_multibyte_arrives_in_two_reads(provider: DemoProvider, dialect: str) -> None:
     path, body = request(dialect, "fault-split-multibyte")
     reads: list[bytes] = []
-    async with client(provider.url) as c, c.stream(
-            "POST", path, json=body, headers=FAST) as r:
+    async with client(provider.url) as c, c.stream("POST", path, json=body, headers=FAST) as r:
         async for data in r.aiter_raw():
             reads.append(data)
     sun = "☀".encode()
     whole = b"".join(reads)
     assert sun in whole
-    ends = [sum(map(len, reads[:i + 1])) for i in range(len(reads))]
+    ends = [sum(map(len, reads[: i + 1])) for i in range(len(reads))]
     at = whole.index(sun)
     assert at + 1 in ends  # a read ended one byte into the character
     state = StreamState()
@@ -606,8 +693,10 @@ async def test_chunk_delay_spreads_the_stream_over_time() -> None:
     try:
         path, body = request("openai-chat", "demo-clean")
         reads: list[float] = []
-        async with client(p.url) as c, c.stream(
-                "POST", path, json=body) as r:  # no header: the server's delay
+        async with (
+            client(p.url) as c,
+            c.stream("POST", path, json=body) as r,
+        ):  # no header: the server's delay
             async for _ in r.aiter_raw():
                 reads.append(time.monotonic())
         assert len(reads) > 1
@@ -634,12 +723,16 @@ async def test_models_lists_every_scenario(provider: DemoProvider) -> None:
     assert one["quirks"] == ["empty_string_continuation_id", "empty_string_continuation_name"]
 
 
-@pytest.mark.parametrize(("dialect", "path"), [
-    ("openai-chat", "/chat/completions"), ("openai-responses", "/responses"),
-    ("anthropic", "/messages"), ("gemini", "/models/demo-clean:streamGenerateContent?alt=sse"),
-])
-async def test_paths_without_the_v1_prefix(provider: DemoProvider, dialect: str,
-                                           path: str) -> None:
+@pytest.mark.parametrize(
+    ("dialect", "path"),
+    [
+        ("openai-chat", "/chat/completions"),
+        ("openai-responses", "/responses"),
+        ("anthropic", "/messages"),
+        ("gemini", "/models/demo-clean:streamGenerateContent?alt=sse"),
+    ],
+)
+async def test_paths_without_the_v1_prefix(provider: DemoProvider, dialect: str, path: str) -> None:
     _, body = request(dialect, "demo-clean")
     r = await post(provider, path, body)
     assert r.status_code == 200 and analyze_bytes(r.content).dialect_name == dialect
@@ -652,26 +745,53 @@ def test_arguments_follow_the_schema_and_property_names() -> None:
     schema = {
         "type": "object",
         "properties": {
-            "city": {"type": "string"}, "file_path": {"type": "string"},
-            "pattern": {"type": "string"}, "query": {"type": "string"},
-            "cmd": {"type": "string"}, "units": {"type": "string", "enum": ["metric", "imperial"]},
-            "count": {"type": "integer", "minimum": 5}, "verbose": {"type": "boolean"},
+            "city": {"type": "string"},
+            "file_path": {"type": "string"},
+            "pattern": {"type": "string"},
+            "query": {"type": "string"},
+            "cmd": {"type": "string"},
+            "units": {"type": "string", "enum": ["metric", "imperial"]},
+            "count": {"type": "integer", "minimum": 5},
+            "verbose": {"type": "boolean"},
             "tags": {"type": "array", "items": {"type": "string"}, "minItems": 2},
-            "nested": {"$ref": "#/$defs/Point"}, "optional": {"type": "string"},
+            "nested": {"$ref": "#/$defs/Point"},
+            "optional": {"type": "string"},
         },
-        "required": ["city", "file_path", "pattern", "query", "cmd", "units", "count",
-                     "verbose", "tags", "nested"],
-        "$defs": {"Point": {"type": "object", "properties": {"x": {"type": "number"}},
-                            "required": ["x"]}},
+        "required": [
+            "city",
+            "file_path",
+            "pattern",
+            "query",
+            "cmd",
+            "units",
+            "count",
+            "verbose",
+            "tags",
+            "nested",
+        ],
+        "$defs": {
+            "Point": {"type": "object", "properties": {"x": {"type": "number"}}, "required": ["x"]}
+        },
     }
     args = generate(schema)
-    assert args == {"city": "Paris", "file_path": "README.md", "pattern": "*.md",
-                    "query": "weather in Paris", "cmd": "ls -la", "units": "metric",
-                    "count": 5, "verbose": True, "tags": ["example", "example 2"],
-                    "nested": {"x": 1}}
+    assert args == {
+        "city": "Paris",
+        "file_path": "README.md",
+        "pattern": "*.md",
+        "query": "weather in Paris",
+        "cmd": "ls -la",
+        "units": "metric",
+        "count": 5,
+        "verbose": True,
+        "tags": ["example", "example 2"],
+        "nested": {"x": 1},
+    }
     assert generate(schema, 1)["city"] == "Tokyo"
-    gemini = {"type": "OBJECT", "properties": {"location": {"type": "STRING"}},
-              "required": ["location"]}
+    gemini = {
+        "type": "OBJECT",
+        "properties": {"location": {"type": "STRING"}},
+        "required": ["location"],
+    }
     assert generate(gemini) == {"location": "Paris"}
     assert generate({}) == {} and generate(None) == {}
     loose = {"type": "object", "properties": {k: {"type": "string"} for k in "abcde"}}
@@ -683,8 +803,14 @@ def test_arguments_follow_the_schema_and_property_names() -> None:
 
 def _cli(*args: str) -> subprocess.Popen[str]:
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    return subprocess.Popen([sys.executable, "-m", "inspector", "demo-server", *args], cwd=REPO,
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "inspector", "demo-server", *args],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def test_cli_serves_until_ctrl_c() -> None:
@@ -696,15 +822,22 @@ def test_cli_serves_until_ctrl_c() -> None:
         while "Ctrl+C" not in banner[-1]:
             banner.append(proc.stdout.readline())
         text = "".join(banner)
-        for path in ("/v1/chat/completions", "/v1/responses", "/v1/messages",
-                     ":streamGenerateContent?alt=sse", "/v1/models"):
+        for path in (
+            "/v1/chat/completions",
+            "/v1/responses",
+            "/v1/messages",
+            ":streamGenerateContent?alt=sse",
+            "/v1/models",
+        ):
             assert path in text
         url = banner[0].rsplit(" ", 1)[1].strip()
         assert f'base_url="{url}/v1"' in text  # how to point the OpenAI SDK at it
         ids = [m["id"] for m in httpx.get(url + "/v1/models").json()["data"]]
         assert ids == list(SCENARIOS)
-        r = httpx.post(url + "/v1/chat/completions", json={
-            "model": "demo-clean", "stream": True, "messages": []})
+        r = httpx.post(
+            url + "/v1/chat/completions",
+            json={"model": "demo-clean", "stream": True, "messages": []},
+        )
         assert r.status_code == 200 and b"[DONE]" in r.content
         proc.send_signal(signal.SIGINT)
         rest, err = proc.communicate(timeout=15)
@@ -744,7 +877,13 @@ def test_runs_on_a_qasync_loop() -> None:
         "    loop.run_until_complete(main())\n"
     )
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=env,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     status, events = done.stdout.split()
     assert status == "200" and int(events) > 5, done.stderr

@@ -61,8 +61,20 @@ def test_rows_built_while_streaming_equal_rows_built_at_the_end(path: Path) -> N
 
 
 def _row_tuple(r: object) -> tuple[object, ...]:
-    fields = ("seq", "pos", "text", "accepted", "final", "appended", "length", "state",
-              "complete", "error", "depth", "in_string")
+    fields = (
+        "seq",
+        "pos",
+        "text",
+        "accepted",
+        "final",
+        "appended",
+        "length",
+        "state",
+        "complete",
+        "error",
+        "depth",
+        "in_string",
+    )
     return tuple(getattr(r, f) for f in fields)
 
 
@@ -94,15 +106,21 @@ def test_advance_returns_the_number_of_new_rows() -> None:
 
 def test_dropped_rows_keep_the_previous_state() -> None:
     """Seed 3 under literal: the opener "{" is accepted, every continuation dropped."""
-    state = analyze_bytes(real_fixture("qwen3-max-empty-id-continuations").read_bytes(),
-                          empty_id=LITERAL)
+    state = analyze_bytes(
+        real_fixture("qwen3-max-empty-id-continuations").read_bytes(), empty_id=LITERAL
+    )
     (call,) = state.calls
     rows = progress_of(call, state.events).rows
     assert [r.accepted for r in rows] == [True, False, False, False]
     opener = rows[0]
     for r in rows[1:]:
         assert (r.length, r.state, r.depth, r.in_string, r.complete) == (
-            opener.length, opener.state, opener.depth, opener.in_string, opener.complete)
+            opener.length,
+            opener.state,
+            opener.depth,
+            opener.in_string,
+            opener.complete,
+        )
         assert not r.appended
         assert r.id == ""  # identity exactly as received
     assert rows[1].text == '{"location": "San Francisco'
@@ -180,8 +198,10 @@ def test_fragment_text_matches_what_the_accumulator_appends() -> None:
 
 def test_non_string_arguments_agree_with_the_call() -> None:
     """A number where a string belongs is appended as its repr; the rows must follow."""
-    body = (b'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c",'
-            b'"function":{"name":"f","arguments":42}}]}}]}\n\ndata: [DONE]\n\n')
+    body = (
+        b'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c",'
+        b'"function":{"name":"f","arguments":42}}]}}]}\n\ndata: [DONE]\n\n'
+    )
     state = analyze_bytes(body)
     (call,) = state.calls
     progress = progress_of(call, state.events)

@@ -23,8 +23,12 @@ from inspector.core.accumulator import ABSENT, EMPTY_ID_POLICIES, LITERAL
 from inspector.core.quirks import QUIRKS, QuirkScan, detect
 from inspector.core.stream import StreamState, analyze_bytes
 
-ROUTING = {"orphan_id_only_entry", "id_changed_mid_call", "name_changed_mid_call",
-           "fragment_after_close"}
+ROUTING = {
+    "orphan_id_only_entry",
+    "id_changed_mid_call",
+    "name_changed_mid_call",
+    "fragment_after_close",
+}
 """Codes that depend on how a policy routed the fragments; every other code is wire-only."""
 
 _ = object()
@@ -51,14 +55,23 @@ def chunk(*calls: dict[str, Any], finish: Any = None, **delta: Any) -> dict[str,
     """A ``chat.completion.chunk`` with one choice; ``delta`` keys as given, then tool_calls."""
     if calls:
         delta["tool_calls"] = list(calls)
-    return {"id": "chatcmpl-1", "object": "chat.completion.chunk", "model": "m",
-            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion.chunk",
+        "model": "m",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
 
 
 def usage_only() -> dict[str, Any]:
     """OpenAI's ``stream_options.include_usage`` final chunk."""
-    return {"id": "chatcmpl-1", "object": "chat.completion.chunk", "model": "m", "choices": [],
-            "usage": {"prompt_tokens": 9, "completion_tokens": 3, "total_tokens": 12}}
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion.chunk",
+        "model": "m",
+        "choices": [],
+        "usage": {"prompt_tokens": 9, "completion_tokens": 3, "total_tokens": 12},
+    }
 
 
 def frame(item: Any) -> bytes:
@@ -80,33 +93,55 @@ def chat(*items: Any, done: bool = True) -> bytes:
 
 def typed(*events: dict[str, Any]) -> bytes:
     """``event: <type>`` / ``data: {...}`` pairs (Anthropic Messages, OpenAI Responses)."""
-    return b"".join(
-        f"event: {e['type']}\ndata: {json.dumps(e)}\n\n".encode() for e in events)
+    return b"".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n".encode() for e in events)
 
 
 # Anthropic Messages
-A_START = {"type": "message_start", "message": {
-    "id": "msg_1", "type": "message", "role": "assistant", "model": "claude", "content": [],
-    "stop_reason": None, "usage": {"input_tokens": 10, "output_tokens": 1}}}
+A_START = {
+    "type": "message_start",
+    "message": {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude",
+        "content": [],
+        "stop_reason": None,
+        "usage": {"input_tokens": 10, "output_tokens": 1},
+    },
+}
 A_PING = {"type": "ping"}
 A_END = {"type": "message_stop"}
 
 
 def a_text(index: int, text: str) -> list[dict[str, Any]]:
-    return [{"type": "content_block_start", "index": index,
-             "content_block": {"type": "text", "text": ""}},
-            {"type": "content_block_delta", "index": index,
-             "delta": {"type": "text_delta", "text": text}}]
+    return [
+        {
+            "type": "content_block_start",
+            "index": index,
+            "content_block": {"type": "text", "text": ""},
+        },
+        {
+            "type": "content_block_delta",
+            "index": index,
+            "delta": {"type": "text_delta", "text": text},
+        },
+    ]
 
 
 def a_tool(index: int, id: str, name: str) -> dict[str, Any]:
-    return {"type": "content_block_start", "index": index,
-            "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}}}
+    return {
+        "type": "content_block_start",
+        "index": index,
+        "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}},
+    }
 
 
 def a_json(index: int, partial: str) -> dict[str, Any]:
-    return {"type": "content_block_delta", "index": index,
-            "delta": {"type": "input_json_delta", "partial_json": partial}}
+    return {
+        "type": "content_block_delta",
+        "index": index,
+        "delta": {"type": "input_json_delta", "partial_json": partial},
+    }
 
 
 def a_stop(index: int) -> dict[str, Any]:
@@ -114,31 +149,55 @@ def a_stop(index: int) -> dict[str, Any]:
 
 
 def a_reason(reason: str) -> dict[str, Any]:
-    return {"type": "message_delta", "delta": {"stop_reason": reason, "stop_sequence": None},
-            "usage": {"output_tokens": 20}}
+    return {
+        "type": "message_delta",
+        "delta": {"stop_reason": reason, "stop_sequence": None},
+        "usage": {"output_tokens": 20},
+    }
 
 
 # OpenAI Responses
-R_CREATED = {"type": "response.created",
-             "response": {"id": "resp_1", "status": "in_progress", "output": []}}
-R_COMPLETED = {"type": "response.completed",
-               "response": {"id": "resp_1", "status": "completed", "usage": {"total_tokens": 9}}}
+R_CREATED = {
+    "type": "response.created",
+    "response": {"id": "resp_1", "status": "in_progress", "output": []},
+}
+R_COMPLETED = {
+    "type": "response.completed",
+    "response": {"id": "resp_1", "status": "completed", "usage": {"total_tokens": 9}},
+}
 
 
 def r_item(kind: str, index: int, args: str) -> dict[str, Any]:
-    return {"type": f"response.output_item.{kind}", "output_index": index,
-            "item": {"id": f"fc_{index}", "type": "function_call", "status": "in_progress",
-                     "call_id": f"call_{index}", "name": "weather", "arguments": args}}
+    return {
+        "type": f"response.output_item.{kind}",
+        "output_index": index,
+        "item": {
+            "id": f"fc_{index}",
+            "type": "function_call",
+            "status": "in_progress",
+            "call_id": f"call_{index}",
+            "name": "weather",
+            "arguments": args,
+        },
+    }
 
 
 def r_delta(index: int, delta: str) -> dict[str, Any]:
-    return {"type": "response.function_call_arguments.delta", "item_id": f"fc_{index}",
-            "output_index": index, "delta": delta}
+    return {
+        "type": "response.function_call_arguments.delta",
+        "item_id": f"fc_{index}",
+        "output_index": index,
+        "delta": delta,
+    }
 
 
 def r_args_done(index: int, args: str) -> dict[str, Any]:
-    return {"type": "response.function_call_arguments.done", "item_id": f"fc_{index}",
-            "output_index": index, "arguments": args}
+    return {
+        "type": "response.function_call_arguments.done",
+        "item_id": f"fc_{index}",
+        "output_index": index,
+        "arguments": args,
+    }
 
 
 # Gemini streamGenerateContent?alt=sse (CRLF framing, as Google sends it)
@@ -176,371 +235,376 @@ def _quirks(body: bytes, dialect: str = "auto", policy: str = ABSENT) -> dict[st
 
 # Seed 3 (glm-5.2 via an OpenAI-compatible relay): two calls, continuations with id "" name "".
 GLM_SEED3 = chat(
-    chunk(role="assistant", content=""),                                         # 0
-    chunk(tc(0, "call_b45", "ExecCommand", "{", "function")),                    # 1
-    chunk(tc(0, "", "", '"cmd": ', "function")),                                 # 2
-    chunk(tc(0, "", "", '"Get-Date"', "function")),                              # 3
-    chunk(tc(0, "", "", "}", "function")),                                       # 4
-    chunk(tc(1, "call_907", "Glob", "{", "function")),                           # 5
-    chunk(tc(1, "", "", '"pattern": ', "function")),                             # 6
-    chunk(tc(1, "", "", '"*.md"}', "function")),                                 # 7
-    chunk(finish="tool_calls"),                                                  # 8
-)                                                                                # 9 [DONE]
+    chunk(role="assistant", content=""),  # 0
+    chunk(tc(0, "call_b45", "ExecCommand", "{", "function")),  # 1
+    chunk(tc(0, "", "", '"cmd": ', "function")),  # 2
+    chunk(tc(0, "", "", '"Get-Date"', "function")),  # 3
+    chunk(tc(0, "", "", "}", "function")),  # 4
+    chunk(tc(1, "call_907", "Glob", "{", "function")),  # 5
+    chunk(tc(1, "", "", '"pattern": ', "function")),  # 6
+    chunk(tc(1, "", "", '"*.md"}', "function")),  # 7
+    chunk(finish="tool_calls"),  # 8
+)  # 9 [DONE]
 
 # The same calls the qwen way: continuations omit id and name entirely.
 QWEN_OMITTED = chat(
     chunk(tc(0, "call_b45", "ExecCommand", "{", "function"), role="assistant"),  # 0
-    chunk(tc(0, args='"cmd": "Get-Date"', type="function")),                     # 1
-    chunk(tc(0, args="}", type="function")),                                     # 2
-    chunk(tc(1, "call_907", "Glob", '{"pattern": ', "function")),                # 3
-    chunk(tc(1, args='"*.md"}', type="function")),                               # 4
-    chunk(finish="tool_calls"),                                                  # 5
+    chunk(tc(0, args='"cmd": "Get-Date"', type="function")),  # 1
+    chunk(tc(0, args="}", type="function")),  # 2
+    chunk(tc(1, "call_907", "Glob", '{"pattern": ', "function")),  # 3
+    chunk(tc(1, args='"*.md"}', type="function")),  # 4
+    chunk(finish="tool_calls"),  # 5
 )
 
 # qwen3-max on DashScope: "" ids, then a trailing arguments:"" chunk, then a usage-only chunk.
 QWEN_TRAILING = chat(
-    chunk(tc(0, "call_eee1", "weather", "", "function"), role="assistant"),      # 0
-    chunk(tc(0, "", args='{"location": "San Francisco', type="function")),       # 1
-    chunk(tc(0, "", args='"}', type="function")),                                # 2
-    chunk(tc(0, "", args="", type="function")),                                 # 3
-    chunk(finish="tool_calls"),                                                  # 4
-    usage_only(),                                                                # 5
+    chunk(tc(0, "call_eee1", "weather", "", "function"), role="assistant"),  # 0
+    chunk(tc(0, "", args='{"location": "San Francisco', type="function")),  # 1
+    chunk(tc(0, "", args='"}', type="function")),  # 2
+    chunk(tc(0, "", args="", type="function")),  # 3
+    chunk(finish="tool_calls"),  # 4
+    usage_only(),  # 5
 )
 
 # zai-glm-5-2 relayed via Mistral: the continuation omits id but carries "name": "".
 GLM_EMPTY_NAME = chat(
     chunk(tc(0, "chatcmpl-tool-9f14", "webSearchTool", "", "function"), role="assistant"),  # 0
-    chunk(tc(0, name="", args='{"query": "Berlin weather"}')),                   # 1
-    chunk(finish="tool_calls"),                                                  # 2
+    chunk(tc(0, name="", args='{"query": "Berlin weather"}')),  # 1
+    chunk(finish="tool_calls"),  # 2
 )
 
 NULL_STRING_ID = chat(  # glm-5-2 hosted by Mistral: continuations carry the string "null"
-    chunk(tc(0, "call_1", "get_weather", '{"city": ', "function")),              # 0
-    chunk(tc(0, "null", args='"Paris"}')),                                       # 1
-    chunk(finish="tool_calls"),                                                  # 2
+    chunk(tc(0, "call_1", "get_weather", '{"city": ', "function")),  # 0
+    chunk(tc(0, "null", args='"Paris"}')),  # 1
+    chunk(finish="tool_calls"),  # 2
 )
 
 NULL_ID = chat(
-    chunk(tc(0, "call_1", "get_weather", '{"city": ', "function")),              # 0
-    chunk(tc(0, None, None, '"Paris"}')),                                        # 1
-    chunk(finish="tool_calls"),                                                  # 2
+    chunk(tc(0, "call_1", "get_weather", '{"city": ', "function")),  # 0
+    chunk(tc(0, None, None, '"Paris"}')),  # 1
+    chunk(finish="tool_calls"),  # 2
 )
 
 MISTRAL_WHOLE_NO_INDEX = chat(  # no index, no type, 9-character id, finish in the same chunk
-    chunk(role="assistant", content=""),                                         # 0
-    chunk(tc(id="gSIMJiOkT", name="weather", args='{"location": "Paris"}'),
-          finish="tool_calls"),                                                  # 1
+    chunk(role="assistant", content=""),  # 0
+    chunk(
+        tc(id="gSIMJiOkT", name="weather", args='{"location": "Paris"}'), finish="tool_calls"
+    ),  # 1
 )
 
 OLLAMA_NO_INDEX = chat(  # Ollama < 0.4.7: a whole call per chunk, no index
     chunk(tc(id="call_a1", name="get_time", args='{"tz": "UTC"}'), role="assistant"),  # 0
-    chunk(tc(id="call_b2", name="get_date", args="{}")),                         # 1
-    chunk(finish="tool_calls"),                                                  # 2
+    chunk(tc(id="call_b2", name="get_date", args="{}")),  # 1
+    chunk(finish="tool_calls"),  # 2
 )
 
 # Ollama / Qwen3 on dynamo / Claude via Bedrock: every parallel call at index 0.
 ALL_AT_INDEX_0 = chat(
-    chunk(tc(0, "call_a", "write_file", '{"path": "a"}', "function")),           # 0
-    chunk(tc(0, "call_b", "write_file", '{"path": "b"}', "function")),           # 1
-    chunk(tc(0, "call_c", "write_file", '{"path": "c"}', "function")),           # 2
-    chunk(finish="tool_calls"),                                                  # 3
+    chunk(tc(0, "call_a", "write_file", '{"path": "a"}', "function")),  # 0
+    chunk(tc(0, "call_b", "write_file", '{"path": "b"}', "function")),  # 1
+    chunk(tc(0, "call_c", "write_file", '{"path": "c"}', "function")),  # 2
+    chunk(finish="tool_calls"),  # 3
 )
 
 REUSED_WITH_FRAGMENTS = chat(  # streamed calls, the second opening at the first one's index
-    chunk(tc(0, "call_a", "read", '{"p": ', "function")),                        # 0
-    chunk(tc(0, args='"a"}')),                                                   # 1
-    chunk(tc(0, "call_b", "read", '{"p": ', "function")),                        # 2
-    chunk(tc(0, args='"b"}')),                                                   # 3
-    chunk(finish="tool_calls"),                                                  # 4
+    chunk(tc(0, "call_a", "read", '{"p": ', "function")),  # 0
+    chunk(tc(0, args='"a"}')),  # 1
+    chunk(tc(0, "call_b", "read", '{"p": ', "function")),  # 2
+    chunk(tc(0, args='"b"}')),  # 3
+    chunk(finish="tool_calls"),  # 4
 )
 
 CLAUDE_GATEWAY_INDEX_1 = chat(  # text first, then the only call at index 1
-    chunk(role="assistant"),                                                     # 0
-    chunk(content="Reading it."),                                                # 1
-    chunk(tc(1, "toolu_1", "read_file", "", "function")),                        # 2
-    chunk(tc(1, args='{"path": "a.txt"}')),                                      # 3
-    chunk(finish="tool_calls"),                                                  # 4
+    chunk(role="assistant"),  # 0
+    chunk(content="Reading it."),  # 1
+    chunk(tc(1, "toolu_1", "read_file", "", "function")),  # 2
+    chunk(tc(1, args='{"path": "a.txt"}')),  # 3
+    chunk(finish="tool_calls"),  # 4
 )
 
 INDEX_GAP = chat(
-    chunk(tc(0, "call_a", "a", "{}", "function")),                               # 0
-    chunk(tc(2, "call_c", "c", "{}", "function")),                               # 1
-    chunk(finish="tool_calls"),                                                  # 2
+    chunk(tc(0, "call_a", "a", "{}", "function")),  # 0
+    chunk(tc(2, "call_c", "c", "{}", "function")),  # 1
+    chunk(finish="tool_calls"),  # 2
 )
 
 VLLM_DUPLICATE_INDEX = chat(  # speculative decoding: two entries for index 0 in one chunk
-    chunk(tc(0, "call_1", "f", "", "function")),                                 # 0
-    chunk(tc(0, args='{"a": '), tc(0, args="1}")),                               # 1
-    chunk(finish="tool_calls"),                                                  # 2
+    chunk(tc(0, "call_1", "f", "", "function")),  # 0
+    chunk(tc(0, args='{"a": '), tc(0, args="1}")),  # 1
+    chunk(finish="tool_calls"),  # 2
 )
 
 FIREWORKS_REPEATED_ID = chat(  # id, type and name repeated on every chunk
-    chunk(tc(0, "call_abc", "search", '{"q": ', "function")),                    # 0
-    chunk(tc(0, "call_abc", "search", '"glm"', "function")),                     # 1
-    chunk(tc(0, "call_abc", "search", "}", "function")),                         # 2
-    chunk(finish="tool_calls"),                                                  # 3
+    chunk(tc(0, "call_abc", "search", '{"q": ', "function")),  # 0
+    chunk(tc(0, "call_abc", "search", '"glm"', "function")),  # 1
+    chunk(tc(0, "call_abc", "search", "}", "function")),  # 2
+    chunk(finish="tool_calls"),  # 3
 )
 
 LMSTUDIO_NEW_ID_EACH_DELTA = chat(  # Gemma on LM Studio: a fresh id, no name, on every delta
-    chunk(tc(0, "call_1", "search", '{"q": ', "function")),                      # 0
-    chunk(tc(0, "call_2", args='"gemma"')),                                      # 1
-    chunk(tc(0, "call_3", args="}")),                                            # 2
-    chunk(finish="tool_calls"),                                                  # 3
+    chunk(tc(0, "call_1", "search", '{"q": ', "function")),  # 0
+    chunk(tc(0, "call_2", args='"gemma"')),  # 1
+    chunk(tc(0, "call_3", args="}")),  # 2
+    chunk(finish="tool_calls"),  # 3
 )
 
 NAME_CHANGED = chat(
-    chunk(tc(0, "call_1", "get_weather", '{"city": ', "function")),              # 0
-    chunk(tc(0, name="get_time", args='"Paris"}')),                              # 1
-    chunk(finish="tool_calls"),                                                  # 2
+    chunk(tc(0, "call_1", "get_weather", '{"city": ', "function")),  # 0
+    chunk(tc(0, name="get_time", args='"Paris"}')),  # 1
+    chunk(finish="tool_calls"),  # 2
 )
 
 CUMULATIVE = chat(  # DeepSeek / Qianfan: each chunk restates the whole buffer
-    chunk(tc(0, "call_1", "f", '{"city', "function")),                           # 0
-    chunk(tc(0, args='{"city": "Pa')),                                           # 1
-    chunk(tc(0, args='{"city": "Paris"}')),                                      # 2
-    chunk(finish="tool_calls"),                                                  # 3
+    chunk(tc(0, "call_1", "f", '{"city', "function")),  # 0
+    chunk(tc(0, args='{"city": "Pa')),  # 1
+    chunk(tc(0, args='{"city": "Paris"}')),  # 2
+    chunk(finish="tool_calls"),  # 3
 )
 
 LLAMA_SERVER_OBJECT_ARGS = chat(  # arguments as a JSON object
-    chunk(tc(0, "call_1", "get_weather", {"city": "Paris"}, "function")),        # 0
-    chunk(finish="tool_calls"),                                                  # 1
+    chunk(tc(0, "call_1", "get_weather", {"city": "Paris"}, "function")),  # 0
+    chunk(finish="tool_calls"),  # 1
 )
 
 GROQ_WHOLE_CALL = chat(
-    chunk(role="assistant", content=None),                                       # 0
-    chunk(tc(0, "call_g1", "get_weather", '{"city": "Paris"}', "function")),     # 1
-    chunk(finish="tool_calls"),                                                  # 2
+    chunk(role="assistant", content=None),  # 0
+    chunk(tc(0, "call_g1", "get_weather", '{"city": "Paris"}', "function")),  # 1
+    chunk(finish="tool_calls"),  # 2
 )
 
 TWO_CHUNK_CALL = chat(
-    chunk(tc(0, "call_1", "get_weather", '{"city": ', "function")),              # 0
-    chunk(tc(0, args='"Paris"}')),                                               # 1
-    chunk(finish="tool_calls"),                                                  # 2
+    chunk(tc(0, "call_1", "get_weather", '{"city": ', "function")),  # 0
+    chunk(tc(0, args='"Paris"}')),  # 1
+    chunk(finish="tool_calls"),  # 2
 )
 
 LMSTUDIO_RESPONSES = typed(  # no argument deltas: added -> arguments.done -> item.done
-    R_CREATED,                                                                   # 0
-    r_item("added", 0, ""),                                                      # 1
-    r_args_done(0, '{"city":"Paris"}'),                                          # 2
-    r_item("done", 0, '{"city":"Paris"}'),                                       # 3
-    R_COMPLETED,                                                                 # 4
+    R_CREATED,  # 0
+    r_item("added", 0, ""),  # 1
+    r_args_done(0, '{"city":"Paris"}'),  # 2
+    r_item("done", 0, '{"city":"Paris"}'),  # 3
+    R_COMPLETED,  # 4
 )
 
 RESPONSES_NORMAL = typed(
-    R_CREATED,                                                                   # 0
-    r_item("added", 0, ""),                                                      # 1
-    r_delta(0, '{"city":'),                                                      # 2
-    r_delta(0, '"Paris"}'),                                                      # 3
-    r_args_done(0, '{"city":"Paris"}'),                                          # 4
-    r_item("done", 0, '{"city":"Paris"}'),                                       # 5
-    R_COMPLETED,                                                                 # 6
+    R_CREATED,  # 0
+    r_item("added", 0, ""),  # 1
+    r_delta(0, '{"city":'),  # 2
+    r_delta(0, '"Paris"}'),  # 3
+    r_args_done(0, '{"city":"Paris"}'),  # 4
+    r_item("done", 0, '{"city":"Paris"}'),  # 5
+    R_COMPLETED,  # 6
 )
 
 RESPONSES_DONE_DIFFERS = typed(
-    R_CREATED,                                                                   # 0
-    r_item("added", 0, ""),                                                      # 1
-    r_delta(0, '{"city":'),                                                      # 2
-    r_delta(0, '"Paris"}'),                                                      # 3
-    r_args_done(0, '{"city":"Lyon"}'),                                           # 4
-    r_item("done", 0, '{"city":"Paris"}'),                                       # 5
-    R_COMPLETED,                                                                 # 6
+    R_CREATED,  # 0
+    r_item("added", 0, ""),  # 1
+    r_delta(0, '{"city":'),  # 2
+    r_delta(0, '"Paris"}'),  # 3
+    r_args_done(0, '{"city":"Lyon"}'),  # 4
+    r_item("done", 0, '{"city":"Paris"}'),  # 5
+    R_COMPLETED,  # 6
 )
 
 BACK_TO_CLOSED_INDEX = chat(  # index 0, then 1 (closing 0), then 0 again
-    chunk(tc(0, "call_a", "a", '{"x": ', "function")),                           # 0
-    chunk(tc(1, "call_b", "b", "{}", "function")),                               # 1
-    chunk(tc(0, args="1}")),                                                     # 2
-    chunk(finish="tool_calls"),                                                  # 3
+    chunk(tc(0, "call_a", "a", '{"x": ', "function")),  # 0
+    chunk(tc(1, "call_b", "b", "{}", "function")),  # 1
+    chunk(tc(0, args="1}")),  # 2
+    chunk(finish="tool_calls"),  # 3
 )
 
 ZERO_ARG = chat(
-    chunk(tc(0, "call_1", "get_time", "", "function")),                          # 0
-    chunk(finish="tool_calls"),                                                  # 1
+    chunk(tc(0, "call_1", "get_time", "", "function")),  # 0
+    chunk(finish="tool_calls"),  # 1
 )
 
 BITFUN_ORPHAN = chat(  # a stray id-only entry at index 1 beside a real call
-    chunk(tc(0, "call_1", "ls", '{"dir": "."}', "function")),                    # 0
-    chunk(tc(1, "call_orphan")),                                                 # 1
-    chunk(finish="tool_calls"),                                                  # 2
+    chunk(tc(0, "call_1", "ls", '{"dir": "."}', "function")),  # 0
+    chunk(tc(1, "call_orphan")),  # 1
+    chunk(finish="tool_calls"),  # 2
 )
 
 ID_ONLY_PRELUDE = chat(  # the id first, then the payload without an id
-    chunk(tc(0, "call_1")),                                                      # 0
-    chunk(tc(0, name="ls", args='{"dir": "."}')),                                # 1
-    chunk(finish="tool_calls"),                                                  # 2
+    chunk(tc(0, "call_1")),  # 0
+    chunk(tc(0, name="ls", args='{"dir": "."}')),  # 1
+    chunk(finish="tool_calls"),  # 2
 )
 
 STOP_WITH_CALLS = chat(  # Gemini's OpenAI-compatible endpoint / vLLM named tool_choice
-    chunk(tc(0, "call_1", "get_weather", '{"city": "Paris"}', "function")),      # 0
-    chunk(finish="stop"),                                                        # 1
+    chunk(tc(0, "call_1", "get_weather", '{"city": "Paris"}', "function")),  # 0
+    chunk(finish="stop"),  # 1
 )
 
 NO_FINISH = chat(
-    chunk(tc(0, "call_1", "get_weather", '{"city": "Paris"}', "function")),      # 0
-)                                                                                # 1 [DONE]
+    chunk(tc(0, "call_1", "get_weather", '{"city": "Paris"}', "function")),  # 0
+)  # 1 [DONE]
 
 NO_DONE = chat(
-    chunk(content="Hi", role="assistant"),                                       # 0
-    chunk(finish="stop"),                                                        # 1
+    chunk(content="Hi", role="assistant"),  # 0
+    chunk(finish="stop"),  # 1
     done=False,
 )
 
 TEXT_ONLY = chat(
-    chunk(content="Hi", role="assistant"),                                       # 0
-    chunk(finish="stop"),                                                        # 1
-)                                                                                # 2 [DONE]
+    chunk(content="Hi", role="assistant"),  # 0
+    chunk(finish="stop"),  # 1
+)  # 2 [DONE]
 
 AFTER_DONE = chat(  # a connection held open after [DONE], still sending
-    chunk(content="Hi", role="assistant"),                                       # 0
-    chunk(finish="stop"),                                                        # 1
-    DONE,                                                                        # 2
-    chunk(content=" again"),                                                     # 3
-    {"choices": [{"index": 0, "delta": {}, "finish_reason": None}]},             # 4 (no delta)
+    chunk(content="Hi", role="assistant"),  # 0
+    chunk(finish="stop"),  # 1
+    DONE,  # 2
+    chunk(content=" again"),  # 3
+    {"choices": [{"index": 0, "delta": {}, "finish_reason": None}]},  # 4 (no delta)
     done=False,
 )
 
 KEEPALIVE_AFTER_DONE = chat(
-    chunk(content="Hi", role="assistant"),                                       # 0
-    chunk(finish="stop"),                                                        # 1
-    DONE,                                                                        # 2
-    b": keep-alive\n\n",                                                         # 3
+    chunk(content="Hi", role="assistant"),  # 0
+    chunk(finish="stop"),  # 1
+    DONE,  # 2
+    b": keep-alive\n\n",  # 3
     done=False,
 )
 
 USAGE_ON_FINISH = chat(  # mistral: usage rides on the finish chunk, choices not empty
-    chunk(content="Hi", role="assistant"),                                       # 0
+    chunk(content="Hi", role="assistant"),  # 0
     {**chunk(finish="stop"), "usage": {"prompt_tokens": 1, "total_tokens": 2}},  # 1
 )
 
 OPENROUTER_COMMENTS = chat(
-    b": OPENROUTER PROCESSING\n\n",                                              # 0
-    b": OPENROUTER PROCESSING\n\n",                                              # 1
-    chunk(tc(0, "call_1", "f", '{"a": 1}', "function"), role="assistant"),       # 2
-    chunk(finish="tool_calls"),                                                  # 3
+    b": OPENROUTER PROCESSING\n\n",  # 0
+    b": OPENROUTER PROCESSING\n\n",  # 1
+    chunk(tc(0, "call_1", "f", '{"a": 1}', "function"), role="assistant"),  # 2
+    chunk(finish="tool_calls"),  # 3
 )
 
 COMMENT_IN_DATA = chat(  # a proxy re-wrapped the comment as data
-    b"data: : OPENROUTER PROCESSING\n\n",                                        # 0
-    chunk(content="Hi", role="assistant"),                                       # 1
-    chunk(finish="stop"),                                                        # 2
+    b"data: : OPENROUTER PROCESSING\n\n",  # 0
+    chunk(content="Hi", role="assistant"),  # 1
+    chunk(finish="stop"),  # 2
 )
 
 COLON_TEXT = chat(  # text that starts with a colon is not a keep-alive
-    chunk(content=": OPENROUTER PROCESSING", role="assistant"),                  # 0
-    chunk(finish="stop"),                                                        # 1
+    chunk(content=": OPENROUTER PROCESSING", role="assistant"),  # 0
+    chunk(finish="stop"),  # 1
 )
 
 EMPTY_ROLE = chat(  # zhipu glm-5
-    chunk(role="", content="Hi"),                                                # 0
-    chunk(finish="stop"),                                                        # 1
+    chunk(role="", content="Hi"),  # 0
+    chunk(finish="stop"),  # 1
 )
 
 ERROR_OBJECT = chat(  # OpenRouter: an error chunk mid-stream, then [DONE]
-    chunk(content="Hi", role="assistant"),                                       # 0
-    {"error": {"code": 502, "message": "Provider disconnected"}},                # 1
+    chunk(content="Hi", role="assistant"),  # 0
+    {"error": {"code": 502, "message": "Provider disconnected"}},  # 1
 )
 
 VLLM_ERROR = chat(
-    chunk(content="Hi", role="assistant"),                                       # 0
-    {"object": "error", "message": "out of memory", "type": "InternalServerError",
-     "code": 500},                                                               # 1
+    chunk(content="Hi", role="assistant"),  # 0
+    {
+        "object": "error",
+        "message": "out of memory",
+        "type": "InternalServerError",
+        "code": 500,
+    },  # 1
     done=False,
 )
 
 ANTHROPIC_ERROR = typed(
-    A_START,                                                                     # 0
+    A_START,  # 0
     {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},  # 1
 )
 
 ERROR_LOOKING_ARGS = chat(  # "error" inside the arguments is the model's business
-    chunk(tc(0, "call_1", "report", '{"error": "disk full"}', "function")),      # 0
-    chunk(finish="tool_calls"),                                                  # 1
+    chunk(tc(0, "call_1", "report", '{"error": "disk full"}', "function")),  # 0
+    chunk(finish="tool_calls"),  # 1
 )
 
 ZAI_CUT_FRAME = chat(  # GLM-5.1 on z.ai: a frame cut mid-JSON, the next data: inline
-    chunk(tc(0, "call_1", "f", "", "function"), role="assistant"),               # 0
+    chunk(tc(0, "call_1", "f", "", "function"), role="assistant"),  # 0
     b'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":'
     b'{"arguments":"{\\"a\\""data: {"choices":[{"index":0,"delta":{"tool_calls":'
-    b'[{"index":0,"function":{"arguments":":1}"}}]}}]}\n\n',                     # 1
-    chunk(finish="tool_calls"),                                                  # 2
+    b'[{"index":0,"function":{"arguments":":1}"}}]}}]}\n\n',  # 1
+    chunk(finish="tool_calls"),  # 2
 )
 
 BAD_UTF8 = chat(
-    chunk(content="Hi", role="assistant"),                                       # 0
-    b'data: {"choices":[{"index":0,"delta":{"content":"caf\xe9"}}]}\n\n',       # 1 error, 2
-    chunk(finish="stop"),                                                        # 3
+    chunk(content="Hi", role="assistant"),  # 0
+    b'data: {"choices":[{"index":0,"delta":{"content":"caf\xe9"}}]}\n\n',  # 1 error, 2
+    chunk(finish="stop"),  # 3
 )
 
 GOOD_UTF8 = chat(
-    chunk(content="工具调用 ✓ 🔧", role="assistant"),                                 # 0
-    chunk(finish="stop"),                                                        # 1
+    chunk(content="工具调用 ✓ 🔧", role="assistant"),  # 0
+    chunk(finish="stop"),  # 1
 )
 
 TEXT_MODE_SPLIT = chat(  # Hermes/Qwen style call written into content, tag split in two
-    chunk(role="assistant", content="Sure. <tool_"),                             # 0
-    chunk(content='call>{"name": "ls", "arguments": {}}'),                       # 1
-    chunk(content="</tool_call>"),                                               # 2
-    chunk(finish="stop"),                                                        # 3
+    chunk(role="assistant", content="Sure. <tool_"),  # 0
+    chunk(content='call>{"name": "ls", "arguments": {}}'),  # 1
+    chunk(content="</tool_call>"),  # 2
+    chunk(finish="stop"),  # 3
 )
 
 ANTHROPIC_NORMAL = typed(
-    A_START,                                                                     # 0
-    *a_text(0, "Let me check."),                                                 # 1, 2
-    a_stop(0),                                                                   # 3
-    A_PING,                                                                      # 4
-    a_tool(1, "toolu_1", "get_weather"),                                         # 5
-    a_json(1, ""),                                                               # 6
-    a_json(1, '{"city": '),                                                      # 7
-    a_json(1, '"Paris"}'),                                                       # 8
-    a_stop(1),                                                                   # 9
-    a_reason("tool_use"),                                                        # 10
-    A_END,                                                                       # 11
+    A_START,  # 0
+    *a_text(0, "Let me check."),  # 1, 2
+    a_stop(0),  # 3
+    A_PING,  # 4
+    a_tool(1, "toolu_1", "get_weather"),  # 5
+    a_json(1, ""),  # 6
+    a_json(1, '{"city": '),  # 7
+    a_json(1, '"Paris"}'),  # 8
+    a_stop(1),  # 9
+    a_reason("tool_use"),  # 10
+    A_END,  # 11
 )
 
 ANTHROPIC_ZERO_ARG = typed(
-    A_START,                                                                     # 0
-    a_tool(1, "toolu_1", "updateIssueList"),                                     # 1
-    A_PING,                                                                      # 2
-    a_json(1, ""),                                                               # 3
-    a_stop(1),                                                                   # 4
-    a_reason("tool_use"),                                                        # 5
-    A_END,                                                                       # 6
+    A_START,  # 0
+    a_tool(1, "toolu_1", "updateIssueList"),  # 1
+    A_PING,  # 2
+    a_json(1, ""),  # 3
+    a_stop(1),  # 4
+    a_reason("tool_use"),  # 5
+    A_END,  # 6
 )
 
 ANTHROPIC_INTERLEAVED = typed(  # parallel tool_use blocks interleaving their deltas
-    A_START,                                                                     # 0
-    a_tool(1, "toolu_1", "a"),                                                   # 1
-    a_tool(2, "toolu_2", "b"),                                                   # 2
-    a_json(1, '{"x": '),                                                         # 3
-    a_json(2, '{"y": '),                                                         # 4
-    a_json(1, "1}"),                                                             # 5
-    a_json(2, "2}"),                                                             # 6
-    a_stop(1),                                                                   # 7
-    a_stop(2),                                                                   # 8
-    a_reason("tool_use"),                                                        # 9
-    A_END,                                                                       # 10
+    A_START,  # 0
+    a_tool(1, "toolu_1", "a"),  # 1
+    a_tool(2, "toolu_2", "b"),  # 2
+    a_json(1, '{"x": '),  # 3
+    a_json(2, '{"y": '),  # 4
+    a_json(1, "1}"),  # 5
+    a_json(2, "2}"),  # 6
+    a_stop(1),  # 7
+    a_stop(2),  # 8
+    a_reason("tool_use"),  # 9
+    A_END,  # 10
 )
 
 ANTHROPIC_NO_STOP = typed(
-    A_START,                                                                     # 0
-    *a_text(0, "Hi"),                                                            # 1, 2
-    a_stop(0),                                                                   # 3
-    a_reason("end_turn"),                                                        # 4
+    A_START,  # 0
+    *a_text(0, "Hi"),  # 1, 2
+    a_stop(0),  # 3
+    a_reason("end_turn"),  # 4
 )
 
 RESPONSES_NO_COMPLETED = typed(
-    R_CREATED,                                                                   # 0
-    r_item("added", 0, ""),                                                      # 1
-    r_delta(0, "{}"),                                                            # 2
+    R_CREATED,  # 0
+    r_item("added", 0, ""),  # 1
+    r_delta(0, "{}"),  # 2
 )
 
 GEMINI_CALL = gemini(
-    g_chunk(g_call("get_weather", {"city": "Paris"})),                           # 0
-    g_chunk({"text": ""}, finish="STOP"),                                        # 1
+    g_chunk(g_call("get_weather", {"city": "Paris"})),  # 0
+    g_chunk({"text": ""}, finish="STOP"),  # 1
 )
 
 GEMINI_NO_FINISH = gemini(
-    g_chunk(g_call("get_weather", {"city": "Paris"})),                           # 0
+    g_chunk(g_call("get_weather", {"city": "Paris"})),  # 0
 )
 
 
@@ -621,8 +685,10 @@ def test_quirk_shows_at_exactly_its_chunks(name: str) -> None:
 NEGATIVE: dict[str, tuple[str, bytes]] = {
     "qwen-omitted-id": ("empty_string_continuation_id", QWEN_OMITTED),
     "qwen-omitted-name": ("empty_string_continuation_name", QWEN_OMITTED),
-    "id-containing-null": ("null_string_id", chat(
-        chunk(tc(0, "call_null", "f", "{}", "function")), chunk(finish="tool_calls"))),
+    "id-containing-null": (
+        "null_string_id",
+        chat(chunk(tc(0, "call_null", "f", "{}", "function")), chunk(finish="tool_calls")),
+    ),
     "id-omitted-not-null": ("null_id", QWEN_OMITTED),
     "indexed-stream": ("missing_index", GLM_SEED3),
     "gemini-has-no-index": ("missing_index", GEMINI_CALL),
@@ -631,21 +697,33 @@ NEGATIVE: dict[str, tuple[str, bytes]] = {
     "prelude-then-named-payload": ("index_reused_with_new_id", ID_ONLY_PRELUDE),
     "anthropic-block-index-1": ("sparse_index", ANTHROPIC_NORMAL),
     "index-0-and-1": ("sparse_index", QWEN_OMITTED),
-    "indexes-0-1-in-one-chunk": ("duplicate_index_in_chunk", chat(
-        chunk(tc(0, "call_a", "a", "{}", "function"), tc(1, "call_b", "b", "{}", "function")),
-        chunk(finish="tool_calls"))),
+    "indexes-0-1-in-one-chunk": (
+        "duplicate_index_in_chunk",
+        chat(
+            chunk(tc(0, "call_a", "a", "{}", "function"), tc(1, "call_b", "b", "{}", "function")),
+            chunk(finish="tool_calls"),
+        ),
+    ),
     "id-on-first-chunk-only": ("id_repeated_every_chunk", QWEN_OMITTED),
-    "id-repeated-on-some": ("id_repeated_every_chunk", chat(
-        chunk(tc(0, "call_abc", "f", '{"q": ', "function")),
-        chunk(tc(0, "call_abc", args='"x"')),
-        chunk(tc(0, args="}")),
-        chunk(finish="tool_calls"))),
+    "id-repeated-on-some": (
+        "id_repeated_every_chunk",
+        chat(
+            chunk(tc(0, "call_abc", "f", '{"q": ', "function")),
+            chunk(tc(0, "call_abc", args='"x"')),
+            chunk(tc(0, args="}")),
+            chunk(finish="tool_calls"),
+        ),
+    ),
     "new-id-with-name-is-a-new-call": ("id_changed_mid_call", ALL_AT_INDEX_0),
     "empty-name-under-absent": ("name_changed_mid_call", GLM_EMPTY_NAME),
-    "split-fragments": ("cumulative_arguments", chat(
-        chunk(tc(0, "call_1", "f", '{"a', "function")),
-        chunk(tc(0, args='":1}')),
-        chunk(finish="tool_calls"))),
+    "split-fragments": (
+        "cumulative_arguments",
+        chat(
+            chunk(tc(0, "call_1", "f", '{"a', "function")),
+            chunk(tc(0, args='":1}')),
+            chunk(finish="tool_calls"),
+        ),
+    ),
     "gemini-args-object": ("arguments_not_string", GEMINI_CALL),
     "two-chunk-call": ("whole_call_single_chunk", TWO_CHUNK_CALL),
     "seed3-opener": ("whole_call_single_chunk", GLM_SEED3),
@@ -671,9 +749,13 @@ NEGATIVE: dict[str, tuple[str, bytes]] = {
     "bad-utf8-is-not-a-provider-error": ("error_after_200", BAD_UTF8),
     "done-and-comment-in-data": ("undecodable_data", COMMENT_IN_DATA),
     "multibyte-utf8": ("invalid_utf8", GOOD_UTF8),
-    "tool-call-word": ("text_mode_tool_call", chat(
-        chunk(content="I will use the tool_call API, not <tool>.", role="assistant"),
-        chunk(finish="stop"))),
+    "tool-call-word": (
+        "text_mode_tool_call",
+        chat(
+            chunk(content="I will use the tool_call API, not <tool>.", role="assistant"),
+            chunk(finish="stop"),
+        ),
+    ),
 }
 
 
@@ -689,16 +771,22 @@ def test_near_miss_does_not_show_the_code(name: str) -> None:
 def test_seed3_glm_sequence_accumulates_valid_json_under_absent() -> None:
     state = analyze_bytes(GLM_SEED3)
     got = [(c.id, c.name, json.loads(c.arguments)) for c in state.acc.assembled()]
-    assert got == [("call_b45", "ExecCommand", {"cmd": "Get-Date"}),
-                   ("call_907", "Glob", {"pattern": "*.md"})]
-    assert set(_quirks(GLM_SEED3)) == {"empty_string_continuation_id",
-                                       "empty_string_continuation_name"}
+    assert got == [
+        ("call_b45", "ExecCommand", {"cmd": "Get-Date"}),
+        ("call_907", "Glob", {"pattern": "*.md"}),
+    ]
+    assert set(_quirks(GLM_SEED3)) == {
+        "empty_string_continuation_id",
+        "empty_string_continuation_name",
+    }
 
 
 def test_omitted_continuation_fields_are_no_quirk_at_all() -> None:
     state = analyze_bytes(QWEN_OMITTED)
-    assert [json.loads(c.arguments) for c in state.calls] == [{"cmd": "Get-Date"},
-                                                               {"pattern": "*.md"}]
+    assert [json.loads(c.arguments) for c in state.calls] == [
+        {"cmd": "Get-Date"},
+        {"pattern": "*.md"},
+    ]
     assert _quirks(QWEN_OMITTED) == {}
 
 
@@ -706,24 +794,30 @@ def test_omitted_continuation_fields_are_no_quirk_at_all() -> None:
 def test_parallel_calls_at_index_0_stay_separate(policy: str) -> None:
     state = analyze_bytes(ALL_AT_INDEX_0, empty_id=policy)
     assert [(c.id, c.arguments) for c in state.acc.assembled()] == [
-        ("call_a", '{"path": "a"}'), ("call_b", '{"path": "b"}'), ("call_c", '{"path": "c"}')]
+        ("call_a", '{"path": "a"}'),
+        ("call_b", '{"path": "b"}'),
+        ("call_c", '{"path": "c"}'),
+    ]
     assert [c.index for c in state.calls] == [0, 0, 0]
 
 
 def test_parallel_streamed_calls_at_index_0_keep_their_own_fragments() -> None:
     state = analyze_bytes(REUSED_WITH_FRAGMENTS)
-    assert [(c.id, c.arguments) for c in state.calls] == [("call_a", '{"p": "a"}'),
-                                                           ("call_b", '{"p": "b"}')]
+    assert [(c.id, c.arguments) for c in state.calls] == [
+        ("call_a", '{"p": "a"}'),
+        ("call_b", '{"p": "b"}'),
+    ]
 
 
 def test_index_reuse_keeps_each_calls_id_repeat_tally() -> None:
     """The first call at a reused index still counts: its continuations repeated its id."""
     body = chat(
-        chunk(tc(0, "call_a", "f", '{"a": ', "function")),                      # 0
-        chunk(tc(0, "call_a", "f", "1}", "function")),                          # 1
-        chunk(tc(0, "call_b", "f", '{"b": ', "function")),                      # 2
-        chunk(tc(0, "call_b", "f", "2}", "function")),                          # 3
-        chunk(finish="tool_calls"))
+        chunk(tc(0, "call_a", "f", '{"a": ', "function")),  # 0
+        chunk(tc(0, "call_a", "f", "1}", "function")),  # 1
+        chunk(tc(0, "call_b", "f", '{"b": ', "function")),  # 2
+        chunk(tc(0, "call_b", "f", "2}", "function")),  # 3
+        chunk(finish="tool_calls"),
+    )
     found = _quirks(body)
     assert found["index_reused_with_new_id"] == [2]
     assert found["id_repeated_every_chunk"] == [1, 3]
@@ -732,12 +826,16 @@ def test_index_reuse_keeps_each_calls_id_repeat_tally() -> None:
 def test_missing_index_whole_calls_are_separate_calls() -> None:
     state = analyze_bytes(OLLAMA_NO_INDEX)
     assert [(c.id, c.name, c.arguments) for c in state.calls] == [
-        ("call_a1", "get_time", '{"tz": "UTC"}'), ("call_b2", "get_date", "{}")]
+        ("call_a1", "get_time", '{"tz": "UTC"}'),
+        ("call_b2", "get_date", "{}"),
+    ]
 
 
 def test_legacy_function_call_is_not_missing_index() -> None:
-    body = chat(chunk(function_call={"name": "f", "arguments": '{"a": 1}'}, role="assistant"),
-                chunk(finish="function_call"))
+    body = chat(
+        chunk(function_call={"name": "f", "arguments": '{"a": 1}'}, role="assistant"),
+        chunk(finish="function_call"),
+    )
     state = analyze_bytes(body)
     assert [(c.name, c.arguments) for c in state.calls] == [("f", '{"a": 1}')]
     assert "missing_index" not in _quirks(body)
@@ -768,8 +866,14 @@ def test_lmstudio_responses_arguments_come_from_the_done_event() -> None:
 
 
 def test_every_disagreeing_done_event_is_pointed_at() -> None:
-    body = typed(R_CREATED, r_item("added", 0, ""), r_delta(0, "{}"),           # 0, 1, 2
-                 r_args_done(0, '{"a":1}'), r_item("done", 0, '{"a":1}'), R_COMPLETED)  # 3, 4
+    body = typed(
+        R_CREATED,
+        r_item("added", 0, ""),
+        r_delta(0, "{}"),  # 0, 1, 2
+        r_args_done(0, '{"a":1}'),
+        r_item("done", 0, '{"a":1}'),
+        R_COMPLETED,
+    )  # 3, 4
     (call,) = analyze_bytes(body).calls
     assert call.arguments == "{}"  # the deltas win; the done events are compared, not appended
     assert _quirks(body)["done_arguments_mismatch"] == [3, 4]
@@ -777,14 +881,13 @@ def test_every_disagreeing_done_event_is_pointed_at() -> None:
 
 def test_done_event_with_non_string_arguments_is_still_pointed_at() -> None:
     done = {**r_args_done(0, ""), "arguments": 5}  # not a string: kept by repr, never a crash
-    body = typed(r_item("added", 0, ""), done, R_COMPLETED)                     # 0, 1, 2
+    body = typed(r_item("added", 0, ""), done, R_COMPLETED)  # 0, 1, 2
     assert _quirks(body)["arguments_only_in_done"] == [1]
 
 
 def test_fragment_after_close_is_appended_to_its_call() -> None:
     state = analyze_bytes(BACK_TO_CLOSED_INDEX)
-    assert [(c.id, c.arguments) for c in state.calls] == [("call_a", '{"x": 1}'),
-                                                           ("call_b", "{}")]
+    assert [(c.id, c.arguments) for c in state.calls] == [("call_a", '{"x": 1}'), ("call_b", "{}")]
     assert state.calls[0].late_fragments == [2]
 
 
@@ -800,13 +903,15 @@ def test_orphan_is_left_out_of_the_turn() -> None:
     assert [c.id for c in state.acc.assembled()] == ["call_1"]
     assert "orphan_id_only_entry" not in _quirks(BITFUN_ORPHAN, policy=LITERAL)  # dropped there
     assert [c.id for c in analyze_bytes(BITFUN_ORPHAN, empty_id=LITERAL).acc.assembled()] == [
-        "call_1"]
+        "call_1"
+    ]
 
 
 def test_id_only_prelude_joins_its_payload() -> None:
     state = analyze_bytes(ID_ONLY_PRELUDE)
     assert [(c.id, c.name, c.arguments) for c in state.acc.assembled()] == [
-        ("call_1", "ls", '{"dir": "."}')]
+        ("call_1", "ls", '{"dir": "."}')
+    ]
 
 
 def test_zero_arg_tool_has_no_trailing_quirk() -> None:
@@ -822,44 +927,66 @@ def test_length_with_calls_is_a_finish_mismatch() -> None:
 
 
 def test_text_mode_tag_in_one_delta_points_at_that_chunk_only() -> None:
-    body = chat(chunk(content="ok ", role="assistant"),                         # 0
-                chunk(content='<tool_call>{"name": "ls"}</tool_call>'),         # 1
-                chunk(content=" <tool_call>{}</tool_call>"),                    # 2
-                chunk(finish="stop"))
+    body = chat(
+        chunk(content="ok ", role="assistant"),  # 0
+        chunk(content='<tool_call>{"name": "ls"}</tool_call>'),  # 1
+        chunk(content=" <tool_call>{}</tool_call>"),  # 2
+        chunk(finish="stop"),
+    )
     assert _quirks(body)["text_mode_tool_call"] == [1, 2]
 
 
 def test_text_mode_tag_over_three_deltas_points_at_all_three() -> None:
-    body = chat(chunk(content="<", role="assistant"), chunk(content="tool"),   # 0, 1
-                chunk(content='_call>{"name": "ls"}'), chunk(content="x" * 40),  # 2, 3
-                chunk(content="[TOOL_"), chunk(content="CALLS]"),               # 4, 5
-                chunk(finish="stop"))
+    body = chat(
+        chunk(content="<", role="assistant"),
+        chunk(content="tool"),  # 0, 1
+        chunk(content='_call>{"name": "ls"}'),
+        chunk(content="x" * 40),  # 2, 3
+        chunk(content="[TOOL_"),
+        chunk(content="CALLS]"),  # 4, 5
+        chunk(finish="stop"),
+    )
     assert _quirks(body)["text_mode_tool_call"] == [0, 1, 2, 4, 5]
 
 
 def test_data_comment_with_extra_space_is_still_a_keepalive_in_data() -> None:
-    body = chat(b"data:  : OPENROUTER PROCESSING\n\n", chunk(content="Hi"),  # 0, 1
-                chunk(finish="stop"))
+    body = chat(
+        b"data:  : OPENROUTER PROCESSING\n\n",
+        chunk(content="Hi"),  # 0, 1
+        chunk(finish="stop"),
+    )
     found = _quirks(body)
     assert found["keepalive_in_data"] == [0] and "undecodable_data" not in found
 
 
 def test_id_first_sent_on_a_continuation_is_not_a_repeat() -> None:
-    body = chat(chunk(tc(0, name="f", args='{"a": ')),                          # 0
-                chunk(tc(0, "call_1", "f", "1}")),                              # 1
-                chunk(finish="tool_calls"))
+    body = chat(
+        chunk(tc(0, name="f", args='{"a": ')),  # 0
+        chunk(tc(0, "call_1", "f", "1}")),  # 1
+        chunk(finish="tool_calls"),
+    )
     assert "id_repeated_every_chunk" not in _quirks(body)
 
 
 def test_choices_number_their_calls_independently() -> None:
     """n=2: choice 0 and choice 1 each have a call at index 0; that is no reuse, no duplicate."""
-    body = chat({"object": "chat.completion.chunk", "choices": [
-        {"index": 0, "delta": {"tool_calls": [tc(0, "call_1", "f", '{"a": ')]}},
-        {"index": 1, "delta": {"tool_calls": [tc(0, "call_2", "f", '{"a": ')]}}]},
-        {"object": "chat.completion.chunk", "choices": [
-            {"index": 0, "delta": {"tool_calls": [tc(0, args="1}")]}},
-            {"index": 1, "delta": {"tool_calls": [tc(0, args="2}")]}}]},
-        chunk(finish="tool_calls"))
+    body = chat(
+        {
+            "object": "chat.completion.chunk",
+            "choices": [
+                {"index": 0, "delta": {"tool_calls": [tc(0, "call_1", "f", '{"a": ')]}},
+                {"index": 1, "delta": {"tool_calls": [tc(0, "call_2", "f", '{"a": ')]}},
+            ],
+        },
+        {
+            "object": "chat.completion.chunk",
+            "choices": [
+                {"index": 0, "delta": {"tool_calls": [tc(0, args="1}")]}},
+                {"index": 1, "delta": {"tool_calls": [tc(0, args="2}")]}},
+            ],
+        },
+        chunk(finish="tool_calls"),
+    )
     found = _quirks(body)
     assert "index_reused_with_new_id" not in found and "duplicate_index_in_chunk" not in found
 
@@ -870,10 +997,12 @@ def test_cut_frame_loses_the_inline_fragment() -> None:
 
 
 def test_sse_comment_and_data_comment_and_error_together() -> None:
-    body = chat(b": OPENROUTER PROCESSING\n\n",                                   # 0
-                b"data: : OPENROUTER PROCESSING\n\n",                             # 1
-                {"error": {"code": 429, "message": "Rate limited"}},              # 2
-                done=False)
+    body = chat(
+        b": OPENROUTER PROCESSING\n\n",  # 0
+        b"data: : OPENROUTER PROCESSING\n\n",  # 1
+        {"error": {"code": 429, "message": "Rate limited"}},  # 2
+        done=False,
+    )
     found = _quirks(body)
     assert found["keepalive_comments"] == [0]
     assert found["keepalive_in_data"] == [1]
@@ -883,14 +1012,17 @@ def test_sse_comment_and_data_comment_and_error_together() -> None:
 
 # -- policy independence ---------------------------------------------------------------------------
 
-ALL_STREAMS = sorted({case.body for case in POSITIVE.values()}
-                     | {body for _, body in NEGATIVE.values()})
+ALL_STREAMS = sorted(
+    {case.body for case in POSITIVE.values()} | {body for _, body in NEGATIVE.values()}
+)
 
 
 @pytest.mark.parametrize("body", ALL_STREAMS, ids=lambda b: f"{len(b)}B")
 def test_quirks_do_not_depend_on_the_policy(body: bytes) -> None:
-    by_policy = [{q.code for q in detect(analyze_bytes(body, empty_id=p))} - ROUTING
-                 for p in EMPTY_ID_POLICIES]
+    by_policy = [
+        {q.code for q in detect(analyze_bytes(body, empty_id=p))} - ROUTING
+        for p in EMPTY_ID_POLICIES
+    ]
     assert by_policy[0] == by_policy[1]
 
 

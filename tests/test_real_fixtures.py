@@ -33,49 +33,111 @@ TAX_ARGS_PREFIX = '{"filename": "taxes.txt", "lines_of_text": [\n"# COMPREHENSIV
 
 EXPECTED: dict[str, Expect] = {
     "anthropic-max-tokens-mid-arguments": Expect(
-        "anthropic", [(1, "toolu_01EKqbqmZrGRXy18eN7m9kvY", "make_file", TAX_ARGS_PREFIX)],
-        [False], {"finish_reason_mismatch"}, "max_tokens", [["truncated", "invalid_json"]]),
+        "anthropic",
+        [(1, "toolu_01EKqbqmZrGRXy18eN7m9kvY", "make_file", TAX_ARGS_PREFIX)],
+        [False],
+        {"finish_reason_mismatch"},
+        "max_tokens",
+        [["truncated", "invalid_json"]],
+    ),
     "anthropic-tool-no-args": Expect(
-        "anthropic", [(1, "toolu_01QE1WLsSVp5hy5Q3GmGTmjP", "updateIssueList", "")],
-        [True], {"zero_arg_empty_string"}, "tool_use"),
+        "anthropic",
+        [(1, "toolu_01QE1WLsSVp5hy5Q3GmGTmjP", "updateIssueList", "")],
+        [True],
+        {"zero_arg_empty_string"},
+        "tool_use",
+    ),
     "anthropic-tool-use": Expect(
-        "anthropic", [(1, "toolu_01NRLabsLyVHZPKxbKvkfSMn", "get_weather",
-                       '{"location": "Paris"}')], [True], set(), "tool_use"),
+        "anthropic",
+        [(1, "toolu_01NRLabsLyVHZPKxbKvkfSMn", "get_weather", '{"location": "Paris"}')],
+        [True],
+        set(),
+        "tool_use",
+    ),
     "claude-via-gateway-index-starts-at-1": Expect(
-        "openai-chat", [(1, "toolu_sanitized", "read_file", '{"path": "a.txt"}')],
-        [True], {"sparse_index"}, "tool_calls"),
+        "openai-chat",
+        [(1, "toolu_sanitized", "read_file", '{"path": "a.txt"}')],
+        [True],
+        {"sparse_index"},
+        "tool_calls",
+    ),
     "deepseek-reasoner-token-args": Expect(
-        "openai-chat", [(0, "call_00_ioIn7yN9p1ZOMNpDLwd4MgAF", "weather",
-                         '{"location": "San Francisco"}')], [True], set(), "tool_calls"),
+        "openai-chat",
+        [(0, "call_00_ioIn7yN9p1ZOMNpDLwd4MgAF", "weather", '{"location": "San Francisco"}')],
+        [True],
+        set(),
+        "tool_calls",
+    ),
     "gemini-3-function-call": Expect(
-        "gemini", [(OMITTED, OMITTED, "weather", '{"location":"San Francisco"}')],
-        [True], set(), "STOP", repaired=[True]),
+        "gemini",
+        [(OMITTED, OMITTED, "weather", '{"location":"San Francisco"}')],
+        [True],
+        set(),
+        "STOP",
+        repaired=[True],
+    ),
     "glm-5-2-empty-name-continuation": Expect(
-        "openai-chat", [(0, "chatcmpl-tool-9f149c74c42f265b", "webSearchTool",
-                         '{"query": "current Berlin weather"}')],
-        [True], {"empty_string_continuation_name"}, "tool_calls"),
+        "openai-chat",
+        [
+            (
+                0,
+                "chatcmpl-tool-9f149c74c42f265b",
+                "webSearchTool",
+                '{"query": "current Berlin weather"}',
+            )
+        ],
+        [True],
+        {"empty_string_continuation_name"},
+        "tool_calls",
+    ),
     "gpt-4o-two-tools-usage-chunk": Expect(
-        "openai-chat", [
-            (0, "call_JMW1whyEaYG438VE1OIflxA2", "GetWeatherArgs",
-             '{"city": "Edinburgh", "country": "GB", "units": "c"}'),
-            (1, "call_DNYTawLBoN8fj3KN6qU9N1Ou", "get_stock_price",
-             '{"ticker": "AAPL", "exchange": "NASDAQ"}')],
-        [True, True], {"usage_only_chunk"}, "tool_calls"),
+        "openai-chat",
+        [
+            (
+                0,
+                "call_JMW1whyEaYG438VE1OIflxA2",
+                "GetWeatherArgs",
+                '{"city": "Edinburgh", "country": "GB", "units": "c"}',
+            ),
+            (
+                1,
+                "call_DNYTawLBoN8fj3KN6qU9N1Ou",
+                "get_stock_price",
+                '{"ticker": "AAPL", "exchange": "NASDAQ"}',
+            ),
+        ],
+        [True, True],
+        {"usage_only_chunk"},
+        "tool_calls",
+    ),
     "mistral-no-index-whole-call": Expect(
-        "openai-chat", [(OMITTED, "gSIMJiOkT", "weather", '{"location": "San Francisco"}')],
-        [True], {"missing_index", "whole_call_single_chunk"}, "tool_calls"),
+        "openai-chat",
+        [(OMITTED, "gSIMJiOkT", "weather", '{"location": "San Francisco"}')],
+        [True],
+        {"missing_index", "whole_call_single_chunk"},
+        "tool_calls",
+    ),
     "qwen3-max-empty-id-continuations": Expect(
-        "openai-chat", [(0, "call_eee11723464a4b9eb8cee71d", "weather",
-                         '{"location": "San Francisco"}')],
-        [True], {"empty_string_continuation_id", "trailing_empty_arguments", "usage_only_chunk"},
-        "tool_calls"),
+        "openai-chat",
+        [(0, "call_eee11723464a4b9eb8cee71d", "weather", '{"location": "San Francisco"}')],
+        [True],
+        {"empty_string_continuation_id", "trailing_empty_arguments", "usage_only_chunk"},
+        "tool_calls",
+    ),
     "responses-gpt-5-1-function-call": Expect(
-        "openai-responses", [(0, "call_H5DxLSFnsGhiROnUiDHmgyc8", "weather",
-                              '{"location":"San Francisco"}')], [True], set(), "completed"),
+        "openai-responses",
+        [(0, "call_H5DxLSFnsGhiROnUiDHmgyc8", "weather", '{"location":"San Francisco"}')],
+        [True],
+        set(),
+        "completed",
+    ),
     "responses-lmstudio-no-deltas": Expect(
-        "openai-responses", [(2, "call_2025306790300011", "weather",
-                              '{"location":"San Francisco"}')],
-        [True], {"arguments_only_in_done"}, "completed"),
+        "openai-responses",
+        [(2, "call_2025306790300011", "weather", '{"location":"San Francisco"}')],
+        [True],
+        {"arguments_only_in_done"},
+        "completed",
+    ),
 }
 
 
@@ -102,7 +164,8 @@ def test_fixture(name: str) -> None:
     if exp.problems:
         assert [[p.code for p in v.problems] for v in final.verdicts] == exp.problems
     assert [v.repaired_id is not None for v in final.verdicts] == (
-        exp.repaired or [False] * len(exp.calls))
+        exp.repaired or [False] * len(exp.calls)
+    )
 
 
 def test_truncated_anthropic_call_reports_where_json_stops() -> None:
@@ -118,8 +181,9 @@ def test_truncated_anthropic_call_reports_where_json_stops() -> None:
 
 def test_qwen_literal_drops_three_continuations() -> None:
     """The issue's acceptance case: under literal the weather call keeps only its opener."""
-    analysis = Analysis.from_capture(load(real_fixture("qwen3-max-empty-id-continuations")),
-                                     Settings(empty_id="literal"))
+    analysis = Analysis.from_capture(
+        load(real_fixture("qwen3-max-empty-id-continuations")), Settings(empty_id="literal")
+    )
     (v,) = analysis.final.verdicts
     assert v.call.arguments == ""
     assert [d.text for d in v.call.dropped] == ['{"location": "San Francisco', '"}', ""]

@@ -23,8 +23,10 @@ def _demo_available() -> bool:
     return True
 
 
-needs_demo = pytest.mark.skipif(not _demo_available(), reason="DEMO PROVIDER MISSING: "
-                                "inspector.net.demo.DemoProvider is not importable yet")
+needs_demo = pytest.mark.skipif(
+    not _demo_available(),
+    reason="DEMO PROVIDER MISSING: inspector.net.demo.DemoProvider is not importable yet",
+)
 FAST = ["--header", "x-demo-chunk-delay: 0"]
 REPO = Path(__file__).resolve().parents[1]
 
@@ -42,8 +44,9 @@ def _analyze(capsys: pytest.CaptureFixture[str], out: Path, *args: str) -> tuple
 
 
 @needs_demo
-def test_record_default_demo_then_analyze_agrees(tmp_path: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_record_default_demo_then_analyze_agrees(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "glm.jsonl"
     code, stdout, err = _record(capsys, out)
     assert (code, err) == (0, "")
@@ -58,8 +61,9 @@ def test_record_default_demo_then_analyze_agrees(tmp_path: Path,
 
 
 @needs_demo
-def test_record_truncated_retries_and_exits_1(tmp_path: Path,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_record_truncated_retries_and_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "t.jsonl"
     code, stdout, _ = _record(capsys, out, "--model", "demo-truncated")
     lines = stdout.splitlines(keepends=True)
@@ -72,20 +76,22 @@ def test_record_truncated_retries_and_exits_1(tmp_path: Path,
 
 
 @needs_demo
-def test_record_retry_then_valid_and_no_retry(tmp_path: Path,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
-    code, stdout, _ = _record(capsys, tmp_path / "a.jsonl", "--model",
-                              "demo-truncated-then-valid")
+def test_record_retry_then_valid_and_no_retry(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, stdout, _ = _record(capsys, tmp_path / "a.jsonl", "--model", "demo-truncated-then-valid")
     assert code == 0 and "attempt 2: HTTP 200" in stdout and "→ accepted\n" in stdout
-    code, stdout, _ = _record(capsys, tmp_path / "b.jsonl", "--model", "demo-truncated",
-                              "--no-retry")
+    code, stdout, _ = _record(
+        capsys, tmp_path / "b.jsonl", "--model", "demo-truncated", "--no-retry"
+    )
     assert code == 1 and "attempt 2" not in stdout and "→ invalid" in stdout
     assert len(load(tmp_path / "b.jsonl").attempts) == 1
 
 
 @needs_demo
-def test_record_fault_exits_2_with_one_line(tmp_path: Path,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_record_fault_exits_2_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "f.jsonl"
     code, stdout, err = _record(capsys, out, "--model", "fault-401")
     assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
@@ -96,9 +102,9 @@ def test_record_fault_exits_2_with_one_line(tmp_path: Path,
     assert att.status == 401 and att.body and att.end is not None
 
 
-def test_missing_key_is_one_line_and_writes_nothing(tmp_path: Path,
-                                                     capsys: pytest.CaptureFixture[str],
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_key_is_one_line_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     import keyring
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
@@ -110,8 +116,7 @@ def test_missing_key_is_one_line_and_writes_nothing(tmp_path: Path,
     assert not out.exists()
 
 
-def test_unknown_profile_and_scenario(tmp_path: Path,
-                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_unknown_profile_and_scenario(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = str(tmp_path / "x.jsonl")
     assert main(["record", "--profile", "nope", "--scenario", "weather", "--out", out]) == 2
     assert "unknown profile 'nope'" in capsys.readouterr().err
@@ -125,10 +130,28 @@ def test_ctrl_c_completes_the_capture(tmp_path: Path) -> None:
     out = tmp_path / "int.jsonl"
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "inspector", "record", "--profile", "demo-anthropic",
-         "--scenario", "filesystem", "--out", str(out), "--model", "fault-stall",
-         *FAST, "--header", "x-demo-stall:60"],
-        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "inspector",
+            "record",
+            "--profile",
+            "demo-anthropic",
+            "--scenario",
+            "filesystem",
+            "--out",
+            str(out),
+            "--model",
+            "fault-stall",
+            *FAST,
+            "--header",
+            "x-demo-stall:60",
+        ],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         deadline = time.monotonic() + 20

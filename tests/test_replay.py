@@ -16,14 +16,29 @@ from inspector.core.model import EventKind
 from inspector.core.replay import Replayer, Step, replay_plan, split_body
 from inspector.core.sse import decode_all
 
-TOOLS = [{"type": "function", "function": {"name": "read_file", "parameters": {
-    "type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}}}]
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "read_file",
+            "parameters": {
+                "type": "object",
+                "properties": {"path": {"type": "string"}},
+                "required": ["path"],
+            },
+        },
+    }
+]
 
 
 def _chat(entry: dict[str, Any] | None = None, finish: str | None = None) -> bytes:
     delta: dict[str, Any] = {"tool_calls": [entry]} if entry else {}
-    obj = {"id": "chatcmpl-r", "object": "chat.completion.chunk", "model": "m",
-           "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+    obj = {
+        "id": "chatcmpl-r",
+        "object": "chat.completion.chunk",
+        "model": "m",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
     return b"data: " + json.dumps(obj).encode() + b"\n\n"
 
 
@@ -47,8 +62,13 @@ def two_attempt_capture(path: Path) -> Capture:
             if n == 2:
                 w.attempt(2, "stream_invalid_tool_call", "retry_streaming")
             body = {"model": "m", "messages": [], "tools": TOOLS, "stream": True}
-            w.request(n, "POST", "https://api.example.test/v1/chat/completions",
-                      {"Authorization": "Bearer sk-test"}, body)
+            w.request(
+                n,
+                "POST",
+                "https://api.example.test/v1/chat/completions",
+                {"Authorization": "Bearer sk-test"},
+                body,
+            )
             w.response(n, 200, {"content-type": "text/event-stream"}, 0.1)
             events = [_chat(_call(parts[0], first=True))] + [_chat(_call(p)) for p in parts[1:]]
             events += [_chat(finish=finish), b"data: [DONE]\n\n"]
@@ -66,12 +86,35 @@ def snapshot(analysis: Analysis) -> list[Any]:
     out: list[Any] = []
     for view in analysis.attempts:
         state = view.state
-        calls = [(v.call.index, v.call.id, v.call.name, v.call.arguments, v.valid, v.orphan,
-                  [p.code for p in v.problems], v.call.truncated, v.call.close_reason,
-                  list(v.call.accepted)) for v in view.verdicts]
+        calls = [
+            (
+                v.call.index,
+                v.call.id,
+                v.call.name,
+                v.call.arguments,
+                v.valid,
+                v.orphan,
+                [p.code for p in v.problems],
+                v.call.truncated,
+                v.call.close_reason,
+                list(v.call.accepted),
+            )
+            for v in view.verdicts
+        ]
         quirks = [(q.code, q.chunks) for q in view.quirks]
-        out.append((view.number, state.ended, len(state.events), len(state.deltas), calls,
-                    quirks, state.finish_reason, state.full_text, view.source is not None))
+        out.append(
+            (
+                view.number,
+                state.ended,
+                len(state.events),
+                len(state.deltas),
+                calls,
+                quirks,
+                state.finish_reason,
+                state.full_text,
+                view.source is not None,
+            )
+        )
     out.append([(r.reason, r.recovery_action) for r in analysis.records])
     return out
 
@@ -88,8 +131,7 @@ def test_real_fixtures_replay_to_the_same_analysis(tmp_path: Path) -> None:
                 assert replayer.step() == 1
             assert replayer.step() == 0
             assert replayer.analysis.capture is capture
-            assert snapshot(replayer.analysis) == snapshot(
-                Analysis.from_capture(capture, settings))
+            assert snapshot(replayer.analysis) == snapshot(Analysis.from_capture(capture, settings))
 
 
 def test_two_attempt_capture_replays_both_attempts(tmp_path: Path) -> None:
@@ -118,8 +160,7 @@ def test_plan_lays_attempts_on_one_clock(tmp_path: Path) -> None:
     assert len(first) == len(capture.attempts[0].chunks) and len(second) == len(first)
     assert [s.t for s in first] == [t for t, _ in capture.attempts[0].chunks]
     end1 = first[-1].t
-    assert [s.t for s in second] == pytest.approx([end1 + t for t, _ in
-                                                   capture.attempts[1].chunks])
+    assert [s.t for s in second] == pytest.approx([end1 + t for t, _ in capture.attempts[1].chunks])
     assert [s.source_t for s in second] == [t for t, _ in capture.attempts[1].chunks]
     assert all(a.t <= b.t for a, b in itertools.pairwise(plan))
     assert b"".join(s.data for s in first) == capture.attempts[0].body
@@ -196,15 +237,20 @@ def test_raw_body_is_split_one_step_per_wire_event() -> None:
         assert [s.t for s in plan] == pytest.approx([0.1 * i for i in range(len(plan))])
         replayer = Replayer(capture)
         for _ in plan[:-1]:
-            before = len(replayer.analysis.attempts[-1].state.events) \
-                if replayer.analysis.attempts else 0
+            before = (
+                len(replayer.analysis.attempts[-1].state.events)
+                if replayer.analysis.attempts
+                else 0
+            )
             replayer.step()
             assert len(replayer.analysis.attempts[-1].state.events) == before + 1
 
 
 def test_split_body_attaches_gaps_to_the_following_event() -> None:
-    body = (b"\xef\xbb\xbf\n\ndata: a\n\n: keep-alive\r\n\r\n\r\nid: 7\n\n"
-            b"event: x\ndata: b\n: inside\ndata: c\n\ndata: tail-without-blank-line")
+    body = (
+        b"\xef\xbb\xbf\n\ndata: a\n\n: keep-alive\r\n\r\n\r\nid: 7\n\n"
+        b"event: x\ndata: b\n: inside\ndata: c\n\ndata: tail-without-blank-line"
+    )
     pieces = split_body(body)
     assert b"".join(pieces) == body
     assert pieces == [
@@ -220,8 +266,8 @@ def test_split_body_attaches_gaps_to_the_following_event() -> None:
 
 
 def test_invalid_utf8_does_not_split_a_line() -> None:
-    body = b"data: {\"a\": \"\xff\"}\n\ndata: [DONE]\n\n"
-    assert split_body(body) == [b"data: {\"a\": \"\xff\"}\n\n", b"data: [DONE]\n\n"]
+    body = b'data: {"a": "\xff"}\n\ndata: [DONE]\n\n'
+    assert split_body(body) == [b'data: {"a": "\xff"}\n\n', b"data: [DONE]\n\n"]
 
 
 def test_advance_to_time_and_max_steps(tmp_path: Path) -> None:
@@ -260,11 +306,17 @@ def test_apply_rejudges_in_place_and_rebuilds_on_a_dialect_change() -> None:
 
 
 def _seed3_like() -> bytes:
-    first = {"index": 0, "id": "call_x", "type": "function",
-             "function": {"name": "Glob", "arguments": "{"}}
+    first = {
+        "index": 0,
+        "id": "call_x",
+        "type": "function",
+        "function": {"name": "Glob", "arguments": "{"},
+    }
     parts = [_chat(first)]
-    parts += [_chat({"index": 0, "id": "", "function": {"name": "", "arguments": p}})
-              for p in ('"pattern": ', '"*.md"', "}")]
+    parts += [
+        _chat({"index": 0, "id": "", "function": {"name": "", "arguments": p}})
+        for p in ('"pattern": ', '"*.md"', "}")
+    ]
     return b"".join([*parts, _chat(finish="tool_calls"), b"data: [DONE]\n\n"])
 
 
@@ -326,13 +378,26 @@ def test_sample_captures_replay_to_the_same_analysis(path: Path) -> None:
 def test_set_tools_rejudges_now_and_survives_a_backward_seek() -> None:
     from inspector.core.tools import ToolRegistry
 
-    replayer = Replayer(load(real_fixture("qwen3-max-empty-id-continuations")),
-                        Settings(empty_id="literal"))
+    replayer = Replayer(
+        load(real_fixture("qwen3-max-empty-id-continuations")), Settings(empty_id="literal")
+    )
     replayer.finish()
     assert replayer.analysis.all_valid  # no tools known: blank arguments count as {}
-    tools = ToolRegistry.from_definitions([{"type": "function", "function": {
-        "name": "weather", "parameters": {"type": "object", "required": ["location"],
-                                          "properties": {"location": {"type": "string"}}}}}])
+    tools = ToolRegistry.from_definitions(
+        [
+            {
+                "type": "function",
+                "function": {
+                    "name": "weather",
+                    "parameters": {
+                        "type": "object",
+                        "required": ["location"],
+                        "properties": {"location": {"type": "string"}},
+                    },
+                },
+            }
+        ]
+    )
     replayer.set_tools(tools)
     assert not replayer.analysis.all_valid
     replayer.seek(2)  # backward: a fresh Analysis must keep the user's tools

@@ -64,10 +64,17 @@ def test_event_records_round_trip_through_a_capture(tmp_path: Path) -> None:
         w.event(1, 0.0, ROUND, {"round": 1, "position": {"t": 0, "chunks": 0, "events": 0}})
         w.request(1, "POST", "http://x/v1/chat/completions", {}, {"messages": []})
         w.chunk(1, 0.01, VALID)
-        w.event(1, 0.02, "tool_result", {"call_id": "c1", "name": "get_weather",
-                                          "output": "ok", "position": {"t": 0.02, "chunks": 1,
-                                                                       "events": 3,
-                                                                       "ended": True}})
+        w.event(
+            1,
+            0.02,
+            "tool_result",
+            {
+                "call_id": "c1",
+                "name": "get_weather",
+                "output": "ok",
+                "position": {"t": 0.02, "chunks": 1, "events": 3, "ended": True},
+            },
+        )
         w.end(1, 0.03, "eof")
     capture = load(path)
     plan = replay_plan(capture)
@@ -84,10 +91,16 @@ def test_all_valid_looks_at_every_round_not_only_the_last() -> None:
     from inspector.core.analysis import Settings
 
     def stream(args: str) -> bytes:
-        entry = {"index": 0, "id": "call_1", "type": "function",
-                 "function": {"name": "f", "arguments": args}}
-        chunks = [{"choices": [{"index": 0, "delta": {"tool_calls": [entry]}}]},
-                  {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}]
+        entry = {
+            "index": 0,
+            "id": "call_1",
+            "type": "function",
+            "function": {"name": "f", "arguments": args},
+        }
+        chunks = [
+            {"choices": [{"index": 0, "delta": {"tool_calls": [entry]}}]},
+            {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]},
+        ]
         return b"".join(b"data: " + json.dumps(c).encode() + b"\n\n" for c in chunks)
 
     analysis = Analysis(Settings())

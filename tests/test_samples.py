@@ -36,29 +36,56 @@ class Expect:
 
 EXPECTED: dict[str, Expect] = {
     "glm-empty-string-continuations": Expect(
-        "openai-chat", [["ExecCommand", "Glob"]], [[True, True]],
-        [{"empty_string_continuation_id", "empty_string_continuation_name"}], ["tool_calls"]),
+        "openai-chat",
+        [["ExecCommand", "Glob"]],
+        [[True, True]],
+        [{"empty_string_continuation_id", "empty_string_continuation_name"}],
+        ["tool_calls"],
+    ),
     "ollama-parallel-calls-index-0": Expect(
-        "openai-chat", [["get_weather"] * 3], [[True] * 3],
+        "openai-chat",
+        [["get_weather"] * 3],
+        [[True] * 3],
         [{"index_reused_with_new_id", "whole_call_single_chunk", "usage_only_chunk"}],
-        ["tool_calls"]),
+        ["tool_calls"],
+    ),
     "anthropic-parallel-tool-use": Expect(
-        "anthropic", [["get_weather", "get_time"]], [[True, True]], [set()], ["tool_use"]),
+        "anthropic", [["get_weather", "get_time"]], [[True, True]], [set()], ["tool_use"]
+    ),
     "responses-function-call": Expect(
-        "openai-responses", [["search_flights"]], [[True]], [set()], ["completed"]),
+        "openai-responses", [["search_flights"]], [[True]], [set()], ["completed"]
+    ),
     "gemini-parallel-function-calls": Expect(
-        "gemini", [["get_weather", "convert_currency"]], [[True, True]], [set()], ["STOP"]),
+        "gemini", [["get_weather", "convert_currency"]], [[True, True]], [set()], ["STOP"]
+    ),
     "retry-truncated-then-valid": Expect(
-        "openai-chat", [["write_file"], ["write_file"]], [[False], [True]],
-        [{"finish_reason_mismatch"}, set()], ["length", "tool_calls"], noisy=True,
-        problems=[[["truncated", "invalid_json"]], [[]]]),
+        "openai-chat",
+        [["write_file"], ["write_file"]],
+        [[False], [True]],
+        [{"finish_reason_mismatch"}, set()],
+        ["length", "tool_calls"],
+        noisy=True,
+        problems=[[["truncated", "invalid_json"]], [[]]],
+    ),
     "openrouter-keepalives-no-done": Expect(
-        "openai-chat", [["fetch_url"]], [[False]],
-        [{"keepalive_comments", "cumulative_arguments", "finish_reason_mismatch",
-          "missing_done", "usage_only_chunk"}], ["stop"],
-        problems=[[["invalid_json"]]]),
+        "openai-chat",
+        [["fetch_url"]],
+        [[False]],
+        [
+            {
+                "keepalive_comments",
+                "cumulative_arguments",
+                "finish_reason_mismatch",
+                "missing_done",
+                "usage_only_chunk",
+            }
+        ],
+        ["stop"],
+        problems=[[["invalid_json"]]],
+    ),
     "large-arguments": Expect(
-        "openai-chat", [["write_file"]], [[True]], [set()], ["tool_calls"], noisy=True),
+        "openai-chat", [["write_file"]], [[True]], [set()], ["tool_calls"], noisy=True
+    ),
 }
 
 
@@ -177,8 +204,9 @@ def test_no_secret_is_written(path: Path) -> None:
     capture = load(path)
     for attempt in capture.attempts:
         assert attempt.request is not None
-        secret = {k: v for k, v in attempt.request["headers"].items()
-                  if k.lower() in SECRET_HEADERS}
+        secret = {
+            k: v for k, v in attempt.request["headers"].items() if k.lower() in SECRET_HEADERS
+        }
         assert secret and set(secret.values()) == {REDACTED}
         body = attempt.request["body"]
         assert body.get("tools") or body.get("contents")

@@ -53,8 +53,19 @@ def test_shipped_scenarios_load_with_their_tools() -> None:
 
 def test_builtin_profiles_cover_the_providers() -> None:
     names = {p.name for p in BUILTIN_PROFILES}
-    assert {"demo", "openai", "openai-responses", "anthropic", "gemini", "openrouter", "groq",
-            "deepseek", "mistral", "ollama", "vllm"} <= names
+    assert {
+        "demo",
+        "openai",
+        "openai-responses",
+        "anthropic",
+        "gemini",
+        "openrouter",
+        "groq",
+        "deepseek",
+        "mistral",
+        "ollama",
+        "vllm",
+    } <= names
     assert {p.dialect for p in BUILTIN_PROFILES} == set(DIALECTS)
     assert find_profile("ollama").base_url == "http://localhost:11434/v1"
     assert find_profile("vllm").base_url == "http://localhost:8000/v1"
@@ -79,8 +90,11 @@ def test_responses_request_converts_tools() -> None:
     spec = build_request(find_profile("openai-responses"), _scenario("weather"))
     assert spec.url == "https://api.openai.com/v1/responses"
     b = spec.body
-    assert b["stream"] is True and b["input"] == [{"role": "user", "content": b["input"][0][
-        "content"]}] and "Paris" in b["input"][0]["content"]
+    assert (
+        b["stream"] is True
+        and b["input"] == [{"role": "user", "content": b["input"][0]["content"]}]
+        and "Paris" in b["input"][0]["content"]
+    )
     assert b["instructions"].startswith("You are")
     (tool,) = b["tools"]
     assert tool["type"] == "function" and tool["name"] == "get_weather"
@@ -103,8 +117,10 @@ def test_anthropic_request() -> None:
 
 def test_gemini_request() -> None:
     spec = build_request(find_profile("gemini"), _scenario("weather"), model="gemini-x")
-    assert spec.url == ("https://generativelanguage.googleapis.com/v1beta/models/gemini-x"
-                        ":streamGenerateContent?alt=sse")
+    assert spec.url == (
+        "https://generativelanguage.googleapis.com/v1beta/models/gemini-x"
+        ":streamGenerateContent?alt=sse"
+    )
     assert spec.key_header == "x-goog-api-key" and "key=" not in spec.url
     b = spec.body
     assert b["contents"] == [{"role": "user", "parts": [{"text": _scenario("weather").prompt}]}]
@@ -119,20 +135,30 @@ def test_gemini_request() -> None:
 
 def test_zero_arg_tool_in_every_dialect() -> None:
     tools = _scenario("zero-arg").tools
-    assert convert_tools(tools, "anthropic")[0]["input_schema"] == {"type": "object",
-                                                                      "properties": {}}
+    assert convert_tools(tools, "anthropic")[0]["input_schema"] == {
+        "type": "object",
+        "properties": {},
+    }
     assert "parameters" not in convert_tools(tools, "gemini")[0]["functionDeclarations"][0]
     assert convert_tools(tools, "openai-responses")[0]["parameters"]["type"] == "object"
 
 
 def test_gemini_schema_conversion() -> None:
-    schema = {"type": "object", "additionalProperties": False, "$schema": "x",
-              "properties": {"n": {"type": ["integer", "null"]},
-                             "tags": {"type": "array", "items": {"type": "string"}}}}
+    schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "$schema": "x",
+        "properties": {
+            "n": {"type": ["integer", "null"]},
+            "tags": {"type": "array", "items": {"type": "string"}},
+        },
+    }
     assert gemini_schema(schema) == {
         "type": "OBJECT",
-        "properties": {"n": {"type": "INTEGER", "nullable": True},
-                       "tags": {"type": "ARRAY", "items": {"type": "STRING"}}},
+        "properties": {
+            "n": {"type": "INTEGER", "nullable": True},
+            "tags": {"type": "ARRAY", "items": {"type": "STRING"}},
+        },
     }
 
 
@@ -142,8 +168,9 @@ def test_key_never_in_the_spec(dialect: str) -> None:
     spec = build_request(profile, _scenario("parallel"))
     blob = orjson.dumps([spec.url, dict(spec.headers), spec.body]).decode().lower()
     assert "bearer" not in blob and SECRET.lower() not in blob
-    assert not ({"authorization", "x-api-key", "x-goog-api-key"} & {h.lower()
-                                                                     for h in spec.headers})
+    assert not (
+        {"authorization", "x-api-key", "x-goog-api-key"} & {h.lower() for h in spec.headers}
+    )
     assert spec.headers["x-extra"] == "1" and spec.key_header is not None
 
 
@@ -151,9 +178,13 @@ def test_demo_profiles_resolve_per_dialect() -> None:
     demo = find_profile("demo")
     with pytest.raises(ValueError, match="resolved"):
         build_request(demo, _scenario("weather"))
-    urls = {p.dialect: build_request(p.resolved("http://127.0.0.1:9/"), _scenario("weather"),
-                                     model="demo-clean").url
-            for p in BUILTIN_PROFILES if p.is_demo}
+    urls = {
+        p.dialect: build_request(
+            p.resolved("http://127.0.0.1:9/"), _scenario("weather"), model="demo-clean"
+        ).url
+        for p in BUILTIN_PROFILES
+        if p.is_demo
+    }
     assert urls == {
         "openai-chat": "http://127.0.0.1:9/v1/chat/completions",
         "openai-responses": "http://127.0.0.1:9/v1/responses",
@@ -165,8 +196,12 @@ def test_demo_profiles_resolve_per_dialect() -> None:
 
 def test_messages_override_and_options_win() -> None:
     profile = replace(find_profile("anthropic"), options={"max_tokens": 77, "temperature": 0})
-    msgs = [{"role": "system", "content": "S"}, {"role": "user", "content": "hi"},
-            {"role": "assistant", "content": "yo"}, {"role": "user", "content": "again"}]
+    msgs = [
+        {"role": "system", "content": "S"},
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "yo"},
+        {"role": "user", "content": "again"},
+    ]
     b = build_request(profile, _scenario("weather"), messages=msgs).body
     assert b["system"] == "S" and b["max_tokens"] == 77 and b["temperature"] == 0
     assert [m["role"] for m in b["messages"]] == ["user", "assistant", "user"]
@@ -176,9 +211,20 @@ def test_messages_override_and_options_win() -> None:
 
 def test_user_profiles(tmp_path: Path) -> None:
     path = tmp_path / "p.json"
-    path.write_text(json.dumps([{"name": "mine", "dialect": "openai-chat",
-                                 "base_url": "http://x/v1", "model": "m", "key_env": "MY_KEY",
-                                 "headers": {"h": "v"}}]))
+    path.write_text(
+        json.dumps(
+            [
+                {
+                    "name": "mine",
+                    "dialect": "openai-chat",
+                    "base_url": "http://x/v1",
+                    "model": "m",
+                    "key_env": "MY_KEY",
+                    "headers": {"h": "v"},
+                }
+            ]
+        )
+    )
     (mine,) = load_profiles(path)
     assert mine == Profile("mine", "openai-chat", "http://x/v1", "m", "MY_KEY", {"h": "v"}, {})
     assert find_profile("mine", [mine]) is mine

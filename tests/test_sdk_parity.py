@@ -29,9 +29,11 @@ from inspector.core.stream import StreamState, analyze_bytes
 from inspector.net.demo import SCENARIOS, DemoProvider
 
 FAST = {"x-demo-chunk-delay": "0"}
-SCHEMA = {"type": "object", "properties": {"city": {"type": "string"},
-                                           "unit": {"type": "string", "enum": ["c", "f"]}},
-          "required": ["city"]}
+SCHEMA = {
+    "type": "object",
+    "properties": {"city": {"type": "string"}, "unit": {"type": "string", "enum": ["c", "f"]}},
+    "required": ["city"],
+}
 SEARCH = {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}
 TOOLS = [("get_weather", "Current weather", SCHEMA), ("web_search", "Search the web", SEARCH)]
 QUESTION = "What's the weather in Paris?"
@@ -73,9 +75,12 @@ class Tee:
                 response = await self._inner.handle_async_request(request)
                 sink = bytearray()
                 bodies.append(sink)
-                return lib.Response(response.status_code, headers=response.headers,
-                                    stream=Copy(response.stream, sink),
-                                    extensions=response.extensions)
+                return lib.Response(
+                    response.status_code,
+                    headers=response.headers,
+                    stream=Copy(response.stream, sink),
+                    extensions=response.extensions,
+                )
 
             async def aclose(self) -> None:
                 await self._inner.aclose()
@@ -114,14 +119,24 @@ async def claude_tee() -> AsyncIterator[Tee]:
 
 @pytest.fixture
 def oai(demo: str, oai_tee: Tee) -> openai.AsyncOpenAI:
-    return openai.AsyncOpenAI(base_url=demo + "/v1", api_key="demo", max_retries=0,
-                              default_headers=FAST, http_client=oai_tee.client)
+    return openai.AsyncOpenAI(
+        base_url=demo + "/v1",
+        api_key="demo",
+        max_retries=0,
+        default_headers=FAST,
+        http_client=oai_tee.client,
+    )
 
 
 @pytest.fixture
 def claude(demo: str, claude_tee: Tee) -> anthropic.AsyncAnthropic:
-    return anthropic.AsyncAnthropic(base_url=demo, api_key="demo", max_retries=0,
-                                    default_headers=FAST, http_client=claude_tee.client)
+    return anthropic.AsyncAnthropic(
+        base_url=demo,
+        api_key="demo",
+        max_retries=0,
+        default_headers=FAST,
+        http_client=claude_tee.client,
+    )
 
 
 def engine_calls(state: StreamState) -> list[ToolCall]:
@@ -131,14 +146,22 @@ def engine_calls(state: StreamState) -> list[ToolCall]:
 
 # -- OpenAI Chat Completions ------------------------------------------------------------------
 
-CHAT_TOOLS: Any = [{"type": "function", "function": {"name": n, "description": d, "parameters": s}}
-                   for n, d, s in TOOLS]
+CHAT_TOOLS: Any = [
+    {"type": "function", "function": {"name": n, "description": d, "parameters": s}}
+    for n, d, s in TOOLS
+]
 
 
-@pytest.mark.parametrize(("model", "usage"), [
-    ("demo-clean", False), ("demo-clean", True), ("demo-parallel", True),
-    ("demo-qwen-omitted", False), ("demo-usage-chunk", False),
-])
+@pytest.mark.parametrize(
+    ("model", "usage"),
+    [
+        ("demo-clean", False),
+        ("demo-clean", True),
+        ("demo-parallel", True),
+        ("demo-qwen-omitted", False),
+        ("demo-usage-chunk", False),
+    ],
+)
 async def test_openai_chat_stream_helper_matches_the_engine(
     oai: openai.AsyncOpenAI, oai_tee: Tee, model: str, usage: bool
 ) -> None:
@@ -166,35 +189,45 @@ async def test_openai_chat_stream_helper_matches_the_engine(
         assert final.usage is None and state.usage is None
 
 
-async def test_openai_chat_create_with_the_stream_state(oai: openai.AsyncOpenAI,
-                                                        oai_tee: Tee) -> None:
+async def test_openai_chat_create_with_the_stream_state(
+    oai: openai.AsyncOpenAI, oai_tee: Tee
+) -> None:
     helper = ChatCompletionStreamState()
     chunks = 0
     stream = await oai.chat.completions.create(
-        model="demo-parallel", messages=[{"role": "user", "content": QUESTION}],
-        tools=CHAT_TOOLS, stream=True)
+        model="demo-parallel",
+        messages=[{"role": "user", "content": QUESTION}],
+        tools=CHAT_TOOLS,
+        stream=True,
+    )
     async for chunk in stream:
         helper.handle_chunk(chunk)
         chunks += 1
     final = helper.get_final_completion()
     state = oai_tee.last()
-    sdk = [(t.id, t.function.name, t.function.arguments)
-           for t in final.choices[0].message.tool_calls or []]
+    sdk = [
+        (t.id, t.function.name, t.function.arguments)
+        for t in final.choices[0].message.tool_calls or []
+    ]
     assert sdk == [(c.id, c.name, c.arguments) for c in engine_calls(state)]
     assert chunks == sum(1 for e in state.events if e.data != "[DONE]")
 
 
 async def test_openai_tool_loop_ends_with_text(oai: openai.AsyncOpenAI, oai_tee: Tee) -> None:
     messages: list[Any] = [{"role": "user", "content": QUESTION}]
-    async with oai.chat.completions.stream(model="demo-clean", messages=messages,
-                                           tools=CHAT_TOOLS) as stream:
+    async with oai.chat.completions.stream(
+        model="demo-clean", messages=messages, tools=CHAT_TOOLS
+    ) as stream:
         first = await stream.get_final_completion()
     message = first.choices[0].message
     (call,) = message.tool_calls or []
-    messages += [message.model_dump(exclude_none=True),
-                 {"role": "tool", "tool_call_id": call.id, "content": "18 C and sunny"}]
-    async with oai.chat.completions.stream(model="demo-clean", messages=messages,
-                                           tools=CHAT_TOOLS) as stream:
+    messages += [
+        message.model_dump(exclude_none=True),
+        {"role": "tool", "tool_call_id": call.id, "content": "18 C and sunny"},
+    ]
+    async with oai.chat.completions.stream(
+        model="demo-clean", messages=messages, tools=CHAT_TOOLS
+    ) as stream:
         second = await stream.get_final_completion()
     (choice,) = second.choices
     assert choice.finish_reason == "stop" and not choice.message.tool_calls
@@ -222,13 +255,16 @@ async def test_openai_models_list_and_errors(oai: openai.AsyncOpenAI) -> None:
 
 # -- OpenAI Responses -------------------------------------------------------------------------
 
-RESPONSES_TOOLS: Any = [{"type": "function", "name": n, "description": d, "parameters": s,
-                         "strict": False} for n, d, s in TOOLS]
+RESPONSES_TOOLS: Any = [
+    {"type": "function", "name": n, "description": d, "parameters": s, "strict": False}
+    for n, d, s in TOOLS
+]
 
 
 @pytest.mark.parametrize("model", ["demo-clean", "demo-parallel"])
-async def test_openai_responses_stream_matches_the_engine(oai: openai.AsyncOpenAI, oai_tee: Tee,
-                                                          model: str) -> None:
+async def test_openai_responses_stream_matches_the_engine(
+    oai: openai.AsyncOpenAI, oai_tee: Tee, model: str
+) -> None:
     done = []
     async with oai.responses.stream(model=model, input=QUESTION, tools=RESPONSES_TOOLS) as stream:
         async for event in stream:
@@ -239,26 +275,35 @@ async def test_openai_responses_stream_matches_the_engine(oai: openai.AsyncOpenA
     items = [o for o in final.output if o.type == "function_call"]
     calls = engine_calls(state)
     assert [(o.call_id, o.name, o.arguments) for o in items] == [
-        (c.id, c.name, c.arguments) for c in calls]
+        (c.id, c.name, c.arguments) for c in calls
+    ]
     assert [o.id for o in items] == [c.fragments[0].extra["item_id"] for c in calls]
     assert done == [c.arguments for c in calls]
     assert final.status == state.finish_reason == "completed"
     assert final.usage is not None and final.usage.total_tokens == state.usage["total_tokens"]
 
 
-async def test_openai_responses_tool_loop_ends_with_text(oai: openai.AsyncOpenAI,
-                                                         oai_tee: Tee) -> None:
-    async with oai.responses.stream(model="demo-clean", input=QUESTION,
-                                    tools=RESPONSES_TOOLS) as stream:
+async def test_openai_responses_tool_loop_ends_with_text(
+    oai: openai.AsyncOpenAI, oai_tee: Tee
+) -> None:
+    async with oai.responses.stream(
+        model="demo-clean", input=QUESTION, tools=RESPONSES_TOOLS
+    ) as stream:
         first = await stream.get_final_response()
     (call,) = [o for o in first.output if o.type == "function_call"]
-    items: Any = [{"role": "user", "content": QUESTION},
-                  {"type": "function_call", "call_id": call.call_id, "name": call.name,
-                   "arguments": call.arguments},
-                  {"type": "function_call_output", "call_id": call.call_id,
-                   "output": "18 C and sunny"}]
-    async with oai.responses.stream(model="demo-clean", input=items,
-                                    tools=RESPONSES_TOOLS) as stream:
+    items: Any = [
+        {"role": "user", "content": QUESTION},
+        {
+            "type": "function_call",
+            "call_id": call.call_id,
+            "name": call.name,
+            "arguments": call.arguments,
+        },
+        {"type": "function_call_output", "call_id": call.call_id, "output": "18 C and sunny"},
+    ]
+    async with oai.responses.stream(
+        model="demo-clean", input=items, tools=RESPONSES_TOOLS
+    ) as stream:
         second = await stream.get_final_response()
     assert "18 C and sunny" in second.output_text
     assert second.output_text == oai_tee.last().full_text
@@ -271,11 +316,14 @@ ANTHROPIC_TOOLS: Any = [{"name": n, "description": d, "input_schema": s} for n, 
 
 
 @pytest.mark.parametrize("model", ["demo-clean", "demo-parallel"])
-async def test_anthropic_stream_matches_the_engine(claude: anthropic.AsyncAnthropic,
-                                                   claude_tee: Tee, model: str) -> None:
+async def test_anthropic_stream_matches_the_engine(
+    claude: anthropic.AsyncAnthropic, claude_tee: Tee, model: str
+) -> None:
     partial: dict[int, str] = {}
     async with claude.messages.stream(
-        model=model, max_tokens=1024, tools=ANTHROPIC_TOOLS,
+        model=model,
+        max_tokens=1024,
+        tools=ANTHROPIC_TOOLS,
         messages=[{"role": "user", "content": QUESTION}],
     ) as stream:
         async for event in stream:
@@ -286,7 +334,8 @@ async def test_anthropic_stream_matches_the_engine(claude: anthropic.AsyncAnthro
     calls = engine_calls(state)
     uses = [b for b in final.content if b.type == "tool_use"]
     assert [(b.id, b.name, b.input) for b in uses] == [
-        (c.id, c.name, orjson.loads(c.arguments)) for c in calls]
+        (c.id, c.name, orjson.loads(c.arguments)) for c in calls
+    ]
     assert [partial[c.index] for c in calls] == [c.arguments for c in calls]  # the raw strings
     texts = [b.text for b in final.content if b.type == "text"]
     assert texts == [state.full_text]
@@ -295,19 +344,27 @@ async def test_anthropic_stream_matches_the_engine(claude: anthropic.AsyncAnthro
     assert final.usage.output_tokens == state.usage["output_tokens"]
 
 
-async def test_anthropic_tool_loop_ends_with_text(claude: anthropic.AsyncAnthropic,
-                                                  claude_tee: Tee) -> None:
+async def test_anthropic_tool_loop_ends_with_text(
+    claude: anthropic.AsyncAnthropic, claude_tee: Tee
+) -> None:
     messages: list[Any] = [{"role": "user", "content": QUESTION}]
-    async with claude.messages.stream(model="demo-clean", max_tokens=1024,
-                                      tools=ANTHROPIC_TOOLS, messages=messages) as stream:
+    async with claude.messages.stream(
+        model="demo-clean", max_tokens=1024, tools=ANTHROPIC_TOOLS, messages=messages
+    ) as stream:
         first = await stream.get_final_message()
     (use,) = [b for b in first.content if b.type == "tool_use"]
-    messages += [{"role": "assistant", "content": [b.model_dump(exclude_none=True)
-                                                   for b in first.content]},
-                 {"role": "user", "content": [{"type": "tool_result", "tool_use_id": use.id,
-                                               "content": "18 C and sunny"}]}]
-    async with claude.messages.stream(model="demo-clean", max_tokens=1024,
-                                      tools=ANTHROPIC_TOOLS, messages=messages) as stream:
+    messages += [
+        {"role": "assistant", "content": [b.model_dump(exclude_none=True) for b in first.content]},
+        {
+            "role": "user",
+            "content": [
+                {"type": "tool_result", "tool_use_id": use.id, "content": "18 C and sunny"}
+            ],
+        },
+    ]
+    async with claude.messages.stream(
+        model="demo-clean", max_tokens=1024, tools=ANTHROPIC_TOOLS, messages=messages
+    ) as stream:
         second = await stream.get_final_message()
     assert second.stop_reason == "end_turn"
     (text,) = [b.text for b in second.content if b.type == "text"]
@@ -318,22 +375,28 @@ async def test_anthropic_tool_loop_ends_with_text(claude: anthropic.AsyncAnthrop
 async def test_anthropic_errors(claude: anthropic.AsyncAnthropic) -> None:
     messages: Any = [{"role": "user", "content": QUESTION}]
     cases: list[tuple[str, type[Exception]]] = [
-        ("fault-401", anthropic.AuthenticationError), ("fault-429", anthropic.RateLimitError),
-        ("fault-500", anthropic.InternalServerError), ("no-such-model", anthropic.NotFoundError),
+        ("fault-401", anthropic.AuthenticationError),
+        ("fault-429", anthropic.RateLimitError),
+        ("fault-500", anthropic.InternalServerError),
+        ("no-such-model", anthropic.NotFoundError),
     ]
     for model, error in cases:
         with pytest.raises(error):
-            await claude.messages.create(model=model, max_tokens=64, messages=messages,
-                                         stream=True)
+            await claude.messages.create(model=model, max_tokens=64, messages=messages, stream=True)
     with pytest.raises(anthropic.BadRequestError, match="only streams"):
         await claude.messages.create(model="demo-clean", max_tokens=64, messages=messages)
 
 
 # -- Gemini (google-genai) ------------------------------------------------------------------------
 
-GEMINI_TOOLS = [gtypes.Tool(function_declarations=[
-    gtypes.FunctionDeclaration(name=n, description=d, parameters_json_schema=s)
-    for n, d, s in TOOLS])]
+GEMINI_TOOLS = [
+    gtypes.Tool(
+        function_declarations=[
+            gtypes.FunctionDeclaration(name=n, description=d, parameters_json_schema=s)
+            for n, d, s in TOOLS
+        ]
+    )
+]
 
 
 @pytest.fixture
@@ -347,17 +410,23 @@ async def gemini_tee() -> AsyncIterator[Tee]:
 
 @pytest.fixture
 def gemini(demo: str, gemini_tee: Tee) -> genai.Client:
-    return genai.Client(api_key="demo", http_options=gtypes.HttpOptions(
-        base_url=demo, headers=FAST, httpx_async_client=gemini_tee.client))
+    return genai.Client(
+        api_key="demo",
+        http_options=gtypes.HttpOptions(
+            base_url=demo, headers=FAST, httpx_async_client=gemini_tee.client
+        ),
+    )
 
 
 @pytest.mark.parametrize("model", ["demo-clean", "demo-parallel"])
-async def test_gemini_stream_matches_the_engine(gemini: genai.Client, gemini_tee: Tee,
-                                                model: str) -> None:
+async def test_gemini_stream_matches_the_engine(
+    gemini: genai.Client, gemini_tee: Tee, model: str
+) -> None:
     calls_seen: list[tuple[str, dict[str, Any]]] = []
     finish, usage = None, None
     stream = await gemini.aio.models.generate_content_stream(
-        model=model, contents=QUESTION, config=gtypes.GenerateContentConfig(tools=GEMINI_TOOLS))
+        model=model, contents=QUESTION, config=gtypes.GenerateContentConfig(tools=GEMINI_TOOLS)
+    )
     async for chunk in stream:
         for candidate in chunk.candidates or []:
             for part in (candidate.content.parts if candidate.content else None) or []:
@@ -379,8 +448,10 @@ async def _gemini_turn(gemini: genai.Client, contents: list[Any]) -> gtypes.Cont
     them."""
     parts: list[gtypes.Part] = []
     stream = await gemini.aio.models.generate_content_stream(
-        model="demo-clean", contents=contents,
-        config=gtypes.GenerateContentConfig(tools=GEMINI_TOOLS))
+        model="demo-clean",
+        contents=contents,
+        config=gtypes.GenerateContentConfig(tools=GEMINI_TOOLS),
+    )
     async for chunk in stream:
         for candidate in chunk.candidates or []:
             parts += (candidate.content.parts if candidate.content else None) or []
@@ -392,8 +463,17 @@ async def test_gemini_tool_loop_ends_with_text(gemini: genai.Client, gemini_tee:
     first = await _gemini_turn(gemini, contents)
     asked = [p.function_call for p in first.parts or [] if p.function_call is not None]
     assert asked, "the model asks for a tool first"
-    contents += [first, gtypes.Content(role="user", parts=[gtypes.Part.from_function_response(
-        name=str(asked[0].name), response={"temperature_c": 21})])]
+    contents += [
+        first,
+        gtypes.Content(
+            role="user",
+            parts=[
+                gtypes.Part.from_function_response(
+                    name=str(asked[0].name), response={"temperature_c": 21}
+                )
+            ],
+        ),
+    ]
     second = await _gemini_turn(gemini, contents)
     assert not any(p.function_call for p in second.parts or [])
     text = "".join(p.text or "" for p in second.parts or [])

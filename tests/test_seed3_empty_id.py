@@ -17,15 +17,29 @@ from inspector.core.tools import ToolRegistry
 
 EXEC_ID = "call_b45f0e6a0c9d4c8fb2a4a7d1"
 GLOB_ID = "call_9072c7daa3af466782cee2ea"
-EXEC_PARTS = ['"cmd": ', '"Get-', "Date; ", "Write-", "Output ", '\\"', "PowerShell ",
-              "工具运行", "正常", '"}']
+EXEC_PARTS = [
+    '"cmd": ',
+    '"Get-',
+    "Date; ",
+    "Write-",
+    "Output ",
+    '\\"',
+    "PowerShell ",
+    "工具运行",
+    "正常",
+    '"}',
+]
 GLOB_PARTS = ['"pattern": ', '"*.', 'md"', "}"]
 
 
 def _chunk(entry: dict[str, object] | None = None, finish: str | None = None) -> bytes:
     delta: dict[str, object] = {"tool_calls": [entry]} if entry else {}
-    obj = {"id": "chatcmpl-seed3", "object": "chat.completion.chunk", "model": "glm-5.2",
-           "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+    obj = {
+        "id": "chatcmpl-seed3",
+        "object": "chat.completion.chunk",
+        "model": "glm-5.2",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
     return b"data: " + json.dumps(obj, ensure_ascii=False).encode() + b"\n\n"
 
 
@@ -100,15 +114,35 @@ def test_literal_verdict_is_invalid_json_and_flip_repairs_it() -> None:
 
 
 def test_literal_with_required_tools_reports_invalid_json_not_missing() -> None:
-    tools = ToolRegistry.from_definitions([
-        {"type": "function", "function": {"name": "ExecCommand", "parameters": {
-            "type": "object", "properties": {"cmd": {"type": "string"}}, "required": ["cmd"]}}},
-        {"type": "function", "function": {"name": "Glob", "parameters": {
-            "type": "object", "properties": {"pattern": {"type": "string"}},
-            "required": ["pattern"]}}},
-    ])
-    analysis = Analysis.from_capture(load_bytes(seed3_stream("")),
-                                     Settings(empty_id="literal"), tools)
+    tools = ToolRegistry.from_definitions(
+        [
+            {
+                "type": "function",
+                "function": {
+                    "name": "ExecCommand",
+                    "parameters": {
+                        "type": "object",
+                        "properties": {"cmd": {"type": "string"}},
+                        "required": ["cmd"],
+                    },
+                },
+            },
+            {
+                "type": "function",
+                "function": {
+                    "name": "Glob",
+                    "parameters": {
+                        "type": "object",
+                        "properties": {"pattern": {"type": "string"}},
+                        "required": ["pattern"],
+                    },
+                },
+            },
+        ]
+    )
+    analysis = Analysis.from_capture(
+        load_bytes(seed3_stream("")), Settings(empty_id="literal"), tools
+    )
     assert all(v.problems[0].code == "invalid_json" for v in analysis.final.verdicts)
     # under `off` only the legacy empty-required condition counts: "{" is not empty
     analysis.apply(analysis.with_settings(validation="off"))

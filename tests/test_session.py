@@ -92,12 +92,19 @@ def test_resolve_key_env_then_keyring(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_key_is_refused_where_it_would_be_written(tmp_path: Path) -> None:
     spec = RequestSpec("POST", "http://x/v1/chat/completions", {}, {"k": SECRET}, "authorization")
     with pytest.raises(ValueError, match="key must not appear"):
-        LiveSession(spec, dialect="openai-chat", settings=LoopSettings(), capture_path=None,
-                    key=SECRET)
+        LiveSession(
+            spec, dialect="openai-chat", settings=LoopSettings(), capture_path=None, key=SECRET
+        )
     clean = replace(spec, body={})
     with pytest.raises(ValueError, match="key must not appear"):
-        LiveSession(clean, dialect="openai-chat", settings=LoopSettings(), capture_path=None,
-                    key=SECRET, meta={"note": SECRET})
+        LiveSession(
+            clean,
+            dialect="openai-chat",
+            settings=LoopSettings(),
+            capture_path=None,
+            key=SECRET,
+            meta={"note": SECRET},
+        )
 
 
 # -- unit: MockTransport -----------------------------------------------------------------------
@@ -106,8 +113,9 @@ TRUNCATED = (b'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"i
              b'"type":"function","function":{"name":"get_weather","arguments":"{\\"ci"}}]}}]}'
              b'\n\ndata: {"choices":[{"index":0,"delta":{},"finish_reason":"length"}]}\n\n'
              b"data: [DONE]\n\n")  # fmt: skip
-VALID = TRUNCATED.replace(b'{\\"ci"', b'{\\"city\\": \\"Paris\\"}"').replace(b"length",
-                                                                            b"tool_calls")
+VALID = TRUNCATED.replace(b'{\\"ci"', b'{\\"city\\": \\"Paris\\"}"').replace(
+    b"length", b"tool_calls"
+)
 
 
 def _mock_session(tmp_path: Path, bodies: list[bytes], settings: LoopSettings,
@@ -121,8 +129,15 @@ def _mock_session(tmp_path: Path, bodies: list[bytes], settings: LoopSettings,
 
     spec = build_request(find_profile("openai"), find_scenario("weather"))
     client = httpx.AsyncClient(transport=httpx.MockTransport(handler))
-    session = LiveSession(spec, dialect="openai-chat", settings=settings,
-                          capture_path=tmp_path / "s.jsonl", key=SECRET, client=client, **kw)
+    session = LiveSession(
+        spec,
+        dialect="openai-chat",
+        settings=settings,
+        capture_path=tmp_path / "s.jsonl",
+        key=SECRET,
+        client=client,
+        **kw,
+    )
     return session, seen
 
 
@@ -140,9 +155,11 @@ async def test_retry_flow_and_key_handling_with_a_mock(tmp_path: Path) -> None:
     # the live analysis equals the capture replayed
     replayed = Analysis.from_capture(cap, session.analysis.settings)
     assert [r.to_json() | {"duration": 0} for r in replayed.records] == [
-        r.to_json() | {"duration": 0} for r in session.records]
+        r.to_json() | {"duration": 0} for r in session.records
+    ]
     assert [v.source.chunks if v.source else None for v in session.analysis.attempts] == [
-        a.chunks for a in cap.attempts]
+        a.chunks for a in cap.attempts
+    ]
 
 
 async def test_budget_spent_by_the_clock_means_no_retry(tmp_path: Path) -> None:
@@ -165,10 +182,16 @@ async def test_budget_spent_by_the_clock_means_no_retry(tmp_path: Path) -> None:
 
 
 async def test_an_unreachable_host_fails_cleanly(tmp_path: Path) -> None:
-    spec = build_request(replace(find_profile("ollama"), base_url="http://127.0.0.1:9/v1"),
-                         find_scenario("weather"))
-    session = LiveSession(spec, dialect="openai-chat", settings=LoopSettings(connect_timeout=2),
-                          capture_path=tmp_path / "c.jsonl", key=None)
+    spec = build_request(
+        replace(find_profile("ollama"), base_url="http://127.0.0.1:9/v1"), find_scenario("weather")
+    )
+    session = LiveSession(
+        spec,
+        dialect="openai-chat",
+        settings=LoopSettings(connect_timeout=2),
+        capture_path=tmp_path / "c.jsonl",
+        key=None,
+    )
     await session.run()
     assert session.state == "failed" and isinstance(session.error, ConnectError)
     assert "cannot connect to http://127.0.0.1:9/v1/chat/completions" in str(session.error)
@@ -189,8 +212,10 @@ def _demo_class() -> Any:
 
 
 DEMO_MISSING = _demo_class() is None
-needs_demo = pytest.mark.skipif(DEMO_MISSING, reason="DEMO PROVIDER MISSING: "
-                                "inspector.net.demo.DemoProvider is not importable yet")
+needs_demo = pytest.mark.skipif(
+    DEMO_MISSING,
+    reason="DEMO PROVIDER MISSING: inspector.net.demo.DemoProvider is not importable yet",
+)
 
 
 @pytest.fixture
@@ -215,9 +240,15 @@ async def _session(url: str, model: str, tmp_path: Path, *, dialect: str = "open
                    **kw: Any) -> LiveSession:  # fmt: skip
     profile = _demo_profile(dialect, url, **(headers or {}))
     spec = build_request(profile, find_scenario(scenario), model=model)
-    return LiveSession(spec, dialect=dialect, settings=settings or LoopSettings(),
-                       capture_path=tmp_path / f"{model}.jsonl", key=None,
-                       meta={"profile": profile.name, "scenario": scenario}, **kw)
+    return LiveSession(
+        spec,
+        dialect=dialect,
+        settings=settings or LoopSettings(),
+        capture_path=tmp_path / f"{model}.jsonl",
+        key=None,
+        meta={"profile": profile.name, "scenario": scenario},
+        **kw,
+    )
 
 
 def _refetch(session: LiveSession) -> bytes:
@@ -232,7 +263,6 @@ def _refetch(session: LiveSession) -> bytes:
         except httpx.HTTPError:
             pass
         return bytes(out)
-
 
 
 @needs_demo
@@ -260,12 +290,17 @@ async def test_truncated_then_valid_retries_once(demo: str, tmp_path: Path,
     await session.run()
     first, second = session.records
     assert (first.outcome, first.reason, first.recovery_action) == (
-        "retried", attempts.INVALID_CALL, attempts.RETRY_STREAMING)
+        "retried",
+        attempts.INVALID_CALL,
+        attempts.RETRY_STREAMING,
+    )
     assert second.outcome == "accepted" and all(v.valid for v in session.analysis.final.verdicts)
     cap = load(session.capture_path)  # type: ignore[arg-type]
     assert [a.number for a in cap.attempts] == [1, 2]
     assert (cap.attempts[1].reason, cap.attempts[1].recovery_action) == (
-        attempts.INVALID_CALL, attempts.RETRY_STREAMING)
+        attempts.INVALID_CALL,
+        attempts.RETRY_STREAMING,
+    )
     assert cap.attempts[0].request["body"] == cap.attempts[1].request["body"]  # type: ignore
 
 
@@ -324,8 +359,13 @@ async def test_invalid_utf8_is_recorded_exactly(demo: str, tmp_path: Path) -> No
 
 @needs_demo
 async def test_read_timeout_on_a_stall(demo: str, tmp_path: Path) -> None:
-    session = await _session(demo, "fault-stall", tmp_path, headers={"x-demo-stall": "20"},
-                             settings=LoopSettings(read_timeout=0.5))
+    session = await _session(
+        demo,
+        "fault-stall",
+        tmp_path,
+        headers={"x-demo-stall": "20"},
+        settings=LoopSettings(read_timeout=0.5),
+    )
     await asyncio.wait_for(session.run(), 10)
     assert session.state == "failed" and isinstance(session.error, ReadTimeout)
     att = load(session.capture_path).attempts[0]  # type: ignore[arg-type]
@@ -335,8 +375,13 @@ async def test_read_timeout_on_a_stall(demo: str, tmp_path: Path) -> None:
 @needs_demo
 async def test_cancel_mid_stream(demo: str, tmp_path: Path) -> None:
     got_bytes = asyncio.Event()
-    session = await _session(demo, "fault-stall", tmp_path, headers={"x-demo-stall": "30"},
-                             on_update=lambda: got_bytes.set())
+    session = await _session(
+        demo,
+        "fault-stall",
+        tmp_path,
+        headers={"x-demo-stall": "30"},
+        on_update=lambda: got_bytes.set(),
+    )
     before = asyncio.all_tasks()
     runner = asyncio.create_task(session.run())
     await asyncio.wait_for(got_bytes.wait(), 10)
@@ -354,8 +399,13 @@ async def test_cancel_mid_stream(demo: str, tmp_path: Path) -> None:
 @needs_demo
 async def test_cancelling_the_caller_propagates(demo: str, tmp_path: Path) -> None:
     got_bytes = asyncio.Event()
-    session = await _session(demo, "fault-stall", tmp_path, headers={"x-demo-stall": "30"},
-                             on_update=lambda: got_bytes.set())
+    session = await _session(
+        demo,
+        "fault-stall",
+        tmp_path,
+        headers={"x-demo-stall": "30"},
+        on_update=lambda: got_bytes.set(),
+    )
     runner = asyncio.create_task(session.run())
     await asyncio.wait_for(got_bytes.wait(), 10)
     runner.cancel()
@@ -376,14 +426,31 @@ def child_env() -> Iterator[dict[str, str]]:
 
 @needs_demo
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-def test_sigkill_mid_stream_leaves_a_readable_capture(tmp_path: Path,
-                                                      child_env: dict[str, str]) -> None:
+def test_sigkill_mid_stream_leaves_a_readable_capture(
+    tmp_path: Path, child_env: dict[str, str]
+) -> None:
     out = tmp_path / "killed.jsonl"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "inspector", "record", "--profile", "demo", "--scenario",
-         "weather", "--out", str(out), "--model", "fault-stall", "--header",
-         "x-demo-stall:60"],
-        cwd=REPO, env=child_env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        [
+            sys.executable,
+            "-m",
+            "inspector",
+            "record",
+            "--profile",
+            "demo",
+            "--scenario",
+            "weather",
+            "--out",
+            str(out),
+            "--model",
+            "fault-stall",
+            "--header",
+            "x-demo-stall:60",
+        ],
+        cwd=REPO,
+        env=child_env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     try:
         deadline = time.monotonic() + 20

@@ -523,8 +523,22 @@ def _many(chunks: Sequence[tuple[float, bytes]], groups: Sequence[int]) -> tuple
     return [(*key(ev), ev.t) for ev in events], decoder.offset
 
 
-_PIECES = [b"data: a", b"data: \xc3\xa9t\xc3\xa9", b"\n", b"\r\n", b"\r", b": ping", b"event: x",
-           b"id: 7", b"retry: 5", b"data: \xff\xfe", b"data: {\"k\": 1}", BOM, b"", b"nocolon"]
+_PIECES = [
+    b"data: a",
+    b"data: \xc3\xa9t\xc3\xa9",
+    b"\n",
+    b"\r\n",
+    b"\r",
+    b": ping",
+    b"event: x",
+    b"id: 7",
+    b"retry: 5",
+    b"data: \xff\xfe",
+    b'data: {"k": 1}',
+    BOM,
+    b"",
+    b"nocolon",
+]
 
 
 @settings(max_examples=300, deadline=None)
@@ -550,15 +564,19 @@ def test_feed_many_times_events_by_the_chunk_that_completed_them() -> None:
     chunks = [(1.0, b"data: a\n"), (2.0, b"\n: c\n"), (3.0, b"data: \xffb\n"), (4.0, b"\n")]
     events = SSEDecoder().feed_many(chunks)
     assert [(ev.kind, ev.t) for ev in events] == [
-        (EventKind.EVENT, 2.0), (EventKind.COMMENT, 2.0),
-        (EventKind.ERROR, 3.0), (EventKind.EVENT, 4.0)]
+        (EventKind.EVENT, 2.0),
+        (EventKind.COMMENT, 2.0),
+        (EventKind.ERROR, 3.0),
+        (EventKind.EVENT, 4.0),
+    ]
 
 
 def test_feed_many_matches_for_every_fixture_in_network_sized_reads() -> None:
     for path in FIXTURES:
         body = path.read_bytes()
-        by_events = [body[a:b] for a, b in pairwise([0, *[e.end for e in decode_all(body)],
-                                                     len(body)])]
+        by_events = [
+            body[a:b] for a, b in pairwise([0, *[e.end for e in decode_all(body)], len(body)])
+        ]
         for pieces in (by_events, split_at(body, range(0, len(body), 37))):
             chunks = [(0.01 * i, p) for i, p in enumerate(pieces)]
             assert _many(chunks, []) == _one_by_one(chunks), path.name

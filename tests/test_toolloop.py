@@ -24,8 +24,17 @@ from inspector.net.tools import ToolBox
 
 PROFILES = {"openai-chat": "demo", "openai-responses": "demo-responses",
             "anthropic": "demo-anthropic", "gemini": "demo-gemini"}  # fmt: skip
-STOCK = {"type": "function", "function": {"name": "get_stock_price", "parameters": {
-    "type": "object", "properties": {"symbol": {"type": "string"}}, "required": ["symbol"]}}}
+STOCK = {
+    "type": "function",
+    "function": {
+        "name": "get_stock_price",
+        "parameters": {
+            "type": "object",
+            "properties": {"symbol": {"type": "string"}},
+            "required": ["symbol"],
+        },
+    },
+}
 
 
 @pytest.fixture
@@ -121,8 +130,9 @@ async def test_unknown_and_raising_tools_are_fed_back(demo: DemoProvider, tmp_pa
     assert r2.final.state.finish_reason == "stop"
 
 
-async def test_invalid_call_gets_an_error_result_without_running(demo: DemoProvider,
-                                                                 tmp_path: Path) -> None:
+async def test_invalid_call_gets_an_error_result_without_running(
+    demo: DemoProvider, tmp_path: Path
+) -> None:
     box = ToolBox.builtin()
     ran: list[Any] = []
     box.tools["get_weather"].handler = lambda args: ran.append(args) or "never"
@@ -147,8 +157,7 @@ async def test_seed1_retry_happens_inside_a_round(demo: DemoProvider, tmp_path: 
     assert [r.outcome for r in again.records] == ["retried", "accepted", "accepted"]
 
 
-async def test_max_steps_stops_a_model_that_never_stops(demo: DemoProvider,
-                                                        tmp_path: Path) -> None:
+async def test_max_steps_stops_a_model_that_never_stops(demo: DemoProvider, tmp_path: Path) -> None:
     loop = make_loop(demo, tmp_path, model="demo-never-stops", max_steps=3)
     await loop.run()
     assert loop.end_reason == "max_steps" and loop.state == "done"

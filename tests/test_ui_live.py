@@ -26,8 +26,9 @@ def qloop(qapp: Any) -> Iterator[qasync.QEventLoop]:
 
 
 @pytest.fixture
-def window(qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Any,
-           monkeypatch: pytest.MonkeyPatch) -> Iterator[MainWindow]:
+def window(
+    qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[MainWindow]:
     monkeypatch.setattr("inspector.ui.live.captures_dir", lambda: tmp_path)
     w = MainWindow()
     w.live.demo_chunk_delay = 0.002
@@ -44,7 +45,8 @@ async def until(predicate: Any, timeout: float = 20.0) -> None:
 
 
 def test_live_retry_shows_two_attempts_with_the_seed_reasons(
-        window: MainWindow, qloop: qasync.QEventLoop) -> None:
+    window: MainWindow, qloop: qasync.QEventLoop
+) -> None:
     window.live_bar.select("demo", "demo-truncated-then-valid", "weather")
 
     async def scenario() -> None:
@@ -75,9 +77,13 @@ def test_stop_mid_stream_cancels_cleanly(window: MainWindow, qloop: qasync.QEven
 
     async def scenario() -> None:
         window.start_live()
-        await until(lambda: window.live.session is not None
-                    and window.live.session.analysis.attempts
-                    and window.live.session.analysis.attempts[-1].state.events)
+        await until(
+            lambda: (
+                window.live.session is not None
+                and window.live.session.analysis.attempts
+                and window.live.session.analysis.attempts[-1].state.events
+            )
+        )
         assert window.live.running and window.live_bar.stop.isEnabled()
         assert not window.bar.play.isEnabled()  # a streaming session has no replay
         window.live_bar.stop.click()
@@ -96,8 +102,9 @@ def test_stop_mid_stream_cancels_cleanly(window: MainWindow, qloop: qasync.QEven
     assert window.bar.play.isEnabled()  # the session became its capture: replayable
 
 
-def test_missing_key_is_a_message_not_a_crash(window: MainWindow, qloop: qasync.QEventLoop,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_key_is_a_message_not_a_crash(
+    window: MainWindow, qloop: qasync.QEventLoop, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     monkeypatch.setattr("inspector.net.session.resolve_key", lambda _p: None)
 
@@ -117,7 +124,8 @@ def test_missing_key_is_a_message_not_a_crash(window: MainWindow, qloop: qasync.
 
 
 def test_tool_loop_shows_rounds_results_and_timeline(
-        window: MainWindow, qloop: qasync.QEventLoop) -> None:
+    window: MainWindow, qloop: qasync.QEventLoop
+) -> None:
     window.live_bar.select("demo", "demo-parallel", "tool-loop")
     window.live_bar.loop.setChecked(True)
 
@@ -132,7 +140,9 @@ def test_tool_loop_shows_rounds_results_and_timeline(
     assert loop is not None and loop.state == "done", loop.error
     tree = window.attempts
     assert [tree.topLevelItem(i).text(0) for i in range(tree.topLevelItemCount())] == [
-        "Round 1", "Round 2"]
+        "Round 1",
+        "Round 2",
+    ]
     round1 = tree.topLevelItem(0).child(0)
     calls = [round1.child(i) for i in range(round1.childCount())]
     assert len(calls) == 3 and all(c.child(0).text(1).startswith("✔ ok") for c in calls)
@@ -145,8 +155,14 @@ def test_tool_loop_shows_rounds_results_and_timeline(
     window.tabs.setCurrentIndex(window.tabs.count() - 1)
     bands = window.timeline.bands
     assert [b.title for b in bands] == ["round 1 · attempt 1", "round 2 · attempt 2"]
-    assert sum(1 for bar in bands[0].bars if bar.text.startswith("✔ get_") or
-               bar.text.startswith("✔ search")) == 3  # one tool span per call
+    assert (
+        sum(
+            1
+            for bar in bands[0].bars
+            if bar.text.startswith("✔ get_") or bar.text.startswith("✔ search")
+        )
+        == 3
+    )  # one tool span per call
     assert window.doc.replayer is not None  # the recorded loop is now replayable
 
 
@@ -173,8 +189,8 @@ def test_scenario_dialog_edits_tools_timeouts_and_loop_options(window: MainWindo
 
 
 def test_default_start_and_a_double_start_run_one_provider_and_one_session(
-        window: MainWindow, qloop: qasync.QEventLoop, tmp_path: Any,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    window: MainWindow, qloop: qasync.QEventLoop, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from inspector.net.demo import DemoProvider
 
     started: list[DemoProvider] = []
@@ -190,9 +206,13 @@ def test_default_start_and_a_double_start_run_one_provider_and_one_session(
     async def scenario() -> None:
         window.start_default_live()  # lists the models and starts a session at once
         window.start_live()  # and Start again before the first one is prepared
-        await until(lambda: window.live.session is not None
-                    and window.live.session.state in ("done", "failed", "cancelled")
-                    and not window.live.running)
+        await until(
+            lambda: (
+                window.live.session is not None
+                and window.live.session.state in ("done", "failed", "cancelled")
+                and not window.live.running
+            )
+        )
         await asyncio.sleep(0.1)
 
     qloop.run_until_complete(scenario())

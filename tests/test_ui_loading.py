@@ -50,7 +50,8 @@ def _opened_at_once(qtbot: Any, path: Path) -> list[tuple[str, str]]:
 
 
 def test_a_large_file_is_usable_while_it_loads_and_ends_as_its_replay(
-        window: MainWindow, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    window: MainWindow, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert window.open(str(BIG))
     doc = window.doc
     assert doc.loading and not window.load_bar.isHidden()  # reading, on a worker thread
@@ -78,12 +79,10 @@ def test_a_large_file_is_usable_while_it_loads_and_ends_as_its_replay(
     assert doc.replayer.position == 3
 
 
-def test_cancel_keeps_what_was_read_and_the_window_goes_on(
-        window: MainWindow, qtbot: Any) -> None:
+def test_cancel_keeps_what_was_read_and_the_window_goes_on(window: MainWindow, qtbot: Any) -> None:
     window.open(str(BIG))
     doc = window.doc
-    qtbot.waitUntil(lambda: doc.view is not None and len(doc.view.state.events) > 5,
-                    timeout=10_000)
+    qtbot.waitUntil(lambda: doc.view is not None and len(doc.view.state.events) > 5, timeout=10_000)
     window.load_bar.button.click()
     assert not doc.loading and window.load_bar.isHidden()
     assert not window.bar.play.isEnabled()  # what was read is shown, but not replayable
@@ -100,7 +99,8 @@ def test_cancel_keeps_what_was_read_and_the_window_goes_on(
 
 
 def test_cancel_while_the_file_is_read_keeps_the_open_document(
-        window: MainWindow, qtbot: Any) -> None:
+    window: MainWindow, qtbot: Any
+) -> None:
     window.open(str(real_fixture("gpt-4o-two-tools-usage-chunk")))
     qtbot.waitUntil(lambda: not window.doc.loading, timeout=10_000)
     title = window.windowTitle()
@@ -113,13 +113,17 @@ def test_cancel_while_the_file_is_read_keeps_the_open_document(
 
 
 def test_a_missing_file_fails_from_the_worker_with_a_dialog(
-        window: MainWindow, qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    window: MainWindow, qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     shown: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(a[2]))
     path = tmp_path / "gone.jsonl"
     path.write_bytes(BIG.read_bytes())
-    monkeypatch.setattr(document, "read_file", lambda p: (_ for _ in ()).throw(
-        document.InspectorError(f"{p}: permission denied")))
+    monkeypatch.setattr(
+        document,
+        "read_file",
+        lambda p: (_ for _ in ()).throw(document.InspectorError(f"{p}: permission denied")),
+    )
     window.open(str(path))
     qtbot.waitUntil(lambda: bool(shown), timeout=10_000)
     assert "permission denied" in shown[0]
@@ -127,7 +131,8 @@ def test_a_missing_file_fails_from_the_worker_with_a_dialog(
 
 
 def test_a_corrupt_record_mid_file_shows_its_line_and_keeps_the_records_before_it(
-        window: MainWindow, qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    window: MainWindow, qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     shown: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(a[2]))
     lines = BIG.read_bytes().splitlines()

@@ -38,15 +38,19 @@ def lane_texts(lanes: LanesView) -> list[str]:
     return [lane.header.text() + lane.status.text() for lane in lanes.lanes]
 
 
-@pytest.mark.parametrize("name, lanes, verdicts", [
-    ("gpt-4o-two-tools-usage-chunk", 2, ["valid", "valid"]),
-    ("anthropic-max-tokens-mid-arguments", 1, ["INVALID"]),
-    ("mistral-no-index-whole-call", 1, ["valid"]),
-    ("gemini-3-function-call", 1, ["valid"]),
-    ("responses-lmstudio-no-deltas", 1, ["valid"]),
-])
+@pytest.mark.parametrize(
+    "name, lanes, verdicts",
+    [
+        ("gpt-4o-two-tools-usage-chunk", 2, ["valid", "valid"]),
+        ("anthropic-max-tokens-mid-arguments", 1, ["INVALID"]),
+        ("mistral-no-index-whole-call", 1, ["valid"]),
+        ("gemini-3-function-call", 1, ["valid"]),
+        ("responses-lmstudio-no-deltas", 1, ["valid"]),
+    ],
+)
 def test_real_streams_open_with_lanes_badges_and_verdicts(
-        window: MainWindow, name: str, lanes: int, verdicts: list[str]) -> None:
+    window: MainWindow, name: str, lanes: int, verdicts: list[str]
+) -> None:
     assert window.open(str(real_fixture(name)))
     texts = lane_texts(window.lanes)
     assert len(texts) == lanes
@@ -59,7 +63,8 @@ def test_real_streams_open_with_lanes_badges_and_verdicts(
 
 
 def test_seed3_literal_shows_dropped_fragments_and_the_json_error(
-        window: MainWindow, seed3_file: str) -> None:
+    window: MainWindow, seed3_file: str
+) -> None:
     window._apply(empty_id="literal")
     window.open(seed3_file)
     assert len(window.lanes.lanes) == 2
@@ -98,8 +103,7 @@ def test_fragment_and_raw_event_select_each_other(window: MainWindow) -> None:
     assert first.model.data(first.table.currentIndex(), SEQ_ROLE) == 4
 
 
-def test_fewer_calls_elsewhere_give_the_lanes_space_back(
-        window: MainWindow, qtbot: Any) -> None:
+def test_fewer_calls_elsewhere_give_the_lanes_space_back(window: MainWindow, qtbot: Any) -> None:
     window.open(str(real_fixture("gpt-4o-two-tools-usage-chunk")))
     second = window.lanes.lanes[1]
     window.open(str(real_fixture("anthropic-tool-use")))  # another file: one call
@@ -110,7 +114,8 @@ def test_fewer_calls_elsewhere_give_the_lanes_space_back(
 
 
 def test_lane_status_shrinks_back_when_its_error_line_goes(
-        window: MainWindow, seed3_file: str) -> None:
+    window: MainWindow, seed3_file: str
+) -> None:
     """The status label has a fixed size (it changes every flush); flipping from an invalid
     call (status + error line) to a valid one must give the lines back."""
     window._apply(empty_id="literal")
@@ -200,7 +205,8 @@ def test_replay_plays_to_the_end_then_stops_its_clock(window: MainWindow, qtbot:
 
 
 def test_corrupt_file_shows_a_dialog_and_the_app_keeps_working(
-        window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     shown: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(a[2]))
     bad = tmp_path / "broken.jsonl"
@@ -243,10 +249,20 @@ def test_timer_guard_sees_a_running_timer(qtbot: Any) -> None:
 def test_screenshot_mode_writes_a_png(tmp_path: Path) -> None:
     out = tmp_path / "shot.png"
     proc = subprocess.run(
-        [sys.executable, "-m", "inspector", "open",
-         str(real_fixture("qwen3-max-empty-id-continuations")), "--screenshot", str(out)],
-        capture_output=True, text=True, timeout=60,
-        env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
+        [
+            sys.executable,
+            "-m",
+            "inspector",
+            "open",
+            str(real_fixture("qwen3-max-empty-id-continuations")),
+            "--screenshot",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
     assert proc.returncode == 0, proc.stderr
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -301,15 +317,21 @@ def test_dropping_a_file_opens_it(window: MainWindow, qtbot: Any) -> None:
 
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(real_fixture("anthropic-tool-use")))])
-    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime,
-                       Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
+    event = QDropEvent(
+        QPointF(10, 10),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
     window.dropEvent(event)
     assert window.doc.path and window.doc.path.endswith("anthropic-tool-use.sse")
     assert len(window.lanes.lanes) == 1
 
 
-def test_unknown_dialect_offers_the_choice(window: MainWindow, tmp_path: Path,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unknown_dialect_offers_the_choice(
+    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from PySide6.QtWidgets import QInputDialog
 
     asked: list[list[str]] = []
@@ -320,14 +342,15 @@ def test_unknown_dialect_offers_the_choice(window: MainWindow, tmp_path: Path,
 
     monkeypatch.setattr(QInputDialog, "getItem", choose)
     odd = tmp_path / "odd.sse"
-    odd.write_bytes(b"event: mystery\ndata: {\"hello\": 1}\n\n")
+    odd.write_bytes(b'event: mystery\ndata: {"hello": 1}\n\n')
     assert window.open(str(odd))
     assert asked and "openai-chat" in asked[0] and "anthropic" in asked[0]
     assert window.doc.settings.dialect == "anthropic"
 
 
 def test_excepthook_shows_a_message_instead_of_a_traceback(
-        window: MainWindow, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
     from inspector.ui.app import install_excepthook
 
     shown: list[str] = []
@@ -351,7 +374,8 @@ def test_export_view_as_png(window: MainWindow, tmp_path: Path) -> None:
 
 
 def test_spare_lanes_are_capped_and_lanes_stay_in_order(
-        window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from inspector.ui import lanes as lanes_module
 
     monkeypatch.setattr(lanes_module, "MAX_SPARE", 1)
@@ -362,6 +386,9 @@ def test_spare_lanes_are_capped_and_lanes_stay_in_order(
     window.doc.seek(len(window.doc.replayer.plan))
     assert lane_texts(window.lanes) == texts  # call 0 in the kept lane, call 1 in a new one
     row = window.lanes._row
-    shown = [row.itemAt(i).widget() for i in range(row.count())
-             if row.itemAt(i).widget() in window.lanes.lanes]
+    shown = [
+        row.itemAt(i).widget()
+        for i in range(row.count())
+        if row.itemAt(i).widget() in window.lanes.lanes
+    ]
     assert shown == window.lanes.lanes  # layout order is lane order

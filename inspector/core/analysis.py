@@ -39,8 +39,15 @@ from .verdicts import (
     registry_for,
 )
 
-__all__ = ["DIALECT_CHOICES", "VALIDATION_MODES", "Analysis", "AttemptView", "CallVerdict",
-           "Settings"]
+__all__ = [
+    "DIALECT_CHOICES",
+    "VALIDATION_MODES",
+    "Analysis",
+    "AttemptView",
+    "CallVerdict",
+    "Settings",
+]
+
 
 class AttemptView:
     """One attempt: its stream, and (lazily) its verdicts and quirks."""
@@ -308,8 +315,17 @@ class Analysis:
         """A call's verdict, recomputed only when the call or the settings changed since (a
         view judges on every flush; re-validating every buffer each time grows with the
         stream). A call still open is not judged yet: its arguments are still arriving."""
-        key = (call.length, call.open, call.truncated, len(call.fragments), call.name,
-               call.id, mode, id(self._registry), state.empty_id)
+        key = (
+            call.length,
+            call.open,
+            call.truncated,
+            len(call.fragments),
+            call.name,
+            call.id,
+            mode,
+            id(self._registry),
+            state.empty_id,
+        )
         cached = self._verdict_cache.get(id(call))
         if cached is not None and cached[0] is call and cached[1] == key:
             return cached[2]

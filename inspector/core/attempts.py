@@ -87,9 +87,7 @@ def attempt_reason(
     invalid = [v for v in verdicts if not v.valid and not v.orphan]
     if not invalid:
         return None
-    empty = all(
-        matches_empty_required_condition(v.name, v.arguments, registry) for v in invalid
-    )
+    empty = all(matches_empty_required_condition(v.name, v.arguments, registry) for v in invalid)
     if not empty:
         return INVALID_CALL
     return EMPTY_ARGS_REPLAY if previous in (EMPTY_ARGS, EMPTY_ARGS_REPLAY) else EMPTY_ARGS

@@ -41,10 +41,23 @@ from inspector.core import compat
 from inspector.core.capture_format import FORMAT, REDACTED, TOOL, CaptureError
 from inspector.core.capture_writer import CaptureWriter, Headers, redact_headers, redact_url
 
-__all__ = ["FORMAT", "REDACTED", "TOOL", "Attempt", "Capture", "CaptureError", "CaptureWriter",
-           "Headers", "load", "load_bytes", "redact_headers", "redact_url"]
+__all__ = [
+    "FORMAT",
+    "REDACTED",
+    "TOOL",
+    "Attempt",
+    "Capture",
+    "CaptureError",
+    "CaptureWriter",
+    "Headers",
+    "load",
+    "load_bytes",
+    "redact_headers",
+    "redact_url",
+]
 
 _BOM: Final = b"\xef\xbb\xbf"
+
 
 @dataclass
 class Attempt:

@@ -64,8 +64,9 @@ def new_capture_path(directory: str | os.PathLike[str], *parts: str) -> Path:
         except FileExistsError:
             continue
         except OSError as exc:
-            raise CaptureError(f"cannot create capture: {exc.strerror or exc}",
-                               path=str(path)) from None
+            raise CaptureError(
+                f"cannot create capture: {exc.strerror or exc}", path=str(path)
+            ) from None
         return path
     raise CaptureError("too many captures of that name", path=str(base / stem))
 

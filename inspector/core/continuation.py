@@ -318,8 +318,10 @@ def _gemini(turn: AssistantTurn, results: list[ToolResult]) -> list[dict[str, An
         parts.append(part)
     answers = []
     for c, r in zip(turn.calls, results, strict=True):
-        fr: dict[str, Any] = {"name": c.name,
-                              "response": {"error": r.text} if r.is_error else {"output": r.text}}
+        fr: dict[str, Any] = {
+            "name": c.name,
+            "response": {"error": r.text} if r.is_error else {"output": r.text},
+        }
         if c.wire_id is not None:
             fr["id"] = c.wire_id
         answers.append({"functionResponse": fr})

@@ -144,8 +144,9 @@ def _time(events: Sequence[SSEEvent], seq: int) -> float:
     return events[seq].t if 0 <= seq < len(events) else 0.0
 
 
-def progress_of(call: ToolCall, events: Sequence[SSEEvent],
-                upto: int | None = None) -> CallProgress:
+def progress_of(
+    call: ToolCall, events: Sequence[SSEEvent], upto: int | None = None
+) -> CallProgress:
     """The call's progress (cached on ``call._progress``), advanced to fragment ``upto``
     (default: its latest).
 

@@ -66,8 +66,11 @@ QUIRKS: dict[str, str] = {
     "text_mode_tool_call": "a tool call written as text in the content (<tool_call>…)",
 }
 
-_END_MARKER = {"openai-chat": "[DONE]", "anthropic": "message_stop",
-               "openai-responses": "response.completed"}
+_END_MARKER = {
+    "openai-chat": "[DONE]",
+    "anthropic": "message_stop",
+    "openai-responses": "response.completed",
+}
 
 
 @dataclass
@@ -101,10 +104,20 @@ class QuirkScan:
         """``call``'s own findings, scanned again only when its shape changed."""
         frags = call.fragments
         orphan = state.acc is not None and state.acc.is_orphan(call)
-        key = (len(frags), tuple(call.id_changes), tuple(call.name_changes),
-               tuple(call.late_fragments), call.args_from_final, call.final_mismatch,
-               call.arguments if call.final_mismatch is not None else None,
-               call.length, call.id, call.name, orphan, dialect)
+        key = (
+            len(frags),
+            tuple(call.id_changes),
+            tuple(call.name_changes),
+            tuple(call.late_fragments),
+            call.args_from_final,
+            call.final_mismatch,
+            call.arguments if call.final_mismatch is not None else None,
+            call.length,
+            call.id,
+            call.name,
+            orphan,
+            dialect,
+        )
         slot = id(frags[0])  # the opener: a delta object, shared by every policy's calls
         cached = self._calls.get(slot)
         if cached is not None and cached[1] == key and cached[0] == frags:  # identity-fast
@@ -160,8 +173,11 @@ def _scan_finals(call: ToolCall, seen: Seen) -> None:
     """Done events restating the arguments, as the accumulator reads them (non-strings by
     repr); looked for only when the accumulator says one supplied or contradicted them."""
     frags = call.fragments
-    finals = [(f.seq, f.arguments if isinstance(f.arguments, str) else repr(f.arguments))
-              for f in frags if f.final and f.arguments is not OMITTED and f.arguments is not None]
+    finals = [
+        (f.seq, f.arguments if isinstance(f.arguments, str) else repr(f.arguments))
+        for f in frags
+        if f.final and f.arguments is not OMITTED and f.arguments is not None
+    ]
     if call.args_from_final:  # the done event that supplied the arguments
         seen.add("arguments_only_in_done", next((seq for seq, a in finals if a), frags[-1].seq))
     if call.final_mismatch is not None:  # every done event that disagrees with the deltas
@@ -198,8 +214,13 @@ def _scan_arguments(call: ToolCall, seen: Seen, dialect: str) -> None:
     # The opener alone carries id, name and complete arguments (judged on that wire entry, not
     # on what a policy routed after it, so ``absent`` and ``literal`` agree).
     opener = next((f for f in frags if not f.final), None)
-    if (dialect == "openai-chat" and opener is not None and real(opener.id)
-            and real(opener.name) and _complete_object(opener.arguments)):
+    if (
+        dialect == "openai-chat"
+        and opener is not None
+        and real(opener.id)
+        and real(opener.name)
+        and _complete_object(opener.arguments)
+    ):
         seen.add("whole_call_single_chunk", opener.seq, f"{call.name!r}")
 
 
@@ -247,8 +268,11 @@ def _scan_turn(state: StreamState, seen: Seen, dialect: str) -> None:
             seen.add("sparse_index", first.fragments[0].seq, f"indexes {indexes}")
     reason = state.finish_reason
     if calls and state.finish and not is_tool_finish(dialect, reason, len(calls)):
-        seen.add("finish_reason_mismatch", state.finish[-1][0],
-                 f"{reason!r} with {len(calls)} tool call(s)")
+        seen.add(
+            "finish_reason_mismatch",
+            state.finish[-1][0],
+            f"{reason!r} with {len(calls)} tool call(s)",
+        )
     last = state.events[-1].seq if state.events else 0
     if state.ended and not state.finish and state.events:
         seen.add("missing_finish_reason", last)

@@ -22,7 +22,6 @@ from .rounds import LOOP_END, ROUND
 FORMAT_VERSION = 1
 
 
-
 def call_json(v: CallVerdict) -> dict[str, Any]:
     """One call in the ``--json`` shape."""
     c = v.call
@@ -41,8 +40,7 @@ def call_json(v: CallVerdict) -> dict[str, Any]:
         "repaired_id": v.repaired_id,
         "effective_id": plain(v.effective_id),
         "dropped_fragments": [
-            {"chunk": f.seq, "id": plain(f.id), "id_presence": presence(f.id),
-             "arguments": f.text}
+            {"chunk": f.seq, "id": plain(f.id), "id_presence": presence(f.id), "arguments": f.text}
             for f in c.dropped
         ],
         "truncated": c.truncated,
@@ -142,8 +140,9 @@ def findings(analysis: Analysis, view: AttemptView | None = None) -> list[Findin
         for p in v.problems:
             out.append(Finding("error", p.code, where, p.message, chunks, c.slot))
     for e in view.state.errors:
-        out.append(Finding("error", "provider_error", f"attempt {view.number}", str(e.value),
-                           [e.seq]))
+        out.append(
+            Finding("error", "provider_error", f"attempt {view.number}", str(e.value), [e.seq])
+        )
     for q in view.quirks:
         out.append(Finding("quirk", q.code, f"{len(q.chunks)} chunk(s)", q.message, q.chunks))
     for w in analysis.warnings:
@@ -191,8 +190,18 @@ def to_text(analysis: Analysis, source: str | None = None, colour: bool = False)
         verdict = "orphan" if v.orphan else ("valid" if v.valid else "INVALID")
         ident = shown(c.id) + (f" → {v.repaired_id} (repaired)" if v.repaired_id else "")
         problems = "; ".join(f"{p.code}: {p.message}" for p in v.problems)
-        rows.append((str(c.slot), shown(c.index), _clip(ident, 40), _clip(shown(c.name), 24),
-                     frags, str(len(c.arguments.encode())), verdict, problems))
+        rows.append(
+            (
+                str(c.slot),
+                shown(c.index),
+                _clip(ident, 40),
+                _clip(shown(c.name), 24),
+                frags,
+                str(len(c.arguments.encode())),
+                verdict,
+                problems,
+            )
+        )
     if len(rows) == 1:
         lines.append("no tool calls")
     else:
@@ -201,8 +210,9 @@ def to_text(analysis: Analysis, source: str | None = None, colour: bool = False)
             cells = [r[i].ljust(widths[i]) for i in range(7)] + [r[7]]
             line = "  ".join(cells).rstrip()
             if n and colour:
-                line = paint(_GREEN if r[6] == "valid" else (_DIM if r[6] == "orphan" else _RED),
-                             line)
+                line = paint(
+                    _GREEN if r[6] == "valid" else (_DIM if r[6] == "orphan" else _RED), line
+                )
             lines.append(line)
     for v in final.verdicts:
         if not v.orphan:
@@ -214,8 +224,11 @@ def to_text(analysis: Analysis, source: str | None = None, colour: bool = False)
             extra += f" recovery={rec.recovery_action}" if rec.recovery_action else ""
             lines.append(f"  {rec.attempt}: {rec.outcome}{extra}")
     st = final.state
-    lines.append(f"finish: {st.finish_reason!r}  usage: {st.usage!r}" if st.finish or st.usage
-                 else "finish: none")
+    lines.append(
+        f"finish: {st.finish_reason!r}  usage: {st.usage!r}"
+        if st.finish or st.usage
+        else "finish: none"
+    )
     if st.full_text:
         lines.append(f"text: {_clip(repr(st.full_text), 100)}")
     for e in st.errors:
@@ -239,25 +252,34 @@ def _ms(seconds: float | None) -> str:
 def rounds_text(analysis: Analysis) -> list[str]:
     """The tool loop, round by round: calls, dispatch and result times, results, final text."""
     loop = loop_json(analysis) or {}
-    lines = [f"tool loop: {loop.get('rounds')} round(s), {loop.get('mode') or '?'} dispatch, "
-             f"ended by {loop.get('end_reason') or '?'}, waits {_ms(loop.get('saved'))} shorter "
-             "than sequential"]
+    lines = [
+        f"tool loop: {loop.get('rounds')} round(s), {loop.get('mode') or '?'} dispatch, "
+        f"ended by {loop.get('end_reason') or '?'}, waits {_ms(loop.get('saved'))} shorter "
+        "than sequential"
+    ]
     for rnd in analysis.rounds:
         end = rnd.stream_end
         attempts = ",".join(str(v.number) for v in rnd.attempts)
-        lines.append(f"round {rnd.number} (attempt {attempts}): finish "
-                     f"{rnd.final.state.finish_reason!r}, stream ended at {_ms(end)}, "
-                     f"{len(rnd.results)} result(s), wait {_ms(rnd.saved)} shorter than sequential")
+        lines.append(
+            f"round {rnd.number} (attempt {attempts}): finish "
+            f"{rnd.final.state.finish_reason!r}, stream ended at {_ms(end)}, "
+            f"{len(rnd.results)} result(s), wait {_ms(rnd.saved)} shorter than sequential"
+        )
         sent = {e.data.get("call_id"): e for e in rnd.final.dispatches}
         for r in sorted(rnd.results, key=lambda r: -1 if r.slot is None else r.slot):
             d = sent.get(r.call_id)
-            when = (f"dispatched {_ms(d.t)} (chunk {r.dispatched.chunks})"
-                    if d is not None and r.dispatched else "not run")
+            when = (
+                f"dispatched {_ms(d.t)} (chunk {r.dispatched.chunks})"
+                if d is not None and r.dispatched
+                else "not run"
+            )
             landed = f"chunk {r.completed.chunks}" if r.completed else "?"
             ahead = " before the end" if r.completed and not r.completed.ended else ""
-            lines.append(f"  [{r.slot}] {r.name} {r.call_id}: {when} → {r.status} at "
-                         f"{_ms(r.completed.t if r.completed else None)} ({landed}{ahead}), "
-                         f"ran {_ms(r.duration)}, {_ms(r.saved(end or 0.0))} ahead of sequential")
+            lines.append(
+                f"  [{r.slot}] {r.name} {r.call_id}: {when} → {r.status} at "
+                f"{_ms(r.completed.t if r.completed else None)} ({landed}{ahead}), "
+                f"ran {_ms(r.duration)}, {_ms(r.saved(end or 0.0))} ahead of sequential"
+            )
             shown_output = r.text if r.title is None else f"{r.title}: {r.text}"
             lines.append(f"      {_clip(shown_output, 100)}")
             if r.metadata:

@@ -189,5 +189,3 @@ def group(views: Sequence[AttemptView]) -> list[Round]:
         else:
             out.append(Round(view.round, [view]))
     return out
-
-

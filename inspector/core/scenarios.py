@@ -262,8 +262,9 @@ def gemini_schema(schema: Any) -> Any:
 def _function(tool: dict[str, Any]) -> tuple[str, str | None, dict[str, Any]]:
     fn = tool["function"]
     params = fn.get("parameters")
-    schema = copy.deepcopy(params) if isinstance(params, dict) else {"type": "object",
-                                                                      "properties": {}}
+    schema = (
+        copy.deepcopy(params) if isinstance(params, dict) else {"type": "object", "properties": {}}
+    )
     return fn["name"], fn.get("description"), schema
 
 

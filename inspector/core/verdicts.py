@@ -107,7 +107,6 @@ def registry_for(source: Any) -> ToolRegistry:
     return registry
 
 
-
 def judge_call(
     state: StreamState, call: ToolCall, mode: str, registry: ToolRegistry | None
 ) -> CallVerdict:
@@ -122,6 +121,7 @@ def judge_call(
     if call.open:
         return CallVerdict(call, [], False, repaired)
     args = call.arguments
-    problems = validate_call(name, args, registry, mode, truncated=call.truncated,
-                             json_error=lambda: first_error(args))  # only if it fails to parse
+    problems = validate_call(
+        name, args, registry, mode, truncated=call.truncated, json_error=lambda: first_error(args)
+    )  # only if it fails to parse
     return CallVerdict(call, problems, False, repaired)

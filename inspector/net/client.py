@@ -263,7 +263,12 @@ async def _exchange(
         finally:
             await chunks.aclose()
     if failed:
-        raise ProviderHTTPError(out.status, spec.url, bytes(kept), response.reason_phrase,
-                                response.headers.get("retry-after"))
+        raise ProviderHTTPError(
+            out.status,
+            spec.url,
+            bytes(kept),
+            response.reason_phrase,
+            response.headers.get("retry-after"),
+        )
     if plain:
         raise NotSSEError(ctype, bytes(kept))

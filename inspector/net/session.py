@@ -235,8 +235,10 @@ class LiveSession:
         await self._attempt(client, writer, 1, None, None)
         first = self.analysis.records[-1]
         remaining = self.settings.attempt_budget - (self._clock() - started)
-        if not self.settings.retry or first.reason is None or not core_attempts.should_retry(
-            first, retries_done=0, remaining_budget=remaining
+        if (
+            not self.settings.retry
+            or first.reason is None
+            or not core_attempts.should_retry(first, retries_done=0, remaining_budget=remaining)
         ):
             return
         if writer is not None:
@@ -247,8 +249,9 @@ class LiveSession:
 
     async def _attempt(self, client: httpx.AsyncClient, writer: CaptureWriter | None, n: int,
                        reason: str | None, deadline: float | None) -> None:  # fmt: skip
-        source = Attempt(n, reason=reason,
-                         recovery_action=core_attempts.RETRY_STREAMING if reason else None)
+        source = Attempt(
+            n, reason=reason, recovery_action=core_attempts.RETRY_STREAMING if reason else None
+        )
         self.analysis.begin_attempt(source)
 
         def sink(data: bytes, t: float) -> None:
@@ -271,21 +274,35 @@ class LiveSession:
         self._notify()
 
 
-def capture_meta(spec: RequestSpec, dialect: str, settings: LoopSettings, key: str | None,
-                 extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def capture_meta(
+    spec: RequestSpec,
+    dialect: str,
+    settings: LoopSettings,
+    key: str | None,
+    extra: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
     """A live capture's header meta; ValueError if ``key`` shows anywhere in the request spec
     or the meta (keys never reach a capture)."""
-    meta: dict[str, Any] = {"source": "live", "dialect": dialect, "model": _model(spec),
-                            "url": redact_url(spec.url),
-                            "validation": settings.tool_argument_validation, **(extra or {})}
-    if key and key in orjson.dumps([spec.url, dict(spec.headers), spec.body, meta],
-                                   default=str).decode():
+    meta: dict[str, Any] = {
+        "source": "live",
+        "dialect": dialect,
+        "model": _model(spec),
+        "url": redact_url(spec.url),
+        "validation": settings.tool_argument_validation,
+        **(extra or {}),
+    }
+    if (
+        key
+        and key
+        in orjson.dumps([spec.url, dict(spec.headers), spec.body, meta], default=str).decode()
+    ):
         raise ValueError("the key must not appear in the request spec or the capture meta")
     return meta
 
 
-async def open_client(stack: contextlib.AsyncExitStack, client: httpx.AsyncClient | None,
-                      url: str) -> httpx.AsyncClient:
+async def open_client(
+    stack: contextlib.AsyncExitStack, client: httpx.AsyncClient | None, url: str
+) -> httpx.AsyncClient:
     """``client``, or a new one closed with ``stack``: a loopback server (the demo) is never
     reached through a proxy from the environment."""
     if client is not None:

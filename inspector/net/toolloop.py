@@ -116,12 +116,14 @@ class ToolLoop:
         loop_meta = {"mode": self.mode, "max_steps": max_steps, "tools": tools.names(),
                      "disabled": [n for n, t in tools.tools.items() if not t.enabled],
                      "slow": {n: t.slow for n, t in tools.tools.items() if t.slow}}  # fmt: skip
-        self.meta = capture_meta(spec, dialect, self.settings, key,
-                                 {"loop": loop_meta, **(meta or {})})
+        self.meta = capture_meta(
+            spec, dialect, self.settings, key, {"loop": loop_meta, **(meta or {})}
+        )
         self._key, self._client, self._clock = key, client, clock
         self._on_update, self._on_event = on_update, on_event
-        self.analysis = Analysis(Settings(dialect=dialect,
-                                          validation=self.settings.tool_argument_validation))
+        self.analysis = Analysis(
+            Settings(dialect=dialect, validation=self.settings.tool_argument_validation)
+        )
         """Fed live: chunks and tool events, in arrival order, over every round."""
         if spec.body.get("tools"):
             self.analysis.user_tools = ToolRegistry.from_definitions(spec.body)
@@ -221,8 +223,18 @@ class ToolLoop:
             if number == self.max_steps:
                 self.end_reason = "max_steps"
                 return
-            answers = [results.get(c.id) or ToolResult(c.id, c.name, "no result for this call",
-                       is_error=True, error_kind=CANCELLED, slot=c.slot) for c in turn.calls]
+            answers = [
+                results.get(c.id)
+                or ToolResult(
+                    c.id,
+                    c.name,
+                    "no result for this call",
+                    is_error=True,
+                    error_kind=CANCELLED,
+                    slot=c.slot,
+                )
+                for c in turn.calls
+            ]
             body = build_continuation(self.dialect, spec.body, turn, answers)
             spec = replace(spec, body=body)
 
@@ -239,12 +251,20 @@ class ToolLoop:
         deadline = self._clock() + remaining
         return (await self._attempt(client, spec, reason, deadline, None, 0.0)).view
 
-    async def _attempt(self, client: httpx.AsyncClient, spec: RequestSpec, reason: str | None,
-                       deadline: float | None, new_round: int | None, started: float) -> _Live:
+    async def _attempt(
+        self,
+        client: httpx.AsyncClient,
+        spec: RequestSpec,
+        reason: str | None,
+        deadline: float | None,
+        new_round: int | None,
+        started: float,
+    ) -> _Live:
         self._attempts += 1
         n = self._attempts
-        source = Attempt(n, reason=reason,
-                         recovery_action=core_attempts.RETRY_STREAMING if reason else None)
+        source = Attempt(
+            n, reason=reason, recovery_action=core_attempts.RETRY_STREAMING if reason else None
+        )
         view = self.analysis.begin_attempt(source)
         live = self._live = _Live(view, self._clock(), self.settings.retry and reason is None)
         self.state = "streaming"
@@ -307,8 +327,18 @@ class ToolLoop:
         if not verdict.valid:
             diag = verdict.diagnostic()
             message = "invalid arguments: " + "; ".join(p["message"] for p in diag["problems"])
-            self._result(live, ToolResult(call_id, name, message, is_error=True,
-                                          error_kind=INVALID_ARGUMENTS, slot=call.slot), t)
+            self._result(
+                live,
+                ToolResult(
+                    call_id,
+                    name,
+                    message,
+                    is_error=True,
+                    error_kind=INVALID_ARGUMENTS,
+                    slot=call.slot,
+                ),
+                t,
+            )
             return
         tool = self.tools.get(name)
         args = parse_arguments(call.arguments)
@@ -317,8 +347,13 @@ class ToolLoop:
                 (INVALID_ARGUMENTS, "the arguments are not a JSON object")
                 if args is None else None))  # fmt: skip
         if error is not None:
-            self._result(live, ToolResult(call_id, name, error[1], is_error=True,
-                                          error_kind=error[0], slot=call.slot), t)
+            self._result(
+                live,
+                ToolResult(
+                    call_id, name, error[1], is_error=True, error_kind=error[0], slot=call.slot
+                ),
+                t,
+            )
             return
         pos = self._position(live, t)
         self._event(TOOL_DISPATCH, {"call_id": call_id, "name": name, "slot": call.slot,
@@ -339,15 +374,25 @@ class ToolLoop:
             result = ToolResult.of(call_id, name, value, **fields)
         except asyncio.CancelledError:
             fields["duration"] = self._clock() - started
-            self._result(live, ToolResult(call_id, name, "cancelled", is_error=True,
-                                          error_kind=CANCELLED, **fields))
+            self._result(
+                live,
+                ToolResult(
+                    call_id, name, "cancelled", is_error=True, error_kind=CANCELLED, **fields
+                ),
+            )
             raise
         except (UnknownTool, ToolDisabled) as exc:
             kind = UNKNOWN_TOOL if isinstance(exc, UnknownTool) else DISABLED
             result = ToolResult(call_id, name, str(exc), is_error=True, error_kind=kind, **fields)
         except Exception as exc:  # the handler raised: a tool error, fed back
-            result = ToolResult(call_id, name, f"{type(exc).__name__}: {exc}", is_error=True,
-                                error_kind=RAISED, **fields)
+            result = ToolResult(
+                call_id,
+                name,
+                f"{type(exc).__name__}: {exc}",
+                is_error=True,
+                error_kind=RAISED,
+                **fields,
+            )
         result.duration = self._clock() - started
         self._result(live, result)
 
@@ -399,8 +444,18 @@ class ToolLoop:
             await asyncio.gather(*tasks, return_exceptions=True)
         # a task cancelled before it started never ran its body: answer its dispatch here
         for (_, call_id), (live, name, slot, pos) in list(self._unanswered.items()):
-            self._result(live, ToolResult(call_id, name, "cancelled", is_error=True,
-                                          error_kind=CANCELLED, slot=slot, dispatched=pos))
+            self._result(
+                live,
+                ToolResult(
+                    call_id,
+                    name,
+                    "cancelled",
+                    is_error=True,
+                    error_kind=CANCELLED,
+                    slot=slot,
+                    dispatched=pos,
+                ),
+            )
 
     def _notify(self) -> None:
         if self._on_update is not None:

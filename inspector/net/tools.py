@@ -117,8 +117,9 @@ class ToolBox:
             for name, seconds in dict(options.get("slow") or {}).items():
                 self.set_slow(str(name), float(seconds))
         except KeyError as exc:
-            raise ValueError(f"loop options name no tool {exc.args[0]!r} "
-                             f"(known: {', '.join(self.tools)})") from None
+            raise ValueError(
+                f"loop options name no tool {exc.args[0]!r} (known: {', '.join(self.tools)})"
+            ) from None
         except TypeError as exc:
             raise ValueError(f"loop options are not understood: {exc}") from None
 
@@ -247,8 +248,12 @@ def _builtins(root: Path, cap: float) -> Iterable[Tool]:
                {"type": obj, "properties": {"seconds": {"type": "number", "minimum": 0,
                 "maximum": 60}}, "required": ["seconds"]},
                lambda args: sleep(cap, args))  # fmt: skip
-    yield Tool("fail", "A tool that always fails (to see a tool error fed back).",
-               {"type": obj, "properties": {"reason": {"type": "string"}}}, fail)
+    yield Tool(
+        "fail",
+        "A tool that always fails (to see a tool error fed back).",
+        {"type": obj, "properties": {"reason": {"type": "string"}}},
+        fail,
+    )
 
 
 def scenario_options(name_or_path: str, folder: Path = RESOURCES / "scenarios") -> dict[str, Any]:

@@ -29,8 +29,9 @@ def install_excepthook(window: MainWindow | None) -> None:
         if os.environ.get("TOOLCALL_INSPECTOR_DEBUG"):
             traceback.print_exception(kind, exc, tb)
         if window is not None and QApplication.instance() is not None:
-            QMessageBox.critical(window, "Unexpected error",
-                                 f"{kind.__name__}: {exc}\n\nThe window keeps running.")
+            QMessageBox.critical(
+                window, "Unexpected error", f"{kind.__name__}: {exc}\n\nThe window keeps running."
+            )
 
     sys.excepthook = hook
 
@@ -44,12 +45,19 @@ def make_app() -> QApplication:
         app.setOrganizationName("toolcall-inspector")
         apply_system_palette(app)
         QGuiApplication.styleHints().colorSchemeChanged.connect(
-            lambda _scheme: apply_system_palette(app))
+            lambda _scheme: apply_system_palette(app)
+        )
     return app
 
 
-def run(path: str | None = None, screenshot: str | None = None, *,
-        validation: str | None = None, empty_id: str | None = None, compare: bool = False) -> int:
+def run(
+    path: str | None = None,
+    screenshot: str | None = None,
+    *,
+    validation: str | None = None,
+    empty_id: str | None = None,
+    compare: bool = False,
+) -> int:
     """Open the window (on ``path``, or a sample replaying) and run the event loop."""
     app = make_app()
     window = MainWindow()
@@ -60,8 +68,10 @@ def run(path: str | None = None, screenshot: str | None = None, *,
         window.split.setSizes([560, 300])
         validation, empty_id = validation or "structural", empty_id or "absent"
     if validation or empty_id:
-        window._apply(persist=False, **{
-            k: v for k, v in (("validation", validation), ("empty_id", empty_id)) if v})
+        window._apply(
+            persist=False,
+            **{k: v for k, v in (("validation", validation), ("empty_id", empty_id)) if v},
+        )
     window.show()
 
     def start(quit_with: Callable[[int], None]) -> None:
@@ -77,8 +87,11 @@ def run(path: str | None = None, screenshot: str | None = None, *,
     return run_event_loop(app, start, window.aclose)
 
 
-def run_event_loop(app: QApplication, start: Callable[[Callable[[int], None]], None],
-                   cleanup: Callable[[], Awaitable[None]] | None = None) -> int:
+def run_event_loop(
+    app: QApplication,
+    start: Callable[[Callable[[int], None]], None],
+    cleanup: Callable[[], Awaitable[None]] | None = None,
+) -> int:
     """Run Qt and asyncio as one loop (qasync), until the last window closes.
 
     Quitting resolves a future instead of calling ``app.exit()``: qasync's
@@ -110,6 +123,7 @@ def run_event_loop(app: QApplication, start: Callable[[Callable[[int], None]], N
 
 def _screenshot(window: MainWindow, out: str, quit_with: Callable[[int], None]) -> None:
     """Render once the document is loaded, save the PNG, and quit."""
+
     def shoot() -> None:
         if window.doc.loading:
             QTimer.singleShot(100, shoot)

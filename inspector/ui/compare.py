@@ -52,15 +52,23 @@ class _Side(QWidget):
         lay.addWidget(self.lanes, 1)
 
     def current(self) -> Settings:
-        return replace(self.settings, validation=self.validation.currentText(),
-                       empty_id=self.empty_id.currentText())
+        return replace(
+            self.settings,
+            validation=self.validation.currentText(),
+            empty_id=self.empty_id.currentText(),
+        )
 
 
 class CompareWindow(QWidget):
     """Left vs right settings over the same capture (absent vs literal by default)."""
 
-    def __init__(self, capture: Capture, tools: ToolRegistry | None,
-                 parent: QWidget | None = None, base: Analysis | None = None) -> None:
+    def __init__(
+        self,
+        capture: Capture,
+        tools: ToolRegistry | None,
+        parent: QWidget | None = None,
+        base: Analysis | None = None,
+    ) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.setWindowTitle("Compare — Tool-Call Inspector")
         self.capture, self.tools = capture, tools
@@ -83,8 +91,11 @@ class CompareWindow(QWidget):
 
     def _judged(self, settings: Settings) -> Analysis:
         base = self.base
-        if (base is not None and base.settings.dialect == settings.dialect
-                and all(view.state.ended for view in base.attempts)):
+        if (
+            base is not None
+            and base.settings.dialect == settings.dialect
+            and all(view.state.ended for view in base.attempts)
+        ):
             return base.fork(settings)
         return Analysis.from_capture(self.capture, settings, self.tools)
 

@@ -161,8 +161,9 @@ class LaneWidget(QFrame):
         self.status.set_note("error", None, self.status_width())
         self.show_result(None)
 
-    def bind(self, call: ToolCall, verdict: CallVerdict | None, events: Sequence[SSEEvent],
-             mode: str) -> None:
+    def bind(
+        self, call: ToolCall, verdict: CallVerdict | None, events: Sequence[SSEEvent], mode: str
+    ) -> None:
         """Show a call. Another call object (a re-judge made new ones) resets everything; the
         same one (a validation flip) only refreshes the verdict."""
         if call is self.call:
@@ -191,8 +192,19 @@ class LaneWidget(QFrame):
         call, v = self.call, self.verdict
         if call is None:
             return
-        seen = (call, v, mode, call.length, len(call.fragments), call.open, call.truncated,
-                call.dropped_count, call.id, call.name, theme.is_dark())
+        seen = (
+            call,
+            v,
+            mode,
+            call.length,
+            len(call.fragments),
+            call.open,
+            call.truncated,
+            call.dropped_count,
+            call.id,
+            call.name,
+            theme.is_dark(),
+        )
         if seen == self._refreshed:  # nothing on show changed (a closed lane, every flush)
             return
         self._refreshed = seen
@@ -201,14 +213,20 @@ class LaneWidget(QFrame):
         colour = dark if theme.is_dark() else light
         repaired = v.repaired_id if v else None
         dropped = call.dropped_count
-        header = (f"<b>#{call.slot}</b> &nbsp; {_ident('index', call.index)}<br>"
-                  f"{_ident('id', call.id, repaired)}<br>{_ident('name', call.name)}")
+        header = (
+            f"<b>#{call.slot}</b> &nbsp; {_ident('index', call.index)}<br>"
+            f"{_ident('id', call.id, repaired)}<br>{_ident('name', call.name)}"
+        )
         if header != self.header.text():
             self.header.setText(header)
-        size = (f"{len(call.arguments.encode()):,} bytes" if not call.open
-                else f"{call.length:,} chars")  # bytes once, when complete
-        facts = (f"{len(call.fragments) - dropped} fragments"
-                 + (f", <s>{dropped} dropped</s>" if dropped else "") + f" · {size}")
+        size = (
+            f"{len(call.arguments.encode()):,} bytes" if not call.open else f"{call.length:,} chars"
+        )  # bytes once, when complete
+        facts = (
+            f"{len(call.fragments) - dropped} fragments"
+            + (f", <s>{dropped} dropped</s>" if dropped else "")
+            + f" · {size}"
+        )
         if call.truncated:
             facts += " · truncated"
         status = f'<span style="color:{colour}"><b>{label}</b></span> &nbsp; {facts}'
@@ -290,12 +308,15 @@ class LaneWidget(QFrame):
         mark = "✖ tool error" if result.is_error else "✔ result"
         where = ""
         if result.dispatched is not None:
-            where += (f" · dispatched at chunk {result.dispatched.chunks} "
-                      f"({result.dispatched.t * 1000:.0f} ms"
-                      f"{', after the stream' if result.dispatched.ended else ', mid-stream'})")
+            where += (
+                f" · dispatched at chunk {result.dispatched.chunks} "
+                f"({result.dispatched.t * 1000:.0f} ms"
+                f"{', after the stream' if result.dispatched.ended else ', mid-stream'})"
+            )
         if result.completed is not None:
-            where += (f" · landed at chunk {result.completed.chunks} "
-                      f"({result.completed.t * 1000:.0f} ms)")
+            where += (
+                f" · landed at chunk {result.completed.chunks} ({result.completed.t * 1000:.0f} ms)"
+            )
         took = f" in {result.duration * 1000:.0f} ms" if result.duration is not None else ""
         title = f" — <b>{escape(result.title)}</b>" if result.title else ""
         self.result_line.setText(f"⇦ {mark}{took}{where}{title}")
@@ -318,11 +339,11 @@ class LaneWidget(QFrame):
         self.table.blockSignals(True)
         self.table.selectionModel().blockSignals(True)
         self.table.selectionModel().setCurrentIndex(
-            index, QItemSelectionModel.SelectionFlag.ClearAndSelect
-            | QItemSelectionModel.SelectionFlag.Rows)
+            index,
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows,
+        )
         self.table.selectionModel().blockSignals(False)
         self.table.blockSignals(False)
         self.table.scrollTo(index)
         return True
-
-

@@ -62,8 +62,11 @@ class LanesView(QScrollArea):
         elif old is None:  # the attempt (re)appears: still the rewound one?
             if view.source is None or view.source is not self._keep_for:
                 self._keep_for = None
-        elif (view.source is not None and view.source is old.source
-              and len(view.state.events) < len(old.state.events)):  # a seek back
+        elif (
+            view.source is not None
+            and view.source is old.source
+            and len(view.state.events) < len(old.state.events)
+        ):  # a seek back
             self._keep_for = view.source
         else:  # another attempt or file, or a re-judge
             self._keep_for = None
@@ -86,8 +89,12 @@ class LanesView(QScrollArea):
                 lane.setSizePolicy(policy)
         for i, call in enumerate(calls):
             lane = self.lanes[i] if i < len(self.lanes) else self._add_lane()
-            lane.bind(call, verdicts[i] if i < len(verdicts) else None,
-                      view.state.events if view else (), mode)
+            lane.bind(
+                call,
+                verdicts[i] if i < len(verdicts) else None,
+                view.state.events if view else (),
+                mode,
+            )
         self._results(view)
         self._empty.setVisible(not calls)
 
@@ -142,5 +149,6 @@ class LanesView(QScrollArea):
         """Compare view: put a note (e.g. "≠ verdict differs") on the given lanes."""
         for lane in self.lanes:
             note = slots.get(lane.call.slot) if lane.call else None
-            lane.status.set_note("mark", f"<b>≠ {escape(note)}</b>" if note else None,
-                                 lane.status_width())
+            lane.status.set_note(
+                "mark", f"<b>≠ {escape(note)}</b>" if note else None, lane.status_width()
+            )

@@ -81,8 +81,16 @@ class LiveController(QObject):
         task.add_done_callback(self._tasks.discard)
         return task
 
-    def start(self, profile: str, model: str, scenario: Scenario, retry: bool, *,
-              loop: bool = False, sequential: bool = False) -> None:
+    def start(
+        self,
+        profile: str,
+        model: str,
+        scenario: Scenario,
+        retry: bool,
+        *,
+        loop: bool = False,
+        sequential: bool = False,
+    ) -> None:
         """Start a session (the previous one is stopped first); ``loop`` runs the tool loop
         (seed 2: tools run as their calls close, results feed the next round)."""
         self.stop()
@@ -122,8 +130,15 @@ class LiveController(QObject):
             return
         self.models_changed.emit([m["id"] for m in data if isinstance(m, dict) and "id" in m])
 
-    async def _run(self, profile_name: str, model: str, scenario: Scenario, retry: bool,
-                   loop: bool = False, sequential: bool = False) -> None:
+    async def _run(
+        self,
+        profile_name: str,
+        model: str,
+        scenario: Scenario,
+        retry: bool,
+        loop: bool = False,
+        sequential: bool = False,
+    ) -> None:
         try:
             session = await self._prepare(profile_name, model, scenario, retry, loop, sequential)
         except (InspectorError, OSError, ValueError) as exc:
@@ -138,25 +153,35 @@ class LiveController(QObject):
         self.session = session
         self.doc.attach_live(session.analysis, f"live: {profile_name} · {model}")
         self.running_changed.emit(True)
-        self.status.emit(f"Streaming from {profile_name} ({model})… capture: "
-                         f"{session.capture_path}")
+        self.status.emit(
+            f"Streaming from {profile_name} ({model})… capture: {session.capture_path}"
+        )
         try:
             await session.run()
         finally:
             if self.session is session:  # not replaced meanwhile by a newer session
                 path = session.capture_path
-                self.doc.stop_live_view(str(path) if path is not None and path.exists()
-                                        else None)
+                self.doc.stop_live_view(str(path) if path is not None and path.exists() else None)
                 self.running_changed.emit(False)
             lines = session.summary_lines()
             tail = f" — {session.error}" if session.error else ""
             self.status.emit(f"{session.state}: " + "; ".join(lines) + tail)
             if session.error is not None:
-                self.failed.emit(f"{session.error}\n\n" + "\n".join(lines)
-                                 + f"\n\nEvery byte received is in {session.capture_path}")
+                self.failed.emit(
+                    f"{session.error}\n\n"
+                    + "\n".join(lines)
+                    + f"\n\nEvery byte received is in {session.capture_path}"
+                )
 
-    async def _prepare(self, profile_name: str, model: str, scenario: Scenario,
-                       retry: bool, loop: bool = False, sequential: bool = False) -> Any:
+    async def _prepare(
+        self,
+        profile_name: str,
+        model: str,
+        scenario: Scenario,
+        retry: bool,
+        loop: bool = False,
+        sequential: bool = False,
+    ) -> Any:
         profile = find_profile(profile_name)
         if profile.is_demo:
             profile = profile.resolved(await self.ensure_demo())
@@ -173,9 +198,13 @@ class LiveController(QObject):
                 scenario = replace(scenario, tools=toolbox.offered(scenario.tools))
         spec = build_request(profile, scenario, model=model or None)
         t = self.timeouts
-        settings = LoopSettings(retry=retry, attempt_budget=t.budget, connect_timeout=t.connect,
-                                read_timeout=t.read,
-                                tool_argument_validation=self.doc.settings.validation)
+        settings = LoopSettings(
+            retry=retry,
+            attempt_budget=t.budget,
+            connect_timeout=t.connect,
+            read_timeout=t.read,
+            tool_argument_validation=self.doc.settings.validation,
+        )
         stamp = time.strftime("%Y%m%d-%H%M%S")
         path = new_capture_path(captures_dir(), stamp, profile.name, model or profile.model)
         analysis = Analysis(replace(self.doc.settings, dialect=profile.dialect), self.doc.tools)
@@ -183,12 +212,27 @@ class LiveController(QObject):
         if toolbox is not None:
             from ..net.toolloop import ToolLoop
 
-            tool_loop = ToolLoop(spec, dialect=profile.dialect, tools=toolbox, settings=settings,
-                                 sequential=sequential, capture_path=path, key=key, meta=meta)
+            tool_loop = ToolLoop(
+                spec,
+                dialect=profile.dialect,
+                tools=toolbox,
+                settings=settings,
+                sequential=sequential,
+                capture_path=path,
+                key=key,
+                meta=meta,
+            )
             tool_loop.analysis.apply(replace(self.doc.settings, dialect=profile.dialect))
             return tool_loop
-        return LiveSession(spec, dialect=profile.dialect, settings=settings,
-                           capture_path=path, key=key, analysis=analysis, meta=meta)
+        return LiveSession(
+            spec,
+            dialect=profile.dialect,
+            settings=settings,
+            capture_path=path,
+            key=key,
+            analysis=analysis,
+            meta=meta,
+        )
 
     async def aclose(self) -> None:
         """Stop everything: the session (capture ends "cancelled"), tasks, the demo server."""
@@ -244,8 +288,10 @@ class LiveToolBar(QToolBar):
         self.edit.setToolTip("Edit the scenario's prompt and tools (JSON) and the timeouts")
         self.addWidget(self.edit)
         self.loop = QCheckBox("tool loop")
-        self.loop.setToolTip("Run the built-in demo tools as each call closes mid-stream and "
-                             "continue round after round (seed 2)")
+        self.loop.setToolTip(
+            "Run the built-in demo tools as each call closes mid-stream and "
+            "continue round after round (seed 2)"
+        )
         self.addWidget(self.loop)
         self.sequential = QCheckBox("sequential")
         self.sequential.setToolTip("Dispatch tools only after the stream ends (for comparison)")

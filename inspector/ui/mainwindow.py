@@ -120,8 +120,9 @@ class MainWindow(QMainWindow):
         self._action(m, "&Quit", self.close, QKeySequence.StandardKey.Quit)
         v = self.menuBar().addMenu("&View")
         self._action(v, "&Replay from start", self.doc.replay, QKeySequence(Qt.Key.Key_F5))
-        self._action(v, "&Compare settings side by side…", self.open_compare,
-                     QKeySequence("Ctrl+D"))
+        self._action(
+            v, "&Compare settings side by side…", self.open_compare, QKeySequence("Ctrl+D")
+        )
         h = self.menuBar().addMenu("&Help")
         self._action(h, "&About Tool-Call Inspector", self.about)
         pause = QShortcut(QKeySequence(Qt.Key.Key_Space), self)
@@ -129,8 +130,13 @@ class MainWindow(QMainWindow):
         pause.activated.connect(self.doc.toggle)
         self._refresh_recent()
 
-    def _action(self, menu: object, text: str, slot: object,
-                shortcut: QKeySequence | QKeySequence.StandardKey | None = None) -> QAction:
+    def _action(
+        self,
+        menu: object,
+        text: str,
+        slot: object,
+        shortcut: QKeySequence | QKeySequence.StandardKey | None = None,
+    ) -> QAction:
         act = QAction(text, self)
         if shortcut is not None:
             act.setShortcut(shortcut)
@@ -190,8 +196,9 @@ class MainWindow(QMainWindow):
         if self.lanes.sync(view, rows=False):
             return  # a lane appeared: painting it is this flush's work, the heavy jobs wait
         now = time.monotonic()
-        due = [(at + period, job) for job, (at, period) in self._heavy.items()
-               if now - at >= period]
+        due = [
+            (at + period, job) for job, (at, period) in self._heavy.items() if now - at >= period
+        ]
         if due:
             job = min(due)[1]
             if job == "raw":
@@ -233,8 +240,15 @@ class MainWindow(QMainWindow):
     def _replay_controls(self) -> None:
         """Replay needs a whole capture: off while a file loads or a session streams."""
         d = self.doc
-        why = ("loading…" if d.loading else "live" if d.live is not None and d.streaming
-               else "no replay" if d.live is not None else "")
+        why = (
+            "loading…"
+            if d.loading
+            else "live"
+            if d.live is not None and d.streaming
+            else "no replay"
+            if d.live is not None
+            else ""
+        )
         self.bar.set_replayable(d.replayer is not None and not d.loading, why)
 
     def _session_ended(self, running: bool) -> None:
@@ -262,7 +276,8 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(
             f"{a.dialect or 'dialect?'} · validation {s.validation} · empty-id {s.empty_id} · "
             f"{len(calls)} call(s), {bad} invalid · {len(view.quirks)} quirk(s) · "
-            f"attempt {view.number}/{len(a.attempts)}")
+            f"attempt {view.number}/{len(a.attempts)}"
+        )
 
     def _on_loaded(self, name: str) -> None:
         self.setWindowTitle(f"{Path(name).name} — Tool-Call Inspector")
@@ -328,8 +343,9 @@ class MainWindow(QMainWindow):
 
     def _live_failed(self, text: str) -> None:
         """Show a session error without blocking the loop (a modal exec() would stall it)."""
-        box = QMessageBox(QMessageBox.Icon.Warning, "Live session", text,
-                          QMessageBox.StandardButton.Ok, self)
+        box = QMessageBox(
+            QMessageBox.Icon.Warning, "Live session", text, QMessageBox.StandardButton.Ok, self
+        )
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
         self.live_error_box = box
@@ -342,9 +358,14 @@ class MainWindow(QMainWindow):
     def start_live(self) -> None:
         """Start a live session with the Live toolbar's choices."""
         lb = self.live_bar
-        self.live.start(str(lb.profile.currentData()), lb.model.currentText().strip(),
-                        lb.current_scenario(), lb.retry.isChecked(),
-                        loop=lb.loop.isChecked(), sequential=lb.sequential.isChecked())
+        self.live.start(
+            str(lb.profile.currentData()),
+            lb.model.currentText().strip(),
+            lb.current_scenario(),
+            lb.retry.isChecked(),
+            loop=lb.loop.isChecked(),
+            sequential=lb.sequential.isChecked(),
+        )
 
     def start_default_live(self) -> None:
         """``make run``: the demo provider, a quirky scenario, streaming within seconds."""
@@ -367,8 +388,9 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("Tool-Call Inspector")
 
     def export_png_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export view as PNG", "inspector.png",
-                                              "PNG (*.png)")
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export view as PNG", "inspector.png", "PNG (*.png)"
+        )
         if path:
             self.export_png(path)
 
@@ -381,8 +403,11 @@ class MainWindow(QMainWindow):
 
         r = self.doc.replayer
         if r is None:
-            text = ("The capture is still loading: compare once it is in." if self.doc.loading
-                    else "Open a capture first.")
+            text = (
+                "The capture is still loading: compare once it is in."
+                if self.doc.loading
+                else "Open a capture first."
+            )
             QMessageBox.information(self, "Compare", text)
             return
         base = r.analysis if r.at_end else None  # the whole capture read: sides fork it
@@ -391,11 +416,13 @@ class MainWindow(QMainWindow):
 
     def about(self) -> None:
         QMessageBox.about(
-            self, "About Tool-Call Inspector",
+            self,
+            "About Tool-Call Inspector",
             f"<b>Tool-Call Inspector</b> {__version__}<br>See, fragment by fragment, how an "
             f"LLM provider streams tool calls and where they break.<br><br>"
             f'<a href="{QUrl.fromLocalFile(str(DOCS)).toString()}">Documentation</a> '
-            f"(README.md, docs/)")
+            f"(README.md, docs/)",
+        )
 
     def _ask_dialect(self) -> None:
         from PySide6.QtWidgets import QInputDialog
@@ -403,8 +430,13 @@ class MainWindow(QMainWindow):
         from ..core.analysis import DIALECT_CHOICES
 
         choice, ok = QInputDialog.getItem(
-            self, "Unknown dialect", "The stream's dialect was not recognised. Read it as:",
-            list(DIALECT_CHOICES[1:]), 0, False)
+            self,
+            "Unknown dialect",
+            "The stream's dialect was not recognised. Read it as:",
+            list(DIALECT_CHOICES[1:]),
+            0,
+            False,
+        )
         if ok:
             self._apply(dialect=choice)
 

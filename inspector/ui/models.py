@@ -26,8 +26,9 @@ _Index = QModelIndex | QPersistentModelIndex
 SEQ_ROLE = Qt.ItemDataRole.UserRole + 1
 """Every model answers this role with the wire event sequence number behind a row."""
 _D = Qt.ItemDataRole
-_ANSWERED = frozenset(int(r) for r in (_D.DisplayRole, _D.FontRole, _D.ForegroundRole,
-                                       _D.ToolTipRole, SEQ_ROLE))
+_ANSWERED = frozenset(
+    int(r) for r in (_D.DisplayRole, _D.FontRole, _D.ForegroundRole, _D.ToolTipRole, SEQ_ROLE)
+)
 """The roles the models answer. A view asks some seven roles per painted cell; the others are
 turned away before any row is looked up (painting goes through Python once per role)."""
 
@@ -62,8 +63,9 @@ class _Table(QAbstractTableModel):
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.HEADERS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
             return self.HEADERS[section] if 0 <= section < len(self.HEADERS) else None
         return None
@@ -242,8 +244,10 @@ class FragmentsModel(_Table):
     @staticmethod
     def _tooltip(r: FragmentRow, col: int) -> str | None:
         if not r.accepted:
-            return (f"dropped: id {theme.shown(r.id)} was looked up literally and no call "
-                    "has it (empty-id: literal)")
+            return (
+                f"dropped: id {theme.shown(r.id)} was looked up literally and no call "
+                "has it (empty-id: literal)"
+            )
         if col in (2, 3):
             value = r.id if col == 2 else r.name
             return f"{'id' if col == 2 else 'name'} as received: {presence(value)}"
@@ -257,7 +261,10 @@ class FindingsModel(_Table):
 
     HEADERS = ("", "code", "where", "message")
     SYMBOL: ClassVar[dict[str, str]] = {
-        "error": "✖ problem", "quirk": "⚑ quirk", "warning": "⚠ warning"}
+        "error": "✖ problem",
+        "quirk": "⚑ quirk",
+        "warning": "⚠ warning",
+    }
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -266,7 +273,8 @@ class FindingsModel(_Table):
     def set_findings(self, items: list[Finding]) -> None:
         """Replace the list (findings are recomputed per flush from the judged analysis)."""
         if [(f.kind, f.code, f.where, f.message) for f in items] == [
-                (f.kind, f.code, f.where, f.message) for f in self._items]:
+            (f.kind, f.code, f.where, f.message) for f in self._items
+        ]:
             self._items = items
             return
         self._items = items
@@ -287,8 +295,9 @@ class FindingsModel(_Table):
         if role == SEQ_ROLE:
             return f.chunks[0] if f.chunks else None
         if role == Qt.ItemDataRole.ForegroundRole and index.column() == 0:
-            return theme.colour(theme.VERDICT["invalid"] if f.kind == "error"
-                                else theme.PRESENCE["repaired"])
+            return theme.colour(
+                theme.VERDICT["invalid"] if f.kind == "error" else theme.PRESENCE["repaired"]
+            )
         if role == Qt.ItemDataRole.ToolTipRole:
             return f.message
         return None

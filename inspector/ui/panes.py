@@ -94,8 +94,11 @@ class RawWirePane(QSplitter):
         index = self.model.index(seq, 0)
         sm = self.table.selectionModel()
         sm.blockSignals(True)
-        sm.setCurrentIndex(index, QItemSelectionModel.SelectionFlag.ClearAndSelect
-                           | QItemSelectionModel.SelectionFlag.Rows)
+        sm.setCurrentIndex(
+            index,
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows,
+        )
         sm.blockSignals(False)
         self.table.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
         self._show(seq)
@@ -151,8 +154,9 @@ class TurnPane(QWidget):
         st = view.state if view else None
         self.finish.setText(repr(st.finish_reason) if st and st.finish else "—")
         self.usage.setText(json.dumps(st.usage) if st and st.usage else "—")
-        self.errors.setText("; ".join(str(e.value) for e in st.errors) if st and st.errors
-                            else "none")
+        self.errors.setText(
+            "; ".join(str(e.value) for e in st.errors) if st and st.errors else "none"
+        )
         text = st.full_text if st else ""
         if self.text.toPlainText() != text:
             self.text.setPlainText(text)
@@ -188,12 +192,27 @@ class AttemptsPane(QTreeWidget):
             return
         records = analysis.records
         results = {(view.number, r.slot): r for view in analysis.attempts for r in view.results}
-        shape = [(view.round, r.attempt, r.outcome if view.state.ended else "streaming…",
-                  r.reason if view.state.ended else None, r.recovery_action,
-                  tuple((v.call.slot, str(v.call.name), v.valid, v.orphan, v.call.open,
-                         _result_text(results.get((view.number, v.call.slot))))
-                        for v in view.verdicts))
-                 for r, view in zip(records, analysis.attempts, strict=False)]
+        shape = [
+            (
+                view.round,
+                r.attempt,
+                r.outcome if view.state.ended else "streaming…",
+                r.reason if view.state.ended else None,
+                r.recovery_action,
+                tuple(
+                    (
+                        v.call.slot,
+                        str(v.call.name),
+                        v.valid,
+                        v.orphan,
+                        v.call.open,
+                        _result_text(results.get((view.number, v.call.slot))),
+                    )
+                    for v in view.verdicts
+                ),
+            )
+            for r, view in zip(records, analysis.attempts, strict=False)
+        ]
         if shape == self._shape:
             return
         self._shape = shape
@@ -217,16 +236,28 @@ class AttemptsPane(QTreeWidget):
         self.resizeColumnToContents(0)
 
     @staticmethod
-    def _attempt_item(number: int, outcome: str, reason: str | None, recovery: str | None,
-                      calls: tuple[tuple[Any, ...], ...]) -> QTreeWidgetItem:
+    def _attempt_item(
+        number: int,
+        outcome: str,
+        reason: str | None,
+        recovery: str | None,
+        calls: tuple[tuple[Any, ...], ...],
+    ) -> QTreeWidgetItem:
         label = outcome + (f" · {reason}" if reason else "")
         label += f" → {recovery}" if recovery and outcome != "accepted" else ""
         top = QTreeWidgetItem([f"Attempt {number}", label])
         top.setToolTip(1, label)
         top.setData(0, Qt.ItemDataRole.UserRole, (number, None))
         for slot, name, valid, orphan, is_open, result in calls:
-            verdict = ("… streaming" if is_open else "○ orphan" if orphan
-                       else "✔ valid" if valid else "✖ INVALID")
+            verdict = (
+                "… streaming"
+                if is_open
+                else "○ orphan"
+                if orphan
+                else "✔ valid"
+                if valid
+                else "✖ INVALID"
+            )
             child = QTreeWidgetItem([f"#{slot} {name}", verdict])
             child.setData(0, Qt.ItemDataRole.UserRole, (number, slot))
             if result:

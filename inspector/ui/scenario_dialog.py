@@ -44,8 +44,9 @@ class Timeouts:
 class ScenarioDialog(QDialog):
     """Prompt, system text, tools JSON, and the three timeouts."""
 
-    def __init__(self, scenario: Scenario, timeouts: Timeouts,
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, scenario: Scenario, timeouts: Timeouts, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Scenario: {scenario.title}")
         self.resize(720, 640)
@@ -74,8 +75,9 @@ class ScenarioDialog(QDialog):
         form.addRow("Attempt budget (s)", self.budget_s)
         form.addRow("Tool loop: disabled tools", self.disabled)
         form.addRow("Tool loop: slow tools (name:seconds)", self.slow)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
         buttons.accepted.connect(self._accept)
         buttons.rejected.connect(self.reject)
         lay = QVBoxLayout(self)
@@ -106,8 +108,12 @@ class ScenarioDialog(QDialog):
         if warnings and not self.problem.text().startswith("⚠"):
             self.problem.setText("⚠ " + "; ".join(warnings) + " — press OK again to use them")
             return
-        self.result_scenario = replace(self._base, prompt=self.prompt.toPlainText().strip(),
-                                       system=self.system.text().strip() or None, tools=tools)
+        self.result_scenario = replace(
+            self._base,
+            prompt=self.prompt.toPlainText().strip(),
+            system=self.system.text().strip() or None,
+            tools=tools,
+        )
         items = [item.split(":", 1) for item in self.slow.text().split(",") if item.strip()]
         try:
             slow = tuple((pair[0].strip(), float(pair[1])) for pair in items)
@@ -115,6 +121,7 @@ class ScenarioDialog(QDialog):
             self.problem.setText("✖ slow tools are written name:seconds, e.g. get_weather:2.5")
             return
         disabled = tuple(n.strip() for n in self.disabled.text().split(",") if n.strip())
-        self.result_timeouts = Timeouts(self.connect_s.value(), self.read_s.value(),
-                                        self.budget_s.value(), (disabled, slow))
+        self.result_timeouts = Timeouts(
+            self.connect_s.value(), self.read_s.value(), self.budget_s.value(), (disabled, slow)
+        )
         self.accept()

@@ -49,8 +49,9 @@ def badge_html(kind: str) -> str:
     """A small coloured badge with its word, as rich text."""
     text, light, dark = PRESENCE[kind]
     c = dark if is_dark() else light
-    return (f'<span style="color:{c}; border:1px solid {c}; font-size:small">'
-            f"&nbsp;{text}&nbsp;</span>")
+    return (
+        f'<span style="color:{c}; border:1px solid {c}; font-size:small">&nbsp;{text}&nbsp;</span>'
+    )
 
 
 def apply_system_palette(app: QApplication) -> None:
@@ -66,11 +67,16 @@ def dark_palette() -> QPalette:
     p = QPalette()
     base, window, text = QColor("#1e1f22"), QColor("#2b2d30"), QColor("#dfe1e5")
     for role, c in (
-        (QPalette.ColorRole.Window, window), (QPalette.ColorRole.WindowText, text),
-        (QPalette.ColorRole.Base, base), (QPalette.ColorRole.AlternateBase, window),
-        (QPalette.ColorRole.Text, text), (QPalette.ColorRole.Button, window),
-        (QPalette.ColorRole.ButtonText, text), (QPalette.ColorRole.ToolTipBase, window),
-        (QPalette.ColorRole.ToolTipText, text), (QPalette.ColorRole.Highlight, QColor("#2f65ca")),
+        (QPalette.ColorRole.Window, window),
+        (QPalette.ColorRole.WindowText, text),
+        (QPalette.ColorRole.Base, base),
+        (QPalette.ColorRole.AlternateBase, window),
+        (QPalette.ColorRole.Text, text),
+        (QPalette.ColorRole.Button, window),
+        (QPalette.ColorRole.ButtonText, text),
+        (QPalette.ColorRole.ToolTipBase, window),
+        (QPalette.ColorRole.ToolTipText, text),
+        (QPalette.ColorRole.Highlight, QColor("#2f65ca")),
         (QPalette.ColorRole.HighlightedText, QColor("#ffffff")),
         (QPalette.ColorRole.PlaceholderText, QColor("#8c8f94")),
         (QPalette.ColorRole.Link, QColor("#6fa8ff")),

@@ -76,11 +76,21 @@ def _band(view: AttemptView) -> Band:
         labels.append(f"#{call.slot} {call.name if isinstance(call.name, str) else '?'}")
         row = len(labels) - 1
         start = t_of(call.fragments[0].seq) if call.fragments else 0.0
-        end = t_of(call.close_seq) if call.close_seq is not None else (events[-1].t if events
-                                                                        else start)
+        end = (
+            t_of(call.close_seq)
+            if call.close_seq is not None
+            else (events[-1].t if events else start)
+        )
         ok = v.valid or call.open
-        bars.append(Bar(row, start, end, "#1e88e5" if ok else "#e53935",
-                        "streaming" if call.open else ("✔ call" if ok else "✖ call")))
+        bars.append(
+            Bar(
+                row,
+                start,
+                end,
+                "#1e88e5" if ok else "#e53935",
+                "streaming" if call.open else ("✔ call" if ok else "✖ call"),
+            )
+        )
     for r in view.results:
         if r.dispatched is None:
             continue
@@ -89,8 +99,15 @@ def _band(view: AttemptView) -> Band:
             continue
         t1 = r.completed.t if r.completed else r.dispatched.t + (r.duration or 0.0)
         mark = "✖" if r.is_error else "✔"
-        bars.append(Bar(lane, r.dispatched.t, t1, "#fb8c00" if not r.is_error else "#8e24aa",
-                        f"{mark} {r.name} {1000 * (r.duration or t1 - r.dispatched.t):.0f} ms"))
+        bars.append(
+            Bar(
+                lane,
+                r.dispatched.t,
+                t1,
+                "#fb8c00" if not r.is_error else "#8e24aa",
+                f"{mark} {r.name} {1000 * (r.duration or t1 - r.dispatched.t):.0f} ms",
+            )
+        )
     end = max([b.t1 for b in bars] + [0.001])
     return Band(f"round {view.round} · attempt {view.number}", labels, bars, end)
 
@@ -152,5 +169,8 @@ class TimelineView(QWidget):
         p.drawRoundedRect(QRectF(x0, top, x1 - x0, ROW - 6), 3, 3)
         if bar.text and x1 - x0 > 40:
             p.setPen(QColor("#ffffff") if not theme.is_dark() else QColor("#000000"))
-            p.drawText(QRectF(x0 + 3, top - 1, x1 - x0 - 6, ROW - 4),
-                       Qt.AlignmentFlag.AlignVCenter, bar.text)
+            p.drawText(
+                QRectF(x0 + 3, top - 1, x1 - x0 - 6, ROW - 4),
+                Qt.AlignmentFlag.AlignVCenter,
+                bar.text,
+            )

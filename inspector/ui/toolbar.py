@@ -37,13 +37,17 @@ class InspectorToolBar(QToolBar):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Inspector", parent)
         self.setObjectName("inspector-toolbar")
-        self.validation = self._combo("Validation", [(m, m) for m in VALIDATION_MODES],
-                                      self.validation_changed)
+        self.validation = self._combo(
+            "Validation", [(m, m) for m in VALIDATION_MODES], self.validation_changed
+        )
         self.empty_id = self._combo(
-            "Empty id", [('absent ("" = omitted)', "absent"),
-                         ('literal (look "" up: the bug)', "literal")], self.empty_id_changed)
-        self.tools = self._combo("Tools", [("from capture", "capture"), ("load file…", "file")],
-                                 self.tools_requested)
+            "Empty id",
+            [('absent ("" = omitted)', "absent"), ('literal (look "" up: the bug)', "literal")],
+            self.empty_id_changed,
+        )
+        self.tools = self._combo(
+            "Tools", [("from capture", "capture"), ("load file…", "file")], self.tools_requested
+        )
         self.addSeparator()
         self.play = QToolButton()
         self.play.setText("Replay")
@@ -58,7 +62,8 @@ class InspectorToolBar(QToolBar):
         self.addWidget(self.step)
         self.speed = self._combo("Speed", list(SPEEDS), None)
         self.speed.currentIndexChanged.connect(
-            lambda _i: self.speed_changed.emit(float(self.speed.currentData())))
+            lambda _i: self.speed_changed.emit(float(self.speed.currentData()))
+        )
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setMinimumWidth(220)
         self.slider.setToolTip("Scrub: lanes show the state after this many chunks")
@@ -70,8 +75,9 @@ class InspectorToolBar(QToolBar):
         self.addWidget(self.position)
         self.show_playing(False)
 
-    def _combo(self, label: str, items: list[tuple[str, object]],
-               signal: SignalInstance | None) -> QComboBox:
+    def _combo(
+        self, label: str, items: list[tuple[str, object]], signal: SignalInstance | None
+    ) -> QComboBox:
         self.addWidget(QLabel(f" {label}: "))
         box = QComboBox()
         for text, data in items:
@@ -99,8 +105,9 @@ class InspectorToolBar(QToolBar):
             self._sized_for = total  # makes the whole window lay out again on every flush
             widest = f" {'8' * len(str(total))} / {total} chunks "
             fm = self.position.fontMetrics()
-            self.position.setFixedSize(fm.horizontalAdvance(widest) + 4,
-                                       self.position.sizeHint().height())
+            self.position.setFixedSize(
+                fm.horizontalAdvance(widest) + 4, self.position.sizeHint().height()
+            )
         self.position.setText(f" {position} / {total} chunks ")
 
     def set_replayable(self, replayable: bool, why: str = "") -> None:

@@ -34,19 +34,30 @@ class Messages:
 
     def start(self) -> bytes:
         t = self.turn
-        usage = {"input_tokens": t.prompt_tokens, "cache_creation_input_tokens": 0,
-                 "cache_read_input_tokens": 0, "output_tokens": 1, "service_tier": "standard"}
+        usage = {
+            "input_tokens": t.prompt_tokens,
+            "cache_creation_input_tokens": 0,
+            "cache_read_input_tokens": 0,
+            "output_tokens": 1,
+            "service_tier": "standard",
+        }
         message: dict[str, Any] = {
-            "id": self.id, "type": "message", "role": "assistant", "model": t.model,
-            "content": [], "stop_reason": None, "stop_sequence": None, "usage": usage}
+            "id": self.id,
+            "type": "message",
+            "role": "assistant",
+            "model": t.model,
+            "content": [],
+            "stop_reason": None,
+            "stop_sequence": None,
+            "usage": usage,
+        }
         return self.event("message_start", message=message)
 
     def text(self) -> list[Frame]:
         if not self.turn.text:
             return [self.event("ping")]
         out: list[Frame] = [
-            self.event("content_block_start", index=0,
-                       content_block={"type": "text", "text": ""}),
+            self.event("content_block_start", index=0, content_block={"type": "text", "text": ""}),
             self.event("ping"),
         ]
         out += [self.delta(0, {"type": "text_delta", "text": w}) for w in words(self.turn.text)]
@@ -67,19 +78,29 @@ class Messages:
         return self.event("content_block_stop", index=index)
 
     def tool(self, index: int, call: Call) -> list[Frame]:
-        return [self.tool_start(index, call), self.json(index, ""),
-                *(self.json(index, p) for p in pieces(call.spaced())), self.stop(index)]
+        return [
+            self.tool_start(index, call),
+            self.json(index, ""),
+            *(self.json(index, p) for p in pieces(call.spaced())),
+            self.stop(index),
+        ]
 
     def end(self, reason: str | None = None) -> list[Frame]:
         t = self.turn
         reason = reason or ("tool_use" if t.calls else "end_turn")
-        return [self.event("message_delta", delta={"stop_reason": reason, "stop_sequence": None},
-                           usage={"output_tokens": t.output_tokens}),
-                self.event("message_stop")]
+        return [
+            self.event(
+                "message_delta",
+                delta={"stop_reason": reason, "stop_sequence": None},
+                usage={"output_tokens": t.output_tokens},
+            ),
+            self.event("message_stop"),
+        ]
 
 
-def stream(m: Messages, body: list[Frame] | None = None, *, reason: str | None = None,
-           stop: bool = True) -> list[Frame]:
+def stream(
+    m: Messages, body: list[Frame] | None = None, *, reason: str | None = None, stop: bool = True
+) -> list[Frame]:
     """The conforming message around ``body`` (default: the turn's tool blocks, in order)."""
     if body is None:
         body = []
@@ -134,8 +155,11 @@ def _keepalives(m: Messages) -> list[Frame]:
 def _cut(m: Messages) -> tuple[int, Call, list[Frame]]:
     i, call = m.first_tool, m.turn.calls[0]
     ps = at_least(pieces(call.spaced()), 2)
-    return i, call, [m.tool_start(i, call), m.json(i, ""),
-                     *(m.json(i, p) for p in ps[: len(ps) // 2])]
+    return (
+        i,
+        call,
+        [m.tool_start(i, call), m.json(i, ""), *(m.json(i, p) for p in ps[: len(ps) // 2])],
+    )
 
 
 def _error(m: Messages) -> list[Frame]:

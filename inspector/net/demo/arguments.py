@@ -27,14 +27,20 @@ MAX_DEPTH = 5
 # (name words, values by variant): the first entry whose word appears in the property name wins.
 _BY_NAME: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("location", "city", "place", "destination", "town"), ("Paris", "Tokyo", "Lima")),
-    (("file_path", "filepath", "path", "file", "filename"),
-     ("README.md", "pyproject.toml", "docs/index.md")),
+    (
+        ("file_path", "filepath", "path", "file", "filename"),
+        ("README.md", "pyproject.toml", "docs/index.md"),
+    ),
     (("pattern", "glob"), ("*.md", "*.py", "**/*.toml")),
-    (("query", "q", "search", "question", "prompt", "keywords"),
-     ("weather in Paris", "weather in Tokyo", "weather in Lima")),
+    (
+        ("query", "q", "search", "question", "prompt", "keywords"),
+        ("weather in Paris", "weather in Tokyo", "weather in Lima"),
+    ),
     (("command", "cmd", "shell", "script"), ("ls -la", "pwd", "git status")),
-    (("url", "uri", "link", "href"),
-     ("https://example.com/", "https://example.org/", "https://example.net/")),
+    (
+        ("url", "uri", "link", "href"),
+        ("https://example.com/", "https://example.org/", "https://example.net/"),
+    ),
     (("directory", "dir", "folder", "cwd"), (".", "src", "docs")),
     (("unit", "units"), ("celsius", "fahrenheit", "kelvin")),
     (("country",), ("FR", "JP", "PE")),
@@ -43,8 +49,10 @@ _BY_NAME: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("email", "mail"), ("demo@example.com", "ops@example.com", "dev@example.com")),
     (("date", "day"), ("2025-01-01", "2025-01-02", "2025-01-03")),
     (("time",), ("12:00", "13:00", "14:00")),
-    (("content", "text", "body", "message", "note", "description"),
-     ("Hello from the demo provider", "Second note", "Third note")),
+    (
+        ("content", "text", "body", "message", "note", "description"),
+        ("Hello from the demo provider", "Second note", "Third note"),
+    ),
     (("title", "subject"), ("Demo", "Second demo", "Third demo")),
     (("name", "user", "username", "author"), ("demo", "alice", "bob")),
     (("symbol", "ticker"), ("ACME", "INIT", "DEMO")),

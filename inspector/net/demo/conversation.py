@@ -81,7 +81,7 @@ def _text(value: Any, limit: int = 160) -> str:
         value = " ".join(str(p) for p in parts if p is not None)
     text = value if isinstance(value, str) else orjson.dumps(value, default=str).decode()
     text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def read_request(dialect: str, body: dict[str, Any], model: str | None = None) -> Ask:
@@ -188,8 +188,10 @@ def _anthropic(ask: Ask, body: dict[str, Any]) -> None:
     ask.rounds = sum(len(r) for r in results)
     if messages and messages[-1].get("role") == "user" and results[-1]:
         ask.results = [
-            Result(str(names.get(b.get("tool_use_id")) or b.get("tool_use_id") or "tool"),
-                   _text(b.get("content")))
+            Result(
+                str(names.get(b.get("tool_use_id")) or b.get("tool_use_id") or "tool"),
+                _text(b.get("content")),
+            )
             for b in results[-1]
         ]
 
@@ -214,8 +216,11 @@ def _gemini(ask: Ask, body: dict[str, Any]) -> None:
             ask.choice = allowed[0]
     contents = _dicts(body.get("contents"))
     responses = [
-        [r for p in _dicts(c.get("parts"))
-         if isinstance(r := _field(p, "functionResponse", "function_response"), dict)]
+        [
+            r
+            for p in _dicts(c.get("parts"))
+            if isinstance(r := _field(p, "functionResponse", "function_response"), dict)
+        ]
         for c in contents
     ]
     ask.rounds = sum(len(r) for r in responses)

@@ -31,27 +31,33 @@ _KINDS: dict[int, tuple[str, str | None, str, str]] = {
 
 FAULT_MESSAGES = {
     401: "Incorrect API key provided (fault-401 from the demo provider: any key works with "
-         "the other models).",
+    "the other models).",
     429: "Rate limit reached (fault-429 from the demo provider): please try again in 1s.",
     500: "The server had an error while processing your request (fault-500 from the demo "
-         "provider).",
+    "provider).",
 }
 
 RETRY_AFTER = 1
 """Seconds the 429 fault asks clients to wait (``retry-after`` header)."""
 
-HTML = (b"<!DOCTYPE html>\n<html><head><title>Sign in</title></head>\n<body><h1>Sign in to "
-        b"continue</h1><p>fault-wrong-content-type: a proxy answered with a web page, status "
-        b"200, instead of an event stream.</p></body></html>\n")
+HTML = (
+    b"<!DOCTYPE html>\n<html><head><title>Sign in</title></head>\n<body><h1>Sign in to "
+    b"continue</h1><p>fault-wrong-content-type: a proxy answered with a web page, status "
+    b"200, instead of an event stream.</p></body></html>\n"
+)
 
 
-def error_body(dialect: str, status: int, message: str, param: str | None = None,
-               request_id: str = "") -> dict[str, Any]:
+def error_body(
+    dialect: str, status: int, message: str, param: str | None = None, request_id: str = ""
+) -> dict[str, Any]:
     """The error JSON ``dialect``'s provider returns with ``status``."""
     oa_type, oa_code, an_type, g_status = _KINDS.get(status, _KINDS[500])
     if dialect == "anthropic":
-        return {"type": "error", "error": {"type": an_type, "message": message},
-                "request_id": request_id}
+        return {
+            "type": "error",
+            "error": {"type": an_type, "message": message},
+            "request_id": request_id,
+        }
     if dialect == "gemini":
         return {"error": {"code": status, "message": message, "status": g_status}}
     return {"error": {"message": message, "type": oa_type, "param": param, "code": oa_code}}
@@ -67,8 +73,9 @@ def cut_point(frames: list[Frame], marker: bytes | None) -> int:
     return len(frames) // 2
 
 
-def inject(fault: str | None, frames: list[Frame], *, stall: float, gap: float,
-           marker: bytes | None = None) -> list[Frame]:
+def inject(
+    fault: str | None, frames: list[Frame], *, stall: float, gap: float, marker: bytes | None = None
+) -> list[Frame]:
     """``frames`` with ``fault`` applied (None and status faults leave them unchanged)."""
     cut = cut_point(frames, marker)
     if fault == "reset":

@@ -35,10 +35,17 @@ class Generate:
         if finish:
             cand["finishReason"] = finish
         cand["index"] = 0
-        usage = {"promptTokenCount": t.prompt_tokens, "candidatesTokenCount": t.output_tokens,
-                 "totalTokenCount": t.prompt_tokens + t.output_tokens}
-        obj = {"candidates": [cand], "usageMetadata": usage, "modelVersion": t.model,
-               "responseId": self.id}
+        usage = {
+            "promptTokenCount": t.prompt_tokens,
+            "candidatesTokenCount": t.output_tokens,
+            "totalTokenCount": t.prompt_tokens + t.output_tokens,
+        }
+        obj = {
+            "candidates": [cand],
+            "usageMetadata": usage,
+            "modelVersion": t.model,
+            "responseId": self.id,
+        }
         return sse(obj, crlf=True)
 
     def text(self) -> list[Frame]:
@@ -77,9 +84,14 @@ def _keepalives(g: Generate) -> list[Frame]:
 
 
 def _error(g: Generate) -> list[Frame]:
-    err = {"error": {"code": 500, "message": "An internal error has occurred. Please retry "
-                     "or report in https://developers.generativeai.google/guide/troubleshooting",
-                     "status": "INTERNAL"}}
+    err = {
+        "error": {
+            "code": 500,
+            "message": "An internal error has occurred. Please retry "
+            "or report in https://developers.generativeai.google/guide/troubleshooting",
+            "status": "INTERNAL",
+        }
+    }
     text = g.text() or [g.event([{"text": "Let me look that up."}])]
     return [*text, sse(err, crlf=True)]
 

@@ -31,8 +31,13 @@ class Chat:
 
     def envelope(self) -> dict[str, Any]:
         t = self.turn
-        return {"id": self.id, "object": "chat.completion.chunk", "created": t.created,
-                "model": t.model, "system_fingerprint": "fp_demo"}
+        return {
+            "id": self.id,
+            "object": "chat.completion.chunk",
+            "created": t.created,
+            "model": t.model,
+            "system_fingerprint": "fp_demo",
+        }
 
     def chunk(self, delta: dict[str, Any], finish: str | None = None) -> bytes:
         obj = self.envelope()
@@ -48,15 +53,22 @@ class Chat:
         t = self.turn
         obj = self.envelope()
         obj["choices"] = []
-        obj["usage"] = {"prompt_tokens": t.prompt_tokens, "completion_tokens": t.output_tokens,
-                        "total_tokens": t.prompt_tokens + t.output_tokens}
+        obj["usage"] = {
+            "prompt_tokens": t.prompt_tokens,
+            "completion_tokens": t.output_tokens,
+            "total_tokens": t.prompt_tokens + t.output_tokens,
+        }
         return sse(obj)
 
 
 def opener(i: int, call: Call, arguments: str = "") -> Entry:
     """The first entry of a call: index, id, type, name and (usually empty) arguments."""
-    return {"index": i, "id": call.id, "type": "function",
-            "function": {"name": call.name, "arguments": arguments}}
+    return {
+        "index": i,
+        "id": call.id,
+        "type": "function",
+        "function": {"name": call.name, "arguments": arguments},
+    }
 
 
 def frag(i: int, text: str) -> Entry:
@@ -77,8 +89,15 @@ def clean_calls(c: Chat, calls: list[Call], first: int = 0) -> list[Frame]:
     return out
 
 
-def stream(c: Chat, body: Sequence[Frame] | None = None, *, role: Any = "assistant",
-           finish: str | None = None, usage: bool | None = None, done: bool = True) -> list[Frame]:
+def stream(
+    c: Chat,
+    body: Sequence[Frame] | None = None,
+    *,
+    role: Any = "assistant",
+    finish: str | None = None,
+    usage: bool | None = None,
+    done: bool = True,
+) -> list[Frame]:
     """The conforming stream around ``body`` (default: the turn's calls, streamed cleanly)."""
     t = c.turn
     out: list[Frame] = [c.chunk({"role": role, "content": "" if t.text else None})]
@@ -113,11 +132,15 @@ def _each(c: Chat, make: Callable[[int, Call, list[str]], list[list[Entry]]]) ->
 def _glm(c: Chat) -> list[Frame]:
     """Seed 3: the opener carries id, name and ``{``; every continuation ``"id": ""`` and
     ``"name": ""`` (an accumulator that looks "" up keeps only the ``{``: raw_len=1)."""
+
     def make(i: int, call: Call, ps: list[str]) -> list[list[Entry]]:
         text = call.spaced()
-        rest = [{"index": i, "id": "", "type": "function", "function": {"name": "", "arguments": p}}
-                for p in at_least(pieces(text[1:]), 1)]
+        rest = [
+            {"index": i, "id": "", "type": "function", "function": {"name": "", "arguments": p}}
+            for p in at_least(pieces(text[1:]), 1)
+        ]
         return [[opener(i, call, text[0])], *([e] for e in rest)]
+
     return stream(c, _each(c, make))
 
 
@@ -128,26 +151,33 @@ def _glm_truncated(c: Chat) -> list[Frame]:
 
     def make(i: int, call: Call, ps: list[str]) -> list[list[Entry]]:
         text = call.spaced()
-        cut = text[1:] if i < last else text[1: max(2, len(text) // 2)]
-        rest = [{"index": i, "id": "", "type": "function", "function": {"name": "", "arguments": p}}
-                for p in at_least(pieces(cut), 1)]
+        cut = text[1:] if i < last else text[1 : max(2, len(text) // 2)]
+        rest = [
+            {"index": i, "id": "", "type": "function", "function": {"name": "", "arguments": p}}
+            for p in at_least(pieces(cut), 1)
+        ]
         return [[opener(i, call, text[0])], *([e] for e in rest)]
+
     return stream(c, _each(c, make), finish="length")
 
 
 def _empty_name(c: Chat) -> list[Frame]:
     def make(i: int, call: Call, ps: list[str]) -> list[list[Entry]]:
-        conts = [[{"index": i, "type": "function", "function": {"name": "", "arguments": p}}]
-                 for p in ps]
+        conts = [
+            [{"index": i, "type": "function", "function": {"name": "", "arguments": p}}] for p in ps
+        ]
         return [[opener(i, call)], *conts]
+
     return stream(c, _each(c, make))
 
 
 def _qwen(c: Chat) -> list[Frame]:
     def make(i: int, call: Call, ps: list[str]) -> list[list[Entry]]:
-        conts = [[{"index": i, "type": "function", "function": {"arguments": p}}]
-                 for p in [*ps, ""]]
+        conts = [
+            [{"index": i, "type": "function", "function": {"arguments": p}}] for p in [*ps, ""]
+        ]
         return [[opener(i, call)], *conts]
+
     return stream(c, _each(c, make))
 
 
@@ -155,12 +185,14 @@ def _missing_index(c: Chat) -> list[Frame]:
     def make(i: int, call: Call, ps: list[str]) -> list[list[Entry]]:
         head = {k: v for k, v in opener(i, call).items() if k != "index"}
         return [[head], *([{"function": {"arguments": p}}] for p in ps)]
+
     return stream(c, _each(c, make))
 
 
 def _index_0(c: Chat) -> list[Frame]:
     def make(i: int, call: Call, ps: list[str]) -> list[list[Entry]]:
         return [[opener(0, call)], *([frag(0, p)] for p in ps)]
+
     return stream(c, _each(c, make))
 
 
@@ -172,43 +204,58 @@ def _with_id(
     ident: Callable[[Call], Any], name: Callable[[Call], Any] | None = None
 ) -> Callable[[Chat], list[Frame]]:
     """Continuations that carry ``id`` (and ``name`` when given) chosen per fragment."""
+
     def variant(c: Chat) -> list[Frame]:
         def make(i: int, call: Call, ps: list[str]) -> list[list[Entry]]:
             rows: list[list[Entry]] = [[opener(i, call)]]
             for p in ps:
-                fn: Entry = {"arguments": p} if name is None else {"name": name(call),
-                                                                    "arguments": p}
+                fn: Entry = (
+                    {"arguments": p} if name is None else {"name": name(call), "arguments": p}
+                )
                 rows.append([{"index": i, "id": ident(call), "type": "function", "function": fn}])
             return rows
+
         return stream(c, _each(c, make))
+
     return variant
 
 
 def _cumulative(c: Chat) -> list[Frame]:
     def make(i: int, call: Call, ps: list[str]) -> list[list[Entry]]:
         return [[opener(i, call)], *([frag(i, "".join(ps[:n]))] for n in range(1, len(ps) + 1))]
+
     return stream(c, _each(c, make))
 
 
 def _args_object(c: Chat) -> list[Frame]:
     def make(i: int, call: Call, ps: list[str]) -> list[list[Entry]]:
-        head: Entry = {"index": i, "id": call.id, "type": "function",
-                       "function": {"name": call.name}}
+        head: Entry = {
+            "index": i,
+            "id": call.id,
+            "type": "function",
+            "function": {"name": call.name},
+        }
         return [[head], [{"index": i, "function": {"arguments": call.args}}]]
+
     return stream(c, _each(c, make))
 
 
 def _whole(c: Chat) -> list[Frame]:
-    return stream(c, [c.calls([opener(i, call, call.spaced())])
-                      for i, call in enumerate(c.turn.calls)])
+    return stream(
+        c, [c.calls([opener(i, call, call.spaced())]) for i, call in enumerate(c.turn.calls)]
+    )
 
 
 def _orphan(c: Chat) -> list[Frame]:
     def make(i: int, call: Call, ps: list[str]) -> list[list[Entry]]:
         prelude: Entry = {"index": i, "id": call.id, "function": {}}
-        payload: Entry = {"index": i, "type": "function",
-                          "function": {"name": call.name, "arguments": ps[0]}}
+        payload: Entry = {
+            "index": i,
+            "type": "function",
+            "function": {"name": call.name, "arguments": ps[0]},
+        }
         return [[prelude], [payload], *([frag(i, p)] for p in ps[1:])]
+
     body = _each(c, make)
     stray = {"index": len(c.turn.calls), "id": "call_" + c.turn.ids.token(24), "function": {}}
     return stream(c, [*body, c.calls([stray])])
@@ -218,6 +265,7 @@ def _duplicate(c: Chat) -> list[Frame]:
     def make(i: int, call: Call, ps: list[str]) -> list[list[Entry]]:
         pair = [frag(i, ps[0]), frag(i, ps[1])]
         return [[opener(i, call)], pair, *([frag(i, p)] for p in ps[2:])]
+
     return stream(c, _each(c, make))
 
 
@@ -259,7 +307,7 @@ def _cut_frame(c: Chat) -> list[Frame]:
     k = min(2, len(chunks) - 2)
     cut = chunks[k][: len(chunks[k]) * 2 // 3]  # the frame cut mid-JSON, no line end ...
     joined = cut + chunks[k + 1]  # ... and the next data: inline
-    return stream(c, [*chunks[:k], joined, *chunks[k + 2:]])
+    return stream(c, [*chunks[:k], joined, *chunks[k + 2 :]])
 
 
 def _text_mode(c: Chat) -> list[Frame]:

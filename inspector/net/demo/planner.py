@@ -34,12 +34,17 @@ RENDERERS: dict[str, ModuleType] = {
 }
 """Dialect -> module with ``render(turn)`` and ``VARIANTS``."""
 
-DEFAULT_TOOL = Tool("get_weather", {
-    "type": "object",
-    "properties": {"location": {"type": "string", "description": "City name"},
-                   "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
-    "required": ["location"],
-})
+DEFAULT_TOOL = Tool(
+    "get_weather",
+    {
+        "type": "object",
+        "properties": {
+            "location": {"type": "string", "description": "City name"},
+            "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+        },
+        "required": ["location"],
+    },
+)
 """The tool called when the request offers none."""
 
 FAULT_TEXT = "Checking the forecast ☀ now."
@@ -68,9 +73,15 @@ def plan(scenario: Scenario, ask: Ask, attempt: int, created: int) -> Turn:
     elif scenario.name in RENDERERS[ask.dialect].VARIANTS:
         variant = scenario.name
     ids = Ids(f"{ask.key}:{variant}")
-    turn = Turn(ask.dialect, ask.model, ids, created=created, include_usage=ask.include_usage,
-                prompt_tokens=max(1, ask.size // 4),
-                tools=ask.raw_tools if ask.dialect == "openai-responses" else [])
+    turn = Turn(
+        ask.dialect,
+        ask.model,
+        ids,
+        created=created,
+        include_usage=ask.include_usage,
+        prompt_tokens=max(1, ask.size // 4),
+        tools=ask.raw_tools if ask.dialect == "openai-responses" else [],
+    )
     if ask.results and scenario.name != NEVER_STOPS:
         turn.text = final_text(ask.results)
         return turn
@@ -79,8 +90,10 @@ def plan(scenario: Scenario, ask: Ask, attempt: int, created: int) -> Turn:
         return turn
     turn.variant = variant
     bare = scenario.name == "demo-zero-arg"
-    turn.calls = [_call(ask, tool, {} if bare else generate(tool.schema, n), ids)
-                  for tool, n in _tools(scenario, ask)]
+    turn.calls = [
+        _call(ask, tool, {} if bare else generate(tool.schema, n), ids)
+        for tool, n in _tools(scenario, ask)
+    ]
     if scenario.fault is not None:
         turn.text = FAULT_TEXT
     elif ask.dialect == "anthropic":

@@ -41,83 +41,154 @@ class Resp:
         t = self.turn
         usage = None
         if status != "in_progress":
-            usage = {"input_tokens": t.prompt_tokens, "input_tokens_details": {"cached_tokens": 0},
-                     "output_tokens": t.output_tokens,
-                     "output_tokens_details": {"reasoning_tokens": 0},
-                     "total_tokens": t.prompt_tokens + t.output_tokens}
+            usage = {
+                "input_tokens": t.prompt_tokens,
+                "input_tokens_details": {"cached_tokens": 0},
+                "output_tokens": t.output_tokens,
+                "output_tokens_details": {"reasoning_tokens": 0},
+                "total_tokens": t.prompt_tokens + t.output_tokens,
+            }
         obj: dict[str, Any] = {
-            "id": self.id, "object": "response", "created_at": t.created, "status": status,
-            "background": False, "error": None, "incomplete_details": None, "instructions": None,
-            "max_output_tokens": None, "max_tool_calls": None, "model": t.model, "output": output,
-            "parallel_tool_calls": True, "previous_response_id": None,
-            "reasoning": {"effort": None, "summary": None}, "store": False, "temperature": 1.0,
-            "text": {"format": {"type": "text"}, "verbosity": "medium"}, "tool_choice": "auto",
-            "tools": t.tools, "top_logprobs": 0, "top_p": 1.0, "truncation": "disabled",
-            "usage": usage, "user": None, "metadata": {},
+            "id": self.id,
+            "object": "response",
+            "created_at": t.created,
+            "status": status,
+            "background": False,
+            "error": None,
+            "incomplete_details": None,
+            "instructions": None,
+            "max_output_tokens": None,
+            "max_tool_calls": None,
+            "model": t.model,
+            "output": output,
+            "parallel_tool_calls": True,
+            "previous_response_id": None,
+            "reasoning": {"effort": None, "summary": None},
+            "store": False,
+            "temperature": 1.0,
+            "text": {"format": {"type": "text"}, "verbosity": "medium"},
+            "tool_choice": "auto",
+            "tools": t.tools,
+            "top_logprobs": 0,
+            "top_p": 1.0,
+            "truncation": "disabled",
+            "usage": usage,
+            "user": None,
+            "metadata": {},
         }
         obj.update(extra)
         return obj
 
     def head(self) -> list[Frame]:
-        return [self.event("response.created", response=self.response("in_progress", [])),
-                self.event("response.in_progress", response=self.response("in_progress", []))]
+        return [
+            self.event("response.created", response=self.response("in_progress", [])),
+            self.event("response.in_progress", response=self.response("in_progress", [])),
+        ]
 
     def message(self) -> list[Frame]:
         text = self.turn.text
         if not text:
             return []
         ref = {"item_id": self.msg_id, "output_index": 0, "content_index": 0}
-        item: dict[str, Any] = {"id": self.msg_id, "type": "message", "status": "in_progress",
-                                "content": [], "role": "assistant"}
-        part: dict[str, Any] = {"type": "output_text", "annotations": [], "logprobs": [],
-                                "text": ""}
-        out: list[Frame] = [self.event("response.output_item.added", output_index=0, item=item),
-                            self.event("response.content_part.added", **ref, part=part)]
-        out += [self.event("response.output_text.delta", **ref, delta=w, logprobs=[])
-                for w in words(text)]
+        item: dict[str, Any] = {
+            "id": self.msg_id,
+            "type": "message",
+            "status": "in_progress",
+            "content": [],
+            "role": "assistant",
+        }
+        part: dict[str, Any] = {
+            "type": "output_text",
+            "annotations": [],
+            "logprobs": [],
+            "text": "",
+        }
+        out: list[Frame] = [
+            self.event("response.output_item.added", output_index=0, item=item),
+            self.event("response.content_part.added", **ref, part=part),
+        ]
+        out += [
+            self.event("response.output_text.delta", **ref, delta=w, logprobs=[])
+            for w in words(text)
+        ]
         part = {**part, "text": text}
-        out += [self.event("response.output_text.done", **ref, text=text, logprobs=[]),
-                self.event("response.content_part.done", **ref, part=part),
-                self.event("response.output_item.done", output_index=0,
-                           item={**item, "status": "completed", "content": [part]})]
+        out += [
+            self.event("response.output_text.done", **ref, text=text, logprobs=[]),
+            self.event("response.content_part.done", **ref, part=part),
+            self.event(
+                "response.output_item.done",
+                output_index=0,
+                item={**item, "status": "completed", "content": [part]},
+            ),
+        ]
         return out
 
     def message_item(self) -> list[dict[str, Any]]:
         if not self.turn.text:
             return []
         part = {"type": "output_text", "annotations": [], "logprobs": [], "text": self.turn.text}
-        return [{"id": self.msg_id, "type": "message", "status": "completed", "content": [part],
-                 "role": "assistant"}]
+        return [
+            {
+                "id": self.msg_id,
+                "type": "message",
+                "status": "completed",
+                "content": [part],
+                "role": "assistant",
+            }
+        ]
 
     @staticmethod
     def item(call: Call, status: str = "completed", arguments: str | None = None) -> dict[str, Any]:
         args = call.compact() if arguments is None else arguments
-        return {"id": call.item_id, "type": "function_call", "status": status,
-                "arguments": args, "call_id": call.id, "name": call.name}
+        return {
+            "id": call.item_id,
+            "type": "function_call",
+            "status": status,
+            "arguments": args,
+            "call_id": call.id,
+            "name": call.name,
+        }
 
     def added(self, k: int, call: Call) -> bytes:
-        return self.event("response.output_item.added", output_index=k,
-                          item=self.item(call, "in_progress", ""))
+        return self.event(
+            "response.output_item.added", output_index=k, item=self.item(call, "in_progress", "")
+        )
 
     def delta(self, k: int, call: Call, text: str) -> bytes:
-        return self.event("response.function_call_arguments.delta", item_id=call.item_id,
-                          output_index=k, delta=text)
+        return self.event(
+            "response.function_call_arguments.delta",
+            item_id=call.item_id,
+            output_index=k,
+            delta=text,
+        )
 
     def done(self, k: int, call: Call, arguments: str | None = None) -> list[Frame]:
         args = call.compact() if arguments is None else arguments
-        return [self.event("response.function_call_arguments.done", item_id=call.item_id,
-                           output_index=k, arguments=args),
-                self.event("response.output_item.done", output_index=k,
-                           item=self.item(call, arguments=args))]
+        return [
+            self.event(
+                "response.function_call_arguments.done",
+                item_id=call.item_id,
+                output_index=k,
+                arguments=args,
+            ),
+            self.event(
+                "response.output_item.done", output_index=k, item=self.item(call, arguments=args)
+            ),
+        ]
 
     def call(self, k: int, call: Call) -> list[Frame]:
-        return [self.added(k, call), *(self.delta(k, call, p) for p in pieces(call.compact())),
-                *self.done(k, call)]
+        return [
+            self.added(k, call),
+            *(self.delta(k, call, p) for p in pieces(call.compact())),
+            *self.done(k, call),
+        ]
 
     def completed(self, items: list[dict[str, Any]] | None = None) -> bytes:
         calls = [self.item(c) for c in self.turn.calls] if items is None else items
-        return self.event("response.completed",
-                          response=self.response("completed", [*self.message_item(), *calls]))
+        return self.event(
+            "response.completed",
+            response=self.response("completed", [*self.message_item(), *calls]),
+        )
 
 
 Body = Callable[[], list[Frame]]
@@ -130,8 +201,13 @@ def _clean(r: Resp) -> list[Frame]:
     return out
 
 
-def stream(r: Resp, body: Body | None = None, *, completed: bool = True,
-           items: list[dict[str, Any]] | None = None) -> list[Frame]:
+def stream(
+    r: Resp,
+    body: Body | None = None,
+    *,
+    completed: bool = True,
+    items: list[dict[str, Any]] | None = None,
+) -> list[Frame]:
     """The conforming response around ``body()`` (default: the turn's calls, streamed cleanly).
 
     ``body`` is called after the head events are built, so sequence numbers stay in order.
@@ -159,6 +235,7 @@ def _no_deltas(r: Resp) -> list[Frame]:
         for k, call in enumerate(r.turn.calls, r.first_call):
             out += [r.added(k, call), *r.done(k, call)]
         return out
+
     return stream(r, body)
 
 
@@ -177,9 +254,13 @@ def _mismatch(r: Resp) -> list[Frame]:
     def body() -> list[Frame]:
         out: list[Frame] = []
         for k, call in enumerate(r.turn.calls, r.first_call):
-            out += [r.added(k, call), *(r.delta(k, call, p) for p in pieces(call.compact())),
-                    *r.done(k, call, _restated(call))]
+            out += [
+                r.added(k, call),
+                *(r.delta(k, call, p) for p in pieces(call.compact())),
+                *r.done(k, call, _restated(call)),
+            ]
         return out
+
     items = [r.item(c, arguments=_restated(c)) for c in r.turn.calls]
     return stream(r, body, items=items)
 
@@ -194,8 +275,10 @@ def _partial(r: Resp) -> tuple[Call, str, Body]:
 
 def _error(r: Resp) -> list[Frame]:
     call, sent, body = _partial(r)
-    err = {"code": "server_error", "message": "The server had an error while processing "
-           "your request."}
+    err = {
+        "code": "server_error",
+        "message": "The server had an error while processing your request.",
+    }
     output = [*r.message_item(), r.item(call, "incomplete", sent)]
     failed = r.event("response.failed", response=r.response("failed", output, error=err))
     return [*stream(r, body, completed=False), failed]
@@ -205,8 +288,9 @@ def _truncated(r: Resp) -> list[Frame]:
     call, sent, body = _partial(r)
     output = [*r.message_item(), r.item(call, "incomplete", sent)]
     details = {"reason": "max_output_tokens"}
-    incomplete = r.event("response.incomplete",
-                         response=r.response("incomplete", output, incomplete_details=details))
+    incomplete = r.event(
+        "response.incomplete", response=r.response("incomplete", output, incomplete_details=details)
+    )
     return [*stream(r, body, completed=False), incomplete]
 
 

@@ -25,9 +25,9 @@ def banner(url: str) -> str:
     lines += [f"  {method:4} {path:55} {what}" for method, path, what in ENDPOINTS]
     lines += [
         "",
-        f"  OpenAI SDK:    OpenAI(base_url=\"{url}/v1\", api_key=\"demo\")",
-        f"  Anthropic SDK: Anthropic(base_url=\"{url}\", api_key=\"demo\")",
-        f"  google-genai:  Client(api_key=\"demo\", http_options={{\"base_url\": \"{url}\"}})",
+        f'  OpenAI SDK:    OpenAI(base_url="{url}/v1", api_key="demo")',
+        f'  Anthropic SDK: Anthropic(base_url="{url}", api_key="demo")',
+        f'  google-genai:  Client(api_key="demo", http_options={{"base_url": "{url}"}})',
         "",
         f"Pick a scenario with the request's model ({len(SCENARIOS)} of them, e.g. demo-clean, "
         "demo-glm-empty-string, fault-reset);",
@@ -63,8 +63,10 @@ def run_demo_server(host: str, port: int, chunk_delay: float, out: TextIO | None
     except KeyboardInterrupt:
         pass
     except OSError as exc:
-        print(f"toolcall-inspector: cannot listen on {host}:{port}: {exc.strerror or exc}",
-              file=sys.stderr)
+        print(
+            f"toolcall-inspector: cannot listen on {host}:{port}: {exc.strerror or exc}",
+            file=sys.stderr,
+        )
         return 2
     print("demo provider stopped", file=stream, flush=True)
     return 0

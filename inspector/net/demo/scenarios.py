@@ -76,109 +76,249 @@ def _all(*codes: str) -> dict[str, tuple[str, ...]]:
 
 
 _TABLE = [
-    Scenario("demo-clean", "A conforming stream: one call of the first tool (all four "
-             "dialects).", _all()),
+    Scenario(
+        "demo-clean", "A conforming stream: one call of the first tool (all four dialects).", _all()
+    ),
     Scenario("demo-parallel", "A conforming stream with three parallel calls.", _all(), 3),
-    Scenario("demo-glm-empty-string", 'GLM-5.2 / seed 3: continuations carry "id": "" and '
-             '"name": "" (two parallel calls).',
-             {CHAT: ("empty_string_continuation_id", "empty_string_continuation_name")}, 2),
-    Scenario("demo-glm-empty-name", 'zai-glm-5-2 relayed via Mistral: continuations omit id '
-             'and carry "name": "" (a client that overwrites names loses the real one).',
-             {CHAT: ("empty_string_continuation_name",)}),
-    Scenario("demo-qwen-omitted", "Qwen: continuations omit id and name, then a trailing "
-             '"arguments": "" chunk.', {CHAT: ("trailing_empty_arguments",)}),
-    Scenario("demo-missing-index", "Ollama < 0.4.7 / Gemini OpenAI-compat: tool-call entries "
-             "carry no index.", {CHAT: ("missing_index",)}),
-    Scenario("demo-parallel-index-0", "Ollama / Qwen3 on dynamo / Bedrock: parallel calls all "
-             "at index 0, each with a new id.", {CHAT: ("index_reused_with_new_id",)}, 3),
-    Scenario("demo-sparse-index", "Claude behind an OpenAI-compatible gateway: call indexes "
-             "start at 1.", {CHAT: ("sparse_index",)}, 2),
-    Scenario("demo-id-every-chunk", "Fireworks / DeepSeek / vLLM: id, type and name repeated "
-             "in every chunk.", {CHAT: ("id_repeated_every_chunk",)}),
-    Scenario("demo-new-id-every-delta", "LM Studio with Gemma: a new id on every delta.",
-             {CHAT: ("id_changed_mid_call",)}),
-    Scenario("demo-null-string-id", 'Mistral-hosted GLM: continuations carry the string '
-             '"null" as id.', {CHAT: ("null_string_id",)}),
-    Scenario("demo-null-id", "Continuations carry JSON null as id and name.",
-             {CHAT: ("null_id",)}),
-    Scenario("demo-cumulative-args", "DeepSeek / Qianfan: every fragment repeats the whole "
-             "argument buffer so far.", {CHAT: ("cumulative_arguments",)}),
-    Scenario("demo-args-object", "llama-server / Ollama: arguments as a JSON object, not a "
-             "string (Anthropic: input sent whole in content_block_start).",
-             {CHAT: ("arguments_not_string",), ANTH: ("arguments_not_string",)}),
-    Scenario("demo-whole-call", "Groq / Mistral / GLM on vLLM: the whole call in one chunk.",
-             {CHAT: ("whole_call_single_chunk",)}),
-    Scenario("demo-orphan-entry", "BitFun fixtures: an id-only prelude, then a stray id-only "
-             "orphan entry.", {CHAT: ("orphan_id_only_entry",)}),
-    Scenario("demo-duplicate-index", "vLLM speculative decoding: two entries with the same "
-             "index in one chunk.", {CHAT: ("duplicate_index_in_chunk",)}),
-    Scenario("demo-interleaved", "Two calls whose fragments interleave (openai-chat: a "
-             "fragment after the next index opened; Anthropic: interleaved blocks, legal).",
-             {CHAT: ("fragment_after_close",), ANTH: ()}, 2),
-    Scenario("demo-finish-mismatch", 'Gemini OpenAI-compat / vLLM / Ollama: finish_reason '
-             '"stop" although calls were emitted.', {CHAT: ("finish_reason_mismatch",)}),
-    Scenario("demo-usage-chunk", "OpenAI include_usage: a final usage-only chunk with empty "
-             "choices.", {CHAT: ("usage_only_chunk",)}),
-    Scenario("demo-keepalives", "OpenRouter: ': OPENROUTER PROCESSING' comments between "
-             "events (openai-chat also one re-wrapped as data:).",
-             {CHAT: ("keepalive_comments", "keepalive_in_data"), RESP: ("keepalive_comments",),
-              ANTH: ("keepalive_comments",), GEM: ("keepalive_comments",)}),
-    Scenario("demo-error-after-200", "OpenRouter / goose: an error inside the 200 stream, "
-             "mid-call (Anthropic: event: error; Responses: response.failed).",
-             {CHAT: ("error_after_200", "missing_finish_reason"),
-              RESP: ("error_after_200", "finish_reason_mismatch"),
-              ANTH: ("error_after_200", "missing_finish_reason", "missing_done"),
-              GEM: ("error_after_200", "missing_finish_reason")}),
-    Scenario("demo-no-done", "bifrost: the stream ends without [DONE] (Anthropic: no "
-             "message_stop; Responses: no response.completed).",
-             {CHAT: ("missing_done",), ANTH: ("missing_done",),
-              RESP: ("missing_finish_reason", "missing_done")}),
-    Scenario("demo-data-after-done", "A connection held open after [DONE] that sends one more "
-             "chunk.", {CHAT: ("data_after_done",)}),
-    Scenario("demo-cut-frame", "GLM-5.1 on z.ai: a frame cut mid-JSON with the next data: "
-             "inline.", {CHAT: ("undecodable_data",)}),
-    Scenario("demo-text-mode", "Ollama / vLLM without a tool parser: <tool_call>{…}</tool_call> "
-             "written as content.", {CHAT: ("text_mode_tool_call",)}),
-    Scenario("demo-zero-arg", 'A zero-argument tool: arguments "" and nothing more '
-             '(Anthropic: partial_json "" only).',
-             {CHAT: ("zero_arg_empty_string",), ANTH: ("zero_arg_empty_string",)}),
+    Scenario(
+        "demo-glm-empty-string",
+        'GLM-5.2 / seed 3: continuations carry "id": "" and "name": "" (two parallel calls).',
+        {CHAT: ("empty_string_continuation_id", "empty_string_continuation_name")},
+        2,
+    ),
+    Scenario(
+        "demo-glm-empty-name",
+        "zai-glm-5-2 relayed via Mistral: continuations omit id "
+        'and carry "name": "" (a client that overwrites names loses the real one).',
+        {CHAT: ("empty_string_continuation_name",)},
+    ),
+    Scenario(
+        "demo-qwen-omitted",
+        'Qwen: continuations omit id and name, then a trailing "arguments": "" chunk.',
+        {CHAT: ("trailing_empty_arguments",)},
+    ),
+    Scenario(
+        "demo-missing-index",
+        "Ollama < 0.4.7 / Gemini OpenAI-compat: tool-call entries carry no index.",
+        {CHAT: ("missing_index",)},
+    ),
+    Scenario(
+        "demo-parallel-index-0",
+        "Ollama / Qwen3 on dynamo / Bedrock: parallel calls all at index 0, each with a new id.",
+        {CHAT: ("index_reused_with_new_id",)},
+        3,
+    ),
+    Scenario(
+        "demo-sparse-index",
+        "Claude behind an OpenAI-compatible gateway: call indexes start at 1.",
+        {CHAT: ("sparse_index",)},
+        2,
+    ),
+    Scenario(
+        "demo-id-every-chunk",
+        "Fireworks / DeepSeek / vLLM: id, type and name repeated in every chunk.",
+        {CHAT: ("id_repeated_every_chunk",)},
+    ),
+    Scenario(
+        "demo-new-id-every-delta",
+        "LM Studio with Gemma: a new id on every delta.",
+        {CHAT: ("id_changed_mid_call",)},
+    ),
+    Scenario(
+        "demo-null-string-id",
+        'Mistral-hosted GLM: continuations carry the string "null" as id.',
+        {CHAT: ("null_string_id",)},
+    ),
+    Scenario("demo-null-id", "Continuations carry JSON null as id and name.", {CHAT: ("null_id",)}),
+    Scenario(
+        "demo-cumulative-args",
+        "DeepSeek / Qianfan: every fragment repeats the whole argument buffer so far.",
+        {CHAT: ("cumulative_arguments",)},
+    ),
+    Scenario(
+        "demo-args-object",
+        "llama-server / Ollama: arguments as a JSON object, not a "
+        "string (Anthropic: input sent whole in content_block_start).",
+        {CHAT: ("arguments_not_string",), ANTH: ("arguments_not_string",)},
+    ),
+    Scenario(
+        "demo-whole-call",
+        "Groq / Mistral / GLM on vLLM: the whole call in one chunk.",
+        {CHAT: ("whole_call_single_chunk",)},
+    ),
+    Scenario(
+        "demo-orphan-entry",
+        "BitFun fixtures: an id-only prelude, then a stray id-only orphan entry.",
+        {CHAT: ("orphan_id_only_entry",)},
+    ),
+    Scenario(
+        "demo-duplicate-index",
+        "vLLM speculative decoding: two entries with the same index in one chunk.",
+        {CHAT: ("duplicate_index_in_chunk",)},
+    ),
+    Scenario(
+        "demo-interleaved",
+        "Two calls whose fragments interleave (openai-chat: a "
+        "fragment after the next index opened; Anthropic: interleaved blocks, legal).",
+        {CHAT: ("fragment_after_close",), ANTH: ()},
+        2,
+    ),
+    Scenario(
+        "demo-finish-mismatch",
+        'Gemini OpenAI-compat / vLLM / Ollama: finish_reason "stop" although calls were emitted.',
+        {CHAT: ("finish_reason_mismatch",)},
+    ),
+    Scenario(
+        "demo-usage-chunk",
+        "OpenAI include_usage: a final usage-only chunk with empty choices.",
+        {CHAT: ("usage_only_chunk",)},
+    ),
+    Scenario(
+        "demo-keepalives",
+        "OpenRouter: ': OPENROUTER PROCESSING' comments between "
+        "events (openai-chat also one re-wrapped as data:).",
+        {
+            CHAT: ("keepalive_comments", "keepalive_in_data"),
+            RESP: ("keepalive_comments",),
+            ANTH: ("keepalive_comments",),
+            GEM: ("keepalive_comments",),
+        },
+    ),
+    Scenario(
+        "demo-error-after-200",
+        "OpenRouter / goose: an error inside the 200 stream, "
+        "mid-call (Anthropic: event: error; Responses: response.failed).",
+        {
+            CHAT: ("error_after_200", "missing_finish_reason"),
+            RESP: ("error_after_200", "finish_reason_mismatch"),
+            ANTH: ("error_after_200", "missing_finish_reason", "missing_done"),
+            GEM: ("error_after_200", "missing_finish_reason"),
+        },
+    ),
+    Scenario(
+        "demo-no-done",
+        "bifrost: the stream ends without [DONE] (Anthropic: no "
+        "message_stop; Responses: no response.completed).",
+        {
+            CHAT: ("missing_done",),
+            ANTH: ("missing_done",),
+            RESP: ("missing_finish_reason", "missing_done"),
+        },
+    ),
+    Scenario(
+        "demo-data-after-done",
+        "A connection held open after [DONE] that sends one more chunk.",
+        {CHAT: ("data_after_done",)},
+    ),
+    Scenario(
+        "demo-cut-frame",
+        "GLM-5.1 on z.ai: a frame cut mid-JSON with the next data: inline.",
+        {CHAT: ("undecodable_data",)},
+    ),
+    Scenario(
+        "demo-text-mode",
+        "Ollama / vLLM without a tool parser: <tool_call>{…}</tool_call> written as content.",
+        {CHAT: ("text_mode_tool_call",)},
+    ),
+    Scenario(
+        "demo-zero-arg",
+        'A zero-argument tool: arguments "" and nothing more (Anthropic: partial_json "" only).',
+        {CHAT: ("zero_arg_empty_string",), ANTH: ("zero_arg_empty_string",)},
+    ),
     Scenario("demo-empty-role", 'Zhipu GLM-5: delta.role is "".', {CHAT: ("empty_role",)}),
-    Scenario("demo-lmstudio-no-deltas", "LM Studio Responses: no argument deltas, the "
-             "arguments only in the .done events.", {RESP: ("arguments_only_in_done",)}),
-    Scenario("demo-done-mismatch", "Responses: the done events restate arguments that differ "
-             "from the deltas.", {RESP: ("done_arguments_mismatch",)}),
-    Scenario("demo-truncated", "Cut off mid-arguments: finish length (Anthropic max_tokens, "
-             "Responses incomplete).",
-             {d: ("finish_reason_mismatch",) for d in (CHAT, ANTH, RESP)}),
-    Scenario("demo-glm-retry", "The window's default: seed 3's glm-5.2 continuations, and the "
-             "first request cut off mid-arguments so seed 1's retry shows as a second attempt.",
-             {CHAT: ("empty_string_continuation_id", "empty_string_continuation_name",
-                     "finish_reason_mismatch")}, calls=2),
-    Scenario("demo-truncated-then-valid", "Seed 1's retry flow: the first request of a "
-             "conversation is cut off mid-arguments; the identical retry gets a valid call.",
-             {d: ("finish_reason_mismatch",) for d in (CHAT, ANTH, RESP)}),
-    Scenario("demo-never-stops", "Calls a tool again after every tool result (for testing a "
-             "loop's step limit).", _all()),
-    Scenario("fault-reset", "Sends the first events, into the first call's arguments (Gemini: "
-             "before its call), then resets the TCP connection.",
-             {**_all("missing_finish_reason", "missing_done"), GEM: ("missing_finish_reason",)},
-             fault="reset"),
-    Scenario("fault-stall", "Sends the first events, into the first call's arguments (Gemini: "
-             "before its call), then stalls for x-demo-stall seconds (default 30) before "
-             "finishing.", _all(),
-             fault="stall"),
-    Scenario("fault-401", "HTTP 401 with the provider's authentication error body.", _all(),
-             fault="status", status=401),
-    Scenario("fault-429", "HTTP 429 with a retry-after header and a rate-limit error body.",
-             _all(), fault="status", status=429),
-    Scenario("fault-500", "HTTP 500 with the provider's server error body.", _all(),
-             fault="status", status=500),
-    Scenario("fault-wrong-content-type", "HTTP 200 with a text/html page instead of an event "
-             "stream.", _all(), fault="wrong-content-type"),
-    Scenario("fault-invalid-utf8", "A 0xff byte inside a data: line.", _all("invalid_utf8"),
-             fault="invalid-utf8"),
-    Scenario("fault-split-multibyte", "A multi-byte UTF-8 character split across two TCP "
-             "writes.", _all(), fault="split"),
+    Scenario(
+        "demo-lmstudio-no-deltas",
+        "LM Studio Responses: no argument deltas, the arguments only in the .done events.",
+        {RESP: ("arguments_only_in_done",)},
+    ),
+    Scenario(
+        "demo-done-mismatch",
+        "Responses: the done events restate arguments that differ from the deltas.",
+        {RESP: ("done_arguments_mismatch",)},
+    ),
+    Scenario(
+        "demo-truncated",
+        "Cut off mid-arguments: finish length (Anthropic max_tokens, Responses incomplete).",
+        {d: ("finish_reason_mismatch",) for d in (CHAT, ANTH, RESP)},
+    ),
+    Scenario(
+        "demo-glm-retry",
+        "The window's default: seed 3's glm-5.2 continuations, and the "
+        "first request cut off mid-arguments so seed 1's retry shows as a second attempt.",
+        {
+            CHAT: (
+                "empty_string_continuation_id",
+                "empty_string_continuation_name",
+                "finish_reason_mismatch",
+            )
+        },
+        calls=2,
+    ),
+    Scenario(
+        "demo-truncated-then-valid",
+        "Seed 1's retry flow: the first request of a "
+        "conversation is cut off mid-arguments; the identical retry gets a valid call.",
+        {d: ("finish_reason_mismatch",) for d in (CHAT, ANTH, RESP)},
+    ),
+    Scenario(
+        "demo-never-stops",
+        "Calls a tool again after every tool result (for testing a loop's step limit).",
+        _all(),
+    ),
+    Scenario(
+        "fault-reset",
+        "Sends the first events, into the first call's arguments (Gemini: "
+        "before its call), then resets the TCP connection.",
+        {**_all("missing_finish_reason", "missing_done"), GEM: ("missing_finish_reason",)},
+        fault="reset",
+    ),
+    Scenario(
+        "fault-stall",
+        "Sends the first events, into the first call's arguments (Gemini: "
+        "before its call), then stalls for x-demo-stall seconds (default 30) before "
+        "finishing.",
+        _all(),
+        fault="stall",
+    ),
+    Scenario(
+        "fault-401",
+        "HTTP 401 with the provider's authentication error body.",
+        _all(),
+        fault="status",
+        status=401,
+    ),
+    Scenario(
+        "fault-429",
+        "HTTP 429 with a retry-after header and a rate-limit error body.",
+        _all(),
+        fault="status",
+        status=429,
+    ),
+    Scenario(
+        "fault-500",
+        "HTTP 500 with the provider's server error body.",
+        _all(),
+        fault="status",
+        status=500,
+    ),
+    Scenario(
+        "fault-wrong-content-type",
+        "HTTP 200 with a text/html page instead of an event stream.",
+        _all(),
+        fault="wrong-content-type",
+    ),
+    Scenario(
+        "fault-invalid-utf8",
+        "A 0xff byte inside a data: line.",
+        _all("invalid_utf8"),
+        fault="invalid-utf8",
+    ),
+    Scenario(
+        "fault-split-multibyte",
+        "A multi-byte UTF-8 character split across two TCP writes.",
+        _all(),
+        fault="split",
+    ),
 ]
 
 SCENARIOS: dict[str, Scenario] = {s.name: s for s in _TABLE}

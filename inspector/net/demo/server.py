@@ -76,8 +76,9 @@ class DemoProvider:
         self._stopping = asyncio.Event()
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.add_routes(self._routes())
-        runner = web.AppRunner(app, access_log=None, handler_cancellation=True,
-                               shutdown_timeout=2.0)
+        runner = web.AppRunner(
+            app, access_log=None, handler_cancellation=True, shutdown_timeout=2.0
+        )
         await runner.setup()
         site = web.TCPSite(runner, self.host, self.port)
         try:
@@ -117,13 +118,18 @@ class DemoProvider:
 
     async def _index(self, request: web.Request) -> web.Response:
         endpoints = [f"{method} {path}" for method, path, _ in ENDPOINTS]
-        return _json(200, {"name": "toolcall-inspector demo provider", "endpoints": endpoints,
-                           "models": list(SCENARIOS)})
+        return _json(
+            200,
+            {
+                "name": "toolcall-inspector demo provider",
+                "endpoints": endpoints,
+                "models": list(SCENARIOS),
+            },
+        )
 
     async def _models(self, request: web.Request) -> web.Response:
         self._record(request, None, None, None)
-        return _json(200, {"object": "list",
-                           "data": [s.to_model() for s in SCENARIOS.values()]})
+        return _json(200, {"object": "list", "data": [s.to_model() for s in SCENARIOS.values()]})
 
     async def _model(self, request: web.Request) -> web.Response:
         name = request.match_info["target"]
@@ -136,6 +142,7 @@ class DemoProvider:
     def _dialect(self, dialect: str) -> Callable[[web.Request], Any]:
         async def handler(request: web.Request) -> web.StreamResponse:
             return await self._serve(request, dialect, None)
+
         return handler
 
     async def _gemini(self, request: web.Request) -> web.StreamResponse:
@@ -144,8 +151,9 @@ class DemoProvider:
             return _json(404, error_body("gemini", 404, f"unknown method {method!r}"))
         return await self._serve(request, "gemini", model)
 
-    async def _serve(self, request: web.Request, dialect: str,
-                     model: str | None) -> web.StreamResponse:
+    async def _serve(
+        self, request: web.Request, dialect: str, model: str | None
+    ) -> web.StreamResponse:
         try:
             body = await request.json(loads=orjson.loads)
         except ValueError:
@@ -159,16 +167,28 @@ class DemoProvider:
             return _json(404, error_body(dialect, 404, _unknown(ask.model), "model"))
         if scenario.fault == "status":
             headers = {"retry-after": str(RETRY_AFTER)} if scenario.status == 429 else {}
-            return _json(scenario.status, error_body(dialect, scenario.status,
-                                                     FAULT_MESSAGES[scenario.status]), headers)
+            return _json(
+                scenario.status,
+                error_body(dialect, scenario.status, FAULT_MESSAGES[scenario.status]),
+                headers,
+            )
         gemini_stream = request.match_info.get("target", "").endswith(":streamGenerateContent")
         if dialect == "gemini" and not (gemini_stream and request.query.get("alt") == "sse"):
-            return _json(400, error_body(dialect, 400, "the demo provider only streams; use "
-                                         ":streamGenerateContent?alt=sse"))
+            return _json(
+                400,
+                error_body(
+                    dialect,
+                    400,
+                    "the demo provider only streams; use :streamGenerateContent?alt=sse",
+                ),
+            )
         if dialect != "gemini" and not ask.stream:
-            return _json(400, error_body(dialect, 400,
-                                         "the demo provider only streams; set stream: true",
-                                         "stream"))
+            return _json(
+                400,
+                error_body(
+                    dialect, 400, "the demo provider only streams; set stream: true", "stream"
+                ),
+            )
         if scenario.fault == "wrong-content-type":
             return web.Response(status=200, body=HTML, content_type="text/html")
         attempt, created = self._seen.get(ask.key, (0, int(time.time())))
@@ -177,16 +197,24 @@ class DemoProvider:
         stall = _seconds(request.headers.get("x-demo-stall"), STALL_DEFAULT)
         turn = plan(scenario, ask, attempt, created)
         marker = turn.calls[0].id.encode() if turn.calls and turn.calls[0].id else None
-        frames = inject(scenario.fault, render(turn), stall=stall, gap=max(delay, MIN_GAP),
-                        marker=marker)
+        frames = inject(
+            scenario.fault, render(turn), stall=stall, gap=max(delay, MIN_GAP), marker=marker
+        )
         return await self._stream(request, dialect, frames, delay)
 
-    async def _stream(self, request: web.Request, dialect: str, frames: list[Frame],
-                      delay: float) -> web.StreamResponse:
+    async def _stream(
+        self, request: web.Request, dialect: str, frames: list[Frame], delay: float
+    ) -> web.StreamResponse:
         rid = "req_" + format(len(self.requests), "08d")
         ctype = "text/event-stream" + ("" if dialect == "gemini" else "; charset=utf-8")
-        resp = web.StreamResponse(headers={"content-type": ctype, "cache-control": "no-cache",
-                                           "x-request-id": rid, "request-id": rid})
+        resp = web.StreamResponse(
+            headers={
+                "content-type": ctype,
+                "cache-control": "no-cache",
+                "x-request-id": rid,
+                "request-id": rid,
+            }
+        )
         await resp.prepare(request)
         try:
             for n, frame in enumerate(frames):
@@ -224,10 +252,16 @@ class DemoProvider:
             return
         raise _Stopped
 
-    def _record(self, request: web.Request, dialect: str | None, model: str | None,
-                body: Any) -> dict[str, Any]:
-        record = {"method": request.method, "path": request.path, "dialect": dialect,
-                  "model": model, "body": body}
+    def _record(
+        self, request: web.Request, dialect: str | None, model: str | None, body: Any
+    ) -> dict[str, Any]:
+        record = {
+            "method": request.method,
+            "path": request.path,
+            "dialect": dialect,
+            "model": model,
+            "body": body,
+        }
         self.requests.append(record)
         if self.on_request is not None:
             self.on_request(record)
@@ -246,13 +280,16 @@ def _reset(request: web.Request) -> None:
 
 
 def _json(status: int, obj: Any, headers: dict[str, str] | None = None) -> web.Response:
-    return web.Response(status=status, body=orjson.dumps(obj), content_type="application/json",
-                        headers=headers)
+    return web.Response(
+        status=status, body=orjson.dumps(obj), content_type="application/json", headers=headers
+    )
 
 
 def _unknown(model: str) -> str:
-    return (f"The model {model!r} does not exist on the demo provider. Available models: "
-            + ", ".join(SCENARIOS))
+    return (
+        f"The model {model!r} does not exist on the demo provider. Available models: "
+        + ", ".join(SCENARIOS)
+    )
 
 
 def _seconds(value: str | None, default: float) -> float:

@@ -150,7 +150,7 @@ def pieces(text: str) -> list[str]:
     i = 0
     while pos < len(text):
         size = _SIZES[i % len(_SIZES)]
-        out.append(text[pos:pos + size])
+        out.append(text[pos : pos + size])
         pos += size
         i += 1
     return out
@@ -168,4 +168,4 @@ def words(text: str, per: int = 2) -> Iterator[str]:
     """Split prose into deltas of ``per`` words (whitespace kept with the word before it)."""
     tokens = _WORDS.findall(text)
     for i in range(0, len(tokens), per):
-        yield "".join(tokens[i:i + per])
+        yield "".join(tokens[i : i + per])
