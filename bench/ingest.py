@@ -27,14 +27,14 @@ from typing import Any
 
 import orjson
 
-from inspector.core.analysis import Analysis, Settings
-from inspector.core.dialects import make_dialect
-from inspector.core.jsonprogress import first_error
-from inspector.core.quirks import detect as detect_quirks
-from inspector.core.sse import SSEDecoder
-from inspector.core.stream import StreamState
-from inspector.core.tools import ToolRegistry
-from inspector.core.validation import validate_call
+from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.calls.jsonprogress import first_error
+from inspector.core.calls.stream import StreamState
+from inspector.core.events.sse import SSEDecoder
+from inspector.core.providers import make_dialect
+from inspector.core.verdicts.quirks import detect as detect_quirks
+from inspector.core.verdicts.tools import ToolRegistry
+from inspector.core.verdicts.validation import validate_call
 
 # -- the workload ---------------------------------------------------------------------------
 

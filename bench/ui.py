@@ -223,7 +223,7 @@ def workload(chunks: int, interval: float) -> Workload:
 def _write_capture(
     path: Path, chunks: int, interval: float, fragments: list[int]
 ) -> tuple[list[int], list[str], list[str]]:
-    from inspector.core.capture import CaptureWriter
+    from inspector.core.capture.reader import CaptureWriter
 
     head, tail = b"data: " + _head(), _tail() + b"\n\n"
     tools = [
@@ -727,9 +727,9 @@ def bench_open(
     wl: Workload, small: Workload, rec: Recorder, checks: Checks, errors: SlotErrors, mode: str
 ) -> Lines:
     """Open the big capture in a window; then the same work timed piece by piece."""
-    from inspector.core.analysis import Settings
-    from inspector.core.capture import load
-    from inspector.core.replay import Replayer
+    from inspector.core.analysis.session import Settings
+    from inspector.core.capture.reader import load
+    from inspector.core.replay.replayer import Replayer
 
     print(
         f"\n[1] open {wl.chunks:,} chunks ({wl.size / 1e6:.0f} MB; {N_CALLS} calls × "
@@ -1101,7 +1101,7 @@ def bench_replay(
 
 
 def install_recorder() -> Recorder:
-    from inspector.core import analysis
+    from inspector.core.analysis import session as analysis
     from inspector.ui import models
     from inspector.ui.document import Document
     from inspector.ui.lanes import LanesView, LaneWidget

@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from inspector.core.analysis.session import DIALECT_CHOICES, VALIDATION_MODES, Analysis, Settings
+from inspector.core.base.errors import InspectorError
+
 from . import __version__
-from .core.analysis import DIALECT_CHOICES, VALIDATION_MODES, Analysis, Settings
-from .core.errors import InspectorError
 
 SUBCOMMANDS = ("analyze", "open", "record", "demo-server")
 
@@ -132,8 +133,9 @@ def record(args: argparse.Namespace) -> int:
     """``toolcall-inspector record``: exit 0 all valid, 1 any invalid, 2 error (capture kept)."""
     import asyncio
 
-    from .core import report
-    from .core.scenarios import find_profile, find_scenario, load_profiles
+    from inspector.core.reports import report
+    from inspector.core.requests.scenarios import find_profile, find_scenario, load_profiles
+
     from .net.session import LoopSettings, record_session
 
     profile = find_profile(args.profile, load_profiles(args.profiles) if args.profiles else None)
@@ -183,7 +185,8 @@ def _record_loop(
     """``record --loop``: the rounds, then the report; exit 0 / 1 (an invalid call) / 2."""
     import asyncio
 
-    from .core import report
+    from inspector.core.reports import report
+
     from .net.toolloop import record_loop
     from .net.tools import ToolBox, scenario_options
 
@@ -241,9 +244,9 @@ def analyze(args: argparse.Namespace) -> int:
     """``toolcall-inspector analyze``: exit 0 all valid, 1 any invalid, 2 bad input."""
     import orjson
 
-    from .core import report
-    from .core.capture import load
-    from .core.tools import ToolRegistry
+    from inspector.core.capture.reader import load
+    from inspector.core.reports import report
+    from inspector.core.verdicts.tools import ToolRegistry
 
     capture = load(args.path)
     tools = ToolRegistry.from_file(args.tools) if args.tools else None

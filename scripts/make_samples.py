@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from inspector.core.capture import CaptureWriter
+from inspector.core.capture.reader import CaptureWriter
 
 OUT = Path(__file__).resolve().parents[1] / "resources" / "samples"
 SSE_HEADERS = {

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from inspector.core.accumulator import Accumulator, repaired_id
-from inspector.core.model import OMITTED, Delta, DeltaKind, ToolCallDelta
+from inspector.core.base.model import OMITTED, Delta, DeltaKind, ToolCallDelta
+from inspector.core.calls.accumulator import Accumulator, repaired_id
 
 _seq = iter(range(10**6))
 

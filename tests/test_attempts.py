@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from inspector.core import report
-from inspector.core.analysis import Analysis, Settings
-from inspector.core.attempts import AttemptRecord, should_retry
-from inspector.core.capture import CaptureWriter, load
+from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.capture.reader import CaptureWriter, load
+from inspector.core.reports import report
+from inspector.core.verdicts.attempts import AttemptRecord, should_retry
 
 TOOLS = [
     {

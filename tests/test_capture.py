@@ -21,9 +21,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import inspector
-from inspector.core import capture as capture_mod
-from inspector.core import compat
-from inspector.core.capture import (
+from inspector.core.base.errors import InspectorError
+from inspector.core.capture import compat
+from inspector.core.capture import reader as capture_mod
+from inspector.core.capture.reader import (
     Capture,
     CaptureError,
     CaptureWriter,
@@ -32,7 +33,6 @@ from inspector.core.capture import (
     redact_headers,
     redact_url,
 )
-from inspector.core.errors import InspectorError
 
 AUTH_SECRET = "sk-live-7Hq2Zx9Wm4KpR8"
 URL_SECRET = "AIzaSyD9tSrke72PouQMnMX"
@@ -277,7 +277,7 @@ def test_cut_off_last_line_loads_with_warning(tmp_path: Path) -> None:
 _CHILD = textwrap.dedent(
     """
     import sys, time
-    from inspector.core.capture import CaptureWriter
+    from inspector.core.capture.reader import CaptureWriter
 
     def payload(i):
         return (b"data: %d\\n\\n" % i) + (b"\\xff" if i % 3 == 0 else b"") + b"x" * (i * 37 % 5000)
@@ -637,7 +637,7 @@ def test_arbitrary_chunks_round_trip_exactly(
 
 
 def test_new_capture_paths_are_safe_names_and_never_an_existing_file(tmp_path: Path) -> None:
-    from inspector.core.capture_writer import new_capture_path
+    from inspector.core.capture.writer import new_capture_path
 
     first = new_capture_path(
         tmp_path / "caps", "20261129-101010", "openrouter", "openai/gpt-4o-mini"

@@ -12,8 +12,8 @@ import httpx
 import orjson
 import pytest
 
-from inspector.core.capture import CaptureWriter, load
-from inspector.core.scenarios import RequestSpec
+from inspector.core.capture.reader import CaptureWriter, load
+from inspector.core.requests.scenarios import RequestSpec
 from inspector.net.client import AttemptOutcome, stream_attempt
 from inspector.net.errors import (
     BudgetExhausted,

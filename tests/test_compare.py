@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from inspector.core.analysis import Analysis, Settings
-from inspector.core.capture import CaptureWriter, load, load_bytes
-from inspector.core.compare import compare, compare_capture
-from inspector.core.tools import ToolRegistry
+from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.capture.reader import CaptureWriter, load, load_bytes
+from inspector.core.reports.compare import compare, compare_capture
+from inspector.core.verdicts.tools import ToolRegistry
 
 ABSENT = Settings()
 LITERAL = Settings(empty_id="literal")

@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from inspector.core.analysis import Analysis
-from inspector.core.continuation import (
+from inspector.core.analysis.continuation import (
     AssistantCall,
     AssistantTurn,
     ToolResult,
@@ -16,6 +15,7 @@ from inspector.core.continuation import (
     is_tool_finish,
     parse_arguments,
 )
+from inspector.core.analysis.session import Analysis
 
 WEATHER = AssistantCall("call_1", "get_weather", '{"city": "Paris"}', {"city": "Paris"},
                         wire_id="call_1", slot=0)  # fmt: skip

@@ -23,11 +23,11 @@ import orjson
 import pytest
 from conftest import REPO
 
-from inspector.core.analysis import Analysis, Settings
-from inspector.core.model import OMITTED, EventKind
-from inspector.core.quirks import QUIRKS, detect
-from inspector.core.stream import StreamState, analyze_bytes
-from inspector.core.tools import ToolRegistry
+from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.base.model import OMITTED, EventKind
+from inspector.core.calls.stream import StreamState, analyze_bytes
+from inspector.core.verdicts.quirks import QUIRKS, detect
+from inspector.core.verdicts.tools import ToolRegistry
 from inspector.net.demo import SCENARIOS, DemoProvider
 from inspector.net.demo.arguments import generate
 from inspector.net.demo.planner import RENDERERS

@@ -17,7 +17,16 @@ from conftest import all_real_fixtures, real_fixture
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from inspector.core.dialects import (
+from inspector.core.base.model import (
+    OMITTED,
+    AnyDelta,
+    Delta,
+    DeltaKind,
+    EventKind,
+    SSEEvent,
+    ToolCallDelta,
+)
+from inspector.core.providers import (
     DIALECTS,
     Anthropic,
     AutoDialect,
@@ -28,16 +37,7 @@ from inspector.core.dialects import (
     sniff,
     sniff_url,
 )
-from inspector.core.dialects.sniff import SNIFF_LIMIT
-from inspector.core.model import (
-    OMITTED,
-    AnyDelta,
-    Delta,
-    DeltaKind,
-    EventKind,
-    SSEEvent,
-    ToolCallDelta,
-)
+from inspector.core.providers.sniff import SNIFF_LIMIT
 
 K = DeltaKind
 
@@ -524,7 +524,7 @@ def test_fixture_meta() -> None:
 
 
 def test_real_decoder_agrees() -> None:
-    sse = pytest.importorskip("inspector.core.sse")
+    sse = pytest.importorskip("inspector.core.events.sse")
     for path in all_real_fixtures():
         dialect = FIXTURE_DIALECTS[path.name]
         mine = fixture_deltas(path.name, dialect)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inspector.core.jsonprogress import JsonError, JsonProgress, first_error
+from inspector.core.calls.jsonprogress import JsonError, JsonProgress, first_error
 
 PROPERTY = settings(max_examples=200, deadline=None)
 

@@ -10,11 +10,11 @@ import pytest
 from conftest import all_real_fixtures
 from test_replay import SAMPLES, _seed3_like, snapshot, two_attempt_capture
 
-from inspector.core import loading
-from inspector.core.analysis import Settings
-from inspector.core.capture import CaptureError, CaptureWriter, load
-from inspector.core.loading import ProgressiveLoad
-from inspector.core.replay import Replayer, replay_plan
+from inspector.core.analysis.session import Settings
+from inspector.core.capture.reader import CaptureError, CaptureWriter, load
+from inspector.core.replay import loading
+from inspector.core.replay.loading import ProgressiveLoad
+from inspector.core.replay.replayer import Replayer, replay_plan
 
 
 def _load_slowly(path: Path, settings: Settings) -> tuple[ProgressiveLoad, list[int]]:
@@ -140,7 +140,7 @@ def test_the_core_makes_no_reference_cycles() -> None:
     is freed by reference counting alone."""
     import gc
 
-    from inspector.core.analysis import Analysis
+    from inspector.core.analysis.session import Analysis
 
     path = next(p for p in SAMPLES if p.stem == "glm-empty-string-continuations")
     gc.collect()

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from inspector.cli import main
-from inspector.core.capture import load
-from inspector.core.replay import Replayer
-from inspector.core.scenarios import find_scenario
+from inspector.core.capture.reader import load
+from inspector.core.replay.replayer import Replayer
+from inspector.core.requests.scenarios import find_scenario
 from inspector.net.tools import SAMPLE_FILES, ToolBox, ToolDisabled, UnknownTool, scenario_options
 
 

@@ -8,13 +8,13 @@ import orjson
 import pytest
 from conftest import all_real_fixtures, real_fixture
 
-from inspector.core.accumulator import LITERAL, ToolCall
-from inspector.core.analysis import Analysis, Settings
-from inspector.core.capture import load
-from inspector.core.jsonprogress import JsonProgress
-from inspector.core.model import OMITTED, ToolCallDelta
-from inspector.core.progress import CallProgress, fragment_text, progress_of, visible
-from inspector.core.stream import StreamState, analyze_bytes
+from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.base.model import OMITTED, ToolCallDelta
+from inspector.core.calls.accumulator import LITERAL, ToolCall
+from inspector.core.calls.jsonprogress import JsonProgress
+from inspector.core.calls.progress import CallProgress, fragment_text, progress_of, visible
+from inspector.core.calls.stream import StreamState, analyze_bytes
+from inspector.core.capture.reader import load
 
 POLICIES = ["absent", "literal"]
 

@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 from conftest import all_real_fixtures
 
-from inspector.core.accumulator import ABSENT, EMPTY_ID_POLICIES, LITERAL
-from inspector.core.quirks import QUIRKS, QuirkScan, detect
-from inspector.core.stream import StreamState, analyze_bytes
+from inspector.core.calls.accumulator import ABSENT, EMPTY_ID_POLICIES, LITERAL
+from inspector.core.calls.stream import StreamState, analyze_bytes
+from inspector.core.verdicts.quirks import QUIRKS, QuirkScan, detect
 
 ROUTING = {
     "orphan_id_only_entry",
@@ -1094,7 +1094,7 @@ def test_a_scan_reads_each_delta_once() -> None:
 
 
 def test_wire_chunks_stay_sorted_when_a_hit_points_back() -> None:
-    from inspector.core.quirkscan import WireScan
+    from inspector.core.verdicts.quirkscan import WireScan
 
     scan = WireScan()
     for seq in (5, 6, 6, 5, 7):  # a text tag straddling chunks reports an earlier one again

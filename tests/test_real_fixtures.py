@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from conftest import all_real_fixtures, real_fixture
 
-from inspector.core.analysis import Analysis, Settings
-from inspector.core.capture import load
-from inspector.core.model import OMITTED
+from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.base.model import OMITTED
+from inspector.core.capture.reader import load
 
 
 @dataclass

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from inspector.cli import main
-from inspector.core.capture import load
+from inspector.core.capture.reader import load
 
 
 def _demo_available() -> bool:

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from conftest import all_real_fixtures, real_fixture
 
-from inspector.core.analysis import Analysis, Settings
-from inspector.core.capture import Capture, CaptureWriter, load, load_bytes
-from inspector.core.model import EventKind
-from inspector.core.replay import Replayer, Step, replay_plan, split_body
-from inspector.core.sse import decode_all
+from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.base.model import EventKind
+from inspector.core.capture.reader import Capture, CaptureWriter, load, load_bytes
+from inspector.core.events.sse import decode_all
+from inspector.core.replay.replayer import Replayer, Step, replay_plan, split_body
 
 TOOLS = [
     {
@@ -376,7 +376,7 @@ def test_sample_captures_replay_to_the_same_analysis(path: Path) -> None:
 
 
 def test_set_tools_rejudges_now_and_survives_a_backward_seek() -> None:
-    from inspector.core.tools import ToolRegistry
+    from inspector.core.verdicts.tools import ToolRegistry
 
     replayer = Replayer(
         load(real_fixture("qwen3-max-empty-id-continuations")), Settings(empty_id="literal")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from inspector.core.analysis import Analysis
-from inspector.core.capture import Attempt, CaptureWriter, load
-from inspector.core.replay import Replayer, replay_plan
-from inspector.core.rounds import ROUND, ToolEvent, merged
+from inspector.core.analysis.rounds import ROUND, ToolEvent, merged
+from inspector.core.analysis.session import Analysis
+from inspector.core.capture.reader import Attempt, CaptureWriter, load
+from inspector.core.replay.replayer import Replayer, replay_plan
 
 VALID = (b'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c1",'
          b'"function":{"name":"get_weather","arguments":"{\\"city\\":\\"Paris\\"}"}}]}}]}\n\n'
@@ -88,7 +88,7 @@ def test_event_records_round_trip_through_a_capture(tmp_path: Path) -> None:
 
 
 def test_all_valid_looks_at_every_round_not_only_the_last() -> None:
-    from inspector.core.analysis import Settings
+    from inspector.core.analysis.session import Settings
 
     def stream(args: str) -> bytes:
         entry = {

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from inspector.core.analysis import Analysis, Settings
-from inspector.core.capture import REDACTED, load
-from inspector.core.model import OMITTED
+from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.base.model import OMITTED
+from inspector.core.capture.reader import REDACTED, load
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "resources" / "samples"

@@ -9,7 +9,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from inspector.core.scenarios import (
+from inspector.core.requests.scenarios import (
     ANTHROPIC_VERSION,
     BUILTIN_PROFILES,
     DIALECTS,
@@ -24,7 +24,7 @@ from inspector.core.scenarios import (
     load_profiles,
     load_scenarios,
 )
-from inspector.core.tools import ToolRegistry
+from inspector.core.verdicts.tools import ToolRegistry
 
 SECRET = "sk-test-SECRET-0123456789"
 

@@ -24,8 +24,8 @@ from google import genai
 from google.genai import types as gtypes
 from openai.lib.streaming.chat import ChatCompletionStreamState
 
-from inspector.core.accumulator import ToolCall
-from inspector.core.stream import StreamState, analyze_bytes
+from inspector.core.calls.accumulator import ToolCall
+from inspector.core.calls.stream import StreamState, analyze_bytes
 from inspector.net.demo import SCENARIOS, DemoProvider
 
 FAST = {"x-demo-chunk-delay": "0"}

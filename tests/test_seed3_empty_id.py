@@ -10,10 +10,10 @@ import json
 
 import pytest
 
-from inspector.core.analysis import Analysis, Settings
-from inspector.core.capture import load_bytes
-from inspector.core.stream import analyze_bytes
-from inspector.core.tools import ToolRegistry
+from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.calls.stream import analyze_bytes
+from inspector.core.capture.reader import load_bytes
+from inspector.core.verdicts.tools import ToolRegistry
 
 EXEC_ID = "call_b45f0e6a0c9d4c8fb2a4a7d1"
 GLOB_ID = "call_9072c7daa3af466782cee2ea"

@@ -22,11 +22,11 @@ import httpx
 import orjson
 import pytest
 
-from inspector.core import attempts
-from inspector.core.analysis import Analysis
-from inspector.core.capture import load
-from inspector.core.model import EventKind
-from inspector.core.scenarios import (
+from inspector.core.analysis.session import Analysis
+from inspector.core.base.model import EventKind
+from inspector.core.capture.reader import load
+from inspector.core.events.sse import decode_all
+from inspector.core.requests.scenarios import (
     BUILTIN_PROFILES,
     Profile,
     RequestSpec,
@@ -34,7 +34,7 @@ from inspector.core.scenarios import (
     find_profile,
     find_scenario,
 )
-from inspector.core.sse import decode_all
+from inspector.core.verdicts import attempts
 from inspector.net.errors import (
     ConnectError,
     NotSSEError,

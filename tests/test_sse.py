@@ -1,4 +1,4 @@
-"""Spec-driven tests for the incremental SSE decoder (inspector.core.sse).
+"""Spec-driven tests for the incremental SSE decoder (inspector.core.events.sse).
 
 Cases follow the WHATWG event-stream interpretation rules
 (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation),
@@ -18,8 +18,8 @@ from conftest import all_real_fixtures
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from inspector.core.model import EventKind, SSEEvent
-from inspector.core.sse import SSEDecoder, decode_all
+from inspector.core.base.model import EventKind, SSEEvent
+from inspector.core.events.sse import SSEDecoder, decode_all
 
 BOM = b"\xef\xbb\xbf"
 FIXTURES = all_real_fixtures()

@@ -38,8 +38,8 @@ from httpx_sse._decoders import SSELineDecoder
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inspector.core.model import EventKind
-from inspector.core.sse import SSEDecoder
+from inspector.core.base.model import EventKind
+from inspector.core.events.sse import SSEDecoder
 
 FIXTURES = all_real_fixtures()
 BOM = b"\xef\xbb\xbf"

@@ -11,12 +11,19 @@ from typing import Any
 
 import pytest
 
-from inspector.core.analysis import Analysis
-from inspector.core.capture import load
-from inspector.core.continuation import ToolResult
-from inspector.core.replay import Replayer
-from inspector.core.rounds import LOOP_END, ROUND, TOOL_DISPATCH, TOOL_RESULT, ToolEvent, merged
-from inspector.core.scenarios import Scenario, build_request, find_profile
+from inspector.core.analysis.continuation import ToolResult
+from inspector.core.analysis.rounds import (
+    LOOP_END,
+    ROUND,
+    TOOL_DISPATCH,
+    TOOL_RESULT,
+    ToolEvent,
+    merged,
+)
+from inspector.core.analysis.session import Analysis
+from inspector.core.capture.reader import load
+from inspector.core.replay.replayer import Replayer
+from inspector.core.requests.scenarios import Scenario, build_request, find_profile
 from inspector.net.demo import DemoProvider
 from inspector.net.session import LoopSettings
 from inspector.net.toolloop import ToolLoop

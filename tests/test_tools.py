@@ -11,8 +11,8 @@ import orjson
 import pytest
 from jsonschema.validators import Draft202012Validator
 
-from inspector.core.errors import InspectorError
-from inspector.core.tools import ToolRegistry, ToolsError, ToolSpec, gemini_to_json_schema
+from inspector.core.base.errors import InspectorError
+from inspector.core.verdicts.tools import ToolRegistry, ToolsError, ToolSpec, gemini_to_json_schema
 
 PARAMS = {
     "type": "object",

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import qasync
 
-from inspector.core.capture import load
+from inspector.core.capture.reader import load
 from inspector.ui.mainwindow import MainWindow
 
 

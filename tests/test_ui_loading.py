@@ -12,7 +12,7 @@ import pytest
 from conftest import real_fixture
 from PySide6.QtWidgets import QMessageBox
 
-from inspector.core import loading
+from inspector.core.replay import loading
 from inspector.ui import document
 from inspector.ui.mainwindow import MainWindow
 

@@ -7,10 +7,10 @@ from typing import Any
 from conftest import real_fixture
 from PySide6.QtCore import Qt
 
-from inspector.core.analysis import Analysis
-from inspector.core.capture import load
-from inspector.core.replay import Replayer
-from inspector.core.report import findings
+from inspector.core.analysis.session import Analysis
+from inspector.core.capture.reader import load
+from inspector.core.replay.replayer import Replayer
+from inspector.core.reports.report import findings
 from inspector.ui.models import SEQ_ROLE, EventsModel, FindingsModel, FragmentsModel
 
 

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema.validators import Draft7Validator, Draft202012Validator
 
-from inspector.core import tools as tools_module
-from inspector.core.tools import ToolRegistry, ToolSpec
-from inspector.core.validation import (
+from inspector.core.verdicts import tools as tools_module
+from inspector.core.verdicts.tools import ToolRegistry, ToolSpec
+from inspector.core.verdicts.validation import (
     Mode,
     Problem,
     matches_empty_required_condition,

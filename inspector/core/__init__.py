@@ -1,0 +1,18 @@
+"""The inspector's engine: pure Python, no Qt, no network, deterministic.
+
+Laid out by stage, each sub-package importing only those below it (import-linter's ``layers``
+contract in pyproject.toml enforces the order)::
+
+    reports     the analyzer's JSON/table, compare two settings          (top)
+    replay      drive an Analysis through a capture: replay, progressive load
+    requests    profiles, scenarios, the request a live session sends
+    providers   one module per provider: wire events -> deltas, and all it knows
+    analysis    a whole session judged: attempts, rounds, tool results
+    verdicts    calls -> verdicts: tools, validation, judgement, attempts, quirks
+    calls       deltas -> calls: accumulator, JSON progress, one body's stream state
+    events      bytes -> events: the SSE decoder
+    capture     the bytes as received, with times and request: write, read, migrate
+    base        shared types: wire events, deltas, OMITTED, the error type   (bottom)
+
+Data flows one way: bytes -> events -> deltas -> calls -> verdicts -> reports.
+"""

@@ -1,6 +1,6 @@
 """One physical request, streamed: every byte recorded the moment it arrives, then analysed.
 
-:func:`stream_attempt` sends a :class:`~inspector.core.scenarios.RequestSpec` and reads the
+:func:`stream_attempt` sends a :class:`~inspector.core.requests.scenarios.RequestSpec` and reads the
 response with ``aiter_raw()`` (the bytes as they came off the wire: ``accept-encoding:
 identity`` is sent so there is nothing to decompress).
 
@@ -30,8 +30,14 @@ from typing import Any, Protocol, cast
 import httpx
 import orjson
 
-from inspector.core.capture import Attempt, CaptureWriter, Headers, redact_headers, redact_url
-from inspector.core.scenarios import RequestSpec
+from inspector.core.capture.reader import (
+    Attempt,
+    CaptureWriter,
+    Headers,
+    redact_headers,
+    redact_url,
+)
+from inspector.core.requests.scenarios import RequestSpec
 
 from .errors import (
     BudgetExhausted,
@@ -54,7 +60,8 @@ Clock = Callable[[], float]
 
 
 class RecordWriter(Protocol):
-    """What :func:`stream_attempt` records to (:class:`~inspector.core.capture.CaptureWriter`)."""
+    """What :func:`stream_attempt` records to
+    (:class:`~inspector.core.capture.reader.CaptureWriter`)."""
 
     def request(self, attempt: int, method: str, url: str, headers: Headers | None,
                 body: Any, t: float = 0.0) -> None: ...  # fmt: skip

@@ -1,6 +1,6 @@
 """What can go wrong in a live session, as one tree (modelled on httpx's ``_exceptions.py``)::
 
-    InspectorError                    (inspector.core.errors)
+    InspectorError                    (inspector.core.base.errors)
     └── LiveError                     a live session could not get (all of) a response
         ├── MissingKey                no key in the environment or the OS keyring
         ├── ConnectError              the host could not be reached (DNS, refused, TLS, bad URL)
@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.core.capture import redact_url
-from inspector.core.errors import InspectorError
+from inspector.core.base.errors import InspectorError
+from inspector.core.capture.reader import redact_url
 
 _CLIP = 200
 

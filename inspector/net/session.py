@@ -1,8 +1,8 @@
 """A live session: stream a request into a capture and an Analysis, under seed 1's retry policy.
 
 Flow: attempt 1 streams (every chunk recorded, then fed to :attr:`LiveSession.analysis`); when
-it ends, the analysis judges it with :func:`inspector.core.attempts.plan`. If a native call is
-invalid, retry is on and the attempt budget has time left, ONE streaming retry of the same
+it ends, the analysis judges it with :func:`inspector.core.verdicts.attempts.plan`. If a native
+call is invalid, retry is on and the attempt budget has time left, ONE streaming retry of the same
 request follows (capture: an ``attempt`` record with the seed's reason and
 ``retry_streaming``). Attempt records always come from the core (``analysis.records``): a retry
 that is still invalid is ``accepted_degraded`` there, with its raw arguments.
@@ -42,18 +42,18 @@ from urllib.parse import unquote
 import httpx
 import orjson
 
-from inspector.core import attempts as core_attempts
-from inspector.core.analysis import VALIDATION_MODES, Analysis, Settings
-from inspector.core.attempts import AttemptRecord
-from inspector.core.capture import (
+from inspector.core.analysis.session import VALIDATION_MODES, Analysis, Settings
+from inspector.core.base.errors import InspectorError
+from inspector.core.capture.reader import (
     Attempt,
     CaptureError,
     CaptureWriter,
     redact_url,
 )
-from inspector.core.errors import InspectorError
-from inspector.core.scenarios import Profile, RequestSpec, Scenario, build_request
-from inspector.core.tools import ToolRegistry
+from inspector.core.requests.scenarios import Profile, RequestSpec, Scenario, build_request
+from inspector.core.verdicts import attempts as core_attempts
+from inspector.core.verdicts.attempts import AttemptRecord
+from inspector.core.verdicts.tools import ToolRegistry
 
 from .client import AttemptOutcome, MirroredWriter, stream_attempt
 from .errors import LiveError, MissingKey

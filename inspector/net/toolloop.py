@@ -6,7 +6,8 @@ after each chunk, calls the accumulator has CLOSED since the last look (next ind
 each as its own asyncio task, while the stream keeps flowing. When a handler resolves, a
 ``tool_result`` event is recorded in the capture and added to the Analysis at once, so views
 and replay see it in arrival order. A round that ends with a tool-calls finish and at least one
-result builds the continuation (:func:`inspector.core.continuation.build_continuation`) and the
+result builds the continuation (:func:`inspector.core.analysis.continuation.build_continuation`)
+and the
 next round streams; any other finish, ``max_steps`` rounds, :meth:`ToolLoop.stop` or an error
 ends the loop (a ``loop_end`` event says which).
 
@@ -16,7 +17,7 @@ Decisions and invariants:
   runs for the first three). An invalid call (seed 1) gets no dispatch: while the round can
   still be retried it is held, else it gets an ``invalid_arguments`` error result at once.
 - Seed 1's single streaming retry applies per round, decided by
-  :func:`inspector.core.attempts.should_retry` over the Analysis' records; the retried
+  :func:`inspector.core.verdicts.attempts.should_retry` over the Analysis' records; the retried
   attempt's running tools are cancelled and its results are not fed back.
 - ``sequential=True`` holds every dispatch until the stream has ended (for comparison).
 - Every dispatch is answered by exactly one ``tool_result`` (ok, error or cancelled). Tasks are
@@ -39,10 +40,7 @@ from typing import Any
 
 import httpx
 
-from inspector.core import attempts as core_attempts
-from inspector.core.analysis import Analysis, AttemptView, CallVerdict, Settings
-from inspector.core.capture import Attempt, CaptureWriter
-from inspector.core.continuation import (
+from inspector.core.analysis.continuation import (
     CANCELLED,
     DISABLED,
     INVALID_ARGUMENTS,
@@ -54,10 +52,13 @@ from inspector.core.continuation import (
     is_tool_finish,
     parse_arguments,
 )  # fmt: skip
-from inspector.core.errors import InspectorError
-from inspector.core.rounds import LOOP_END, ROUND, TOOL_DISPATCH, TOOL_RESULT, ToolEvent
-from inspector.core.scenarios import Profile, RequestSpec, Scenario
-from inspector.core.tools import ToolRegistry
+from inspector.core.analysis.rounds import LOOP_END, ROUND, TOOL_DISPATCH, TOOL_RESULT, ToolEvent
+from inspector.core.analysis.session import Analysis, AttemptView, CallVerdict, Settings
+from inspector.core.base.errors import InspectorError
+from inspector.core.capture.reader import Attempt, CaptureWriter
+from inspector.core.requests.scenarios import Profile, RequestSpec, Scenario
+from inspector.core.verdicts import attempts as core_attempts
+from inspector.core.verdicts.tools import ToolRegistry
 
 from .client import MirroredWriter, stream_attempt
 from .runonce import RunOnce

@@ -34,7 +34,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Final
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from inspector.core.scenarios import RESOURCES
+from inspector.core.requests.scenarios import RESOURCES
 
 SAMPLE_FILES: Final = RESOURCES / "sample-files"
 SLEEP_CAP: Final = 10.0

@@ -1,7 +1,7 @@
 """Compare: one stream judged under two settings side by side, with the differences marked.
 
 Invariant: both sides are fresh core analyses of the same capture; the differences come from
-:func:`inspector.core.compare.compare` and the window only lays them out.
+:func:`inspector.core.reports.compare.compare` and the window only lays them out.
 """
 
 from __future__ import annotations
@@ -19,10 +19,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.analysis import VALIDATION_MODES, Analysis, Settings
-from ..core.capture import Capture
-from ..core.compare import Comparison, compare
-from ..core.tools import ToolRegistry
+from inspector.core.analysis.session import VALIDATION_MODES, Analysis, Settings
+from inspector.core.capture.reader import Capture
+from inspector.core.reports.compare import Comparison, compare
+from inspector.core.verdicts.tools import ToolRegistry
+
 from .lanes import LanesView
 
 

@@ -6,9 +6,9 @@ Invariants:
   tick (60 Hz), and then insert row ranges.
 - ``rejudged`` means "the calls are new objects" (settings flip, backward seek, new file):
   views rebind to the current core state, keeping the user's selection where they can.
-- The replay path is the live path: :class:`inspector.core.replay.Replayer` feeds an
+- The replay path is the live path: :class:`inspector.core.replay.replayer.Replayer` feeds an
   :class:`Analysis` step by step through the same ``feed``/``end`` calls a live session uses.
-- A large file opens progressively (:class:`inspector.core.loading.ProgressiveLoad`) on this
+- A large file opens progressively (:class:`inspector.core.replay.loading.ProgressiveLoad`) on this
   thread, in slices of at most ``LOAD_SLICE`` seconds run from a 0-ms timer, so input is
   handled between slices and the window is usable from the first records: views follow the
   Analysis being fed, flushed every ``LOAD_FLUSH`` seconds. When the file is read the
@@ -28,12 +28,12 @@ from dataclasses import replace
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from ..core.analysis import Analysis, AttemptView, Settings
-from ..core.capture import Capture, load, read_file
-from ..core.errors import InspectorError
-from ..core.loading import ProgressiveLoad
-from ..core.replay import Replayer
-from ..core.tools import ToolRegistry
+from inspector.core.analysis.session import Analysis, AttemptView, Settings
+from inspector.core.base.errors import InspectorError
+from inspector.core.capture.reader import Capture, load, read_file
+from inspector.core.replay.loading import ProgressiveLoad
+from inspector.core.replay.replayer import Replayer
+from inspector.core.verdicts.tools import ToolRegistry
 
 TICK_MS = 16
 """Replay clock and flush period (about 60 Hz)."""

@@ -36,10 +36,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.accumulator import ToolCall
-from ..core.analysis import CallVerdict
-from ..core.continuation import ToolResult
-from ..core.model import SSEEvent, presence
+from inspector.core.analysis.continuation import ToolResult
+from inspector.core.analysis.session import CallVerdict
+from inspector.core.base.model import SSEEvent, presence
+from inspector.core.calls.accumulator import ToolCall
+
 from . import theme
 from .highlight import JsonHighlighter
 from .laneparts import StatusLabel, TailBuffer

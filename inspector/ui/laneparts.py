@@ -15,7 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTextEdit, QWidget
 
-from ..core.accumulator import ToolCall
+from inspector.core.calls.accumulator import ToolCall
 
 BUFFER_TAIL = 2 * 1024
 """The buffer view shows at most this many trailing characters (the tooltip says so; the

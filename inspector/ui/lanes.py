@@ -15,7 +15,8 @@ from html import escape
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QScrollArea, QWidget
 
-from ..core.analysis import AttemptView
+from inspector.core.analysis.session import AttemptView
+
 from .lane import LaneWidget
 
 __all__ = ["LaneWidget", "LanesView"]

@@ -22,10 +22,17 @@ from typing import Any
 from PySide6.QtCore import QObject, QStandardPaths, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QToolBar, QToolButton, QWidget
 
-from ..core.analysis import Analysis
-from ..core.capture_writer import new_capture_path
-from ..core.errors import InspectorError
-from ..core.scenarios import BUILTIN_PROFILES, Scenario, build_request, find_profile, load_scenarios
+from inspector.core.analysis.session import Analysis
+from inspector.core.base.errors import InspectorError
+from inspector.core.capture.writer import new_capture_path
+from inspector.core.requests.scenarios import (
+    BUILTIN_PROFILES,
+    Scenario,
+    build_request,
+    find_profile,
+    load_scenarios,
+)
+
 from ..net.session import LiveSession, LoopSettings, require_key
 from .document import Document
 from .scenario_dialog import ScenarioDialog, Timeouts

@@ -26,10 +26,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core.base.errors import InspectorError
+from inspector.core.reports.report import findings
+from inspector.core.verdicts.tools import ToolRegistry
+
 from .. import __version__
-from ..core.errors import InspectorError
-from ..core.report import findings
-from ..core.tools import ToolRegistry
 from .document import Document
 from .lanes import LanesView
 from .live import DEFAULT_MODEL, DEFAULT_PROFILE, DEFAULT_SCENARIO, LiveController, LiveToolBar
@@ -427,7 +428,7 @@ class MainWindow(QMainWindow):
     def _ask_dialect(self) -> None:
         from PySide6.QtWidgets import QInputDialog
 
-        from ..core.analysis import DIALECT_CHOICES
+        from inspector.core.analysis.session import DIALECT_CHOICES
 
         choice, ok = QInputDialog.getItem(
             self,
@@ -474,7 +475,7 @@ class MainWindow(QMainWindow):
             self.split.setSizes([int(0.65 * sum(sizes)), int(0.35 * sum(sizes))])
         validation = str(s.value("validation", "structural"))
         empty_id = str(s.value("empty_id", "absent"))
-        from ..core.analysis import Settings
+        from inspector.core.analysis.session import Settings
 
         self.doc.settings = Settings(validation=validation, empty_id=empty_id)
         self.bar.show_settings(validation, empty_id)

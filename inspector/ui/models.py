@@ -5,7 +5,7 @@ Invariants:
   number of rows it has announced; ``sync()`` announces what the core appended since (one
   row-range insert per flush), ``reset`` swaps the reference (re-judge, seek, new file).
 - No model parses or judges anything: rows are read from core objects on demand, and
-  per-fragment JSON state comes from :mod:`inspector.core.progress` (lazy, O(new bytes)).
+  per-fragment JSON state comes from :mod:`inspector.core.calls.progress` (lazy, O(new bytes)).
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ from typing import Any, ClassVar
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QFont
 
-from ..core.accumulator import ToolCall
-from ..core.model import EventKind, SSEEvent, presence
-from ..core.progress import FragmentRow, progress_of, visible
-from ..core.report import Finding
+from inspector.core.base.model import EventKind, SSEEvent, presence
+from inspector.core.calls.accumulator import ToolCall
+from inspector.core.calls.progress import FragmentRow, progress_of, visible
+from inspector.core.reports.report import Finding
+
 from . import theme
 
 _Index = QModelIndex | QPersistentModelIndex

@@ -24,8 +24,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.analysis import AttemptView
-from ..core.model import EventKind
+from inspector.core.analysis.session import AttemptView
+from inspector.core.base.model import EventKind
+
 from .models import SEQ_ROLE, EventsModel, FindingsModel
 
 

@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.scenarios import Scenario
-from ..core.tools import ToolRegistry
+from inspector.core.requests.scenarios import Scenario
+from inspector.core.verdicts.tools import ToolRegistry
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
-from ..core.report import shown as shown  # one spelling of identity-as-received, CLI and UI
+from inspector.core.reports.report import (
+    shown as shown,  # one spelling of identity-as-received, CLI and UI
+)
 
 #: presence kind -> (badge text, light colour, dark colour)
 PRESENCE: dict[str, tuple[str, str, str]] = {

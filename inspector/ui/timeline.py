@@ -17,7 +17,8 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from ..core.analysis import Analysis, AttemptView
+from inspector.core.analysis.session import Analysis, AttemptView
+
 from . import theme
 
 ROW = 18

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.analysis import VALIDATION_MODES
+from inspector.core.analysis.session import VALIDATION_MODES
 
 SPEEDS = (("1× (recorded)", 1.0), ("10×", 10.0), ("100×", 100.0), ("instant", math.inf))
 

@@ -1,0 +1,370 @@
+"""Index-keyed accumulation of tool-call fragments under a switchable empty-id policy.
+
+Invariants:
+- Input is the dialect's deltas, untouched; the accumulator never edits a delta. Re-judging
+  under another policy means running a fresh Accumulator over the same deltas.
+- Cost is O(total bytes): an accepted argument fragment is appended to a list of parts; the
+  joined buffer is built at most once per call and then cached until the next fragment.
+- Every fragment routed to a call is kept in ``call.fragments`` with ``call.accepted[i]``
+  saying whether it was appended (False = dropped by the ``literal`` policy), so a view can
+  show dropped fragments struck through in the lane they were meant for. Fragments with no
+  lane at all go to ``Accumulator.unrouted``.
+- Calls close when the provider says so: an explicit CLOSE delta, the next wire index in
+  order (openai-chat), or a finish/done. A call still open at end of stream is truncated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from inspector.core.base.model import OMITTED, Delta, DeltaKind, ToolCallDelta
+
+ABSENT: Final = "absent"
+LITERAL: Final = "literal"
+EMPTY_ID_POLICIES: Final = (ABSENT, LITERAL)
+
+#: Finish reasons that mean the model was cut off (open calls may be incomplete).
+CUTOFF_REASONS: Final = frozenset(
+    {"length", "max_tokens", "MAX_TOKENS", "incomplete:max_output_tokens"}
+)
+
+
+@dataclass(frozen=True)
+class Closing:
+    """When a dialect's calls count as closed."""
+
+    on_finish: bool
+    """A finish reason closes every open call (openai-chat, gemini)."""
+    on_next_index: bool
+    """A new call at another wire index closes the open ones (openai-chat streams in order)."""
+
+
+CLOSING: Final = {
+    "openai-chat": Closing(on_finish=True, on_next_index=True),
+    "gemini": Closing(on_finish=True, on_next_index=False),
+    "anthropic": Closing(on_finish=False, on_next_index=False),
+    "openai-responses": Closing(on_finish=False, on_next_index=False),
+}
+
+
+def _blank(value: object, policy: str) -> bool:
+    """Is an id/name absent under ``policy``? ``literal`` only treats omitted/null as absent."""
+    if value is OMITTED or value is None:
+        return True
+    if policy == ABSENT:
+        return value == "" or value == "null"
+    return False
+
+
+class ToolCall:
+    """One assembled tool call: its identity as received and every fragment routed to it."""
+
+    __slots__ = (
+        "_joined",
+        "_progress",
+        "accepted",
+        "args_from_final",
+        "close_reason",
+        "close_seq",
+        "dropped_count",
+        "final_mismatch",
+        "fragments",
+        "id",
+        "id_changes",
+        "index",
+        "late_fragments",
+        "length",
+        "name",
+        "name_changes",
+        "open",
+        "parts",
+        "slot",
+        "truncated",
+    )
+
+    def __init__(self, slot: int, first: ToolCallDelta) -> None:
+        self.slot = slot
+        """Position of the call in the turn (lane order), from 0."""
+        self.index: Any = first.index
+        """The wire index as received on the opening fragment (OMITTED when missing)."""
+        self.id: Any = first.id
+        """The id as received: from the opening fragment, or the first later non-blank one."""
+        self.name: Any = first.name
+        """The name as received, established like ``id``."""
+        self.fragments: list[ToolCallDelta] = []
+        """Every fragment routed to this call, in arrival order (dropped ones included)."""
+        self.accepted: list[bool] = []
+        """Parallel to ``fragments``: False where the policy dropped the fragment."""
+        self.dropped_count = 0
+        """How many of ``accepted`` are False (kept so views need not count per flush)."""
+        self.parts: list[str] = []
+        """Accepted argument text, in order; ``arguments`` is their concatenation."""
+        self.length = 0
+        """Characters of accepted argument text."""
+        self._joined: str | None = ""
+        self._progress: Any = None  # lazy per-fragment JSON progress (core.progress)
+        self.open = True
+        """False once the provider closed the call."""
+        self.close_seq: int | None = None
+        """Sequence number of the event that closed the call."""
+        self.close_reason: str | None = None
+        """What closed it: "close", "next_index", "finish", "done"."""
+        self.truncated = False
+        """The stream ended (or was cut off by a length finish) before the call completed."""
+        self.args_from_final = False
+        """The arguments came only from a done/final event (no deltas were streamed)."""
+        self.final_mismatch: str | None = None
+        """A final event restated arguments that differ from what was streamed (kept here)."""
+        self.id_changes: list[tuple[int, Any]] = []
+        """(seq, id) of continuation fragments that carried a different non-blank id."""
+        self.name_changes: list[tuple[int, Any]] = []
+        """(seq, name) of continuation fragments that carried a different non-blank name."""
+        self.late_fragments: list[int] = []
+        """Sequence numbers of fragments that arrived after the call was closed."""
+
+    @property
+    def arguments(self) -> str:
+        """The accepted argument text, joined once and cached until the next fragment."""
+        if self._joined is None:
+            self._joined = "".join(self.parts)
+        return self._joined
+
+    @property
+    def dropped(self) -> list[ToolCallDelta]:
+        """Fragments routed here but not appended (``literal`` policy)."""
+        return [f for f, ok in zip(self.fragments, self.accepted, strict=True) if not ok]
+
+    def __repr__(self) -> str:
+        return (
+            f"ToolCall(slot={self.slot} index={self.index!r} id={self.id!r} name={self.name!r} "
+            f"args={self.arguments[:40]!r} fragments={len(self.fragments)})"
+        )
+
+
+class Accumulator:
+    """Routes tool-call fragments to calls by wire index (see the module docstring)."""
+
+    def __init__(self, empty_id: str = ABSENT, dialect: str = "openai-chat") -> None:
+        if empty_id not in EMPTY_ID_POLICIES:
+            raise ValueError(f"unknown empty-id policy {empty_id!r}")
+        self.policy = empty_id
+        """The empty-id policy in force: ``absent`` or ``literal``."""
+        self.closing = CLOSING.get(dialect, CLOSING["openai-chat"])
+        """When calls close for this dialect."""
+        self.calls: list[ToolCall] = []
+        """Every call opened, in opening order."""
+        self.unrouted: list[ToolCallDelta] = []
+        """Dropped fragments that had no call to be shown in."""
+        self._by_index: dict[Any, ToolCall] = {}
+        self._by_id: dict[Any, ToolCall] = {}
+        self._open: list[ToolCall] = []
+
+    # -- feeding -------------------------------------------------------------------------
+
+    def add(self, d: ToolCallDelta) -> ToolCall | None:
+        """Route one fragment; return the call it was routed to (None if unrouted)."""
+        if d.id is OMITTED and d.name is OMITTED and not d.final:
+            # The common continuation: no identity at all, so no policy question arises.
+            call = self._by_index.get(d.index) if type(d.index) is int else None
+            a = d.arguments
+            if call is not None and call.open and type(a) is str:
+                call.fragments.append(d)
+                call.accepted.append(True)
+                if a:
+                    call.parts.append(a)
+                    call.length += len(a)
+                    call._joined = None
+                return call
+        policy = self.policy
+        if policy == LITERAL and isinstance(d.id, str):
+            known = self._by_id.get(d.id)
+            if known is not None:
+                return self._join(known, d)
+            if _blank(d.name, ABSENT):  # no real name: nothing to open, the fragment is lost
+                return self._drop(d)
+            return self._new(d)
+        index = d.index
+        if index is OMITTED or not isinstance(index, int | str):
+            return self._add_unindexed(d)
+        call = self._by_index.get(index)
+        if call is None:
+            return self._new(d)
+        if (
+            not _blank(d.id, policy)
+            and d.id != call.id
+            and not _blank(call.id, policy)
+            and not _blank(d.name, policy)
+        ):
+            return self._new(d)  # parallel call reported at a reused index
+        return self._join(call, d)
+
+    def _add_unindexed(self, d: ToolCallDelta) -> ToolCall | None:
+        policy = self.policy
+        if not _blank(d.id, policy) and not _blank(d.name, policy):
+            return self._new(d)
+        target = self._open[-1] if self._open else None
+        if target is None:
+            if not self.calls or (not _blank(d.name, policy) and not d.final):
+                return self._new(d)
+            target = self.calls[-1]
+        return self._join(target, d)
+
+    def _new(self, d: ToolCallDelta) -> ToolCall:
+        if self.closing.on_next_index and self._open:
+            for call in self._open:
+                call.open = False
+                call.close_seq = d.seq
+                call.close_reason = "next_index"
+            self._open.clear()
+        call = ToolCall(len(self.calls), d)
+        self.calls.append(call)
+        self._open.append(call)
+        if d.index is not OMITTED and isinstance(d.index, int | str):
+            self._by_index[d.index] = call
+        if isinstance(d.id, str) and (self.policy == LITERAL or not _blank(d.id, ABSENT)):
+            self._by_id.setdefault(d.id, call)
+        self._append(call, d)
+        return call
+
+    def _join(self, call: ToolCall, d: ToolCallDelta) -> ToolCall:
+        policy = self.policy
+        if not call.open:
+            call.late_fragments.append(d.seq)
+        if not _blank(d.id, policy):
+            if _blank(call.id, policy):
+                call.id = d.id
+                if isinstance(d.id, str):
+                    self._by_id.setdefault(d.id, call)
+            elif d.id != call.id:
+                call.id_changes.append((d.seq, d.id))
+        if not _blank(d.name, policy):
+            if _blank(call.name, policy):
+                call.name = d.name
+            elif d.name != call.name:
+                call.name_changes.append((d.seq, d.name))
+        self._append(call, d)
+        return call
+
+    def _append(self, call: ToolCall, d: ToolCallDelta) -> None:
+        call.fragments.append(d)
+        call.accepted.append(True)
+        a = d.arguments
+        if a is OMITTED or a is None:
+            return
+        if not isinstance(a, str):  # ToolCallDelta.text's rule, inline: this is per fragment
+            a = repr(a)  # a number or bool where a string belongs: keep it visible
+        if d.final:
+            self._reconcile(call, a)
+        elif a:
+            call.parts.append(a)
+            call.length += len(a)
+            call._joined = None
+
+    def _reconcile(self, call: ToolCall, final: str) -> None:
+        """A done/final event restates the whole arguments: fill or compare, never append."""
+        if call.length == 0:
+            if final:
+                call.parts.append(final)
+                call.length = len(final)
+                call._joined = None
+                call.args_from_final = True
+        elif final != call.arguments:
+            call.final_mismatch = final
+
+    def _drop(self, d: ToolCallDelta) -> ToolCall | None:
+        """``literal``: an id no call has; keep the fragment visible in the lane it targeted."""
+        index = d.index
+        target = None
+        if index is not OMITTED and isinstance(index, int | str):
+            target = self._by_index.get(index)
+        if target is None and self._open:
+            target = self._open[-1]
+        if target is None:
+            self.unrouted.append(d)
+            return None
+        target.fragments.append(d)
+        target.accepted.append(False)
+        target.dropped_count += 1
+        return target
+
+    # -- closing -------------------------------------------------------------------------
+
+    def on_delta(self, d: Delta) -> None:
+        """React to a non-tool delta that may close calls (CLOSE, FINISH, DONE)."""
+        kind = d.kind
+        if kind == DeltaKind.CLOSE:
+            self.close(d.value, d.seq)
+        elif kind == DeltaKind.FINISH:
+            if d.value in CUTOFF_REASONS:
+                for call in self._open:
+                    call.truncated = not _parses(call.arguments)
+            if self.closing.on_finish:
+                self.close_all(d.seq, "finish")
+        elif kind == DeltaKind.DONE:
+            if not self.closing.on_finish:  # explicit-close dialects: an open block was cut
+                for call in self._open:
+                    call.truncated = True
+            self.close_all(d.seq, "done")
+
+    def close(self, index: Any, seq: int) -> None:
+        """Close the call at ``index`` (OMITTED: the latest open call)."""
+        if index is OMITTED:
+            call = self._open[-1] if self._open else None
+        else:
+            call = self._by_index.get(index)
+        if call is not None and call.open:
+            call.open = False
+            call.close_seq = seq
+            call.close_reason = "close"
+            self._open.remove(call)
+
+    def close_all(self, seq: int, reason: str) -> None:
+        """Close every open call (a finish or the end-of-stream marker)."""
+        for call in self._open:
+            call.open = False
+            call.close_seq = seq
+            call.close_reason = reason
+        self._open.clear()
+
+    def end_of_stream(self) -> None:
+        """The body ended: any call still open was cut off."""
+        for call in self._open:
+            call.truncated = True
+            call.open = False
+            call.close_reason = "end_of_stream"
+        self._open.clear()
+
+    # -- reading -------------------------------------------------------------------------
+
+    def is_orphan(self, call: ToolCall) -> bool:
+        """A nameless call that never got arguments (an id-only entry): left out of the turn."""
+        return _blank(call.name, self.policy) and call.length == 0
+
+    def assembled(self) -> list[ToolCall]:
+        """The calls that make up the assistant turn (orphans left out)."""
+        return [c for c in self.calls if not self.is_orphan(c)]
+
+    def blank(self, value: object) -> bool:
+        """Is an id/name absent under this accumulator's policy?"""
+        return _blank(value, self.policy)
+
+
+def _parses(text: str) -> bool:
+    import orjson
+
+    if not text.strip():
+        return True
+    try:
+        orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return False
+    return True
+
+
+def repaired_id(call: ToolCall) -> str:
+    """A deterministic id for a named call that arrived without one (seed 1's repair).
+
+    Nine ASCII letters and digits, so it is also a valid Mistral tool-call id.
+    """
+    return f"call{call.slot:05d}"

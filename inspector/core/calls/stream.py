@@ -1,0 +1,199 @@
+"""One response body, end to end: bytes -> SSE events -> dialect deltas -> accumulated calls.
+
+Invariants:
+- Data flows one way. The live path and capture replay both call :meth:`StreamState.feed`
+  with the bytes and arrival time of each chunk, so they run exactly the same code.
+- ``events`` and ``deltas`` are append-only and policy-independent. Changing the empty-id
+  policy (:meth:`StreamState.rejudge`) rebuilds only the accumulator, from ``deltas``.
+- Per chunk the work is O(chunk): decode, map, route. Nothing re-scans earlier data; JSON
+  progress and validation happen later, when a view or the report asks.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Sequence
+from typing import Any
+
+from inspector.core.base.model import AnyDelta, Delta, DeltaKind, SSEEvent
+from inspector.core.calls.accumulator import ABSENT, Accumulator
+from inspector.core.events.sse import SSEDecoder
+from inspector.core.providers import make_dialect
+
+_TOOL = DeltaKind.TOOL_CALL
+
+
+class StreamState:
+    """Everything known about one streamed response so far."""
+
+    def __init__(self, dialect: str = "auto", empty_id: str = ABSENT) -> None:
+        self.decoder = SSEDecoder()
+        """The incremental SSE decoder (keeps byte offsets and comments)."""
+        self.dialect = make_dialect(dialect)
+        """The dialect mapper; for ``auto`` it sniffs, then delegates."""
+        self.events: list[SSEEvent] = []
+        """Every wire event in arrival order; ``events[i].seq == i``."""
+        self.deltas: list[AnyDelta] = []
+        """Every normalized delta in arrival order."""
+        self.empty_id = empty_id
+        """The empty-id policy the accumulator runs under."""
+        self.acc: Accumulator | None = None
+        """Created at the first delta, once the dialect is known."""
+        self.text: list[str] = []
+        """Assistant text deltas, in order."""
+        self.reasoning: list[str] = []
+        """Reasoning deltas, in order."""
+        self.finish: list[tuple[int, Any]] = []
+        """(seq, reason) of every finish/stop reason seen."""
+        self.usage: Any = None
+        """The last usage object seen."""
+        self.errors: list[Delta] = []
+        """Provider errors after 200 and wire decoding errors."""
+        self.done_seq: int | None = None
+        """Sequence number of the end-of-stream marker ([DONE], message_stop, …)."""
+        self.ended = False
+        """True once the body ended (EOF or the connection closed)."""
+
+    @property
+    def bytes(self) -> int:
+        """Bytes fed so far (the decoder counts them)."""
+        return self.decoder.offset
+
+    @property
+    def dialect_name(self) -> str | None:
+        """The dialect in force (None while ``auto`` is still sniffing)."""
+        chosen: str | None = getattr(self.dialect, "chosen", self.dialect.name)
+        return chosen
+
+    # -- feeding -------------------------------------------------------------------------
+
+    def feed(self, data: builtins.bytes, t: float = 0.0) -> int:
+        """Take one chunk of the body; return how many wire events it completed."""
+        events = self.decoder.feed(data, t)
+        if events:
+            self._ingest(events)
+        return len(events)
+
+    def feed_many(self, chunks: Sequence[tuple[float, builtins.bytes]]) -> int:
+        """Take several ``(t, data)`` chunks at once: the same state as feeding them one by
+        one (see :meth:`SSEDecoder.feed_many`); return how many wire events they completed."""
+        events = self.decoder.feed_many(chunks)
+        if events:
+            self._ingest(events)
+        return len(events)
+
+    def end(self, t: float | None = None) -> None:
+        """The body ended: flush the decoder and dialect, and mark open calls truncated."""
+        if self.ended:
+            return
+        self.ended = True
+        events = self.decoder.close(t)
+        start = len(self.deltas)
+        if events:
+            self.events.extend(events)
+            for ev in events:
+                self.dialect.feed(ev, self.deltas)
+        self.dialect.finish(self.deltas)
+        self._route(start)
+        self._accumulator().end_of_stream()
+
+    def _ingest(self, events: list[SSEEvent]) -> None:
+        self.events.extend(events)
+        out = self.deltas
+        start = len(out)
+        inner = getattr(self.dialect, "_inner", None)  # auto, once decided: skip the wrapper
+        feed = inner.feed if inner is not None else self.dialect.feed
+        for ev in events:
+            feed(ev, out)
+        if len(out) > start:
+            self._route(start)
+
+    def _accumulator(self) -> Accumulator:
+        if self.acc is None:
+            self.acc = Accumulator(self.empty_id, self.dialect_name or "openai-chat")
+        return self.acc
+
+    def _route(self, start: int) -> None:
+        acc = self._accumulator()
+        add = acc.add
+        deltas = self.deltas
+        for i in range(start, len(deltas)):
+            d = deltas[i]
+            if d.kind is _TOOL:
+                add(d)  # type: ignore[arg-type]
+            else:
+                self._other(acc, d)  # type: ignore[arg-type]
+
+    def _other(self, acc: Accumulator, d: Delta) -> None:
+        kind = d.kind
+        if kind == DeltaKind.TEXT:
+            self.text.append(d.value)
+        elif kind == DeltaKind.REASONING:
+            self.reasoning.append(d.value)
+        elif kind == DeltaKind.USAGE:
+            self.usage = d.value
+        elif kind == DeltaKind.ERROR:
+            self.errors.append(d)
+        elif kind == DeltaKind.FINISH:
+            self.finish.append((d.seq, d.value))
+            acc.on_delta(d)
+        elif kind == DeltaKind.DONE:
+            if self.done_seq is None:
+                self.done_seq = d.seq
+            acc.on_delta(d)
+        elif kind == DeltaKind.CLOSE:
+            acc.on_delta(d)
+
+    # -- re-judging ----------------------------------------------------------------------
+
+    def fork(self, empty_id: str) -> StreamState:
+        """The same ended stream under another empty-id policy: its events and deltas are
+        shared, not copied or decoded again (they are policy-independent and, once the stream
+        has ended, never change); only the accumulation is redone. For side-by-side views."""
+        if not self.ended:
+            raise ValueError("only an ended stream can be forked (its lists still grow)")
+        other = StreamState(self.dialect_name or "auto", empty_id)
+        other.decoder, other.dialect = self.decoder, self.dialect
+        other.events, other.deltas = self.events, self.deltas
+        other.ended = True
+        other.rejudge(empty_id)
+        return other
+
+    def rejudge(self, empty_id: str) -> None:
+        """Re-run accumulation under another empty-id policy over the same deltas."""
+        self.empty_id = empty_id
+        self.acc = None
+        self.text.clear()
+        self.reasoning.clear()
+        self.finish.clear()
+        self.errors.clear()
+        self.usage = None
+        self.done_seq = None
+        self._route(0)
+        if self.ended:
+            self._accumulator().end_of_stream()
+
+    # -- reading -------------------------------------------------------------------------
+
+    @property
+    def calls(self) -> list[Any]:
+        """Every call opened so far (orphans included), in lane order."""
+        return self.acc.calls if self.acc is not None else []
+
+    @property
+    def finish_reason(self) -> Any:
+        """The last finish/stop reason seen, or None."""
+        return self.finish[-1][1] if self.finish else None
+
+    @property
+    def full_text(self) -> str:
+        """All assistant text so far."""
+        return "".join(self.text)
+
+
+def analyze_bytes(body: bytes, dialect: str = "auto", empty_id: str = ABSENT) -> StreamState:
+    """Feed a whole body at once and end it (for tests and one-shot analysis)."""
+    state = StreamState(dialect, empty_id)
+    state.feed(body)
+    state.end()
+    return state

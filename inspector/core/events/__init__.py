@@ -1,0 +1,5 @@
+"""Stage 1, bytes -> events: the incremental Server-Sent Events decoder (WHATWG rules).
+
+Owns framing only (lines, fields, comments, byte ranges, invalid UTF-8 as a decode error);
+what an event's data means is the provider's business, one layer up.
+"""

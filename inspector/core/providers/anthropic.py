@@ -1,0 +1,157 @@
+"""Anthropic Messages streaming events -> normalized deltas.
+
+Invariants:
+- Dispatch is on the data's ``type`` (falling back to the SSE ``event:`` name), so a gateway
+  that drops the ``event:`` lines still maps correctly.
+- ``index`` is the content-block index, passed through unchanged (text is usually block 0 and
+  the first tool block 1). Every ``content_block_stop`` becomes ``CLOSE(index)``, text blocks
+  included; the accumulator ignores closes for indices it holds no call for.
+- Tool blocks (``tool_use``, ``server_tool_use``, ``mcp_tool_use``) open with a ToolCallDelta
+  whose id/name/type are exactly as received and whose arguments are OMITTED, unless ``input``
+  is a non-empty object (some gateways send the whole input there): then its compact JSON with
+  ``args_object=True``. ``extra`` holds ``block_type`` plus any other block keys (``caller``,
+  ``server_name`` …) verbatim; a non-object, non-``{}`` ``input`` is kept as ``extra["input"]``.
+- ``input_json_delta.partial_json`` fragments are passed on as received (``""`` included).
+- Known events without a normalized meaning (non-tool block starts, signature/citation deltas)
+  become META; unknown types become UNKNOWN with the object; nothing is dropped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspector.core.base.model import OMITTED, AnyDelta, Delta, DeltaKind, SSEEvent, ToolCallDelta
+from inspector.core.providers.openai_chat import compact_json, decode_object, error_message
+
+TOOL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
+"""Content-block types that are tool calls."""
+
+_TOOL_BLOCK_KEYS = frozenset({"type", "id", "name", "input"})
+
+_META = DeltaKind.META
+_TEXT = DeltaKind.TEXT
+_REASONING = DeltaKind.REASONING
+_UNKNOWN = DeltaKind.UNKNOWN
+
+
+def _text(seq: int, kind: str, value: Any, out: list[AnyDelta]) -> None:
+    """A TEXT or REASONING delta for a non-empty string (anything else carries no text)."""
+    if type(value) is str and value:
+        out.append(Delta(seq, kind, value))
+
+
+class Anthropic:
+    """Maps Anthropic ``message_*`` / ``content_block_*`` events to deltas."""
+
+    name = "anthropic"
+
+    def feed(self, ev: SSEEvent, out: list[AnyDelta]) -> None:
+        """Append the deltas for one wire event, in wire order."""
+        obj = decode_object(ev, out)
+        if obj is None:
+            return
+        seq = ev.seq
+        data = ev.data
+        t = obj.get("type", ev.event)
+
+        if t == "content_block_delta":
+            self._block_delta(seq, obj, data, out)
+        elif t == "content_block_start":
+            self._block_start(seq, obj, data, out)
+        elif t == "content_block_stop":
+            out.append(Delta(seq, DeltaKind.CLOSE, obj.get("index", OMITTED), obj))
+        elif t == "ping":
+            out.append(Delta(seq, DeltaKind.KEEPALIVE, "ping", obj))
+        elif t == "message_start":
+            message = obj.get("message")
+            if type(message) is dict:
+                head = {k: v for k, v in message.items() if k != "content"}
+                out.append(Delta(seq, _META, {"message": head}, obj))
+                usage = message.get("usage")
+                if type(usage) is dict:
+                    out.append(Delta(seq, DeltaKind.USAGE, usage, obj))
+            else:
+                out.append(Delta(seq, _UNKNOWN, obj, data))
+        elif t == "message_delta":
+            delta = obj.get("delta")
+            stop = delta.get("stop_reason") if type(delta) is dict else None
+            usage = obj.get("usage")
+            if stop is not None:
+                out.append(Delta(seq, DeltaKind.FINISH, stop, obj))
+            if type(usage) is dict:
+                out.append(Delta(seq, DeltaKind.USAGE, usage, obj))
+            if stop is None and type(usage) is not dict:
+                out.append(Delta(seq, _META, {"type": t}, obj))
+        elif t == "message_stop":
+            out.append(Delta(seq, DeltaKind.DONE, None, obj))
+        elif t == "error" or "error" in obj:
+            out.append(Delta(seq, DeltaKind.ERROR, error_message(obj.get("error", obj)), obj))
+        else:
+            out.append(Delta(seq, _UNKNOWN, obj, data))
+
+    @staticmethod
+    def _block_start(seq: int, obj: dict[str, Any], data: str, out: list[AnyDelta]) -> None:
+        index = obj.get("index", OMITTED)
+        block = obj.get("content_block")
+        if type(block) is not dict:
+            out.append(Delta(seq, _UNKNOWN, obj, data))
+            return
+        bt = block.get("type", OMITTED)
+        if type(bt) is str and bt in TOOL_BLOCKS:
+            extra: dict[str, Any] = {"block_type": bt}
+            for k, v in block.items():
+                if k not in _TOOL_BLOCK_KEYS:
+                    extra[k] = v
+            args: Any = OMITTED
+            obj_args = False
+            inp = block.get("input", OMITTED)
+            if type(inp) is dict:
+                if inp:
+                    args = compact_json(inp)
+                    obj_args = True
+            elif inp is not OMITTED:
+                extra["input"] = inp
+            out.append(
+                ToolCallDelta(
+                    seq,
+                    0,
+                    index,
+                    block.get("id", OMITTED),
+                    block.get("name", OMITTED),
+                    args,
+                    bt,
+                    obj_args,
+                    False,
+                    extra,
+                )
+            )
+            return
+        out.append(Delta(seq, _META, {"block_start": index, "content_block": block}, obj))
+        if bt == "text":
+            _text(seq, _TEXT, block.get("text"), out)
+        elif bt == "thinking":
+            _text(seq, _REASONING, block.get("thinking"), out)
+
+    @staticmethod
+    def _block_delta(seq: int, obj: dict[str, Any], data: str, out: list[AnyDelta]) -> None:
+        index = obj.get("index", OMITTED)
+        delta = obj.get("delta")
+        if type(delta) is not dict:
+            out.append(Delta(seq, _UNKNOWN, obj, data))
+            return
+        dt = delta.get("type")
+        if dt == "input_json_delta":
+            out.append(
+                ToolCallDelta(seq, 0, index, OMITTED, OMITTED, delta.get("partial_json", OMITTED))
+            )
+        elif dt == "text_delta":
+            _text(seq, _TEXT, delta.get("text"), out)
+        elif dt == "thinking_delta":
+            _text(seq, _REASONING, delta.get("thinking"), out)
+        elif dt == "signature_delta" or dt == "citations_delta":
+            out.append(Delta(seq, _META, {"index": index, **delta}, obj))
+        else:
+            out.append(Delta(seq, _UNKNOWN, obj, data))
+
+    def finish(self, out: list[AnyDelta]) -> None:
+        """End of stream: nothing is buffered, so nothing to add."""

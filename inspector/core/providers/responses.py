@@ -1,0 +1,206 @@
+"""OpenAI Responses API streaming events (``response.*``) -> normalized deltas.
+
+Invariants:
+- A function call's identity is its ``call_id`` (the id a tool reply must echo), passed as
+  ``ToolCallDelta.id`` exactly as received; the item id (``fc_…``) rides in
+  ``extra["item_id"]``. ``index`` is the ``output_index`` as received.
+- When an arguments event lacks ``output_index``, the index is looked up from the item id
+  seen in ``response.output_item.added`` and ``extra["index_from_item_id"]`` is set; an
+  unknown item id leaves the index OMITTED.
+- ``function_call_arguments.done`` and ``output_item.done`` restate the whole arguments: they
+  are emitted with ``final=True`` (the accumulator reconciles, never appends). ``output_item.done``
+  for a call is followed by ``CLOSE(output_index)``. LM Studio sends no delta events at all;
+  its calls arrive only through these final fragments.
+- ``custom_tool_call`` items (free-form input) map like function calls, with ``input`` as the
+  arguments and the ``custom_tool_call_input.*`` events as the fragments.
+- The stream ends with ``response.completed`` / ``.incomplete`` (FINISH, USAGE, DONE) or
+  ``response.failed`` (ERROR, FINISH("failed"), DONE); there is no ``[DONE]``.
+- Known lifecycle events with no normalized meaning become META ``{"type": …}`` (the object is
+  in ``raw``); unknown types become UNKNOWN. Nothing is dropped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspector.core.base.model import OMITTED, AnyDelta, Delta, DeltaKind, SSEEvent, ToolCallDelta
+from inspector.core.providers.openai_chat import decode_object, error_message
+
+CALL_ITEMS = frozenset({"function_call", "custom_tool_call"})
+"""Output item types the client executes (and so the inspector accumulates)."""
+
+LIFECYCLE = frozenset(
+    {
+        "response.queued",
+        "response.content_part.added",
+        "response.content_part.done",
+        "response.output_text.done",
+        "response.output_text.annotation.added",
+        "response.refusal.delta",
+        "response.refusal.done",
+        "response.reasoning_text.done",
+        "response.reasoning_summary_part.added",
+        "response.reasoning_summary_part.done",
+        "response.reasoning_summary_text.done",
+    }
+)
+"""Event types that are known but carry nothing the normalized deltas model."""
+
+LIFECYCLE_FAMILIES = (
+    "response.web_search_call.",
+    "response.file_search_call.",
+    "response.code_interpreter_call",
+    "response.image_generation_call.",
+    "response.mcp_",
+    "response.audio.",
+)
+"""Prefixes of built-in (server-side) tool and audio events, also shown as META."""
+
+_META = DeltaKind.META
+_UNKNOWN = DeltaKind.UNKNOWN
+_TEXT_EVENTS = frozenset({"response.output_text.delta"})
+_REASONING_EVENTS = frozenset(
+    {"response.reasoning_text.delta", "response.reasoning_summary_text.delta"}
+)
+_ARG_DELTAS = frozenset(
+    {"response.function_call_arguments.delta", "response.custom_tool_call_input.delta"}
+)
+_ARG_DONES = {
+    "response.function_call_arguments.done": "arguments",
+    "response.custom_tool_call_input.done": "input",
+}
+
+
+class Responses:
+    """Maps Responses API ``response.*`` events to deltas."""
+
+    name = "openai-responses"
+
+    def __init__(self) -> None:
+        self._index_of: dict[str, Any] = {}
+        """item id -> output_index, from ``output_item.added`` (for events lacking the index)."""
+
+    def _index(self, obj: dict[str, Any], item_id: Any, extra: dict[str, Any]) -> Any:
+        index = obj.get("output_index", OMITTED)
+        if index is OMITTED and type(item_id) is str and item_id in self._index_of:
+            index = self._index_of[item_id]
+            extra["index_from_item_id"] = True
+        return index
+
+    def feed(self, ev: SSEEvent, out: list[AnyDelta]) -> None:
+        """Append the deltas for one wire event, in wire order."""
+        obj = decode_object(ev, out)
+        if obj is None:
+            return
+        seq = ev.seq
+        data = ev.data
+        t = obj.get("type", ev.event)
+        if type(t) is not str:
+            out.append(Delta(seq, _UNKNOWN, obj, data))
+            return
+
+        if t in _ARG_DELTAS:
+            item_id = obj.get("item_id", OMITTED)
+            extra: dict[str, Any] = {"item_id": item_id}
+            index = self._index(obj, item_id, extra)
+            out.append(
+                ToolCallDelta(
+                    seq, 0, index, OMITTED, OMITTED, obj.get("delta", OMITTED), extra=extra
+                )
+            )
+        elif t in _TEXT_EVENTS:
+            text = obj.get("delta")
+            if type(text) is str and text:
+                out.append(Delta(seq, DeltaKind.TEXT, text))
+        elif t in _REASONING_EVENTS:
+            text = obj.get("delta")
+            if type(text) is str and text:
+                out.append(Delta(seq, DeltaKind.REASONING, text))
+        elif t in _ARG_DONES:
+            item_id = obj.get("item_id", OMITTED)
+            extra = {"item_id": item_id}
+            index = self._index(obj, item_id, extra)
+            out.append(
+                ToolCallDelta(
+                    seq,
+                    0,
+                    index,
+                    OMITTED,
+                    obj.get("name", OMITTED),
+                    obj.get(_ARG_DONES[t], OMITTED),
+                    final=True,
+                    extra=extra,
+                )
+            )
+        elif t == "response.output_item.added" or t == "response.output_item.done":
+            self._item(seq, t, obj, data, out)
+        elif t == "response.created" or t == "response.in_progress":
+            out.append(Delta(seq, _META, {"type": t, "response": obj.get("response")}, obj))
+        elif t == "response.completed" or t == "response.incomplete":
+            resp = obj.get("response")
+            resp = resp if type(resp) is dict else {}
+            reason = "completed"
+            if t == "response.incomplete":
+                details = resp.get("incomplete_details")
+                why = details.get("reason") if type(details) is dict else None
+                reason = f"incomplete:{why}" if why is not None else "incomplete"
+            out.append(Delta(seq, DeltaKind.FINISH, reason, obj))
+            usage = resp.get("usage")
+            if type(usage) is dict:
+                out.append(Delta(seq, DeltaKind.USAGE, usage, obj))
+            out.append(Delta(seq, DeltaKind.DONE, None, obj))
+        elif t == "response.failed":
+            resp = obj.get("response")
+            err = resp.get("error") if type(resp) is dict else None
+            msg = error_message(err) if err is not None else "response failed"
+            out.append(Delta(seq, DeltaKind.ERROR, msg, obj))
+            out.append(Delta(seq, DeltaKind.FINISH, "failed", obj))
+            out.append(Delta(seq, DeltaKind.DONE, None, obj))
+        elif t == "error":
+            err = obj.get("error")
+            if err is None:  # the flat form: {"type":"error","code":…,"message":…}
+                err = {k: v for k, v in obj.items() if k != "type"}
+            out.append(Delta(seq, DeltaKind.ERROR, error_message(err), obj))
+        elif t in LIFECYCLE or t.startswith(LIFECYCLE_FAMILIES):
+            out.append(Delta(seq, _META, {"type": t}, obj))
+        elif "error" in obj and obj["error"] is not None:
+            out.append(Delta(seq, DeltaKind.ERROR, error_message(obj["error"]), obj))
+        else:
+            out.append(Delta(seq, _UNKNOWN, obj, data))
+
+    def _item(self, seq: int, t: str, obj: dict[str, Any], data: str, out: list[AnyDelta]) -> None:
+        """``output_item.added`` / ``.done``: open or restate a call; other items are META."""
+        item = obj.get("item")
+        if type(item) is not dict:
+            out.append(Delta(seq, _UNKNOWN, obj, data))
+            return
+        it = item.get("type", OMITTED)
+        if type(it) is not str or it not in CALL_ITEMS:
+            out.append(Delta(seq, _META, {"type": t, "item": item}, obj))
+            return
+        item_id = item.get("id", OMITTED)
+        extra: dict[str, Any] = {"item_id": item_id}
+        index = obj.get("output_index", OMITTED)
+        done = t == "response.output_item.done"
+        if index is OMITTED:
+            index = self._index({}, item_id, extra)
+        elif not done and type(item_id) is str:
+            self._index_of[item_id] = index
+        out.append(
+            ToolCallDelta(
+                seq,
+                0,
+                index,
+                item.get("call_id", OMITTED),
+                item.get("name", OMITTED),
+                item.get("input" if it == "custom_tool_call" else "arguments", OMITTED),
+                it,
+                final=done,
+                extra=extra,
+            )
+        )
+        if done:
+            out.append(Delta(seq, DeltaKind.CLOSE, index, obj))
+
+    def finish(self, out: list[AnyDelta]) -> None:
+        """End of stream: nothing is buffered, so nothing to add."""

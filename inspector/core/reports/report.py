@@ -1,0 +1,290 @@
+"""The analyzer's two outputs: a JSON document for scripts/CI and a compact table for people.
+
+Invariants:
+- The JSON keeps identity fields as received: ``id``/``name``/``index`` are the value (null when
+  omitted) and ``*_presence`` says which of omitted / null / empty / null-string / value it was.
+- ``tool_calls`` is the assembled turn of the final attempt (orphan id-only entries are listed
+  under ``orphan_entries`` instead); ``valid`` is true only when every one of them is valid.
+- Human output uses colour only when asked to (the CLI asks on a TTY).
+- Tool loops only add: ``rounds``, ``loop`` and each attempt's ``round`` in the JSON, and a
+  rounds section in the text when the session has tool-loop events (older outputs unchanged).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.core.analysis.rounds import LOOP_END, ROUND
+from inspector.core.analysis.session import Analysis, AttemptView, CallVerdict
+from inspector.core.base.model import OMITTED, plain, presence
+
+FORMAT_VERSION = 1
+
+
+def call_json(v: CallVerdict) -> dict[str, Any]:
+    """One call in the ``--json`` shape."""
+    c = v.call
+    return {
+        "index": plain(c.index),
+        "index_presence": presence(c.index),
+        "id": plain(c.id),
+        "id_presence": presence(c.id),
+        "name": plain(c.name),
+        "name_presence": presence(c.name),
+        "arguments": c.arguments,
+        "fragments": len(c.fragments) - c.dropped_count,
+        "bytes": len(c.arguments.encode("utf-8")),
+        "valid": v.valid,
+        "problems": [p.to_json() for p in v.problems],
+        "repaired_id": v.repaired_id,
+        "effective_id": plain(v.effective_id),
+        "dropped_fragments": [
+            {"chunk": f.seq, "id": plain(f.id), "id_presence": presence(f.id), "arguments": f.text}
+            for f in c.dropped
+        ],
+        "truncated": c.truncated,
+        "closed_by": c.close_reason,
+        "chunks": sorted({f.seq for f in c.fragments}),
+    }
+
+
+def attempt_json(view: AttemptView) -> dict[str, Any]:
+    """The stream-level facts of one attempt."""
+    st = view.state
+    return {
+        "dialect": st.dialect_name,
+        "events": len(st.events),
+        "bytes": st.bytes,
+        "finish_reason": st.finish_reason,
+        "usage": st.usage,
+        "text": st.full_text,
+        "reasoning": "".join(st.reasoning),
+        "errors": [str(e.value) for e in st.errors],
+        "tool_calls": [call_json(v) for v in view.verdicts if not v.orphan],
+        "quirks": [q.to_json() for q in view.quirks],
+        "round": view.round,
+    }
+
+
+def loop_json(analysis: Analysis) -> dict[str, Any] | None:
+    """How a tool loop ended (its ``loop_end`` event), or None for other sessions."""
+    ends = [e for e in analysis.events if e.kind == LOOP_END]
+    if not ends and not analysis.events:
+        return None
+    end = dict(ends[-1].data) if ends else {}
+    modes = [e.data.get("mode") for e in analysis.events if e.kind == ROUND]
+    return {"mode": modes[0] if modes else None, "end_reason": end.get("reason"),
+            "rounds": len(analysis.rounds), "error": end.get("error"),
+            "final_text": analysis.final.state.full_text,
+            "saved": round(sum(r.saved for r in analysis.rounds), 6)}  # fmt: skip
+
+
+def to_json(analysis: Analysis, source: str | None = None) -> dict[str, Any]:
+    """The whole ``analyze --json`` document."""
+    final = analysis.final
+    records = analysis.records
+    attempts = []
+    for rec, view in zip(records, analysis.attempts, strict=True):
+        attempts.append({**rec.to_json(), **attempt_json(view)})
+    last = attempts[-1]  # the final attempt's facts, computed once
+    st = final.state
+    return {
+        "format_version": FORMAT_VERSION,
+        "source": source,
+        "dialect": analysis.dialect,
+        "settings": analysis.settings.to_json(),
+        "tools_known": analysis.registry is not None and len(analysis.registry) > 0,
+        "valid": analysis.all_valid,
+        "tool_calls": last["tool_calls"],
+        "orphan_entries": [call_json(v) for v in final.verdicts if v.orphan],
+        "unrouted_fragments": len(st.acc.unrouted) if st.acc else 0,
+        "attempts": attempts,
+        "quirks": last["quirks"],
+        "warnings": analysis.warnings,
+        **{k: last[k] for k in ("finish_reason", "usage", "text", "reasoning", "errors")},
+        "rounds": [r.to_json() for r in analysis.rounds],
+        "loop": loop_json(analysis),
+    }
+
+
+@dataclass
+class Finding:
+    """One line of the problems-and-quirks list, with the chunks that show it."""
+
+    kind: str
+    """``error`` (a validation problem), ``quirk`` (provider behaviour) or ``warning``."""
+    code: str
+    """The problem or quirk code."""
+    where: str
+    """Which call or attempt it concerns, readable ("call 0 ExecCommand")."""
+    message: str
+    """One readable line."""
+    chunks: list[int] = field(default_factory=list)
+    """Wire event sequence numbers to jump to."""
+    slot: int | None = None
+    """The call's lane, when it concerns one call."""
+
+
+def findings(analysis: Analysis, view: AttemptView | None = None) -> list[Finding]:
+    """Problems of every call, then quirks, then warnings, for one attempt (default: final)."""
+    view = view or analysis.final
+    analysis.judge()
+    out: list[Finding] = []
+    for v in view.verdicts:
+        c = v.call
+        if not v.problems:
+            continue
+        where = f"call {c.slot} {shown(c.name)}"
+        chunks = sorted({f.seq for f in c.fragments})
+        for p in v.problems:
+            out.append(Finding("error", p.code, where, p.message, chunks, c.slot))
+    for e in view.state.errors:
+        out.append(
+            Finding("error", "provider_error", f"attempt {view.number}", str(e.value), [e.seq])
+        )
+    for q in view.quirks:
+        out.append(Finding("quirk", q.code, f"{len(q.chunks)} chunk(s)", q.message, q.chunks))
+    for w in analysis.warnings:
+        out.append(Finding("warning", "warning", "", w))
+    return out
+
+
+# -- human output ------------------------------------------------------------------------
+
+_GREEN, _RED, _YELLOW, _DIM, _RESET = "\x1b[32m", "\x1b[31m", "\x1b[33m", "\x1b[2m", "\x1b[0m"
+
+
+def shown(value: Any) -> str:
+    """An identity field as a person should see it: omitted, null, "" and "null" all distinct."""
+    if value is OMITTED:
+        return "(omitted)"
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return '""' if value == "" else ('"null"' if value == "null" else value)
+    return repr(value)
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def to_text(analysis: Analysis, source: str | None = None, colour: bool = False) -> str:
+    """The human report: a per-call table, then attempts, quirks and warnings."""
+
+    def paint(code: str, text: str) -> str:
+        return f"{code}{text}{_RESET}" if colour else text
+
+    s = analysis.settings
+    final = analysis.final
+    lines = [
+        f"{source or '<stream>'}: {analysis.dialect or 'unknown dialect'} · validation "
+        f"{s.validation} · empty-id {s.empty_id} · {len(analysis.attempts)} attempt(s)"
+    ]
+    rows = [("#", "index", "id", "name", "frags", "bytes", "verdict", "problems")]
+    for v in final.verdicts:
+        c = v.call
+        dropped = c.dropped_count
+        frags = f"{len(c.fragments) - dropped}" + (f" ({dropped} dropped)" if dropped else "")
+        verdict = "orphan" if v.orphan else ("valid" if v.valid else "INVALID")
+        ident = shown(c.id) + (f" → {v.repaired_id} (repaired)" if v.repaired_id else "")
+        problems = "; ".join(f"{p.code}: {p.message}" for p in v.problems)
+        rows.append(
+            (
+                str(c.slot),
+                shown(c.index),
+                _clip(ident, 40),
+                _clip(shown(c.name), 24),
+                frags,
+                str(len(c.arguments.encode())),
+                verdict,
+                problems,
+            )
+        )
+    if len(rows) == 1:
+        lines.append("no tool calls")
+    else:
+        widths = [max(len(r[i]) for r in rows) for i in range(7)]
+        for n, r in enumerate(rows):
+            cells = [r[i].ljust(widths[i]) for i in range(7)] + [r[7]]
+            line = "  ".join(cells).rstrip()
+            if n and colour:
+                line = paint(
+                    _GREEN if r[6] == "valid" else (_DIM if r[6] == "orphan" else _RED), line
+                )
+            lines.append(line)
+    for v in final.verdicts:
+        if not v.orphan:
+            lines.append(f"  [{v.call.slot}] arguments: {_clip(repr(v.call.arguments), 100)}")
+    if len(analysis.attempts) > 1 or analysis.records[0].reason:
+        lines.append("attempts:")
+        for rec in analysis.records:
+            extra = f" reason={rec.reason}" if rec.reason else ""
+            extra += f" recovery={rec.recovery_action}" if rec.recovery_action else ""
+            lines.append(f"  {rec.attempt}: {rec.outcome}{extra}")
+    st = final.state
+    lines.append(
+        f"finish: {st.finish_reason!r}  usage: {st.usage!r}"
+        if st.finish or st.usage
+        else "finish: none"
+    )
+    if st.full_text:
+        lines.append(f"text: {_clip(repr(st.full_text), 100)}")
+    for e in st.errors:
+        lines.append(paint(_RED, f"provider error: {e.value}"))
+    if final.quirks:
+        lines.append("quirks:")
+        for q in final.quirks:
+            chunks = ",".join(map(str, q.chunks[:12])) + ("…" if len(q.chunks) > 12 else "")
+            lines.append(f"  {paint(_YELLOW, q.code)}  chunks {chunks}  {q.message}")
+    for w in analysis.warnings:
+        lines.append(paint(_YELLOW, f"warning: {w}"))
+    if analysis.events:
+        lines += rounds_text(analysis)
+    return "\n".join(lines) + "\n"
+
+
+def _ms(seconds: float | None) -> str:
+    return "?" if seconds is None else f"{seconds * 1000:.0f} ms"
+
+
+def rounds_text(analysis: Analysis) -> list[str]:
+    """The tool loop, round by round: calls, dispatch and result times, results, final text."""
+    loop = loop_json(analysis) or {}
+    lines = [
+        f"tool loop: {loop.get('rounds')} round(s), {loop.get('mode') or '?'} dispatch, "
+        f"ended by {loop.get('end_reason') or '?'}, waits {_ms(loop.get('saved'))} shorter "
+        "than sequential"
+    ]
+    for rnd in analysis.rounds:
+        end = rnd.stream_end
+        attempts = ",".join(str(v.number) for v in rnd.attempts)
+        lines.append(
+            f"round {rnd.number} (attempt {attempts}): finish "
+            f"{rnd.final.state.finish_reason!r}, stream ended at {_ms(end)}, "
+            f"{len(rnd.results)} result(s), wait {_ms(rnd.saved)} shorter than sequential"
+        )
+        sent = {e.data.get("call_id"): e for e in rnd.final.dispatches}
+        for r in sorted(rnd.results, key=lambda r: -1 if r.slot is None else r.slot):
+            d = sent.get(r.call_id)
+            when = (
+                f"dispatched {_ms(d.t)} (chunk {r.dispatched.chunks})"
+                if d is not None and r.dispatched
+                else "not run"
+            )
+            landed = f"chunk {r.completed.chunks}" if r.completed else "?"
+            ahead = " before the end" if r.completed and not r.completed.ended else ""
+            lines.append(
+                f"  [{r.slot}] {r.name} {r.call_id}: {when} → {r.status} at "
+                f"{_ms(r.completed.t if r.completed else None)} ({landed}{ahead}), "
+                f"ran {_ms(r.duration)}, {_ms(r.saved(end or 0.0))} ahead of sequential"
+            )
+            shown_output = r.text if r.title is None else f"{r.title}: {r.text}"
+            lines.append(f"      {_clip(shown_output, 100)}")
+            if r.metadata:
+                lines.append(f"      metadata: {_clip(repr(r.metadata), 100)}")
+        if rnd.final.state.full_text:
+            lines.append(f"  text: {_clip(repr(rnd.final.state.full_text), 100)}")
+    lines.append(f"final text: {_clip(repr(loop.get('final_text') or ''), 200)}")
+    return lines

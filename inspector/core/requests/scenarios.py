@@ -1,0 +1,352 @@
+"""Profiles (where to send), scenarios (what to ask) and the request a live session sends.
+
+A :class:`Profile` names a provider endpoint and its dialect; a :class:`Scenario` is a prompt
+plus tools in the neutral form (OpenAI chat's ``{"type": "function", "function": {...}}``);
+:func:`build_request` turns the pair into one dialect's streaming request.
+
+``base_url`` includes the API version segment and the dialect appends the endpoint:
+
+===================  ==========================================================================
+openai-chat          ``{base}/chat/completions``
+openai-responses     ``{base}/responses``
+anthropic            ``{base}/messages`` (+ ``anthropic-version``)
+gemini               ``{base}/models/{model}:streamGenerateContent?alt=sse``
+===================  ==========================================================================
+
+Invariants:
+- Pure: no network, no environment, no keyring. The key never enters a :class:`RequestSpec`:
+  the spec only names the header it goes in (``key_header``); the client adds it in memory.
+- A profile whose ``base_url`` is ``"demo"`` points at the embedded demo provider; it must be
+  :meth:`Profile.resolved` with the demo's URL before :func:`build_request`.
+- Loading never half-succeeds: a bad scenario or profile file is a :class:`ScenarioError`
+  (one line) naming the file.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Final
+from urllib.parse import quote
+
+import orjson
+
+from inspector.core.base.errors import InspectorError
+
+RESOURCES: Final = Path(__file__).resolve().parents[3] / "resources"
+DIALECTS: Final = ("openai-chat", "openai-responses", "anthropic", "gemini")
+DEMO: Final = "demo"
+ANTHROPIC_VERSION: Final = "2023-06-01"
+_VERSION_SEGMENT: Final = {"openai-chat": "/v1", "openai-responses": "/v1",
+                           "anthropic": "/v1", "gemini": "/v1beta"}  # fmt: skip
+
+
+class ScenarioError(InspectorError):
+    """A scenario or profile file that cannot be used (one line)."""
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A provider endpoint: where requests go, in which dialect, with which key."""
+
+    name: str
+    dialect: str
+    """openai-chat | openai-responses | anthropic | gemini."""
+    base_url: str
+    """Up to and including the API version segment, or ``"demo"``."""
+    model: str
+    key_env: str | None = None
+    """The environment variable holding the key; None when the endpoint needs none."""
+    headers: Mapping[str, str] = field(default_factory=dict, hash=False)
+    """Extra request headers (never credentials: those come from ``key_env``)."""
+    options: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    """Dialect extras merged into the body, e.g. ``{"max_tokens": 1024}``."""
+
+    @property
+    def is_demo(self) -> bool:
+        """True when this profile targets the embedded demo provider."""
+        return self.base_url == DEMO
+
+    def resolved(self, demo_url: str) -> Profile:
+        """This profile with ``"demo"`` replaced by the running demo's URL (+ version)."""
+        if not self.is_demo:
+            return self
+        return replace(self, base_url=demo_url.rstrip("/") + _VERSION_SEGMENT[self.dialect])
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """What to ask: a prompt and the tools (neutral OpenAI chat shape) offered with it."""
+
+    name: str
+    title: str
+    prompt: str
+    tools: list[dict[str, Any]] = field(default_factory=list, hash=False)
+    system: str | None = None
+
+
+@dataclass(frozen=True)
+class RequestSpec:
+    """One HTTP request, complete except for the key."""
+
+    method: str
+    url: str
+    headers: Mapping[str, str] = field(hash=False)
+    """Headers WITHOUT the secret."""
+    body: dict[str, Any] = field(hash=False)
+    key_header: str | None = None
+    """The header the key goes in (``authorization`` means ``Bearer {key}``); None: no key."""
+
+    def key_headers(self, key: str | None) -> dict[str, str]:
+        """The credential header for ``key`` (empty without a key or a key header)."""
+        if not key or self.key_header is None:
+            return {}
+        value = f"Bearer {key}" if self.key_header.lower() == "authorization" else key
+        return {self.key_header: value}
+
+
+_CHAT_USAGE: Final = {"stream_options": {"include_usage": True}}
+# fmt: off
+BUILTIN_PROFILES: Final[list[Profile]] = [
+    Profile("demo", "openai-chat", DEMO, "demo-glm-empty-string"),
+    Profile("demo-responses", "openai-responses", DEMO, "demo-clean"),
+    Profile("demo-anthropic", "anthropic", DEMO, "demo-clean", options={"max_tokens": 1024}),
+    Profile("demo-gemini", "gemini", DEMO, "demo-clean"),
+    Profile("openai", "openai-chat", "https://api.openai.com/v1", "gpt-4o-mini",
+            "OPENAI_API_KEY", options=_CHAT_USAGE),
+    Profile("openai-responses", "openai-responses", "https://api.openai.com/v1", "gpt-4o-mini",
+            "OPENAI_API_KEY"),
+    Profile("anthropic", "anthropic", "https://api.anthropic.com/v1", "claude-3-5-haiku-latest",
+            "ANTHROPIC_API_KEY", options={"max_tokens": 1024}),
+    Profile("gemini", "gemini", "https://generativelanguage.googleapis.com/v1beta",
+            "gemini-2.0-flash", "GEMINI_API_KEY"),
+    Profile("openrouter", "openai-chat", "https://openrouter.ai/api/v1", "openai/gpt-4o-mini",
+            "OPENROUTER_API_KEY", options=_CHAT_USAGE),
+    Profile("groq", "openai-chat", "https://api.groq.com/openai/v1", "llama-3.3-70b-versatile",
+            "GROQ_API_KEY"),
+    Profile("deepseek", "openai-chat", "https://api.deepseek.com/v1", "deepseek-chat",
+            "DEEPSEEK_API_KEY", options=_CHAT_USAGE),
+    Profile("mistral", "openai-chat", "https://api.mistral.ai/v1", "mistral-small-latest",
+            "MISTRAL_API_KEY"),
+    Profile("zhipu-glm", "openai-chat", "https://open.bigmodel.cn/api/paas/v4", "glm-4.6",
+            "ZHIPUAI_API_KEY"),
+    Profile("ollama", "openai-chat", "http://localhost:11434/v1", "qwen2.5:7b"),
+    Profile("vllm", "openai-chat", "http://localhost:8000/v1", "Qwen/Qwen2.5-7B-Instruct",
+            options=_CHAT_USAGE),
+]
+# fmt: on
+
+
+def find_profile(name: str, extra: list[Profile] | None = None) -> Profile:
+    """The profile called ``name`` (user profiles first); ScenarioError listing the choices."""
+    profiles = [*(extra or []), *BUILTIN_PROFILES]
+    for p in profiles:
+        if p.name == name:
+            return p
+    choices = ", ".join(dict.fromkeys(p.name for p in profiles))
+    raise ScenarioError(f"unknown profile {name!r} (choose from: {choices})")
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return orjson.loads(path.read_bytes())
+    except OSError as exc:
+        raise ScenarioError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except orjson.JSONDecodeError as exc:
+        raise ScenarioError(f"{path}: not valid JSON: {exc}") from None
+
+
+def _scenario(obj: Any, path: Path) -> Scenario:
+    if not isinstance(obj, dict) or not isinstance(obj.get("prompt"), str):
+        raise ScenarioError(f"{path}: a scenario is an object with a string 'prompt'")
+    tools = obj.get("tools", [])
+    if not isinstance(tools, list) or not all(
+        isinstance(t, dict) and isinstance(t.get("function"), dict)
+        and isinstance(t["function"].get("name"), str) for t in tools
+    ):  # fmt: skip
+        raise ScenarioError(f"{path}: 'tools' must be a list of {{'type': 'function', ...}}")
+    system = obj.get("system")
+    name = obj.get("name") or path.stem
+    return Scenario(str(name), str(obj.get("title") or name), obj["prompt"], tools,
+                    system if isinstance(system, str) else None)  # fmt: skip
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """One scenario file."""
+    p = Path(path)
+    return _scenario(_read_json(p), p)
+
+
+def load_scenarios(folder: str | Path = RESOURCES / "scenarios") -> list[Scenario]:
+    """Every ``*.json`` scenario in ``folder``, sorted by file name."""
+    return [load_scenario(p) for p in sorted(Path(folder).glob("*.json"))]
+
+
+def find_scenario(name_or_path: str, folder: str | Path = RESOURCES / "scenarios") -> Scenario:
+    """A shipped scenario by name, or a scenario file by path."""
+    if name_or_path.endswith(".json") or Path(name_or_path).is_file():
+        return load_scenario(name_or_path)
+    found = load_scenarios(folder)
+    for s in found:
+        if s.name == name_or_path:
+            return s
+    names = ", ".join(s.name for s in found)
+    raise ScenarioError(f"unknown scenario {name_or_path!r} (choose from: {names})")
+
+
+def load_profiles(path: str | Path) -> list[Profile]:
+    """User profiles: a JSON list of objects with the :class:`Profile` fields."""
+    p = Path(path)
+    data = _read_json(p)
+    if not isinstance(data, list):
+        raise ScenarioError(f"{p}: profiles must be a JSON list")
+    out: list[Profile] = []
+    for i, obj in enumerate(data):
+        where = f"{p}: profile {i + 1}"
+        if not isinstance(obj, dict):
+            raise ScenarioError(f"{where} is not an object")
+        missing = [k for k in ("name", "dialect", "base_url", "model") if not obj.get(k)]
+        if missing:
+            raise ScenarioError(f"{where} has no {', '.join(missing)}")
+        if obj["dialect"] not in DIALECTS:
+            raise ScenarioError(f"{where}: dialect must be one of {', '.join(DIALECTS)}")
+        unknown = set(obj) - {"name", "dialect", "base_url", "model", "key_env", "headers",
+                              "options"}  # fmt: skip
+        if unknown:
+            raise ScenarioError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
+        headers, options = obj.get("headers") or {}, obj.get("options") or {}
+        if not isinstance(headers, dict) or not isinstance(options, dict):
+            raise ScenarioError(f"{where}: 'headers' and 'options' must be objects")
+        out.append(Profile(str(obj["name"]), obj["dialect"], str(obj["base_url"]),
+                           str(obj["model"]), obj.get("key_env") or None,
+                           {str(k): str(v) for k, v in headers.items()}, options))  # fmt: skip
+    return out
+
+
+# -- requests --------------------------------------------------------------------------------
+
+_GEMINI_KEYS: Final = frozenset({
+    "format", "title", "description", "nullable", "enum", "maxItems", "minItems",
+    "minProperties", "maxProperties", "minLength", "maxLength", "pattern", "example",
+    "propertyOrdering", "default", "minimum", "maximum", "required",
+})  # fmt: skip
+
+
+def gemini_schema(schema: Any) -> Any:
+    """JSON Schema → Gemini's OpenAPI subset: upper-case types, ``null`` as ``nullable``."""
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    t = schema.get("type")
+    if isinstance(t, list):
+        rest = [x for x in t if x != "null"]
+        if len(rest) < len(t):
+            out["nullable"] = True
+        t = rest[0] if len(rest) == 1 else None
+    if isinstance(t, str):
+        out["type"] = t.upper()
+    for key, value in schema.items():
+        if key == "properties" and isinstance(value, dict):
+            out[key] = {k: gemini_schema(v) for k, v in value.items()}
+        elif key == "items":
+            out[key] = gemini_schema(value)
+        elif key == "anyOf" and isinstance(value, list):
+            out[key] = [gemini_schema(v) for v in value]
+        elif key in _GEMINI_KEYS:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def _function(tool: dict[str, Any]) -> tuple[str, str | None, dict[str, Any]]:
+    fn = tool["function"]
+    params = fn.get("parameters")
+    schema = (
+        copy.deepcopy(params) if isinstance(params, dict) else {"type": "object", "properties": {}}
+    )
+    return fn["name"], fn.get("description"), schema
+
+
+def convert_tools(tools: list[dict[str, Any]], dialect: str) -> list[dict[str, Any]]:
+    """Neutral (OpenAI chat) tool definitions in ``dialect``'s request shape."""
+    if dialect == "openai-chat":
+        return copy.deepcopy(tools)
+    out: list[dict[str, Any]] = []
+    decls: list[dict[str, Any]] = []
+    for tool in tools:
+        name, desc, schema = _function(tool)
+        described = {"description": desc} if desc else {}
+        if dialect == "openai-responses":
+            out.append({"type": "function", "name": name, **described, "parameters": schema,
+                        "strict": False})  # fmt: skip
+        elif dialect == "anthropic":
+            out.append({"name": name, **described, "input_schema": schema})
+        else:  # gemini: an OBJECT without properties is rejected, so zero-arg tools omit it
+            params = {"parameters": gemini_schema(schema)} if schema.get("properties") else {}
+            decls.append({"name": name, **described, **params})
+    return [{"functionDeclarations": decls}] if dialect == "gemini" and decls else out
+
+
+def _messages(scenario: Scenario, messages: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    if messages is not None:
+        return copy.deepcopy(messages)
+    system = [{"role": "system", "content": scenario.system}] if scenario.system else []
+    return [*system, {"role": "user", "content": scenario.prompt}]
+
+
+def _text(content: Any) -> str:
+    return content if isinstance(content, str) else orjson.dumps(content).decode()
+
+
+def build_request(
+    profile: Profile,
+    scenario: Scenario,
+    *,
+    model: str | None = None,
+    messages: list[dict[str, Any]] | None = None,
+) -> RequestSpec:
+    """The streaming request for ``scenario`` in ``profile``'s dialect.
+
+    ``messages`` (OpenAI chat form, text content) replaces the scenario's system + prompt.
+    Profile options are merged into the body last, so a profile can override any field.
+    """
+    if profile.is_demo:
+        raise ValueError(f"profile {profile.name!r} must be resolved with the demo's URL first")
+    if profile.dialect not in DIALECTS:
+        raise ScenarioError(f"profile {profile.name!r}: unknown dialect {profile.dialect!r}")
+    model = model or profile.model
+    base = profile.base_url.rstrip("/")
+    msgs = _messages(scenario, messages)
+    system = "\n\n".join(_text(m.get("content")) for m in msgs if m.get("role") == "system")
+    turns = [m for m in msgs if m.get("role") != "system"]
+    tools = convert_tools(scenario.tools, profile.dialect)
+    headers = {"content-type": "application/json", "accept": "text/event-stream"}
+    body: dict[str, Any]
+    if profile.dialect == "openai-chat":
+        url, key_header = f"{base}/chat/completions", "authorization"
+        body = {"model": model, "messages": msgs, "stream": True}
+    elif profile.dialect == "openai-responses":
+        url, key_header = f"{base}/responses", "authorization"
+        body = {"model": model, "input": turns, "stream": True}
+        if system:
+            body["instructions"] = system
+    elif profile.dialect == "anthropic":
+        url, key_header = f"{base}/messages", "x-api-key"
+        headers["anthropic-version"] = ANTHROPIC_VERSION
+        body = {"model": model, "max_tokens": 1024, "messages": turns, "stream": True}
+        if system:
+            body["system"] = system
+    else:
+        url = f"{base}/models/{quote(model, safe='')}:streamGenerateContent?alt=sse"
+        key_header = "x-goog-api-key"
+        contents = [{"role": "model" if m.get("role") == "assistant" else "user",
+                     "parts": [{"text": _text(m.get("content"))}]} for m in turns]  # fmt: skip
+        body = {"contents": contents}
+        if system:
+            body["systemInstruction"] = {"parts": [{"text": system}]}
+    if tools:
+        body["tools"] = tools
+    body.update(copy.deepcopy(dict(profile.options)))
+    headers.update(profile.headers)
+    return RequestSpec("POST", url, headers, body, key_header if profile.key_env else None)

@@ -1,0 +1,7 @@
+"""Stage 4, calls -> verdicts: is each assembled call fit to execute, and what went wrong.
+
+Owns tool definitions and their JSON Schemas (:mod:`.tools`, :mod:`.schemas`: what a call is
+judged against), the validation modes (:mod:`.validation`), the per-call judgement under the
+user's settings (:mod:`.judge`), the attempt reasons and retry rule (:mod:`.attempts`) and the
+provider quirks (:mod:`.quirks`, :mod:`.quirkscan`).
+"""

@@ -1,0 +1,129 @@
+"""Seed 1's attempt semantics: which reason an invalid streamed response gets, and what follows.
+
+Invariants:
+- Reasons are exactly the seed's: ``stream_empty_tool_arguments`` when every invalid call
+  matches the legacy empty-required-arguments condition (``stream_empty_args_replay`` when a
+  retry fails that way again), ``stream_invalid_tool_call`` otherwise. The recovery action is
+  ``retry_streaming``; at most one retry follows an invalid attempt.
+- A retry that is still invalid is ``accepted_degraded``: its invalid calls are reported with
+  their raw arguments and answered with an error tool result instead of being executed.
+- Pure functions of verdicts; the live session (net) and the report (core) share them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, Protocol
+
+from inspector.core.verdicts.tools import ToolRegistry
+from inspector.core.verdicts.validation import matches_empty_required_condition
+
+EMPTY_ARGS: Final = "stream_empty_tool_arguments"
+EMPTY_ARGS_REPLAY: Final = "stream_empty_args_replay"
+INVALID_CALL: Final = "stream_invalid_tool_call"
+RETRY_STREAMING: Final = "retry_streaming"
+
+ACCEPTED: Final = "accepted"
+RETRIED: Final = "retried"
+DEGRADED: Final = "accepted_degraded"
+INVALID: Final = "invalid"
+FAILED: Final = "failed"
+
+
+class VerdictLike(Protocol):
+    """What attempt logic needs of a call verdict."""
+
+    @property
+    def valid(self) -> bool: ...
+    @property
+    def orphan(self) -> bool: ...
+    @property
+    def name(self) -> Any: ...
+    @property
+    def arguments(self) -> str: ...
+    def diagnostic(self) -> dict[str, Any]: ...
+
+
+@dataclass
+class AttemptRecord:
+    """One physical request and what the retry policy made of it."""
+
+    attempt: int
+    """1-based attempt number."""
+    outcome: str
+    """accepted | retried | accepted_degraded | invalid (no retry recorded) | failed."""
+    reason: str | None = None
+    """The seed's attempt reason when the response had invalid native calls."""
+    recovery_action: str | None = None
+    """``retry_streaming`` when a retry follows (or would follow) this attempt."""
+    invalid_tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    """Diagnostics of the calls still invalid (raw arguments included)."""
+    usage: Any = None
+    """This request's own usage, as the provider reported it."""
+    duration: float | None = None
+    """Seconds from request to end of body, when timed."""
+    error: str | None = None
+    """Transport or provider error that ended the attempt, if any."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` shape."""
+        return {
+            "attempt": self.attempt,
+            "outcome": self.outcome,
+            "reason": self.reason,
+            "recovery_action": self.recovery_action,
+            "invalid_tool_calls": self.invalid_tool_calls,
+            "usage": self.usage,
+            "duration": self.duration,
+            "error": self.error,
+        }
+
+
+def attempt_reason(
+    verdicts: Sequence[VerdictLike], registry: ToolRegistry | None, previous: str | None = None
+) -> str | None:
+    """The seed's reason for an attempt's invalid calls (None when every call is valid)."""
+    invalid = [v for v in verdicts if not v.valid and not v.orphan]
+    if not invalid:
+        return None
+    empty = all(matches_empty_required_condition(v.name, v.arguments, registry) for v in invalid)
+    if not empty:
+        return INVALID_CALL
+    return EMPTY_ARGS_REPLAY if previous in (EMPTY_ARGS, EMPTY_ARGS_REPLAY) else EMPTY_ARGS
+
+
+def plan(
+    attempts: Sequence[Sequence[VerdictLike]],
+    registry: ToolRegistry | None,
+    *,
+    errors: Sequence[str | None] = (),
+) -> list[AttemptRecord]:
+    """Attempt records for a recorded sequence of attempts (each a list of call verdicts)."""
+    records: list[AttemptRecord] = []
+    previous: str | None = None
+    for i, verdicts in enumerate(attempts):
+        error = errors[i] if i < len(errors) else None
+        reason = attempt_reason(verdicts, registry, previous)
+        rec = AttemptRecord(attempt=i + 1, outcome=ACCEPTED, reason=reason, error=error)
+        last = i == len(attempts) - 1
+        if reason is None:
+            rec.outcome = FAILED if error else ACCEPTED
+        elif not last:
+            rec.outcome, rec.recovery_action = RETRIED, RETRY_STREAMING
+        elif i > 0:
+            rec.outcome = DEGRADED
+        else:
+            rec.outcome, rec.recovery_action = INVALID, RETRY_STREAMING
+        if reason is not None and rec.outcome in (DEGRADED, INVALID):
+            rec.invalid_tool_calls = [
+                v.diagnostic() for v in verdicts if not v.valid and not v.orphan
+            ]
+        records.append(rec)
+        previous = reason
+    return records
+
+
+def should_retry(record: AttemptRecord, *, retries_done: int, remaining_budget: float) -> bool:
+    """Seed 1: at most one streaming retry, and only within the attempt's remaining budget."""
+    return record.reason is not None and retries_done == 0 and remaining_budget > 0

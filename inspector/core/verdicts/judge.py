@@ -1,0 +1,127 @@
+"""Verdicts: the user's settings, and one call judged under them.
+
+Invariants:
+- Judging reads a call and never changes it: the same call, settings and tools always give
+  the same verdict, so a caller may cache verdicts by those.
+- A call still open is not validated (its arguments are still arriving); an orphan (an
+  id-only entry) is not part of the turn and carries no problems.
+- ``orjson`` decides validity; the readable JSON error (``jsonprogress``) is only worked out
+  for arguments that fail.
+- Tool registries built from definitions are cached per definitions list object: building
+  one checks every schema, and every rewind, seek back or fork makes a fresh Analysis over
+  the same list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from inspector.core.base.model import plain
+from inspector.core.calls.accumulator import ABSENT, Accumulator, ToolCall, repaired_id
+from inspector.core.calls.jsonprogress import first_error
+from inspector.core.calls.stream import StreamState
+from inspector.core.providers import DIALECTS
+from inspector.core.verdicts.tools import ToolRegistry
+from inspector.core.verdicts.validation import Problem, validate_call
+
+DIALECT_CHOICES = ("auto", *DIALECTS)
+VALIDATION_MODES = ("off", "structural", "strict")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the user chose; every view re-judges when these change."""
+
+    dialect: str = "auto"
+    """Wire dialect, or ``auto`` to sniff it from the first events."""
+    validation: str = "structural"
+    """``off`` | ``structural`` | ``strict`` (seed 1's modes)."""
+    empty_id: str = ABSENT
+    """``absent`` (treat "" as omitted) or ``literal`` (look "" up as an id: the classic bug)."""
+
+    def to_json(self) -> dict[str, str]:
+        """The ``--json`` shape."""
+        return {"dialect": self.dialect, "validation": self.validation, "empty_id": self.empty_id}
+
+
+@dataclass
+class CallVerdict:
+    """One call judged: its problems under the current settings."""
+
+    call: ToolCall
+    """The accumulated call."""
+    problems: list[Problem]
+    """Validation problems (empty when valid or when validation is off and nothing legacy hit)."""
+    orphan: bool
+    """An id-only entry with no name and no arguments: left out of the assistant turn."""
+    repaired_id: str | None
+    """The id generated for a named call that arrived without one (seed 1)."""
+
+    @property
+    def valid(self) -> bool:
+        """No problems and part of the turn."""
+        return not self.problems and not self.orphan
+
+    @property
+    def name(self) -> Any:
+        """The name as established by the accumulator."""
+        return self.call.name
+
+    @property
+    def arguments(self) -> str:
+        """The assembled raw argument string."""
+        return self.call.arguments
+
+    @property
+    def effective_id(self) -> Any:
+        """The id a tool reply must echo: as received, or the repaired one."""
+        return self.repaired_id if self.repaired_id is not None else self.call.id
+
+    def diagnostic(self) -> dict[str, Any]:
+        """Seed 1's ``invalid_tool_calls`` entry: raw arguments included."""
+        return {
+            "id": plain(self.effective_id),
+            "name": plain(self.call.name),
+            "raw_arguments": self.call.arguments,
+            "problems": [p.to_json() for p in self.problems],
+        }
+
+
+_REGISTRIES: dict[int, tuple[Any, ToolRegistry]] = {}
+_REGISTRIES_KEPT = 8
+
+
+def registry_for(source: Any) -> ToolRegistry:
+    """The registry for a tools definition list, built once per list object (checking every
+    schema takes tens of milliseconds, and every rewind, seek back or fork of a capture makes
+    a fresh Analysis over the same list). The list is kept with its registry, so its id is
+    not reused while cached; the last few lists are kept."""
+    hit = _REGISTRIES.get(id(source))
+    if hit is not None and hit[0] is source:
+        return hit[1]
+    registry = ToolRegistry.from_definitions(source)
+    _REGISTRIES[id(source)] = (source, registry)
+    while len(_REGISTRIES) > _REGISTRIES_KEPT:
+        del _REGISTRIES[next(iter(_REGISTRIES))]
+    return registry
+
+
+def judge_call(
+    state: StreamState, call: ToolCall, mode: str, registry: ToolRegistry | None
+) -> CallVerdict:
+    """One call judged under ``mode`` against ``registry``: orphan, open (not judged yet:
+    its arguments are still arriving) or validated, with the id repaired if it had none."""
+    acc = state.acc or Accumulator(state.empty_id)
+    orphan = acc.is_orphan(call)
+    name = None if acc.blank(call.name) else call.name
+    repaired = repaired_id(call) if name is not None and acc.blank(call.id) else None
+    if orphan:
+        return CallVerdict(call, [], True, None)
+    if call.open:
+        return CallVerdict(call, [], False, repaired)
+    args = call.arguments
+    problems = validate_call(
+        name, args, registry, mode, truncated=call.truncated, json_error=lambda: first_error(args)
+    )  # only if it fails to parse
+    return CallVerdict(call, problems, False, repaired)

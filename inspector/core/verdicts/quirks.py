@@ -1,0 +1,281 @@
+"""Provider quirks visible in one response, each with a stable code and the chunks showing it.
+
+Invariants:
+- Detection is a pure function of a :class:`StreamState` (its deltas, events and accumulated
+  calls): the same stream always yields the same quirks, in a stable order (by code table).
+- Quirks describe the *provider's* stream, so they are detected on the wire deltas, not on
+  what one policy made of them; the exceptions are ``orphan_id_only_entry``,
+  ``id_changed_mid_call``, ``name_changed_mid_call`` and ``fragment_after_close``, which
+  describe how the policy in force routed the fragments.
+- ``chunks`` lists wire event sequence numbers (``SSEEvent.seq``), ascending, de-duplicated.
+- Incremental with a :class:`QuirkScan`: the wire-level half
+  (:mod:`inspector.core.verdicts.quirkscan`)
+  reads each event and delta once, and survives policy flips; a call is scanned again only
+  when it changed (new fragments, a new accumulator). The result always equals a fresh
+  ``detect(state)`` on the same state, so asking on every UI flush costs O(new data).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from inspector.core.analysis.continuation import is_tool_finish
+from inspector.core.base.model import OMITTED, ToolCallDelta
+from inspector.core.calls.accumulator import ToolCall
+from inspector.core.calls.stream import StreamState
+from inspector.core.verdicts.quirkscan import Seen, WireScan, real
+
+#: code -> one-line description; the table order is the report order. docs/quirks.md explains each.
+QUIRKS: dict[str, str] = {
+    "empty_string_continuation_id": 'continuation fragments carry "id": "" (an accumulator that '
+    "looks it up literally drops them)",
+    "empty_string_continuation_name": 'continuation fragments carry "name": ""',
+    "null_string_id": 'an id is the string "null"',
+    "null_id": "an id is JSON null",
+    "missing_index": "tool-call entries carry no index",
+    "index_reused_with_new_id": "a new call (new id and name) reuses an index already in use",
+    "sparse_index": "tool-call indexes do not start at 0 or skip numbers",
+    "duplicate_index_in_chunk": "one chunk carries two entries with the same index",
+    "id_repeated_every_chunk": "continuations repeat the call's full id",
+    "id_changed_mid_call": "a continuation carries a different id without a name",
+    "name_changed_mid_call": "a continuation carries a different name",
+    "cumulative_arguments": "each fragment repeats the whole argument buffer so far",
+    "arguments_not_string": "arguments arrived as a JSON object, not a string",
+    "whole_call_single_chunk": "a whole call (id, name and complete arguments) in one chunk",
+    "arguments_only_in_done": "no argument deltas: the arguments arrived only in the done event",
+    "done_arguments_mismatch": "the done event restates arguments that differ from the deltas",
+    "fragment_after_close": "a fragment arrived for a call that was already closed",
+    "trailing_empty_arguments": 'a trailing "arguments": "" fragment after the arguments',
+    "zero_arg_empty_string": 'a call whose arguments are only "" (zero-argument tool)',
+    "orphan_id_only_entry": "an entry with an id but no name or arguments (left out)",
+    "finish_reason_mismatch": "tool calls were emitted but the finish reason is not a "
+    "tool-call one",
+    "missing_finish_reason": "the stream ended without any finish/stop reason",
+    "missing_done": "the stream ended without its end-of-stream marker",
+    "data_after_done": "events arrived after the end-of-stream marker",
+    "usage_only_chunk": "a final chunk with empty choices carrying only usage",
+    "keepalive_comments": "SSE comment lines (keep-alives) between events",
+    "keepalive_in_data": "a keep-alive comment re-wrapped as a data: line",
+    "empty_role": 'delta.role is ""',
+    "error_after_200": "the provider reported an error inside a 200 stream",
+    "undecodable_data": "a data: line that is not valid JSON (a frame cut mid-JSON?)",
+    "invalid_utf8": "bytes that are not valid UTF-8",
+    "text_mode_tool_call": "a tool call written as text in the content (<tool_call>…)",
+}
+
+_END_MARKER = {
+    "openai-chat": "[DONE]",
+    "anthropic": "message_stop",
+    "openai-responses": "response.completed",
+}
+
+
+@dataclass
+class Quirk:
+    """One quirk seen in a stream."""
+
+    code: str
+    """Stable code (a key of :data:`QUIRKS`)."""
+    message: str
+    """One readable line, specific to this stream."""
+    chunks: list[int] = field(default_factory=list)
+    """Sequence numbers of the wire events that show it."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` shape."""
+        return {"code": self.code, "message": self.message, "chunks": self.chunks}
+
+
+class QuirkScan:
+    """What :func:`detect` keeps between calls on one stream: the incremental wire scan, and
+    each call's findings, reused while the call's shape is unchanged. The shape is the very
+    fragment objects routed to it plus what the accumulator concluded, so after a policy flip
+    a rebuilt call that got the same fragments reuses its predecessor's findings."""
+
+    def __init__(self) -> None:
+        self.wire = WireScan()
+        """The wire-level half (survives policy flips: it reads only events and deltas)."""
+        self._calls: dict[int, tuple[list[ToolCallDelta], tuple[Any, ...], Seen]] = {}
+
+    def call(self, call: ToolCall, dialect: str, state: StreamState) -> Seen:
+        """``call``'s own findings, scanned again only when its shape changed."""
+        frags = call.fragments
+        orphan = state.acc is not None and state.acc.is_orphan(call)
+        key = (
+            len(frags),
+            tuple(call.id_changes),
+            tuple(call.name_changes),
+            tuple(call.late_fragments),
+            call.args_from_final,
+            call.final_mismatch,
+            call.arguments if call.final_mismatch is not None else None,
+            call.length,
+            call.id,
+            call.name,
+            orphan,
+            dialect,
+        )
+        slot = id(frags[0])  # the opener: a delta object, shared by every policy's calls
+        cached = self._calls.get(slot)
+        if cached is not None and cached[1] == key and cached[0] == frags:  # identity-fast
+            return cached[2]
+        seen = Seen()
+        _scan_call(call, seen, dialect, orphan)
+        self._calls[slot] = (frags, key, seen)
+        return seen
+
+
+def detect(state: StreamState, scan: QuirkScan | None = None) -> list[Quirk]:
+    """Every quirk ``state`` shows, in :data:`QUIRKS` order. Pass the same ``scan`` on every
+    call for one stream and each event, delta and unchanged call is scanned only once."""
+    scan = scan or QuirkScan()
+    dialect = state.dialect_name or "openai-chat"
+    scan.wire.advance(state, dialect)
+    rest = Seen()
+    scan.wire.conclude(state, rest)
+    parts = [scan.wire.seen, rest, *(scan.call(c, dialect, state) for c in state.calls)]
+    _scan_turn(state, rest, dialect)
+    out = []
+    wire = scan.wire
+    for code, desc in QUIRKS.items():
+        others = [h for part in parts[1:] for h in part.hits.get(code, ())]
+        if others:
+            chunks = sorted({*others, *wire.seen.hits.get(code, ())})
+        elif code in wire.seen.hits:
+            chunks = list(wire.chunks(code))  # already in order: a copy, not a sort
+        else:
+            continue
+        note = next((n for part in parts if (n := part.notes.get(code))), None)
+        out.append(Quirk(code, f"{desc}: {note}" if note else desc, chunks))
+    return out
+
+
+def _scan_call(call: ToolCall, seen: Seen, dialect: str, orphan: bool) -> None:
+    frags = call.fragments
+    first = frags[0]
+    if orphan:
+        seen.add("orphan_id_only_entry", first.seq, f"id {call.id!r}")
+    for seq, new_id in call.id_changes:
+        seen.add("id_changed_mid_call", seq, f"{call.id!r} then {new_id!r}")
+    for seq, new_name in call.name_changes:
+        seen.add("name_changed_mid_call", seq, f"{call.name!r} then {new_name!r}")
+    for seq in call.late_fragments:
+        seen.add("fragment_after_close", seq)
+    if call.args_from_final or call.final_mismatch is not None:
+        _scan_finals(call, seen)
+    _scan_arguments(call, seen, dialect)
+
+
+def _scan_finals(call: ToolCall, seen: Seen) -> None:
+    """Done events restating the arguments, as the accumulator reads them (non-strings by
+    repr); looked for only when the accumulator says one supplied or contradicted them."""
+    frags = call.fragments
+    finals = [
+        (f.seq, f.arguments if isinstance(f.arguments, str) else repr(f.arguments))
+        for f in frags
+        if f.final and f.arguments is not OMITTED and f.arguments is not None
+    ]
+    if call.args_from_final:  # the done event that supplied the arguments
+        seen.add("arguments_only_in_done", next((seq for seq, a in finals if a), frags[-1].seq))
+    if call.final_mismatch is not None:  # every done event that disagrees with the deltas
+        for seq, a in finals:
+            if a != call.arguments:
+                seen.add("done_arguments_mismatch", seq)
+
+
+def _texts(frags: Iterable[ToolCallDelta]) -> Iterator[tuple[int, str]]:
+    """(seq, arguments) of the streamed fragments with string arguments, dropped ones too
+    (the provider sent them), lazily: most checks look only at the first or last few."""
+    for f in frags:
+        if not f.final and isinstance(f.arguments, str):
+            yield f.seq, f.arguments
+
+
+def _scan_arguments(call: ToolCall, seen: Seen, dialect: str) -> None:
+    """Cheap on long calls: only a zero-length call is walked whole; the rest looks at the
+    first fragments and at the empty ones at the end (this runs on every flush)."""
+    frags = call.fragments
+    if call.length == 0 and call.name not in (OMITTED, None, ""):
+        texts = list(_texts(frags))
+        if texts and all(a == "" for _, a in texts):
+            seen.add("zero_arg_empty_string", texts[0][0], f"{call.name!r}")
+            return
+    trailing: list[int] = []
+    for seq, a in _texts(reversed(frags)):  # "" fragments after the last non-empty one
+        if a:
+            for s in trailing:
+                seen.add("trailing_empty_arguments", s)
+            break
+        trailing.append(seq)
+    _scan_cumulative(((seq, a) for seq, a in _texts(frags) if a), seen)
+    # The opener alone carries id, name and complete arguments (judged on that wire entry, not
+    # on what a policy routed after it, so ``absent`` and ``literal`` agree).
+    opener = next((f for f in frags if not f.final), None)
+    if (
+        dialect == "openai-chat"
+        and opener is not None
+        and real(opener.id)
+        and real(opener.name)
+        and _complete_object(opener.arguments)
+    ):
+        seen.add("whole_call_single_chunk", opener.seq, f"{call.name!r}")
+
+
+def _scan_cumulative(texts: Iterator[tuple[int, str]], seen: Seen) -> None:
+    """Cumulative streams repeat the whole buffer: every fragment, from the very first, starts
+    with the one before it. Two fragments that merely share a few characters ('e fram' then
+    'e frame r' in prose) are not that, so the chain must start at the call's first fragment.
+    A chain of one counts only when the call has just those two fragments."""
+    chain: list[int] = []
+    first = next(texts, None)
+    if first is None:
+        return
+    before = first[1]
+    whole = True  # the chain ran to the last fragment
+    for seq, after in texts:
+        if len(after) > len(before) and after.startswith(before):
+            chain.append(seq)
+            before = after
+        else:
+            whole = False
+            break
+    if chain and (whole or len(chain) >= 2):
+        for seq in chain:
+            seen.add("cumulative_arguments", seq)
+
+
+def _complete_object(arguments: Any) -> bool:
+    """Is ``arguments`` the text of a whole JSON object?"""
+    if not isinstance(arguments, str) or not arguments.lstrip().startswith("{"):
+        return False
+    try:
+        orjson.loads(arguments)
+    except orjson.JSONDecodeError:
+        return False
+    return True
+
+
+def _scan_turn(state: StreamState, seen: Seen, dialect: str) -> None:
+    calls = [c for c in state.calls if state.acc is None or not state.acc.is_orphan(c)]
+    if dialect == "openai-chat":
+        indexes = sorted({c.index for c in state.calls if isinstance(c.index, int)})
+        if indexes and indexes != list(range(len(indexes))):
+            gap = next(i for n, i in enumerate(indexes) if i != n)  # the first out-of-place one
+            first = next(c for c in state.calls if c.index == gap)
+            seen.add("sparse_index", first.fragments[0].seq, f"indexes {indexes}")
+    reason = state.finish_reason
+    if calls and state.finish and not is_tool_finish(dialect, reason, len(calls)):
+        seen.add(
+            "finish_reason_mismatch",
+            state.finish[-1][0],
+            f"{reason!r} with {len(calls)} tool call(s)",
+        )
+    last = state.events[-1].seq if state.events else 0
+    if state.ended and not state.finish and state.events:
+        seen.add("missing_finish_reason", last)
+    if state.ended and dialect in _END_MARKER and state.done_seq is None and state.events:
+        seen.add("missing_done", last, f"no {_END_MARKER[dialect]}")

@@ -1,0 +1,235 @@
+"""The wire-level half of quirk detection, kept incremental: each new event and delta is
+scanned once, however often a view asks for the quirks.
+
+Invariants:
+- A :class:`WireScan` reads only ``StreamState.events`` and ``StreamState.deltas``, which are
+  append-only and the same under every empty-id policy, so one scan serves the stream for its
+  whole life, across policy flips (only the call-level half in :mod:`inspector.core.verdicts.quirks`
+  is redone then).
+- ``advance`` scans exactly the events and deltas appended since the last call, in arrival
+  order, so the hits (and the first note per code) are those a single pass over the finished
+  stream records; a dialect that changes under it (``auto`` deciding) restarts the scan.
+- Hits arrive in stream order, so a code's hits are almost always non-decreasing:
+  :meth:`WireScan.chunks` keeps them de-duplicated as they come (sorting again only when one
+  points back), so a long stream's list is not sorted on every ask.
+- Conclusions that need the whole stream (``data_after_done``, ``id_repeated_every_chunk``)
+  are drawn by :meth:`WireScan.conclude` into a separate collector, never into the scan's own.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from inspector.core.base.model import OMITTED, Delta, DeltaKind, EventKind, ToolCallDelta
+from inspector.core.calls.stream import StreamState
+
+_TEXT_CALL = re.compile(r"<tool_call>|<function_call>|<\|tool_call|\[TOOL_CALLS\]")
+_TAG_TAIL = 16  # characters of earlier text kept: longer than any _TEXT_CALL match
+
+
+class Seen:
+    """Collects chunk numbers (and the first note) per quirk code while scanning."""
+
+    def __init__(self) -> None:
+        self.hits: dict[str, list[int]] = {}
+        self.notes: dict[str, str] = {}
+
+    def add(self, code: str, seq: int, note: str | None = None) -> None:
+        self.hits.setdefault(code, []).append(seq)
+        if note and code not in self.notes:
+            self.notes[code] = note
+
+
+def real(value: Any) -> bool:
+    """An id/name that names something on the wire (not omitted, null, "" or "null")."""
+    return isinstance(value, str) and value not in ("", "null")
+
+
+class _IndexTrack:
+    """Per wire index: the opening id, and how continuations repeated it."""
+
+    __slots__ = ("continuations", "first_id", "repeats")
+
+    def __init__(self, first_id: Any) -> None:
+        self.first_id = first_id
+        self.continuations: list[int] = []
+        self.repeats = 0
+
+
+class WireScan:
+    """Scan state of one stream's events and deltas (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self._reset(None)
+
+    def _reset(self, dialect: str | None) -> None:
+        self.seen = Seen()
+        """What the events and deltas scanned so far show."""
+        self.dialect = dialect
+        """The dialect the scan ran under."""
+        self.events_done = 0
+        self.deltas_done = 0
+        self._per_chunk: dict[Any, int] = {}  # entries per lane in the current chunk
+        self._last_seq = -1
+        self._tracks: dict[Any, _IndexTrack] = {}
+        self._ended: list[_IndexTrack] = []  # tracks replaced by a new call at the same index
+        self._keepalive: set[int] = set()
+        self._tail: list[tuple[int, str]] = []  # the last text characters, with their chunks
+        self._chunks: dict[str, list[int]] = {}  # code -> its hits so far, de-duplicated
+        self._done: dict[str, int] = {}  # code -> hits already in _chunks
+
+    def advance(self, state: StreamState, dialect: str) -> None:
+        """Scan what ``state`` received since the last call."""
+        if dialect != self.dialect:
+            self._reset(dialect)
+        seen = self.seen
+        events = state.events
+        for i in range(self.events_done, len(events)):
+            ev = events[i]
+            if ev.kind == EventKind.COMMENT:
+                seen.add("keepalive_comments", ev.seq, f"{ev.comment.strip()!r}")
+            elif ev.kind == EventKind.ERROR:
+                seen.add("invalid_utf8", ev.seq, ev.data)
+        self.events_done = len(events)
+        deltas = state.deltas
+        for i in range(self.deltas_done, len(deltas)):
+            d = deltas[i]
+            if isinstance(d, ToolCallDelta):
+                if d.seq != self._last_seq:
+                    self._per_chunk.clear()
+                    self._last_seq = d.seq
+                self._fragment(d, dialect)
+                if not d.final and isinstance(d.index, int | str):
+                    self._continuation(d)
+            else:
+                if d.kind == DeltaKind.KEEPALIVE:
+                    self._keepalive.add(d.seq)
+                elif d.kind == DeltaKind.TEXT and isinstance(d.value, str):
+                    self._text(d.seq, d.value)
+                _other(d, seen)
+        self.deltas_done = len(deltas)
+
+    def chunks(self, code: str) -> list[int]:
+        """``code``'s hits so far, ascending and de-duplicated, kept up to date incrementally
+        (hits arrive in stream order, so only the new ones are looked at). Do not modify."""
+        hits = self.seen.hits.get(code)
+        if not hits:
+            return []
+        clean = self._chunks.setdefault(code, [])
+        done = self._done.get(code, 0)
+        if done < len(hits):
+            last = clean[-1] if clean else -1
+            for seq in hits[done:]:
+                if seq < last:  # a tag straddling deltas points back at an earlier chunk
+                    clean[:] = sorted(set(hits))
+                    break
+                if seq != last:
+                    clean.append(seq)
+                    last = seq
+            self._done[code] = len(hits)
+        return clean
+
+    def conclude(self, state: StreamState, out: Seen) -> None:
+        """Add to ``out`` what only the stream so far as a whole shows."""
+        done = state.done_seq
+        if done is not None:  # events, not deltas: a chunk that maps to no delta still counts
+            for ev in state.events[done + 1 :]:
+                if ev.kind != EventKind.COMMENT and ev.seq not in self._keepalive:
+                    out.add("data_after_done", ev.seq)
+        for track in [*self._ended, *self._tracks.values()]:
+            if track.continuations and track.repeats == len(track.continuations):
+                for seq in track.continuations:
+                    out.add("id_repeated_every_chunk", seq, f"{track.first_id!r}")
+
+    # -- per delta -----------------------------------------------------------------------
+
+    def _fragment(self, d: ToolCallDelta, dialect: str) -> None:
+        seen = self.seen
+        if d.id == "null":
+            seen.add("null_string_id", d.seq)
+        elif d.id is None:
+            seen.add("null_id", d.seq)
+        if d.args_object and dialect != "gemini":
+            seen.add("arguments_not_string", d.seq)
+        if dialect != "openai-chat":
+            return
+        if d.index is OMITTED:
+            if not (d.extra and d.extra.get("legacy_function_call")):  # that shape has no index
+                seen.add("missing_index", d.seq)
+        elif not d.final:
+            key = lane(d)
+            count = self._per_chunk[key] = self._per_chunk.get(key, 0) + 1
+            if count == 2:
+                seen.add("duplicate_index_in_chunk", d.seq, f"index {d.index}")
+
+    def _continuation(self, d: ToolCallDelta) -> None:
+        """Fragments at an index seen before are continuations, whatever a policy makes of them."""
+        key = lane(d)
+        track = self._tracks.get(key)
+        if track is None:
+            self._tracks[key] = _IndexTrack(d.id)
+            return
+        seen = self.seen
+        if real(d.id) and real(d.name) and real(track.first_id) and d.id != track.first_id:
+            seen.add("index_reused_with_new_id", d.seq, f"index {d.index!r}: {d.id!r}")
+            self._ended.append(track)
+            self._tracks[key] = _IndexTrack(d.id)
+            return
+        adopted = real(d.id) and not real(track.first_id)
+        if adopted:
+            track.first_id = d.id  # an id-less opener: the first real id names the call
+        track.continuations.append(d.seq)
+        if d.id == "":
+            seen.add("empty_string_continuation_id", d.seq)
+        elif not adopted and d.id is not OMITTED and d.id is not None and d.id == track.first_id:
+            track.repeats += 1
+        if d.name == "":
+            seen.add("empty_string_continuation_name", d.seq)
+
+    def _text(self, seq: int, value: str) -> None:
+        """Tool-call tags in the text; a tag may straddle deltas, and then all their chunks
+        show it (only the last few characters are kept, with the chunks they came from)."""
+        pieces = [*self._tail, (seq, value)]
+        window = "".join(text for _, text in pieces)
+        fresh = len(window) - len(value)
+        for m in _TEXT_CALL.finditer(window):
+            if m.end() <= fresh:
+                continue  # wholly in the tail: reported with an earlier delta
+            pos = 0
+            for s, text in pieces:
+                if pos < m.end() and pos + len(text) > m.start():
+                    self.seen.add("text_mode_tool_call", s)
+                pos += len(text)
+        tail: list[tuple[int, str]] = []
+        need = _TAG_TAIL
+        for s, text in reversed(pieces):
+            if need <= 0:
+                break
+            tail.insert(0, (s, text[-need:]))
+            need -= len(text)
+        self._tail = tail
+
+
+def lane(d: ToolCallDelta) -> tuple[Any, Any]:
+    """(choice, wire index): with ``n`` > 1 every choice numbers its calls from 0."""
+    return (d.extra.get("choice", 0) if d.extra else 0), d.index
+
+
+def _other(d: Delta, seen: Seen) -> None:
+    kind = d.kind
+    if kind == DeltaKind.ERROR:
+        raw = d.raw if isinstance(d.raw, dict) else {}
+        if raw.get("wire") != "decode":
+            seen.add("error_after_200", d.seq, str(d.value)[:120])
+    elif kind == DeltaKind.USAGE:
+        if isinstance(d.raw, dict) and d.raw.get("choices") == []:
+            seen.add("usage_only_chunk", d.seq)
+    elif kind == DeltaKind.META:
+        if isinstance(d.value, dict) and d.value.get("role") == "":
+            seen.add("empty_role", d.seq)
+    elif kind == DeltaKind.KEEPALIVE:
+        if isinstance(d.raw, str) and d.raw.lstrip().startswith(":"):
+            seen.add("keepalive_in_data", d.seq, repr(d.raw[:40]))
+    elif kind == DeltaKind.UNKNOWN and isinstance(d.value, dict) and "undecodable" in d.value:
+        seen.add("undecodable_data", d.seq, str(d.value["undecodable"])[:80])
