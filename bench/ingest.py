@@ -423,6 +423,21 @@ def interleaved(
     return timings, first
 
 
+def long_line_seconds(size: int) -> float:
+    """Best of 2: one SSE line of ``size`` bytes fed one byte per read. The decoder holds the
+    pieces and joins them once at the line's end, so 8× the bytes must cost ~8× the time (a
+    rescan of what it holds on every read would cost ~64×)."""
+    body = b"data: " + b"x" * size + b"\n\n"
+    best = float("inf")
+    for _ in range(2):
+        decoder = SSEDecoder()
+        started = time.perf_counter()
+        events = [ev for i in range(len(body)) for ev in decoder.feed(body[i : i + 1])]
+        best = min(best, time.perf_counter() - started)
+        check([len(ev.data) for ev in events] == [size], f"a {size}-byte line is one event")
+    return best
+
+
 # -- correctness --------------------------------------------------------------------------
 
 
@@ -641,6 +656,9 @@ def main(argv: list[str] | None = None) -> int:
         check_ours(first["small"], small)
         check_ours(first["large"], large)
         del first
+
+        # 4. The SSE decoder on one long line in 1-byte reads: 50 KB vs 400 KB.
+        long_line = long_line_seconds(400_000) / long_line_seconds(50_000)
     except CorrectnessError as exc:
         print(f"CORRECTNESS FAILURE: {exc}", file=sys.stderr)
         return 1
@@ -743,6 +761,13 @@ def main(argv: list[str] | None = None) -> int:
             "per-byte 1 MB / 10 KB ≤ 1.2×",
             scaling <= 1.2,
             f"{scaling:.2f}× ({large_pb * 1e9:.0f} vs {small_pb * 1e9:.0f} ns/arg byte)",
+        )
+    )
+    verdicts.append(
+        (
+            "long line, 1-byte reads ≤ 24×",
+            long_line < 24,
+            f"{long_line:.1f}× the time (linear ~8×, a rescan per read ~64×)",
         )
     )
     for name, ok, figure in verdicts:

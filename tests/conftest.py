@@ -1,7 +1,8 @@
-"""Shared test helpers: where the recorded provider streams live.
+"""Shared test helpers: the recorded provider streams, the demo provider, Qt hygiene.
 
 The real recordings are not copied into the project: they sit in ``../shared/fixtures/real``
-beside the checkout (as they do for developers and CI).
+beside the checkout (as they do for developers and CI). A test that reads them fails when they
+are missing: an empty folder must never turn "every recorded stream passes" into "nothing ran".
 """
 
 from __future__ import annotations
@@ -9,11 +10,14 @@ from __future__ import annotations
 import os
 import tempfile
 import weakref
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from inspector.net.demo import DemoProvider
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # QSettings (recent files, layout) must never touch the developer's own configuration.
@@ -33,8 +37,45 @@ def real_fixture(name: str) -> Path:
 
 
 def all_real_fixtures() -> list[Path]:
-    """Every recorded .sse stream, sorted by name."""
-    return sorted(REAL_FIXTURES.glob("*.sse"))
+    """Every recorded .sse stream, sorted by name; never empty.
+
+    Fails the calling test (or the collection of its module, when used to parametrise) if the
+    folder is missing or holds no stream, so a checkout without ``../shared`` cannot pass by
+    iterating over nothing.
+    """
+    paths = sorted(REAL_FIXTURES.glob("*.sse"))
+    if not paths:
+        state = "is empty" if REAL_FIXTURES.is_dir() else "is missing"
+        pytest.fail(
+            f"the recorded provider streams folder {REAL_FIXTURES} {state}: the tests read the "
+            "real recordings from ../shared/fixtures/real beside the checkout",
+            pytrace=False,
+        )
+    return paths
+
+
+# -- the demo provider: one fresh server per test ------------------------------------------------
+
+
+@pytest.fixture
+async def demo_provider() -> AsyncIterator[DemoProvider]:
+    """A fresh demo provider on a loopback port (it remembers conversations to tell retries
+    apart, so tests never share one). Its default pacing is 0 s between frames: a test that
+    wants a paced stream sets ``x-demo-chunk-delay`` on its request."""
+    from inspector.net.demo import DemoProvider
+
+    provider = DemoProvider("127.0.0.1", port=0, chunk_delay=0)
+    await provider.start()
+    try:
+        yield provider
+    finally:
+        await provider.stop()
+
+
+@pytest.fixture
+def demo(demo_provider: DemoProvider) -> str:
+    """The base URL (``http://127.0.0.1:PORT``) of a fresh demo provider."""
+    return demo_provider.url
 
 
 # -- Qt: fail any test that leaves a QTimer running (napari's guard against leaked timers) --

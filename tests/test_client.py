@@ -181,11 +181,8 @@ async def test_read_timeout(tmp_path: Path) -> None:
     def handler(request: httpx.Request) -> httpx.Response:
         return httpx.Response(200, headers=SSE, content=_stream(BODY[:2], stall_after=30))
 
-    loop = asyncio.get_running_loop()
-    t = loop.time()
     err, _, path = await _run(tmp_path, handler, read_timeout=0.2)
-    assert loop.time() - t < 5
-    assert isinstance(err, ReadTimeout)
+    assert isinstance(err, ReadTimeout)  # the 30 s stall would end the stream without one
     assert str(err).startswith("no data for 0.2 s (read timeout)")
     att = load(path).attempts[0]
     assert [d for _, d in att.chunks] == BODY[:2]

@@ -2,18 +2,17 @@
 
 The recorded streams are split into events by a tiny local SSE splitter (``_split``) so these
 tests depend on nothing but the dialects and the model; ``test_real_decoder_agrees`` checks
-that the project's SSE decoder yields the same deltas once it exists.
+that the project's SSE decoder yields the same deltas.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
-from conftest import all_real_fixtures, real_fixture
+from conftest import REAL_FIXTURES, all_real_fixtures, real_fixture
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,6 +25,7 @@ from inspector.core.base.model import (
     SSEEvent,
     ToolCallDelta,
 )
+from inspector.core.events import sse
 from inspector.core.providers import (
     DIALECTS,
     Anthropic,
@@ -524,7 +524,6 @@ def test_fixture_meta() -> None:
 
 
 def test_real_decoder_agrees() -> None:
-    sse = pytest.importorskip("inspector.core.events.sse")
     for path in all_real_fixtures():
         dialect = FIXTURE_DIALECTS[path.name]
         mine = fixture_deltas(path.name, dialect)
@@ -1475,5 +1474,13 @@ def test_split_helper_counts_comments_and_crlf() -> None:
     ]
 
 
-def test_paths_exist() -> None:
-    assert all(isinstance(p, Path) and p.exists() for p in all_real_fixtures())
+def test_every_dialect_has_recorded_streams_each_with_its_meta() -> None:
+    streams = {p.name.removesuffix(".sse") for p in all_real_fixtures()}
+    metas = {p.name.removesuffix(".meta.json") for p in REAL_FIXTURES.glob("*.meta.json")}
+    assert streams == metas  # no stream without its meta, no meta without its stream
+    assert set(FIXTURE_DIALECTS.values()) == {
+        "openai-chat",
+        "openai-responses",
+        "anthropic",
+        "gemini",
+    }

@@ -259,6 +259,7 @@ SAMPLES = sorted((Path(__file__).resolve().parents[1] / "resources" / "samples")
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.stem)
 def test_rows_agree_on_the_sample_captures(path: Path) -> None:
     analysis = Analysis.from_capture(load(path), Settings(empty_id="literal"))
+    assert all(view.state.calls for view in analysis.attempts)  # every sample has calls
     for view in analysis.attempts:
         for call in view.state.calls:
             progress = progress_of(call, view.state.events)

@@ -14,19 +14,6 @@ import pytest
 from inspector.cli import main
 from inspector.core.capture.reader import load
 
-
-def _demo_available() -> bool:
-    try:
-        from inspector.net.demo import DemoProvider  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-needs_demo = pytest.mark.skipif(
-    not _demo_available(),
-    reason="DEMO PROVIDER MISSING: inspector.net.demo.DemoProvider is not importable yet",
-)
 FAST = ["--header", "x-demo-chunk-delay: 0"]
 REPO = Path(__file__).resolve().parents[1]
 
@@ -43,7 +30,6 @@ def _analyze(capsys: pytest.CaptureFixture[str], out: Path, *args: str) -> tuple
     return code, capsys.readouterr().out
 
 
-@needs_demo
 def test_record_default_demo_then_analyze_agrees(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -60,7 +46,6 @@ def test_record_default_demo_then_analyze_agrees(
     assert _analyze(capsys, out, "--empty-id", "literal")[0] == 1
 
 
-@needs_demo
 def test_record_truncated_retries_and_exits_1(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -75,7 +60,6 @@ def test_record_truncated_retries_and_exits_1(
     assert "2: accepted_degraded" in a_out
 
 
-@needs_demo
 def test_record_retry_then_valid_and_no_retry(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -88,7 +72,6 @@ def test_record_retry_then_valid_and_no_retry(
     assert len(load(tmp_path / "b.jsonl").attempts) == 1
 
 
-@needs_demo
 def test_record_fault_exits_2_with_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -124,7 +107,6 @@ def test_unknown_profile_and_scenario(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "unknown scenario 'nope'" in capsys.readouterr().err
 
 
-@needs_demo
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_ctrl_c_completes_the_capture(tmp_path: Path) -> None:
     out = tmp_path / "int.jsonl"

@@ -26,7 +26,7 @@ from openai.lib.streaming.chat import ChatCompletionStreamState
 
 from inspector.core.calls.accumulator import ToolCall
 from inspector.core.calls.stream import StreamState, analyze_bytes
-from inspector.net.demo import SCENARIOS, DemoProvider
+from inspector.net.demo import SCENARIOS
 
 FAST = {"x-demo-chunk-delay": "0"}
 SCHEMA = {
@@ -91,16 +91,6 @@ class Tee:
     def last(self) -> StreamState:
         """The engine's analysis of the last body the SDK read."""
         return analyze_bytes(bytes(self.bodies[-1]))
-
-
-@pytest.fixture
-async def demo() -> AsyncIterator[str]:
-    provider = DemoProvider(chunk_delay=0)
-    url = await provider.start()
-    try:
-        yield url
-    finally:
-        await provider.stop()
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -203,32 +203,6 @@ async def test_an_unreachable_host_fails_cleanly(tmp_path: Path) -> None:
 # -- the real demo provider ---------------------------------------------------------------------
 
 
-def _demo_class() -> Any:
-    try:
-        from inspector.net.demo import DemoProvider
-    except ImportError:
-        return None
-    return DemoProvider
-
-
-DEMO_MISSING = _demo_class() is None
-needs_demo = pytest.mark.skipif(
-    DEMO_MISSING,
-    reason="DEMO PROVIDER MISSING: inspector.net.demo.DemoProvider is not importable yet",
-)
-
-
-@pytest.fixture
-async def demo() -> AsyncIterator[str]:
-    """A fresh demo provider per test (it remembers conversations to tell retries apart)."""
-    provider = _demo_class()("127.0.0.1", port=0)
-    url = await provider.start()
-    try:
-        yield url
-    finally:
-        await provider.stop()
-
-
 def _demo_profile(dialect: str, url: str, **headers: str) -> Profile:
     p = next(p for p in BUILTIN_PROFILES if p.is_demo and p.dialect == dialect)
     return replace(p.resolved(url), headers={**FAST, **headers})
@@ -265,7 +239,6 @@ def _refetch(session: LiveSession) -> bytes:
         return bytes(out)
 
 
-@needs_demo
 @pytest.mark.parametrize("dialect", ["openai-chat", "openai-responses", "anthropic", "gemini"])
 async def test_each_dialect_clean(demo: str, tmp_path: Path, dialect: str) -> None:
     session = await _session(demo, "demo-clean", tmp_path, dialect=dialect)
@@ -282,7 +255,6 @@ async def test_each_dialect_clean(demo: str, tmp_path: Path, dialect: str) -> No
     assert cap.attempts[0].body == await asyncio.to_thread(_refetch, session)
 
 
-@needs_demo
 @pytest.mark.parametrize("dialect", ["openai-chat", "openai-responses", "anthropic"])
 async def test_truncated_then_valid_retries_once(demo: str, tmp_path: Path,
                                                  dialect: str) -> None:  # fmt: skip
@@ -304,7 +276,6 @@ async def test_truncated_then_valid_retries_once(demo: str, tmp_path: Path,
     assert cap.attempts[0].request["body"] == cap.attempts[1].request["body"]  # type: ignore
 
 
-@needs_demo
 async def test_always_truncated_is_accepted_degraded(demo: str, tmp_path: Path) -> None:
     session = await _session(demo, "demo-truncated", tmp_path)
     await session.run()
@@ -314,7 +285,6 @@ async def test_always_truncated_is_accepted_degraded(demo: str, tmp_path: Path) 
     assert bad["raw_arguments"] == session.analysis.final.verdicts[0].call.arguments
 
 
-@needs_demo
 async def test_retry_off_and_budget_zero_mean_one_attempt(demo: str, tmp_path: Path) -> None:
     for settings in (LoopSettings(retry=False), LoopSettings(attempt_budget=0.0)):
         session = await _session(demo, "demo-truncated", tmp_path, settings=settings)
@@ -324,7 +294,6 @@ async def test_retry_off_and_budget_zero_mean_one_attempt(demo: str, tmp_path: P
         assert rec.invalid_tool_calls and len(load(session.capture_path).attempts) == 1  # type: ignore[arg-type]
 
 
-@needs_demo
 @pytest.mark.parametrize(("model", "error", "text"), [
     ("fault-401", ProviderHTTPError, "HTTP 401 from http://127.0.0.1:"),
     ("fault-429", ProviderHTTPError, "HTTP 429 from"),
@@ -349,7 +318,6 @@ async def test_faults_fail_with_one_line_and_every_byte_kept(
     assert rec.outcome == ("invalid" if model == "fault-reset" else "failed")
 
 
-@needs_demo
 async def test_invalid_utf8_is_recorded_exactly(demo: str, tmp_path: Path) -> None:
     session = await _session(demo, "fault-invalid-utf8", tmp_path)
     await session.run()
@@ -357,7 +325,6 @@ async def test_invalid_utf8_is_recorded_exactly(demo: str, tmp_path: Path) -> No
     assert b"\xff" in att.body and att.body == await asyncio.to_thread(_refetch, session)
 
 
-@needs_demo
 async def test_read_timeout_on_a_stall(demo: str, tmp_path: Path) -> None:
     session = await _session(
         demo,
@@ -372,7 +339,6 @@ async def test_read_timeout_on_a_stall(demo: str, tmp_path: Path) -> None:
     assert att.chunks and att.end is not None and att.end["reason"] == "timeout"
 
 
-@needs_demo
 async def test_cancel_mid_stream(demo: str, tmp_path: Path) -> None:
     got_bytes = asyncio.Event()
     session = await _session(
@@ -396,7 +362,6 @@ async def test_cancel_mid_stream(demo: str, tmp_path: Path) -> None:
     assert not {t for t in left if "live session" in t.get_name()}
 
 
-@needs_demo
 async def test_cancelling_the_caller_propagates(demo: str, tmp_path: Path) -> None:
     got_bytes = asyncio.Event()
     session = await _session(
@@ -424,7 +389,6 @@ def child_env() -> Iterator[dict[str, str]]:
     yield env
 
 
-@needs_demo
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_sigkill_mid_stream_leaves_a_readable_capture(
     tmp_path: Path, child_env: dict[str, str]

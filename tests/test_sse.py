@@ -7,7 +7,6 @@ in the style of httpx-sse's tests/test_decoders.py, each fed with chosen chunk b
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
 from pathlib import Path
@@ -206,19 +205,14 @@ def test_one_byte_chunks_equal_whole_decode_for_every_fixture() -> None:
         assert keys(feed_chunks(body[i : i + 1] for i in range(len(body)))) == whole, path.name
 
 
-def test_long_line_in_one_byte_chunks_is_linear() -> None:
-    def run(size: int) -> float:
-        body = b"data: " + b"x" * size + b"\n\n"
-        decoder = SSEDecoder()
-        started = time.perf_counter()
-        events = [ev for i in range(len(body)) for ev in decoder.feed(body[i : i + 1])]
-        elapsed = time.perf_counter() - started
-        assert [len(ev.data) for ev in events] == [size]
-        return elapsed
-
-    small = min(run(50_000) for _ in range(2))
-    large = min(run(400_000) for _ in range(2))
-    assert large / small < 24, (small, large)  # 8x the input: linear ~8x, quadratic ~64x
+def test_long_line_in_one_byte_chunks_is_one_event() -> None:
+    # That this stays linear in the line's length is timed in bench/ingest.py, not here.
+    size = 50_000
+    body = b"data: " + b"x" * size + b"\n\n"
+    decoder = SSEDecoder()
+    events = [ev for i in range(len(body)) for ev in decoder.feed(body[i : i + 1])]
+    assert [len(ev.data) for ev in events] == [size]
+    assert events[0].data == "x" * size and decoder.offset == len(body)
 
 
 # --- fields ----------------------------------------------------------------------------------
