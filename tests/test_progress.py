@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from pathlib import Path
 
 import orjson
@@ -82,10 +83,21 @@ def test_progress_is_cached_and_only_new_fragments_are_processed() -> None:
     state = analyze_bytes(real_fixture("gpt-4o-two-tools-usage-chunk").read_bytes())
     call = state.calls[0]
     first = progress_of(call, state.events)
-    assert call._progress is first
     assert progress_of(call, state.events) is first
     assert first.advance(call, state.events) == 0
     assert first.json.length == len(call.arguments)  # nothing was fed twice
+
+
+def test_the_cached_progress_goes_with_its_call_and_leaves_it_untouched() -> None:
+    state = analyze_bytes(real_fixture("gpt-4o-two-tools-usage-chunk").read_bytes())
+    call = state.calls[0]
+    fields = [name for name in ToolCall.__slots__ if not name.startswith("__")]
+    before = {name: getattr(call, name) for name in fields}
+    progress_of(call, state.events)
+    assert {name: getattr(call, name) for name in before} == before
+    gone = weakref.ref(call)
+    del call, state  # refcounting alone frees the call: the cache does not keep it alive
+    assert gone() is None  # (nor a re-judge's old calls, nor their rows)
 
 
 def test_advance_returns_the_number_of_new_rows() -> None:

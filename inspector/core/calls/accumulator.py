@@ -58,11 +58,15 @@ def _blank(value: object, policy: str) -> bool:
 
 
 class ToolCall:
-    """One assembled tool call: its identity as received and every fragment routed to it."""
+    """One assembled tool call: its identity as received and every fragment routed to it.
+
+    Only the :class:`Accumulator` changes a call. Views keep what they derive from one (e.g.
+    :func:`inspector.core.calls.progress.progress_of`) beside it, keyed weakly by the call.
+    """
 
     __slots__ = (
+        "__weakref__",
         "_joined",
-        "_progress",
         "accepted",
         "args_from_final",
         "close_reason",
@@ -103,7 +107,6 @@ class ToolCall:
         self.length = 0
         """Characters of accepted argument text."""
         self._joined: str | None = ""
-        self._progress: Any = None  # lazy per-fragment JSON progress (core.progress)
         self.open = True
         """False once the provider closed the call."""
         self.close_seq: int | None = None

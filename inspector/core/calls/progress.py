@@ -15,13 +15,15 @@ Invariants:
 - Dropped rows (``accepted`` False) change nothing: length and JSON state are those of the
   row before.
 - :meth:`CallProgress.advance` only looks at fragments added since its last call: the work
-  is O(new fragments' bytes). :func:`progress_of` caches the progress on ``call._progress``;
-  a re-judged stream builds new ToolCall objects, so a cache never outlives its call.
+  is O(new fragments' bytes). :func:`progress_of` keeps each call's progress here, in a table
+  keyed weakly by the call: an entry goes with its call (a re-judged stream builds new ToolCall
+  objects), and a CallProgress holds no reference to its call, so nothing keeps a call alive.
 - Pure: no Qt, nothing here mutates the call or its fragments.
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -144,17 +146,21 @@ def _time(events: Sequence[SSEEvent], seq: int) -> float:
     return events[seq].t if 0 <= seq < len(events) else 0.0
 
 
+_PROGRESS: Final[weakref.WeakKeyDictionary[ToolCall, CallProgress]] = weakref.WeakKeyDictionary()
+"""Each call's progress so far (see the module docstring: it lives and dies with its call)."""
+
+
 def progress_of(
     call: ToolCall, events: Sequence[SSEEvent], upto: int | None = None
 ) -> CallProgress:
-    """The call's progress (cached on ``call._progress``), advanced to fragment ``upto``
+    """The call's progress (kept from one ask to the next), advanced to fragment ``upto``
     (default: its latest).
 
     ``events`` is the wire event list of the call's stream (``StreamState.events``).
     """
-    progress = call._progress
-    if not isinstance(progress, CallProgress):
-        progress = call._progress = CallProgress()
+    progress = _PROGRESS.get(call)
+    if progress is None:
+        progress = _PROGRESS[call] = CallProgress()
     if upto is None or len(progress.rows) < upto:
         progress.advance(call, events, upto)
     return progress
