@@ -1,4 +1,4 @@
-"""Rounds and tool events: how a tool loop's session is laid out in a capture and an Analysis.
+"""Tool events: how a tool loop's session, round by round, is laid out in a capture.
 
 A tool loop records synthetic ``event`` records (:meth:`CaptureWriter.event`) beside the chunks
 of each attempt. Their kinds:
@@ -18,7 +18,8 @@ Invariants:
   (another writer's) are placed by ``t``, after chunks of the same time.
 - An attempt belongs to the round of the latest ``round`` event at or before it; attempts
   before any (every capture older than tool loops) are round 1, so a capture without events
-  is one round, judged exactly as before.
+  is one round, judged exactly as before (the grouping:
+  :class:`inspector.core.analysis.attempt.Round`).
 - Every ``tool_dispatch`` is answered by exactly one ``tool_result`` of the same attempt
   (status ok, error or cancelled); invalid or unknown calls get a ``tool_result`` with no
   dispatch before it.
@@ -26,16 +27,12 @@ Invariants:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from inspector.core.analysis.continuation import StreamPosition, ToolResult
-from inspector.core.base.model import plain
 from inspector.core.capture.reader import Attempt
-
-if TYPE_CHECKING:
-    from inspector.core.analysis.session import AttemptView
 
 ROUND: Final = "round"
 TOOL_DISPATCH: Final = "tool_dispatch"
@@ -110,82 +107,3 @@ def merged(attempt: Attempt) -> Iterator[tuple[float, bytes | None, ToolEvent | 
         yield t, data, None
     for _, t, _, ev in slots[i:]:
         yield t, None, ev
-
-
-def stream_end(view: AttemptView) -> float | None:
-    """Seconds from the attempt's request to the end of its body (end record, else last event)."""
-    end = view.source.end if view.source is not None else None
-    if end is not None and isinstance(end.get("t"), int | float):
-        return float(end["t"])
-    events = view.state.events
-    return events[-1].t if events else None
-
-
-@dataclass
-class Round:
-    """One model round: its attempts (a seed 1 retry makes two) and its tool traffic."""
-
-    number: int
-    """1-based round number."""
-    attempts: list[AttemptView]
-    """The round's attempts, in order; the last one's calls reach history."""
-
-    @property
-    def final(self) -> AttemptView:
-        """The attempt whose calls were answered."""
-        return self.attempts[-1]
-
-    @property
-    def events(self) -> list[ToolEvent]:
-        """Every tool event of every attempt of the round, in arrival order."""
-        return [e for view in self.attempts for e in view.events]
-
-    @property
-    def results(self) -> list[ToolResult]:
-        """The final attempt's results, in the order they landed."""
-        return self.final.results
-
-    @property
-    def stream_end(self) -> float | None:
-        """Seconds from the final attempt's request to the end of its body."""
-        return stream_end(self.final)
-
-    @property
-    def saved(self) -> float:
-        """Seconds the round's wait for results was shorter than a sequential loop's (which
-        starts every tool at the stream's end and waits for the slowest)."""
-        end, results = self.stream_end, [r for r in self.results if r.completed is not None]
-        if end is None or not results:
-            return 0.0
-        sequential = max(r.duration or 0.0 for r in results)
-        streaming = max(0.0, max(r.completed.t for r in results if r.completed) - end)
-        return max(0.0, sequential - streaming)
-
-    def to_json(self) -> dict[str, Any]:
-        """The ``analyze --json`` shape (``rounds`` entries)."""
-        st = self.final.state
-        end = self.stream_end
-        return {
-            "round": self.number,
-            "attempts": [v.number for v in self.attempts],
-            "finish_reason": st.finish_reason,
-            "text": st.full_text,
-            "tool_calls": [{"slot": v.call.slot, "id": plain(v.effective_id),
-                            "name": plain(v.name)}
-                           for v in self.final.verdicts if not v.orphan],
-            "tool_results": [{**r.to_json(), "saved": round(r.saved(end), 6) if end else 0.0}
-                             for r in self.results],
-            "stream_end": end,
-            "saved": round(self.saved, 6),
-        }  # fmt: skip
-
-
-def group(views: Sequence[AttemptView]) -> list[Round]:
-    """Consecutive attempts with the same round number, as rounds."""
-    out: list[Round] = []
-    for view in views:
-        if out and out[-1].number == view.round:
-            out[-1].attempts.append(view)
-        else:
-            out.append(Round(view.round, [view]))
-    return out

@@ -217,7 +217,7 @@ def to_text(analysis: Analysis, source: str | None = None, colour: bool = False)
     for v in final.verdicts:
         if not v.orphan:
             lines.append(f"  [{v.call.slot}] arguments: {_clip(repr(v.call.arguments), 100)}")
-    if len(analysis.attempts) > 1 or analysis.records[0].reason:
+    if len(analysis.attempts) > 1 or any(rec.reason for rec in analysis.records):
         lines.append("attempts:")
         for rec in analysis.records:
             extra = f" reason={rec.reason}" if rec.reason else ""

@@ -1,0 +1,103 @@
+"""What a call's verdict depends on besides the call: the settings, the tools in force, and a
+cache of the verdicts already given.
+
+Invariants:
+- ``generation`` grows whenever something a verdict or an attempt record may depend on has
+  changed (new data, another setting, other tools). A value derived under one generation
+  stays current until it grows, so readers cache by it and nothing needs a "dirty" flag.
+- A verdict is recomputed only when its call or the settings changed since (a view reads
+  verdicts on every flush; re-validating every buffer each time would grow with the stream).
+- It refers to the streams it judges and to the capture, never to an attempt or an Analysis:
+  attempts refer to it, and the core makes no reference cycles (the window freezes the
+  garbage collector's view of everything read).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspector.core.base.model import Delta, DeltaKind
+from inspector.core.calls.accumulator import ToolCall
+from inspector.core.calls.stream import StreamState
+from inspector.core.capture.reader import Capture
+from inspector.core.verdicts.judge import CallVerdict, Settings, judge_call, registry_for
+from inspector.core.verdicts.tools import ToolRegistry
+
+
+class Judgement:
+    """The judging half of one :class:`inspector.core.analysis.session.Analysis`."""
+
+    def __init__(self, settings: Settings, tools: ToolRegistry | None) -> None:
+        self.settings = settings
+        """The settings in force (replace through :meth:`Analysis.apply`)."""
+        self.user_tools = tools
+        """Tools the user supplied (take precedence over any found in the capture)."""
+        self.capture: Capture | None = None
+        """The capture being judged, if any (its request body may carry tool definitions)."""
+        self.streams: list[StreamState] = []
+        """Every attempt's stream, in order (a Responses stream may echo its tools)."""
+        self.generation = 0
+        """Grows on every change that may change a verdict (see the module docstring)."""
+        self._verdicts: dict[int, tuple[ToolCall, tuple[Any, ...], CallVerdict]] = {}
+        self._tools: ToolRegistry | None = None
+        self._tools_generation = -1
+
+    def changed(self) -> None:
+        """Something a verdict may depend on changed: every derived value is stale."""
+        self.generation += 1
+
+    def forget_verdicts(self) -> None:
+        """The calls are about to be rebuilt (another empty-id policy): old verdicts must not
+        linger, nor keep old calls alive."""
+        self._verdicts.clear()
+        self.changed()
+
+    def tools(self) -> ToolRegistry | None:
+        """The tools calls are judged against, resolved at most once per generation: the
+        user's, else the capture's request body's, else those a Responses stream echoes in
+        ``response.created`` (a registry comes from :func:`registry_for`, cached by its
+        definitions list). None when no tools are known."""
+        if self._tools_generation != self.generation:
+            self._tools = self._resolve_tools()
+            self._tools_generation = self.generation
+        return self._tools
+
+    def verdict(self, state: StreamState, call: ToolCall) -> CallVerdict:
+        """``call`` (of ``state``) judged under the current settings and tools, from the cache
+        while neither the call nor they changed. A call still open is not validated yet."""
+        registry = self.tools()
+        mode = self.settings.validation
+        key = (
+            call.length,
+            call.open,
+            call.truncated,
+            len(call.fragments),
+            call.name,
+            call.id,
+            mode,
+            id(registry),
+            state.empty_id,
+        )
+        cached = self._verdicts.get(id(call))
+        if cached is not None and cached[0] is call and cached[1] == key:
+            return cached[2]
+        verdict = judge_call(state, call, mode, registry)
+        self._verdicts[id(call)] = (call, key, verdict)
+        return verdict
+
+    def _resolve_tools(self) -> ToolRegistry | None:
+        if self.user_tools is not None:
+            return self.user_tools
+        source = self._tool_source()
+        return registry_for(source) if source is not None else None
+
+    def _tool_source(self) -> Any:
+        if self.capture is not None and self.capture.tools:
+            return self.capture.tools
+        for state in self.streams:
+            for d in state.deltas[:8]:
+                if isinstance(d, Delta) and d.kind == DeltaKind.META and isinstance(d.value, dict):
+                    tools = (d.value.get("response") or {}).get("tools")
+                    if tools:
+                        return tools
+        return None

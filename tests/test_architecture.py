@@ -1,0 +1,107 @@
+"""The core's import graph has no cycle: every module of ``inspector.core`` can be read (and
+imported) after the modules it imports, never halfway through one of them.
+
+import-linter's ``layers`` contract (pyproject.toml) orders the stages; this test also covers
+the modules inside one stage, and imports made only for type checking (a cycle there still
+ties two modules together for a reader, and for mypy)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import grimp
+import pytest
+
+CORE = "inspector.core"
+
+
+def core_imports(graph: grimp.ImportGraph | None = None) -> dict[str, set[str]]:
+    """Each module of the core, with the core modules it imports directly."""
+    graph = graph or grimp.build_graph("inspector")
+    modules = {m for m in graph.modules if m == CORE or m.startswith(CORE + ".")}
+    return {m: graph.find_modules_directly_imported_by(m) & modules for m in modules}
+
+
+def cycles(imports: Mapping[str, Iterable[str]]) -> list[list[str]]:
+    """The import cycles of ``imports``: each strongly connected group of two or more modules
+    (or a module that imports itself), as one path around it (Tarjan, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+    for root in sorted(imports):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(imports[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(imports.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1 or node in imports.get(node, ()):
+                    groups.append(_path(sorted(group), imports))
+    return groups
+
+
+def _path(group: list[str], imports: Mapping[str, Iterable[str]]) -> list[str]:
+    """A readable cycle through ``group``: from its first module, along imports inside the
+    group, back to a module already on the path."""
+    members, path = set(group), [group[0]]
+    while True:
+        nxt = min(m for m in imports[path[-1]] if m in members)
+        if nxt in path:
+            return [*path[path.index(nxt) :], nxt]
+        path.append(nxt)
+
+
+def test_the_core_has_no_import_cycle() -> None:
+    found = cycles(core_imports())
+    assert not found, "import cycles in inspector.core:\n" + "\n".join(
+        " -> ".join(c) for c in found
+    )
+
+
+@pytest.mark.parametrize(
+    ("imports", "expected"),
+    [
+        ({"a": {"b"}, "b": {"c"}, "c": set()}, []),
+        ({"a": {"b"}, "b": {"a"}}, [["a", "b", "a"]]),
+        ({"a": {"a"}}, [["a", "a"]]),
+        ({"a": {"b"}, "b": {"c"}, "c": {"b", "d"}, "d": set()}, [["b", "c", "b"]]),
+        ({"x": {"y"}, "y": {"z"}, "z": {"x"}, "q": {"x"}}, [["x", "y", "z", "x"]]),
+    ],
+)
+def test_cycles_finds_every_cycle_and_only_cycles(
+    imports: dict[str, set[str]], expected: list[list[str]]
+) -> None:
+    assert cycles(imports) == expected
+
+
+def test_a_cycle_added_to_the_core_is_found() -> None:
+    graph = grimp.build_graph("inspector")
+    graph.add_import(importer="inspector.core.base.model", imported="inspector.core.reports.report")
+    found = cycles(core_imports(graph))
+    assert any("inspector.core.base.model" in c for c in found), found
