@@ -136,7 +136,8 @@ def record(args: argparse.Namespace) -> int:
     from inspector.core.reports import report
     from inspector.core.requests.scenarios import find_profile, find_scenario, load_profiles
 
-    from .net.session import LoopSettings, record_session
+    from .net.policy import LoopSettings
+    from .net.session import record_session
 
     profile = find_profile(args.profile, load_profiles(args.profiles) if args.profiles else None)
     scenario = find_scenario(args.scenario)

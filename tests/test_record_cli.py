@@ -42,7 +42,7 @@ def test_record_default_demo_then_analyze_agrees(
     a_code, a_out = _analyze(capsys, out)
     assert a_code == 0 and a_out == "".join(report)  # the live analysis is the replayed one
     assert "valid" in a_out and "INVALID" not in a_out
-    # the same capture under the literal policy shows seed 3's bug
+    # the same capture under the literal policy shows the empty-id accumulator bug
     assert _analyze(capsys, out, "--empty-id", "literal")[0] == 1
 
 

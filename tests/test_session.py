@@ -1,4 +1,4 @@
-"""Live sessions: seed 1's retry policy end to end, faults, cancellation, crash safety.
+"""Live sessions: the retry rule end to end, faults, cancellation, crash safety.
 
 The demo-provider tests run the REAL server (inspector.net.demo) on a loopback port; a few unit
 tests use httpx.MockTransport where the demo cannot produce the situation (a key check, a
@@ -42,7 +42,8 @@ from inspector.net.errors import (
     ReadTimeout,
     StreamBroken,
 )
-from inspector.net.session import LiveSession, LoopSettings, resolve_key
+from inspector.net.policy import LoopSettings
+from inspector.net.session import LiveSession, resolve_key
 
 REPO = Path(__file__).resolve().parents[1]
 FAST = {"x-demo-chunk-delay": "0"}
@@ -52,7 +53,7 @@ SECRET = "sk-test-NEVER-ON-DISK-42"
 # -- unit: settings and keys -------------------------------------------------------------------
 
 
-def test_loop_settings_follow_the_seed() -> None:
+def test_loop_settings_follow_the_clients_loop_config() -> None:
     s = LoopSettings()
     assert (s.tool_argument_validation, s.stream_transport, s.retry) == ("structural", None, True)
     assert LoopSettings(False, 5.0).attempt_budget == 5.0  # positional fields unaffected

@@ -24,7 +24,7 @@ from inspector.core.capture.reader import load
 from inspector.core.replay.replayer import Replayer
 from inspector.core.requests.scenarios import Scenario, build_request, find_profile
 from inspector.net.demo import DemoProvider
-from inspector.net.session import LoopSettings
+from inspector.net.policy import LoopSettings
 from inspector.net.toolloop import ToolLoop
 from inspector.net.tools import ToolBox
 
@@ -144,7 +144,7 @@ async def test_invalid_call_gets_an_error_result_without_running(
     assert loop.end_reason == "finish"  # finish "length": not a tool-calls finish
 
 
-async def test_seed1_retry_happens_inside_a_round(
+async def test_the_streaming_retry_happens_inside_a_round(
     demo_provider: DemoProvider, tmp_path: Path
 ) -> None:
     loop = make_loop(demo_provider, tmp_path, model="demo-truncated-then-valid")

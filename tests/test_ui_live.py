@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -44,7 +45,7 @@ async def until(predicate: Any, timeout: float = 20.0) -> None:
             await asyncio.sleep(0.02)
 
 
-def test_live_retry_shows_two_attempts_with_the_seed_reasons(
+def test_live_retry_shows_two_attempts_with_their_attempt_reasons(
     window: MainWindow, qloop: qasync.QEventLoop
 ) -> None:
     window.live_bar.select("demo", "demo-truncated-then-valid", "weather")
@@ -154,7 +155,7 @@ def test_tool_loop_shows_rounds_results_and_timeline(
         assert "✔ result" in line and "dispatched at chunk" in line
     window.tabs.setCurrentIndex(window.tabs.count() - 1)
     bands = window.timeline.bands
-    assert [b.title for b in bands] == ["round 1 · attempt 1", "round 2 · attempt 2"]
+    assert [b.title for b in bands] == ["round 1 · attempt 1", "round 2 · attempt 1"]
     assert (
         sum(
             1
@@ -164,6 +165,41 @@ def test_tool_loop_shows_rounds_results_and_timeline(
         == 3
     )  # one tool span per call
     assert window.doc.replayer is not None  # the recorded loop is now replayable
+
+
+def test_running_while_tools_run_and_the_toolbar_says_round_and_attempt(
+    window: MainWindow, qloop: qasync.QEventLoop
+) -> None:
+    window.live_bar.select("demo", "demo-clean", "weather")
+    window.live_bar.loop.setChecked(True)
+    slow = ((), (("get_weather", 1.0),))  # the tool outlives its round's stream
+    window.live.timeouts = replace(window.live.timeouts, loop_options=slow)
+    states: list[str] = []
+    window.live.state_changed.connect(states.append)
+
+    async def scenario() -> None:
+        window.start_live()
+        await until(
+            lambda: window.live.session is not None and window.live.session.state == "running_tools"
+        )
+        assert window.live.running and window.live_bar.stop.isEnabled()
+        assert window.live_bar.state_label.text().strip() == "running tools · round 1 · attempt 1"
+        await until(lambda: window.live.session.state in ("done", "failed", "cancelled"))
+        await asyncio.sleep(0.05)
+
+    qloop.run_until_complete(scenario())
+    loop = window.live.session
+    assert loop is not None and loop.state == "done", loop.error
+    assert not window.live.running and window.live_bar.start.isEnabled()
+    assert states == [
+        "connecting · round 1 · attempt 1",
+        "streaming · round 1 · attempt 1",
+        "running tools · round 1 · attempt 1",
+        "connecting · round 2 · attempt 1",
+        "streaming · round 2 · attempt 1",
+        "done · round 2 · attempt 1",
+    ]
+    assert window.live_bar.state_label.text().strip() == "done · round 2 · attempt 1"
 
 
 def test_scenario_dialog_edits_tools_timeouts_and_loop_options(window: MainWindow) -> None:

@@ -73,10 +73,15 @@ class RecordWriter(Protocol):
 class MirroredWriter:
     """A RecordWriter that writes the capture (if any) and mirrors each record into a core
     :class:`Attempt` (the one an Analysis shows), so live views see what loading the capture
-    would give."""
+    would give. ``on_response`` is called once the response record is written."""
 
-    def __init__(self, writer: CaptureWriter | None, source: Attempt) -> None:
-        self.writer, self.source = writer, source
+    def __init__(
+        self,
+        writer: CaptureWriter | None,
+        source: Attempt,
+        on_response: Callable[[], None] | None = None,
+    ) -> None:
+        self.writer, self.source, self.on_response = writer, source, on_response
 
     def request(self, attempt: int, method: str, url: str, headers: Headers | None,
                 body: Any, t: float = 0.0) -> None:  # fmt: skip
@@ -91,6 +96,8 @@ class MirroredWriter:
             self.writer.response(attempt, status, headers, t)
         self.source.response = {"type": "response", "attempt": attempt, "t": t,
                                 "status": status, "headers": redact_headers(headers)}  # fmt: skip
+        if self.on_response is not None:
+            self.on_response()
 
     def chunk(self, attempt: int, t: float, data: bytes) -> None:
         if self.writer is not None:

@@ -13,7 +13,7 @@ from typing import Any
 
 
 class RunOnce:
-    """The task behind a live session or a tool loop."""
+    """The task behind a session runner (a live session, a tool loop)."""
 
     def __init__(self, name: str) -> None:
         self.name = name

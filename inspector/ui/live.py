@@ -5,7 +5,10 @@ Invariants:
   ``LiveController._tasks`` until it finishes, and :meth:`LiveController.aclose` cancels and
   awaits them, so nothing outlives the window.
 - The session feeds the core directly; the window hears about it only through the
-  Document's 60 Hz flush (never per chunk).
+  Document's 60 Hz flush (never per chunk), and through ``state_changed`` once per change of
+  state or "round R · attempt N".
+- ``running`` is true in every state of the session that is not final (connecting, streaming,
+  running tools, retrying), and false once it is done, failed or cancelled.
 - API keys come from the environment or the OS keyring at start time and live only in the
   session object; nothing here writes them anywhere.
 """
@@ -33,7 +36,10 @@ from inspector.core.requests.scenarios import (
     load_scenarios,
 )
 
-from ..net.session import LiveSession, LoopSettings, require_key
+from ..net.policy import LoopSettings
+from ..net.runner import SessionRunner
+from ..net.runstate import RoundAttempt, RunState
+from ..net.session import LiveSession, require_key
 from .document import Document
 from .scenario_dialog import ScenarioDialog, Timeouts
 
@@ -58,13 +64,15 @@ class LiveController(QObject):
     failed = Signal(str)
     """The session could not start or ended with an error: one line plus the details."""
     running_changed = Signal(bool)
+    state_changed = Signal(str)
+    """What the session is doing and where: "streaming · round 1 · attempt 2"."""
     models_changed = Signal(list)
     """Model names the demo provider offers (its scenarios)."""
 
     def __init__(self, doc: Document, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.doc = doc
-        self.session: LiveSession | None = None
+        self.session: SessionRunner | None = None
         """The running (or last) session."""
         self.demo: Any = None
         """The embedded demo provider, started on first use."""
@@ -79,8 +87,8 @@ class LiveController(QObject):
 
     @property
     def running(self) -> bool:
-        """Is a session streaming?"""
-        return self.session is not None and self.session.state in ("streaming", "retrying")
+        """Is a session under way (any state but done, failed and cancelled)?"""
+        return self.session is not None and not self.session.state.final
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)
@@ -98,8 +106,9 @@ class LiveController(QObject):
         loop: bool = False,
         sequential: bool = False,
     ) -> None:
-        """Start a session (the previous one is stopped first); ``loop`` runs the tool loop
-        (seed 2: tools run as their calls close, results feed the next round)."""
+        """Start a session (the previous one is stopped first); ``loop`` runs the
+        streaming-dispatch tool loop (tools run as their calls close, results feed the next
+        round)."""
         self.stop()
         self._current = self._spawn(self._run(profile, model, scenario, retry, loop, sequential))
 
@@ -158,6 +167,7 @@ class LiveController(QObject):
                 path.unlink()  # the file this one claimed never got a byte
             return
         self.session = session
+        session.on_state = lambda state, place: self._state(session, state, place)
         self.doc.attach_live(session.analysis, f"live: {profile_name} · {model}")
         self.running_changed.emit(True)
         self.status.emit(
@@ -180,6 +190,10 @@ class LiveController(QObject):
                     + f"\n\nEvery byte received is in {session.capture_path}"
                 )
 
+    def _state(self, session: SessionRunner, state: RunState, place: RoundAttempt) -> None:
+        if session is self.session:  # a session replaced by a newer one is not shown
+            self.state_changed.emit(f"{state.label} · {place}")
+
     async def _prepare(
         self,
         profile_name: str,
@@ -188,7 +202,7 @@ class LiveController(QObject):
         retry: bool,
         loop: bool = False,
         sequential: bool = False,
-    ) -> Any:
+    ) -> SessionRunner:
         profile = find_profile(profile_name)
         if profile.is_demo:
             profile = profile.resolved(await self.ensure_demo())
@@ -297,7 +311,7 @@ class LiveToolBar(QToolBar):
         self.loop = QCheckBox("tool loop")
         self.loop.setToolTip(
             "Run the built-in demo tools as each call closes mid-stream and "
-            "continue round after round (seed 2)"
+            "continue round after round (the streaming-dispatch tool loop)"
         )
         self.addWidget(self.loop)
         self.sequential = QCheckBox("sequential")
@@ -305,7 +319,7 @@ class LiveToolBar(QToolBar):
         self.addWidget(self.sequential)
         self.retry = QCheckBox("retry invalid once")
         self.retry.setChecked(True)
-        self.retry.setToolTip("Seed 1: at most one streaming retry when a call is invalid")
+        self.retry.setToolTip("At most one streaming retry of a round when a call is invalid")
         self.addWidget(self.retry)
         self.start = QToolButton()
         self.start.setText("Start")
@@ -316,6 +330,10 @@ class LiveToolBar(QToolBar):
         self.stop.setEnabled(False)
         self.stop.clicked.connect(self.stop_requested)
         self.addWidget(self.stop)
+        self.state_label = QLabel()
+        """What the session is doing: "running tools · round 2 · attempt 1"."""
+        self.state_label.setMinimumWidth(260)  # a state change should not re-lay out the toolbar
+        self.addWidget(self.state_label)
         self.profile.currentIndexChanged.connect(lambda _i: self._profile_changed())
         self._profile_changed()
 
@@ -350,3 +368,7 @@ class LiveToolBar(QToolBar):
     def show_running(self, running: bool) -> None:
         self.start.setEnabled(not running)
         self.stop.setEnabled(running)
+
+    def show_state(self, text: str) -> None:
+        """The session's state and "round R · attempt N" (see LiveController.state_changed)."""
+        self.state_label.setText(f" {text} ")

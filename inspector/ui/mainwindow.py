@@ -31,6 +31,7 @@ from inspector.core.reports.report import findings
 from inspector.core.verdicts.tools import ToolRegistry
 
 from .. import __version__
+from ..net.runstate import attempt_places
 from .document import Document
 from .lanes import LanesView
 from .live import DEFAULT_MODEL, DEFAULT_PROFILE, DEFAULT_SCENARIO, LiveController, LiveToolBar
@@ -165,6 +166,7 @@ class MainWindow(QMainWindow):
         lb.start_requested.connect(self.start_live)
         lb.stop_requested.connect(lc.stop)
         lc.running_changed.connect(lb.show_running)
+        lc.state_changed.connect(lb.show_state)
         lc.running_changed.connect(self._session_ended)
         lc.status.connect(lambda text: self.statusBar().showMessage(text, 15000))
         lc.models_changed.connect(lb.set_models)
@@ -277,7 +279,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(
             f"{a.dialect or 'dialect?'} · validation {s.validation} · empty-id {s.empty_id} · "
             f"{len(calls)} call(s), {bad} invalid · {len(view.quirks)} quirk(s) · "
-            f"attempt {view.number}/{len(a.attempts)}"
+            f"{attempt_places(a.attempts)[view.number]}"
         )
 
     def _on_loaded(self, name: str) -> None:

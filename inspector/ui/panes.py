@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from inspector.core.analysis.session import AttemptView
 from inspector.core.base.model import EventKind
 
+from ..net.runstate import attempt_places
 from .models import SEQ_ROLE, EventsModel, FindingsModel
 
 
@@ -167,13 +168,15 @@ class TurnPane(QWidget):
 
 
 class AttemptsPane(QTreeWidget):
-    """Attempts as a tree: each physical request with its outcome and reason, its calls below.
+    """Attempts as a tree: each physical request with its outcome and reason, its calls below;
+    under "Round R" items when a tool loop has several rounds. An attempt is labelled with its
+    number within its round ("round R · attempt N", N from 1 in each round).
 
     Selecting an attempt shows its lanes; selecting a call also selects its lane.
     """
 
     attempt_selected = Signal(int)
-    """1-based attempt number (0: follow the latest)."""
+    """1-based session-wide attempt number, as in the capture (0: follow the latest)."""
     call_selected = Signal(int, int)
     """(attempt, lane slot)."""
 
@@ -193,10 +196,12 @@ class AttemptsPane(QTreeWidget):
             return
         records = analysis.records
         results = {(view.number, r.slot): r for view in analysis.attempts for r in view.results}
+        places = attempt_places(analysis.attempts)
         shape = [
             (
                 view.round,
                 r.attempt,
+                places[view.number].attempt,
                 r.outcome if view.state.ended else "streaming…",
                 r.reason if view.state.ended else None,
                 r.recovery_action,
@@ -220,8 +225,8 @@ class AttemptsPane(QTreeWidget):
         self.clear()
         looped = len({s[0] for s in shape}) > 1
         parents: dict[int, QTreeWidgetItem] = {}
-        for rnd, number, outcome, reason, recovery, calls in shape:
-            top = self._attempt_item(number, outcome, reason, recovery, calls)
+        for rnd, number, in_round, outcome, reason, recovery, calls in shape:
+            top = self._attempt_item(number, in_round, outcome, reason, recovery, calls)
             if looped:
                 if rnd not in parents:
                     parents[rnd] = QTreeWidgetItem([f"Round {rnd}", ""])
@@ -239,6 +244,7 @@ class AttemptsPane(QTreeWidget):
     @staticmethod
     def _attempt_item(
         number: int,
+        in_round: int,
         outcome: str,
         reason: str | None,
         recovery: str | None,
@@ -246,7 +252,7 @@ class AttemptsPane(QTreeWidget):
     ) -> QTreeWidgetItem:
         label = outcome + (f" · {reason}" if reason else "")
         label += f" → {recovery}" if recovery and outcome != "accepted" else ""
-        top = QTreeWidgetItem([f"Attempt {number}", label])
+        top = QTreeWidgetItem([f"Attempt {in_round}", label])  # N from 1 in each round
         top.setToolTip(1, label)
         top.setData(0, Qt.ItemDataRole.UserRole, (number, None))
         for slot, name, valid, orphan, is_open, result in calls:

@@ -5,7 +5,8 @@ Invariants:
   175 MB Addons wheel). ``refresh`` recomputes the few rectangles once per flush; paintEvent
   only draws them.
 - Time runs left to right on each attempt's own clock (seconds since its request), one band
-  per attempt, rounds labelled, so the overlap of tool execution with streaming is visible.
+  per attempt titled "round R · attempt N" (N from 1 in each round, as the Live toolbar says
+  it), so the overlap of tool execution with streaming is visible.
 - Colour is never alone: bars carry a symbol or text (✔ / ✖, tool names, durations).
 """
 
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from inspector.core.analysis.session import Analysis, AttemptView
 
+from ..net.runstate import RoundAttempt, attempt_places
 from . import theme
 
 ROW = 18
@@ -54,9 +56,8 @@ def bands(analysis: Analysis | None) -> list[Band]:
     if analysis is None:
         return []
     analysis.judge()
-    out = []
-    for view in analysis.attempts:
-        out.append(_band(view))
+    places = attempt_places(analysis.attempts)
+    out = [_band(view, places[view.number]) for view in analysis.attempts]
     for rnd in analysis.rounds if len(analysis.attempts) else []:
         if rnd.saved > 0.0005 and rnd.final in analysis.attempts:
             i = analysis.attempts.index(rnd.final)
@@ -64,7 +65,7 @@ def bands(analysis: Analysis | None) -> list[Band]:
     return out
 
 
-def _band(view: AttemptView) -> Band:
+def _band(view: AttemptView, place: RoundAttempt) -> Band:
     st = view.state
     events = st.events
 
@@ -110,7 +111,7 @@ def _band(view: AttemptView) -> Band:
             )
         )
     end = max([b.t1 for b in bars] + [0.001])
-    return Band(f"round {view.round} · attempt {view.number}", labels, bars, end)
+    return Band(str(place), labels, bars, end)
 
 
 class TimelineView(QWidget):
