@@ -718,8 +718,9 @@ SAMPLES = [
     Sample(
         "glm-empty-string-continuations",
         "GLM-5.2: empty-string id and name continuations",
-        'Seed 3: two parallel calls (ExecCommand, Glob) whose continuations carry "id": "" '
-        'and "name": "". Fine under the absent policy; under literal both calls end as "{".',
+        'The empty-id accumulator bug: two parallel calls (ExecCommand, Glob) whose '
+        'continuations carry "id": "" and "name": "". Fine under the absent policy; under '
+        'literal both calls end as "{".',
         "openai-chat",
         3,
         glm,

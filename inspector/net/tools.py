@@ -1,7 +1,7 @@
 """Built-in demo tools a tool loop can run anywhere, and the registry that holds them.
 
 =================  ==========================================================================
-get_weather        fake, deterministic weather for a city (seed 2's ``{output, title,
+get_weather        fake, deterministic weather for a city (the tool loop's ``{output, title,
                    metadata}`` shape)
 get_time           the current time in an IANA time zone (the shaped result too)
 search_files       lines matching a text in files matching a glob, confined to

@@ -29,7 +29,7 @@ from inspector.core.verdicts.tools import ToolRegistry
 
 @dataclass(frozen=True)
 class Timeouts:
-    """The live session's limits (seed 1's attempt budget included)."""
+    """The live session's limits (the streaming retry's attempt budget included)."""
 
     connect: float = 10.0
     """Seconds to establish the connection."""

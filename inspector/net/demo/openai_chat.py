@@ -130,8 +130,9 @@ def _each(c: Chat, make: Callable[[int, Call, list[str]], list[list[Entry]]]) ->
 
 
 def _glm(c: Chat) -> list[Frame]:
-    """Seed 3: the opener carries id, name and ``{``; every continuation ``"id": ""`` and
-    ``"name": ""`` (an accumulator that looks "" up keeps only the ``{``: raw_len=1)."""
+    """The empty-id accumulator bug's stream: the opener carries id, name and ``{``; every
+    continuation ``"id": ""`` and ``"name": ""`` (an accumulator that looks "" up keeps only
+    the ``{``: raw_len=1)."""
 
     def make(i: int, call: Call, ps: list[str]) -> list[list[Entry]]:
         text = call.spaced()
@@ -145,7 +146,7 @@ def _glm(c: Chat) -> list[Frame]:
 
 
 def _glm_truncated(c: Chat) -> list[Frame]:
-    """``demo-glm-retry``'s first attempt: seed 3's continuations, the last call cut off
+    """``demo-glm-retry``'s first attempt: empty-string continuations, the last call cut off
     halfway through its arguments (finish ``length``), so the attempt is invalid."""
     last = len(c.turn.calls) - 1
 

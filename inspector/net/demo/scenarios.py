@@ -84,7 +84,8 @@ _TABLE = [
     Scenario("demo-parallel", "A conforming stream with three parallel calls.", _all(), 3),
     Scenario(
         "demo-glm-empty-string",
-        'GLM-5.2 / seed 3: continuations carry "id": "" and "name": "" (two parallel calls).',
+        'GLM-5.2 / the empty-id accumulator bug: continuations carry "id": "" and "name": ""'
+        " (two parallel calls).",
         {CHAT: ("empty_string_continuation_id", "empty_string_continuation_name")},
         2,
     ),
@@ -245,8 +246,9 @@ _TABLE = [
     ),
     Scenario(
         "demo-glm-retry",
-        "The window's default: seed 3's glm-5.2 continuations, and the "
-        "first request cut off mid-arguments so seed 1's retry shows as a second attempt.",
+        "The window's default: glm-5.2's empty-string continuations (the empty-id accumulator "
+        "bug), and the first request cut off mid-arguments so the streaming retry shows as a "
+        "second attempt.",
         {
             CHAT: (
                 "empty_string_continuation_id",
@@ -258,7 +260,7 @@ _TABLE = [
     ),
     Scenario(
         "demo-truncated-then-valid",
-        "Seed 1's retry flow: the first request of a "
+        "The streaming-retry flow: the first request of a "
         "conversation is cut off mid-arguments; the identical retry gets a valid call.",
         {d: ("finish_reason_mismatch",) for d in (CHAT, ANTH, RESP)},
     ),
