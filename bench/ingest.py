@@ -31,7 +31,7 @@ from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.calls.jsonprogress import first_error
 from inspector.core.calls.stream import StreamState
 from inspector.core.events.sse import SSEDecoder
-from inspector.core.providers import make_dialect
+from inspector.core.providers import REGISTRY
 from inspector.core.verdicts.quirks import detect as detect_quirks
 from inspector.core.verdicts.tools import ToolRegistry
 from inspector.core.verdicts.validation import validate_call
@@ -254,7 +254,7 @@ def ours_sse(chunks: list[bytes]) -> int:
 def ours_sse_dialect(chunks: list[bytes]) -> int:
     """Stages 1+2: SSE decoder, then the auto dialect into a delta list (as StreamState does)."""
     dec = SSEDecoder()
-    dialect = make_dialect("auto")
+    dialect = REGISTRY.dialect("auto")
     feed = dialect.feed
     events: list[Any] = []
     deltas: list[Any] = []
@@ -271,7 +271,7 @@ def ours_sse_dialect(chunks: list[bytes]) -> int:
 
 def ours_stream(chunks: list[bytes]) -> StreamState:
     """Stages 1-3: StreamState.feed per network read, then end() (decode + map + accumulate)."""
-    state = StreamState()
+    state = StreamState(REGISTRY.dialect("auto"))
     for k, c in enumerate(chunks):
         state.feed(c, k * 0.001)
     state.end()
@@ -280,7 +280,7 @@ def ours_stream(chunks: list[bytes]) -> StreamState:
 
 def ours_full(chunks: list[bytes], registry: ToolRegistry) -> Analysis:
     """The product path: Analysis feed per network read, end, judge (structural validation)."""
-    analysis = Analysis(Settings(validation="structural"), tools=registry)
+    analysis = Analysis(Settings(validation="structural"), tools=registry, providers=REGISTRY)
     for k, c in enumerate(chunks):
         analysis.feed(c, k * 0.001)
     analysis.end()
@@ -705,7 +705,7 @@ def main(argv: list[str] | None = None) -> int:
     dialect = t["map"].best - t["sse"].best
     shares = [
         ("SSE decode (sse.py)", t["sse"].best, ""),
-        ("dialect (dialects/openai_chat.py, sniff.py)", dialect, ""),
+        ("dialect (providers/openai_chat.py, sniff.py)", dialect, ""),
         ("  of which orjson.loads(ev.data)", parts["loads"].best, "alone"),
         ("accumulator (stream.py, accumulator.py)", t["stream"].best - t["map"].best, ""),
         ("judge (analysis.py judge())", judge, ""),

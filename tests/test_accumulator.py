@@ -8,6 +8,7 @@ import pytest
 
 from inspector.core.base.model import OMITTED, Delta, DeltaKind, ToolCallDelta
 from inspector.core.calls.accumulator import Accumulator, repaired_id
+from inspector.core.providers import REGISTRY
 
 _seq = iter(range(10**6))
 
@@ -121,7 +122,9 @@ def test_next_index_closes_the_previous_call_in_openai_chat() -> None:
 
 
 def test_anthropic_closes_only_on_content_block_stop() -> None:
-    acc = feed(Accumulator(dialect="anthropic"), frag(1, "a", "f"), frag(2, "b", "g"))
+    acc = feed(
+        Accumulator(closing=REGISTRY.get("anthropic").closing), frag(1, "a", "f"), frag(2, "b", "g")
+    )
     assert all(c.open for c in acc.calls)
     acc.on_delta(Delta(9, DeltaKind.CLOSE, 1))
     assert [c.open for c in acc.calls] == [False, True]
@@ -147,13 +150,13 @@ def test_length_finish_marks_incomplete_calls_truncated() -> None:
 
 def test_final_fragment_fills_empty_buffer_or_is_compared() -> None:
     acc = feed(
-        Accumulator(dialect="openai-responses"),
+        Accumulator(closing=REGISTRY.get("openai-responses").closing),
         frag(0, "c", "f", ""),
         frag(0, args='{"a":1}', final=True),
     )
     assert args(acc) == ['{"a":1}'] and acc.calls[0].args_from_final
     acc = feed(
-        Accumulator(dialect="openai-responses"),
+        Accumulator(closing=REGISTRY.get("openai-responses").closing),
         frag(0, "c", "f", '{"a":1}'),
         frag(0, args='{"a":1}', final=True),
         frag(0, args='{"a":2}', final=True),

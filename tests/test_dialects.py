@@ -26,17 +26,11 @@ from inspector.core.base.model import (
     ToolCallDelta,
 )
 from inspector.core.events import sse
-from inspector.core.providers import (
-    DIALECTS,
-    Anthropic,
-    AutoDialect,
-    Gemini,
-    OpenAIChat,
-    Responses,
-    make_dialect,
-    sniff,
-    sniff_url,
-)
+from inspector.core.providers import REGISTRY, AutoDialect, sniff, sniff_url
+from inspector.core.providers.anthropic import AnthropicDialect
+from inspector.core.providers.gemini import GeminiDialect
+from inspector.core.providers.openai_chat import OpenAIChatDialect
+from inspector.core.providers.responses import ResponsesDialect
 from inspector.core.providers.sniff import SNIFF_LIMIT
 
 K = DeltaKind
@@ -82,7 +76,7 @@ def comment(text: str, seq: int = 0) -> SSEEvent:
 
 def run(dialect: str, items: list[Any]) -> list[AnyDelta]:
     """Feed events (SSEEvent, data str, dict -> JSON, or (event name, data)) with seq 0, 1, …"""
-    d = make_dialect(dialect)
+    d = REGISTRY.dialect(dialect)
     out: list[AnyDelta] = []
     for seq, item in enumerate(items):
         if isinstance(item, SSEEvent):
@@ -157,7 +151,7 @@ def fixture_deltas(name: str, dialect: str | None = None) -> list[AnyDelta]:
     path = real_fixture(name)
     if dialect is None:
         dialect = json.loads(path.with_suffix(".meta.json").read_text())["dialect"]
-    d = make_dialect(dialect)
+    d = REGISTRY.dialect(dialect)
     out: list[AnyDelta] = []
     for e in _split(path.read_bytes()):
         d.feed(e, out)
@@ -168,21 +162,22 @@ def fixture_deltas(name: str, dialect: str | None = None) -> list[AnyDelta]:
 # -- registry ----------------------------------------------------------------------------------
 
 
-def test_registry_and_make_dialect() -> None:
-    assert {
-        "openai-chat": OpenAIChat,
-        "anthropic": Anthropic,
-        "openai-responses": Responses,
-        "gemini": Gemini,
-    } == DIALECTS
-    for name, cls in DIALECTS.items():
-        d = make_dialect(name)
-        assert type(d) is cls and d.name == name
-    assert make_dialect("openai-chat") is not make_dialect("openai-chat")
-    auto = make_dialect("auto")
-    assert isinstance(auto, AutoDialect) and auto.name == "auto" and auto.chosen is None
+def test_registry_and_its_dialects() -> None:
+    classes = {
+        "openai-chat": OpenAIChatDialect,
+        "anthropic": AnthropicDialect,
+        "openai-responses": ResponsesDialect,
+        "gemini": GeminiDialect,
+    }
+    assert REGISTRY.names() == tuple(classes)
+    for name, cls in classes.items():
+        d = REGISTRY.dialect(name)
+        assert type(d) is cls and d.provider is REGISTRY.get(name) and d.provider.name == name
+    assert REGISTRY.dialect("openai-chat") is not REGISTRY.dialect("openai-chat")
+    auto = REGISTRY.dialect("auto")
+    assert isinstance(auto, AutoDialect) and auto.provider is None and auto.chosen is None
     with pytest.raises(ValueError, match="unknown dialect"):
-        make_dialect("cohere")
+        REGISTRY.dialect("cohere")
 
 
 # -- every recorded stream -----------------------------------------------------------------------
@@ -199,7 +194,7 @@ def test_sniff_picks_the_recorded_dialect(name: str) -> None:
     events = fixture_events(name)
     expected = FIXTURE_DIALECTS[name]
     assert sniff(events) == expected
-    auto = AutoDialect()
+    auto = AutoDialect(REGISTRY)
     out: list[AnyDelta] = []
     for e in events:
         auto.feed(e, out)
@@ -527,7 +522,7 @@ def test_real_decoder_agrees() -> None:
     for path in all_real_fixtures():
         dialect = FIXTURE_DIALECTS[path.name]
         mine = fixture_deltas(path.name, dialect)
-        d = make_dialect(dialect)
+        d = REGISTRY.dialect(dialect)
         out: list[AnyDelta] = []
         for e in sse.decode_all(path.read_bytes()):
             d.feed(e, out)
@@ -793,7 +788,7 @@ def test_chat_error_after_200_bare_and_vllm() -> None:
 # -- shared handling, every dialect ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("dialect", [*DIALECTS, "auto"])
+@pytest.mark.parametrize("dialect", [*REGISTRY.names(), "auto"])
 def test_comment_and_wire_error(dialect: str) -> None:
     wire = SSEEvent(1, EventKind.ERROR, "", "invalid UTF-8 at byte 12", None, None, 12, 20)
     out = run(dialect, [comment(" keep-alive"), wire])
@@ -803,7 +798,7 @@ def test_comment_and_wire_error(dialect: str) -> None:
     ]
 
 
-@pytest.mark.parametrize("dialect", [*DIALECTS, "auto"])
+@pytest.mark.parametrize("dialect", [*REGISTRY.names(), "auto"])
 def test_undecodable_data(dialect: str) -> None:
     out = run(dialect, ['{"choices": [', "data: {}"])
     assert [(d.seq, d.kind) for d in out] == [(0, K.UNKNOWN), (1, K.UNKNOWN)]
@@ -814,7 +809,7 @@ def test_undecodable_data(dialect: str) -> None:
     assert msg == str(info.value) and msg
 
 
-@pytest.mark.parametrize("dialect", list(DIALECTS))
+@pytest.mark.parametrize("dialect", list(REGISTRY.names()))
 def test_comment_rewrapped_as_data(dialect: str) -> None:
     body = b"data: : OPENROUTER PROCESSING\n\n"
     (e,) = _split(body)
@@ -1310,7 +1305,7 @@ def test_sniff_url() -> None:
 
 
 def test_auto_buffers_then_replays_in_order() -> None:
-    auto = AutoDialect()
+    auto = AutoDialect(REGISTRY)
     out: list[AnyDelta] = []
     auto.feed(comment(" hi", 0), out)
     auto.feed(ev('{"error": {"message": "boom"}}', 1), out)
@@ -1323,7 +1318,7 @@ def test_auto_buffers_then_replays_in_order() -> None:
 
 
 def test_auto_falls_back_after_limit_and_at_finish() -> None:
-    auto = AutoDialect()
+    auto = AutoDialect(REGISTRY)
     out: list[AnyDelta] = []
     for i in range(SNIFF_LIMIT - 1):
         auto.feed(ev('{"error": "e"}', i), out)
@@ -1331,7 +1326,7 @@ def test_auto_falls_back_after_limit_and_at_finish() -> None:
     auto.feed(ev('{"error": "e"}', SNIFF_LIMIT - 1), out)
     assert (auto.chosen, auto.fallback, len(out)) == ("openai-chat", True, SNIFF_LIMIT)
 
-    short = AutoDialect()
+    short = AutoDialect(REGISTRY)
     out = []
     short.feed(ev('{"error": "e"}', 0), out)
     short.finish(out)
@@ -1339,7 +1334,7 @@ def test_auto_falls_back_after_limit_and_at_finish() -> None:
 
 
 def test_auto_hint_skips_sniffing() -> None:
-    auto = AutoDialect(hint="anthropic")
+    auto = AutoDialect(REGISTRY, hint="anthropic")
     out: list[AnyDelta] = []
     auto.feed(ev('{"type":"ping"}'), out)
     assert auto.chosen == "anthropic" and [d.kind for d in out] == [K.KEEPALIVE]
@@ -1455,8 +1450,8 @@ def test_other_dialects_identity_exact_property(
 )
 def test_no_dialect_raises_on_arbitrary_json(obj: Any, event: str) -> None:
     data = json.dumps(obj)
-    for name in [*DIALECTS, "auto"]:
-        d = make_dialect(name)
+    for name in [*REGISTRY.names(), "auto"]:
+        d = REGISTRY.dialect(name)
         out: list[AnyDelta] = []
         d.feed(ev(data, 0, event), out)
         d.finish(out)

@@ -16,6 +16,7 @@ from conftest import all_real_fixtures, real_fixture
 from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.base.model import OMITTED
 from inspector.core.capture.reader import load
+from inspector.core.providers import REGISTRY
 
 
 @dataclass
@@ -151,7 +152,7 @@ def test_fixture(name: str) -> None:
     exp = EXPECTED[name]
     path = real_fixture(name)
     meta = json.loads(path.with_suffix(".meta.json").read_text())
-    analysis = Analysis.from_capture(load(path))
+    analysis = Analysis.from_capture(load(path), providers=REGISTRY)
     final = analysis.final
     assert analysis.dialect == exp.dialect == meta["dialect"]
     got = [(v.call.index, v.call.id, v.call.name, v.call.arguments) for v in final.verdicts]
@@ -169,7 +170,9 @@ def test_fixture(name: str) -> None:
 
 
 def test_truncated_anthropic_call_reports_where_json_stops() -> None:
-    analysis = Analysis.from_capture(load(real_fixture("anthropic-max-tokens-mid-arguments")))
+    analysis = Analysis.from_capture(
+        load(real_fixture("anthropic-max-tokens-mid-arguments")), providers=REGISTRY
+    )
     (v,) = analysis.final.verdicts
     assert v.call.truncated and not v.call.open and v.call.close_reason == "done"
     bad = next(p for p in v.problems if p.code == "invalid_json")
@@ -182,7 +185,9 @@ def test_truncated_anthropic_call_reports_where_json_stops() -> None:
 def test_qwen_literal_drops_three_continuations() -> None:
     """The issue's acceptance case: under literal the weather call keeps only its opener."""
     analysis = Analysis.from_capture(
-        load(real_fixture("qwen3-max-empty-id-continuations")), Settings(empty_id="literal")
+        load(real_fixture("qwen3-max-empty-id-continuations")),
+        Settings(empty_id="literal"),
+        providers=REGISTRY,
     )
     (v,) = analysis.final.verdicts
     assert v.call.arguments == ""
@@ -192,14 +197,16 @@ def test_qwen_literal_drops_three_continuations() -> None:
 
 def test_responses_stream_supplies_its_own_tools() -> None:
     """Responses echoes the request's tools in response.created: they judge the call."""
-    analysis = Analysis.from_capture(load(real_fixture("responses-gpt-5-1-function-call")))
+    analysis = Analysis.from_capture(
+        load(real_fixture("responses-gpt-5-1-function-call")), providers=REGISTRY
+    )
     assert analysis.registry is not None and analysis.registry.names() == ("weather",)
 
 
 @pytest.mark.parametrize("path", all_real_fixtures(), ids=lambda p: p.stem)
 def test_rejudge_round_trip_is_stable(path: Any) -> None:
     """absent -> literal -> absent gives back exactly the first judgement."""
-    analysis = Analysis.from_capture(load(path))
+    analysis = Analysis.from_capture(load(path), providers=REGISTRY)
     before = [(v.call.arguments, v.valid) for v in analysis.final.verdicts]
     analysis.apply(analysis.with_settings(empty_id="literal", validation="strict"))
     analysis.final  # noqa: B018 - judge under the other settings

@@ -9,18 +9,17 @@ from pathlib import Path
 import orjson
 import pytest
 
+from inspector.core.providers import REGISTRY
+from inspector.core.providers.anthropic import VERSION as ANTHROPIC_VERSION
+from inspector.core.providers.gemini import gemini_schema
 from inspector.core.requests.scenarios import (
-    ANTHROPIC_VERSION,
     BUILTIN_PROFILES,
-    DIALECTS,
     Profile,
     Scenario,
     ScenarioError,
     build_request,
-    convert_tools,
     find_profile,
     find_scenario,
-    gemini_schema,
     load_profiles,
     load_scenarios,
 )
@@ -66,7 +65,7 @@ def test_builtin_profiles_cover_the_providers() -> None:
         "ollama",
         "vllm",
     } <= names
-    assert {p.dialect for p in BUILTIN_PROFILES} == set(DIALECTS)
+    assert {p.dialect for p in BUILTIN_PROFILES} == set(REGISTRY.names())
     assert find_profile("ollama").base_url == "http://localhost:11434/v1"
     assert find_profile("vllm").base_url == "http://localhost:8000/v1"
     assert all(p.key_env is None for p in BUILTIN_PROFILES if p.is_demo)
@@ -135,12 +134,12 @@ def test_gemini_request() -> None:
 
 def test_zero_arg_tool_in_every_dialect() -> None:
     tools = _scenario("zero-arg").tools
-    assert convert_tools(tools, "anthropic")[0]["input_schema"] == {
+    assert REGISTRY.get("anthropic").tools(tools)[0]["input_schema"] == {
         "type": "object",
         "properties": {},
     }
-    assert "parameters" not in convert_tools(tools, "gemini")[0]["functionDeclarations"][0]
-    assert convert_tools(tools, "openai-responses")[0]["parameters"]["type"] == "object"
+    assert "parameters" not in REGISTRY.get("gemini").tools(tools)[0]["functionDeclarations"][0]
+    assert REGISTRY.get("openai-responses").tools(tools)[0]["parameters"]["type"] == "object"
 
 
 def test_gemini_schema_conversion() -> None:
@@ -162,7 +161,7 @@ def test_gemini_schema_conversion() -> None:
     }
 
 
-@pytest.mark.parametrize("dialect", DIALECTS)
+@pytest.mark.parametrize("dialect", REGISTRY.names())
 def test_key_never_in_the_spec(dialect: str) -> None:
     profile = replace(_profile(dialect), headers={"x-extra": "1"})
     spec = build_request(profile, _scenario("parallel"))

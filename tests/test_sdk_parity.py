@@ -25,7 +25,8 @@ from google.genai import types as gtypes
 from openai.lib.streaming.chat import ChatCompletionStreamState
 
 from inspector.core.calls.accumulator import ToolCall
-from inspector.core.calls.stream import StreamState, analyze_bytes
+from inspector.core.calls.stream import StreamState
+from inspector.core.providers import analyze_bytes
 from inspector.net.demo import SCENARIOS
 
 FAST = {"x-demo-chunk-delay": "0"}

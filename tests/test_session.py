@@ -26,6 +26,7 @@ from inspector.core.analysis.session import Analysis
 from inspector.core.base.model import EventKind
 from inspector.core.capture.reader import load
 from inspector.core.events.sse import decode_all
+from inspector.core.providers import REGISTRY
 from inspector.core.requests.scenarios import (
     BUILTIN_PROFILES,
     Profile,
@@ -154,7 +155,7 @@ async def test_retry_flow_and_key_handling_with_a_mock(tmp_path: Path) -> None:
     cap = load(tmp_path / "s.jsonl")
     assert cap.meta["model"] == "gpt-4o-mini" and cap.meta["dialect"] == "openai-chat"
     # the live analysis equals the capture replayed
-    replayed = Analysis.from_capture(cap, session.analysis.settings)
+    replayed = Analysis.from_capture(cap, session.analysis.settings, providers=REGISTRY)
     assert [r.to_json() | {"duration": 0} for r in replayed.records] == [
         r.to_json() | {"duration": 0} for r in session.records
     ]

@@ -21,6 +21,7 @@ from inspector.core.analysis.rounds import (
 )
 from inspector.core.analysis.session import Analysis
 from inspector.core.capture.reader import load
+from inspector.core.providers import REGISTRY
 from inspector.core.replay.replayer import Replayer
 from inspector.core.requests.scenarios import Scenario, build_request, find_profile
 from inspector.net.demo import DemoProvider
@@ -154,7 +155,7 @@ async def test_the_streaming_retry_happens_inside_a_round(
     assert [r.outcome for r in loop.analysis.records] == ["retried", "accepted", "accepted"]
     assert rounds[0].attempts[0].results == []  # the held invalid call was never answered
     assert [r.status for r in rounds[0].results] == ["ok"]
-    again = Analysis.from_capture(load(tmp_path / "loop.jsonl"))
+    again = Analysis.from_capture(load(tmp_path / "loop.jsonl"), providers=REGISTRY)
     assert [r.outcome for r in again.records] == ["retried", "accepted", "accepted"]
 
 

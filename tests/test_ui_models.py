@@ -9,13 +9,14 @@ from PySide6.QtCore import Qt
 
 from inspector.core.analysis.session import Analysis
 from inspector.core.capture.reader import load
+from inspector.core.providers import REGISTRY
 from inspector.core.replay.replayer import Replayer
 from inspector.core.reports.report import findings
 from inspector.ui.models import SEQ_ROLE, EventsModel, FindingsModel, FragmentsModel
 
 
 def _analysis(name: str) -> Analysis:
-    return Analysis.from_capture(load(real_fixture(name)))
+    return Analysis.from_capture(load(real_fixture(name)), providers=REGISTRY)
 
 
 def test_events_model_passes_qt_model_tester(qtmodeltester: Any) -> None:

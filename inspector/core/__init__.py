@@ -12,7 +12,8 @@ contract in pyproject.toml enforces the order)::
     calls       deltas -> calls: accumulator, JSON progress, one body's stream state
     events      bytes -> events: the SSE decoder
     capture     the bytes as received, with times and request: write, read, migrate
-    base        shared types: wire events, deltas, OMITTED, the error type   (bottom)
+    base        shared types: wire events, deltas, OMITTED, the error type, the Provider
+                protocol (implemented in providers, passed in from above)     (bottom)
 
 Data flows one way: bytes -> events -> deltas -> calls -> verdicts -> reports.
 """

@@ -51,6 +51,7 @@ import orjson
 from inspector.core.analysis.session import Analysis, AttemptView, Settings
 from inspector.core.base.errors import InspectorError
 from inspector.core.capture.reader import Attempt, CaptureError, CaptureWriter, redact_url
+from inspector.core.providers import REGISTRY
 from inspector.core.requests.scenarios import RequestSpec
 from inspector.core.verdicts import attempts as core_attempts
 from inspector.core.verdicts.attempts import AttemptRecord
@@ -284,7 +285,7 @@ def _live_analysis(
     the session's dialect and validation mode, and the request's tools unless it has its own."""
     validation = settings.tool_argument_validation
     if analysis is None:
-        analysis = Analysis(Settings(dialect=dialect, validation=validation))
+        analysis = Analysis(Settings(dialect=dialect, validation=validation), providers=REGISTRY)
     elif analysis.attempts:
         raise ValueError("a live session needs an Analysis without attempts")
     else:

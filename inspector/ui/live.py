@@ -28,6 +28,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QToolBar, QToolButto
 from inspector.core.analysis.session import Analysis
 from inspector.core.base.errors import InspectorError
 from inspector.core.capture.writer import new_capture_path
+from inspector.core.providers import REGISTRY
 from inspector.core.requests.scenarios import (
     BUILTIN_PROFILES,
     Scenario,
@@ -228,7 +229,8 @@ class LiveController(QObject):
         )
         stamp = time.strftime("%Y%m%d-%H%M%S")
         path = new_capture_path(captures_dir(), stamp, profile.name, model or profile.model)
-        analysis = Analysis(replace(self.doc.settings, dialect=profile.dialect), self.doc.tools)
+        judged = replace(self.doc.settings, dialect=profile.dialect)
+        analysis = Analysis(judged, self.doc.tools, providers=REGISTRY)
         meta = {"profile": profile.name, "scenario": scenario.name, "title": scenario.title}
         if toolbox is not None:
             from ..net.toolloop import ToolLoop

@@ -95,7 +95,7 @@ class AttemptView:
         a feeder with a time budget calls this so the next ask for ``quirks`` has little left
         to do, instead of a view paying for everything since its last look."""
         st = self.state
-        self._quirk_scan.wire.advance(st, st.dialect_name or "openai-chat")
+        self._quirk_scan.wire.advance(st)
 
     # -- facts ---------------------------------------------------------------------------
 

@@ -2,29 +2,22 @@
 
 A round ends with an assistant turn (:class:`AssistantTurn`: text, reasoning and the assembled
 calls) and one :class:`ToolResult` per call. :func:`build_continuation` appends both to the
-previous request body in the dialect's own shape:
-
-=================  =========================================================================
-openai-chat        ``messages`` += assistant ``tool_calls`` message, then one ``role: tool``
-                   message per call (``tool_call_id``)
-openai-responses   ``input`` += ``function_call`` items, then ``function_call_output`` items
-                   (matched by ``call_id``)
-anthropic          ``messages`` += assistant ``text`` + ``tool_use`` blocks (parsed input), then
-                   one user message of ``tool_result`` blocks (``tool_use_id``, ``is_error``)
-gemini             ``contents`` += model ``functionCall`` parts, then a user content of
-                   ``functionResponse`` parts
-=================  =========================================================================
+previous request body in the provider's own shape (each provider's ``append_turn`` says which:
+OpenAI chat ``tool`` messages, Responses ``function_call_output`` items, Anthropic
+``tool_result`` blocks, Gemini ``functionResponse`` parts).
 
 Invariants:
 - Pure: the previous body is deep-copied, never modified; the same inputs give the same body.
-- Ids are the calls' EFFECTIVE ids (the repaired id for a named call that arrived without one,
-  seed 1), echoed identically in the assistant call and in its result. Gemini calls carry an
+- Ids are the calls' EFFECTIVE ids (the repaired id for a named call that arrived without
+  one), echoed identically in the assistant call and in its result. Gemini calls carry an
   ``id`` only when the provider sent one (Gemini pairs responses by name and order).
 - Results follow the order of the calls in the turn, not the order they completed in; every
   call must have exactly one result (ValueError otherwise: a provider would reject the turn).
-- Reasoning is echoed only where no opaque signature is needed: openai-chat
+- Reasoning is echoed only where no opaque signature is needed: OpenAI chat
   (``reasoning_content``) and Gemini (a ``thought`` part). Anthropic thinking blocks and
   Responses reasoning items need provider signatures the stream does not carry in full.
+- The data types here satisfy the base layer's ``Turn``/``TurnCall``/``TurnResult`` protocols,
+  which is all a provider reads of them.
 """
 
 from __future__ import annotations
@@ -36,28 +29,14 @@ from typing import Any, Final
 
 import orjson
 
+from inspector.core.base.provider import Provider
+
 #: ToolResult.error_kind values.
 UNKNOWN_TOOL: Final = "unknown_tool"
 DISABLED: Final = "disabled"
 INVALID_ARGUMENTS: Final = "invalid_arguments"
 RAISED: Final = "raised"
 CANCELLED: Final = "cancelled"
-
-_TOOL_FINISH: Final = {
-    "openai-chat": frozenset({"tool_calls", "function_call"}),
-    "anthropic": frozenset({"tool_use"}),
-    # no dedicated reason: calls plus a normal completion mean "tool calls"
-    "gemini": frozenset({"STOP"}),
-    "openai-responses": frozenset({"completed"}),
-}
-
-
-def is_tool_finish(dialect: str | None, reason: Any, calls: int) -> bool:
-    """Did the round end asking for tool results? (openai-chat ``tool_calls``, Anthropic
-    ``tool_use``; Gemini ``STOP`` and Responses ``completed`` when the turn has calls)."""
-    if calls == 0:
-        return False
-    return reason in _TOOL_FINISH.get(dialect or "openai-chat", _TOOL_FINISH["openai-chat"])
 
 
 @dataclass(frozen=True)
@@ -108,7 +87,7 @@ class AssistantCall:
 
     @property
     def repaired(self) -> bool:
-        """The id was generated (seed 1) because the call arrived without one."""
+        """The id was generated (repaired) because the call arrived without one."""
         return self.wire_id is None
 
 
@@ -122,7 +101,7 @@ class AssistantTurn:
 
 
 def parse_arguments(text: str) -> dict[str, Any] | None:
-    """Arguments as a JSON object (blank is ``{}``, seed 1); None when they are not one."""
+    """Arguments as a JSON object (blank is ``{}``); None when they are not one."""
     if not text.strip():
         return {}
     try:
@@ -133,7 +112,7 @@ def parse_arguments(text: str) -> dict[str, Any] | None:
 
 
 def _shaped(value: Any) -> bool:
-    """Seed 2's ``{output, title?, metadata?}`` shape."""
+    """The ``{output, title?, metadata?}`` shape a streaming-dispatch tool may return."""
     return (isinstance(value, dict) and isinstance(value.get("output"), str)
             and set(value) <= {"output", "title", "metadata"}
             and isinstance(value.get("title", ""), str)
@@ -153,9 +132,9 @@ class ToolResult:
     error_kind: str | None = None
     """unknown_tool | disabled | invalid_arguments | raised | cancelled (None: a result)."""
     title: str | None = None
-    """Seed 2's title, when ``output`` has the ``{output, title?, metadata?}`` shape."""
+    """The title, when ``output`` has the ``{output, title?, metadata?}`` shape."""
     metadata: dict[str, Any] | None = None
-    """Seed 2's metadata, likewise."""
+    """The metadata, likewise."""
     duration: float | None = None
     """Seconds the handler ran (None: it never ran)."""
     dispatched: StreamPosition | None = None
@@ -169,7 +148,7 @@ class ToolResult:
 
     @classmethod
     def of(cls, call_id: str, name: str, value: Any, **fields: Any) -> ToolResult:
-        """A result for ``value``; title and metadata are lifted out of seed 2's shape."""
+        """A result for ``value``; title and metadata lifted out of the ``{output, …}`` shape."""
         title = metadata = None
         if _shaped(value):
             title, metadata = value.get("title"), value.get("metadata")
@@ -184,7 +163,7 @@ class ToolResult:
 
     @property
     def text(self) -> str:
-        """What the model is sent: seed 2's ``output``, a string as is, else compact JSON."""
+        """What the model is sent: the shape's ``output``, a string as is, else compact JSON."""
         value = self.output
         if _shaped(value):
             value = value["output"]
@@ -242,87 +221,13 @@ def _ordered(turn: AssistantTurn, results: Sequence[ToolResult]) -> list[ToolRes
 
 
 def build_continuation(
-    dialect: str, body: Mapping[str, Any], turn: AssistantTurn, results: Sequence[ToolResult]
+    provider: Provider,
+    body: Mapping[str, Any],
+    turn: AssistantTurn,
+    results: Sequence[ToolResult],
 ) -> dict[str, Any]:
-    """The next round's request body: ``body`` plus the assistant turn and its results."""
+    """The next round's request body: ``body`` plus the assistant turn and its results, in
+    ``provider``'s shape."""
     out = copy.deepcopy(dict(body))
-    ordered = _ordered(turn, results)
-    if dialect == "openai-chat":
-        out["messages"] = [*_list(out.get("messages")), *_chat(turn, ordered)]
-    elif dialect == "openai-responses":
-        items = out.get("input")
-        start = [{"role": "user", "content": items}] if isinstance(items, str) else _list(items)
-        out["input"] = [*start, *_responses(turn, ordered)]
-    elif dialect == "anthropic":
-        out["messages"] = [*_list(out.get("messages")), *_anthropic(turn, ordered)]
-    elif dialect == "gemini":
-        out["contents"] = [*_list(out.get("contents")), *_gemini(turn, ordered)]
-    else:
-        raise ValueError(f"no continuation for dialect {dialect!r}")
+    provider.append_turn(out, turn, _ordered(turn, results))
     return out
-
-
-def _list(value: Any) -> list[Any]:
-    return list(value) if isinstance(value, list) else []
-
-
-def _args_text(call: AssistantCall) -> str:
-    return call.arguments if call.arguments.strip() else "{}"
-
-
-def _chat(turn: AssistantTurn, results: list[ToolResult]) -> list[dict[str, Any]]:
-    msg: dict[str, Any] = {"role": "assistant", "content": turn.text or None}
-    if turn.reasoning:
-        msg["reasoning_content"] = turn.reasoning
-    msg["tool_calls"] = [
-        {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": _args_text(c)}}
-        for c in turn.calls
-    ]
-    tools = [{"role": "tool", "tool_call_id": r.call_id, "content": r.text} for r in results]
-    return [msg, *tools]
-
-
-def _responses(turn: AssistantTurn, results: list[ToolResult]) -> list[dict[str, Any]]:
-    items: list[dict[str, Any]] = []
-    if turn.text:
-        items.append({"role": "assistant", "content": turn.text})
-    items += [{"type": "function_call", "call_id": c.id, "name": c.name,
-               "arguments": _args_text(c)} for c in turn.calls]  # fmt: skip
-    items += [{"type": "function_call_output", "call_id": r.call_id, "output": r.text}
-              for r in results]  # fmt: skip
-    return items
-
-
-def _anthropic(turn: AssistantTurn, results: list[ToolResult]) -> list[dict[str, Any]]:
-    blocks: list[dict[str, Any]] = [{"type": "text", "text": turn.text}] if turn.text else []
-    blocks += [{"type": "tool_use", "id": c.id, "name": c.name, "input": c.input or {}}
-               for c in turn.calls]  # fmt: skip
-    answers = [{"type": "tool_result", "tool_use_id": r.call_id, "content": r.text,
-                "is_error": r.is_error} for r in results]  # fmt: skip
-    return [{"role": "assistant", "content": blocks}, {"role": "user", "content": answers}]
-
-
-def _gemini(turn: AssistantTurn, results: list[ToolResult]) -> list[dict[str, Any]]:
-    parts: list[dict[str, Any]] = []
-    if turn.reasoning:
-        parts.append({"text": turn.reasoning, "thought": True})
-    if turn.text:
-        parts.append({"text": turn.text})
-    for c in turn.calls:
-        fc: dict[str, Any] = {"name": c.name, "args": c.input or {}}
-        if c.wire_id is not None:
-            fc["id"] = c.wire_id
-        part: dict[str, Any] = {"functionCall": fc}
-        if "thoughtSignature" in c.extra:
-            part["thoughtSignature"] = c.extra["thoughtSignature"]
-        parts.append(part)
-    answers = []
-    for c, r in zip(turn.calls, results, strict=True):
-        fr: dict[str, Any] = {
-            "name": c.name,
-            "response": {"error": r.text} if r.is_error else {"output": r.text},
-        }
-        if c.wire_id is not None:
-            fr["id"] = c.wire_id
-        answers.append({"functionResponse": fr})
-    return [{"role": "model", "parts": parts}, {"role": "user", "parts": answers}]

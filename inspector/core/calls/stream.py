@@ -1,5 +1,8 @@
 """One response body, end to end: bytes -> SSE events -> dialect deltas -> accumulated calls.
 
+The dialect comes from the layer above (a provider's, or the ``auto`` one that sniffs); this
+module knows no provider, only the :class:`~inspector.core.base.provider.Dialect` protocol.
+
 Invariants:
 - Data flows one way. The live path and capture replay both call :meth:`StreamState.feed`
   with the bytes and arrival time of each chunk, so they run exactly the same code.
@@ -7,6 +10,8 @@ Invariants:
   policy (:meth:`StreamState.rejudge`) rebuilds only the accumulator, from ``deltas``.
 - Per chunk the work is O(chunk): decode, map, route. Nothing re-scans earlier data; JSON
   progress and validation happen later, when a view or the report asks.
+- The accumulator is created at the first delta (or the end), when the dialect names its
+  provider: the provider's closing rule is the accumulator's.
 """
 
 from __future__ import annotations
@@ -16,9 +21,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from inspector.core.base.model import AnyDelta, Delta, DeltaKind, SSEEvent
-from inspector.core.calls.accumulator import ABSENT, Accumulator
+from inspector.core.base.provider import Dialect, Provider
+from inspector.core.calls.accumulator import ABSENT, Accumulator, EmptyIdPolicy
 from inspector.core.events.sse import SSEDecoder
-from inspector.core.providers import make_dialect
 
 _TOOL = DeltaKind.TOOL_CALL
 
@@ -26,11 +31,11 @@ _TOOL = DeltaKind.TOOL_CALL
 class StreamState:
     """Everything known about one streamed response so far."""
 
-    def __init__(self, dialect: str = "auto", empty_id: str = ABSENT) -> None:
+    def __init__(self, dialect: Dialect, empty_id: EmptyIdPolicy = ABSENT) -> None:
         self.decoder = SSEDecoder()
         """The incremental SSE decoder (keeps byte offsets and comments)."""
-        self.dialect = make_dialect(dialect)
-        """The dialect mapper; for ``auto`` it sniffs, then delegates."""
+        self.dialect = dialect
+        """The dialect mapper (a fresh one per body); an ``auto`` one sniffs, then delegates."""
         self.events: list[SSEEvent] = []
         """Every wire event in arrival order; ``events[i].seq == i``."""
         self.deltas: list[AnyDelta] = []
@@ -60,10 +65,15 @@ class StreamState:
         return self.decoder.offset
 
     @property
+    def provider(self) -> Provider | None:
+        """The provider whose stream this is (None while ``auto`` is still sniffing)."""
+        return self.dialect.provider
+
+    @property
     def dialect_name(self) -> str | None:
-        """The dialect in force (None while ``auto`` is still sniffing)."""
-        chosen: str | None = getattr(self.dialect, "chosen", self.dialect.name)
-        return chosen
+        """The provider's name (None while ``auto`` is still sniffing)."""
+        provider = self.dialect.provider
+        return provider.name if provider is not None else None
 
     # -- feeding -------------------------------------------------------------------------
 
@@ -101,8 +111,7 @@ class StreamState:
         self.events.extend(events)
         out = self.deltas
         start = len(out)
-        inner = getattr(self.dialect, "_inner", None)  # auto, once decided: skip the wrapper
-        feed = inner.feed if inner is not None else self.dialect.feed
+        feed = self.dialect.direct.feed  # auto, once decided: skips the wrapper
         for ev in events:
             feed(ev, out)
         if len(out) > start:
@@ -110,7 +119,10 @@ class StreamState:
 
     def _accumulator(self) -> Accumulator:
         if self.acc is None:
-            self.acc = Accumulator(self.empty_id, self.dialect_name or "openai-chat")
+            provider = self.dialect.provider
+            if provider is None:
+                raise RuntimeError("a dialect must name its provider before its first delta")
+            self.acc = Accumulator(self.empty_id, provider.closing)
         return self.acc
 
     def _route(self, start: int) -> None:
@@ -146,20 +158,20 @@ class StreamState:
 
     # -- re-judging ----------------------------------------------------------------------
 
-    def fork(self, empty_id: str) -> StreamState:
+    def fork(self, empty_id: EmptyIdPolicy) -> StreamState:
         """The same ended stream under another empty-id policy: its events and deltas are
         shared, not copied or decoded again (they are policy-independent and, once the stream
         has ended, never change); only the accumulation is redone. For side-by-side views."""
         if not self.ended:
             raise ValueError("only an ended stream can be forked (its lists still grow)")
-        other = StreamState(self.dialect_name or "auto", empty_id)
-        other.decoder, other.dialect = self.decoder, self.dialect
+        other = StreamState(self.dialect, empty_id)
+        other.decoder = self.decoder
         other.events, other.deltas = self.events, self.deltas
         other.ended = True
         other.rejudge(empty_id)
         return other
 
-    def rejudge(self, empty_id: str) -> None:
+    def rejudge(self, empty_id: EmptyIdPolicy) -> None:
         """Re-run accumulation under another empty-id policy over the same deltas."""
         self.empty_id = empty_id
         self.acc = None
@@ -169,7 +181,8 @@ class StreamState:
         self.errors.clear()
         self.usage = None
         self.done_seq = None
-        self._route(0)
+        if self.deltas:  # none yet: the provider may still be unknown, and nothing to route
+            self._route(0)
         if self.ended:
             self._accumulator().end_of_stream()
 
@@ -189,11 +202,3 @@ class StreamState:
     def full_text(self) -> str:
         """All assistant text so far."""
         return "".join(self.text)
-
-
-def analyze_bytes(body: bytes, dialect: str = "auto", empty_id: str = ABSENT) -> StreamState:
-    """Feed a whole body at once and end it (for tests and one-shot analysis)."""
-    state = StreamState(dialect, empty_id)
-    state.feed(body)
-    state.end()
-    return state

@@ -1,8 +1,11 @@
-"""Dialects: map one provider's wire events to normalized deltas.
+"""Providers: one module per wire API, and the registry, the only place a name maps to one.
 
-A dialect is fed the decoded SSE events of one response body in order and appends
-:class:`~inspector.core.base.model.Delta` / :class:`~inspector.core.base.model.ToolCallDelta`
-objects.
+Each module (:mod:`.openai_chat`, :mod:`.responses`, :mod:`.anthropic`, :mod:`.gemini`)
+implements :class:`~inspector.core.base.provider.Provider` whole: its dialect (wire events ->
+deltas), closing rule, quirk checks, requests, continuations, error bodies and key header.
+:mod:`.sniff` holds the ``auto`` dialect, which recognises a built-in provider from the first
+events. The pipeline stages below never import this package: the layers above hand them
+:data:`REGISTRY` (or another :class:`~inspector.core.base.provider.Providers`).
 
 Invariants (every dialect):
 - Tool-call identity fields are kept exactly as received: ``OMITTED`` when the key is absent,
@@ -10,9 +13,8 @@ Invariants (every dialect):
   accumulator applies the user's policy and the UI shows them verbatim.
 - Every delta carries the ``seq`` of the wire event it came from, and deltas are appended in
   wire order.
-- Comments become KEEPALIVE, wire decode errors ERROR (``raw={"wire": "decode"}``), data that
-  is not JSON UNKNOWN (``{"undecodable": …}``) or KEEPALIVE for a comment re-wrapped as data
-  (``data: : …``); provider errors after HTTP 200 become ERROR with a one-line message and the
+- Comments, wire decode errors and undecodable data map the same everywhere
+  (:mod:`.common`); provider errors after HTTP 200 become ERROR with a one-line message and the
   object in ``raw``; recognised-but-unmapped objects become UNKNOWN, kept verbatim.
 - Dialects are pure (no I/O) and hold only the little state their protocol needs (the
   Responses item-id -> output_index map, the auto dialect's sniff buffer).
@@ -20,54 +22,80 @@ Invariants (every dialect):
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Iterable, Iterator
 
-from inspector.core.base.model import AnyDelta, SSEEvent
-from inspector.core.providers.anthropic import Anthropic
-from inspector.core.providers.gemini import Gemini
-from inspector.core.providers.openai_chat import OpenAIChat
-from inspector.core.providers.responses import Responses
-from inspector.core.providers.sniff import CLASSES, AutoDialect, sniff, sniff_url
+from inspector.core.base.provider import Dialect, Provider, Providers
+from inspector.core.calls.accumulator import ABSENT, EmptyIdPolicy
+from inspector.core.calls.stream import StreamState
+from inspector.core.providers import anthropic, gemini, openai_chat, responses
+from inspector.core.providers.sniff import AutoDialect, sniff, sniff_url
 
-
-class Dialect(Protocol):
-    """What a dialect provides: a name, ``feed`` per wire event, ``finish`` at end of stream."""
-
-    name: str
-
-    def feed(self, ev: SSEEvent, out: list[AnyDelta]) -> None:
-        """Append the deltas for one wire event, in wire order."""
-
-    def finish(self, out: list[AnyDelta]) -> None:
-        """End of stream (may append nothing)."""
+AUTO = "auto"
+"""The dialect name that sniffs the provider from the first events."""
 
 
-DIALECTS: dict[str, type[Dialect]] = CLASSES
-"""The concrete dialects by name (``auto`` is not one: it sniffs, then delegates); the table
-lives in :mod:`.sniff`, which needs it and is imported by this module."""
+class Registry:
+    """Providers by name, in registration order (a :class:`Providers` lookup)."""
+
+    def __init__(self, providers: Iterable[Provider] = ()) -> None:
+        self._by_name: dict[str, Provider] = {}
+        for provider in providers:
+            self.register(provider)
+
+    def register(self, provider: Provider) -> None:
+        """Add ``provider`` under its name (which must be new, and not ``auto``)."""
+        if provider.name == AUTO or provider.name in self._by_name:
+            raise ValueError(f"a provider called {provider.name!r} cannot be registered again")
+        self._by_name[provider.name] = provider
+
+    def get(self, name: str) -> Provider:
+        """The provider called ``name``; ValueError listing the known names."""
+        try:
+            return self._by_name[name]
+        except KeyError:
+            known = ", ".join([AUTO, *self._by_name])
+            raise ValueError(f"unknown dialect {name!r} (known: {known})") from None
+
+    def names(self) -> tuple[str, ...]:
+        """Every provider's name, in registration order."""
+        return tuple(self._by_name)
+
+    def dialect(self, name: str) -> Dialect:
+        """A fresh dialect for ``name``: a provider's, or ``auto``'s, which sniffs."""
+        if name == AUTO:
+            return AutoDialect(self)
+        return self.get(name).dialect()
+
+    def __iter__(self) -> Iterator[Provider]:
+        return iter(list(self._by_name.values()))
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._by_name
 
 
-def make_dialect(name: str) -> Dialect:
-    """A fresh dialect for ``name``: one of :data:`DIALECTS` or ``"auto"``."""
-    if name == "auto":
-        return AutoDialect()
-    try:
-        cls = DIALECTS[name]
-    except KeyError:
-        known = ", ".join(["auto", *DIALECTS])
-        raise ValueError(f"unknown dialect {name!r} (known: {known})") from None
-    return cls()
+REGISTRY = Registry([openai_chat.PROVIDER, anthropic.PROVIDER, responses.PROVIDER, gemini.PROVIDER])
+"""The built-in providers. A caller that needs another builds its own :class:`Registry`."""
+
+
+def analyze_bytes(
+    body: bytes,
+    dialect: str = AUTO,
+    empty_id: EmptyIdPolicy = ABSENT,
+    providers: Providers = REGISTRY,
+) -> StreamState:
+    """Feed a whole body at once and end it (for tests and one-shot analysis)."""
+    state = StreamState(providers.dialect(dialect), empty_id)
+    state.feed(body)
+    state.end()
+    return state
 
 
 __all__ = [
-    "DIALECTS",
-    "Anthropic",
+    "AUTO",
+    "REGISTRY",
     "AutoDialect",
-    "Dialect",
-    "Gemini",
-    "OpenAIChat",
-    "Responses",
-    "make_dialect",
+    "Registry",
+    "analyze_bytes",
     "sniff",
     "sniff_url",
 ]

@@ -1,4 +1,5 @@
-"""Gemini ``streamGenerateContent?alt=sse`` events -> normalized deltas.
+"""The Gemini provider: ``streamGenerateContent?alt=sse`` events -> deltas, and its requests,
+continuations, tool schemas and error bodies.
 
 Each event is a whole ``GenerateContentResponse``.
 
@@ -18,14 +19,34 @@ Invariants:
   text here), and the CLOSE is emitted only when ``willContinue`` is not ``true``.
 - ``promptFeedback.blockReason`` and ``{"error": …}`` become ERROR; other non-text parts
   (code execution, inline data …) become META; unknown shapes become UNKNOWN.
+
+The provider: calls arrive whole and a finish closes what is open; there is no end marker to
+miss; arguments are objects by design (not a quirk); a turn with calls finishes with ``STOP``.
+A continuation appends a model content of ``functionCall`` parts (an ``id`` only when the
+provider sent one: Gemini pairs responses by name and order; ``thoughtSignature`` echoed),
+then a user content of ``functionResponse`` parts. Tool schemas are converted to Gemini's
+OpenAPI subset. The key goes in ``x-goog-api-key``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import copy
+from collections.abc import Sequence
+from typing import Any, Final
+from urllib.parse import quote
 
 from inspector.core.base.model import OMITTED, AnyDelta, Delta, DeltaKind, SSEEvent, ToolCallDelta
-from inspector.core.providers.openai_chat import compact_json, decode_object, error_message
+from inspector.core.base.provider import ON_FINISH, Turn, TurnResult, WireRequest
+from inspector.core.providers.common import (
+    OwnDialect,
+    as_list,
+    compact_json,
+    decode_object,
+    function,
+    split_system,
+    text_of,
+    wrapped_error,
+)
 
 KNOWN_PARTS = frozenset(
     {
@@ -44,10 +65,8 @@ _UNKNOWN = DeltaKind.UNKNOWN
 _META = DeltaKind.META
 
 
-class Gemini:
+class GeminiDialect(OwnDialect):
     """Maps Gemini ``GenerateContentResponse`` chunks to deltas."""
-
-    name = "gemini"
 
     def feed(self, ev: SSEEvent, out: list[AnyDelta]) -> None:
         """Append the deltas for one wire event, in wire order."""
@@ -58,9 +77,8 @@ class Gemini:
         data = ev.data
 
         mapped = False
-        err = obj.get("error")
-        if err is not None:
-            out.append(Delta(seq, DeltaKind.ERROR, error_message(err), obj))
+        if obj.get("error") is not None:
+            out.append(Delta(seq, DeltaKind.ERROR, wrapped_error(obj), obj))
             mapped = True
         feedback = obj.get("promptFeedback")
         if type(feedback) is dict:
@@ -169,5 +187,118 @@ class Gemini:
                 out.append(Delta(seq, _UNKNOWN, part, data))
         return pos
 
-    def finish(self, out: list[AnyDelta]) -> None:
-        """End of stream: nothing is buffered, so nothing to add."""
+
+# -- the provider --------------------------------------------------------------------------------
+
+_SCHEMA_KEYS: Final = frozenset({
+    "format", "title", "description", "nullable", "enum", "maxItems", "minItems",
+    "minProperties", "maxProperties", "minLength", "maxLength", "pattern", "example",
+    "propertyOrdering", "default", "minimum", "maximum", "required",
+})  # fmt: skip
+
+
+def gemini_schema(schema: Any) -> Any:
+    """JSON Schema → Gemini's OpenAPI subset: upper-case types, ``null`` as ``nullable``."""
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    t = schema.get("type")
+    if isinstance(t, list):
+        rest = [x for x in t if x != "null"]
+        if len(rest) < len(t):
+            out["nullable"] = True
+        t = rest[0] if len(rest) == 1 else None
+    if isinstance(t, str):
+        out["type"] = t.upper()
+    for key, value in schema.items():
+        if key == "properties" and isinstance(value, dict):
+            out[key] = {k: gemini_schema(v) for k, v in value.items()}
+        elif key == "items":
+            out[key] = gemini_schema(value)
+        elif key == "anyOf" and isinstance(value, list):
+            out[key] = [gemini_schema(v) for v in value]
+        elif key in _SCHEMA_KEYS:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+class Gemini:
+    """The Gemini provider (see the module docstring)."""
+
+    name = "gemini"
+    closing = ON_FINISH
+    checks: frozenset[str] = frozenset()
+    end_marker = None
+    key_header = "x-goog-api-key"
+    version_segment = "/v1beta"
+
+    def dialect(self) -> GeminiDialect:
+        """A fresh dialect for one response body."""
+        return GeminiDialect(self)
+
+    def is_tool_finish(self, reason: Any, calls: int) -> bool:
+        """No dedicated reason: calls plus a normal ``STOP`` mean "tool calls"."""
+        return calls > 0 and reason == "STOP"
+
+    def error_message(self, body: Any) -> str:
+        """``{"error": {"code", "message", "status"}}``, sometimes wrapped in a list."""
+        return wrapped_error(body)
+
+    def tools(self, neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """One ``{"functionDeclarations": […]}`` (none without tools); an OBJECT without
+        properties is rejected, so zero-argument tools leave ``parameters`` out."""
+        decls = []
+        for tool in neutral:
+            name, desc, schema = function(tool)
+            described = {"description": desc} if desc else {}
+            params = {"parameters": gemini_schema(schema)} if schema.get("properties") else {}
+            decls.append({"name": name, **described, **params})
+        return [{"functionDeclarations": decls}] if decls else []
+
+    def request(
+        self, base_url: str, model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
+    ) -> WireRequest:
+        """``{base}/models/{model}:streamGenerateContent?alt=sse``: ``contents`` with text
+        parts, the system text as ``systemInstruction``."""
+        system, turns = split_system(messages)
+        url = f"{base_url}/models/{quote(model, safe='')}:streamGenerateContent?alt=sse"
+        contents = [{"role": "model" if m.get("role") == "assistant" else "user",
+                     "parts": [{"text": text_of(m.get("content"))}]} for m in turns]  # fmt: skip
+        body: dict[str, Any] = {"contents": contents}
+        if system:
+            body["systemInstruction"] = {"parts": [{"text": system}]}
+        converted = self.tools(tools)
+        if converted:
+            body["tools"] = converted
+        return WireRequest(url, body)
+
+    def append_turn(self, body: dict[str, Any], turn: Turn, results: Sequence[TurnResult]) -> None:
+        """``contents`` += the model's ``functionCall`` parts, then the ``functionResponse``s."""
+        parts: list[dict[str, Any]] = []
+        if turn.reasoning:
+            parts.append({"text": turn.reasoning, "thought": True})
+        if turn.text:
+            parts.append({"text": turn.text})
+        answers = []
+        for c, r in zip(turn.calls, results, strict=True):
+            fc: dict[str, Any] = {"name": c.name, "args": c.input or {}}
+            fr: dict[str, Any] = {
+                "name": c.name,
+                "response": {"error": r.text} if r.is_error else {"output": r.text},
+            }
+            if c.wire_id is not None:
+                fc["id"] = fr["id"] = c.wire_id
+            part: dict[str, Any] = {"functionCall": fc}
+            if "thoughtSignature" in c.extra:
+                part["thoughtSignature"] = c.extra["thoughtSignature"]
+            parts.append(part)
+            answers.append({"functionResponse": fr})
+        body["contents"] = [
+            *as_list(body.get("contents")),
+            {"role": "model", "parts": parts},
+            {"role": "user", "parts": answers},
+        ]
+
+
+PROVIDER = Gemini()
+"""The one Gemini provider."""

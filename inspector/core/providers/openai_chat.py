@@ -1,4 +1,5 @@
-"""OpenAI-compatible Chat Completions chunks (``choices[].delta``) -> normalized deltas.
+"""The OpenAI-compatible Chat Completions provider: ``choices[].delta`` chunks -> deltas, and
+its requests (``/chat/completions``), continuations and error bodies.
 
 This is the hot path: most providers speak it and a stream can carry thousands of chunks.
 ``OpenAIChat.feed`` does one ``orjson.loads`` per event and otherwise only dict lookups and
@@ -23,12 +24,16 @@ Invariants:
   whose choices carry nothing this module maps (empty ``content``, ``logprobs`` only …): those
   are still in the event list, reachable by ``seq``.
 
-This module also holds the handling every dialect shares (comments, wire decode errors,
-undecodable data, provider error messages): it is the base dialect the others import from.
+The provider: calls stream in index order (the next index or a finish closes them), the stream
+ends with ``[DONE]``, the wire index checks apply (missing, duplicated, sparse), a continuation
+appends an assistant ``tool_calls`` message then one ``role: tool`` message per call
+(``tool_call_id``; reasoning echoed as ``reasoning_content``), the key is a Bearer token.
 """
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Sequence
 from typing import Any
 
 import orjson
@@ -42,14 +47,22 @@ from inspector.core.base.model import (
     SSEEvent,
     ToolCallDelta,
 )
+from inspector.core.base.provider import IN_ORDER, Turn, TurnResult, WireRequest
+from inspector.core.providers.common import (
+    OwnDialect,
+    args_text,
+    as_list,
+    error_message,
+    non_event,
+    undecodable,
+    wrapped_error,
+)
 
 _loads = orjson.loads
 _dumps = orjson.dumps
 _JSONDecodeError = orjson.JSONDecodeError
 
 _EVENT = EventKind.EVENT
-_COMMENT = EventKind.COMMENT
-_WIRE_ERROR = EventKind.ERROR
 
 _META = DeltaKind.META
 _TEXT = DeltaKind.TEXT
@@ -59,83 +72,6 @@ _USAGE = DeltaKind.USAGE
 _ERROR = DeltaKind.ERROR
 _DONE = DeltaKind.DONE
 _UNKNOWN = DeltaKind.UNKNOWN
-_KEEPALIVE = DeltaKind.KEEPALIVE
-
-# -- shared by every dialect -----------------------------------------------------------------
-
-
-def non_event(ev: SSEEvent) -> Delta:
-    """The delta for a wire event that carries no data: a comment or a decode error."""
-    kind = ev.kind
-    if kind == _COMMENT:
-        return Delta(ev.seq, _KEEPALIVE, ev.comment)
-    if kind == _WIRE_ERROR:
-        return Delta(ev.seq, _ERROR, ev.data, {"wire": "decode"})
-    return Delta(ev.seq, _UNKNOWN, {"event_kind": kind}, ev.data)
-
-
-def undecodable(ev: SSEEvent, exc: Exception) -> Delta:
-    """The delta for data that is not JSON.
-
-    ``data: : OPENROUTER PROCESSING`` (a comment a proxy re-wrapped as data) is a KEEPALIVE with
-    the text as value and the data as raw; a ``[DONE]`` with stray whitespace is DONE; anything
-    else is UNKNOWN with the parser's message.
-    """
-    data = ev.data
-    stripped = data.strip()
-    if stripped.startswith(":"):
-        return Delta(ev.seq, _KEEPALIVE, stripped[1:].strip(), data)
-    if stripped == "[DONE]":
-        return Delta(ev.seq, _DONE, None, data)
-    return Delta(ev.seq, _UNKNOWN, {"undecodable": str(exc)}, data)
-
-
-def decode_object(ev: SSEEvent, out: list[AnyDelta]) -> dict[str, Any] | None:
-    """The event's JSON object, or None after appending what stands in for the event: a
-    comment or decode error, undecodable data, or a JSON non-object kept as UNKNOWN."""
-    if ev.kind != EventKind.EVENT:
-        out.append(non_event(ev))
-        return None
-    try:
-        obj = _loads(ev.data)
-    except _JSONDecodeError as exc:
-        out.append(undecodable(ev, exc))
-        return None
-    if type(obj) is not dict:
-        out.append(Delta(ev.seq, DeltaKind.UNKNOWN, obj, ev.data))
-        return None
-    return obj
-
-
-def error_message(err: Any) -> str:
-    """A one-line message for a provider error object (``{"type","code","status","message"}``).
-
-    ``"overloaded_error: Overloaded"``, ``"502: Provider disconnected"``; a string error is used
-    as is; anything else becomes its compact JSON. Whitespace runs collapse to one space.
-    """
-    if isinstance(err, dict):
-        msg = err.get("message")
-        if msg is None:
-            msg = err.get("error") if isinstance(err.get("error"), str) else None
-        prefix = " ".join(
-            str(err[k]) for k in ("type", "status", "code") if err.get(k) not in (None, "")
-        )
-        if msg is None:
-            text = _dumps(err, default=str).decode()
-            text = f"{prefix}: {text}" if prefix else text
-        else:
-            text = f"{prefix}: {msg}" if prefix else str(msg)
-    elif isinstance(err, str):
-        text = err
-    else:
-        text = _dumps(err, default=str).decode()
-    return " ".join(text.split())
-
-
-def compact_json(value: Any) -> str:
-    """Compact JSON text of an argument object (what ``JSON.stringify`` would produce)."""
-    return _dumps(value, default=str).decode()
-
 
 # -- the dialect --------------------------------------------------------------------------------
 
@@ -192,10 +128,8 @@ def _legacy(seq: int, pos: int, n: Any, fc: Any, data: str) -> AnyDelta:
     )
 
 
-class OpenAIChat:
+class OpenAIChatDialect(OwnDialect):
     """Maps ``chat.completion.chunk`` events (and their many imitations) to deltas."""
-
-    name = "openai-chat"
 
     def feed(self, ev: SSEEvent, out: list[AnyDelta]) -> None:
         """Append the deltas for one wire event, in wire order."""
@@ -308,5 +242,72 @@ class OpenAIChat:
             # chunk, an empty object …): keep it visible, verbatim.
             append(Delta(seq, _UNKNOWN, obj, data))
 
-    def finish(self, out: list[AnyDelta]) -> None:
-        """End of stream: nothing is buffered, so nothing to add."""
+
+# -- the provider --------------------------------------------------------------------------------
+
+_TOOL_FINISH = frozenset({"tool_calls", "function_call"})
+
+
+class OpenAIChat:
+    """The Chat Completions provider (see the module docstring)."""
+
+    name = "openai-chat"
+    closing = IN_ORDER
+    checks = frozenset(
+        {
+            "arguments_not_string",
+            "missing_index",
+            "duplicate_index_in_chunk",
+            "sparse_index",
+            "whole_call_single_chunk",
+        }
+    )
+    end_marker = "[DONE]"
+    key_header = "authorization"
+    version_segment = "/v1"
+
+    def dialect(self) -> OpenAIChatDialect:
+        """A fresh dialect for one response body."""
+        return OpenAIChatDialect(self)
+
+    def is_tool_finish(self, reason: Any, calls: int) -> bool:
+        """``tool_calls`` (or the legacy ``function_call``) with at least one call."""
+        return calls > 0 and reason in _TOOL_FINISH
+
+    def error_message(self, body: Any) -> str:
+        """``{"error": {"message", "type", "param", "code"}}``; vLLM / TGI send the error
+        object itself (``{"object": "error", "message": …}``)."""
+        return wrapped_error(body)
+
+    def tools(self, neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The neutral shape is this provider's own."""
+        return copy.deepcopy(neutral)
+
+    def request(
+        self, base_url: str, model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
+    ) -> WireRequest:
+        """``{base}/chat/completions`` with the messages as they are."""
+        body: dict[str, Any] = {"model": model, "messages": messages, "stream": True}
+        if tools:
+            body["tools"] = self.tools(tools)
+        return WireRequest(f"{base_url}/chat/completions", body)
+
+    def append_turn(self, body: dict[str, Any], turn: Turn, results: Sequence[TurnResult]) -> None:
+        """``messages`` += the assistant ``tool_calls`` message, then one tool message each."""
+        msg: dict[str, Any] = {"role": "assistant", "content": turn.text or None}
+        if turn.reasoning:
+            msg["reasoning_content"] = turn.reasoning
+        msg["tool_calls"] = [
+            {
+                "id": c.id,
+                "type": "function",
+                "function": {"name": c.name, "arguments": args_text(c.arguments)},
+            }
+            for c in turn.calls
+        ]
+        answers = [{"role": "tool", "tool_call_id": r.call_id, "content": r.text} for r in results]
+        body["messages"] = [*as_list(body.get("messages")), msg, *answers]
+
+
+PROVIDER = OpenAIChat()
+"""The one Chat Completions provider."""

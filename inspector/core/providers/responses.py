@@ -1,4 +1,5 @@
-"""OpenAI Responses API streaming events (``response.*``) -> normalized deltas.
+"""The OpenAI Responses provider: ``response.*`` events -> deltas, and its requests
+(``/responses``), continuations and error bodies.
 
 Invariants:
 - A function call's identity is its ``call_id`` (the id a tool reply must echo), passed as
@@ -17,14 +18,29 @@ Invariants:
   ``response.failed`` (ERROR, FINISH("failed"), DONE); there is no ``[DONE]``.
 - Known lifecycle events with no normalized meaning become META ``{"type": …}`` (the object is
   in ``raw``); unknown types become UNKNOWN. Nothing is dropped.
+
+The provider: each call item is closed explicitly (``output_item.done``); the stream ends with
+``response.completed``; a turn with calls completes normally (``completed``). A continuation
+appends ``function_call`` items, then ``function_call_output`` items matched by ``call_id``
+(reasoning items are not echoed: they need signatures). The key is a Bearer token.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from inspector.core.base.model import OMITTED, AnyDelta, Delta, DeltaKind, SSEEvent, ToolCallDelta
-from inspector.core.providers.openai_chat import decode_object, error_message
+from inspector.core.base.provider import EXPLICIT, Provider, Turn, TurnResult, WireRequest
+from inspector.core.providers.common import (
+    OwnDialect,
+    args_text,
+    as_list,
+    decode_object,
+    error_message,
+    function,
+    split_system,
+)
 
 CALL_ITEMS = frozenset({"function_call", "custom_tool_call"})
 """Output item types the client executes (and so the inspector accumulates)."""
@@ -71,12 +87,11 @@ _ARG_DONES = {
 }
 
 
-class Responses:
+class ResponsesDialect(OwnDialect):
     """Maps Responses API ``response.*`` events to deltas."""
 
-    name = "openai-responses"
-
-    def __init__(self) -> None:
+    def __init__(self, provider: Provider) -> None:
+        super().__init__(provider)
         self._index_of: dict[str, Any] = {}
         """item id -> output_index, from ``output_item.added`` (for events lacking the index)."""
 
@@ -157,10 +172,7 @@ class Responses:
             out.append(Delta(seq, DeltaKind.FINISH, "failed", obj))
             out.append(Delta(seq, DeltaKind.DONE, None, obj))
         elif t == "error":
-            err = obj.get("error")
-            if err is None:  # the flat form: {"type":"error","code":…,"message":…}
-                err = {k: v for k, v in obj.items() if k != "type"}
-            out.append(Delta(seq, DeltaKind.ERROR, error_message(err), obj))
+            out.append(Delta(seq, DeltaKind.ERROR, error_event_message(obj), obj))
         elif t in LIFECYCLE or t.startswith(LIFECYCLE_FAMILIES):
             out.append(Delta(seq, _META, {"type": t}, obj))
         elif "error" in obj and obj["error"] is not None:
@@ -202,5 +214,77 @@ class Responses:
         if done:
             out.append(Delta(seq, DeltaKind.CLOSE, index, obj))
 
-    def finish(self, out: list[AnyDelta]) -> None:
-        """End of stream: nothing is buffered, so nothing to add."""
+
+def error_event_message(obj: dict[str, Any]) -> str:
+    """``{"type": "error", "error": {…}}``, or the flat ``{"type": "error", "code", "message"}``."""
+    err = obj.get("error")
+    if err is None:
+        err = {k: v for k, v in obj.items() if k != "type"}
+    return error_message(err)
+
+
+# -- the provider --------------------------------------------------------------------------------
+
+
+class Responses:
+    """The Responses API provider (see the module docstring)."""
+
+    name = "openai-responses"
+    closing = EXPLICIT
+    checks = frozenset({"arguments_not_string"})
+    end_marker = "response.completed"
+    key_header = "authorization"
+    version_segment = "/v1"
+
+    def dialect(self) -> ResponsesDialect:
+        """A fresh dialect for one response body."""
+        return ResponsesDialect(self)
+
+    def is_tool_finish(self, reason: Any, calls: int) -> bool:
+        """No dedicated reason: calls plus a normal completion mean "tool calls"."""
+        return calls > 0 and reason == "completed"
+
+    def error_message(self, body: Any) -> str:
+        """An HTTP error body is ``{"error": {…}}``; an error event may also be flat."""
+        if isinstance(body, dict):
+            return error_event_message(body)
+        return error_message(body)
+
+    def tools(self, neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``{"type": "function", "name", "description"?, "parameters", "strict": false}``."""
+        out = []
+        for tool in neutral:
+            name, desc, schema = function(tool)
+            described = {"description": desc} if desc else {}
+            out.append({"type": "function", "name": name, **described, "parameters": schema,
+                        "strict": False})  # fmt: skip
+        return out
+
+    def request(
+        self, base_url: str, model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
+    ) -> WireRequest:
+        """``{base}/responses``: the messages as ``input``, the system text as instructions."""
+        system, turns = split_system(messages)
+        body: dict[str, Any] = {"model": model, "input": turns, "stream": True}
+        if system:
+            body["instructions"] = system
+        if tools:
+            body["tools"] = self.tools(tools)
+        return WireRequest(f"{base_url}/responses", body)
+
+    def append_turn(self, body: dict[str, Any], turn: Turn, results: Sequence[TurnResult]) -> None:
+        """``input`` += ``function_call`` items, then ``function_call_output`` items (a string
+        input becomes its user message first)."""
+        items = body.get("input")
+        start = [{"role": "user", "content": items}] if isinstance(items, str) else as_list(items)
+        if turn.text:
+            start.append({"role": "assistant", "content": turn.text})
+        start += [{"type": "function_call", "call_id": c.id, "name": c.name,
+                   "arguments": args_text(c.arguments)} for c in turn.calls]  # fmt: skip
+        start += [{"type": "function_call_output", "call_id": r.call_id, "output": r.text}
+                  for r in results]  # fmt: skip
+        body["input"] = start
+
+
+PROVIDER = Responses()
+"""The one Responses API provider."""

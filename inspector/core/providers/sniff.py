@@ -6,37 +6,28 @@ Invariants:
   (``{"error": …}``, ``{"type": "ping"}``) never decide anything.
 - ``AutoDialect`` buffers events until a decision (or ``SNIFF_LIMIT`` EVENT events, or the end
   of the stream, after which it falls back to ``openai-chat`` and sets ``fallback``), then
-  replays every buffered event, in order, into the chosen dialect. Its output is therefore
-  exactly the chosen dialect's output, only delayed; ``chosen`` is set before any delta is
-  appended.
+  replays every buffered event, in order, into the chosen provider's dialect. Its output is
+  therefore exactly that dialect's output, only delayed; ``provider`` is set before any delta
+  is appended.
+- The evidence is the built-in providers' (their event types and object keys); a provider
+  registered from outside is never sniffed, only chosen by name.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 from urllib.parse import urlsplit
 
 from orjson import JSONDecodeError, loads
 
 from inspector.core.base.model import AnyDelta, EventKind, SSEEvent
-from inspector.core.providers.anthropic import Anthropic
-from inspector.core.providers.gemini import Gemini
-from inspector.core.providers.openai_chat import OpenAIChat
-from inspector.core.providers.responses import Responses
+from inspector.core.base.provider import Dialect, Provider, Providers
 
 SNIFF_LIMIT = 16
 """How many EVENT events ``sniff`` and ``AutoDialect`` look at before giving up."""
 
 FALLBACK = "openai-chat"
-"""The dialect used when sniffing cannot decide."""
-
-CLASSES: dict[str, Any] = {
-    "openai-chat": OpenAIChat,
-    "anthropic": Anthropic,
-    "openai-responses": Responses,
-    "gemini": Gemini,
-}
+"""The provider assumed when sniffing cannot decide."""
 
 
 def _by_type(t: object) -> str | None:
@@ -110,29 +101,37 @@ def sniff_url(url: str) -> str | None:
 
 
 class AutoDialect:
-    """A dialect that sniffs the stream, then delegates to the dialect it found."""
+    """A dialect that sniffs the stream, then delegates to the chosen provider's dialect."""
 
-    name = "auto"
-
-    def __init__(self, hint: str | None = None) -> None:
-        self.chosen: str | None = None
-        """The dialect in force, None while still sniffing."""
+    def __init__(self, providers: Providers, hint: str | None = None) -> None:
+        self.provider: Provider | None = None
+        """The provider in force, None while still sniffing."""
         self.fallback = False
         """True when sniffing could not decide and ``openai-chat`` was assumed."""
-        self._inner: Any = None
+        self._providers = providers
+        self._inner: Dialect | None = None
         self._buffer: list[SSEEvent] = []
         self._seen = 0
         if hint is not None:
             self._choose(hint)
 
-    def _choose(self, name: str) -> None:
-        if name not in CLASSES:
-            raise ValueError(f"unknown dialect {name!r}")
-        self.chosen = name
-        self._inner = CLASSES[name]()
+    @property
+    def chosen(self) -> str | None:
+        """The name of the provider in force, None while still sniffing."""
+        return self.provider.name if self.provider is not None else None
 
-    def _replay(self, out: list[AnyDelta]) -> None:
-        feed = self._inner.feed
+    @property
+    def direct(self) -> Dialect:
+        """The chosen provider's dialect once decided (feeding it skips this wrapper)."""
+        return self._inner if self._inner is not None else self
+
+    def _choose(self, name: str) -> Dialect:
+        self.provider = self._providers.get(name)
+        self._inner = inner = self.provider.dialect()
+        return inner
+
+    def _replay(self, inner: Dialect, out: list[AnyDelta]) -> None:
+        feed = inner.feed
         for ev in self._buffer:
             feed(ev, out)
         self._buffer.clear()
@@ -152,13 +151,13 @@ class AutoDialect:
             found = FALLBACK
             self.fallback = True
         if found is not None:
-            self._choose(found)
-            self._replay(out)
+            self._replay(self._choose(found), out)
 
     def finish(self, out: list[AnyDelta]) -> None:
         """End of stream: decide now if still undecided, replay, and finish the inner dialect."""
-        if self._inner is None:
+        inner = self._inner
+        if inner is None:
             self.fallback = True
-            self._choose(FALLBACK)
-            self._replay(out)
-        self._inner.finish(out)
+            inner = self._choose(FALLBACK)
+            self._replay(inner, out)
+        inner.finish(out)

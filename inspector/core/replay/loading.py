@@ -26,8 +26,10 @@ from __future__ import annotations
 import time
 
 from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.base.provider import Providers
 from inspector.core.capture.reader import Attempt, CaptureReader
 from inspector.core.events.sse import SSEDecoder
+from inspector.core.providers import REGISTRY
 from inspector.core.replay.replayer import Plan, Replayer, event_cuts, split_at
 from inspector.core.verdicts.tools import ToolRegistry
 
@@ -43,13 +45,20 @@ class ProgressiveLoad:
     """One file being opened (see the module docstring)."""
 
     def __init__(
-        self, data: bytes, name: str, settings: Settings, tools: ToolRegistry | None = None
+        self,
+        data: bytes,
+        name: str,
+        settings: Settings,
+        tools: ToolRegistry | None = None,
+        providers: Providers = REGISTRY,
     ) -> None:
         self.reader = CaptureReader(data, name)
         """Reads the records; ``reader.capture`` grows as it goes."""
         self.tools = tools
         """The user's tools (None: the capture's own)."""
-        self.analysis = Analysis(settings, tools)
+        self.providers = providers
+        """The providers the streams are read with."""
+        self.analysis = Analysis(settings, tools, providers=providers)
         """The Analysis on show: fed while reading, then the replayer's."""
         self.analysis.capture = self.reader.capture
         self.replayer: Replayer | None = None
@@ -188,13 +197,15 @@ class ProgressiveLoad:
         fed_all = all(self._fed.get(a.number) == len(a.chunks) for a in capture.attempts)
         if self.in_order and fed_all and not any(a.events for a in capture.attempts):
             # Fed in plan order, so the plan built on the way is the capture's own.
-            replayer = Replayer(capture, self.analysis.settings, self.tools, self.plan)
+            replayer = Replayer(
+                capture, self.analysis.settings, self.tools, self.plan, self.providers
+            )
             if self._current is None:  # nothing at all was recorded: the replayer's own
                 replayer.finish()
             else:
                 replayer.adopt(self.analysis, self._current.number)
         else:  # a raw body (its plan was split above), or odd file order: from the start
             plan = self.plan if not capture.timed else None
-            replayer = Replayer(capture, self.analysis.settings, self.tools, plan)
+            replayer = Replayer(capture, self.analysis.settings, self.tools, plan, self.providers)
         self.replayer = replayer
         self.analysis = replayer.analysis

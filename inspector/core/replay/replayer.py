@@ -38,8 +38,10 @@ from typing import overload
 from inspector.core.analysis.rounds import ToolEvent, merged
 from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.base.model import EventKind, SSEEvent
+from inspector.core.base.provider import Providers
 from inspector.core.capture.reader import Attempt, Capture
 from inspector.core.events.sse import decode_all
+from inspector.core.providers import REGISTRY
 from inspector.core.verdicts.tools import ToolRegistry
 
 MergedStep = tuple[float, bytes | None, ToolEvent | None]
@@ -221,11 +223,14 @@ class Replayer:
         settings: Settings | None = None,
         tools: ToolRegistry | None = None,
         plan: Plan | None = None,
+        providers: Providers = REGISTRY,
     ) -> None:
         self.capture = capture
         """The capture being replayed."""
         self.tools = tools
         """User-supplied tools (None: the capture's request supplies them)."""
+        self.providers = providers
+        """The providers every Analysis it builds reads the streams with."""
         self.plan: Plan = plan if plan is not None else replay_plan(capture)
         """Every step, in order."""
         self.position = 0
@@ -311,7 +316,7 @@ class Replayer:
     # -- internals -----------------------------------------------------------------------
 
     def _fresh(self, settings: Settings) -> Analysis:
-        analysis = Analysis(settings, self.tools)
+        analysis = Analysis(settings, self.tools, providers=self.providers)
         analysis.capture = self.capture
         if not self.plan:  # nothing recorded: one empty, ended attempt (as from_capture)
             analysis.begin_attempt(None)

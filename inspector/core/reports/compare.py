@@ -18,7 +18,9 @@ from typing import Any
 
 from inspector.core.analysis.session import Analysis, AttemptView, CallVerdict, Settings
 from inspector.core.base.model import OMITTED
+from inspector.core.base.provider import Providers
 from inspector.core.capture.reader import Capture
+from inspector.core.providers import REGISTRY
 from inspector.core.verdicts.tools import ToolRegistry
 
 Key = tuple[int, int]
@@ -145,11 +147,16 @@ def compare(left: Analysis, right: Analysis, attempt: int | None = None) -> Comp
 
 
 def compare_capture(
-    capture: Capture, left: Settings, right: Settings, tools: ToolRegistry | None = None
+    capture: Capture,
+    left: Settings,
+    right: Settings,
+    tools: ToolRegistry | None = None,
+    providers: Providers = REGISTRY,
 ) -> Comparison:
     """Analyze ``capture`` under both settings and compare the final attempts."""
     return compare(
-        Analysis.from_capture(capture, left, tools), Analysis.from_capture(capture, right, tools)
+        Analysis.from_capture(capture, left, tools, providers=providers),
+        Analysis.from_capture(capture, right, tools, providers=providers),
     )
 
 

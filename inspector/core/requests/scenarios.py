@@ -2,16 +2,11 @@
 
 A :class:`Profile` names a provider endpoint and its dialect; a :class:`Scenario` is a prompt
 plus tools in the neutral form (OpenAI chat's ``{"type": "function", "function": {...}}``);
-:func:`build_request` turns the pair into one dialect's streaming request.
-
-``base_url`` includes the API version segment and the dialect appends the endpoint:
-
-===================  ==========================================================================
-openai-chat          ``{base}/chat/completions``
-openai-responses     ``{base}/responses``
-anthropic            ``{base}/messages`` (+ ``anthropic-version``)
-gemini               ``{base}/models/{model}:streamGenerateContent?alt=sse``
-===================  ==========================================================================
+:func:`build_request` turns the pair into one provider's streaming request: the provider
+(looked up by the profile's dialect in :data:`~inspector.core.providers.REGISTRY`) builds the
+URL, body and tool shapes and names its key header; this module adds the common headers, the
+profile's headers and options. ``base_url`` includes the API version segment (the provider's
+``version_segment``) and the provider appends the endpoint.
 
 Invariants:
 - Pure: no network, no environment, no keyring. The key never enters a :class:`RequestSpec`:
@@ -29,18 +24,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
-from urllib.parse import quote
 
 import orjson
 
 from inspector.core.base.errors import InspectorError
+from inspector.core.base.provider import Providers
+from inspector.core.providers import REGISTRY
 
 RESOURCES: Final = Path(__file__).resolve().parents[3] / "resources"
-DIALECTS: Final = ("openai-chat", "openai-responses", "anthropic", "gemini")
 DEMO: Final = "demo"
-ANTHROPIC_VERSION: Final = "2023-06-01"
-_VERSION_SEGMENT: Final = {"openai-chat": "/v1", "openai-responses": "/v1",
-                           "anthropic": "/v1", "gemini": "/v1beta"}  # fmt: skip
 
 
 class ScenarioError(InspectorError):
@@ -69,11 +61,12 @@ class Profile:
         """True when this profile targets the embedded demo provider."""
         return self.base_url == DEMO
 
-    def resolved(self, demo_url: str) -> Profile:
+    def resolved(self, demo_url: str, providers: Providers = REGISTRY) -> Profile:
         """This profile with ``"demo"`` replaced by the running demo's URL (+ version)."""
         if not self.is_demo:
             return self
-        return replace(self, base_url=demo_url.rstrip("/") + _VERSION_SEGMENT[self.dialect])
+        segment = providers.get(self.dialect).version_segment
+        return replace(self, base_url=demo_url.rstrip("/") + segment)
 
 
 @dataclass(frozen=True)
@@ -210,8 +203,8 @@ def load_profiles(path: str | Path) -> list[Profile]:
         missing = [k for k in ("name", "dialect", "base_url", "model") if not obj.get(k)]
         if missing:
             raise ScenarioError(f"{where} has no {', '.join(missing)}")
-        if obj["dialect"] not in DIALECTS:
-            raise ScenarioError(f"{where}: dialect must be one of {', '.join(DIALECTS)}")
+        if obj["dialect"] not in REGISTRY.names():
+            raise ScenarioError(f"{where}: dialect must be one of {', '.join(REGISTRY.names())}")
         unknown = set(obj) - {"name", "dialect", "base_url", "model", "key_env", "headers",
                               "options"}  # fmt: skip
         if unknown:
@@ -227,66 +220,6 @@ def load_profiles(path: str | Path) -> list[Profile]:
 
 # -- requests --------------------------------------------------------------------------------
 
-_GEMINI_KEYS: Final = frozenset({
-    "format", "title", "description", "nullable", "enum", "maxItems", "minItems",
-    "minProperties", "maxProperties", "minLength", "maxLength", "pattern", "example",
-    "propertyOrdering", "default", "minimum", "maximum", "required",
-})  # fmt: skip
-
-
-def gemini_schema(schema: Any) -> Any:
-    """JSON Schema → Gemini's OpenAPI subset: upper-case types, ``null`` as ``nullable``."""
-    if not isinstance(schema, dict):
-        return schema
-    out: dict[str, Any] = {}
-    t = schema.get("type")
-    if isinstance(t, list):
-        rest = [x for x in t if x != "null"]
-        if len(rest) < len(t):
-            out["nullable"] = True
-        t = rest[0] if len(rest) == 1 else None
-    if isinstance(t, str):
-        out["type"] = t.upper()
-    for key, value in schema.items():
-        if key == "properties" and isinstance(value, dict):
-            out[key] = {k: gemini_schema(v) for k, v in value.items()}
-        elif key == "items":
-            out[key] = gemini_schema(value)
-        elif key == "anyOf" and isinstance(value, list):
-            out[key] = [gemini_schema(v) for v in value]
-        elif key in _GEMINI_KEYS:
-            out[key] = copy.deepcopy(value)
-    return out
-
-
-def _function(tool: dict[str, Any]) -> tuple[str, str | None, dict[str, Any]]:
-    fn = tool["function"]
-    params = fn.get("parameters")
-    schema = (
-        copy.deepcopy(params) if isinstance(params, dict) else {"type": "object", "properties": {}}
-    )
-    return fn["name"], fn.get("description"), schema
-
-
-def convert_tools(tools: list[dict[str, Any]], dialect: str) -> list[dict[str, Any]]:
-    """Neutral (OpenAI chat) tool definitions in ``dialect``'s request shape."""
-    if dialect == "openai-chat":
-        return copy.deepcopy(tools)
-    out: list[dict[str, Any]] = []
-    decls: list[dict[str, Any]] = []
-    for tool in tools:
-        name, desc, schema = _function(tool)
-        described = {"description": desc} if desc else {}
-        if dialect == "openai-responses":
-            out.append({"type": "function", "name": name, **described, "parameters": schema,
-                        "strict": False})  # fmt: skip
-        elif dialect == "anthropic":
-            out.append({"name": name, **described, "input_schema": schema})
-        else:  # gemini: an OBJECT without properties is rejected, so zero-arg tools omit it
-            params = {"parameters": gemini_schema(schema)} if schema.get("properties") else {}
-            decls.append({"name": name, **described, **params})
-    return [{"functionDeclarations": decls}] if dialect == "gemini" and decls else out
-
 
 def _messages(scenario: Scenario, messages: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
     if messages is not None:
@@ -295,16 +228,13 @@ def _messages(scenario: Scenario, messages: list[dict[str, Any]] | None) -> list
     return [*system, {"role": "user", "content": scenario.prompt}]
 
 
-def _text(content: Any) -> str:
-    return content if isinstance(content, str) else orjson.dumps(content).decode()
-
-
 def build_request(
     profile: Profile,
     scenario: Scenario,
     *,
     model: str | None = None,
     messages: list[dict[str, Any]] | None = None,
+    providers: Providers = REGISTRY,
 ) -> RequestSpec:
     """The streaming request for ``scenario`` in ``profile``'s dialect.
 
@@ -313,40 +243,21 @@ def build_request(
     """
     if profile.is_demo:
         raise ValueError(f"profile {profile.name!r} must be resolved with the demo's URL first")
-    if profile.dialect not in DIALECTS:
-        raise ScenarioError(f"profile {profile.name!r}: unknown dialect {profile.dialect!r}")
-    model = model or profile.model
-    base = profile.base_url.rstrip("/")
-    msgs = _messages(scenario, messages)
-    system = "\n\n".join(_text(m.get("content")) for m in msgs if m.get("role") == "system")
-    turns = [m for m in msgs if m.get("role") != "system"]
-    tools = convert_tools(scenario.tools, profile.dialect)
-    headers = {"content-type": "application/json", "accept": "text/event-stream"}
-    body: dict[str, Any]
-    if profile.dialect == "openai-chat":
-        url, key_header = f"{base}/chat/completions", "authorization"
-        body = {"model": model, "messages": msgs, "stream": True}
-    elif profile.dialect == "openai-responses":
-        url, key_header = f"{base}/responses", "authorization"
-        body = {"model": model, "input": turns, "stream": True}
-        if system:
-            body["instructions"] = system
-    elif profile.dialect == "anthropic":
-        url, key_header = f"{base}/messages", "x-api-key"
-        headers["anthropic-version"] = ANTHROPIC_VERSION
-        body = {"model": model, "max_tokens": 1024, "messages": turns, "stream": True}
-        if system:
-            body["system"] = system
-    else:
-        url = f"{base}/models/{quote(model, safe='')}:streamGenerateContent?alt=sse"
-        key_header = "x-goog-api-key"
-        contents = [{"role": "model" if m.get("role") == "assistant" else "user",
-                     "parts": [{"text": _text(m.get("content"))}]} for m in turns]  # fmt: skip
-        body = {"contents": contents}
-        if system:
-            body["systemInstruction"] = {"parts": [{"text": system}]}
-    if tools:
-        body["tools"] = tools
-    body.update(copy.deepcopy(dict(profile.options)))
+    try:
+        provider = providers.get(profile.dialect)
+    except ValueError:
+        raise ScenarioError(
+            f"profile {profile.name!r}: unknown dialect {profile.dialect!r}"
+        ) from None
+    wire = provider.request(
+        profile.base_url.rstrip("/"),
+        model or profile.model,
+        _messages(scenario, messages),
+        scenario.tools,
+    )
+    headers = {"content-type": "application/json", "accept": "text/event-stream", **wire.headers}
     headers.update(profile.headers)
-    return RequestSpec("POST", url, headers, body, key_header if profile.key_env else None)
+    body = wire.body
+    body.update(copy.deepcopy(dict(profile.options)))
+    key_header = provider.key_header if profile.key_env else None
+    return RequestSpec("POST", wire.url, headers, body, key_header)

@@ -8,6 +8,9 @@ Invariants:
   ``id_changed_mid_call``, ``name_changed_mid_call`` and ``fragment_after_close``, which
   describe how the policy in force routed the fragments.
 - ``chunks`` lists wire event sequence numbers (``SSEEvent.seq``), ascending, de-duplicated.
+- What depends on the provider is asked of it (``state.provider``): which of
+  :data:`~inspector.core.verdicts.quirkscan.PROVIDER_CHECKS` apply, its end marker and its
+  tool finish reasons. No provider is named here.
 - Incremental with a :class:`QuirkScan`: the wire-level half
   (:mod:`inspector.core.verdicts.quirkscan`)
   reads each event and delta once, and survives policy flips; a call is scanned again only
@@ -23,8 +26,8 @@ from typing import Any
 
 import orjson
 
-from inspector.core.analysis.continuation import is_tool_finish
 from inspector.core.base.model import OMITTED, ToolCallDelta
+from inspector.core.base.provider import Provider
 from inspector.core.calls.accumulator import ToolCall
 from inspector.core.calls.stream import StreamState
 from inspector.core.verdicts.quirkscan import Seen, WireScan, real
@@ -67,12 +70,6 @@ QUIRKS: dict[str, str] = {
     "text_mode_tool_call": "a tool call written as text in the content (<tool_call>…)",
 }
 
-_END_MARKER = {
-    "openai-chat": "[DONE]",
-    "anthropic": "message_stop",
-    "openai-responses": "response.completed",
-}
-
 
 @dataclass
 class Quirk:
@@ -101,7 +98,7 @@ class QuirkScan:
         """The wire-level half (survives policy flips: it reads only events and deltas)."""
         self._calls: dict[int, tuple[list[ToolCallDelta], tuple[Any, ...], Seen]] = {}
 
-    def call(self, call: ToolCall, dialect: str, state: StreamState) -> Seen:
+    def call(self, call: ToolCall, state: StreamState) -> Seen:
         """``call``'s own findings, scanned again only when its shape changed."""
         frags = call.fragments
         orphan = state.acc is not None and state.acc.is_orphan(call)
@@ -117,14 +114,14 @@ class QuirkScan:
             call.id,
             call.name,
             orphan,
-            dialect,
+            state.provider,
         )
         slot = id(frags[0])  # the opener: a delta object, shared by every policy's calls
         cached = self._calls.get(slot)
         if cached is not None and cached[1] == key and cached[0] == frags:  # identity-fast
             return cached[2]
         seen = Seen()
-        _scan_call(call, seen, dialect, orphan)
+        _scan_call(call, seen, state.provider, orphan)
         self._calls[slot] = (frags, key, seen)
         return seen
 
@@ -133,12 +130,11 @@ def detect(state: StreamState, scan: QuirkScan | None = None) -> list[Quirk]:
     """Every quirk ``state`` shows, in :data:`QUIRKS` order. Pass the same ``scan`` on every
     call for one stream and each event, delta and unchanged call is scanned only once."""
     scan = scan or QuirkScan()
-    dialect = state.dialect_name or "openai-chat"
-    scan.wire.advance(state, dialect)
+    scan.wire.advance(state)
     rest = Seen()
     scan.wire.conclude(state, rest)
-    parts = [scan.wire.seen, rest, *(scan.call(c, dialect, state) for c in state.calls)]
-    _scan_turn(state, rest, dialect)
+    parts = [scan.wire.seen, rest, *(scan.call(c, state) for c in state.calls)]
+    _scan_turn(state, rest, state.provider)
     out = []
     wire = scan.wire
     for code, desc in QUIRKS.items():
@@ -154,7 +150,7 @@ def detect(state: StreamState, scan: QuirkScan | None = None) -> list[Quirk]:
     return out
 
 
-def _scan_call(call: ToolCall, seen: Seen, dialect: str, orphan: bool) -> None:
+def _scan_call(call: ToolCall, seen: Seen, provider: Provider | None, orphan: bool) -> None:
     frags = call.fragments
     first = frags[0]
     if orphan:
@@ -167,7 +163,7 @@ def _scan_call(call: ToolCall, seen: Seen, dialect: str, orphan: bool) -> None:
         seen.add("fragment_after_close", seq)
     if call.args_from_final or call.final_mismatch is not None:
         _scan_finals(call, seen)
-    _scan_arguments(call, seen, dialect)
+    _scan_arguments(call, seen, provider)
 
 
 def _scan_finals(call: ToolCall, seen: Seen) -> None:
@@ -195,7 +191,7 @@ def _texts(frags: Iterable[ToolCallDelta]) -> Iterator[tuple[int, str]]:
             yield f.seq, f.arguments
 
 
-def _scan_arguments(call: ToolCall, seen: Seen, dialect: str) -> None:
+def _scan_arguments(call: ToolCall, seen: Seen, provider: Provider | None) -> None:
     """Cheap on long calls: only a zero-length call is walked whole; the rest looks at the
     first fragments and at the empty ones at the end (this runs on every flush)."""
     frags = call.fragments
@@ -216,8 +212,9 @@ def _scan_arguments(call: ToolCall, seen: Seen, dialect: str) -> None:
     # on what a policy routed after it, so ``absent`` and ``literal`` agree).
     opener = next((f for f in frags if not f.final), None)
     if (
-        dialect == "openai-chat"
-        and opener is not None
+        opener is not None
+        and provider is not None
+        and "whole_call_single_chunk" in provider.checks
         and real(opener.id)
         and real(opener.name)
         and _complete_object(opener.arguments)
@@ -259,16 +256,18 @@ def _complete_object(arguments: Any) -> bool:
     return True
 
 
-def _scan_turn(state: StreamState, seen: Seen, dialect: str) -> None:
+def _scan_turn(state: StreamState, seen: Seen, provider: Provider | None) -> None:
+    if provider is None:  # still sniffing: no deltas, no calls, not ended
+        return
     calls = [c for c in state.calls if state.acc is None or not state.acc.is_orphan(c)]
-    if dialect == "openai-chat":
+    if "sparse_index" in provider.checks:
         indexes = sorted({c.index for c in state.calls if isinstance(c.index, int)})
         if indexes and indexes != list(range(len(indexes))):
             gap = next(i for n, i in enumerate(indexes) if i != n)  # the first out-of-place one
             first = next(c for c in state.calls if c.index == gap)
             seen.add("sparse_index", first.fragments[0].seq, f"indexes {indexes}")
     reason = state.finish_reason
-    if calls and state.finish and not is_tool_finish(dialect, reason, len(calls)):
+    if calls and state.finish and not provider.is_tool_finish(reason, len(calls)):
         seen.add(
             "finish_reason_mismatch",
             state.finish[-1][0],
@@ -277,5 +276,6 @@ def _scan_turn(state: StreamState, seen: Seen, dialect: str) -> None:
     last = state.events[-1].seq if state.events else 0
     if state.ended and not state.finish and state.events:
         seen.add("missing_finish_reason", last)
-    if state.ended and dialect in _END_MARKER and state.done_seq is None and state.events:
-        seen.add("missing_done", last, f"no {_END_MARKER[dialect]}")
+    marker = provider.end_marker
+    if state.ended and marker is not None and state.done_seq is None and state.events:
+        seen.add("missing_done", last, f"no {marker}")

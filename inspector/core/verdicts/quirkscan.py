@@ -8,7 +8,9 @@ Invariants:
   is redone then).
 - ``advance`` scans exactly the events and deltas appended since the last call, in arrival
   order, so the hits (and the first note per code) are those a single pass over the finished
-  stream records; a dialect that changes under it (``auto`` deciding) restarts the scan.
+  stream records; a provider that changes under it (``auto`` deciding) restarts the scan.
+- The checks in :data:`PROVIDER_CHECKS` run only for a provider that lists them in its
+  ``checks``; while the provider is unknown (``auto`` still sniffing, so no deltas yet) none do.
 - Hits arrive in stream order, so a code's hits are almost always non-decreasing:
   :meth:`WireScan.chunks` keeps them de-duplicated as they come (sorting again only when one
   points back), so a long stream's list is not sorted on every ask.
@@ -22,7 +24,20 @@ import re
 from typing import Any
 
 from inspector.core.base.model import OMITTED, Delta, DeltaKind, EventKind, ToolCallDelta
+from inspector.core.base.provider import Provider
 from inspector.core.calls.stream import StreamState
+
+PROVIDER_CHECKS = frozenset(
+    {
+        "arguments_not_string",  # arguments are strings on this wire (Gemini's are objects)
+        "missing_index",  # every call entry carries a wire index, counted from 0 …
+        "duplicate_index_in_chunk",  # … once per chunk …
+        "sparse_index",  # … without gaps
+        "whole_call_single_chunk",  # calls are streamed in fragments, not sent whole
+    }
+)
+"""Quirk checks that apply only to the providers that list them in ``Provider.checks``: each
+rests on a fact of that provider's wire format."""
 
 _TEXT_CALL = re.compile(r"<tool_call>|<function_call>|<\|tool_call|\[TOOL_CALLS\]")
 _TAG_TAIL = 16  # characters of earlier text kept: longer than any _TEXT_CALL match
@@ -63,11 +78,15 @@ class WireScan:
     def __init__(self) -> None:
         self._reset(None)
 
-    def _reset(self, dialect: str | None) -> None:
+    def _reset(self, provider: Provider | None) -> None:
         self.seen = Seen()
         """What the events and deltas scanned so far show."""
-        self.dialect = dialect
-        """The dialect the scan ran under."""
+        self.provider = provider
+        """The provider the scan ran under (None: not known yet)."""
+        checks = provider.checks if provider is not None else frozenset()
+        self._string_args = "arguments_not_string" in checks
+        self._missing_index = "missing_index" in checks
+        self._duplicate_index = "duplicate_index_in_chunk" in checks
         self.events_done = 0
         self.deltas_done = 0
         self._per_chunk: dict[Any, int] = {}  # entries per lane in the current chunk
@@ -79,10 +98,11 @@ class WireScan:
         self._chunks: dict[str, list[int]] = {}  # code -> its hits so far, de-duplicated
         self._done: dict[str, int] = {}  # code -> hits already in _chunks
 
-    def advance(self, state: StreamState, dialect: str) -> None:
+    def advance(self, state: StreamState) -> None:
         """Scan what ``state`` received since the last call."""
-        if dialect != self.dialect:
-            self._reset(dialect)
+        provider = state.provider
+        if provider is not self.provider:
+            self._reset(provider)
         seen = self.seen
         events = state.events
         for i in range(self.events_done, len(events)):
@@ -99,7 +119,7 @@ class WireScan:
                 if d.seq != self._last_seq:
                     self._per_chunk.clear()
                     self._last_seq = d.seq
-                self._fragment(d, dialect)
+                self._fragment(d)
                 if not d.final and isinstance(d.index, int | str):
                     self._continuation(d)
             else:
@@ -144,20 +164,18 @@ class WireScan:
 
     # -- per delta -----------------------------------------------------------------------
 
-    def _fragment(self, d: ToolCallDelta, dialect: str) -> None:
+    def _fragment(self, d: ToolCallDelta) -> None:
         seen = self.seen
         if d.id == "null":
             seen.add("null_string_id", d.seq)
         elif d.id is None:
             seen.add("null_id", d.seq)
-        if d.args_object and dialect != "gemini":
+        if d.args_object and self._string_args:
             seen.add("arguments_not_string", d.seq)
-        if dialect != "openai-chat":
-            return
         if d.index is OMITTED:
-            if not (d.extra and d.extra.get("legacy_function_call")):  # that shape has no index
-                seen.add("missing_index", d.seq)
-        elif not d.final:
+            if self._missing_index and not (d.extra and d.extra.get("legacy_function_call")):
+                seen.add("missing_index", d.seq)  # the legacy function_call has no index
+        elif self._duplicate_index and not d.final:
             key = lane(d)
             count = self._per_chunk[key] = self._per_chunk.get(key, 0) + 1
             if count == 2:

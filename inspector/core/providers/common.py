@@ -1,0 +1,168 @@
+"""What every provider module shares: the wire-event handling all dialects agree on, the
+error-object message, and the neutral request pieces (system text, tool functions).
+
+Invariants:
+- Comments become KEEPALIVE, wire decode errors ERROR (``raw={"wire": "decode"}``), data that
+  is not JSON UNKNOWN (``{"undecodable": …}``) or KEEPALIVE for a comment re-wrapped as data
+  (``data: : …``), a JSON non-object UNKNOWN: the same in every dialect.
+- Pure: nothing here keeps state or does I/O.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import orjson
+
+from inspector.core.base.model import AnyDelta, Delta, DeltaKind, EventKind, SSEEvent
+from inspector.core.base.provider import Dialect, Provider
+
+_loads = orjson.loads
+_dumps = orjson.dumps
+_JSONDecodeError = orjson.JSONDecodeError
+
+_COMMENT = EventKind.COMMENT
+_WIRE_ERROR = EventKind.ERROR
+
+
+class OwnDialect(Dialect):
+    """What a provider's own dialect (not ``auto``) answers about itself: its provider from
+    the start, never a fallback, and it does the work itself. Subclasses write ``feed``."""
+
+    fallback = False
+
+    def __init__(self, provider: Provider) -> None:
+        self._provider = provider
+
+    @property
+    def provider(self) -> Provider:
+        """The provider this dialect decodes for."""
+        return self._provider
+
+    @property
+    def direct(self) -> Dialect:
+        """Itself: there is no wrapper to skip."""
+        return self
+
+    def finish(self, out: list[AnyDelta]) -> None:
+        """End of stream: nothing is buffered, so nothing to add."""
+
+
+# -- wire events -------------------------------------------------------------------------------
+
+
+def non_event(ev: SSEEvent) -> Delta:
+    """The delta for a wire event that carries no data: a comment or a decode error."""
+    kind = ev.kind
+    if kind == _COMMENT:
+        return Delta(ev.seq, DeltaKind.KEEPALIVE, ev.comment)
+    if kind == _WIRE_ERROR:
+        return Delta(ev.seq, DeltaKind.ERROR, ev.data, {"wire": "decode"})
+    return Delta(ev.seq, DeltaKind.UNKNOWN, {"event_kind": kind}, ev.data)
+
+
+def undecodable(ev: SSEEvent, exc: Exception) -> Delta:
+    """The delta for data that is not JSON.
+
+    ``data: : OPENROUTER PROCESSING`` (a comment a proxy re-wrapped as data) is a KEEPALIVE with
+    the text as value and the data as raw; a ``[DONE]`` with stray whitespace is DONE; anything
+    else is UNKNOWN with the parser's message.
+    """
+    data = ev.data
+    stripped = data.strip()
+    if stripped.startswith(":"):
+        return Delta(ev.seq, DeltaKind.KEEPALIVE, stripped[1:].strip(), data)
+    if stripped == "[DONE]":
+        return Delta(ev.seq, DeltaKind.DONE, None, data)
+    return Delta(ev.seq, DeltaKind.UNKNOWN, {"undecodable": str(exc)}, data)
+
+
+def decode_object(ev: SSEEvent, out: list[AnyDelta]) -> dict[str, Any] | None:
+    """The event's JSON object, or None after appending what stands in for the event: a
+    comment or decode error, undecodable data, or a JSON non-object kept as UNKNOWN."""
+    if ev.kind != EventKind.EVENT:
+        out.append(non_event(ev))
+        return None
+    try:
+        obj = _loads(ev.data)
+    except _JSONDecodeError as exc:
+        out.append(undecodable(ev, exc))
+        return None
+    if type(obj) is not dict:
+        out.append(Delta(ev.seq, DeltaKind.UNKNOWN, obj, ev.data))
+        return None
+    return obj
+
+
+def error_message(err: Any) -> str:
+    """A one-line message for a provider error object (``{"type","code","status","message"}``).
+
+    ``"overloaded_error: Overloaded"``, ``"502: Provider disconnected"``; a string error is used
+    as is; anything else becomes its compact JSON. Whitespace runs collapse to one space.
+    """
+    if isinstance(err, dict):
+        msg = err.get("message")
+        if msg is None:
+            msg = err.get("error") if isinstance(err.get("error"), str) else None
+        prefix = " ".join(
+            str(err[k]) for k in ("type", "status", "code") if err.get(k) not in (None, "")
+        )
+        if msg is None:
+            text = _dumps(err, default=str).decode()
+            text = f"{prefix}: {text}" if prefix else text
+        else:
+            text = f"{prefix}: {msg}" if prefix else str(msg)
+    elif isinstance(err, str):
+        text = err
+    else:
+        text = _dumps(err, default=str).decode()
+    return " ".join(text.split())
+
+
+def wrapped_error(body: Any) -> str:
+    """The message of an ``{"error": {…}}`` body (the error object itself when it is not
+    wrapped): the shape OpenAI, Anthropic and Gemini error bodies share."""
+    if isinstance(body, list) and body:  # Gemini sometimes wraps the error in a list
+        body = body[0]
+    return error_message(body.get("error", body) if isinstance(body, dict) else body)
+
+
+def compact_json(value: Any) -> str:
+    """Compact JSON text of an argument object (what ``JSON.stringify`` would produce)."""
+    return _dumps(value, default=str).decode()
+
+
+# -- requests ----------------------------------------------------------------------------------
+
+
+def text_of(content: Any) -> str:
+    """A message's content as text (non-string content as its JSON)."""
+    return content if isinstance(content, str) else _dumps(content).decode()
+
+
+def split_system(messages: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
+    """(the system messages' text joined by blank lines, the other messages)."""
+    system = "\n\n".join(text_of(m.get("content")) for m in messages if m.get("role") == "system")
+    return system, [m for m in messages if m.get("role") != "system"]
+
+
+def function(tool: dict[str, Any]) -> tuple[str, str | None, dict[str, Any]]:
+    """(name, description, parameters schema) of a neutral tool; the schema is a copy, an
+    empty object schema when the tool declares none."""
+    fn = tool["function"]
+    params = fn.get("parameters")
+    schema = (
+        copy.deepcopy(params) if isinstance(params, dict) else {"type": "object", "properties": {}}
+    )
+    return fn["name"], fn.get("description"), schema
+
+
+def as_list(value: Any) -> list[Any]:
+    """A body field that should hold a list, as a new list (empty when it holds none)."""
+    return list(value) if isinstance(value, list) else []
+
+
+def args_text(arguments: str) -> str:
+    """Arguments as a continuation echoes them: blank becomes ``{}``."""
+    return arguments if arguments.strip() else "{}"
