@@ -16,6 +16,7 @@ from typing import Any
 
 from inspector.core.analysis.session import DIALECT_CHOICES, VALIDATION_MODES, Analysis, Settings
 from inspector.core.base.errors import InspectorError
+from inspector.core.providers import REGISTRY
 
 from . import __version__
 
@@ -252,7 +253,7 @@ def analyze(args: argparse.Namespace) -> int:
     capture = load(args.path)
     tools = ToolRegistry.from_file(args.tools) if args.tools else None
     settings = Settings(dialect=args.dialect, validation=args.validation, empty_id=args.empty_id)
-    analysis = Analysis.from_capture(capture, settings, tools)
+    analysis = Analysis.from_capture(capture, settings, tools, providers=REGISTRY)
     if args.json:
         doc = report.to_json(analysis, source=args.path)
         sys.stdout.buffer.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n")

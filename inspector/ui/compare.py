@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core.analysis.session import VALIDATION_MODES, Analysis, Settings
 from inspector.core.capture.reader import Capture
+from inspector.core.providers import REGISTRY
 from inspector.core.reports.compare import Comparison, compare
 from inspector.core.verdicts.tools import ToolRegistry
 
@@ -98,7 +99,7 @@ class CompareWindow(QWidget):
             and all(view.state.ended for view in base.attempts)
         ):
             return base.fork(settings)
-        return Analysis.from_capture(self.capture, settings, self.tools)
+        return Analysis.from_capture(self.capture, settings, self.tools, providers=REGISTRY)
 
     def recompute(self) -> None:
         """Judge both sides afresh and mark what differs."""

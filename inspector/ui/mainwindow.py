@@ -287,7 +287,7 @@ class MainWindow(QMainWindow):
         if Path(name).exists() and Path(name).parent != SAMPLES:
             self._remember(name)
         a = self.doc.analysis
-        if a is not None and any(getattr(v.state.dialect, "fallback", False) for v in a.attempts):
+        if a is not None and any(v.state.dialect.fallback for v in a.attempts):
             self._ask_dialect()
 
     def _on_failed(self, path: str, reason: str) -> None:

@@ -27,6 +27,7 @@ from inspector.core.analysis.attempt import AttemptView, Round, group
 from inspector.core.analysis.continuation import AssistantCall, AssistantTurn, parse_arguments
 from inspector.core.analysis.judgement import Judgement
 from inspector.core.analysis.rounds import ROUND, ToolEvent, merged
+from inspector.core.base.provider import Providers
 from inspector.core.calls.accumulator import ToolCall
 from inspector.core.calls.stream import StreamState
 from inspector.core.capture.reader import Attempt, Capture
@@ -47,7 +48,16 @@ __all__ = [
 class Analysis:
     """All attempts of one session, judged under :class:`Settings`."""
 
-    def __init__(self, settings: Settings | None = None, tools: ToolRegistry | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        tools: ToolRegistry | None = None,
+        *,
+        providers: Providers,
+    ) -> None:
+        self.providers = providers
+        """Where each attempt's dialect comes from (by ``settings.dialect``): the layer above
+        passes the provider registry in; this stage names no provider."""
         self._judgement = Judgement(settings or Settings(), tools)
         self.attempts: list[AttemptView] = []
         """Every attempt, in order."""
@@ -58,10 +68,15 @@ class Analysis:
 
     @classmethod
     def from_capture(
-        cls, capture: Capture, settings: Settings | None = None, tools: ToolRegistry | None = None
+        cls,
+        capture: Capture,
+        settings: Settings | None = None,
+        tools: ToolRegistry | None = None,
+        *,
+        providers: Providers,
     ) -> Analysis:
         """Feed every attempt of ``capture`` and end it."""
-        analysis = cls(settings, tools)
+        analysis = cls(settings, tools, providers=providers)
         analysis.capture = capture
         for source in capture.attempts:
             analysis.begin_attempt(source)
@@ -109,7 +124,7 @@ class Analysis:
     def begin_attempt(self, source: Attempt | None = None) -> AttemptView:
         """Open the next attempt's stream."""
         j = self._judgement
-        state = StreamState(j.settings.dialect, j.settings.empty_id)
+        state = StreamState(self.providers.dialect(j.settings.dialect), j.settings.empty_id)
         view = AttemptView(len(self.attempts) + 1, state, source, j)
         if self.attempts:
             view.round = self.attempts[-1].round
@@ -180,7 +195,7 @@ class Analysis:
         decides how the bytes were read, so it must be the same."""
         if settings.dialect != self.settings.dialect:
             raise ValueError("a fork keeps the dialect; read the capture again for another")
-        other = Analysis(settings, self.user_tools)
+        other = Analysis(settings, self.user_tools, providers=self.providers)
         other.capture = self.capture
         other.events = self.events
         j = other._judgement
@@ -246,7 +261,8 @@ class Analysis:
         if self.attempts:
             return self.attempts[-1]
         j = self._judgement
-        return AttemptView(1, StreamState(j.settings.dialect, j.settings.empty_id), None, j)
+        state = StreamState(self.providers.dialect(j.settings.dialect), j.settings.empty_id)
+        return AttemptView(1, state, None, j)
 
     @property
     def rounds(self) -> list[Round]:
@@ -288,8 +304,9 @@ class Analysis:
         if reg is not None:
             out.extend(reg.warnings)
         for view in self.attempts:
-            if getattr(view.state.dialect, "fallback", False):
-                out.append(f"attempt {view.number}: dialect not recognised; read as openai-chat")
+            if view.state.dialect.fallback:
+                read_as = view.state.dialect_name
+                out.append(f"attempt {view.number}: dialect not recognised; read as {read_as}")
         return out
 
     @property

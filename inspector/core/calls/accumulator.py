@@ -10,15 +10,16 @@ Invariants:
   show dropped fragments struck through in the lane they were meant for. Fragments with no
   lane at all go to ``Accumulator.unrouted``.
 - Calls close when the provider says so: an explicit CLOSE delta, the next wire index in
-  order (openai-chat), or a finish/done. A call still open at end of stream is truncated.
+  order, or a finish/done, as its :class:`~inspector.core.base.provider.Closing` rule says.
+  A call still open at end of stream is truncated.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Final
 
 from inspector.core.base.model import OMITTED, Delta, DeltaKind, ToolCallDelta
+from inspector.core.base.provider import IN_ORDER, Closing
 
 ABSENT: Final = "absent"
 LITERAL: Final = "literal"
@@ -28,24 +29,6 @@ EMPTY_ID_POLICIES: Final = (ABSENT, LITERAL)
 CUTOFF_REASONS: Final = frozenset(
     {"length", "max_tokens", "MAX_TOKENS", "incomplete:max_output_tokens"}
 )
-
-
-@dataclass(frozen=True)
-class Closing:
-    """When a dialect's calls count as closed."""
-
-    on_finish: bool
-    """A finish reason closes every open call (openai-chat, gemini)."""
-    on_next_index: bool
-    """A new call at another wire index closes the open ones (openai-chat streams in order)."""
-
-
-CLOSING: Final = {
-    "openai-chat": Closing(on_finish=True, on_next_index=True),
-    "gemini": Closing(on_finish=True, on_next_index=False),
-    "anthropic": Closing(on_finish=False, on_next_index=False),
-    "openai-responses": Closing(on_finish=False, on_next_index=False),
-}
 
 
 def _blank(value: object, policy: str) -> bool:
@@ -148,13 +131,13 @@ class ToolCall:
 class Accumulator:
     """Routes tool-call fragments to calls by wire index (see the module docstring)."""
 
-    def __init__(self, empty_id: str = ABSENT, dialect: str = "openai-chat") -> None:
+    def __init__(self, empty_id: str = ABSENT, closing: Closing = IN_ORDER) -> None:
         if empty_id not in EMPTY_ID_POLICIES:
             raise ValueError(f"unknown empty-id policy {empty_id!r}")
         self.policy = empty_id
         """The empty-id policy in force: ``absent`` or ``literal``."""
-        self.closing = CLOSING.get(dialect, CLOSING["openai-chat"])
-        """When calls close for this dialect."""
+        self.closing = closing
+        """When calls close: the provider's rule (a stream names its provider's)."""
         self.calls: list[ToolCall] = []
         """Every call opened, in opening order."""
         self.unrouted: list[ToolCallDelta] = []

@@ -21,11 +21,12 @@ from inspector.core.base.model import plain
 from inspector.core.calls.accumulator import ABSENT, Accumulator, ToolCall, repaired_id
 from inspector.core.calls.jsonprogress import first_error
 from inspector.core.calls.stream import StreamState
-from inspector.core.providers import DIALECTS
 from inspector.core.verdicts.tools import ToolRegistry
 from inspector.core.verdicts.validation import Problem, validate_call
 
-DIALECT_CHOICES = ("auto", *DIALECTS)
+DIALECT_CHOICES = ("auto", "openai-chat", "anthropic", "openai-responses", "gemini")
+"""The settings' dialect choices: the built-in providers' names, as data (this stage never
+looks a provider up; tests/test_provider_protocol.py checks they match the registry)."""
 VALIDATION_MODES = ("off", "structural", "strict")
 
 
