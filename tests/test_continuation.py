@@ -12,10 +12,10 @@ from inspector.core.analysis.continuation import (
     AssistantTurn,
     ToolResult,
     build_continuation,
-    is_tool_finish,
     parse_arguments,
 )
 from inspector.core.analysis.session import Analysis
+from inspector.core.providers import REGISTRY
 
 WEATHER = AssistantCall("call_1", "get_weather", '{"city": "Paris"}', {"city": "Paris"},
                         wire_id="call_1", slot=0)  # fmt: skip
@@ -31,7 +31,8 @@ PREFIX: dict[str, Any] = {"model": "m", "stream": True}
 def test_openai_chat_exact_shape_and_repaired_id() -> None:
     body = {**PREFIX, "messages": [{"role": "user", "content": "hi"}]}
     before = copy.deepcopy(body)
-    out = build_continuation("openai-chat", body, TURN, [ERROR, SHAPED])  # any result order
+    chat = REGISTRY.get("openai-chat")
+    out = build_continuation(chat, body, TURN, [ERROR, SHAPED])  # any result order
     assert body == before  # the previous body is never modified
     assert out["messages"][1:] == [
         {"role": "assistant", "content": "Checking.", "tool_calls": [
@@ -46,7 +47,9 @@ def test_openai_chat_exact_shape_and_repaired_id() -> None:
 
 
 def test_responses_items_by_call_id() -> None:
-    out = build_continuation("openai-responses", {**PREFIX, "input": "hi"}, TURN, [SHAPED, ERROR])
+    out = build_continuation(
+        REGISTRY.get("openai-responses"), {**PREFIX, "input": "hi"}, TURN, [SHAPED, ERROR]
+    )
     assert out["input"] == [
         {"role": "user", "content": "hi"},
         {"role": "assistant", "content": "Checking."},
@@ -61,7 +64,7 @@ def test_responses_items_by_call_id() -> None:
 
 def test_anthropic_blocks_with_parsed_input_and_is_error() -> None:
     body = {**PREFIX, "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]}
-    out = build_continuation("anthropic", body, TURN, [SHAPED, ERROR])
+    out = build_continuation(REGISTRY.get("anthropic"), body, TURN, [SHAPED, ERROR])
     assert out["messages"][1:] == [
         {"role": "assistant", "content": [
             {"type": "text", "text": "Checking."},
@@ -81,7 +84,8 @@ def test_gemini_parts_ids_only_when_sent_and_signature_echoed() -> None:
                            wire_id=None, extra={"thoughtSignature": "c2ln"})  # fmt: skip
     turn = AssistantTurn("", "thinking", (signed,))
     result = ToolResult.of("call00000", "get_weather", {"temp": 18})
-    out = build_continuation("gemini", {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]},
+    gemini = REGISTRY.get("gemini")
+    out = build_continuation(gemini, {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]},
                              turn, [result])  # fmt: skip
     assert out["contents"][1:] == [
         {"role": "model", "parts": [
@@ -95,9 +99,9 @@ def test_gemini_parts_ids_only_when_sent_and_signature_echoed() -> None:
 
 def test_every_call_needs_a_result() -> None:
     with pytest.raises(ValueError, match="call00001"):
-        build_continuation("openai-chat", {"messages": []}, TURN, [SHAPED])
+        build_continuation(REGISTRY.get("openai-chat"), {"messages": []}, TURN, [SHAPED])
     with pytest.raises(ValueError, match="dialect"):
-        build_continuation("cohere", {}, TURN, [SHAPED, ERROR])
+        build_continuation(REGISTRY.get("cohere"), {}, TURN, [SHAPED, ERROR])
 
 
 def test_result_shapes_title_metadata_and_text() -> None:
@@ -111,12 +115,13 @@ def test_result_shapes_title_metadata_and_text() -> None:
 
 
 def test_tool_finish_per_dialect_and_argument_parsing() -> None:
-    assert is_tool_finish("openai-chat", "tool_calls", 1)
-    assert not is_tool_finish("openai-chat", "stop", 1)  # finish_reason_mismatch stops a loop
-    assert is_tool_finish("anthropic", "tool_use", 2)
-    assert not is_tool_finish("anthropic", "end_turn", 2)
-    assert is_tool_finish("gemini", "STOP", 1) and not is_tool_finish("gemini", "STOP", 0)
-    assert is_tool_finish("openai-responses", "completed", 1)
+    chat, claude, gemini = (REGISTRY.get(n) for n in ("openai-chat", "anthropic", "gemini"))
+    assert chat.is_tool_finish("tool_calls", 1)
+    assert not chat.is_tool_finish("stop", 1)  # finish_reason_mismatch stops a loop
+    assert claude.is_tool_finish("tool_use", 2)
+    assert not claude.is_tool_finish("end_turn", 2)
+    assert gemini.is_tool_finish("STOP", 1) and not gemini.is_tool_finish("STOP", 0)
+    assert REGISTRY.get("openai-responses").is_tool_finish("completed", 1)
     assert parse_arguments("  ") == {} and parse_arguments("[1]") is None
     assert parse_arguments('{"a": 1}') == {"a": 1} and parse_arguments("{") is None
 
@@ -127,12 +132,12 @@ def test_assistant_turn_repairs_a_missing_id_consistently() -> None:
             b'"function":{"name":"get_weather","arguments":"{\\"city\\":\\"Paris\\"}"}}]}}]}\n\n'
             b'data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}\n\n'
             b"data: [DONE]\n\n")  # fmt: skip
-    analysis = Analysis()
+    analysis = Analysis(providers=REGISTRY)
     analysis.feed(body)
     analysis.end()
     turn = analysis.assistant_turn(analysis.final)
     (call,) = turn.calls
     assert call.id == "call00000" and call.repaired and call.input == {"city": "Paris"}
     result = ToolResult.of(call.id, call.name, "18 °C")
-    out = build_continuation("openai-chat", {"messages": []}, turn, [result])
+    out = build_continuation(REGISTRY.get("openai-chat"), {"messages": []}, turn, [result])
     assert out["messages"][0]["tool_calls"][0]["id"] == out["messages"][1]["tool_call_id"]

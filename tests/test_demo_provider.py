@@ -24,7 +24,8 @@ from conftest import REPO
 
 from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.base.model import OMITTED, EventKind
-from inspector.core.calls.stream import StreamState, analyze_bytes
+from inspector.core.calls.stream import StreamState
+from inspector.core.providers import REGISTRY, analyze_bytes
 from inspector.core.verdicts.quirks import QUIRKS, detect
 from inspector.core.verdicts.tools import ToolRegistry
 from inspector.net.demo import SCENARIOS, DemoProvider
@@ -260,7 +261,9 @@ async def test_clean_stream_is_conforming_and_valid(
     demo_provider: DemoProvider, dialect: str
 ) -> None:
     analysis = Analysis(
-        Settings(validation="strict"), ToolRegistry.from_definitions(tool_defs(dialect, TOOLS))
+        Settings(validation="strict"),
+        ToolRegistry.from_definitions(tool_defs(dialect, TOOLS)),
+        providers=REGISTRY,
     )
     analysis.feed(await fetch(demo_provider, dialect, "demo-clean"))
     analysis.end()
@@ -708,7 +711,7 @@ async def test_split_multibyte_arrives_in_two_reads(
     ends = [sum(map(len, reads[: i + 1])) for i in range(len(reads))]
     at = whole.index(sun)
     assert at + 1 in ends  # a read ended one byte into the character
-    state = StreamState()
+    state = StreamState(REGISTRY.dialect("auto"))
     for data in reads:  # fed as it arrived, like the live client
         state.feed(data)
     state.end()

@@ -20,7 +20,8 @@ import pytest
 from conftest import all_real_fixtures
 
 from inspector.core.calls.accumulator import ABSENT, EMPTY_ID_POLICIES, LITERAL
-from inspector.core.calls.stream import StreamState, analyze_bytes
+from inspector.core.calls.stream import StreamState
+from inspector.core.providers import REGISTRY, analyze_bytes
 from inspector.core.verdicts.quirks import QUIRKS, QuirkScan, detect
 
 ROUTING = {
@@ -1056,7 +1057,7 @@ def _as_dicts(quirks: list[Any]) -> list[dict[str, Any]]:
 def _incremental_matches_fresh(body: bytes, step: int) -> None:
     """One QuirkScan asked after every ``step`` bytes, through a policy flip half-way, reports
     exactly what a fresh detect() of the same state does, at every point."""
-    state = StreamState("auto", ABSENT)
+    state = StreamState(REGISTRY.dialect("auto"), ABSENT)
     scan = QuirkScan()
     cuts = [*range(0, len(body), step), len(body)]
     for n, (a, b) in enumerate(pairwise(cuts)):

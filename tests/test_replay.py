@@ -14,6 +14,7 @@ from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.base.model import EventKind
 from inspector.core.capture.reader import Capture, CaptureWriter, load, load_bytes
 from inspector.core.events.sse import decode_all
+from inspector.core.providers import REGISTRY
 from inspector.core.replay.replayer import Replayer, Step, replay_plan, split_body
 
 TOOLS = [
@@ -131,7 +132,9 @@ def test_real_fixtures_replay_to_the_same_analysis(tmp_path: Path) -> None:
                 assert replayer.step() == 1
             assert replayer.step() == 0
             assert replayer.analysis.capture is capture
-            assert snapshot(replayer.analysis) == snapshot(Analysis.from_capture(capture, settings))
+            assert snapshot(replayer.analysis) == snapshot(
+                Analysis.from_capture(capture, settings, providers=REGISTRY)
+            )
 
 
 def test_two_attempt_capture_replays_both_attempts(tmp_path: Path) -> None:
@@ -147,7 +150,7 @@ def test_two_attempt_capture_replays_both_attempts(tmp_path: Path) -> None:
     assert a.records[0].reason == "stream_invalid_tool_call"
     assert a.registry is not None and a.registry.names() == ("read_file",)
     # the Analysis is fed recorded times: event times equal from_capture's
-    ref = Analysis.from_capture(capture)
+    ref = Analysis.from_capture(capture, providers=REGISTRY)
     for view, ref_view in zip(a.attempts, ref.attempts, strict=True):
         assert [e.t for e in view.state.events] == [e.t for e in ref_view.state.events]
 
@@ -173,7 +176,7 @@ def test_live_state_at_every_position(tmp_path: Path) -> None:
     plan = replayer.plan
     for k in range(len(plan) + 1):
         replayer.seek(k)
-        live = Analysis()
+        live = Analysis(providers=REGISTRY)
         live.capture = capture
         current = None
         for step in plan[:k]:
@@ -192,7 +195,7 @@ def test_live_state_at_every_position(tmp_path: Path) -> None:
 def test_intermediate_arguments_are_prefixes_and_seeking_back_restores(tmp_path: Path) -> None:
     compared = 0
     for capture in _captures(tmp_path):
-        final = Analysis.from_capture(capture)
+        final = Analysis.from_capture(capture, providers=REGISTRY)
         final_args = [[c.arguments for c in view.state.calls] for view in final.attempts]
         replayer = Replayer(capture)
         middle = len(replayer.plan) // 2
@@ -220,7 +223,7 @@ def test_intermediate_arguments_are_prefixes_and_seeking_back_restores(tmp_path:
 
 def test_prefix_property_holds_mid_call() -> None:
     capture = load(real_fixture("deepseek-reasoner-token-args"))
-    final = Analysis.from_capture(capture).final.verdicts[0].arguments
+    final = Analysis.from_capture(capture, providers=REGISTRY).final.verdicts[0].arguments
     replayer = Replayer(capture)
     seen = set()
     while not replayer.at_end:
@@ -308,7 +311,9 @@ def test_apply_rejudges_in_place_and_rebuilds_on_a_dialect_change() -> None:
     assert replayer.settings.dialect == "openai-chat"
     assert [c.arguments for c in replayer.analysis.attempts[-1].state.calls] == ["{"]
     replayer.finish()
-    want = Analysis.from_capture(capture, Settings(dialect="openai-chat", empty_id="literal"))
+    want = Analysis.from_capture(
+        capture, Settings(dialect="openai-chat", empty_id="literal"), providers=REGISTRY
+    )
     assert snapshot(replayer.analysis) == snapshot(want)
 
 
@@ -333,10 +338,10 @@ def test_empty_capture_and_attempt_without_chunks(tmp_path: Path) -> None:
     empty = load(path)
     replayer = Replayer(empty)
     assert replayer.plan == [] and replayer.at_end and replayer.duration == 0.0
-    assert snapshot(replayer.analysis) == snapshot(Analysis.from_capture(empty))
+    assert snapshot(replayer.analysis) == snapshot(Analysis.from_capture(empty, providers=REGISTRY))
     replayer.finish()
     replayer.seek(0)
-    assert snapshot(replayer.analysis) == snapshot(Analysis.from_capture(empty))
+    assert snapshot(replayer.analysis) == snapshot(Analysis.from_capture(empty, providers=REGISTRY))
 
     path = tmp_path / "nochunks.jsonl"
     with CaptureWriter(path) as w:
@@ -352,7 +357,9 @@ def test_empty_capture_and_attempt_without_chunks(tmp_path: Path) -> None:
     replayer.finish()
     assert len(replayer.analysis.attempts) == 2
     assert replayer.analysis.attempts[0].error == "connection refused"
-    assert snapshot(replayer.analysis) == snapshot(Analysis.from_capture(capture))
+    assert snapshot(replayer.analysis) == snapshot(
+        Analysis.from_capture(capture, providers=REGISTRY)
+    )
 
 
 def test_non_monotonic_chunk_times_are_clamped(tmp_path: Path) -> None:
@@ -379,7 +386,9 @@ def test_sample_captures_replay_to_the_same_analysis(path: Path) -> None:
         replayer.advance_to_time(clock)
         assert replayer.next_time is None or replayer.next_time > clock
     assert clock - 0.25 < replayer.duration <= clock
-    assert snapshot(replayer.analysis) == snapshot(Analysis.from_capture(capture))
+    assert snapshot(replayer.analysis) == snapshot(
+        Analysis.from_capture(capture, providers=REGISTRY)
+    )
 
 
 def test_set_tools_rejudges_now_and_survives_a_backward_seek() -> None:
