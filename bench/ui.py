@@ -969,7 +969,7 @@ def bench_replay(
     wl: Workload, rec: Recorder, checks: Checks, errors: SlotErrors, seconds: float, mode: str
 ) -> Lines:
     """Replay at 1× (10k chunks/s) and watch the event loop with a 5 ms probe."""
-    from inspector.ui import document
+    from inspector.ui import player
 
     rate = 1 / wl.interval
     print(
@@ -1050,14 +1050,14 @@ def bench_replay(
     row(
         "  most chunks fed in one tick",
         f"{max(feeds, default=0):,}",
-        f"TICK_BUDGET {document.TICK_BUDGET * 1000:.0f} ms; "
-        f"{rate * document.TICK_MS / 1000:,.0f}/tick keeps pace",
+        f"TICK_BUDGET {player.TICK_BUDGET * 1000:.0f} ms; "
+        f"{rate * player.TICK_MS / 1000:,.0f}/tick keeps pace",
     )
     row("doc.replay() itself (F5: rewind + rebind)", ms(t_replay))
     row(
         "replay tick (Document._tick): longest",
         ms(max(busy, default=0.0)),
-        f"{len(busy)} ticks in {elapsed:.1f} s (60 Hz = {elapsed * 1000 / document.TICK_MS:.0f})",
+        f"{len(busy)} ticks in {elapsed:.1f} s (60 Hz = {elapsed * 1000 / player.TICK_MS:.0f})",
     )
     row(
         "  mean tick, first third → last third",
@@ -1101,17 +1101,19 @@ def bench_replay(
 
 
 def install_recorder() -> Recorder:
+    from inspector.core.analysis import attempt
     from inspector.core.analysis import session as analysis
     from inspector.ui import models
     from inspector.ui.document import Document
     from inspector.ui.lanes import LanesView, LaneWidget
-    from inspector.ui.mainwindow import MainWindow
     from inspector.ui.models import EventsModel, FragmentsModel
+    from inspector.ui.progressive import ProgressiveOpen
+    from inspector.ui.views import DocumentViews
 
     rec = Recorder()
-    rec.wrap(analysis.Analysis, "judge", "judge")
+    rec.wrap(attempt.AttemptView, "judge", "judge")  # an attempt's verdicts, when stale
     rec.wrap(analysis.Analysis, "apply", "analysis.apply")
-    rec.wrap(analysis, "detect", "quirks")  # quirk detection (lazy since the core went lazy)
+    rec.wrap(attempt, "detect", "quirks")  # quirk detection (lazy since the core went lazy)
     rec.wrap(models, "progress_of", "progress_of")
     rec.wrap(FragmentsModel, "set_call", "set_call")
     rec.wrap(EventsModel, "set_events", "set_events")
@@ -1120,11 +1122,11 @@ def install_recorder() -> Recorder:
     rec.wrap(LaneWidget, "_finish", "lane._finish")
     rec.wrap(LanesView, "rebind", "rebind")
     rec.wrap(LanesView, "sync", "lanes.sync")
-    rec.wrap(MainWindow, "_on_rejudged", "on_rejudged")
-    rec.wrap(MainWindow, "_on_flush", "on_flush")
-    rec.wrap(MainWindow, "_refresh_side", "refresh_side")
+    rec.wrap(DocumentViews, "on_rejudged", "on_rejudged")
+    rec.wrap(DocumentViews, "on_flush", "on_flush")
+    rec.wrap(DocumentViews, "refresh_side", "refresh_side")
     rec.wrap(Document, "_tick", "tick", keep=True)
-    rec.wrap(Document, "_load_slice", "load_slice", keep=True)
+    rec.wrap(ProgressiveOpen, "_slice", "load_slice", keep=True)
     return rec
 
 

@@ -13,7 +13,7 @@ from conftest import real_fixture
 from PySide6.QtWidgets import QMessageBox
 
 from inspector.core.replay import loading
-from inspector.ui import document
+from inspector.ui import document, progressive
 from inspector.ui.mainwindow import MainWindow
 
 SAMPLES = Path(__file__).resolve().parents[1] / "resources" / "samples"
@@ -23,8 +23,8 @@ BIG = SAMPLES / "large-arguments.jsonl"
 @pytest.fixture
 def window(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> MainWindow:
     monkeypatch.setattr(document, "PROGRESSIVE_BYTES", 0)
-    monkeypatch.setattr(document, "LOAD_SLICE", 0.0)  # one read per slice
-    monkeypatch.setattr(document, "LOAD_FLUSH", 0.05)
+    monkeypatch.setattr(progressive, "LOAD_SLICE", 0.0)  # one read per slice
+    monkeypatch.setattr(progressive, "LOAD_FLUSH", 0.05)
     monkeypatch.setattr(loading, "RECORDS_PER_READ", 25)
     w = MainWindow()
     qtbot.addWidget(w)
@@ -120,9 +120,9 @@ def test_a_missing_file_fails_from_the_worker_with_a_dialog(
     path = tmp_path / "gone.jsonl"
     path.write_bytes(BIG.read_bytes())
     monkeypatch.setattr(
-        document,
+        progressive,
         "read_file",
-        lambda p: (_ for _ in ()).throw(document.InspectorError(f"{p}: permission denied")),
+        lambda p: (_ for _ in ()).throw(progressive.InspectorError(f"{p}: permission denied")),
     )
     window.open(str(path))
     qtbot.waitUntil(lambda: bool(shown), timeout=10_000)

@@ -154,9 +154,9 @@ def test_status_notes_are_replaced_not_piled_up(window: MainWindow, seed3_file: 
 def test_selection_survives_a_rejudge(window: MainWindow, seed3_file: str) -> None:
     window.open(seed3_file)
     window.lanes.lanes[1].table.selectRow(2)
-    seq = window._selected_seq
+    seq = window.views.selected_seq
     window._apply(validation="strict")
-    assert window._selected_seq == seq
+    assert window.views.selected_seq == seq
     assert window.raw.table.currentIndex().row() == seq
 
 
@@ -233,8 +233,21 @@ def test_compare_marks_the_calls_that_differ(window: MainWindow, seed3_file: str
 def test_recent_files_are_remembered(window: MainWindow) -> None:
     path = str(real_fixture("anthropic-tool-use"))
     window.open(path)
-    assert window._recent()[0] == path
+    assert window.recent.paths()[0] == path
     assert window.recent_menu.actions()[0].text() == path
+
+
+def test_the_recent_and_samples_menus_open_their_file(window: MainWindow) -> None:
+    """A menu item's ``triggered`` carries a ``checked`` flag: it must not reach the path."""
+    path = str(real_fixture("anthropic-tool-use"))
+    window.open(path)
+    window.close_document()
+    window.recent_menu.actions()[0].trigger()
+    assert window.doc.path == path and window.lanes.lanes
+    sample = window.samples_menu.actions()[0]
+    sample.trigger()
+    assert window.doc.path is not None and window.doc.path.endswith(sample.text() + ".jsonl")
+    window.doc.pause()
 
 
 def test_timer_guard_sees_a_running_timer(qtbot: Any) -> None:
@@ -300,7 +313,7 @@ def test_a_rewound_replay_reuses_its_lanes_and_shows_the_same(window: MainWindow
 
 
 def test_every_sample_opens_with_lanes(window: MainWindow) -> None:
-    from inspector.ui.mainwindow import SAMPLES
+    from inspector.ui.menus import SAMPLES
 
     samples = sorted(SAMPLES.glob("*.jsonl"))
     assert len(samples) >= 8

@@ -1,0 +1,161 @@
+"""Opening a large file progressively: its bytes read on a worker thread, then fed to a
+:class:`LoadingSource` a slice at a time on this thread.
+
+Invariants:
+- Reading releases the GIL (hundreds of megabytes would otherwise hold the window for a third
+  of a second), so it alone runs on a worker thread; the bytes come back whole through a
+  queued signal. One thread owns the core: no locks, no torn reads.
+- Slices run from a 1-ms timer (not 0: other timers, the replay clock among them, get their
+  turn) and last at most ``LOAD_SLICE`` seconds, so input is handled between them and the
+  window is usable from the first records; ``flush`` asks for a view flush every
+  ``LOAD_FLUSH`` seconds.
+- A read that was cancelled, or overtaken by another, is dropped when its bytes arrive.
+- ``progress`` reports (done, total), then (-1, 0) when loading stops for any reason: after
+  ``finished`` or ``kept``, so whoever hears it finds the document showing what came of it.
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+import time
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from inspector.core.base.errors import InspectorError
+from inspector.core.capture.reader import read_file
+
+from .sources import LoadingSource, ReplaySource
+
+LOAD_SLICE = 0.025
+"""Seconds of reading and feeding per slice (the longest the event loop waits for one)."""
+LOAD_FLUSH = 0.1
+"""Seconds between view flushes while a file loads (views catch up 10 times a second)."""
+
+
+class ProgressiveOpen(QObject):
+    """The read, then the feeding, of one large file at a time."""
+
+    read = Signal(str, bytes)
+    """(path, bytes): the file is read; the document starts feeding it (:meth:`feed`)."""
+    finished = Signal(object)
+    """The file is in: its :class:`ReplaySource`."""
+    kept = Signal(object)
+    """Loading was stopped: a :class:`~inspector.ui.sources.KeptSource` with what was read."""
+    flush = Signal()
+    """Time to show what was fed since the last flush."""
+    progress = Signal(int, int)
+    """(done, total) bytes read, or steps fed once a replay catches up; (-1, 0) when done."""
+    failed = Signal(str, str)
+    """(path, one-line reason): the file could not be read, or a record of it."""
+    _file_read = Signal(int, str, bytes, str)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.reading: str | None = None
+        """The file being read on the worker thread, if any."""
+        self.source: LoadingSource | None = None
+        """The source being fed, if any."""
+        self._token = 0
+        self._timer = QTimer(self)
+        self._timer.setInterval(1)
+        self._timer.timeout.connect(self._slice)
+        self._flushed = 0.0
+        self._file_read.connect(self._on_file_read)
+
+    @property
+    def busy(self) -> bool:
+        """Is a file being read or fed?"""
+        return self.reading is not None or self.source is not None
+
+    @property
+    def feeding(self) -> bool:
+        """Is the slice timer running?"""
+        return self._timer.isActive()
+
+    def start(self, path: str, size: int) -> None:
+        """Read ``path`` (``size`` bytes) on a worker thread; ``read`` brings its bytes back."""
+        self.cancel()
+        self._token += 1
+        token = self._token
+        self.reading = path
+        self.progress.emit(0, size)
+
+        def read() -> None:
+            try:
+                self._file_read.emit(token, path, read_file(path), "")
+            except InspectorError as exc:
+                self._file_read.emit(token, path, b"", str(exc))
+
+        threading.Thread(target=read, name="read-capture", daemon=True).start()
+
+    def feed(self, source: LoadingSource) -> None:
+        """Feed ``source`` (the file just read, now on show) a slice at a time."""
+        self.source = source
+        self.progress.emit(*source.progress)
+        self._flushed = time.monotonic()
+        self._timer.start()
+
+    def fail(self, path: str, reason: str) -> None:
+        """The read file cannot be loaded (e.g. an unreadable header): loading ends."""
+        self.progress.emit(-1, 0)
+        self.failed.emit(path, reason)
+
+    def stop(self) -> None:
+        """Cancel: a file still being read is dropped; one being fed stops where it is, and
+        ``kept`` hands over what was read."""
+        if self.reading is not None:
+            self.cancel()
+            return
+        source = self.source
+        if source is None:
+            return
+        self._timer.stop()
+        self.source = None
+        self.kept.emit(source.kept())
+        self.progress.emit(-1, 0)
+
+    def cancel(self) -> None:
+        """Drop the file being read or fed (another file or a session replaces it)."""
+        if self.reading is not None:
+            self.reading = None
+            self.progress.emit(-1, 0)
+        if self.source is not None:
+            self._timer.stop()
+            self.source = None
+            self.progress.emit(-1, 0)
+
+    def _on_file_read(self, token: int, path: str, data: bytes, error: str) -> None:
+        if token != self._token or self.reading is None:
+            return  # cancelled, or another file was opened meanwhile
+        self.reading = None
+        if error:
+            self.fail(path, error)
+        else:
+            self.read.emit(path, data)
+
+    def _slice(self) -> None:
+        source = self.source
+        if source is None:
+            self._timer.stop()
+            return
+        try:
+            replay: ReplaySource | None = source.step(LOAD_SLICE)
+        except InspectorError as exc:  # a corrupt record: keep what was read before it
+            self.stop()
+            self.failed.emit(source.name, str(exc))
+            return
+        gc.freeze()  # what was read is long-lived: keep collections (which hold the GIL and
+        # pause the window) from rescanning millions of records and events every time. The
+        # core makes no reference cycles (tests/test_loading.py checks), so freezing keeps
+        # nothing alive that refcounting would not free.
+        if replay is not None:
+            self._timer.stop()
+            self.source = None
+            self.finished.emit(replay)
+            self.progress.emit(-1, 0)
+            return
+        self.progress.emit(*source.progress)
+        if time.monotonic() - self._flushed >= LOAD_FLUSH:
+            self.flush.emit()
+            self._flushed = time.monotonic()

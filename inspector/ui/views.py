@@ -1,0 +1,189 @@
+"""The document's views — lanes on top; raw wire, findings, turn and timeline below; the
+attempts tree — and how they follow the document.
+
+Invariants:
+- Views re-sync on ``flushed`` and rebind on ``rejudged``; they read the document, never
+  change it (a selection aside).
+- While data streams in, the lanes' text and headers follow every flush; the heavy jobs
+  (announcing table rows repaints whole tables through Python, the side panes scan the
+  stream) take turns, at most one per flush, each at most every so often, so no flush pays
+  for all of them at once. A flush that is not streaming, a paused replay and an ended
+  session bring everything up to date at once.
+- Selection survives a re-judge: the selected fragment's wire seq is remembered and
+  re-selected in whichever lane holds it afterwards.
+"""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QScrollArea, QSplitter, QStatusBar, QTabWidget
+
+from inspector.core.reports.report import findings
+
+from ..net.runstate import attempt_places
+from .document import Document
+from .lanes import LanesView
+from .panes import AttemptsPane, FindingsPane, RawWirePane, TurnPane
+from .timeline import TimelineView
+from .toolbar import InspectorToolBar
+
+HEAVY_PERIOD = {"raw": 0.2, "rows": 0.2, "side": 0.25}
+"""Seconds between the heavy view jobs while data streams in (raw wire rows, lane fragment
+rows, the side panes that scan the whole stream); the final flush and every re-judge bring
+them up to date at once."""
+
+
+class DocumentViews:
+    """Every view of one document, kept in step with it."""
+
+    def __init__(self, doc: Document, bar: InspectorToolBar, status: QStatusBar) -> None:
+        self.doc, self.bar, self.status = doc, bar, status
+        self.lanes = LanesView()
+        self.raw = RawWirePane()
+        self.problems = FindingsPane()
+        self.turn = TurnPane()
+        self.timeline = TimelineView()
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.raw, "Raw wire")
+        self.tabs.addTab(self.problems, "Problems && quirks")
+        self.tabs.addTab(self.turn, "Turn")
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.timeline)
+        self.tabs.addTab(scroll, "Timeline")
+        self.split = QSplitter(Qt.Orientation.Vertical)
+        """Lanes above, the tabs below: the window's central widget."""
+        self.split.addWidget(self.lanes)
+        self.split.addWidget(self.tabs)
+        self.split.setSizes([520, 280])
+        self.attempts = AttemptsPane()
+        """The attempts tree (the window docks it)."""
+        self.selected_seq: int | None = None
+        """The wire seq of the selected fragment or event, kept across re-judges."""
+        self._heavy = {job: (0.0, period) for job, period in HEAVY_PERIOD.items()}
+        doc.flushed.connect(self.on_flush)
+        doc.rejudged.connect(self.on_rejudged)
+        doc.progress.connect(lambda _done, _total: self.replay_controls())
+        doc.playing_changed.connect(self.session_ended)
+        self.lanes.fragment_selected.connect(self._fragment_selected)
+        self.raw.event_selected.connect(self._event_selected)
+        self.problems.jump.connect(self.select)
+        self.tabs.currentChanged.connect(lambda _i: self.refresh_side())
+
+    # -- following the document ----------------------------------------------------------
+
+    def on_flush(self) -> None:
+        """New data: see the module docstring for who does what, when."""
+        view = self.doc.view
+        if not self.doc.streaming:
+            self.catch_up()
+            return
+        if view is not None and self.lanes.bound_to is not view:
+            self.lanes.rebind(view, self.doc.settings.validation)  # a new attempt: binding
+            return  # it is this flush's work
+        if self.lanes.sync(view, rows=False):
+            return  # a lane appeared: painting it is this flush's work, the heavy jobs wait
+        now = time.monotonic()
+        due = [
+            (at + period, job) for job, (at, period) in self._heavy.items() if now - at >= period
+        ]
+        if due:
+            job = min(due)[1]
+            if job == "raw":
+                self.raw.model.sync(view.state.events if view else None)
+            elif job == "rows":
+                self.lanes.sync(view)
+            else:  # quirks, timeline: whole-stream scans
+                self.refresh_side()
+            took = time.monotonic() - now
+            # A slow job runs less often, to at most ~1/3 of the time. Not less often than
+            # that: the side panes scan what arrived since their last run, so their cost grows
+            # with the period, and a longer period would feed on itself.
+            period = max(HEAVY_PERIOD[job], 3 * took)
+            self._heavy[job] = (time.monotonic(), period)
+
+    def catch_up(self) -> None:
+        """Every view up to date now (a step, a seek, the end of a replay or session)."""
+        view = self.doc.view
+        self.raw.model.sync(view.state.events if view else None)
+        if view is not None and self.lanes.bound_to is not view:
+            self.lanes.rebind(view, self.doc.settings.validation)
+        else:
+            self.lanes.sync(view)
+        self.refresh_side()
+        now = time.monotonic()
+        self._heavy = {job: (now, period) for job, period in HEAVY_PERIOD.items()}
+
+    def on_rejudged(self) -> None:
+        """New call objects: every view rebinds, the selection is found again."""
+        view = self.doc.view
+        s = self.doc.settings
+        self.replay_controls()
+        self.bar.show_settings(s.validation, s.empty_id)
+        self.raw.model.set_events(view.state.events if view else [])
+        self.lanes.rebind(view, s.validation)
+        self.refresh_side()
+        if self.selected_seq is not None:
+            self.select(self.selected_seq)
+
+    def replay_controls(self) -> None:
+        """Replay needs a whole capture: off while a file loads, or for a source without one."""
+        d = self.doc
+        why = "loading…" if d.loading else d.source.no_replay_reason if d.source else ""
+        self.bar.set_replayable(d.replayer is not None and not d.loading, why)
+
+    def session_ended(self, running: bool) -> None:
+        """Replay paused or a live session ended: the throttled views catch up at once."""
+        if not running:
+            self.catch_up()
+
+    def refresh_side(self) -> None:
+        """The panes that read the whole stream: findings, turn, attempts, timeline (when on
+        show), and the status line."""
+        a = self.doc.analysis
+        if self.tabs.currentIndex() == self.tabs.count() - 1:
+            self.timeline.refresh(a)
+        self.problems.model_.set_findings(findings(a, self.doc.view) if a and a.attempts else [])
+        self.turn.show_view(self.doc.view)
+        self.attempts.show_analysis(a, self.doc.attempt)
+        self.show_status()
+
+    def show_status(self) -> None:
+        """The status line: dialect, settings, calls, quirks, and the attempt on show."""
+        a, view = self.doc.analysis, self.doc.view
+        if a is None or view is None:
+            self.status.showMessage("No capture open — File ▸ Open, Samples, or drop a file")
+            return
+        s = a.settings
+        calls = [v for v in view.verdicts if not v.orphan]
+        bad = sum(not v.valid and not v.call.open for v in calls)  # open calls: not judged yet
+        self.status.showMessage(
+            f"{a.dialect or 'dialect?'} · validation {s.validation} · empty-id {s.empty_id} · "
+            f"{len(calls)} call(s), {bad} invalid · {len(view.quirks)} quirk(s) · "
+            f"{attempt_places(a.attempts)[view.number]}"
+        )
+
+    # -- linking -------------------------------------------------------------------------
+
+    def _fragment_selected(self, seq: int) -> None:
+        self.selected_seq = seq
+        self.raw.select_seq(seq)
+
+    def _event_selected(self, seq: int) -> None:
+        self.selected_seq = seq
+        self.lanes.select_seq(seq)
+
+    def select(self, seq: int) -> None:
+        """Select wire event ``seq`` in the raw wire and in the lane that holds it."""
+        self.lanes.select_seq(seq)
+        self.raw.select_seq(seq)
+
+    def show_call(self, slot: int) -> None:
+        """Scroll to the lane of call ``slot`` and select its first fragment."""
+        if 0 <= slot < len(self.lanes.lanes):
+            lane = self.lanes.lanes[slot]
+            self.lanes.ensureWidgetVisible(lane)
+            if lane.model.rowCount():
+                lane.table.selectRow(0)
