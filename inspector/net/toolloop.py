@@ -38,7 +38,6 @@ from inspector.core.analysis.continuation import (
     AssistantCall,
     ToolResult,
     build_continuation,
-    is_tool_finish,
 )
 from inspector.core.analysis.rounds import LOOP_END, ROUND, ToolEvent
 from inspector.core.analysis.session import AttemptView
@@ -149,15 +148,16 @@ class ToolLoop(SessionRunner):
     def next_request(self, view: AttemptView, spec: RequestSpec) -> RequestSpec | None:
         turn = self.analysis.assistant_turn(view)
         results = {r.call_id: r for r in view.results}
+        provider = view.state.provider  # the stream's own provider judges its finish
         finish = view.state.finish_reason
-        if not is_tool_finish(view.state.dialect_name, finish, len(turn.calls)) or not results:
+        if provider is None or not provider.is_tool_finish(finish, len(turn.calls)) or not results:
             self._finished_by = "finish"
             return None
         if self.round == self.max_steps:
             self._finished_by = "max_steps"
             return None
         answers = [results.get(c.id) or _unanswered(c) for c in turn.calls]
-        return replace(spec, body=build_continuation(self.dialect, spec.body, turn, answers))
+        return replace(spec, body=build_continuation(provider, spec.body, turn, answers))
 
     async def finishing(self) -> None:
         await self.dispatcher.cancel_all()
