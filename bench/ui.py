@@ -223,7 +223,7 @@ def workload(chunks: int, interval: float) -> Workload:
 def _write_capture(
     path: Path, chunks: int, interval: float, fragments: list[int]
 ) -> tuple[list[int], list[str], list[str]]:
-    from inspector.core.capture.reader import CaptureWriter
+    from inspector.core.capture.writer import CaptureWriter
 
     head, tail = b"data: " + _head(), _tail() + b"\n\n"
     tools = [

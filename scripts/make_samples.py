@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from inspector.core.capture.reader import CaptureWriter
+from inspector.core.capture.writer import CaptureWriter
 
 OUT = Path(__file__).resolve().parents[1] / "resources" / "samples"
 SSE_HEADERS = {
@@ -718,7 +718,7 @@ SAMPLES = [
     Sample(
         "glm-empty-string-continuations",
         "GLM-5.2: empty-string id and name continuations",
-        'The empty-id accumulator bug: two parallel calls (ExecCommand, Glob) whose '
+        "The empty-id accumulator bug: two parallel calls (ExecCommand, Glob) whose "
         'continuations carry "id": "" and "name": "". Fine under the absent policy; under '
         'literal both calls end as "{".',
         "openai-chat",

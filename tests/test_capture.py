@@ -24,15 +24,10 @@ import inspector
 from inspector.core.base.errors import InspectorError
 from inspector.core.capture import compat
 from inspector.core.capture import reader as capture_mod
-from inspector.core.capture.reader import (
-    Capture,
-    CaptureError,
-    CaptureWriter,
-    load,
-    load_bytes,
-    redact_headers,
-    redact_url,
-)
+from inspector.core.capture.format import CaptureError
+from inspector.core.capture.reader import load, load_bytes
+from inspector.core.capture.records import Capture
+from inspector.core.capture.writer import CaptureWriter, redact_headers, redact_url
 
 AUTH_SECRET = "sk-live-7Hq2Zx9Wm4KpR8"
 URL_SECRET = "AIzaSyD9tSrke72PouQMnMX"
@@ -277,7 +272,7 @@ def test_cut_off_last_line_loads_with_warning(tmp_path: Path) -> None:
 _CHILD = textwrap.dedent(
     """
     import sys, time
-    from inspector.core.capture.reader import CaptureWriter
+    from inspector.core.capture.writer import CaptureWriter
 
     def payload(i):
         return (b"data: %d\\n\\n" % i) + (b"\\xff" if i % 3 == 0 else b"") + b"x" * (i * 37 % 5000)

@@ -12,7 +12,8 @@ import httpx
 import orjson
 import pytest
 
-from inspector.core.capture.reader import CaptureWriter, load
+from inspector.core.capture.reader import load
+from inspector.core.capture.writer import CaptureWriter
 from inspector.core.requests.scenarios import RequestSpec
 from inspector.net.client import AttemptOutcome, stream_attempt
 from inspector.net.errors import (

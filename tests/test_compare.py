@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from inspector.core.analysis.session import Analysis, Settings
-from inspector.core.capture.reader import CaptureWriter, load, load_bytes
+from inspector.core.capture.reader import load, load_bytes
+from inspector.core.capture.writer import CaptureWriter
 from inspector.core.reports.compare import compare, compare_capture
 from inspector.core.verdicts.tools import ToolRegistry
 

@@ -11,7 +11,9 @@ from conftest import all_real_fixtures
 from test_replay import SAMPLES, _seed3_like, snapshot, two_attempt_capture
 
 from inspector.core.analysis.session import Settings
-from inspector.core.capture.reader import CaptureError, CaptureWriter, load
+from inspector.core.capture.format import CaptureError
+from inspector.core.capture.reader import load
+from inspector.core.capture.writer import CaptureWriter
 from inspector.core.replay import loading
 from inspector.core.replay.loading import ProgressiveLoad
 from inspector.core.replay.replayer import Replayer, replay_plan

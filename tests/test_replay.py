@@ -12,7 +12,9 @@ from conftest import all_real_fixtures, real_fixture
 
 from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.base.model import EventKind
-from inspector.core.capture.reader import Capture, CaptureWriter, load, load_bytes
+from inspector.core.capture.reader import load, load_bytes
+from inspector.core.capture.records import Capture
+from inspector.core.capture.writer import CaptureWriter
 from inspector.core.events.sse import decode_all
 from inspector.core.providers import REGISTRY
 from inspector.core.replay.replayer import Replayer, Step, replay_plan, split_body

@@ -7,7 +7,9 @@ from pathlib import Path
 
 from inspector.core.analysis.rounds import ROUND, ToolEvent, merged
 from inspector.core.analysis.session import Analysis
-from inspector.core.capture.reader import Attempt, CaptureWriter, load
+from inspector.core.capture.reader import load
+from inspector.core.capture.records import Attempt
+from inspector.core.capture.writer import CaptureWriter
 from inspector.core.replay.replayer import Replayer, replay_plan
 
 VALID = (b'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c1",'

@@ -15,7 +15,8 @@ import pytest
 
 from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.base.model import OMITTED
-from inspector.core.capture.reader import REDACTED, load
+from inspector.core.capture.format import REDACTED
+from inspector.core.capture.reader import load
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "resources" / "samples"

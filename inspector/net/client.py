@@ -30,13 +30,8 @@ from typing import Any, Protocol, cast
 import httpx
 import orjson
 
-from inspector.core.capture.reader import (
-    Attempt,
-    CaptureWriter,
-    Headers,
-    redact_headers,
-    redact_url,
-)
+from inspector.core.capture.records import Attempt
+from inspector.core.capture.writer import CaptureWriter, Headers, redact_headers, redact_url
 from inspector.core.requests.scenarios import RequestSpec
 
 from .errors import (

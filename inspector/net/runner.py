@@ -50,7 +50,9 @@ import orjson
 
 from inspector.core.analysis.session import Analysis, AttemptView, Settings
 from inspector.core.base.errors import InspectorError
-from inspector.core.capture.reader import Attempt, CaptureError, CaptureWriter, redact_url
+from inspector.core.capture.format import CaptureError
+from inspector.core.capture.records import Attempt
+from inspector.core.capture.writer import CaptureWriter, redact_url
 from inspector.core.providers import REGISTRY
 from inspector.core.requests.scenarios import RequestSpec
 from inspector.core.verdicts import attempts as core_attempts

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.analysis.session import VALIDATION_MODES, Analysis, Settings
-from inspector.core.capture.reader import Capture
+from inspector.core.capture.records import Capture
 from inspector.core.providers import REGISTRY
 from inspector.core.reports.compare import Comparison, compare
 from inspector.core.verdicts.tools import ToolRegistry

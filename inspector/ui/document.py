@@ -22,7 +22,8 @@ from PySide6.QtCore import QObject, Signal
 
 from inspector.core.analysis.session import Analysis, AttemptView, Settings
 from inspector.core.base.errors import InspectorError
-from inspector.core.capture.reader import Capture, load
+from inspector.core.capture.reader import load
+from inspector.core.capture.records import Capture
 from inspector.core.replay.loading import ProgressiveLoad
 from inspector.core.verdicts.tools import ToolRegistry
 

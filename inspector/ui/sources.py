@@ -33,7 +33,8 @@ from dataclasses import replace
 
 from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.base.errors import InspectorError
-from inspector.core.capture.reader import Capture, load
+from inspector.core.capture.reader import load
+from inspector.core.capture.records import Capture
 from inspector.core.replay.loading import ProgressiveLoad
 from inspector.core.replay.replayer import Replayer
 from inspector.core.verdicts.tools import ToolRegistry

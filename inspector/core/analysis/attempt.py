@@ -22,7 +22,7 @@ from inspector.core.analysis.rounds import TOOL_DISPATCH, ToolEvent
 from inspector.core.base.model import plain
 from inspector.core.calls.accumulator import Accumulator
 from inspector.core.calls.stream import StreamState
-from inspector.core.capture.reader import Attempt
+from inspector.core.capture.records import Attempt
 from inspector.core.verdicts.judge import CallVerdict
 from inspector.core.verdicts.quirks import Quirk, QuirkScan, detect
 

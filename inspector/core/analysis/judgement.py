@@ -19,7 +19,7 @@ from typing import Any
 from inspector.core.base.model import Delta, DeltaKind
 from inspector.core.calls.accumulator import ToolCall
 from inspector.core.calls.stream import StreamState
-from inspector.core.capture.reader import Capture
+from inspector.core.capture.records import Capture
 from inspector.core.verdicts.judge import CallVerdict, Settings, judge_call, registry_for
 from inspector.core.verdicts.tools import ToolRegistry
 

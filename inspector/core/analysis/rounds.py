@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from inspector.core.analysis.continuation import StreamPosition, ToolResult
-from inspector.core.capture.reader import Attempt
+from inspector.core.capture.records import Attempt
 
 ROUND: Final = "round"
 TOOL_DISPATCH: Final = "tool_dispatch"

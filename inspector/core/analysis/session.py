@@ -30,7 +30,7 @@ from inspector.core.analysis.rounds import ROUND, ToolEvent, merged
 from inspector.core.base.provider import Providers
 from inspector.core.calls.accumulator import ToolCall
 from inspector.core.calls.stream import StreamState
-from inspector.core.capture.reader import Attempt, Capture
+from inspector.core.capture.records import Attempt, Capture
 from inspector.core.verdicts import attempts as attempts_mod
 from inspector.core.verdicts.judge import DIALECT_CHOICES, VALIDATION_MODES, CallVerdict, Settings
 from inspector.core.verdicts.tools import ToolRegistry

@@ -1,8 +1,14 @@
-"""The capture format's shared names: the header's format string, the error type.
+"""The capture format, and its shared names: the header's format string, the error type.
+
+A capture is JSONL (UTF-8): a header line (``{"format": "toolcall-inspector-capture",
+"version": 1, ...}``) then one record per line, each with a ``type`` and a 1-based ``attempt``
+(a retry is a second physical request, hence a new attempt): ``request``, ``response``,
+``chunk``, ``attempt``, ``event``, ``end``. A chunk holds its bytes as ``text`` when they are
+valid UTF-8, else as ``b64``, with ``t``, the seconds since its attempt's request.
 
 Invariant: this module depends on nothing else of the capture code, so the writer
-(:mod:`inspector.core.capture.writer`) and the reader (:mod:`inspector.core.capture.reader`) can
-both use it.
+(:mod:`inspector.core.capture.writer`), the records (:mod:`inspector.core.capture.records`)
+and the reader (:mod:`inspector.core.capture.reader`) can all use it.
 """
 
 from __future__ import annotations

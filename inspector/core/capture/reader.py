@@ -1,152 +1,31 @@
-"""Capture files: a crash-safe record of one live session, and the reader for them.
+"""Reading captures: a file's bytes to a :class:`~inspector.core.capture.records.Capture`,
+all at once (:func:`load`) or a slice of records at a time (:class:`CaptureReader`).
 
-A capture is JSONL (UTF-8): a header line (``{"format": "toolcall-inspector-capture",
-"version": 1, ...}``) then one record per line, each with a ``type`` and a 1-based ``attempt``
-(a retry is a second physical request, hence a new attempt): ``request``, ``response``,
-``chunk``, ``attempt``, ``event``, ``end``. The reader also opens a raw SSE body (what
-``curl -N`` saves) as a single untimed chunk, so every consumer sees one shape.
+The format is described in :mod:`inspector.core.capture.format`; the records and what each
+must hold in :mod:`inspector.core.capture.records`. A raw SSE body (what ``curl -N`` saves) is
+read as a one-attempt capture with a single untimed chunk, so every consumer sees one shape.
 
 Invariants:
-- Append-only and flushed per record: each record is serialised in full, then written with
-  one ``write`` of the file opened in append mode and flushed at once. A process killed at
-  any moment leaves every earlier record on disk and at most one cut-off last line, which
-  the reader drops with a warning. (``fsync`` happens once, on close: flushing protects
-  against the process dying; only the OS crashing can lose the page cache.)
-- Raw bytes round-trip exactly: a chunk is stored as ``text`` only when a strict UTF-8
-  decode of it succeeds (so encoding the text gives the same bytes back), otherwise as
-  ``b64``; a chunk that splits a multi-byte character is therefore stored as ``b64``.
-  Chunk boundaries and times (floats, written shortest-round-trip) are preserved.
-- Secrets are never written: credential headers and URL query parameters are replaced by
-  ``"REDACTED"`` as a whole (no prefix or hint is kept) before the record is serialised, and
-  URL user-info is dropped. Request bodies are stored as sent (they carry the tools under
-  test); callers must not put credentials in them.
 - Reading is strict in the middle, lenient at the end: a corrupt line before the last one is
-  a CaptureError (line number and byte offset); unknown record types are kept and warned
-  about (forward compatibility); older format versions are migrated by
-  :mod:`inspector.core.capture.compat`.
+  a CaptureError (line number and byte offset); a cut-off last line (a writer killed
+  mid-record) is dropped with a warning; older format versions are migrated by
+  :mod:`inspector.core.capture.compat` before any record is checked.
+- Every CaptureError names the file and, once past the header, the line it is about.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 import orjson
 
 from inspector.core.capture import compat
-from inspector.core.capture.format import FORMAT, REDACTED, TOOL, CaptureError
-from inspector.core.capture.writer import CaptureWriter, Headers, redact_headers, redact_url
-
-__all__ = [
-    "FORMAT",
-    "REDACTED",
-    "TOOL",
-    "Attempt",
-    "Capture",
-    "CaptureError",
-    "CaptureWriter",
-    "Headers",
-    "load",
-    "load_bytes",
-    "redact_headers",
-    "redact_url",
-]
+from inspector.core.capture.format import FORMAT, CaptureError
+from inspector.core.capture.records import Attempt, Capture, CaptureBuilder
 
 _BOM: Final = b"\xef\xbb\xbf"
-
-
-@dataclass
-class Attempt:
-    """One physical request and its streamed response."""
-
-    number: int
-    """1-based attempt number."""
-    request: dict[str, Any] | None = None
-    """The request record as written (t, method, url, headers, body), or None."""
-    response: dict[str, Any] | None = None
-    """The response record as written (t, status, headers), or None."""
-    chunks: list[tuple[float, bytes]] = field(default_factory=list)
-    """(seconds since the request started, raw bytes) in arrival order."""
-    events: list[dict[str, Any]] = field(default_factory=list)
-    """Synthetic timeline event records, verbatim."""
-    end: dict[str, Any] | None = None
-    """The end record (t, reason, error), or None if the capture stops before it."""
-    reason: str | None = None
-    """Why this attempt was started (from its attempt record); None for a first attempt."""
-    recovery_action: str | None = None
-    """What this attempt does to recover (e.g. "retry_streaming"), or None."""
-    extra: dict[str, Any] = field(default_factory=dict)
-    """Further keys of the attempt record, verbatim."""
-
-    @property
-    def body(self) -> bytes:
-        """Every received byte, all chunks joined."""
-        return b"".join(data for _, data in self.chunks)
-
-    @property
-    def status(self) -> int | None:
-        """The HTTP status, or None when no response was recorded."""
-        return None if self.response is None else int(self.response["status"])
-
-    @property
-    def complete(self) -> bool:
-        """True when the attempt has an end record."""
-        return self.end is not None
-
-
-@dataclass
-class Capture:
-    """A loaded capture, or a raw SSE body presented as a one-attempt capture."""
-
-    path: str | None
-    """The file it was loaded from; None for load_bytes()."""
-    kind: Literal["capture", "raw-sse"]
-    """"capture" for a capture file, "raw-sse" for a plain response body."""
-    header: dict[str, Any]
-    """The header line (migrated to the current version); {} for a raw body."""
-    attempts: list[Attempt]
-    """Attempts ordered by number."""
-    warnings: list[str] = field(default_factory=list)
-    """Problems that did not stop loading (cut-off last line, unknown record types, ...)."""
-    unknown: list[dict[str, Any]] = field(default_factory=list)
-    """Records of types this version does not know, verbatim, in file order."""
-    timed: bool = True
-    """False for a raw body: its single chunk has no real arrival time."""
-
-    @property
-    def meta(self) -> dict[str, Any]:
-        """The header's free-form "meta" (dialect, profile, scenario, ...), or {}."""
-        meta = self.header.get("meta")
-        return meta if isinstance(meta, dict) else {}
-
-    @property
-    def request_body(self) -> Any:
-        """The request body of the first attempt that has a request record, or None."""
-        for attempt in self.attempts:
-            if attempt.request is not None:
-                return attempt.request.get("body")
-        return None
-
-    @property
-    def tools(self) -> list[Any] | None:
-        """The request body's "tools", or None."""
-        body = self.request_body
-        tools = body.get("tools") if isinstance(body, dict) else None
-        return tools if isinstance(tools, list) else None
-
-
-_REQUIRED: Final[dict[str, tuple[str, ...]]] = {
-    "request": ("method", "url"),
-    "response": ("status",),
-    "chunk": ("t",),
-    "attempt": (),
-    "event": ("kind",),
-    "end": ("reason",),
-}
 
 
 class _Cursor:
@@ -206,7 +85,7 @@ class CaptureReader:
         self._name = name
         self._records: Iterator[dict[str, Any]] = iter(())
         self._cursor = _Cursor(1, 0)
-        self._builder: _Builder | None = None
+        self._builder: CaptureBuilder | None = None
         if not data:
             raise CaptureError("empty file", path=name)
         found = _header(data, name)
@@ -223,7 +102,7 @@ class CaptureReader:
             )
         except CaptureError as exc:
             raise exc.located(name, lineno, pos) from None
-        self._builder = _Builder(Capture(None, "capture", header, [], warnings))
+        self._builder = CaptureBuilder(Capture(None, "capture", header, [], warnings))
         self.capture = self._builder.capture
         """The capture read so far."""
 
@@ -332,94 +211,3 @@ def _lines(
                 raise CaptureError("record is not a JSON object", line=lineno, offset=pos)
             yield record
         pos, lineno = end + 1, lineno + 1
-
-
-class _Builder:
-    """Sorts records into attempts, validating what the typed accessors rely on."""
-
-    def __init__(self, capture: Capture) -> None:
-        self.capture = capture
-        self.attempts: dict[int, Attempt] = {}
-        self.seen: set[tuple[str, int]] = set()  # (type, attempt) of one-per-attempt records
-        self.warned_types: set[str] = set()
-
-    def add(self, record: dict[str, Any], line: int) -> None:
-        rtype = record.get("type")
-        if not isinstance(rtype, str):
-            raise CaptureError("record has no 'type'")
-        required = _REQUIRED.get(rtype)
-        if required is None:
-            self.capture.unknown.append(record)
-            if rtype not in self.warned_types:
-                self.warned_types.add(rtype)
-                self.capture.warnings.append(
-                    f"line {line}: unknown record type {rtype!r} (from a newer version?); ignored"
-                )
-            return
-        number = record.get("attempt")
-        if type(number) is not int or number < 1:
-            what = "no 'attempt'" if "attempt" not in record else f"an invalid 'attempt' {number!r}"
-            raise CaptureError(f"{rtype} record has {what}")
-        for key in required:
-            if key not in record:
-                raise CaptureError(f"{rtype} record has no {key!r}")
-        attempt = self.attempts.get(number)
-        if attempt is None:
-            attempt = self.attempts[number] = Attempt(number)
-        if rtype == "chunk":
-            attempt.chunks.append((_seconds(record), _chunk_bytes(record)))
-            return
-        if rtype == "event":
-            attempt.events.append(record)
-            return
-        if (rtype, number) in self.seen:
-            self.capture.warnings.append(
-                f"line {line}: second {rtype} record for attempt {number}; ignored"
-            )
-            return
-        self.seen.add((rtype, number))
-        if rtype == "request":
-            attempt.request = record
-        elif rtype == "response":
-            if type(record["status"]) is not int:
-                raise CaptureError(f"response record has an invalid 'status' {record['status']!r}")
-            attempt.response = record
-        elif rtype == "end":
-            attempt.end = record
-        else:  # "attempt"
-            attempt.reason = _optional_str(record, "reason")
-            attempt.recovery_action = _optional_str(record, "recovery_action")
-            reserved = ("type", "attempt", "reason", "recovery_action")
-            attempt.extra = {k: v for k, v in record.items() if k not in reserved}
-
-
-def _optional_str(record: dict[str, Any], key: str) -> str | None:
-    value = record.get(key)
-    if value is not None and not isinstance(value, str):
-        raise CaptureError(f"{record['type']} record has an invalid {key!r} {value!r}")
-    return value
-
-
-def _seconds(record: dict[str, Any]) -> float:
-    t = record["t"]
-    if type(t) is not float and type(t) is not int:
-        raise CaptureError(f"chunk record has an invalid 't' {t!r}")
-    return float(t)
-
-
-def _chunk_bytes(record: dict[str, Any]) -> bytes:
-    text, b64 = record.get("text"), record.get("b64")
-    if text is not None:
-        if b64 is not None:
-            raise CaptureError("chunk record has both 'text' and 'b64'")
-        if not isinstance(text, str):
-            raise CaptureError("chunk record has a 'text' that is not a string")
-        return text.encode("utf-8")
-    if b64 is None:
-        raise CaptureError("chunk record has neither 'text' nor 'b64'")
-    try:
-        if not isinstance(b64, str):
-            raise ValueError
-        return base64.b64decode(b64, validate=True)
-    except (binascii.Error, ValueError):
-        raise CaptureError("chunk record has a 'b64' that is not valid base64") from None

@@ -1,6 +1,6 @@
 """Writing captures: append-only, flushed per record, secrets redacted before serialising.
 
-Invariants (the format itself is described in :mod:`inspector.core.capture.reader`):
+Invariants (the format itself is described in :mod:`inspector.core.capture.format`):
 - Append-only and flushed per record: each record is serialised in full, then written with
   one ``write`` of the file opened in append mode and flushed at once. A process killed at
   any moment leaves every earlier record on disk and at most one cut-off last line.

@@ -27,7 +27,8 @@ import time
 
 from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.base.provider import Providers
-from inspector.core.capture.reader import Attempt, CaptureReader
+from inspector.core.capture.reader import CaptureReader
+from inspector.core.capture.records import Attempt
 from inspector.core.events.sse import SSEDecoder
 from inspector.core.providers import REGISTRY
 from inspector.core.replay.replayer import Plan, Replayer, event_cuts, split_at

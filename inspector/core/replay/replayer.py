@@ -39,7 +39,7 @@ from inspector.core.analysis.rounds import ToolEvent, merged
 from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.base.model import EventKind, SSEEvent
 from inspector.core.base.provider import Providers
-from inspector.core.capture.reader import Attempt, Capture
+from inspector.core.capture.records import Attempt, Capture
 from inspector.core.events.sse import decode_all
 from inspector.core.providers import REGISTRY
 from inspector.core.verdicts.tools import ToolRegistry

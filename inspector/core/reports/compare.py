@@ -19,7 +19,7 @@ from typing import Any
 from inspector.core.analysis.session import Analysis, AttemptView, CallVerdict, Settings
 from inspector.core.base.model import OMITTED
 from inspector.core.base.provider import Providers
-from inspector.core.capture.reader import Capture
+from inspector.core.capture.records import Capture
 from inspector.core.providers import REGISTRY
 from inspector.core.verdicts.tools import ToolRegistry
 
