@@ -16,6 +16,7 @@ from typing import Any
 
 from inspector.core.analysis.session import DIALECT_CHOICES, VALIDATION_MODES, Analysis, Settings
 from inspector.core.base.errors import InspectorError
+from inspector.core.calls.accumulator import EMPTY_ID_POLICIES
 from inspector.core.providers import REGISTRY
 
 from . import __version__
@@ -41,7 +42,7 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--validation", choices=VALIDATION_MODES, default="structural")
     a.add_argument(
         "--empty-id",
-        choices=("absent", "literal"),
+        choices=EMPTY_ID_POLICIES,
         default="absent",
         help='absent: treat "" ids as omitted; literal: look them up (the classic bug)',
     )
@@ -54,7 +55,7 @@ def _parser() -> argparse.ArgumentParser:
         help="render the window once loaded, save it as PNG, and exit",
     )
     o.add_argument("--validation", choices=VALIDATION_MODES, help="judge under this mode")
-    o.add_argument("--empty-id", choices=("absent", "literal"), help="empty-id handling")
+    o.add_argument("--empty-id", choices=EMPTY_ID_POLICIES, help="empty-id handling")
     o.add_argument(
         "--compare",
         action="store_true",

@@ -1,4 +1,5 @@
-"""Seed 1's attempt reasons and outcomes, from captures holding one or two physical requests."""
+"""Attempt reasons and outcomes (from validating streamed tool calls before execution), from
+captures holding one or two physical requests."""
 
 from __future__ import annotations
 
@@ -10,8 +11,14 @@ import pytest
 from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.capture.reader import load
 from inspector.core.capture.writer import CaptureWriter
+from inspector.core.providers import REGISTRY
 from inspector.core.reports import report
-from inspector.core.verdicts.attempts import AttemptRecord, should_retry
+from inspector.core.verdicts.attempts import (
+    ATTEMPT_REASONS,
+    OUTCOMES,
+    AttemptRecord,
+    should_retry,
+)
 
 TOOLS = [
     {
@@ -73,7 +80,7 @@ def capture(tmp_path: Path, *attempt_args: str) -> Path:
 
 
 def outcomes(path: Path, **settings: str) -> list[tuple[str, str | None, str | None]]:
-    analysis = Analysis.from_capture(load(path), Settings(**settings))
+    analysis = Analysis.from_capture(load(path), Settings(**settings), providers=REGISTRY)
     return [(r.outcome, r.reason, r.recovery_action) for r in analysis.records]
 
 
@@ -91,7 +98,7 @@ def test_invalid_then_valid_retry(tmp_path: Path) -> None:
 
 def test_invalid_retry_is_accepted_degraded_with_raw_arguments(tmp_path: Path) -> None:
     path = capture(tmp_path, '{"location":', '{"loc')
-    analysis = Analysis.from_capture(load(path))
+    analysis = Analysis.from_capture(load(path), providers=REGISTRY)
     first, second = analysis.records
     assert (first.outcome, second.outcome) == ("retried", "accepted_degraded")
     assert second.reason == "stream_invalid_tool_call"
@@ -131,7 +138,7 @@ def test_strict_catches_types_structural_lets_through(tmp_path: Path) -> None:
 
 def test_report_json_lists_attempts_with_their_own_calls(tmp_path: Path) -> None:
     path = capture(tmp_path, '{"location":', '{"location":"Oslo"}')
-    doc = report.to_json(Analysis.from_capture(load(path)))
+    doc = report.to_json(Analysis.from_capture(load(path), providers=REGISTRY))
     assert [a["outcome"] for a in doc["attempts"]] == ["retried", "accepted"]
     assert [a["tool_calls"][0]["valid"] for a in doc["attempts"]] == [False, True]
     assert doc["tool_calls"][0]["arguments"] == '{"location":"Oslo"}'
@@ -144,3 +151,22 @@ def test_should_retry_at_most_once_within_budget() -> None:
     assert not should_retry(bad, retries_done=1, remaining_budget=5.0)
     assert not should_retry(bad, retries_done=0, remaining_budget=0.0)
     assert not should_retry(AttemptRecord(1, "accepted"), retries_done=0, remaining_budget=5)
+
+
+def test_reasons_and_outcomes_are_the_capture_spellings() -> None:
+    assert ATTEMPT_REASONS == (
+        "stream_empty_tool_arguments",
+        "stream_empty_args_replay",
+        "stream_invalid_tool_call",
+    )
+    assert OUTCOMES == ("accepted", "retried", "accepted_degraded", "invalid", "failed")
+
+
+def test_settings_from_strings_checks_each_choice() -> None:
+    strict = Settings.from_strings(validation="strict", empty_id="literal")
+    assert strict == Settings(validation="strict", empty_id="literal")
+    assert strict.with_strings(validation="off") == Settings(validation="off", empty_id="literal")
+    with pytest.raises(ValueError, match="unknown empty-id policy 'blank'"):
+        Settings.from_strings(empty_id="blank")
+    with pytest.raises(ValueError, match="unknown validation mode 'lax'"):
+        Settings().with_strings(validation="lax")

@@ -11,13 +11,12 @@ from conftest import all_real_fixtures, real_fixture
 
 from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.base.model import OMITTED, ToolCallDelta
-from inspector.core.calls.accumulator import LITERAL, ToolCall
+from inspector.core.calls.accumulator import EMPTY_ID_POLICIES, LITERAL, ToolCall
 from inspector.core.calls.jsonprogress import JsonProgress
 from inspector.core.calls.progress import CallProgress, fragment_text, progress_of, visible
-from inspector.core.calls.stream import StreamState, analyze_bytes
+from inspector.core.calls.stream import StreamState
 from inspector.core.capture.reader import load
-
-POLICIES = ["absent", "literal"]
+from inspector.core.providers import REGISTRY, analyze_bytes
 
 
 def _parses(text: str) -> bool:
@@ -28,7 +27,7 @@ def _parses(text: str) -> bool:
     return True
 
 
-@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("policy", EMPTY_ID_POLICIES)
 @pytest.mark.parametrize("path", all_real_fixtures(), ids=lambda p: p.stem)
 def test_rows_agree_with_the_assembled_arguments(path: Path, policy: str) -> None:
     state = analyze_bytes(path.read_bytes(), empty_id=policy)
@@ -47,7 +46,7 @@ def test_rows_agree_with_the_assembled_arguments(path: Path, policy: str) -> Non
 def test_rows_built_while_streaming_equal_rows_built_at_the_end(path: Path) -> None:
     """Advancing after every small chunk gives the same rows as one pass over the whole call."""
     body = path.read_bytes()
-    live = StreamState()
+    live = StreamState(REGISTRY.dialect("auto"))
     for i in range(0, len(body), 37):
         live.feed(body[i : i + 37], t=i / 1000)
         for call in live.calls:
@@ -117,7 +116,7 @@ def test_advance_returns_the_number_of_new_rows() -> None:
 
 
 def test_dropped_rows_keep_the_previous_state() -> None:
-    """Seed 3 under literal: the opener "{" is accepted, every continuation dropped."""
+    """The empty-id bug under literal: the opener "{" is accepted, every continuation dropped."""
     state = analyze_bytes(
         real_fixture("qwen3-max-empty-id-continuations").read_bytes(), empty_id=LITERAL
     )
@@ -180,7 +179,7 @@ def test_row_times_come_from_the_wire_events() -> None:
         b'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,'
         b'"function":{"arguments":"e}"}}]}}]}\n\n',
     ]
-    state = StreamState()
+    state = StreamState(REGISTRY.dialect("auto"))
     for t, chunk in zip((0.25, 0.5, 1.0), chunks, strict=True):
         state.feed(chunk, t)
     (call,) = state.calls
@@ -270,7 +269,7 @@ SAMPLES = sorted((Path(__file__).resolve().parents[1] / "resources" / "samples")
 
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.stem)
 def test_rows_agree_on_the_sample_captures(path: Path) -> None:
-    analysis = Analysis.from_capture(load(path), Settings(empty_id="literal"))
+    analysis = Analysis.from_capture(load(path), Settings(empty_id="literal"), providers=REGISTRY)
     assert all(view.state.calls for view in analysis.attempts)  # every sample has calls
     for view in analysis.attempts:
         for call in view.state.calls:

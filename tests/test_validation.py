@@ -1,4 +1,5 @@
-"""Seed 1's validation table: every mode against every kind of call."""
+"""The validation modes' table (validation before execution): every mode against every kind of
+call."""
 
 from __future__ import annotations
 
@@ -14,13 +15,15 @@ from jsonschema.validators import Draft7Validator, Draft202012Validator
 from inspector.core.verdicts import tools as tools_module
 from inspector.core.verdicts.tools import ToolRegistry, ToolSpec
 from inspector.core.verdicts.validation import (
-    Mode,
+    DEFAULT_MODE,
+    VALIDATION_MODES,
     Problem,
     matches_empty_required_condition,
     validate_call,
+    validation_mode,
 )
 
-OFF, STRUCTURAL, STRICT = "off", "structural", "strict"
+OFF, STRUCTURAL, STRICT = VALIDATION_MODES
 
 WEATHER = {
     "type": "object",
@@ -153,7 +156,7 @@ TABLE: list[tuple[str, str | None, str, list[str], list[str], list[str]]] = [
     ],
 )
 @pytest.mark.parametrize("mode", [OFF, STRUCTURAL, STRICT])
-def test_seed_table(
+def test_the_validation_mode_table(
     registry: ToolRegistry,
     mode: str,
     name: str | None,
@@ -176,19 +179,22 @@ def test_truncated_is_reported_in_addition(registry: ToolRegistry, mode: str) ->
 
 
 def test_default_mode_is_structural(registry: ToolRegistry) -> None:
-    assert Mode("structural") is Mode.STRUCTURAL
+    assert DEFAULT_MODE == "structural"
     assert validate_call("get_weather", '{"location": 600519}', registry) == []
     assert codes(validate_call("get_weather", "{}", registry)) == ["missing_required"]
 
 
 def test_unknown_mode_raises(registry: ToolRegistry) -> None:
     with pytest.raises(ValueError, match="unknown validation mode 'lenient'"):
-        validate_call("get_weather", "{}", registry, "lenient")
+        validate_call("get_weather", "{}", registry, "lenient")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="expected one of off, structural, strict"):
+        validation_mode("Strict")
 
 
-def test_mode_enum_values_are_the_spellings(registry: ToolRegistry) -> None:
-    assert [m.value for m in Mode] == ["off", "structural", "strict"]
-    assert codes(validate_call("get_weather", "{}", registry, Mode.OFF)) == [
+def test_the_mode_type_gives_the_spellings_in_order(registry: ToolRegistry) -> None:
+    assert VALIDATION_MODES == ("off", "structural", "strict")
+    assert [validation_mode(m) for m in VALIDATION_MODES] == list(VALIDATION_MODES)
+    assert codes(validate_call("get_weather", "{}", registry, "off")) == [
         "empty_required_arguments"
     ]
 

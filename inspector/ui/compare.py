@@ -6,8 +6,6 @@ Invariant: both sides are fresh core analyses of the same capture; the differenc
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
@@ -20,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.analysis.session import VALIDATION_MODES, Analysis, Settings
+from inspector.core.calls.accumulator import EMPTY_ID_POLICIES
 from inspector.core.capture.records import Capture
 from inspector.core.providers import REGISTRY
 from inspector.core.reports.compare import Comparison, compare
@@ -38,7 +37,7 @@ class _Side(QWidget):
         self.validation.addItems(list(VALIDATION_MODES))
         self.validation.setCurrentText(settings.validation)
         self.empty_id = QComboBox()
-        self.empty_id.addItems(["absent", "literal"])
+        self.empty_id.addItems(list(EMPTY_ID_POLICIES))
         self.empty_id.setCurrentText(settings.empty_id)
         for box in (self.validation, self.empty_id):
             box.currentTextChanged.connect(lambda _t: owner.recompute())
@@ -54,10 +53,8 @@ class _Side(QWidget):
         lay.addWidget(self.lanes, 1)
 
     def current(self) -> Settings:
-        return replace(
-            self.settings,
-            validation=self.validation.currentText(),
-            empty_id=self.empty_id.currentText(),
+        return self.settings.with_strings(
+            validation=self.validation.currentText(), empty_id=self.empty_id.currentText()
         )
 
 

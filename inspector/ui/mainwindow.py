@@ -9,7 +9,6 @@ Invariants:
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
@@ -178,7 +177,7 @@ class MainWindow(QMainWindow):
     def _apply(self, persist: bool = True, **changes: str) -> None:
         """Re-judge under changed settings; the user's own choices are remembered."""
         a = self.doc.analysis
-        new = replace(a.settings if a else self.doc.settings, **changes)
+        new = (a.settings if a else self.doc.settings).with_strings(**changes)
         if persist:
             self.settings.setValue("validation", new.validation)
             self.settings.setValue("empty_id", new.empty_id)
@@ -264,7 +263,7 @@ class MainWindow(QMainWindow):
             self.split.setSizes([int(0.65 * sum(sizes)), int(0.35 * sum(sizes))])
         validation = str(s.value("validation", "structural"))
         empty_id = str(s.value("empty_id", "absent"))
-        self.doc.settings = Settings(validation=validation, empty_id=empty_id)
+        self.doc.settings = Settings.from_strings(validation=validation, empty_id=empty_id)
         self.bar.show_settings(validation, empty_id)
         self.bar.speed.setCurrentIndex(int(str(s.value("speed_index", 0) or 0)))
         self.doc.speed = float(self.bar.speed.currentData())

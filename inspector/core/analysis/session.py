@@ -21,7 +21,6 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from inspector.core.analysis.attempt import AttemptView, Round, group
 from inspector.core.analysis.continuation import AssistantCall, AssistantTurn, parse_arguments
@@ -32,8 +31,9 @@ from inspector.core.calls.accumulator import ToolCall
 from inspector.core.calls.stream import StreamState
 from inspector.core.capture.records import Attempt, Capture
 from inspector.core.verdicts import attempts as attempts_mod
-from inspector.core.verdicts.judge import DIALECT_CHOICES, VALIDATION_MODES, CallVerdict, Settings
+from inspector.core.verdicts.judge import DIALECT_CHOICES, CallVerdict, Settings
 from inspector.core.verdicts.tools import ToolRegistry
+from inspector.core.verdicts.validation import VALIDATION_MODES
 
 __all__ = [
     "DIALECT_CHOICES",
@@ -207,7 +207,7 @@ class Analysis:
 
     def with_settings(self, **changes: str) -> Settings:
         """The current settings with ``changes`` applied (a convenience for front ends)."""
-        return replace(self.settings, **changes)
+        return self.settings.with_strings(**changes)
 
     # -- judging -------------------------------------------------------------------------
 

@@ -16,14 +16,28 @@ Invariants:
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, Literal, get_args
 
 from inspector.core.base.model import OMITTED, Delta, DeltaKind, ToolCallDelta
 from inspector.core.base.provider import IN_ORDER, Closing
 
-ABSENT: Final = "absent"
-LITERAL: Final = "literal"
-EMPTY_ID_POLICIES: Final = (ABSENT, LITERAL)
+EmptyIdPolicy = Literal["absent", "literal"]
+"""How an empty-string id or name is read (the empty-id accumulator bug, docs/glossary.md):
+``absent`` as omitted (``"null"`` too), so the fragment continues the call at its index;
+``literal`` as an id to look up, which finds no call and drops the fragment (the bug)."""
+EMPTY_ID_POLICIES: Final[tuple[EmptyIdPolicy, ...]] = get_args(EmptyIdPolicy)
+ABSENT: Final[EmptyIdPolicy] = "absent"
+LITERAL: Final[EmptyIdPolicy] = "literal"
+
+
+def empty_id_policy(value: str) -> EmptyIdPolicy:
+    """``value`` as an empty-id policy (a flag, a setting, a widget's text); raises ValueError
+    for anything else."""
+    for policy in EMPTY_ID_POLICIES:
+        if value == policy:
+            return policy
+    raise ValueError(f"unknown empty-id policy {value!r}; expected one of absent, literal")
+
 
 #: Finish reasons that mean the model was cut off (open calls may be incomplete).
 CUTOFF_REASONS: Final = frozenset(
@@ -31,7 +45,7 @@ CUTOFF_REASONS: Final = frozenset(
 )
 
 
-def _blank(value: object, policy: str) -> bool:
+def _blank(value: object, policy: EmptyIdPolicy) -> bool:
     """Is an id/name absent under ``policy``? ``literal`` only treats omitted/null as absent."""
     if value is OMITTED or value is None:
         return True
@@ -131,10 +145,8 @@ class ToolCall:
 class Accumulator:
     """Routes tool-call fragments to calls by wire index (see the module docstring)."""
 
-    def __init__(self, empty_id: str = ABSENT, closing: Closing = IN_ORDER) -> None:
-        if empty_id not in EMPTY_ID_POLICIES:
-            raise ValueError(f"unknown empty-id policy {empty_id!r}")
-        self.policy = empty_id
+    def __init__(self, empty_id: EmptyIdPolicy = ABSENT, closing: Closing = IN_ORDER) -> None:
+        self.policy = empty_id_policy(empty_id)  # callers outside the type checker: any string
         """The empty-id policy in force: ``absent`` or ``literal``."""
         self.closing = closing
         """When calls close: the provider's rule (a stream names its provider's)."""
@@ -349,7 +361,8 @@ def _parses(text: str) -> bool:
 
 
 def repaired_id(call: ToolCall) -> str:
-    """A deterministic id for a named call that arrived without one (seed 1's repair).
+    """A deterministic id for a named call that arrived without one (the id repair asked for by
+    validating streamed tool calls before execution).
 
     Nine ASCII letters and digits, so it is also a valid Mistral tool-call id.
     """

@@ -1,7 +1,10 @@
-"""Seed 1's attempt semantics: which reason an invalid streamed response gets, and what follows.
+"""Attempt semantics: which reason an invalid streamed response gets, and what follows.
+
+The reasons, the recovery action and the one streaming retry come from "validating streamed
+tool calls before execution" (docs/glossary.md).
 
 Invariants:
-- Reasons are exactly the seed's: ``stream_empty_tool_arguments`` when every invalid call
+- Reasons are exactly those: ``stream_empty_tool_arguments`` when every invalid call
   matches the legacy empty-required-arguments condition (``stream_empty_args_replay`` when a
   retry fails that way again), ``stream_invalid_tool_call`` otherwise. The recovery action is
   ``retry_streaming``; at most one retry follows an invalid attempt.
@@ -14,21 +17,32 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Protocol
+from typing import Any, Final, Literal, Protocol, get_args
 
 from inspector.core.verdicts.tools import ToolRegistry
 from inspector.core.verdicts.validation import matches_empty_required_condition
 
-EMPTY_ARGS: Final = "stream_empty_tool_arguments"
-EMPTY_ARGS_REPLAY: Final = "stream_empty_args_replay"
-INVALID_CALL: Final = "stream_invalid_tool_call"
-RETRY_STREAMING: Final = "retry_streaming"
+AttemptReason = Literal[
+    "stream_empty_tool_arguments", "stream_empty_args_replay", "stream_invalid_tool_call"
+]
+"""Why an attempt's streamed response was invalid (the spellings of captures and reports)."""
+ATTEMPT_REASONS: Final[tuple[AttemptReason, ...]] = get_args(AttemptReason)
+EMPTY_ARGS: Final[AttemptReason] = "stream_empty_tool_arguments"
+EMPTY_ARGS_REPLAY: Final[AttemptReason] = "stream_empty_args_replay"
+INVALID_CALL: Final[AttemptReason] = "stream_invalid_tool_call"
 
-ACCEPTED: Final = "accepted"
-RETRIED: Final = "retried"
-DEGRADED: Final = "accepted_degraded"
-INVALID: Final = "invalid"
-FAILED: Final = "failed"
+RecoveryAction = Literal["retry_streaming"]
+"""What follows an invalid attempt: one retry, streamed like the first request."""
+RETRY_STREAMING: Final[RecoveryAction] = "retry_streaming"
+
+Outcome = Literal["accepted", "retried", "accepted_degraded", "invalid", "failed"]
+"""What the retry policy made of one attempt (see :attr:`AttemptRecord.outcome`)."""
+OUTCOMES: Final[tuple[Outcome, ...]] = get_args(Outcome)
+ACCEPTED: Final[Outcome] = "accepted"
+RETRIED: Final[Outcome] = "retried"
+DEGRADED: Final[Outcome] = "accepted_degraded"
+INVALID: Final[Outcome] = "invalid"
+FAILED: Final[Outcome] = "failed"
 
 
 class VerdictLike(Protocol):
@@ -51,11 +65,11 @@ class AttemptRecord:
 
     attempt: int
     """1-based attempt number."""
-    outcome: str
+    outcome: Outcome
     """accepted | retried | accepted_degraded | invalid (no retry recorded) | failed."""
-    reason: str | None = None
-    """The seed's attempt reason when the response had invalid native calls."""
-    recovery_action: str | None = None
+    reason: AttemptReason | None = None
+    """The attempt reason when the response had invalid native calls."""
+    recovery_action: RecoveryAction | None = None
     """``retry_streaming`` when a retry follows (or would follow) this attempt."""
     invalid_tool_calls: list[dict[str, Any]] = field(default_factory=list)
     """Diagnostics of the calls still invalid (raw arguments included)."""
@@ -81,9 +95,11 @@ class AttemptRecord:
 
 
 def attempt_reason(
-    verdicts: Sequence[VerdictLike], registry: ToolRegistry | None, previous: str | None = None
-) -> str | None:
-    """The seed's reason for an attempt's invalid calls (None when every call is valid)."""
+    verdicts: Sequence[VerdictLike],
+    registry: ToolRegistry | None,
+    previous: AttemptReason | None = None,
+) -> AttemptReason | None:
+    """The reason for an attempt's invalid calls (None when every call is valid)."""
     invalid = [v for v in verdicts if not v.valid and not v.orphan]
     if not invalid:
         return None
@@ -101,7 +117,7 @@ def plan(
 ) -> list[AttemptRecord]:
     """Attempt records for a recorded sequence of attempts (each a list of call verdicts)."""
     records: list[AttemptRecord] = []
-    previous: str | None = None
+    previous: AttemptReason | None = None
     for i, verdicts in enumerate(attempts):
         error = errors[i] if i < len(errors) else None
         reason = attempt_reason(verdicts, registry, previous)
@@ -125,5 +141,5 @@ def plan(
 
 
 def should_retry(record: AttemptRecord, *, retries_done: int, remaining_budget: float) -> bool:
-    """Seed 1: at most one streaming retry, and only within the attempt's remaining budget."""
+    """At most one streaming retry, and only within the attempt's remaining budget."""
     return record.reason is not None and retries_done == 0 and remaining_budget > 0

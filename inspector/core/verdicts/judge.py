@@ -18,16 +18,28 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.core.base.model import plain
-from inspector.core.calls.accumulator import ABSENT, Accumulator, ToolCall, repaired_id
+from inspector.core.calls.accumulator import (
+    ABSENT,
+    Accumulator,
+    EmptyIdPolicy,
+    ToolCall,
+    empty_id_policy,
+    repaired_id,
+)
 from inspector.core.calls.jsonprogress import first_error
 from inspector.core.calls.stream import StreamState
 from inspector.core.verdicts.tools import ToolRegistry
-from inspector.core.verdicts.validation import Problem, validate_call
+from inspector.core.verdicts.validation import (
+    DEFAULT_MODE,
+    Problem,
+    ValidationMode,
+    validate_call,
+    validation_mode,
+)
 
 DIALECT_CHOICES = ("auto", "openai-chat", "anthropic", "openai-responses", "gemini")
 """The settings' dialect choices: the built-in providers' names, as data (this stage never
 looks a provider up; tests/test_provider_protocol.py checks they match the registry)."""
-VALIDATION_MODES = ("off", "structural", "strict")
 
 
 @dataclass(frozen=True)
@@ -36,10 +48,24 @@ class Settings:
 
     dialect: str = "auto"
     """Wire dialect, or ``auto`` to sniff it from the first events."""
-    validation: str = "structural"
-    """``off`` | ``structural`` | ``strict`` (seed 1's modes)."""
-    empty_id: str = ABSENT
-    """``absent`` (treat "" as omitted) or ``literal`` (look "" up as an id: the classic bug)."""
+    validation: ValidationMode = DEFAULT_MODE
+    """``off`` | ``structural`` | ``strict``: the validation modes."""
+    empty_id: EmptyIdPolicy = ABSENT
+    """``absent`` (treat "" as omitted) or ``literal`` (look "" up as an id: the empty-id
+    accumulator bug)."""
+
+    @classmethod
+    def from_strings(
+        cls, dialect: str = "auto", validation: str = DEFAULT_MODE, empty_id: str = ABSENT
+    ) -> Settings:
+        """Settings spelled as strings (flags, stored settings, a widget's text); raises
+        ValueError naming the choices for an unknown validation mode or empty-id policy."""
+        return cls(dialect, validation_mode(validation), empty_id_policy(empty_id))
+
+    def with_strings(self, **changes: str) -> Settings:
+        """These settings with ``changes`` (field name -> string) applied, checked as
+        :meth:`from_strings` checks them."""
+        return Settings.from_strings(**{**self.to_json(), **changes})
 
     def to_json(self) -> dict[str, str]:
         """The ``--json`` shape."""
@@ -57,7 +83,7 @@ class CallVerdict:
     orphan: bool
     """An id-only entry with no name and no arguments: left out of the assistant turn."""
     repaired_id: str | None
-    """The id generated for a named call that arrived without one (seed 1)."""
+    """The id generated for a named call that arrived without one (the id repair)."""
 
     @property
     def valid(self) -> bool:
@@ -80,7 +106,7 @@ class CallVerdict:
         return self.repaired_id if self.repaired_id is not None else self.call.id
 
     def diagnostic(self) -> dict[str, Any]:
-        """Seed 1's ``invalid_tool_calls`` entry: raw arguments included."""
+        """The ``invalid_tool_calls`` entry of a degraded attempt: raw arguments included."""
         return {
             "id": plain(self.effective_id),
             "name": plain(self.call.name),
@@ -109,7 +135,7 @@ def registry_for(source: Any) -> ToolRegistry:
 
 
 def judge_call(
-    state: StreamState, call: ToolCall, mode: str, registry: ToolRegistry | None
+    state: StreamState, call: ToolCall, mode: ValidationMode, registry: ToolRegistry | None
 ) -> CallVerdict:
     """One call judged under ``mode`` against ``registry``: orphan, open (not judged yet:
     its arguments are still arriving) or validated, with the id repaired if it had none."""

@@ -1,6 +1,7 @@
-"""Seed 1's tool-call validation: is an assembled call fit to execute?
+"""Tool-call validation before execution: is an assembled call fit to execute?
 
-Modes (seed 1's table):
+The validation modes (from "validating streamed tool calls before execution", see
+docs/glossary.md):
 
 ============  ===================================================================================
 off           only the legacy empty-required-arguments condition
@@ -25,8 +26,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import Any, Final, Protocol
+from typing import Any, Final, Literal, Protocol, get_args
 
 import orjson
 from jsonschema.exceptions import ValidationError
@@ -37,18 +37,24 @@ from inspector.core.verdicts.tools import ToolRegistry, ToolSpec
 _MAX_LINE: Final = 300
 
 
-class Mode(StrEnum):
-    """How much of a call is checked; the values are the CLI/config spellings."""
+ValidationMode = Literal["off", "structural", "strict"]
+"""How much of a call is checked (the values are the CLI, settings and capture spellings):
+``off`` only the legacy empty-required-arguments condition; ``structural`` a JSON object with
+every top-level required property, types left to the tool; ``strict`` structural plus full
+JSON Schema validation."""
+VALIDATION_MODES: Final[tuple[ValidationMode, ...]] = get_args(ValidationMode)
+"""The modes in order, for choices lists (derived from the type: one list)."""
+DEFAULT_MODE: Final[ValidationMode] = "structural"
 
-    OFF = "off"
-    """Only the legacy empty-required-arguments condition."""
-    STRUCTURAL = "structural"
-    """JSON object with every top-level required property; types left to the tool."""
-    STRICT = "strict"
-    """Structural plus full JSON Schema validation."""
 
-
-DEFAULT_MODE: Final = Mode.STRUCTURAL
+def validation_mode(value: str) -> ValidationMode:
+    """``value`` as a validation mode (a string from a flag, a setting or a widget); raises
+    ValueError naming the choices for anything else."""
+    for mode in VALIDATION_MODES:
+        if value == mode:
+            return mode
+    choices = ", ".join(VALIDATION_MODES)
+    raise ValueError(f"unknown validation mode {value!r}; expected one of {choices}")
 
 
 class Code:
@@ -104,7 +110,7 @@ def validate_call(
     name: str | None,
     arguments: str,
     registry: ToolRegistry | None,
-    mode: str = DEFAULT_MODE,
+    mode: ValidationMode = DEFAULT_MODE,
     *,
     truncated: bool = False,
     json_error: JsonErrorLike | Callable[[], JsonErrorLike | None] | None = None,
@@ -117,8 +123,8 @@ def validate_call(
     (orjson still decides whether the arguments are JSON at all).
     Raises ValueError for an unknown mode.
     """
-    mode = _mode(mode)
-    if mode is Mode.OFF:
+    mode = validation_mode(mode)  # callers outside the type checker may pass any string
+    if mode == "off":
         if matches_empty_required_condition(name, arguments, registry):
             return [_empty_required(name, registry)]
         return []
@@ -156,7 +162,7 @@ def validate_call(
     missing = [r for r in spec.required if r not in value]
     if missing:
         problems.append(_missing_required(missing))
-    if mode is Mode.STRICT and registry is not None:
+    if mode == "strict" and registry is not None:
         problems.extend(_schema_violations(registry, spec.name, value))
     return problems
 
@@ -184,14 +190,6 @@ def matches_empty_required_condition(
 
 
 # --- pieces -------------------------------------------------------------------------------
-
-
-def _mode(mode: str) -> Mode:
-    try:
-        return Mode(mode)
-    except ValueError:
-        choices = ", ".join(m.value for m in Mode)
-        raise ValueError(f"unknown validation mode {mode!r}; expected one of {choices}") from None
 
 
 def _decode(
