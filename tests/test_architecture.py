@@ -1,18 +1,27 @@
-"""The core's import graph has no cycle: every module of ``inspector.core`` can be read (and
-imported) after the modules it imports, never halfway through one of them.
+"""The shape of the code, checked: the core's import graph has no cycle, and no module of the
+product is over 400 lines.
 
-import-linter's ``layers`` contract (pyproject.toml) orders the stages; this test also covers
-the modules inside one stage, and imports made only for type checking (a cycle there still
-ties two modules together for a reader, and for mypy)."""
+No cycle: every module of ``inspector.core`` can be read (and imported) after the modules it
+imports, never halfway through one of them. import-linter's ``layers`` contract
+(pyproject.toml) orders the stages; this test also covers the modules inside one stage, and
+imports made only for type checking (a cycle there still ties two modules together for a
+reader, and for mypy).
+
+Module size: a module over 400 lines (counted as ``ruff format`` leaves it) holds more than
+one idea; split it along a real seam rather than raise the limit."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 import grimp
 import pytest
 
+import inspector
+
 CORE = "inspector.core"
+MAX_LINES = 400
 
 
 def core_imports(graph: grimp.ImportGraph | None = None) -> dict[str, set[str]]:
@@ -105,3 +114,29 @@ def test_a_cycle_added_to_the_core_is_found() -> None:
     graph.add_import(importer="inspector.core.base.model", imported="inspector.core.reports.report")
     found = cycles(core_imports(graph))
     assert any("inspector.core.base.model" in c for c in found), found
+
+
+def long_modules(root: Path, limit: int = MAX_LINES) -> list[tuple[str, int]]:
+    """(path relative to ``root``'s parent, lines) of every ``.py`` file under ``root`` longer
+    than ``limit`` lines, longest first."""
+    sizes = [
+        (path.relative_to(root.parent).as_posix(), len(path.read_bytes().splitlines()))
+        for path in root.rglob("*.py")
+    ]
+    return sorted(((p, n) for p, n in sizes if n > limit), key=lambda s: (-s[1], s[0]))
+
+
+def test_no_module_is_over_400_lines() -> None:
+    package = Path(inspector.__file__).parent
+    assert len(list(package.rglob("*.py"))) > 50  # the package itself, not an empty folder
+    found = long_modules(package)
+    assert not found, f"modules over {MAX_LINES} lines: " + ", ".join(
+        f"{p} ({n})" for p, n in found
+    )
+
+
+def test_a_long_module_is_found(tmp_path: Path) -> None:
+    (tmp_path / "pkg" / "sub").mkdir(parents=True)
+    (tmp_path / "pkg" / "short.py").write_text("x = 1\n" * MAX_LINES)
+    (tmp_path / "pkg" / "sub" / "long.py").write_text("x = 1\n" * (MAX_LINES + 1))
+    assert long_modules(tmp_path / "pkg") == [("pkg/sub/long.py", MAX_LINES + 1)]

@@ -7,31 +7,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_empty_id_bug import EXEC_PARTS, GLOB_PARTS, glm_stream
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import VALIDATION_MODES, Analysis, Settings
+from inspector.core.calls.accumulator import EMPTY_ID_POLICIES
 from inspector.core.capture.reader import load, load_bytes
 from inspector.core.capture.writer import CaptureWriter
+from inspector.core.providers import REGISTRY
 from inspector.core.reports.compare import compare, compare_capture
 from inspector.core.verdicts.tools import ToolRegistry
 
 ABSENT = Settings()
 LITERAL = Settings(empty_id="literal")
-
-# Seed 3's glm-5.2 stream (as in test_seed3_empty_id.py): two parallel calls whose
-# continuations carry "id": "" and "name": "".
-EXEC_PARTS = [
-    '"cmd": ',
-    '"Get-',
-    "Date; ",
-    "Write-",
-    "Output ",
-    '\\"',
-    "PowerShell ",
-    "工具运行",
-    "正常",
-    '"}',
-]
-GLOB_PARTS = ['"pattern": ', '"*.', 'md"', "}"]
 
 
 def _chunk(entries: list[dict[str, Any]] | None = None, finish: str | None = None) -> bytes:
@@ -61,16 +48,8 @@ def _stream(*entries: dict[str, Any], finish: str = "tool_calls") -> bytes:
     return b"".join([*(_chunk([e]) for e in entries), _chunk(finish=finish), b"data: [DONE]\n\n"])
 
 
-def seed3() -> bytes:
-    entries = [_entry(0, "call_exec", "ExecCommand", "{")]
-    entries += [_entry(0, "", "", p) for p in EXEC_PARTS]
-    entries.append(_entry(1, "call_glob", "Glob", "{"))
-    entries += [_entry(1, "", "", p) for p in GLOB_PARTS]
-    return _stream(*entries)
-
-
-def test_seed3_absent_vs_literal() -> None:
-    body = seed3()
+def test_the_empty_id_bug_absent_vs_literal() -> None:
+    body = glm_stream()
     cmp = compare_capture(load_bytes(body), ABSENT, LITERAL)
     assert cmp.differs
     assert [d.key for d in cmp.calls] == [(0, 0), (1 + len(EXEC_PARTS), 0)]
@@ -103,7 +82,7 @@ def test_seed3_absent_vs_literal() -> None:
 
 
 def test_identical_settings_show_no_difference() -> None:
-    cmp = compare_capture(load_bytes(seed3()), LITERAL, LITERAL)
+    cmp = compare_capture(load_bytes(glm_stream()), LITERAL, LITERAL)
     assert not cmp.differs
     assert all(not d.changed for d in cmp.calls) and len(cmp.calls) == 2
     assert cmp.lines() == ["settings: identical", "no differences"]
@@ -183,7 +162,7 @@ def test_repaired_id_is_an_identity_change() -> None:
 
 def _two_attempts(path: Path) -> None:
     with CaptureWriter(path) as w:
-        w.chunk(1, 0.1, seed3())
+        w.chunk(1, 0.1, glm_stream())
         w.end(1, 0.2, "eof")
         w.attempt(2, "stream_invalid_tool_call", "retry_streaming")
         w.chunk(2, 0.1, _stream(_entry(0, "call_g", "Glob", '{"pattern": "*.md"}')))
@@ -193,8 +172,8 @@ def _two_attempts(path: Path) -> None:
 def test_attempt_selection(tmp_path: Path) -> None:
     _two_attempts(tmp_path / "two.jsonl")
     capture = load(tmp_path / "two.jsonl")
-    left = Analysis.from_capture(capture, ABSENT)
-    right = Analysis.from_capture(capture, LITERAL)
+    left = Analysis.from_capture(capture, ABSENT, providers=REGISTRY)
+    right = Analysis.from_capture(capture, LITERAL, providers=REGISTRY)
     assert not compare(left, right).differs  # the final attempt has no empty ids
     first = compare(left, right, attempt=1)
     assert first.differs and len(first.calls) == 2
@@ -206,9 +185,7 @@ def test_attempt_selection(tmp_path: Path) -> None:
 # -- forks: the other side without reading the stream again ---------------------------------
 
 _FORK_SETTINGS = [
-    Settings(validation=v, empty_id=e)
-    for v in ("off", "structural", "strict")
-    for e in ("absent", "literal")
+    Settings(validation=v, empty_id=e) for v in VALIDATION_MODES for e in EMPTY_ID_POLICIES
 ]
 
 
@@ -224,24 +201,27 @@ def test_a_fork_judges_as_a_fresh_read_and_leaves_its_origin_alone(path: Path) -
     from test_replay import snapshot
 
     capture = load(path)
-    base = Analysis.from_capture(capture, Settings())
+    base = Analysis.from_capture(capture, Settings(), providers=REGISTRY)
     before = snapshot(base)
     for settings in _FORK_SETTINGS:
         fork = base.fork(settings)
-        assert snapshot(fork) == snapshot(Analysis.from_capture(capture, settings)), settings
+        assert snapshot(fork) == snapshot(
+            Analysis.from_capture(capture, settings, providers=REGISTRY)
+        ), settings
         assert fork.attempts[0].state.events is base.attempts[0].state.events  # shared
         fresh = compare(
-            Analysis.from_capture(capture, Settings()), Analysis.from_capture(capture, settings)
+            Analysis.from_capture(capture, Settings(), providers=REGISTRY),
+            Analysis.from_capture(capture, settings, providers=REGISTRY),
         )
         assert compare(base, fork).lines() == fresh.lines()
     assert snapshot(base) == before
 
 
 def test_a_fork_keeps_the_dialect_and_needs_an_ended_stream() -> None:
-    base = Analysis.from_capture(load_bytes(b"data: [DONE]\n\n"), Settings())
+    base = Analysis.from_capture(load_bytes(b"data: [DONE]\n\n"), Settings(), providers=REGISTRY)
     with pytest.raises(ValueError, match="dialect"):
         base.fork(Settings(dialect="anthropic"))
-    live = Analysis(Settings())
+    live = Analysis(Settings(), providers=REGISTRY)
     live.feed(b"data: {}\n\n")
     with pytest.raises(ValueError, match="ended"):
         live.fork(Settings(empty_id="literal"))

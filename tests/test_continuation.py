@@ -108,7 +108,7 @@ def test_result_shapes_title_metadata_and_text() -> None:
     assert (SHAPED.title, SHAPED.metadata, SHAPED.text) == ("Weather", {"t": 18}, "Paris: 18 °C")
     plain = ToolResult.of("c", "search", [{"path": "a.md"}])
     assert plain.title is None and plain.metadata is None and plain.text == '[{"path":"a.md"}]'
-    odd = ToolResult.of("c", "x", {"output": "o", "extra": 1})  # not seed 2's shape
+    odd = ToolResult.of("c", "x", {"output": "o", "extra": 1})  # not the {output, …} shape
     assert odd.title is None and odd.text == '{"output":"o","extra":1}'
     back = ToolResult.from_json(SHAPED.to_json())
     assert back == SHAPED and back.status == "ok" and ERROR.status == "error"
@@ -127,7 +127,7 @@ def test_tool_finish_per_dialect_and_argument_parsing() -> None:
 
 
 def test_assistant_turn_repairs_a_missing_id_consistently() -> None:
-    # a named openai-chat call with no id at all: seed 1 repairs it; the turn uses that id
+    # a named openai-chat call with no id at all: the id repair gives it one; the turn uses it
     body = (b'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,'
             b'"function":{"name":"get_weather","arguments":"{\\"city\\":\\"Paris\\"}"}}]}}]}\n\n'
             b'data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}\n\n'

@@ -436,15 +436,15 @@ async def test_empty_name_shows_a_name_change_under_the_literal_policy(
     assert NOT_SHOWN["name_changed_mid_call"].startswith("demo-glm-empty-name")
 
 
-async def test_seed3_glm_stream_breaks_the_literal_accumulator(demo_provider: DemoProvider) -> None:
+async def test_glm_stream_breaks_the_literal_accumulator(demo_provider: DemoProvider) -> None:
     raw = await fetch(demo_provider, "openai-chat", "demo-glm-empty-string")
     absent = analyze_bytes(raw)
     assert [
         orjson.loads(c.arguments)["path" if c.name == "read_file" else "query"]
         for c in absent.calls
     ] == ["README.md", "weather in Paris"]
-    literal = analyze_bytes(raw, empty_id="literal")  # seed 3's accumulator: ""-ids dropped
-    assert [c.arguments for c in literal.calls] == ["{", "{"]  # seed 3's raw_len=1
+    literal = analyze_bytes(raw, empty_id="literal")  # the empty-id accumulator bug: ""-ids dropped
+    assert [c.arguments for c in literal.calls] == ["{", "{"]  # the bug report's raw_len=1
 
 
 async def test_quirky_calls_break_where_the_notes_say(demo_provider: DemoProvider) -> None:

@@ -146,7 +146,7 @@ def test_every_control_character_is_an_error_inside_strings(code: int) -> None:
             assert p.error == JsonError(k + 1, k, reason)
 
 
-def test_seed_case_lone_open_brace() -> None:
+def test_the_empty_id_bugs_lone_open_brace() -> None:
     p = fed("{")
     assert (p.complete, p.error, p.depth, p.in_string, p.empty) == (False, None, 1, False, False)
     assert p.snapshot() == (1, False, False, False)

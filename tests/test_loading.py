@@ -8,12 +8,13 @@ from typing import Any
 
 import pytest
 from conftest import all_real_fixtures
-from test_replay import SAMPLES, _seed3_like, snapshot, two_attempt_capture
+from test_replay import SAMPLES, _glm_like, snapshot, two_attempt_capture
 
 from inspector.core.analysis.session import Settings
 from inspector.core.capture.format import CaptureError
 from inspector.core.capture.reader import load
 from inspector.core.capture.writer import CaptureWriter
+from inspector.core.providers import REGISTRY
 from inspector.core.replay import loading
 from inspector.core.replay.loading import ProgressiveLoad
 from inspector.core.replay.replayer import Replayer, replay_plan
@@ -42,7 +43,7 @@ def _odd_captures(tmp: Path) -> dict[str, Path]:
     out = {}
     out["two-attempts"] = tmp / "two.jsonl"
     two_attempt_capture(out["two-attempts"])
-    body = _seed3_like()
+    body = _glm_like()
     pieces = [body[i : i + 40] for i in range(0, len(body), 40)]
     with CaptureWriter(out.setdefault("interleaved", tmp / "interleaved.jsonl")) as w:
         for i, piece in enumerate(pieces):  # attempt 1 gets a chunk after attempt 2 began
@@ -155,7 +156,7 @@ def test_the_core_makes_no_reference_cycles() -> None:
         loader.analysis.apply(Settings(empty_id="literal"))
         for view in loader.replayer.analysis.attempts:
             assert view.quirks is not None and view.verdicts is not None
-        Analysis.from_capture(loader.reader.capture).judge()
+        Analysis.from_capture(loader.reader.capture, providers=REGISTRY).judge()
         del loader
         assert gc.collect() == 0
     finally:

@@ -234,8 +234,9 @@ def _quirks(body: bytes, dialect: str = "auto", policy: str = ABSENT) -> dict[st
 
 # -- the streams ----------------------------------------------------------------------------------
 
-# Seed 3 (glm-5.2 via an OpenAI-compatible relay): two calls, continuations with id "" name "".
-GLM_SEED3 = chat(
+# The empty-id accumulator bug (glm-5.2 via an OpenAI-compatible relay): two calls, continuations
+# with id "" name "".
+GLM_EMPTY_ID = chat(
     chunk(role="assistant", content=""),  # 0
     chunk(tc(0, "call_b45", "ExecCommand", "{", "function")),  # 1
     chunk(tc(0, "", "", '"cmd": ', "function")),  # 2
@@ -621,9 +622,9 @@ class Case:
 
 
 POSITIVE: dict[str, Case] = {
-    "seed3-glm-empty-id": Case("empty_string_continuation_id", GLM_SEED3, [2, 3, 4, 6, 7]),
+    "glm-empty-id": Case("empty_string_continuation_id", GLM_EMPTY_ID, [2, 3, 4, 6, 7]),
     "qwen-empty-id": Case("empty_string_continuation_id", QWEN_TRAILING, [1, 2, 3]),
-    "seed3-glm-empty-name": Case("empty_string_continuation_name", GLM_SEED3, [2, 3, 4, 6, 7]),
+    "glm-empty-name": Case("empty_string_continuation_name", GLM_EMPTY_ID, [2, 3, 4, 6, 7]),
     "glm-mistral-empty-name": Case("empty_string_continuation_name", GLM_EMPTY_NAME, [1]),
     "null-string-id": Case("null_string_id", NULL_STRING_ID, [1]),
     "null-id": Case("null_id", NULL_ID, [1]),
@@ -691,7 +692,7 @@ NEGATIVE: dict[str, tuple[str, bytes]] = {
         chat(chunk(tc(0, "call_null", "f", "{}", "function")), chunk(finish="tool_calls")),
     ),
     "id-omitted-not-null": ("null_id", QWEN_OMITTED),
-    "indexed-stream": ("missing_index", GLM_SEED3),
+    "indexed-stream": ("missing_index", GLM_EMPTY_ID),
     "gemini-has-no-index": ("missing_index", GEMINI_CALL),
     "same-id-repeated-at-0": ("index_reused_with_new_id", FIREWORKS_REPEATED_ID),
     "new-id-without-name": ("index_reused_with_new_id", LMSTUDIO_NEW_ID_EACH_DELTA),
@@ -727,7 +728,7 @@ NEGATIVE: dict[str, tuple[str, bytes]] = {
     ),
     "gemini-args-object": ("arguments_not_string", GEMINI_CALL),
     "two-chunk-call": ("whole_call_single_chunk", TWO_CHUNK_CALL),
-    "seed3-opener": ("whole_call_single_chunk", GLM_SEED3),
+    "glm-opener": ("whole_call_single_chunk", GLM_EMPTY_ID),
     "responses-with-deltas": ("arguments_only_in_done", RESPONSES_NORMAL),
     "done-agrees": ("done_arguments_mismatch", RESPONSES_NORMAL),
     "anthropic-interleaved": ("fragment_after_close", ANTHROPIC_INTERLEAVED),
@@ -769,14 +770,14 @@ def test_near_miss_does_not_show_the_code(name: str) -> None:
 # -- what the streams mean beyond the code -------------------------------------------------------
 
 
-def test_seed3_glm_sequence_accumulates_valid_json_under_absent() -> None:
-    state = analyze_bytes(GLM_SEED3)
+def test_the_empty_id_bug_sequence_accumulates_valid_json_under_absent() -> None:
+    state = analyze_bytes(GLM_EMPTY_ID)
     got = [(c.id, c.name, json.loads(c.arguments)) for c in state.acc.assembled()]
     assert got == [
         ("call_b45", "ExecCommand", {"cmd": "Get-Date"}),
         ("call_907", "Glob", {"pattern": "*.md"}),
     ]
-    assert set(_quirks(GLM_SEED3)) == {
+    assert set(_quirks(GLM_EMPTY_ID)) == {
         "empty_string_continuation_id",
         "empty_string_continuation_name",
     }

@@ -299,7 +299,7 @@ def test_advance_to_time_and_max_steps(tmp_path: Path) -> None:
 
 
 def test_apply_rejudges_in_place_and_rebuilds_on_a_dialect_change() -> None:
-    capture = load_bytes(_seed3_like())
+    capture = load_bytes(_glm_like())
     replayer = Replayer(capture)
     replayer.seek(len(replayer.plan) - 2)
     analysis = replayer.analysis
@@ -319,7 +319,7 @@ def test_apply_rejudges_in_place_and_rebuilds_on_a_dialect_change() -> None:
     assert snapshot(replayer.analysis) == snapshot(want)
 
 
-def _seed3_like() -> bytes:
+def _glm_like() -> bytes:
     first = {
         "index": 0,
         "id": "call_x",
@@ -350,7 +350,7 @@ def test_empty_capture_and_attempt_without_chunks(tmp_path: Path) -> None:
         w.request(1, "POST", "https://x.test/v1", {}, {"stream": True})
         w.end(1, 0.5, "error", "connection refused")
         w.attempt(2, "transport_error", "retry_streaming")
-        w.chunk(2, 0.1, _seed3_like())
+        w.chunk(2, 0.1, _glm_like())
         w.end(2, 0.2, "eof")
     capture = load(path)
     plan = replay_plan(capture)

@@ -1,4 +1,4 @@
-"""Rounds in the core: events merged into arrival order, seed 1 records planned per round."""
+"""Rounds in the core: events merged into arrival order, attempt records planned per round."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from inspector.core.analysis.session import Analysis
 from inspector.core.capture.reader import load
 from inspector.core.capture.records import Attempt
 from inspector.core.capture.writer import CaptureWriter
+from inspector.core.providers import REGISTRY
 from inspector.core.replay.replayer import Replayer, replay_plan
 
 VALID = (b'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c1",'
@@ -26,7 +27,7 @@ def _event(attempt: int, kind: str, data: dict[str, object], t: float = 0.0) -> 
 
 
 def test_records_are_planned_per_round() -> None:
-    analysis = Analysis()
+    analysis = Analysis(providers=REGISTRY)
     analysis.begin_attempt()
     analysis.add_event(_event(1, ROUND, {"round": 1}))
     analysis.feed(VALID)
@@ -39,7 +40,8 @@ def test_records_are_planned_per_round() -> None:
     assert [r.outcome for r in analysis.records] == ["accepted", "invalid"]
     assert [r.attempt for r in analysis.records] == [1, 2]
     assert [[v.number for v in r.attempts] for r in analysis.rounds] == [[1], [2]]
-    one_round = Analysis()  # the same attempts without round events: one round, as before
+    # the same attempts without round events: one round, as before
+    one_round = Analysis(providers=REGISTRY)
     for body in (VALID, CUT):
         one_round.begin_attempt()
         one_round.feed(body)
@@ -86,7 +88,7 @@ def test_event_records_round_trip_through_a_capture(tmp_path: Path) -> None:
     view = replayer.analysis.attempts[-1]
     assert view.state.ended  # the result landed after the body ended: replay ends it first
     assert [r.call_id for r in view.results] == ["c1"]
-    assert Analysis.from_capture(capture).rounds[0].results == view.results
+    assert Analysis.from_capture(capture, providers=REGISTRY).rounds[0].results == view.results
 
 
 def test_all_valid_looks_at_every_round_not_only_the_last() -> None:
@@ -105,7 +107,7 @@ def test_all_valid_looks_at_every_round_not_only_the_last() -> None:
         ]
         return b"".join(b"data: " + json.dumps(c).encode() + b"\n\n" for c in chunks)
 
-    analysis = Analysis(Settings())
+    analysis = Analysis(Settings(), providers=REGISTRY)
     analysis.begin_attempt()
     analysis.feed(stream('{"a": '))  # round 1 ends with an invalid call
     analysis.end()

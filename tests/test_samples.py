@@ -17,6 +17,7 @@ from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.base.model import OMITTED
 from inspector.core.capture.format import REDACTED
 from inspector.core.capture.reader import load
+from inspector.core.providers import REGISTRY
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "resources" / "samples"
@@ -108,7 +109,7 @@ def test_sample_analyzes_as_expected(name: str) -> None:
     assert capture.kind == "capture" and capture.timed and not capture.warnings
     assert set(capture.meta) >= {"title", "description", "dialect"}
     assert capture.meta["dialect"] == exp.dialect
-    analysis = Analysis.from_capture(capture)
+    analysis = Analysis.from_capture(capture, providers=REGISTRY)
     assert analysis.dialect == exp.dialect and not analysis.warnings
     analysis.judge()
     assert len(analysis.attempts) == len(exp.names)
@@ -128,24 +129,26 @@ def test_sample_analyzes_as_expected(name: str) -> None:
 @pytest.mark.parametrize("name", [n for n, e in sorted(EXPECTED.items()) if e.noisy])
 def test_no_false_cumulative_quirk(name: str) -> None:
     """'e fram' then 'e frame r' in prose is a coincidence, not a cumulative stream."""
-    analysis = Analysis.from_capture(load(SAMPLES / f"{name}.jsonl"))
+    analysis = Analysis.from_capture(load(SAMPLES / f"{name}.jsonl"), providers=REGISTRY)
     assert "cumulative_arguments" not in {q.code for q in analysis.final.quirks}
 
 
-def test_glm_sample_reproduces_seed3_under_literal() -> None:
+def test_glm_sample_reproduces_the_empty_id_bug_under_literal() -> None:
     capture = load(SAMPLES / "glm-empty-string-continuations.jsonl")
-    literal = Analysis.from_capture(capture, Settings(empty_id="literal"))
+    literal = Analysis.from_capture(capture, Settings(empty_id="literal"), providers=REGISTRY)
     verdicts = literal.final.verdicts
     assert [v.arguments for v in verdicts] == ["{", "{"]
     assert [[p.code for p in v.problems] for v in verdicts] == [["invalid_json"]] * 2
     assert [len(v.call.dropped) for v in verdicts] == [10, 4]
-    absent = Analysis.from_capture(capture).final.verdicts
+    absent = Analysis.from_capture(capture, providers=REGISTRY).final.verdicts
     assert json.loads(absent[0].arguments)["cmd"].startswith("Get-Date; Write-Output")
     assert json.loads(absent[1].arguments) == {"pattern": "*.md"}
 
 
 def test_ollama_calls_keep_their_ids_at_one_index() -> None:
-    final = Analysis.from_capture(load(SAMPLES / "ollama-parallel-calls-index-0.jsonl")).final
+    final = Analysis.from_capture(
+        load(SAMPLES / "ollama-parallel-calls-index-0.jsonl"), providers=REGISTRY
+    ).final
     assert [v.call.index for v in final.verdicts] == [0, 0, 0]
     assert len({v.call.id for v in final.verdicts}) == 3
     assert [json.loads(v.arguments)["city"] for v in final.verdicts] == ["Paris", "Tokyo", "Lima"]
@@ -153,18 +156,22 @@ def test_ollama_calls_keep_their_ids_at_one_index() -> None:
 
 
 def test_dialect_specific_details() -> None:
-    anthropic = Analysis.from_capture(load(SAMPLES / "anthropic-parallel-tool-use.jsonl")).final
+    anthropic = Analysis.from_capture(
+        load(SAMPLES / "anthropic-parallel-tool-use.jsonl"), providers=REGISTRY
+    ).final
     assert [v.call.index for v in anthropic.verdicts] == [1, 2]
     assert anthropic.state.full_text.startswith("I'll check the weather")
     assert sum(e.event == "ping" for e in anthropic.state.events) >= 2
-    responses = Analysis.from_capture(load(SAMPLES / "responses-function-call.jsonl")).final
+    responses = Analysis.from_capture(
+        load(SAMPLES / "responses-function-call.jsonl"), providers=REGISTRY
+    ).final
     (call,) = responses.verdicts
     assert call.call.id.startswith("call_") and sum(f.final for f in call.call.fragments) == 2
     assert call.call.final_mismatch is None and not call.call.args_from_final
     assert responses.state.reasoning
     gemini_capture = load(SAMPLES / "gemini-parallel-function-calls.jsonl")
     assert b"\r\n\r\n" in gemini_capture.attempts[0].body
-    gemini = Analysis.from_capture(gemini_capture).final
+    gemini = Analysis.from_capture(gemini_capture, providers=REGISTRY).final
     assert all(v.call.id is OMITTED and v.repaired_id for v in gemini.verdicts)
 
 
@@ -172,7 +179,7 @@ def test_retry_sample_records_the_retry() -> None:
     capture = load(SAMPLES / "retry-truncated-then-valid.jsonl")
     assert capture.attempts[1].reason == "stream_invalid_tool_call"
     assert capture.attempts[1].recovery_action == "retry_streaming"
-    analysis = Analysis.from_capture(capture)
+    analysis = Analysis.from_capture(capture, providers=REGISTRY)
     assert [r.reason for r in analysis.records] == ["stream_invalid_tool_call", None]
     first, second = (view.verdicts[0] for view in analysis.attempts)
     assert first.call.truncated and second.arguments.startswith(first.arguments)
@@ -180,7 +187,9 @@ def test_retry_sample_records_the_retry() -> None:
 
 
 def test_openrouter_sample_has_keepalives_and_no_done() -> None:
-    state = Analysis.from_capture(load(SAMPLES / "openrouter-keepalives-no-done.jsonl")).final.state
+    state = Analysis.from_capture(
+        load(SAMPLES / "openrouter-keepalives-no-done.jsonl"), providers=REGISTRY
+    ).final.state
     comments = [e.comment for e in state.events if e.kind == "comment"]
     assert comments and set(comments) == {"OPENROUTER PROCESSING"}
     assert state.done_seq is None
@@ -192,7 +201,7 @@ def test_openrouter_sample_has_keepalives_and_no_done() -> None:
 def test_large_sample_size_and_fragments() -> None:
     path = SAMPLES / "large-arguments.jsonl"
     assert path.stat().st_size < 3_000_000
-    (v,) = Analysis.from_capture(load(path)).final.verdicts
+    (v,) = Analysis.from_capture(load(path), providers=REGISTRY).final.verdicts
     assert len(v.arguments) > 180_000
     sizes = [len(f.text) for f in v.call.fragments[1:]]
     assert 7.5 <= sum(sizes) / len(sizes) <= 9.0

@@ -11,7 +11,7 @@ import pytest
 from conftest import real_fixture, running_timers
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QMessageBox
-from test_seed3_empty_id import seed3_stream
+from test_empty_id_bug import glm_stream
 
 from inspector.ui.lanes import LanesView
 from inspector.ui.mainwindow import MainWindow
@@ -28,9 +28,9 @@ def window(qtbot: Any) -> MainWindow:
 
 
 @pytest.fixture
-def seed3_file(tmp_path: Path) -> str:
-    path = tmp_path / "glm-seed3.sse"
-    path.write_bytes(seed3_stream(""))
+def glm_file(tmp_path: Path) -> str:
+    path = tmp_path / "glm-empty-id.sse"
+    path.write_bytes(glm_stream(""))
     return str(path)
 
 
@@ -62,11 +62,11 @@ def test_real_streams_open_with_lanes_badges_and_verdicts(
         assert "repaired" in texts[0] and "call00000" in texts[0]
 
 
-def test_seed3_literal_shows_dropped_fragments_and_the_json_error(
-    window: MainWindow, seed3_file: str
+def test_literal_shows_the_dropped_fragments_and_the_json_error(
+    window: MainWindow, glm_file: str
 ) -> None:
     window._apply(empty_id="literal")
-    window.open(seed3_file)
+    window.open(glm_file)
     assert len(window.lanes.lanes) == 2
     for lane in window.lanes.lanes:
         assert lane.buffer.toPlainText() == "{"
@@ -114,12 +114,12 @@ def test_fewer_calls_elsewhere_give_the_lanes_space_back(window: MainWindow, qtb
 
 
 def test_lane_status_shrinks_back_when_its_error_line_goes(
-    window: MainWindow, seed3_file: str
+    window: MainWindow, glm_file: str
 ) -> None:
     """The status label has a fixed size (it changes every flush); flipping from an invalid
     call (status + error line) to a valid one must give the lines back."""
     window._apply(empty_id="literal")
-    window.open(seed3_file)
+    window.open(glm_file)
     tall = [lane.status.height() for lane in window.lanes.lanes]
     window._apply(empty_id="absent")
     short = [lane.status.height() for lane in window.lanes.lanes]
@@ -128,11 +128,11 @@ def test_lane_status_shrinks_back_when_its_error_line_goes(
     assert all(h < 2 * line for h in short), (tall, short)
 
 
-def test_status_notes_are_replaced_not_piled_up(window: MainWindow, seed3_file: str) -> None:
+def test_status_notes_are_replaced_not_piled_up(window: MainWindow, glm_file: str) -> None:
     """Re-judging an invalid lane again and again keeps one error line; a compare mark is one
     line, and goes when the sides stop differing."""
     window._apply(empty_id="literal")
-    window.open(seed3_file)
+    window.open(glm_file)
     first = [lane.status.text() for lane in window.lanes.lanes]
     assert all(t.count("✖") == 2 for t in first)  # the verdict mark and one error line
     for mode in ("strict", "structural", "strict", "structural"):
@@ -151,8 +151,8 @@ def test_status_notes_are_replaced_not_piled_up(window: MainWindow, seed3_file: 
     assert [lane.status.text() for lane in lanes.lanes] == first
 
 
-def test_selection_survives_a_rejudge(window: MainWindow, seed3_file: str) -> None:
-    window.open(seed3_file)
+def test_selection_survives_a_rejudge(window: MainWindow, glm_file: str) -> None:
+    window.open(glm_file)
     window.lanes.lanes[1].table.selectRow(2)
     seq = window.views.selected_seq
     window._apply(validation="strict")
@@ -217,8 +217,8 @@ def test_corrupt_file_shows_a_dialog_and_the_app_keeps_working(
     assert len(window.lanes.lanes) == 1
 
 
-def test_compare_marks_the_calls_that_differ(window: MainWindow, seed3_file: str) -> None:
-    window.open(seed3_file)
+def test_compare_marks_the_calls_that_differ(window: MainWindow, glm_file: str) -> None:
+    window.open(glm_file)
     window.open_compare()
     cmp = window._compare
     assert cmp is not None

@@ -1,7 +1,9 @@
-"""Seed 3: glm-5.2 continuations carry "id": "" and "name": ""; a literal id lookup drops them.
+"""The empty-id accumulator bug: glm-5.2 continuations carry "id": "" and "name": ""; a literal
+id lookup drops them.
 
-The chunk sequence is rebuilt from the seed's SSE evidence (lines 17-34): two parallel calls,
-ExecCommand and Glob, each opening with id+name+"{" and continuing with empty-string id/name.
+The chunk sequence is rebuilt from the bug report's SSE evidence (lines 17-34): two parallel
+calls, ExecCommand and Glob, each opening with id+name+"{" and continuing with empty-string
+id/name (see docs/glossary.md).
 """
 
 from __future__ import annotations
@@ -11,8 +13,8 @@ import json
 import pytest
 
 from inspector.core.analysis.session import Analysis, Settings
-from inspector.core.calls.stream import analyze_bytes
 from inspector.core.capture.reader import load_bytes
+from inspector.core.providers import REGISTRY, analyze_bytes
 from inspector.core.verdicts.tools import ToolRegistry
 
 EXEC_ID = "call_b45f0e6a0c9d4c8fb2a4a7d1"
@@ -35,7 +37,7 @@ GLOB_PARTS = ['"pattern": ', '"*.', 'md"', "}"]
 def _chunk(entry: dict[str, object] | None = None, finish: str | None = None) -> bytes:
     delta: dict[str, object] = {"tool_calls": [entry]} if entry else {}
     obj = {
-        "id": "chatcmpl-seed3",
+        "id": "chatcmpl-glm52",
         "object": "chat.completion.chunk",
         "model": "glm-5.2",
         "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
@@ -54,8 +56,8 @@ def _entry(index: int, id_: str | None, name: str | None, args: str) -> dict[str
     return e
 
 
-def seed3_stream(continuation: str = "") -> bytes:
-    """The seed's stream; continuation "" (glm-5.2) or None (qwen3.8: fields omitted)."""
+def glm_stream(continuation: str = "") -> bytes:
+    """The bug report's stream; continuation "" (glm-5.2) or None (qwen3.8: fields omitted)."""
     cont = None if continuation is None else continuation
     out = [_chunk(_entry(0, EXEC_ID, "ExecCommand", "{"))]
     out += [_chunk(_entry(0, cont, cont, p)) for p in EXEC_PARTS]
@@ -72,7 +74,7 @@ EXPECTED_GLOB = '{"pattern": "*.md"}'
 
 @pytest.mark.parametrize("continuation", ["", None], ids=["empty-string", "omitted"])
 def test_absent_assembles_both_forms(continuation: str | None) -> None:
-    state = analyze_bytes(seed3_stream(continuation))  # type: ignore[arg-type]
+    state = analyze_bytes(glm_stream(continuation))  # type: ignore[arg-type]
     calls = state.acc.assembled() if state.acc else []
     assert [(c.id, c.name) for c in calls] == [(EXEC_ID, "ExecCommand"), (GLOB_ID, "Glob")]
     assert [c.arguments for c in calls] == [EXPECTED_EXEC, EXPECTED_GLOB]
@@ -82,7 +84,7 @@ def test_absent_assembles_both_forms(continuation: str | None) -> None:
 
 def test_literal_reproduces_the_bug_exactly() -> None:
     """Every call ends with arguments "{" (raw length 1), the continuations dropped."""
-    state = analyze_bytes(seed3_stream(""), empty_id="literal")
+    state = analyze_bytes(glm_stream(""), empty_id="literal")
     calls = state.acc.assembled() if state.acc else []
     assert [c.arguments for c in calls] == ["{", "{"]
     assert [len(c.arguments) for c in calls] == [1, 1]
@@ -94,12 +96,14 @@ def test_literal_reproduces_the_bug_exactly() -> None:
 
 def test_literal_is_harmless_when_fields_are_omitted() -> None:
     """qwen3.8's form (id/name omitted) works under both policies: the bug needs ""."""
-    state = analyze_bytes(seed3_stream(None), empty_id="literal")  # type: ignore[arg-type]
+    state = analyze_bytes(glm_stream(None), empty_id="literal")  # type: ignore[arg-type]
     assert [c.arguments for c in state.calls] == [EXPECTED_EXEC, EXPECTED_GLOB]
 
 
 def test_literal_verdict_is_invalid_json_and_flip_repairs_it() -> None:
-    analysis = Analysis.from_capture(load_bytes(seed3_stream("")), Settings(empty_id="literal"))
+    analysis = Analysis.from_capture(
+        load_bytes(glm_stream("")), Settings(empty_id="literal"), providers=REGISTRY
+    )
     verdicts = analysis.final.verdicts
     assert [v.valid for v in verdicts] == [False, False]
     for v in verdicts:
@@ -141,7 +145,7 @@ def test_literal_with_required_tools_reports_invalid_json_not_missing() -> None:
         ]
     )
     analysis = Analysis.from_capture(
-        load_bytes(seed3_stream("")), Settings(empty_id="literal"), tools
+        load_bytes(glm_stream("")), Settings(empty_id="literal"), tools, providers=REGISTRY
     )
     assert [v.problems[0].code for v in analysis.final.verdicts] == ["invalid_json"] * 2
     # under `off` only the legacy empty-required condition counts: "{" is not empty
