@@ -179,7 +179,7 @@ def _header(data: bytes, name: str) -> tuple[dict[str, Any], int, int, int] | No
 
 
 def _raw(data: bytes, name: str) -> Capture:
-    attempt = Attempt(1, chunks=[(0.0, data)])
+    attempt = Attempt(1, chunks=[(0.0, data)], expects_end=False)
     return Capture(path=None, kind="raw-sse", header={}, attempts=[attempt], timed=False)
 
 

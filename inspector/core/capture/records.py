@@ -44,6 +44,8 @@ class Attempt:
     """What this attempt does to recover (e.g. "retry_streaming"), or None."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Further keys of the attempt record, verbatim."""
+    expects_end: bool = True
+    """False for a raw body, which has no records (and so no end record) at all."""
 
     @property
     def body(self) -> bytes:
@@ -59,6 +61,12 @@ class Attempt:
     def complete(self) -> bool:
         """True when the attempt has an end record."""
         return self.end is not None
+
+    @property
+    def interrupted(self) -> bool:
+        """A capture's attempt with no end record: the writer stopped (a kill, a crash, a
+        full disk) before the attempt ended. Never true of a raw body."""
+        return self.expects_end and self.end is None
 
 
 @dataclass

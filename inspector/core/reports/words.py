@@ -1,0 +1,161 @@
+"""The inspector's one vocabulary: the word every view and ``analyze`` use for a call, a
+fragment and an attempt, decided here from core state, with its symbol and its meaning.
+
+Invariants:
+- This is the only place a verdict becomes a word. Views, the compare view and the report
+  call :func:`call_word` / :func:`attempt_word` and show :func:`label`; none of them decides
+  "valid" on its own. Later issues extend the vocabulary here (new words, new symbols), not in
+  a view.
+- A call is ``valid`` only when it was checked: with validation ``off`` a call without a
+  problem is ``not checked``, never ``valid``.
+- An attempt is ``interrupted`` when its capture holds no end record for it (the writer was
+  stopped first), ``cancelled`` when its end record says the user stopped it, and ``failed``
+  when the request failed (HTTP status >= 400, a transport error, a wrong content type):
+  these are facts of the recording and win over what the retry policy made of the calls.
+- Words are plain lowercase strings (the JSON spelling); :func:`label` adds the symbol and
+  shows ``invalid`` in capitals, as the views always have. Colour is never alone.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final, Literal, get_args
+
+from inspector.core.verdicts import attempts as attempts_mod
+
+if TYPE_CHECKING:
+    from inspector.core.analysis.attempt import AttemptView
+    from inspector.core.capture.records import Capture
+    from inspector.core.verdicts.attempts import AttemptRecord
+    from inspector.core.verdicts.judge import CallVerdict
+
+CallWord = Literal["valid", "invalid", "not checked", "streaming", "truncated", "orphan"]
+"""What one tool call is, under the settings in force."""
+CALL_WORDS: Final[tuple[CallWord, ...]] = get_args(CallWord)
+
+FragmentWord = Literal["dropped"]
+"""What happened to one fragment (only said when something did)."""
+FRAGMENT_WORDS: Final[tuple[FragmentWord, ...]] = get_args(FragmentWord)
+
+AttemptWord = Literal[
+    "accepted",
+    "retried",
+    "accepted_degraded",
+    "invalid",
+    "failed",
+    "interrupted",
+    "cancelled",
+    "streaming",
+]
+"""What became of one attempt (one physical request)."""
+ATTEMPT_WORDS: Final[tuple[AttemptWord, ...]] = get_args(AttemptWord)
+
+Word = CallWord | FragmentWord | AttemptWord
+
+MEANING: Final[dict[str, str]] = {
+    # calls
+    "valid": "checked under the validation mode in force, and fit to execute",
+    "invalid": "checked, and not fit to execute (see its problems)",
+    "not checked": "validation is off: nothing about this call was checked",
+    "streaming": "still arriving: not judged until it ends",
+    "truncated": "the stream ended before this call was complete",
+    "orphan": "an id-only entry with no name and no arguments: left out of the turn",
+    # fragments
+    "dropped": "a fragment the empty-id policy could not place in any call",
+    # attempts
+    "accepted": "the response was used as it came",
+    "retried": "its calls were invalid, so the request was sent again (one streaming retry)",
+    "accepted_degraded": "the retry was invalid too: its invalid calls got error results",
+    "failed": "the request failed (HTTP status >= 400, a transport error, a wrong content type)",
+    "interrupted": "the capture has no end record for it: recording stopped mid-attempt",
+    "cancelled": "the user stopped it before the body ended",
+}
+"""One line per word: what it means (tooltips, help, the README table)."""
+
+SYMBOL: Final[dict[str, str]] = {
+    "valid": "✔",
+    "invalid": "✖",
+    "not checked": "–",
+    "streaming": "…",
+    "truncated": "✂",
+    "orphan": "○",
+    "dropped": "⊖",
+    "accepted": "✔",
+    "retried": "↻",
+    "accepted_degraded": "⚠",
+    "failed": "✖",
+    "interrupted": "✂",
+    "cancelled": "⊘",
+}
+"""The symbol shown before each word (colour is never alone)."""
+
+GOOD: Final[frozenset[str]] = frozenset({"valid", "accepted"})
+"""Words that say all is well (views colour them green)."""
+BAD: Final[frozenset[str]] = frozenset(
+    {"invalid", "truncated", "accepted_degraded", "failed", "interrupted"}
+)
+"""Words that say something is wrong (views colour them red; ``analyze`` exits 1 on the
+call and attempt words among them that :func:`inspector.core.reports.exitcodes` names)."""
+
+
+def label(word: str) -> str:
+    """The word as views show it: its symbol, then the word (``invalid`` in capitals)."""
+    shown = "INVALID" if word == "invalid" else word
+    symbol = SYMBOL.get(word)
+    return f"{symbol} {shown}" if symbol else shown
+
+
+def call_word(verdict: CallVerdict | None, *, validation: str, open_: bool = False) -> CallWord:
+    """The word for one call: ``streaming`` while open (or not judged yet), ``orphan``,
+    ``invalid`` when it has problems (with validation off only the legacy empty-required
+    condition makes one), ``truncated`` when the stream cut it off, ``not checked`` when
+    validation is off, else ``valid``."""
+    if verdict is None or open_ or verdict.call.open:
+        return "streaming"
+    if verdict.orphan:
+        return "orphan"
+    if verdict.problems:
+        return "invalid"
+    if verdict.call.truncated:
+        return "truncated"
+    return "not checked" if validation == "off" else "valid"
+
+
+def attempt_word(
+    view: AttemptView, record: AttemptRecord | None = None, capture: Capture | None = None
+) -> AttemptWord:
+    """The word for one attempt: ``streaming`` until its body ended; then ``cancelled``,
+    ``interrupted`` (no end record in its capture; a capture file whose header is all there is
+    has attempt 1 interrupted), ``failed`` (HTTP >= 400 or an error ended it), else the retry
+    policy's outcome from ``record``."""
+    if not view.state.ended:
+        return "streaming"
+    source = view.source
+    if source is None:
+        if capture is not None and capture.kind == "capture":
+            return "interrupted"  # a header and no records: the writer never got further
+    else:
+        end = source.end
+        if end is not None and end.get("reason") == "cancelled":
+            return "cancelled"
+        if source.interrupted:
+            return "interrupted"
+    if is_failed_request(view):
+        return "failed"
+    if record is None:
+        return "accepted"
+    if record.outcome == attempts_mod.INVALID:
+        return "invalid"
+    return record.outcome
+
+
+def is_failed_request(view: AttemptView) -> bool:
+    """The request itself failed: HTTP status >= 400, or an error ended the attempt (a
+    transport error, a wrong content type, a timeout); a cancelled attempt did not fail."""
+    source = view.source
+    if source is None:
+        return False
+    end = source.end
+    if end is not None and end.get("reason") == "cancelled":
+        return False
+    status = source.status
+    return (status is not None and status >= 400) or bool(view.error)
