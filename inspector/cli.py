@@ -1,7 +1,9 @@
 """Command-line entry points: thin wrappers over core (analyze) and ui (open).
 
 Invariant: no exception reaches the user as a traceback. Bad input or usage prints one line on
-stderr and exits 2; ``analyze`` exits 0 when every call is valid and 1 when any is invalid.
+stderr and exits 2; ``analyze`` follows the one exit-code table of
+:mod:`inspector.core.reports.exitcodes` (2 bad usage, unreadable, not a stream; 1 an invalid
+call, a failed request, an interrupted attempt; 0 everything else, "not checked" included).
 Set TOOLCALL_INSPECTOR_DEBUG=1 to see tracebacks of unexpected errors.
 """
 
@@ -18,6 +20,7 @@ from inspector.core.analysis.session import DIALECT_CHOICES, VALIDATION_MODES, A
 from inspector.core.base.errors import InspectorError
 from inspector.core.calls.accumulator import EMPTY_ID_POLICIES
 from inspector.core.providers import REGISTRY
+from inspector.core.reports import exitcodes
 
 from . import __version__
 
@@ -31,7 +34,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    a = sub.add_parser("analyze", help="judge a capture or raw SSE body headlessly")
+    a = sub.add_parser(
+        "analyze",
+        help="judge a capture or raw SSE body headlessly",
+        description="Judge a capture or a raw SSE body headlessly.",
+        epilog="exit status:\n" + exitcodes.table_text(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     a.add_argument("path", help="a capture (.jsonl), or a raw SSE body (curl -N output)")
     a.add_argument("--dialect", choices=DIALECT_CHOICES, default="auto")
     a.add_argument(
@@ -244,16 +253,20 @@ def demo_server(args: argparse.Namespace) -> int:
 
 
 def analyze(args: argparse.Namespace) -> int:
-    """``toolcall-inspector analyze``: exit 0 all valid, 1 any invalid, 2 bad input."""
+    """``toolcall-inspector analyze``: the exit-code table of :mod:`.core.reports.exitcodes`
+    (a raw body that is not a stream is one line and exit 2, before any analysis)."""
     import orjson
 
     from inspector.core.capture.reader import load
     from inspector.core.reports import report
+    from inspector.core.reports.gate import check_stream, header_settings
     from inspector.core.verdicts.tools import ToolRegistry
 
     capture = load(args.path)
+    check_stream(capture, args.path)
     tools = ToolRegistry.from_file(args.tools) if args.tools else None
     settings = Settings(dialect=args.dialect, validation=args.validation, empty_id=args.empty_id)
+    settings = header_settings(capture, settings, REGISTRY)
     analysis = Analysis.from_capture(capture, settings, tools, providers=REGISTRY)
     if args.json:
         doc = report.to_json(analysis, source=args.path)
@@ -261,7 +274,7 @@ def analyze(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(report.to_text(analysis, args.path, colour=sys.stdout.isatty()))
     sys.stdout.flush()
-    return 0 if analysis.all_valid else 1
+    return exitcodes.session_status(analysis).code
 
 
 def open_gui(args: argparse.Namespace) -> int:

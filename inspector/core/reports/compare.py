@@ -9,6 +9,9 @@ Invariants:
   other side did not drop it anywhere; it is listed under the call it was shown in.
 - Comparing reads both analyses (judging them if needed) and changes neither.
 - Rows are ordered by key, i.e. by where the calls opened on the wire.
+- Each side's verdict is said in the one vocabulary (:mod:`inspector.core.reports.words`)
+  under that side's validation mode: a side with validation off says "not checked", never
+  "valid".
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from inspector.core.base.model import OMITTED
 from inspector.core.base.provider import Providers
 from inspector.core.capture.records import Capture
 from inspector.core.providers import REGISTRY
+from inspector.core.reports.words import call_word
 from inspector.core.verdicts.tools import ToolRegistry
 
 Key = tuple[int, int]
@@ -47,6 +51,10 @@ class CallDiff:
     """Seqs of this call's fragments dropped on the left but nowhere on the right."""
     dropped_right_only: list[int] = field(default_factory=list)
     """Seqs of this call's fragments dropped on the right but nowhere on the left."""
+    left_verdict: str = ""
+    """The left side's verdict in words (:func:`verdict_text`), "" when the call is not there."""
+    right_verdict: str = ""
+    """The right side's verdict in words, "" when the call is not there."""
 
     @property
     def changed(self) -> bool:
@@ -72,8 +80,8 @@ class CallDiff:
         head = f"call {self.slot} {_name(v.call.name)}"
         if self.left is None or self.right is None:
             side = "right" if self.left is None else "left"
-            return f"{head}: only on the {side}: {_verdict(v)}"
-        lv, rv = _verdict(self.left), _verdict(self.right)
+            return f"{head}: only on the {side}: {self.left_verdict or self.right_verdict}"
+        lv, rv = self.left_verdict, self.right_verdict
         parts = [f"{lv} → {rv}" if self.verdict_changed else f"{lv} on both sides"]
         if self.arguments_changed:
             n, m = len(self.left.arguments), len(self.right.arguments)
@@ -130,8 +138,9 @@ def compare(left: Analysis, right: Analysis, attempt: int | None = None) -> Comp
     lall = {k for ks in ldrop.values() for k in ks}
     rall = {k for ks in rdrop.values() for k in ks}
     calls = []
+    modes = (left.settings.validation, right.settings.validation)
     for key in sorted(lby.keys() | rby.keys()):
-        diff = _diff(key, lby.get(key), rby.get(key))
+        diff = _diff(key, lby.get(key), rby.get(key), modes)
         diff.dropped_left_only = [s for s, p in ldrop.get(key, []) if (s, p) not in rall]
         diff.dropped_right_only = [s for s, p in rdrop.get(key, []) if (s, p) not in lall]
         calls.append(diff)
@@ -188,16 +197,22 @@ def _dropped(view: AttemptView) -> dict[Key, list[Key]]:
     return out
 
 
-def _diff(key: Key, left: CallVerdict | None, right: CallVerdict | None) -> CallDiff:
+def _diff(
+    key: Key, left: CallVerdict | None, right: CallVerdict | None, modes: tuple[str, str]
+) -> CallDiff:
+    lv = verdict_text(left, modes[0]) if left is not None else ""
+    rv = verdict_text(right, modes[1]) if right is not None else ""
     if left is None or right is None:
-        return CallDiff(key, left, right, True, True, True)
+        return CallDiff(key, left, right, True, True, True, left_verdict=lv, right_verdict=rv)
     return CallDiff(
         key,
         left,
         right,
-        verdict_changed=_verdict(left) != _verdict(right),
+        verdict_changed=lv != rv,
         arguments_changed=left.arguments != right.arguments,
         identity_changed=_identity(left) != _identity(right),
+        left_verdict=lv,
+        right_verdict=rv,
     )
 
 
@@ -205,13 +220,14 @@ def _identity(v: CallVerdict) -> tuple[Any, Any, Any]:
     return (v.call.id, v.call.name, v.effective_id)
 
 
-def _verdict(v: CallVerdict) -> str:
-    """``valid``, ``orphan`` or ``INVALID (code, code)``."""
-    if v.orphan:
-        return "orphan"
-    if v.valid:
-        return "valid"
-    return "INVALID (" + ", ".join(p.code for p in v.problems) + ")"
+def verdict_text(v: CallVerdict, validation: str) -> str:
+    """The call's word under ``validation`` (:func:`~inspector.core.reports.words.call_word`),
+    with the problem codes of an invalid one: ``valid``, ``not checked``, ``orphan``,
+    ``INVALID (code, code)`` …"""
+    word = call_word(v, validation=validation)
+    if word == "invalid":
+        return "INVALID (" + ", ".join(p.code for p in v.problems) + ")"
+    return word
 
 
 def _name(value: Any) -> str:

@@ -8,6 +8,12 @@ Invariants:
 - Human output uses colour only when asked to (the CLI asks on a TTY).
 - Tool loops only add: ``rounds``, ``loop`` and each attempt's ``round`` in the JSON, and a
   rounds section in the text when the session has tool-loop events (older outputs unchanged).
+- Words come from :mod:`inspector.core.reports.words` (each call's and attempt's ``word`` in the
+  JSON, the verdict column and attempt lines in the text): validation off says "not checked".
+  The top-level ``valid`` is false when a request failed or an attempt was interrupted, and
+  ``exit`` carries the code and reasons of :mod:`inspector.core.reports.exitcodes`.
+- Provider quirk checks that do not apply to a stream's dialect are named as "not checked for
+  this dialect" (JSON ``quirks_not_checked``), never left to read as clean.
 """
 
 from __future__ import annotations
@@ -18,14 +24,18 @@ from typing import Any
 from inspector.core.analysis.rounds import LOOP_END, ROUND
 from inspector.core.analysis.session import Analysis, AttemptView, CallVerdict
 from inspector.core.base.model import OMITTED, plain, presence
+from inspector.core.reports.exitcodes import session_status
+from inspector.core.reports.words import attempt_word, call_word, shown_word
+from inspector.core.verdicts.quirkscan import PROVIDER_CHECKS
 
 FORMAT_VERSION = 1
 
 
-def call_json(v: CallVerdict) -> dict[str, Any]:
-    """One call in the ``--json`` shape."""
+def call_json(v: CallVerdict, validation: str = "structural") -> dict[str, Any]:
+    """One call in the ``--json`` shape (``word`` said under ``validation``)."""
     c = v.call
     return {
+        "word": call_word(v, validation=validation),
         "index": plain(c.index),
         "index_presence": presence(c.index),
         "id": plain(c.id),
@@ -49,7 +59,7 @@ def call_json(v: CallVerdict) -> dict[str, Any]:
     }
 
 
-def attempt_json(view: AttemptView) -> dict[str, Any]:
+def attempt_json(view: AttemptView, validation: str = "structural") -> dict[str, Any]:
     """The stream-level facts of one attempt."""
     st = view.state
     return {
@@ -61,10 +71,20 @@ def attempt_json(view: AttemptView) -> dict[str, Any]:
         "text": st.full_text,
         "reasoning": "".join(st.reasoning),
         "errors": [str(e.value) for e in st.errors],
-        "tool_calls": [call_json(v) for v in view.verdicts if not v.orphan],
+        "tool_calls": [call_json(v, validation) for v in view.verdicts if not v.orphan],
         "quirks": [q.to_json() for q in view.quirks],
+        "quirks_not_checked": not_checked_quirks(view),
         "round": view.round,
     }
+
+
+def not_checked_quirks(view: AttemptView) -> list[str]:
+    """The provider-dependent quirk checks that do not apply to this attempt's dialect (its
+    provider does not list them), sorted; [] while the dialect is unknown."""
+    provider = view.state.dialect.provider
+    if provider is None:
+        return []
+    return sorted(PROVIDER_CHECKS - provider.checks)
 
 
 def loop_json(analysis: Analysis) -> dict[str, Any] | None:
@@ -84,23 +104,30 @@ def to_json(analysis: Analysis, source: str | None = None) -> dict[str, Any]:
     """The whole ``analyze --json`` document."""
     final = analysis.final
     records = analysis.records
+    mode = analysis.settings.validation
     attempts = []
     for rec, view in zip(records, analysis.attempts, strict=True):
-        attempts.append({**rec.to_json(), **attempt_json(view)})
+        word = attempt_word(view, rec, analysis.capture)
+        attempts.append({**rec.to_json(), "word": word, **attempt_json(view, mode)})
+    if not attempts:  # no attempt began (an Analysis fed nothing): the empty final attempt
+        attempts.append({"word": "accepted", **attempt_json(final, mode)})
     last = attempts[-1]  # the final attempt's facts, computed once
     st = final.state
+    status = session_status(analysis)
     return {
         "format_version": FORMAT_VERSION,
         "source": source,
         "dialect": analysis.dialect,
         "settings": analysis.settings.to_json(),
         "tools_known": analysis.registry is not None and len(analysis.registry) > 0,
-        "valid": analysis.all_valid,
+        "valid": analysis.all_valid and not (status.failed or status.interrupted),
+        "exit": status.to_json(),
         "tool_calls": last["tool_calls"],
-        "orphan_entries": [call_json(v) for v in final.verdicts if v.orphan],
+        "orphan_entries": [call_json(v, mode) for v in final.verdicts if v.orphan],
         "unrouted_fragments": len(st.acc.unrouted) if st.acc else 0,
         "attempts": attempts,
         "quirks": last["quirks"],
+        "quirks_not_checked": last["quirks_not_checked"],
         "warnings": analysis.warnings,
         **{k: last[k] for k in ("finish_reason", "usage", "text", "reasoning", "errors")},
         "rounds": [r.to_json() for r in analysis.rounds],
@@ -113,7 +140,8 @@ class Finding:
     """One line of the problems-and-quirks list, with the chunks that show it."""
 
     kind: str
-    """``error`` (a validation problem), ``quirk`` (provider behaviour) or ``warning``."""
+    """``error`` (a validation problem), ``quirk`` (provider behaviour), ``note`` (e.g. quirk
+    checks that do not apply to the dialect) or ``warning``."""
     code: str
     """The problem or quirk code."""
     where: str
@@ -145,6 +173,11 @@ def findings(analysis: Analysis, view: AttemptView | None = None) -> list[Findin
         )
     for q in view.quirks:
         out.append(Finding("quirk", q.code, f"{len(q.chunks)} chunk(s)", q.message, q.chunks))
+    unchecked = not_checked_quirks(view)
+    if unchecked:
+        where = view.state.dialect_name or ""
+        message = "not checked for this dialect: " + ", ".join(unchecked)
+        out.append(Finding("note", "not_checked", where, message))
     for w in analysis.warnings:
         out.append(Finding("warning", "warning", "", w))
     return out
@@ -187,7 +220,7 @@ def to_text(analysis: Analysis, source: str | None = None, colour: bool = False)
         c = v.call
         dropped = c.dropped_count
         frags = f"{len(c.fragments) - dropped}" + (f" ({dropped} dropped)" if dropped else "")
-        verdict = "orphan" if v.orphan else ("valid" if v.valid else "INVALID")
+        verdict = shown_word(call_word(v, validation=s.validation))
         ident = shown(c.id) + (f" → {v.repaired_id} (repaired)" if v.repaired_id else "")
         problems = "; ".join(f"{p.code}: {p.message}" for p in v.problems)
         rows.append(
@@ -217,12 +250,22 @@ def to_text(analysis: Analysis, source: str | None = None, colour: bool = False)
     for v in final.verdicts:
         if not v.orphan:
             lines.append(f"  [{v.call.slot}] arguments: {_clip(repr(v.call.arguments), 100)}")
-    if len(analysis.attempts) > 1 or any(rec.reason for rec in analysis.records):
+    words = [
+        attempt_word(view, rec, analysis.capture)
+        for view, rec in zip(analysis.attempts, analysis.records, strict=True)
+    ]
+    if (
+        len(analysis.attempts) > 1
+        or any(rec.reason for rec in analysis.records)
+        or any(w != "accepted" for w in words)
+    ):
         lines.append("attempts:")
-        for rec in analysis.records:
+        for rec, word in zip(analysis.records, words, strict=True):
             extra = f" reason={rec.reason}" if rec.reason else ""
             extra += f" recovery={rec.recovery_action}" if rec.recovery_action else ""
-            lines.append(f"  {rec.attempt}: {rec.outcome}{extra}")
+            lines.append(f"  {rec.attempt}: {word}{extra}")
+    for reason in session_status(analysis).attempts:  # calls are in the table above
+        lines.append(paint(_RED, reason))
     st = final.state
     lines.append(
         f"finish: {st.finish_reason!r}  usage: {st.usage!r}"
@@ -238,6 +281,9 @@ def to_text(analysis: Analysis, source: str | None = None, colour: bool = False)
         for q in final.quirks:
             chunks = ",".join(map(str, q.chunks[:12])) + ("…" if len(q.chunks) > 12 else "")
             lines.append(f"  {paint(_YELLOW, q.code)}  chunks {chunks}  {q.message}")
+    unchecked = not_checked_quirks(final)
+    if unchecked:
+        lines.append(f"not checked for this dialect: {', '.join(unchecked)}")
     for w in analysis.warnings:
         lines.append(paint(_YELLOW, f"warning: {w}"))
     if analysis.events:

@@ -97,11 +97,15 @@ BAD: Final[frozenset[str]] = frozenset(
 call and attempt words among them that :func:`inspector.core.reports.exitcodes` names)."""
 
 
+def shown_word(word: str) -> str:
+    """The word as text shows it: ``invalid`` in capitals (as it always was), others as is."""
+    return "INVALID" if word == "invalid" else word
+
+
 def label(word: str) -> str:
-    """The word as views show it: its symbol, then the word (``invalid`` in capitals)."""
-    shown = "INVALID" if word == "invalid" else word
+    """The word as views show it: its symbol, then :func:`shown_word`."""
     symbol = SYMBOL.get(word)
-    return f"{symbol} {shown}" if symbol else shown
+    return f"{symbol} {shown_word(word)}" if symbol else shown_word(word)
 
 
 def call_word(verdict: CallVerdict | None, *, validation: str, open_: bool = False) -> CallWord:

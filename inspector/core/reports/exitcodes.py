@@ -1,0 +1,127 @@
+"""The one exit-code table of ``analyze``, and the session facts that decide it.
+
+============  ===================================================================================
+``2``         bad usage, an unreadable file, or a raw body in which no event of any dialect is
+              recognised ("not a stream"); a file with a valid capture header is never "not a
+              stream"
+``1``         an invalid call, a failed request (HTTP status >= 400, a transport error, a wrong
+              content type), an interrupted attempt (no end record)
+``0``         everything else, including calls ``not checked`` (validation off)
+============  ===================================================================================
+
+Invariants:
+- This module is the only place the table is written down: ``analyze --help``, the README and
+  the report's JSON take it from here (:data:`EXIT_TABLE`), and the CLI returns
+  :func:`session_status`'s code for every analysis that opened.
+- Exit 2 is decided before an analysis exists (usage, reading, :mod:`.gate`); a session that
+  was analysed exits 0 or 1, and exits 1 exactly when :func:`session_status` gives a reason.
+- ``record`` keeps describing the run (2 when the request failed); ``analyze`` the content.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+from typing import Final
+
+from inspector.core.analysis.session import Analysis, AttemptView
+from inspector.core.reports.words import attempt_word
+from inspector.core.verdicts.validation import Problem
+
+OK: Final = 0
+"""Nothing wrong was found (calls not checked included)."""
+FOUND: Final = 1
+"""An invalid call, a failed request or an interrupted attempt."""
+BAD_INPUT: Final = 2
+"""Bad usage, an unreadable file, or not a stream."""
+
+EXIT_TABLE: Final[tuple[tuple[int, str], ...]] = (
+    (
+        BAD_INPUT,
+        "bad usage, an unreadable file, or a raw body in which no event of any dialect is "
+        'recognised ("not a stream"); a file with a valid capture header is never "not a '
+        'stream"',
+    ),
+    (
+        FOUND,
+        "an invalid call, a failed request (HTTP status >= 400, a transport error, a wrong "
+        "content type), an interrupted attempt (no end record)",
+    ),
+    (OK, "everything else, including calls not checked (validation off)"),
+)
+"""(code, meaning), from 2 down to 0."""
+
+
+def table_text(indent: str = "  ", width: int = 78) -> str:
+    """The table as plain lines wrapped at ``width`` (``--help``'s epilog)."""
+    rows = []
+    for code, meaning in EXIT_TABLE:
+        head = f"{indent}{code}  "
+        rows.append(
+            textwrap.fill(meaning, width, initial_indent=head, subsequent_indent=" " * len(head))
+        )
+    return "\n".join(rows)
+
+
+@dataclass
+class SessionStatus:
+    """What ``analyze`` makes of one analysed session."""
+
+    code: int
+    """0 or 1 (an analysed session is never exit 2)."""
+    attempts: list[str] = field(default_factory=list)
+    """One line per interrupted or failed attempt, in session order."""
+    calls: list[str] = field(default_factory=list)
+    """One line per invalid call of a round's final attempt."""
+    failed: bool = False
+    """A request failed (HTTP status >= 400, a transport error, a wrong content type)."""
+    interrupted: bool = False
+    """An attempt has no end record."""
+
+    @property
+    def reasons(self) -> list[str]:
+        """Every line that makes the session exit 1: attempts first, then calls."""
+        return self.attempts + self.calls
+
+    def to_json(self) -> dict[str, object]:
+        """The ``--json`` shape (``exit``)."""
+        return {"code": self.code, "reasons": self.reasons}
+
+
+def session_status(analysis: Analysis) -> SessionStatus:
+    """The exit code of an analysed session and why: every interrupted or failed attempt,
+    then every invalid call of each round's final attempt (the calls whose verdicts decide
+    :attr:`Analysis.all_valid`)."""
+    status = SessionStatus(OK)
+    records = analysis.records
+    capture = analysis.capture
+    for view, record in zip(analysis.attempts, records, strict=True):
+        word = attempt_word(view, record, capture)
+        if word == "interrupted":
+            status.interrupted = True
+            status.attempts.append(f"attempt {view.number} was interrupted (no end record)")
+        elif word == "failed":
+            status.failed = True
+            status.attempts.append(f"attempt {view.number} failed: {_failure(view)}")
+    for rnd in analysis.rounds:
+        for v in rnd.final.verdicts:
+            if not v.orphan and not v.valid:
+                where = f"attempt {rnd.final.number}: call {v.call.slot} {_name(v.name)}"
+                status.calls.append(f"{where} is invalid ({_codes(v.problems)})")
+    status.code = FOUND if status.reasons else OK
+    return status
+
+
+def _failure(view: AttemptView) -> str:
+    if view.error:
+        return str(view.error)
+    status = view.source.status if view.source is not None else None
+    return f"HTTP {status}" if status is not None else "the request failed"
+
+
+def _name(name: object) -> str:
+    return name if isinstance(name, str) and name else "(no name)"
+
+
+def _codes(problems: list[Problem]) -> str:
+    return ", ".join(p.code for p in problems)

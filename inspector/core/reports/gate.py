@@ -1,0 +1,122 @@
+"""What a file is before it is judged: a stream or not (the stream-or-not gate), and which
+dialect its capture header names.
+
+Invariants:
+- The gate applies to raw bodies only: a file with a valid capture header is always a stream
+  (an empty or interrupted capture is judged, and says so; see :mod:`.exitcodes`).
+- It is decided on the first :data:`GATE_BYTES` of the body (the whole body when smaller) and
+  needs one of two kinds of evidence: an event that some built-in dialect recognises, or
+  server-sent-event framing (at least half the non-blank lines are ``data:``/``event:``/
+  ``id:``/``retry:`` fields or ``:`` comments). A body framed as SSE whose JSON no dialect
+  knows is a stream of an unrecognised dialect, not "not a stream"; so is a body of
+  keep-alive comments only.
+- Deciding reads no more than :data:`GATE_BYTES` and never raises: any bytes get an answer.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+import orjson
+
+from inspector.core.base.errors import InspectorError
+from inspector.core.base.model import EventKind
+from inspector.core.base.provider import Providers
+from inspector.core.capture.records import Capture
+from inspector.core.events.sse import SSEDecoder
+from inspector.core.providers.sniff import sniff_event
+from inspector.core.verdicts.judge import Settings
+
+GATE_BYTES: Final = 1 << 20
+"""How much of a raw body the gate reads (1 MiB)."""
+
+_SSE_LINE = re.compile(rb"(?:data|event|id|retry)(?::|$)|:")
+_LINES = re.compile(rb"\r\n|\r|\n")
+_BOM: Final = b"\xef\xbb\xbf"
+
+
+class NotAStream(InspectorError):
+    """A raw body in which no event of any dialect is recognised; ``str()`` is one line,
+    ``not a stream: PATH: what it looks like …``."""
+
+
+def not_a_stream(capture: Capture, name: str | None = None) -> str | None:
+    """Why ``capture`` (a raw body) is not a stream, as one line, or None when it is one or
+    is a capture file. ``name`` (default: the capture's path) goes into the line."""
+    if capture.kind != "raw-sse" or not capture.attempts:
+        return None
+    body = capture.attempts[0].body
+    head = body[:GATE_BYTES]
+    if _framed(head) or _recognised(head, whole=len(body) <= GATE_BYTES):
+        return None
+    where = name or capture.path or "<bytes>"
+    scope = "in it" if len(body) <= GATE_BYTES else "in its first 1 MiB"
+    return (
+        f"not a stream: {where}: {_looks_like(head)}, no server-sent event of any dialect {scope}"
+    )
+
+
+def check_stream(capture: Capture, name: str | None = None) -> None:
+    """Raise :class:`NotAStream` when :func:`not_a_stream` gives a reason."""
+    reason = not_a_stream(capture, name)
+    if reason is not None:
+        raise NotAStream(reason)
+
+
+def header_settings(capture: Capture, settings: Settings, providers: Providers) -> Settings:
+    """``settings`` with the dialect the capture's header names when the dialect is ``auto``
+    and the header names a known provider (a capture interrupted before its first event still
+    reads as what it recorded); otherwise ``settings`` unchanged."""
+    named = capture.meta.get("dialect")
+    if settings.dialect != "auto" or not isinstance(named, str) or named not in providers.names():
+        return settings
+    return Settings(named, settings.validation, settings.empty_id)
+
+
+def _framed(head: bytes) -> bool:
+    """At least half the non-blank lines are SSE fields or comments (and there is one)."""
+    head = head.removeprefix(_BOM)
+    sse = other = 0
+    for line in _LINES.split(head):
+        if not line.strip():
+            continue
+        if _SSE_LINE.match(line):
+            sse += 1
+        else:
+            other += 1
+    return sse > 0 and sse >= other
+
+
+def _recognised(head: bytes, *, whole: bool) -> bool:
+    """Some event in ``head`` is one a built-in dialect recognises."""
+    decoder = SSEDecoder()
+    events = decoder.feed(head)
+    if whole:
+        events += decoder.close()
+    return any(ev.kind == EventKind.EVENT and sniff_event(ev) is not None for ev in events)
+
+
+def _looks_like(head: bytes) -> str:
+    """What the body seems to be, in a few words."""
+    text = head.removeprefix(_BOM).lstrip()
+    if not text:
+        return "a blank body"
+    if b"\x00" in head[:4096]:
+        return "binary data"
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(head) - 4:  # not just a character cut at the 1 MiB mark
+            return "binary data (not UTF-8 text)"
+    if text[:1] == b"<":
+        return "an HTML or XML document"
+    if text[:1] in (b"{", b"["):
+        try:
+            doc = orjson.loads(head)
+        except orjson.JSONDecodeError:
+            return "JSON-like text"
+        if isinstance(doc, dict) and "error" in doc:
+            return "a JSON error body (an HTTP error response saved as the body?)"
+        return "a JSON document"
+    return "plain text"
