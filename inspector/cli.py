@@ -10,9 +10,11 @@ Set TOOLCALL_INSPECTOR_DEBUG=1 to see tracebacks of unexpected errors.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -163,27 +165,55 @@ def record(args: argparse.Namespace) -> int:
         return _record_loop(args, profile, scenario, settings, headers, kept)
     if args.sequential or args.slow_tool or args.disable_tool:
         raise InspectorError("--sequential, --slow-tool and --disable-tool need --loop")
-    try:
-        session = asyncio.run(
-            record_session(
-                profile,
-                scenario,
-                args.out,
-                settings,
-                model=args.model,
-                headers=headers,
-                on_attempt=lambda line: print(line, flush=True),
+    with _terminate_as_interrupt() as signals:
+        try:
+            session = asyncio.run(
+                record_session(
+                    profile,
+                    scenario,
+                    args.out,
+                    settings,
+                    model=args.model,
+                    headers=headers,
+                    on_attempt=lambda line: print(line, flush=True),
+                )
             )
-        )
-    except KeyboardInterrupt:
-        print(f"toolcall-inspector: interrupted{kept}", file=sys.stderr)
-        return 130
+        except KeyboardInterrupt:
+            return _interrupted(kept, signals)
     if session.error is not None:
         where = kept if Path(args.out).is_file() else ""
         print(f"toolcall-inspector: {session.error}{where}", file=sys.stderr)
         return 2
     sys.stdout.write(report.to_text(session.analysis, args.out, colour=sys.stdout.isatty()))
     return 0 if session.analysis.all_valid else 1
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[list[int]]:
+    """While ``record`` runs, SIGTERM does what Ctrl+C does: it raises SIGINT, so asyncio
+    cancels the session (its capture gets its ``end`` record and is closed) and
+    KeyboardInterrupt follows. Yields the list of SIGTERMs received (for the exit code)."""
+    received: list[int] = []
+
+    def on_terminate(signum: int, _frame: object) -> None:
+        received.append(signum)
+        signal.raise_signal(signal.SIGINT)
+
+    try:
+        previous = signal.signal(signal.SIGTERM, on_terminate)
+    except ValueError:  # not the main thread: leave signals alone
+        yield received
+        return
+    try:
+        yield received
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupted(kept: str, signals: list[int]) -> int:
+    """The one line for an interrupted ``record``; exit 128 + the signal (130 or 143)."""
+    print(f"toolcall-inspector: interrupted{kept}", file=sys.stderr)
+    return 128 + (signals[-1] if signals else signal.SIGINT)
 
 
 def _record_loop(
@@ -220,23 +250,23 @@ def _record_loop(
         raise InspectorError(f"unknown tool {exc} (built-in: {names})") from None
     except ValueError:
         raise InspectorError("--slow-tool takes NAME:SECONDS (seconds >= 0)") from None
-    try:
-        loop = asyncio.run(
-            record_loop(
-                profile,
-                scenario,
-                args.out,
-                settings,
-                tools=tools,
-                max_steps=args.max_steps,
-                sequential=args.sequential,
-                model=args.model,
-                headers=headers,
+    with _terminate_as_interrupt() as signals:
+        try:
+            loop = asyncio.run(
+                record_loop(
+                    profile,
+                    scenario,
+                    args.out,
+                    settings,
+                    tools=tools,
+                    max_steps=args.max_steps,
+                    sequential=args.sequential,
+                    model=args.model,
+                    headers=headers,
+                )
             )
-        )
-    except KeyboardInterrupt:
-        print(f"toolcall-inspector: interrupted{kept}", file=sys.stderr)
-        return 130
+        except KeyboardInterrupt:
+            return _interrupted(kept, signals)
     sys.stdout.write(report.to_text(loop.analysis, args.out, colour=sys.stdout.isatty()))
     if loop.error is not None:
         where = kept if Path(args.out).is_file() else ""

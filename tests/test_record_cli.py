@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -99,6 +100,33 @@ def test_missing_key_is_one_line_and_writes_nothing(
     assert not out.exists()
 
 
+@pytest.mark.parametrize("key", ["x", "demo", "user"])
+def test_a_short_or_common_key_records_and_is_never_written(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    key: str,
+) -> None:
+    """Local servers take any key: a key found in the request's words is no leak (the key
+    check compares whole header and URL values), and the key still reaches no file."""
+    profiles = tmp_path / "profiles.json"
+    profile = {"name": "keyed-demo", "dialect": "openai-chat", "base_url": "demo",
+               "model": "demo-glm-empty-string", "key_env": "TCI_TEST_SHORT_KEY"}  # fmt: skip
+    profiles.write_text(json.dumps([profile]))
+    monkeypatch.setenv("TCI_TEST_SHORT_KEY", key)
+    out = tmp_path / "k.jsonl"
+    code = main(["record", "--profile", "keyed-demo", "--profiles", str(profiles),
+                 "--scenario", "weather", "--out", str(out), *FAST])  # fmt: skip
+    assert (code, capsys.readouterr().err) == (0, "")
+    written = sorted(p for p in tmp_path.rglob("*") if p.is_file() and p != profiles)
+    assert written == [out]
+    records = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
+    values = [v for r in records for v in (r.get("headers") or {}).values()]
+    assert len(values) > 4 and not [v for v in values if v == key or key in v.split()]
+    (att,) = load(out).attempts
+    assert att.request is not None and att.request["headers"]["authorization"] == "REDACTED"
+
+
 def test_unknown_profile_and_scenario(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = str(tmp_path / "x.jsonl")
     assert main(["record", "--profile", "nope", "--scenario", "weather", "--out", out]) == 2
@@ -108,7 +136,9 @@ def test_unknown_profile_and_scenario(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-def test_ctrl_c_completes_the_capture(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_ctrl_c_and_sigterm_complete_the_capture(tmp_path: Path, signum: int, code: int) -> None:
+    """Ctrl+C and SIGTERM end the same way: one line, the capture readable and complete."""
     out = tmp_path / "int.jsonl"
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(
@@ -140,13 +170,13 @@ def test_ctrl_c_completes_the_capture(tmp_path: Path) -> None:
         while not (out.exists() and b'"type":"chunk"' in out.read_bytes()):
             assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()
             time.sleep(0.05)
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(signum)
         _, err = proc.communicate(timeout=10)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
-    assert proc.returncode == 130
+    assert proc.returncode == code
     assert err == f"toolcall-inspector: interrupted (capture: {out})\n"
     (att,) = load(out).attempts
     assert att.chunks and att.end is not None and att.end["reason"] == "cancelled"

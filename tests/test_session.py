@@ -92,21 +92,24 @@ def test_resolve_key_env_then_keyring(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_the_key_is_refused_where_it_would_be_written(tmp_path: Path) -> None:
-    spec = RequestSpec("POST", "http://x/v1/chat/completions", {}, {"k": SECRET}, "authorization")
-    with pytest.raises(ValueError, match="key must not appear"):
-        LiveSession(
-            spec, dialect="openai-chat", settings=LoopSettings(), capture_path=None, key=SECRET
-        )
-    clean = replace(spec, body={})
-    with pytest.raises(ValueError, match="key must not appear"):
-        LiveSession(
-            clean,
-            dialect="openai-chat",
-            settings=LoopSettings(),
-            capture_path=None,
-            key=SECRET,
-            meta={"note": SECRET},
-        )
+    """The key check compares whole header and URL parameter values (tests/test_redaction.py
+    has the rule); the body is never searched, so a short key works (test_record_cli.py)."""
+    spec = RequestSpec("POST", "http://x/v1/chat/completions", {}, {}, "authorization")
+    refused = [
+        replace(spec, headers={"X-Extra": f"Bearer {SECRET}"}),
+        replace(spec, headers={"X-Plain": SECRET}),
+        replace(spec, url=f"{spec.url}?alt=sse&k={SECRET}"),
+    ]
+    for bad in refused:
+        with pytest.raises(ValueError, match="key must not appear in the request spec"):
+            LiveSession(
+                bad, dialect="openai-chat", settings=LoopSettings(), capture_path=None, key=SECRET
+            )
+    ok = replace(spec, headers={"X-Extra": f"{SECRET}-not-it"}, body={"k": "x"})
+    session = LiveSession(
+        ok, dialect="openai-chat", settings=LoopSettings(), capture_path=None, key="x"
+    )
+    assert session.meta["url"] == spec.url
 
 
 # -- unit: MockTransport -----------------------------------------------------------------------

@@ -31,7 +31,8 @@ import httpx
 import orjson
 
 from inspector.core.capture.records import Attempt
-from inspector.core.capture.writer import CaptureWriter, Headers, redact_headers, redact_url
+from inspector.core.capture.redaction import Headers, redact_headers, redact_url
+from inspector.core.capture.writer import CaptureWriter
 from inspector.core.requests.scenarios import RequestSpec
 
 from .errors import (
@@ -68,29 +69,34 @@ class RecordWriter(Protocol):
 class MirroredWriter:
     """A RecordWriter that writes the capture (if any) and mirrors each record into a core
     :class:`Attempt` (the one an Analysis shows), so live views see what loading the capture
-    would give. ``on_response`` is called once the response record is written."""
+    would give. ``on_response`` is called once the response record is written; ``secrets``
+    (the key) are redacted from the mirrored records as the writer redacts its own."""
 
     def __init__(
         self,
         writer: CaptureWriter | None,
         source: Attempt,
         on_response: Callable[[], None] | None = None,
+        secrets: tuple[str, ...] = (),
     ) -> None:
         self.writer, self.source, self.on_response = writer, source, on_response
+        self.secrets = secrets
 
     def request(self, attempt: int, method: str, url: str, headers: Headers | None,
                 body: Any, t: float = 0.0) -> None:  # fmt: skip
         if self.writer is not None:
             self.writer.request(attempt, method, url, headers, body, t)
         self.source.request = {"type": "request", "attempt": attempt, "t": t, "method": method,
-                               "url": redact_url(url), "headers": redact_headers(headers),
+                               "url": redact_url(url, self.secrets),
+                               "headers": redact_headers(headers, self.secrets),
                                "body": body}  # fmt: skip
 
     def response(self, attempt: int, status: int, headers: Headers | None, t: float) -> None:
         if self.writer is not None:
             self.writer.response(attempt, status, headers, t)
         self.source.response = {"type": "response", "attempt": attempt, "t": t,
-                                "status": status, "headers": redact_headers(headers)}  # fmt: skip
+                                "status": status,
+                                "headers": redact_headers(headers, self.secrets)}  # fmt: skip
         if self.on_response is not None:
             self.on_response()
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.core.base.errors import InspectorError
-from inspector.core.capture.writer import redact_url
+from inspector.core.capture.redaction import redact_url
 
 _CLIP = 200
 

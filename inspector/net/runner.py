@@ -30,8 +30,10 @@ Decisions and invariants:
 - ``on_state(state, place)`` is called at every change of state or place, the final state
   last, once the capture is closed; ``on_update()`` whenever the views have something new
   (a state, a chunk, an attempt's end).
-- The key is held in memory only: it is refused in the request spec and the capture meta, and
-  the capture writer redacts the header that carries it.
+- The key is held in memory only: it is refused as a header or URL parameter value of the
+  request spec (compared whole, never as a substring: short keys such as ``x`` work), and the
+  capture writer redacts it wherever it shows in a header value or the URL
+  (:mod:`inspector.core.capture.redaction`).
 """
 
 from __future__ import annotations
@@ -46,13 +48,13 @@ from typing import Any
 from urllib.parse import unquote
 
 import httpx
-import orjson
 
 from inspector.core.analysis.session import Analysis, AttemptView, Settings
 from inspector.core.base.errors import InspectorError
 from inspector.core.capture.format import CaptureError
 from inspector.core.capture.records import Attempt
-from inspector.core.capture.writer import CaptureWriter, redact_url
+from inspector.core.capture.redaction import key_exposure, redact_url
+from inspector.core.capture.writer import CaptureWriter
 from inspector.core.providers import REGISTRY
 from inspector.core.requests.scenarios import RequestSpec
 from inspector.core.verdicts import attempts as core_attempts
@@ -109,6 +111,7 @@ class SessionRunner:
         self.started_at = 0.0
         """``clock()`` when :meth:`run` began."""
         self._key, self._client = key, client
+        self._secrets = (key,) if key else ()
         self._once = RunOnce(self.task_name)
         self._cancel_requested = False
 
@@ -189,7 +192,9 @@ class SessionRunner:
                 raise asyncio.CancelledError
             self._enter(RunState.CONNECTING, RoundAttempt(1, 1))
             if self.capture_path is not None:
-                self.writer = CaptureWriter(self.capture_path, meta=self.meta)
+                self.writer = CaptureWriter(
+                    self.capture_path, meta=self.meta, secrets=self._secrets
+                )
             async with contextlib.AsyncExitStack() as stack:
                 client = await open_client(stack, self._client, self.spec.url)
                 await self._rounds(client)
@@ -250,7 +255,8 @@ class SessionRunner:
             self.chunk_fed(view, data, t)
             self.notify()
 
-        writer = MirroredWriter(self.writer, source, lambda: self._enter(RunState.STREAMING))
+        on_response = lambda: self._enter(RunState.STREAMING)  # noqa: E731
+        writer = MirroredWriter(self.writer, source, on_response, self._secrets)
         try:
             outcome = await stream_attempt(
                 client, spec, self._key, attempt=view.number, writer=writer, sink=sink,
@@ -297,6 +303,16 @@ def _live_analysis(
     return analysis
 
 
+class KeyInRequest(InspectorError, ValueError):
+    """The key shows in the request spec's headers or URL (it belongs in the key header only)."""
+
+    def __init__(self, where: str) -> None:
+        super().__init__(
+            f"the key must not appear in the request spec: it shows in {where} "
+            "(the key goes in the profile's key variable only)"
+        )
+
+
 def capture_meta(
     spec: RequestSpec,
     dialect: str,
@@ -304,23 +320,25 @@ def capture_meta(
     key: str | None,
     extra: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """A live capture's header meta; ValueError if ``key`` shows anywhere in the request spec
-    or the meta (keys never reach a capture)."""
-    meta: dict[str, Any] = {
+    """A live capture's header meta (its URL redacted, the key included).
+
+    The key check: :class:`KeyInRequest` if ``key`` is a header value or URL parameter value
+    of ``spec`` (compared whole or as a whole token, as ``Bearer KEY``; never a substring, and
+    never over the body: a short key such as ``x`` or ``user`` works). The key belongs in the
+    provider's key header, added when the request is sent.
+    """
+    where = key_exposure(spec.url, spec.headers, key)
+    if where is not None:
+        raise KeyInRequest(where)
+    secrets = (key,) if key else ()
+    return {
         "source": "live",
         "dialect": dialect,
         "model": _model(spec),
-        "url": redact_url(spec.url),
+        "url": redact_url(spec.url, secrets),
         "validation": settings.tool_argument_validation,
         **(extra or {}),
     }
-    if (
-        key
-        and key
-        in orjson.dumps([spec.url, dict(spec.headers), spec.body, meta], default=str).decode()
-    ):
-        raise ValueError("the key must not appear in the request spec or the capture meta")
-    return meta
 
 
 async def open_client(

@@ -7,9 +7,11 @@ Invariants (the format itself is described in :mod:`inspector.core.capture.forma
   (``fsync`` happens once, on close.)
 - Raw bytes round-trip exactly: a chunk is stored as ``text`` only when a strict UTF-8
   decode of it succeeds, otherwise as ``b64``.
-- Secrets are never written: credential headers and URL query parameters are replaced by
-  ``"REDACTED"`` as a whole, and URL user-info is dropped. Request bodies are stored as sent
-  (they carry the tools under test); callers must not put credentials in them.
+- Secrets are never written: request and response records go through the one redaction
+  rule (:mod:`inspector.core.capture.redaction`: secret header and parameter names, URL
+  user-info, and the writer's ``secrets`` — the session's key — wherever they show in a
+  header value or the URL). Request bodies are stored as sent (they carry the tools under
+  test); callers must not put credentials in them.
 """
 
 from __future__ import annotations
@@ -18,32 +20,19 @@ import base64
 import contextlib
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, Self
-from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
 import orjson
 
 import inspector
 from inspector.core.capture import compat
-from inspector.core.capture.format import FORMAT, REDACTED, TOOL, CaptureError
+from inspector.core.capture.format import FORMAT, TOOL, CaptureError
+from inspector.core.capture.redaction import Headers, redact_headers, redact_url
 
-# fmt: off
-_SECRET_HEADERS: Final = frozenset({
-    "authorization", "proxy-authorization", "x-api-key", "api-key", "x-goog-api-key",
-    "cookie", "set-cookie",
-})
-_SECRET_HEADER_WORDS: Final = (
-    "secret", "token", "password", "credential", "api-key", "api_key", "apikey", "subscription-key",
-)
-_SECRET_PARAMS: Final = frozenset({
-    "key", "api_key", "api-key", "apikey", "token", "access_token", "refresh_token", "id_token",
-    "client_secret",
-})
-# fmt: on
 _NEWLINE: Final = orjson.OPT_APPEND_NEWLINE
 
 
@@ -69,70 +58,6 @@ def new_capture_path(directory: str | os.PathLike[str], *parts: str) -> Path:
             ) from None
         return path
     raise CaptureError("too many captures of that name", path=str(base / stem))
-
-
-def _is_secret_header(name: str) -> bool:
-    lower = name.lower()
-    if lower in _SECRET_HEADERS:
-        return True
-    # Rate-limit headers ("x-ratelimit-remaining-tokens") carry counts, never credentials.
-    return "ratelimit" not in lower and any(word in lower for word in _SECRET_HEADER_WORDS)
-
-
-def _text(value: str | bytes) -> str:
-    return value.decode("latin-1") if isinstance(value, bytes) else str(value)
-
-
-Headers = Mapping[str, str] | Mapping[bytes, bytes] | Iterable[tuple[str | bytes, str | bytes]]
-"""What the writer accepts as headers: a mapping (``httpx.Headers`` too) or (name, value) pairs."""
-
-
-def redact_headers(headers: Headers | None) -> dict[str, str]:
-    """Headers as a plain dict with every credential value replaced by ``"REDACTED"``.
-
-    Names keep the spelling first seen; repeated names (compared case-insensitively) are
-    joined with ", ". Names and values given as bytes are decoded as Latin-1.
-    """
-    pairs = headers.items() if isinstance(headers, Mapping) else (headers or ())
-    out: dict[str, str] = {}
-    spelling: dict[str, str] = {}
-    for raw_name, raw_value in pairs:
-        name = _text(raw_name)
-        secret = _is_secret_header(name)
-        value = REDACTED if secret else _text(raw_value)
-        key = spelling.setdefault(name.lower(), name)
-        if key not in out:
-            out[key] = value
-        elif not secret:
-            out[key] = f"{out[key]}, {value}"
-    return out
-
-
-def _redact_pairs(text: str) -> str:
-    pieces = text.split("&")
-    for i, piece in enumerate(pieces):
-        name, eq, _ = piece.partition("=")
-        if eq and unquote_plus(name).lower() in _SECRET_PARAMS:
-            pieces[i] = f"{name}={REDACTED}"
-    return "&".join(pieces)
-
-
-def redact_url(url: str) -> str:
-    """``url`` with secret query (and fragment) parameters and any user-info redacted.
-
-    Anything else is kept byte for byte; a URL that cannot be parsed becomes "REDACTED".
-    """
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return REDACTED
-    netloc = parts.netloc
-    if "@" in netloc:
-        netloc = f"{REDACTED}@{netloc.rpartition('@')[2]}"
-    query, fragment = _redact_pairs(parts.query), _redact_pairs(parts.fragment)
-    if (netloc, query, fragment) == (parts.netloc, parts.query, parts.fragment):
-        return url
-    return urlunsplit((parts.scheme, netloc, parts.path, query, fragment))
 
 
 def _body_fields(body: Any) -> dict[str, Any]:
@@ -162,8 +87,16 @@ class CaptureWriter:
     Not thread-safe: use it from one thread (the session's event loop).
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, meta: Mapping[str, Any] | None = None):
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        meta: Mapping[str, Any] | None = None,
+        secrets: Collection[str] = (),
+    ):
         self.path = os.fspath(path)
+        self.secrets = tuple(s for s in secrets if s)
+        """Values redacted wherever they show in a header value or a URL (the session's key)."""
         flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND | getattr(os, "O_BINARY", 0)
         try:
             fd = os.open(self.path, flags, 0o666)
@@ -201,12 +134,13 @@ class CaptureWriter:
         array, else as a string (bytes that are not UTF-8 go to ``body_b64``).
         """
         fields = _body_fields(body)
-        url, headers_ = redact_url(url), redact_headers(headers)
+        url, headers_ = redact_url(url, self.secrets), redact_headers(headers, self.secrets)
         self._record("request", attempt, t=t, method=method, url=url, headers=headers_, **fields)
 
     def response(self, attempt: int, status: int, headers: Headers | None, t: float) -> None:
         """Record the response status and (redacted) headers of ``attempt``."""
-        self._record("response", attempt, t=t, status=status, headers=redact_headers(headers))
+        headers_ = redact_headers(headers, self.secrets)
+        self._record("response", attempt, t=t, status=status, headers=headers_)
 
     def chunk(self, attempt: int, t: float, data: bytes) -> None:
         """Record one received chunk exactly; ``t`` is seconds since the attempt's request."""
