@@ -169,3 +169,106 @@ def test_console_script_and_version() -> None:
     script = Path(sys.executable).with_name("toolcall-inspector")
     proc = subprocess.run([str(script), "--version"], capture_output=True, text=True, timeout=30)
     assert proc.returncode == 0 and proc.stdout.startswith("toolcall-inspector ")
+
+
+# -- the exit-code table (inspector/core/reports/exitcodes.py) ----------------------------------
+
+CAPTURE_HEADER = {
+    "format": "toolcall-inspector-capture",
+    "version": 1,
+    "meta": {"dialect": "anthropic"},
+}
+
+
+def _main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    from inspector.cli import main
+
+    code = main(["analyze", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _capture(tmp_path: Path, *records: dict[str, Any]) -> str:
+    path = tmp_path / "c.jsonl"
+    lines = [CAPTURE_HEADER, *({"attempt": 1, **r} for r in records)]
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    return str(path)
+
+
+def test_help_shows_the_exit_code_table() -> None:
+    proc = run("analyze", "--help")
+    assert proc.returncode == 0
+    table = proc.stdout.split("exit status:")[1]
+    assert "2  bad usage" in table and "not a stream" in table
+    assert "1  an invalid call, a failed request" in table and "interrupted" in table
+    assert "0  everything else, including calls not checked" in table
+
+
+@pytest.mark.parametrize(
+    "body", [b"<html><body>not sse</body></html>\n", bytes(range(256)) * 64, b"lorem ipsum\n" * 9]
+)
+def test_a_body_that_is_not_a_stream_exits_two_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, body: bytes
+) -> None:
+    path = tmp_path / "body.sse"
+    path.write_bytes(body)
+    code, out, err = _main(capsys, str(path))
+    assert (code, out) == (2, "")
+    assert err.startswith(f"toolcall-inspector: not a stream: {path}: ")
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_an_interrupted_capture_exits_one_and_reads_its_header_dialect(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    header_only = _capture(tmp_path)
+    code, out, err = _main(capsys, header_only)
+    assert code == 1 and err == ""
+    assert "attempt 1 was interrupted (no end record)" in out
+    assert "dialect not recognised" not in out and ": anthropic ·" in out.splitlines()[0]
+    request = {"type": "request", "t": 0, "method": "POST", "url": "http://x/v1/messages"}
+    chunk = {"type": "chunk", "t": 0.1, "text": 'event: message_start\ndata: {"type": "m"}\n\n'}
+    code, out, _ = _main(capsys, "--json", _capture(tmp_path, request, chunk))
+    doc = json.loads(out)
+    assert code == 1 and doc["valid"] is False and doc["attempts"][0]["word"] == "interrupted"
+    assert doc["exit"]["reasons"] == ["attempt 1 was interrupted (no end record)"]
+
+
+def test_a_failed_request_exits_one_and_is_not_valid(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    request = {"type": "request", "t": 0, "method": "POST", "url": "http://x/v1/messages"}
+    response = {"type": "response", "t": 0.1, "status": 401, "headers": {}}
+    chunk = {"type": "chunk", "t": 0.1, "text": '{"error": {"message": "bad key"}}'}
+    end = {"type": "end", "t": 0.2, "reason": "error", "error": "HTTP 401: bad key"}
+    code, out, _ = _main(capsys, "--json", _capture(tmp_path, request, response, chunk, end))
+    doc = json.loads(out)
+    assert code == 1 and doc["valid"] is False and doc["attempts"][0]["word"] == "failed"
+    assert doc["exit"] == {"code": 1, "reasons": ["attempt 1 failed: HTTP 401: bad key"]}
+
+
+def test_not_checked_exits_zero(capsys: pytest.CaptureFixture[str]) -> None:
+    cut = str(real_fixture("anthropic-max-tokens-mid-arguments"))
+    code, out, _ = _main(capsys, "--validation", "off", cut)
+    assert code == 0 and "truncated" in out and "INVALID" not in out
+    code, out, _ = _main(capsys, "--validation", "off", str(real_fixture("anthropic-tool-use")))
+    assert code == 0 and "not checked" in out and " valid " not in out
+
+
+def test_a_request_record_of_the_wrong_shape_is_one_line_exit_two(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    bad = {"type": "request", "t": 0, "method": "POST", "url": "http://x", "headers": [["a", "b"]]}
+    code, out, err = _main(capsys, _capture(tmp_path, bad))
+    assert (code, out) == (2, "")
+    assert err.strip().endswith(
+        "line 2: request record has 'headers' that are a list, not an object"
+    )
+
+
+def test_readme_shows_the_same_exit_codes() -> None:
+    from inspector.core.reports.exitcodes import EXIT_TABLE
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    for code, _meaning in EXIT_TABLE:
+        assert f"| `{code}` |" in readme

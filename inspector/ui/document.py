@@ -12,6 +12,9 @@ Invariants:
   same state, now replayable); Cancel keeps what was read. One thread owns the core.
 - The user's settings and tools apply to every source that comes, and at once to the one on
   show.
+- A raw body that is not a stream (:mod:`inspector.core.reports.gate`) is never shown as an
+  attempt: the document shows no source and ``notice`` says why, also for a large file (the
+  gate runs before the first slice is fed).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from inspector.core.base.errors import InspectorError
 from inspector.core.capture.reader import load
 from inspector.core.capture.records import Capture
 from inspector.core.replay.loading import ProgressiveLoad
+from inspector.core.reports.gate import not_a_stream
 from inspector.core.verdicts.tools import ToolRegistry
 
 from .player import Player
@@ -55,6 +59,8 @@ class Document(Player):
         """Tools the user loaded (None: use the source's own)."""
         self.attempt: int | None = None
         """The attempt the user picked (1-based), or None to follow the latest."""
+        self.notice: str | None = None
+        """Why the file last opened is shown as no attempt ("not a stream: …"), or None."""
         self._opener = ProgressiveOpen(self)
         o = self._opener
         o.read.connect(self._on_read)
@@ -114,6 +120,10 @@ class Document(Player):
         """Show ``capture``: replay it from the start, or jump straight to its end."""
         self.pause()
         self.cancel_load()
+        notice = not_a_stream(capture, name)
+        if notice is not None:
+            self._show_notice(name, notice)
+            return
         self._show(ReplaySource.of(capture, name, self.settings, self.tools, at_end=not play))
         if play:
             self.play()
@@ -143,14 +153,14 @@ class Document(Player):
         self.pause()
         self.cancel_load()
         self._timer.stop()
-        self.source = None
+        self.source, self.notice = None, None
         self._rejudged()
 
     def _show(self, source: Source, *, clock: bool = False) -> None:
         """Put ``source`` on show (``clock``: start flushing at once, so views binding to a
         streaming document see it streaming)."""
         self._timer.stop()
-        self.source, self.attempt = source, None
+        self.source, self.attempt, self.notice = source, None, None
         if clock:
             self._timer.start()
         self.loaded.emit(source.name)
@@ -160,13 +170,26 @@ class Document(Player):
 
     def _on_read(self, path: str, data: bytes) -> None:
         try:
-            source = LoadingSource(ProgressiveLoad(data, path, self.settings, self.tools), path)
+            load = ProgressiveLoad(data, path, self.settings, self.tools)
         except InspectorError as exc:  # a header that cannot be read
             self._opener.fail(path, str(exc))
             return
+        notice = not_a_stream(load.reader.capture, path)  # a raw body is read whole at once
+        if notice is not None:
+            self.progress.emit(-1, 0)
+            self._show_notice(path, notice)
+            return
+        source = LoadingSource(load, path)
         self.pause()
         self._show(source)
         self._opener.feed(source)
+
+    def _show_notice(self, name: str, notice: str) -> None:
+        """Show no attempt, and why (a file that is not a stream)."""
+        self._timer.stop()
+        self.source, self.attempt, self.notice = None, None, notice
+        self.loaded.emit(name)
+        self._rejudged()
 
     def _keep(self, source: KeptSource) -> None:
         """Show what a source that stopped growing holds: one last flush, the clock stops."""

@@ -3,6 +3,8 @@
 Invariants:
 - A lane is a view of one core :class:`ToolCall` and its :class:`CallVerdict`; it holds no
   state of its own beyond what it has already shown (row count, buffer length).
+- The verdict is said in the one vocabulary (:mod:`inspector.core.reports.words`): with
+  validation off a lane says "not checked", never "valid".
 - ``sync`` is called once per flush: the fragment table inserts a row range and the buffer
   appends only the new text. JSON pretty-printing and highlighting happen once, when the call
   completes (or after a re-judge), never per fragment.
@@ -40,6 +42,8 @@ from inspector.core.analysis.continuation import ToolResult
 from inspector.core.analysis.session import CallVerdict
 from inspector.core.base.model import SSEEvent, presence
 from inspector.core.calls.accumulator import ToolCall
+from inspector.core.reports import words
+from inspector.core.reports.words import call_word
 
 from . import theme
 from .highlight import JsonHighlighter
@@ -56,15 +60,15 @@ COMPACT_HIDDEN = (1, 5)
 """Columns the compare view hides (time and running length)."""
 
 
-def verdict_key(v: CallVerdict | None, call: ToolCall, mode: str) -> str:
-    """Which VERDICT entry a lane shows."""
-    if v is None or call.open:
-        return "streaming"
-    if v.orphan:
-        return "orphan"
-    if not v.valid:
-        return "invalid"
-    return "unchecked" if mode == "off" else "valid"
+_COLOUR_OF: dict[str, str] = {"not checked": "unchecked", "truncated": "invalid"}
+"""The theme's VERDICT entry whose colour a word takes (others: the entry of the same name)."""
+
+
+def lane_verdict(v: CallVerdict | None, call: ToolCall, mode: str) -> tuple[str, str, str]:
+    """(label, light colour, dark colour) of the call's word (:mod:`.core.reports.words`)."""
+    word = call_word(v, validation=mode, open_=call.open)
+    _, light, dark = theme.VERDICT[_COLOUR_OF.get(word, word)]
+    return words.label(word), light, dark
 
 
 def _ident(label: str, value: object, repaired: str | None = None) -> str:
@@ -209,8 +213,7 @@ class LaneWidget(QFrame):
         if seen == self._refreshed:  # nothing on show changed (a closed lane, every flush)
             return
         self._refreshed = seen
-        key = verdict_key(v, call, mode)
-        label, light, dark = theme.VERDICT[key]
+        label, light, dark = lane_verdict(v, call, mode)
         colour = dark if theme.is_dark() else light
         repaired = v.repaired_id if v else None
         dropped = call.dropped_count
@@ -228,7 +231,7 @@ class LaneWidget(QFrame):
             + (f", <s>{dropped} dropped</s>" if dropped else "")
             + f" · {size}"
         )
-        if call.truncated:
+        if call.truncated and "truncated" not in label:
             facts += " · truncated"
         status = f'<span style="color:{colour}"><b>{label}</b></span> &nbsp; {facts}'
         self.status.set_base(status, self.status_width())

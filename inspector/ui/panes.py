@@ -26,6 +26,8 @@ from PySide6.QtWidgets import (
 
 from inspector.core.analysis.session import AttemptView
 from inspector.core.base.model import EventKind
+from inspector.core.reports import words
+from inspector.core.reports.words import attempt_word, call_word
 
 from ..net.runstate import attempt_places
 from .models import SEQ_ROLE, EventsModel, FindingsModel
@@ -170,7 +172,9 @@ class TurnPane(QWidget):
 class AttemptsPane(QTreeWidget):
     """Attempts as a tree: each physical request with its outcome and reason, its calls below;
     under "Round R" items when a tool loop has several rounds. An attempt is labelled with its
-    number within its round ("round R · attempt N", N from 1 in each round).
+    number within its round ("round R · attempt N", N from 1 in each round). Attempts and calls
+    are said in the one vocabulary (:mod:`inspector.core.reports.words`): with validation off a
+    call is "not checked", never "valid".
 
     Selecting an attempt shows its lanes; selecting a call also selects its lane.
     """
@@ -197,21 +201,20 @@ class AttemptsPane(QTreeWidget):
         records = analysis.records
         results = {(view.number, r.slot): r for view in analysis.attempts for r in view.results}
         places = attempt_places(analysis.attempts)
+        mode = analysis.settings.validation
         shape = [
             (
                 view.round,
                 r.attempt,
                 places[view.number].attempt,
-                r.outcome if view.state.ended else "streaming…",
+                attempt_word(view, r, analysis.capture),
                 r.reason if view.state.ended else None,
                 r.recovery_action,
                 tuple(
                     (
                         v.call.slot,
                         str(v.call.name),
-                        v.valid,
-                        v.orphan,
-                        v.call.open,
+                        call_word(v, validation=mode),
                         _result_text(results.get((view.number, v.call.slot))),
                     )
                     for v in view.verdicts
@@ -250,22 +253,14 @@ class AttemptsPane(QTreeWidget):
         recovery: str | None,
         calls: tuple[tuple[Any, ...], ...],
     ) -> QTreeWidgetItem:
-        label = outcome + (f" · {reason}" if reason else "")
-        label += f" → {recovery}" if recovery and outcome != "accepted" else ""
+        label = words.label(outcome) + (f" · {reason}" if reason else "")
+        label += f" → {recovery}" if recovery and outcome in ("retried", "invalid") else ""
         top = QTreeWidgetItem([f"Attempt {in_round}", label])  # N from 1 in each round
-        top.setToolTip(1, label)
+        top.setToolTip(1, f"{label}\n{outcome}: {words.MEANING.get(outcome, '')}")
         top.setData(0, Qt.ItemDataRole.UserRole, (number, None))
-        for slot, name, valid, orphan, is_open, result in calls:
-            verdict = (
-                "… streaming"
-                if is_open
-                else "○ orphan"
-                if orphan
-                else "✔ valid"
-                if valid
-                else "✖ INVALID"
-            )
-            child = QTreeWidgetItem([f"#{slot} {name}", verdict])
+        for slot, name, word, result in calls:
+            child = QTreeWidgetItem([f"#{slot} {name}", words.label(word)])
+            child.setToolTip(1, f"{word}: {words.MEANING[word]}")
             child.setData(0, Qt.ItemDataRole.UserRole, (number, slot))
             if result:
                 leaf = QTreeWidgetItem(["⇦ result", result])

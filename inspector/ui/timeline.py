@@ -7,7 +7,9 @@ Invariants:
 - Time runs left to right on each attempt's own clock (seconds since its request), one band
   per attempt titled "round R · attempt N" (N from 1 in each round, as the Live toolbar says
   it), so the overlap of tool execution with streaming is visible.
-- Colour is never alone: bars carry a symbol or text (✔ / ✖, tool names, durations).
+- Colour is never alone: bars carry a symbol or text (✔ / ✖, tool names, durations). A call
+  bar says its word from :mod:`inspector.core.reports.words` ("✔ call · valid", "– call · not
+  checked"): with validation off no call is drawn as a blue "✔ call".
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from inspector.core.analysis.session import Analysis, AttemptView
+from inspector.core.reports import words
+from inspector.core.reports.words import attempt_word, call_word
 
 from ..net.runstate import RoundAttempt, attempt_places
 from . import theme
@@ -49,6 +53,8 @@ class Band:
     bars: list[Bar]
     end: float
     note: str = ""
+    word: str = ""
+    """The attempt's word with its symbol ("✔ accepted", "✂ interrupted")."""
 
 
 def bands(analysis: Analysis | None) -> list[Band]:
@@ -57,7 +63,10 @@ def bands(analysis: Analysis | None) -> list[Band]:
         return []
     analysis.judge()
     places = attempt_places(analysis.attempts)
-    out = [_band(view, places[view.number]) for view in analysis.attempts]
+    mode = analysis.settings.validation
+    out = [_band(view, places[view.number], mode) for view in analysis.attempts]
+    for band, view, record in zip(out, analysis.attempts, analysis.records, strict=False):
+        band.word = words.label(attempt_word(view, record, analysis.capture))
     for rnd in analysis.rounds if len(analysis.attempts) else []:
         if rnd.saved > 0.0005 and rnd.final in analysis.attempts:
             i = analysis.attempts.index(rnd.final)
@@ -65,7 +74,12 @@ def bands(analysis: Analysis | None) -> list[Band]:
     return out
 
 
-def _band(view: AttemptView, place: RoundAttempt) -> Band:
+_CALL_COLOUR = {"valid": "#1e88e5", "streaming": "#1e88e5", "not checked": "#9e9e9e",
+                "orphan": "#9e9e9e"}  # fmt: skip
+"""A call bar's colour by its word; any other word (invalid, truncated) is red."""
+
+
+def _band(view: AttemptView, place: RoundAttempt, mode: str) -> Band:
     st = view.state
     events = st.events
 
@@ -83,16 +97,9 @@ def _band(view: AttemptView, place: RoundAttempt) -> Band:
             if call.close_seq is not None
             else (events[-1].t if events else start)
         )
-        ok = v.valid or call.open
-        bars.append(
-            Bar(
-                row,
-                start,
-                end,
-                "#1e88e5" if ok else "#e53935",
-                "streaming" if call.open else ("✔ call" if ok else "✖ call"),
-            )
-        )
+        word = call_word(v, validation=mode)
+        text = "streaming" if word == "streaming" else f"{words.SYMBOL[word]} call · {word}"
+        bars.append(Bar(row, start, end, _CALL_COLOUR.get(word, "#e53935"), text))
     for r in view.results:
         if r.dispatched is None:
             continue
@@ -142,7 +149,7 @@ class TimelineView(QWidget):
         y = 4
         for band in self.bands:
             p.setPen(text)
-            p.drawText(4, y + ROW - 5, f"{band.title}   {band.note}")
+            p.drawText(4, y + ROW - 5, f"{band.title}   {band.word}   {band.note}")
             y += ROW
             self._axis(p, y, width, scale_end, text)
             for i, label in enumerate(band.labels):

@@ -18,8 +18,16 @@ from __future__ import annotations
 import time
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QScrollArea, QSplitter, QStatusBar, QTabWidget
+from PySide6.QtWidgets import (
+    QLabel,
+    QScrollArea,
+    QSplitter,
+    QStackedWidget,
+    QStatusBar,
+    QTabWidget,
+)
 
+from inspector.core.reports import words
 from inspector.core.reports.report import findings
 
 from ..net.runstate import attempt_places
@@ -55,7 +63,17 @@ class DocumentViews:
         self.tabs.addTab(scroll, "Timeline")
         self.split = QSplitter(Qt.Orientation.Vertical)
         """Lanes above, the tabs below: the window's central widget."""
-        self.split.addWidget(self.lanes)
+        self.notice = QLabel()
+        """In the lanes' place while the document shows why a file is no attempt ("not a
+        stream: …")."""
+        self.notice.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.notice.setWordWrap(True)
+        self.notice.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.top = QStackedWidget()
+        """The lanes, or the notice in their place."""
+        self.top.addWidget(self.lanes)
+        self.top.addWidget(self.notice)
+        self.split.addWidget(self.top)
         self.split.addWidget(self.tabs)
         self.split.setSizes([520, 280])
         self.attempts = AttemptsPane()
@@ -124,6 +142,7 @@ class DocumentViews:
         self.bar.show_settings(s.validation, s.empty_id)
         self.raw.model.set_events(view.state.events if view else [])
         self.lanes.rebind(view, s.validation)
+        self.show_notice()
         self.refresh_side()
         if self.selected_seq is not None:
             self.select(self.selected_seq)
@@ -150,19 +169,30 @@ class DocumentViews:
         self.attempts.show_analysis(a, self.doc.attempt)
         self.show_status()
 
+    def show_notice(self) -> None:
+        """The document's notice in the lanes' place, or the lanes."""
+        notice = self.doc.notice
+        if notice:
+            self.notice.setText(notice)
+        self.top.setCurrentWidget(self.notice if notice else self.lanes)
+
     def show_status(self) -> None:
         """The status line: dialect, settings, calls, quirks, and the attempt on show."""
         a, view = self.doc.analysis, self.doc.view
         if a is None or view is None:
-            self.status.showMessage("No capture open — File ▸ Open, Samples, or drop a file")
+            notice = self.doc.notice or "No capture open"
+            self.status.showMessage(f"{notice} — File ▸ Open, Samples, or drop a file")
             return
         s = a.settings
         calls = [v for v in view.verdicts if not v.orphan]
         bad = sum(not v.valid and not v.call.open for v in calls)  # open calls: not judged yet
+        judged = "not checked" if s.validation == "off" and not bad else f"{bad} invalid"
+        record = next((r for r in a.records if r.attempt == view.number), None)
+        word = words.label(words.attempt_word(view, record, a.capture))  # the one vocabulary
         self.status.showMessage(
             f"{a.dialect or 'dialect?'} · validation {s.validation} · empty-id {s.empty_id} · "
-            f"{len(calls)} call(s), {bad} invalid · {len(view.quirks)} quirk(s) · "
-            f"{attempt_places(a.attempts)[view.number]}"
+            f"{len(calls)} call(s), {judged} · {len(view.quirks)} quirk(s) · "
+            f"{attempt_places(a.attempts)[view.number]} {word}"
         )
 
     # -- linking -------------------------------------------------------------------------

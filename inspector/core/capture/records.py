@@ -4,8 +4,10 @@ file as a :class:`Capture`, and the :class:`CaptureBuilder` that sorts records i
 Invariants:
 - A record reaches an Attempt only once the keys its typed accessors rely on are there with
   the right types (``attempt`` a positive int, a response's ``status`` an int, a chunk's ``t`` a
-  number and exactly one of ``text``/``b64``); anything else is a CaptureError for the reader
-  to locate.
+  number and exactly one of ``text``/``b64``, a request's ``method``/``url`` strings, request
+  and response ``headers`` an object of strings); anything else is a CaptureError for the
+  reader to locate. A request body that is text rather than JSON is kept, with a warning (no
+  tools can be read from it).
 - Records only ever append: a chunk or event adds to its attempt; a second request, response,
   attempt or end record for the same attempt is ignored with a warning, never merged.
 - Unknown record types are kept verbatim and warned about once per type (forward
@@ -165,10 +167,17 @@ class CaptureBuilder:
             return
         self.seen.add((rtype, number))
         if rtype == "request":
+            _check_request(record)
+            if isinstance(record.get("body"), str):
+                self.capture.warnings.append(
+                    f"line {line}: the request body of attempt {number} is text, not a JSON "
+                    "object (no tools are read from it)"
+                )
             attempt.request = record
         elif rtype == "response":
             if type(record["status"]) is not int:
                 raise CaptureError(f"response record has an invalid 'status' {record['status']!r}")
+            _check_headers(record)
             attempt.response = record
         elif rtype == "end":
             attempt.end = record
@@ -177,6 +186,33 @@ class CaptureBuilder:
             attempt.recovery_action = _optional_str(record, "recovery_action")
             reserved = ("type", "attempt", "reason", "recovery_action")
             attempt.extra = {k: v for k, v in record.items() if k not in reserved}
+
+
+def _check_request(record: dict[str, Any]) -> None:
+    """A request record's ``method`` and ``url`` are strings, its ``headers`` an object of
+    strings, its ``body_b64`` (when there) a string."""
+    for key in ("method", "url"):
+        if not isinstance(record[key], str):
+            raise CaptureError(f"request record has a {key!r} that is not a string")
+    _check_headers(record)
+    if "body_b64" in record and not isinstance(record["body_b64"], str):
+        raise CaptureError("request record has a 'body_b64' that is not a string")
+
+
+def _check_headers(record: dict[str, Any]) -> None:
+    """``headers``, when present and not null, is an object whose values are strings (the
+    writer's shape: names keep their spelling, repeated names are joined)."""
+    headers = record.get("headers")
+    if headers is None:
+        return
+    if not isinstance(headers, dict):
+        kind = type(headers).__name__
+        raise CaptureError(
+            f"{record['type']} record has 'headers' that are a {kind}, not an object"
+        )
+    bad = next((k for k, v in headers.items() if not isinstance(v, str)), None)
+    if bad is not None:
+        raise CaptureError(f"{record['type']} record has a header {bad!r} that is not a string")
 
 
 def _optional_str(record: dict[str, Any], key: str) -> str | None:
