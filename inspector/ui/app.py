@@ -1,8 +1,14 @@
 """Desktop entry point: the application, its palette, the excepthook, and screenshot mode.
 
-Invariant: no exception reaches the user as a traceback. The excepthook logs it to stderr
-(one line plus the traceback only when TOOLCALL_INSPECTOR_DEBUG is set) and shows a message;
-the window keeps running.
+Invariants:
+- No exception reaches the user as a traceback. The excepthook logs it to stderr (one line
+  plus the traceback only when TOOLCALL_INSPECTOR_DEBUG is set) and shows a message; the
+  window keeps running.
+- Screenshot mode is headless: it never waits on a dialog. The first dialog the window would
+  show (cannot open the file, unknown dialect, an unexpected error …) is instead one line on
+  stderr, and the process exits 2 once the event loop has ended cleanly (no PNG is written);
+  otherwise the PNG is written and the exit is 0. Qt's offscreen-platform notices that are
+  not problems stay off stderr.
 """
 
 from __future__ import annotations
@@ -13,10 +19,11 @@ import traceback
 from collections.abc import Awaitable, Callable
 from types import TracebackType
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QMessageLogContext, QTimer, QtMsgType, qInstallMessageHandler
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 
+from . import dialogs
 from .mainwindow import MainWindow
 from .theme import apply_system_palette
 
@@ -25,13 +32,14 @@ def install_excepthook(window: MainWindow | None) -> None:
     """Route uncaught exceptions to a message box instead of a traceback on the terminal."""
 
     def hook(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
-        print(f"toolcall-inspector: unexpected error: {kind.__name__}: {exc}", file=sys.stderr)
+        text = f"{kind.__name__}: {exc}"
         if os.environ.get("TOOLCALL_INSPECTOR_DEBUG"):
             traceback.print_exception(kind, exc, tb)
+        if dialogs.headless_instead(f"unexpected error: {text}"):
+            return  # the one line is the headless report's
+        print(f"toolcall-inspector: unexpected error: {text}", file=sys.stderr)
         if window is not None and QApplication.instance() is not None:
-            QMessageBox.critical(
-                window, "Unexpected error", f"{kind.__name__}: {exc}\n\nThe window keeps running."
-            )
+            dialogs.unexpected_error(window, text)
 
     sys.excepthook = hook
 
@@ -58,7 +66,26 @@ def run(
     empty_id: str | None = None,
     compare: bool = False,
 ) -> int:
-    """Open the window (on ``path``, or a sample replaying) and run the event loop."""
+    """Open the window (on ``path``, or a sample replaying) and run the event loop.
+
+    With ``screenshot`` the run is headless (see the module docstring): exit 0 with the PNG
+    written, or 2 with one line on stderr."""
+    previous = qInstallMessageHandler(_quiet_offscreen) if screenshot else None
+    try:
+        return _run(path, screenshot, validation, empty_id, compare)
+    finally:
+        dialogs.go_headless(None)
+        if screenshot:
+            qInstallMessageHandler(previous)
+
+
+def _run(
+    path: str | None,
+    screenshot: str | None,
+    validation: str | None,
+    empty_id: str | None,
+    compare: bool,
+) -> int:
     app = make_app()
     window = MainWindow()
     install_excepthook(window)
@@ -75,6 +102,8 @@ def run(
     window.show()
 
     def start(quit_with: Callable[[int], None]) -> None:
+        if screenshot:
+            dialogs.go_headless(_headless_report(window, quit_with))
         if path:
             window.open(path)
         elif screenshot is None:
@@ -85,6 +114,31 @@ def run(
             _screenshot(window, screenshot, quit_with)
 
     return run_event_loop(app, start, window.aclose)
+
+
+def _headless_report(window: MainWindow, quit_with: Callable[[int], None]) -> dialogs.Report:
+    """Where dialogs go in screenshot mode: the first one's line to stderr, then the window
+    closes (no screenshot) and the loop ends with exit 2."""
+    said: list[str] = []
+
+    def report(line: str) -> None:
+        if not said:
+            said.append(line)
+            print(f"toolcall-inspector: {line}", file=sys.stderr, flush=True)
+            quit_with(2)
+            window.close()
+
+    return report
+
+
+_OFFSCREEN_NOTICES = ("This plugin does not support",)
+"""What the offscreen platform says about features it lacks (window hints): not problems."""
+
+
+def _quiet_offscreen(kind: QtMsgType, _context: QMessageLogContext, message: str) -> None:
+    """Qt's messages to stderr as usual, but for the offscreen platform's notices."""
+    if not message.startswith(_OFFSCREEN_NOTICES):
+        print(message, file=sys.stderr)
 
 
 def run_event_loop(
@@ -125,6 +179,8 @@ def _screenshot(window: MainWindow, out: str, quit_with: Callable[[int], None]) 
     """Render once the document is loaded, save the PNG, and quit."""
 
     def shoot() -> None:
+        if not window.isVisible():  # a dialog ended the headless run (exit 2)
+            return
         if window.doc.loading:
             QTimer.singleShot(100, shoot)
             return

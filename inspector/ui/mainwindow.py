@@ -137,7 +137,7 @@ class MainWindow(QMainWindow):
         self.recent.remember(name)
         a = self.doc.analysis
         if a is not None and any(v.state.dialect.fallback for v in a.attempts):
-            choice = dialogs.choose_dialect(self)
+            choice = dialogs.choose_dialect(self, name)
             if choice is not None:
                 self._apply(dialect=choice)
 
