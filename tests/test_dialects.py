@@ -613,9 +613,15 @@ def test_chat_two_entries_same_index_in_one_chunk() -> None:
 
 
 def test_chat_non_dict_entry_keeps_positions() -> None:
-    out = one("openai-chat", chunk("junk", {"index": 1, "function": {"arguments": "x"}}))
+    obj = chunk("junk", {"index": 1, "function": {"arguments": "x"}})
+    out = one("openai-chat", obj)
     assert kinds(out) == [K.UNKNOWN, K.TOOL_CALL]
-    assert out[0].value == "junk" and tools(out) == [tc(0, 1, 1, OMITTED, OMITTED, "x")]
+    assert out[0].value == {
+        "wire_field_type": "choices[0].delta.tool_calls[0]",
+        "expected": "object",
+        "got": "string",
+    }
+    assert out[0].raw == obj and tools(out) == [tc(0, 1, 1, OMITTED, OMITTED, "x")]
 
 
 def test_chat_order_within_one_event() -> None:

@@ -531,6 +531,13 @@ ZAI_CUT_FRAME = chat(  # GLM-5.1 on z.ai: a frame cut mid-JSON, the next data: i
     chunk(finish="tool_calls"),  # 2
 )
 
+WRONG_TYPES = chat(  # hostile wire data: each field of the wrong type is one problem
+    chunk(tc(0, "call_1", "get_weather", '{"city": ', "function"), role="assistant"),  # 0
+    chunk(tc([0], args='"Oslo"}')),  # 1: an index that is an array
+    chunk(content="ok"),  # 2
+    chunk(finish={"reason": "tool_calls"}),  # 3: a finish reason that is an object
+)
+
 BAD_UTF8 = chat(
     chunk(content="Hi", role="assistant"),  # 0
     b'data: {"choices":[{"index":0,"delta":{"content":"caf\xe9"}}]}\n\n',  # 1 error, 2
@@ -664,6 +671,7 @@ POSITIVE: dict[str, Case] = {
     "vllm-error": Case("error_after_200", VLLM_ERROR, [1]),
     "anthropic-error": Case("error_after_200", ANTHROPIC_ERROR, [1]),
     "zai-cut-frame": Case("undecodable_data", ZAI_CUT_FRAME, [1]),
+    "wrong-types": Case("wire_field_type", WRONG_TYPES, [1, 3]),
     "bad-utf8": Case("invalid_utf8", BAD_UTF8, [1]),
     "text-mode-split": Case("text_mode_tool_call", TEXT_MODE_SPLIT, [0, 1]),
 }
@@ -750,6 +758,7 @@ NEGATIVE: dict[str, tuple[str, bytes]] = {
     "error-in-arguments": ("error_after_200", ERROR_LOOKING_ARGS),
     "bad-utf8-is-not-a-provider-error": ("error_after_200", BAD_UTF8),
     "done-and-comment-in-data": ("undecodable_data", COMMENT_IN_DATA),
+    "odd-values-of-the-right-type": ("wire_field_type", NULL_ID),
     "multibyte-utf8": ("invalid_utf8", GOOD_UTF8),
     "tool-call-word": (
         "text_mode_tool_call",

@@ -96,8 +96,9 @@ class Judgement:
             return self.capture.tools
         for state in self.streams:
             for d in state.deltas[:8]:
-                if isinstance(d, Delta) and d.kind == DeltaKind.META and isinstance(d.value, dict):
-                    tools = (d.value.get("response") or {}).get("tools")
-                    if tools:
+                if isinstance(d, Delta) and d.kind == DeltaKind.META and type(d.value) is dict:
+                    response = d.value.get("response")  # wire data: any type (the dialect
+                    tools = response.get("tools") if type(response) is dict else None  # says)
+                    if tools and type(tools) is list:
                         return tools
         return None

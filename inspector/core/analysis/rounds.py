@@ -74,6 +74,13 @@ class ToolEvent:
         return StreamPosition.from_json(self.data.get("position"))
 
     @property
+    def call_id(self) -> str | None:
+        """The call id a ``tool_dispatch`` or ``tool_result`` names (None when it names none,
+        or something that is not a string: ``data`` is read from a file, verbatim)."""
+        value = self.data.get("call_id")
+        return value if type(value) is str else None
+
+    @property
     def session_t(self) -> float | None:
         """Seconds since the session began, when recorded."""
         value = self.data.get("session_t")

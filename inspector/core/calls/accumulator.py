@@ -12,6 +12,9 @@ Invariants:
 - Calls close when the provider says so: an explicit CLOSE delta, the next wire index in
   order, or a finish/done, as its :class:`~inspector.core.base.provider.Closing` rule says.
   A call still open at end of stream is truncated.
+- Any value is accepted where the wire has one (:mod:`inspector.core.calls.wirefield`): only
+  a JSON integer or string index names a lane (any other routes as a missing one, and a CLOSE
+  at it closes nothing), and only a string finish reason can be a cut-off one.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import Any, Final, Literal, get_args
 
 from inspector.core.base.model import OMITTED, Delta, DeltaKind, ToolCallDelta
 from inspector.core.base.provider import IN_ORDER, Closing
+from inspector.core.calls.wirefield import is_key
 
 EmptyIdPolicy = Literal["absent", "literal"]
 """How an empty-string id or name is read (the empty-id accumulator bug, docs/glossary.md):
@@ -183,7 +187,7 @@ class Accumulator:
                 return self._drop(d)
             return self._new(d)
         index = d.index
-        if index is OMITTED or not isinstance(index, int | str):
+        if not is_key(index):
             return self._add_unindexed(d)
         call = self._by_index.get(index)
         if call is None:
@@ -218,7 +222,7 @@ class Accumulator:
         call = ToolCall(len(self.calls), d)
         self.calls.append(call)
         self._open.append(call)
-        if d.index is not OMITTED and isinstance(d.index, int | str):
+        if is_key(d.index):
             self._by_index[d.index] = call
         if isinstance(d.id, str) and (self.policy == LITERAL or not _blank(d.id, ABSENT)):
             self._by_id.setdefault(d.id, call)
@@ -273,9 +277,7 @@ class Accumulator:
     def _drop(self, d: ToolCallDelta) -> ToolCall | None:
         """``literal``: an id no call has; keep the fragment visible in the lane it targeted."""
         index = d.index
-        target = None
-        if index is not OMITTED and isinstance(index, int | str):
-            target = self._by_index.get(index)
+        target = self._by_index.get(index) if is_key(index) else None
         if target is None and self._open:
             target = self._open[-1]
         if target is None:
@@ -294,7 +296,7 @@ class Accumulator:
         if kind == DeltaKind.CLOSE:
             self.close(d.value, d.seq)
         elif kind == DeltaKind.FINISH:
-            if d.value in CUTOFF_REASONS:
+            if type(d.value) is str and d.value in CUTOFF_REASONS:
                 for call in self._open:
                     call.truncated = not _parses(call.arguments)
             if self.closing.on_finish:
@@ -306,11 +308,12 @@ class Accumulator:
             self.close_all(d.seq, "done")
 
     def close(self, index: Any, seq: int) -> None:
-        """Close the call at ``index`` (OMITTED: the latest open call)."""
+        """Close the call at ``index`` (OMITTED: the latest open call; an index that names
+        no lane, such as an array, closes nothing)."""
         if index is OMITTED:
             call = self._open[-1] if self._open else None
         else:
-            call = self._by_index.get(index)
+            call = self._by_index.get(index) if is_key(index) else None
         if call is not None and call.open:
             call.open = False
             call.close_seq = seq

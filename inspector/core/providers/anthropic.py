@@ -15,6 +15,10 @@ Invariants:
 - ``input_json_delta.partial_json`` fragments are passed on as received (``""`` included).
 - Known events without a normalized meaning (non-tool block starts, signature/citation deltas)
   become META; unknown types become UNKNOWN with the object; nothing is dropped.
+- A field of the wrong type (an ``index`` that is not an integer, a ``delta`` that is not an
+  object, a ``stop_reason`` that is not a string …) is flagged with its path
+  (:mod:`inspector.core.calls.wirefield`) and the event mapped as far as it can be: an index
+  or stop reason as received, a part that is not an object left out.
 
 The provider: every block is closed explicitly (``content_block_stop``); the stream ends with
 ``message_stop``; arguments arrive as strings (``input_json_delta``). A continuation appends an
@@ -30,13 +34,17 @@ from typing import Any, Final
 
 from inspector.core.base.model import OMITTED, AnyDelta, Delta, DeltaKind, SSEEvent, ToolCallDelta
 from inspector.core.base.provider import EXPLICIT, Turn, TurnResult, WireRequest
+from inspector.core.calls.wirefield import wrong_type
 from inspector.core.providers.common import (
     OwnDialect,
     as_list,
     compact_json,
     decode_object,
     function,
+    index_at,
+    object_at,
     split_system,
+    string_at,
     wrapped_error,
 )
 
@@ -54,8 +62,12 @@ _REASONING = DeltaKind.REASONING
 _UNKNOWN = DeltaKind.UNKNOWN
 
 
-def _text(seq: int, kind: str, value: Any, out: list[AnyDelta]) -> None:
-    """A TEXT or REASONING delta for a non-empty string (anything else carries no text)."""
+def _text(
+    seq: int, kind: str, obj: dict[str, Any], key: str, out: list[AnyDelta], path: str
+) -> None:
+    """A TEXT or REASONING delta for ``obj[key]`` when it is a non-empty string (anything else
+    carries no text; a value that is not a string or null is flagged)."""
+    value = string_at(obj, key, seq, out, path)
     if type(value) is str and value:
         out.append(Delta(seq, kind, value))
 
@@ -71,34 +83,37 @@ class AnthropicDialect(OwnDialect):
         seq = ev.seq
         data = ev.data
         t = obj.get("type", ev.event)
+        if type(t) is not str:
+            out.append(wrong_type(seq, "type", "string", t, obj))
 
         if t == "content_block_delta":
             self._block_delta(seq, obj, data, out)
         elif t == "content_block_start":
             self._block_start(seq, obj, data, out)
         elif t == "content_block_stop":
-            out.append(Delta(seq, DeltaKind.CLOSE, obj.get("index", OMITTED), obj))
+            out.append(Delta(seq, DeltaKind.CLOSE, index_at(obj, "index", seq, out), obj))
         elif t == "ping":
             out.append(Delta(seq, DeltaKind.KEEPALIVE, "ping", obj))
         elif t == "message_start":
-            message = obj.get("message")
-            if type(message) is dict:
+            message = object_at(obj, "message", seq, out)
+            if message is not None:
                 head = {k: v for k, v in message.items() if k != "content"}
                 out.append(Delta(seq, _META, {"message": head}, obj))
-                usage = message.get("usage")
-                if type(usage) is dict:
+                usage = object_at(message, "usage", seq, out, "message.")
+                if usage is not None:
                     out.append(Delta(seq, DeltaKind.USAGE, usage, obj))
-            else:
+            elif obj.get("message") is None:
                 out.append(Delta(seq, _UNKNOWN, obj, data))
         elif t == "message_delta":
-            delta = obj.get("delta")
-            stop = delta.get("stop_reason") if type(delta) is dict else None
-            usage = obj.get("usage")
+            delta = object_at(obj, "delta", seq, out)
+            stop = string_at(delta, "stop_reason", seq, out, "delta.") if delta else None
+            stop = None if stop is OMITTED else stop  # kept as received: no known reason
+            usage = object_at(obj, "usage", seq, out)
             if stop is not None:
                 out.append(Delta(seq, DeltaKind.FINISH, stop, obj))
-            if type(usage) is dict:
+            if usage is not None:
                 out.append(Delta(seq, DeltaKind.USAGE, usage, obj))
-            if stop is None and type(usage) is not dict:
+            if stop is None and usage is None:
                 out.append(Delta(seq, _META, {"type": t}, obj))
         elif t == "message_stop":
             out.append(Delta(seq, DeltaKind.DONE, None, obj))
@@ -109,12 +124,13 @@ class AnthropicDialect(OwnDialect):
 
     @staticmethod
     def _block_start(seq: int, obj: dict[str, Any], data: str, out: list[AnyDelta]) -> None:
-        index = obj.get("index", OMITTED)
-        block = obj.get("content_block")
-        if type(block) is not dict:
-            out.append(Delta(seq, _UNKNOWN, obj, data))
+        index = index_at(obj, "index", seq, out)
+        block = object_at(obj, "content_block", seq, out)
+        if block is None:
+            if "content_block" not in obj or obj["content_block"] is None:
+                out.append(Delta(seq, _UNKNOWN, obj, data))
             return
-        bt = block.get("type", OMITTED)
+        bt = string_at(block, "type", seq, out, "content_block.")
         if type(bt) is str and bt in TOOL_BLOCKS:
             extra: dict[str, Any] = {"block_type": bt}
             for k, v in block.items():
@@ -129,13 +145,15 @@ class AnthropicDialect(OwnDialect):
                     obj_args = True
             elif inp is not OMITTED:
                 extra["input"] = inp
+                if inp is not None:
+                    out.append(wrong_type(seq, "content_block.input", "object", inp, block))
             out.append(
                 ToolCallDelta(
                     seq,
                     0,
                     index,
-                    block.get("id", OMITTED),
-                    block.get("name", OMITTED),
+                    string_at(block, "id", seq, out, "content_block."),
+                    string_at(block, "name", seq, out, "content_block."),
                     args,
                     bt,
                     obj_args,
@@ -146,26 +164,26 @@ class AnthropicDialect(OwnDialect):
             return
         out.append(Delta(seq, _META, {"block_start": index, "content_block": block}, obj))
         if bt == "text":
-            _text(seq, _TEXT, block.get("text"), out)
+            _text(seq, _TEXT, block, "text", out, "content_block.")
         elif bt == "thinking":
-            _text(seq, _REASONING, block.get("thinking"), out)
+            _text(seq, _REASONING, block, "thinking", out, "content_block.")
 
     @staticmethod
     def _block_delta(seq: int, obj: dict[str, Any], data: str, out: list[AnyDelta]) -> None:
-        index = obj.get("index", OMITTED)
-        delta = obj.get("delta")
-        if type(delta) is not dict:
-            out.append(Delta(seq, _UNKNOWN, obj, data))
+        index = index_at(obj, "index", seq, out)
+        delta = object_at(obj, "delta", seq, out)
+        if delta is None:
+            if obj.get("delta") is None:
+                out.append(Delta(seq, _UNKNOWN, obj, data))
             return
-        dt = delta.get("type")
+        dt = string_at(delta, "type", seq, out, "delta.")
         if dt == "input_json_delta":
-            out.append(
-                ToolCallDelta(seq, 0, index, OMITTED, OMITTED, delta.get("partial_json", OMITTED))
-            )
+            args = string_at(delta, "partial_json", seq, out, "delta.")
+            out.append(ToolCallDelta(seq, 0, index, OMITTED, OMITTED, args))
         elif dt == "text_delta":
-            _text(seq, _TEXT, delta.get("text"), out)
+            _text(seq, _TEXT, delta, "text", out, "delta.")
         elif dt == "thinking_delta":
-            _text(seq, _REASONING, delta.get("thinking"), out)
+            _text(seq, _REASONING, delta, "thinking", out, "delta.")
         elif dt == "signature_delta" or dt == "citations_delta":
             out.append(Delta(seq, _META, {"index": index, **delta}, obj))
         else:

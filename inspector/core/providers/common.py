@@ -5,6 +5,8 @@ Invariants:
 - Comments become KEEPALIVE, wire decode errors ERROR (``raw={"wire": "decode"}``), data that
   is not JSON UNKNOWN (``{"undecodable": …}``) or KEEPALIVE for a comment re-wrapped as data
   (``data: : …``), a JSON non-object UNKNOWN: the same in every dialect.
+- A field of the wrong type is flagged once, with its path, by :func:`index_at`,
+  :func:`string_at` and :func:`object_at` (:mod:`inspector.core.calls.wirefield`).
 - Pure: nothing here keeps state or does I/O.
 """
 
@@ -15,8 +17,9 @@ from typing import Any
 
 import orjson
 
-from inspector.core.base.model import AnyDelta, Delta, DeltaKind, EventKind, SSEEvent
+from inspector.core.base.model import OMITTED, AnyDelta, Delta, DeltaKind, EventKind, SSEEvent
 from inspector.core.base.provider import Dialect, Provider
+from inspector.core.calls.wirefield import wrong_type
 
 _loads = orjson.loads
 _dumps = orjson.dumps
@@ -93,6 +96,36 @@ def decode_object(ev: SSEEvent, out: list[AnyDelta]) -> dict[str, Any] | None:
         out.append(Delta(ev.seq, DeltaKind.UNKNOWN, obj, ev.data))
         return None
     return obj
+
+
+# -- fields of the wrong type (inspector.core.calls.wirefield) ---------------------------------
+
+
+def index_at(obj: dict[str, Any], key: str, seq: int, out: list[AnyDelta], path: str = "") -> Any:
+    """``obj[key]`` as received (OMITTED when absent), flagged unless it is an integer or null
+    (an index is an identity field: null is a value of its own). ``path`` prefixes the key."""
+    value = obj.get(key, OMITTED)
+    if value is not OMITTED and value is not None and type(value) is not int:
+        out.append(wrong_type(seq, path + key, "integer", value, obj))
+    return value
+
+
+def string_at(obj: dict[str, Any], key: str, seq: int, out: list[AnyDelta], path: str = "") -> Any:
+    """``obj[key]`` as received (OMITTED when absent), flagged unless it is a string or null."""
+    value = obj.get(key, OMITTED)
+    if value is not OMITTED and value is not None and type(value) is not str:
+        out.append(wrong_type(seq, path + key, "string", value, obj))
+    return value
+
+
+def object_at(obj: dict[str, Any], key: str, seq: int, out: list[AnyDelta], path: str = "") -> Any:
+    """``obj[key]`` when it is an object; None otherwise, flagged unless absent or null."""
+    value = obj.get(key)
+    if type(value) is dict:
+        return value
+    if value is not None:
+        out.append(wrong_type(seq, path + key, "object", value, obj))
+    return None
 
 
 def error_message(err: Any) -> str:

@@ -19,6 +19,10 @@ Invariants:
   text here), and the CLOSE is emitted only when ``willContinue`` is not ``true``.
 - ``promptFeedback.blockReason`` and ``{"error": …}`` become ERROR; other non-text parts
   (code execution, inline data …) become META; unknown shapes become UNKNOWN.
+- A field of the wrong type (``candidates`` that is not an array, a part that is not an
+  object, ``args`` that is not an object …) is flagged with its path
+  (:mod:`inspector.core.calls.wirefield`) and the rest mapped: what is not an object is left
+  out, identity fields and a finish reason pass as received.
 
 The provider: calls arrive whole and a finish closes what is open; there is no end marker to
 miss; arguments are objects by design (not a quirk); a turn with calls finishes with ``STOP``.
@@ -37,13 +41,17 @@ from urllib.parse import quote
 
 from inspector.core.base.model import OMITTED, AnyDelta, Delta, DeltaKind, SSEEvent, ToolCallDelta
 from inspector.core.base.provider import ON_FINISH, Turn, TurnResult, WireRequest
+from inspector.core.calls.wirefield import wrong_type
 from inspector.core.providers.common import (
     OwnDialect,
     as_list,
     compact_json,
     decode_object,
     function,
+    index_at,
+    object_at,
     split_system,
+    string_at,
     text_of,
     wrapped_error,
 )
@@ -80,92 +88,66 @@ class GeminiDialect(OwnDialect):
         if obj.get("error") is not None:
             out.append(Delta(seq, DeltaKind.ERROR, wrapped_error(obj), obj))
             mapped = True
-        feedback = obj.get("promptFeedback")
-        if type(feedback) is dict:
-            block = feedback.get("blockReason")
+        if obj.get("promptFeedback") is not None:
+            mapped = True
+            feedback = object_at(obj, "promptFeedback", seq, out)
+            block = feedback.get("blockReason") if feedback is not None else None
             if block is not None:
                 out.append(Delta(seq, DeltaKind.ERROR, f"prompt blocked: {block}", obj))
-            mapped = True
         candidates = obj.get("candidates")
         if type(candidates) is list:
             mapped = True
             pos = 0
             for ci, cand in enumerate(candidates):
+                where = f"candidates[{ci}]"
                 if type(cand) is not dict:
-                    out.append(Delta(seq, _UNKNOWN, cand, data))
+                    out.append(wrong_type(seq, where, "object", cand, obj))
                     continue
-                n = cand.get("index", ci)
-                pos = self._parts(seq, cand, n, pos, data, out)
-                reason = cand.get("finishReason")
-                if reason is not None:
+                n = index_at(cand, "index", seq, out, where + ".")
+                n = ci if n is OMITTED else n
+                pos = self._parts(seq, cand, n, pos, where, data, out)
+                reason = string_at(cand, "finishReason", seq, out, where + ".")
+                if reason is not None and reason is not OMITTED:  # kept as received
                     out.append(Delta(seq, DeltaKind.FINISH, reason, cand))
         elif candidates is not None:
-            out.append(Delta(seq, _UNKNOWN, obj, data))
-            return
-        usage = obj.get("usageMetadata")
-        if type(usage) is dict:
-            out.append(Delta(seq, DeltaKind.USAGE, usage, obj))
+            out.append(wrong_type(seq, "candidates", "array", candidates, obj))
             mapped = True
+        if obj.get("usageMetadata") is not None:
+            mapped = True
+            usage = object_at(obj, "usageMetadata", seq, out)
+            if usage is not None:
+                out.append(Delta(seq, DeltaKind.USAGE, usage, obj))
         if not mapped:
             out.append(Delta(seq, _UNKNOWN, obj, data))
 
     @staticmethod
     def _parts(
-        seq: int, cand: dict[str, Any], n: Any, pos: int, data: str, out: list[AnyDelta]
+        seq: int, cand: dict[str, Any], n: Any, pos: int, where: str, data: str, out: list[AnyDelta]
     ) -> int:
         """Map one candidate's parts; returns the next function-call position."""
-        content = cand.get("content")
+        content = object_at(cand, "content", seq, out, where + ".")
         if content is None:
             return pos
-        parts = content.get("parts") if type(content) is dict else None
+        parts = content.get("parts")
         if type(parts) is not list:
-            if type(content) is not dict or "parts" in content:
+            if parts is not None:
+                out.append(wrong_type(seq, f"{where}.content.parts", "array", parts, content))
+            elif "parts" in content:
                 out.append(Delta(seq, _UNKNOWN, cand, data))
             return pos
         craw = None if n == 0 else cand
-        for part in parts:
+        for pi, part in enumerate(parts):
+            path = f"{where}.content.parts[{pi}]"
             if type(part) is not dict:
-                out.append(Delta(seq, _UNKNOWN, part, data))
+                out.append(wrong_type(seq, path, "object", part, content))
                 continue
-            fc = part.get("functionCall", OMITTED)
-            if fc is not OMITTED:
-                if type(fc) is not dict:
-                    out.append(Delta(seq, _UNKNOWN, part, data))
+            if "functionCall" in part:
+                fc = object_at(part, "functionCall", seq, out, path + ".")
+                if fc is None:
+                    if part["functionCall"] is None:
+                        out.append(Delta(seq, _UNKNOWN, part, data))
                     continue
-                extra: dict[str, Any] | None = None
-                sig = part.get("thoughtSignature", OMITTED)
-                if sig is not OMITTED:
-                    extra = {"thoughtSignature": sig}
-                if n != 0:
-                    extra = extra or {}
-                    extra["candidate"] = n
-                streamed = "partialArgs" in fc or "willContinue" in fc
-                if streamed:
-                    extra = extra or {}
-                    extra["partialArgs"] = fc.get("partialArgs", OMITTED)
-                    extra["willContinue"] = fc.get("willContinue", OMITTED)
-                args = fc.get("args", OMITTED)
-                obj_args = False
-                if type(args) is dict or type(args) is list:
-                    args = compact_json(args)
-                    obj_args = True
-                out.append(
-                    ToolCallDelta(
-                        seq,
-                        pos,
-                        OMITTED,
-                        fc.get("id", OMITTED),
-                        fc.get("name", OMITTED),
-                        args,
-                        OMITTED,
-                        obj_args,
-                        False,
-                        extra,
-                    )
-                )
-                pos += 1
-                if not streamed or fc.get("willContinue") is not True:
-                    out.append(Delta(seq, DeltaKind.CLOSE, OMITTED, part))
+                pos = _call(seq, fc, part, n, pos, path + ".functionCall.", out)
                 continue
             text = part.get("text", OMITTED)
             if text is not OMITTED:
@@ -176,7 +158,7 @@ class GeminiDialect(OwnDialect):
                         )
                         out.append(Delta(seq, kind, text, craw))
                 else:
-                    out.append(Delta(seq, _UNKNOWN, part, data))
+                    out.append(wrong_type(seq, path + ".text", "string", text, part))
                 if "thoughtSignature" in part:
                     out.append(
                         Delta(seq, _META, {"thoughtSignature": part["thoughtSignature"]}, part)
@@ -186,6 +168,39 @@ class GeminiDialect(OwnDialect):
             else:
                 out.append(Delta(seq, _UNKNOWN, part, data))
         return pos
+
+
+def _call(
+    seq: int, fc: dict[str, Any], part: dict[str, Any], n: Any, pos: int, path: str,
+    out: list[AnyDelta],
+) -> int:  # fmt: skip
+    """Map one ``functionCall`` part (and its CLOSE); returns the next function-call position."""
+    extra: dict[str, Any] | None = None
+    sig = part.get("thoughtSignature", OMITTED)
+    if sig is not OMITTED:
+        extra = {"thoughtSignature": sig}
+    if n != 0:
+        extra = extra or {}
+        extra["candidate"] = n
+    streamed = "partialArgs" in fc or "willContinue" in fc
+    if streamed:
+        extra = extra or {}
+        extra["partialArgs"] = fc.get("partialArgs", OMITTED)
+        extra["willContinue"] = fc.get("willContinue", OMITTED)
+    args = fc.get("args", OMITTED)
+    obj_args = False
+    if type(args) is dict or type(args) is list:
+        args = compact_json(args)
+        obj_args = True
+    elif args is not OMITTED and args is not None:
+        out.append(wrong_type(seq, path + "args", "object", args, fc))
+    call_id = string_at(fc, "id", seq, out, path)
+    name = string_at(fc, "name", seq, out, path)
+    out.append(ToolCallDelta(seq, pos, OMITTED, call_id, name, args, OMITTED, obj_args, False,
+                             extra))  # fmt: skip
+    if not streamed or fc.get("willContinue") is not True:
+        out.append(Delta(seq, DeltaKind.CLOSE, OMITTED, part))
+    return pos + 1
 
 
 # -- the provider --------------------------------------------------------------------------------

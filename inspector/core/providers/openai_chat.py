@@ -3,9 +3,11 @@ its requests (``/chat/completions``), continuations and error bodies.
 
 This is the hot path: most providers speak it and a stream can carry thousands of chunks.
 ``OpenAIChat.feed`` does one ``orjson.loads`` per event and otherwise only dict lookups and
-object construction. A tool-call entry whose ``function`` is an object with string (or absent)
-``arguments`` is mapped inline; anything odder goes through ``_entry`` (same result, slower).
-A delta holding only ``tool_calls`` skips the role/reasoning/content/function_call lookups.
+object construction. A tool-call entry with an integer (or absent) index, string (or absent) id
+and name, whose ``function`` is an object with string (or absent) ``arguments``, is mapped
+inline; anything odder goes through ``_entry`` (same result, plus a flag for each field of the
+wrong type). A delta holding only ``tool_calls`` skips the role/reasoning/content/function_call
+lookups.
 
 Invariants:
 - Tool-call identity fields (``index``, ``id``, ``function.name``, ``type``) and ``arguments``
@@ -14,6 +16,11 @@ Invariants:
   (One limit is orjson's: an integer wider than 64 bits arrives as a float.)
 - The one rewrite: arguments that arrived as a JSON object/array become their compact JSON text
   with ``args_object=True`` (llama-server / Ollama quirk); other non-strings stay as received.
+- A field of the wrong type (``choices`` not an array, an ``index`` that is not an integer, a
+  ``finish_reason`` that is not a string …) is flagged where it is read, with its path
+  (:func:`~inspector.core.calls.wirefield.wrong_type`), and the rest of the event is mapped:
+  an entry, choice or delta that is not an object is skipped; a value in an identity field or
+  a finish reason is passed on as received.
 - Per event the deltas come out in a fixed order: ERROR (provider error object), then per
   choice META (role), REASONING, TEXT, tool calls (``pos`` = position in that choice's
   ``tool_calls`` list; the legacy ``function_call`` follows them), FINISH; then USAGE.
@@ -48,6 +55,7 @@ from inspector.core.base.model import (
     ToolCallDelta,
 )
 from inspector.core.base.provider import IN_ORDER, Turn, TurnResult, WireRequest
+from inspector.core.calls.wirefield import wrong_type
 from inspector.core.providers.common import (
     OwnDialect,
     args_text,
@@ -76,56 +84,91 @@ _UNKNOWN = DeltaKind.UNKNOWN
 # -- the dialect --------------------------------------------------------------------------------
 
 
-def _entry(seq: int, pos: int, n: Any, e: Any, data: str) -> AnyDelta:
-    """The slow path for one ``tool_calls`` entry: anything but a dict whose ``function`` is a
-    dict with string (or absent) ``arguments``."""
+def _string(seq: int, path: str, value: Any, obj: Any, append: Any) -> None:
+    """Flag an identity field that is neither absent, null nor a string."""
+    if value is not OMITTED and value is not None and type(value) is not str:
+        append(wrong_type(seq, path, "string", value, obj))
+
+
+def _arguments(seq: int, path: str, a: Any, obj: Any, append: Any) -> tuple[Any, bool]:
+    """(arguments as the delta carries them, arrived as an object/array): an object or array
+    becomes its compact JSON text (llama-server / Ollama); any other non-string is flagged
+    and kept as received."""
+    if type(a) is dict or type(a) is list:
+        return _dumps(a).decode(), True
+    if a is not OMITTED and a is not None and type(a) is not str:
+        append(wrong_type(seq, f"{path}.arguments", "string", a, obj))
+    return a, False
+
+
+def _entry(seq: int, pos: int, n: Any, e: Any, where: str, obj: Any, append: Any) -> None:
+    """The slow path for one ``tool_calls`` entry: anything but a dict with an integer (or
+    absent) index, string (or absent) id and name, whose ``function`` is a dict with string (or
+    absent) ``arguments``. Every field of the wrong type is flagged, then the entry is mapped
+    as received."""
+    path = f"{where}.tool_calls[{pos}]"
     if type(e) is not dict:
-        return Delta(seq, _UNKNOWN, e, data)
+        append(wrong_type(seq, path, "object", e, obj))
+        return
     extra: dict[str, Any] | None = None
+    index = e.get("index", OMITTED)
+    if index is not OMITTED and index is not None and type(index) is not int:
+        append(wrong_type(seq, f"{path}.index", "integer", index, obj))
+    _string(seq, f"{path}.id", e.get("id", OMITTED), obj, append)
+    _string(seq, f"{path}.type", e.get("type", OMITTED), obj, append)
     fn = e.get("function", OMITTED)
     if type(fn) is dict:
         name = fn.get("name", OMITTED)
-        a = fn.get("arguments", OMITTED)
+        _string(seq, f"{path}.function.name", name, obj, append)
+        a, obj_args = _arguments(seq, f"{path}.function", fn.get("arguments", OMITTED), obj, append)
     else:
         name = a = OMITTED
+        obj_args = False
         if fn is not OMITTED:
             extra = {"function": fn}
-    obj_args = False
-    if type(a) is dict or type(a) is list:
-        a = _dumps(a).decode()
-        obj_args = True
+            append(wrong_type(seq, f"{path}.function", "object", fn, obj))
     if n != 0:
         extra = extra or {}
         extra["choice"] = n
-    return ToolCallDelta(
-        seq,
-        pos,
-        e.get("index", OMITTED),
-        e.get("id", OMITTED),
-        name,
-        a,
-        e.get("type", OMITTED),
-        obj_args,
-        False,
-        extra,
+    append(
+        ToolCallDelta(
+            seq,
+            pos,
+            index,
+            e.get("id", OMITTED),
+            name,
+            a,
+            e.get("type", OMITTED),
+            obj_args,
+            False,
+            extra,
+        )
     )
 
 
-def _legacy(seq: int, pos: int, n: Any, fc: Any, data: str) -> AnyDelta:
+def _legacy(seq: int, pos: int, n: Any, fc: Any, where: str, obj: Any, append: Any) -> None:
     """The pre-tools ``delta.function_call`` {name, arguments}: no index, no id."""
+    path = f"{where}.function_call"
     if type(fc) is not dict:
-        return Delta(seq, _UNKNOWN, {"function_call": fc}, data)
-    a = fc.get("arguments", OMITTED)
-    obj_args = False
-    if type(a) is dict or type(a) is list:
-        a = _dumps(a).decode()
-        obj_args = True
+        append(wrong_type(seq, path, "object", fc, obj))
+        return
+    name = fc.get("name", OMITTED)
+    _string(seq, f"{path}.name", name, obj, append)
+    a, obj_args = _arguments(seq, path, fc.get("arguments", OMITTED), obj, append)
     extra: dict[str, Any] = {"legacy_function_call": True}
     if n != 0:
         extra["choice"] = n
-    return ToolCallDelta(
-        seq, pos, OMITTED, OMITTED, fc.get("name", OMITTED), a, OMITTED, obj_args, False, extra
-    )
+    append(ToolCallDelta(seq, pos, OMITTED, OMITTED, name, a, OMITTED, obj_args, False, extra))
+
+
+def _text(seq: int, kind: str, path: str, value: Any, craw: Any, obj: Any, append: Any) -> None:
+    """A TEXT or REASONING delta for a non-empty string; anything but a string or null is
+    flagged."""
+    if type(value) is str:
+        if value:
+            append(Delta(seq, kind, value, craw))
+    elif value is not None:
+        append(wrong_type(seq, path, "string", value, obj))
 
 
 class OpenAIChatDialect(OwnDialect):
@@ -156,87 +199,108 @@ class OpenAIChatDialect(OwnDialect):
         err = obj.get("error")
         if err is not None:
             append(Delta(seq, _ERROR, error_message(err), obj))
-        if choices:
-            if type(choices) is not list:
-                append(Delta(seq, _UNKNOWN, obj, data))
-                return
-            ci = 0
+        if type(choices) is list:
+            k = 0
             for ch in choices:
                 if type(ch) is not dict:
-                    append(Delta(seq, _UNKNOWN, ch, data))
-                    ci += 1
+                    append(wrong_type(seq, f"choices[{k}]", "object", ch, obj))
+                    k += 1
                     continue
-                n = ch.get("index", ci)
-                ci += 1
+                n = ch.get("index", k)
+                if type(n) is not int:
+                    append(wrong_type(seq, f"choices[{k}].index", "integer", n, obj))
                 delta = ch.get("delta")
-                if delta:
-                    if type(delta) is not dict:
-                        append(Delta(seq, _UNKNOWN, ch, data))
-                    else:
-                        tcs = delta.get("tool_calls")
-                        # Most chunks of a tool stream hold tool_calls and nothing else: they
-                        # skip the role / reasoning / content / function_call lookups.
-                        rest = tcs is None or len(delta) > 1
-                        if rest:
-                            craw = None if n == 0 else ch
-                            if "role" in delta:
-                                append(Delta(seq, _META, {"role": delta["role"]}, craw))
-                            r = delta.get("reasoning_content")
-                            if r and type(r) is str:
-                                append(Delta(seq, _REASONING, r, craw))
-                            r2 = delta.get("reasoning")
-                            if r2 and r2 != r and type(r2) is str:
-                                append(Delta(seq, _REASONING, r2, craw))
-                            c = delta.get("content")
-                            if c and type(c) is str:
-                                append(Delta(seq, _TEXT, c, craw))
-                        pos = 0
-                        if tcs is not None:
-                            if type(tcs) is not list:
-                                append(Delta(seq, _UNKNOWN, {"tool_calls": tcs}, data))
-                                tcs = ()
-                            for e in tcs:
-                                # Fast path: a dict entry whose function is a dict with string
-                                # (or absent) arguments. Anything else goes through _entry().
-                                if type(e) is dict:
-                                    fn = e.get("function", OMITTED)
-                                    if type(fn) is dict:
-                                        a = fn.get("arguments", OMITTED)
-                                        if type(a) is str or a is OMITTED:
-                                            append(
-                                                ToolCallDelta(
-                                                    seq,
-                                                    pos,
-                                                    e.get("index", OMITTED),
-                                                    e.get("id", OMITTED),
-                                                    fn.get("name", OMITTED),
-                                                    a,
-                                                    e.get("type", OMITTED),
-                                                    False,
-                                                    False,
-                                                    None if n == 0 else {"choice": n},
-                                                )
+                if type(delta) is dict:
+                    tcs = delta.get("tool_calls")
+                    # Most chunks of a tool stream hold tool_calls and nothing else: they skip
+                    # the role / reasoning / content / function_call lookups.
+                    rest = tcs is None or len(delta) > 1
+                    if rest:
+                        craw = None if n == 0 else ch
+                        if "role" in delta:
+                            role = delta["role"]
+                            if role is not None and type(role) is not str:
+                                append(wrong_type(seq, f"choices[{k}].delta.role", "string",
+                                                  role, obj))  # fmt: skip
+                            append(Delta(seq, _META, {"role": role}, craw))
+                        r = delta.get("reasoning_content")
+                        if r is not None:
+                            _text(seq, _REASONING, f"choices[{k}].delta.reasoning_content", r,
+                                  craw, obj, append)  # fmt: skip
+                        r2 = delta.get("reasoning")
+                        if r2 is not None and r2 != r:
+                            _text(seq, _REASONING, f"choices[{k}].delta.reasoning", r2, craw,
+                                  obj, append)  # fmt: skip
+                        c = delta.get("content")
+                        if c is not None:
+                            _text(seq, _TEXT, f"choices[{k}].delta.content", c, craw, obj, append)
+                    pos = 0
+                    if tcs is not None:
+                        if type(tcs) is not list:
+                            append(wrong_type(seq, f"choices[{k}].delta.tool_calls", "array",
+                                              tcs, obj))  # fmt: skip
+                            tcs = ()
+                        for e in tcs:
+                            # Fast path: a dict entry with an integer (or absent) index and
+                            # string (or absent) id and name, whose function is a dict with
+                            # string (or absent) arguments. Anything else goes through _entry().
+                            if type(e) is dict:
+                                fn = e.get("function", OMITTED)
+                                if type(fn) is dict:
+                                    a = fn.get("arguments", OMITTED)
+                                    index = e.get("index", OMITTED)
+                                    id_ = e.get("id", OMITTED)
+                                    name = fn.get("name", OMITTED)
+                                    if (
+                                        (type(a) is str or a is OMITTED)
+                                        and (type(index) is int or index is OMITTED)
+                                        and (id_ is OMITTED or type(id_) is str)
+                                        and (name is OMITTED or type(name) is str)
+                                    ):
+                                        append(
+                                            ToolCallDelta(
+                                                seq,
+                                                pos,
+                                                index,
+                                                id_,
+                                                name,
+                                                a,
+                                                e.get("type", OMITTED),
+                                                False,
+                                                False,
+                                                None if n == 0 else {"choice": n},
                                             )
-                                            pos += 1
-                                            continue
-                                append(_entry(seq, pos, n, e, data))
-                                pos += 1
-                        if rest:
-                            fc = delta.get("function_call")
-                            if fc is not None:
-                                append(_legacy(seq, pos, n, fc, data))
-                elif delta is None and "message" in ch:  # a whole message where a delta belongs
+                                        )
+                                        pos += 1
+                                        continue
+                            _entry(seq, pos, n, e, f"choices[{k}].delta", obj, append)
+                            pos += 1
+                    if rest:
+                        fc = delta.get("function_call")
+                        if fc is not None:
+                            _legacy(seq, pos, n, fc, f"choices[{k}].delta", obj, append)
+                elif delta is not None:
+                    append(wrong_type(seq, f"choices[{k}].delta", "object", delta, obj))
+                elif "message" in ch:  # a whole message where a delta belongs
                     append(Delta(seq, _UNKNOWN, ch, data))
                 fr = ch.get("finish_reason")
                 if fr is not None:
+                    if type(fr) is not str:  # kept as received: no known reason
+                        append(wrong_type(seq, f"choices[{k}].finish_reason", "string", fr, obj))
                     append(Delta(seq, _FINISH, fr, ch))
-        elif choices is None and obj.get("object") == "error":  # vLLM / TGI error object
-            append(Delta(seq, _ERROR, error_message(obj), obj))
-            return
+                k += 1
+        elif choices is None:
+            if obj.get("object") == "error":  # vLLM / TGI error object
+                append(Delta(seq, _ERROR, error_message(obj), obj))
+                return
+        else:
+            append(wrong_type(seq, "choices", "array", choices, obj))
 
         usage = obj.get("usage")
-        if usage is not None and type(usage) is dict:
+        if type(usage) is dict:
             append(Delta(seq, _USAGE, usage, obj))
+        elif usage is not None:
+            append(wrong_type(seq, "usage", "object", usage, obj))
         elif not choices and err is None:
             # No choices to map and nothing else we know (Azure's prompt_filter_results
             # chunk, an empty object …): keep it visible, verbatim.
@@ -272,7 +336,7 @@ class OpenAIChat:
 
     def is_tool_finish(self, reason: Any, calls: int) -> bool:
         """``tool_calls`` (or the legacy ``function_call``) with at least one call."""
-        return calls > 0 and reason in _TOOL_FINISH
+        return calls > 0 and type(reason) is str and reason in _TOOL_FINISH
 
     def error_message(self, body: Any) -> str:
         """``{"error": {"message", "type", "param", "code"}}``; vLLM / TGI send the error

@@ -18,6 +18,10 @@ Invariants:
   ``response.failed`` (ERROR, FINISH("failed"), DONE); there is no ``[DONE]``.
 - Known lifecycle events with no normalized meaning become META ``{"type": …}`` (the object is
   in ``raw``); unknown types become UNKNOWN. Nothing is dropped.
+- A field of the wrong type (an ``output_index`` that is not an integer, a ``response`` that is
+  not an object …) is flagged with its path (:mod:`inspector.core.calls.wirefield`) and the
+  event mapped as far as it can be: identity fields as received, an object that is not one
+  read as empty.
 
 The provider: each call item is closed explicitly (``output_item.done``); the stream ends with
 ``response.completed``; a turn with calls completes normally (``completed``). A continuation
@@ -32,6 +36,7 @@ from typing import Any
 
 from inspector.core.base.model import OMITTED, AnyDelta, Delta, DeltaKind, SSEEvent, ToolCallDelta
 from inspector.core.base.provider import EXPLICIT, Provider, Turn, TurnResult, WireRequest
+from inspector.core.calls.wirefield import wrong_type
 from inspector.core.providers.common import (
     OwnDialect,
     args_text,
@@ -39,7 +44,10 @@ from inspector.core.providers.common import (
     decode_object,
     error_message,
     function,
+    index_at,
+    object_at,
     split_system,
+    string_at,
 )
 
 CALL_ITEMS = frozenset({"function_call", "custom_tool_call"})
@@ -95,12 +103,20 @@ class ResponsesDialect(OwnDialect):
         self._index_of: dict[str, Any] = {}
         """item id -> output_index, from ``output_item.added`` (for events lacking the index)."""
 
-    def _index(self, obj: dict[str, Any], item_id: Any, extra: dict[str, Any]) -> Any:
-        index = obj.get("output_index", OMITTED)
+    def _index(self, index: Any, item_id: Any, extra: dict[str, Any]) -> Any:
+        """The output index as received, or (when absent) the one its item id was added at."""
         if index is OMITTED and type(item_id) is str and item_id in self._index_of:
             index = self._index_of[item_id]
             extra["index_from_item_id"] = True
         return index
+
+    def _ref(
+        self, seq: int, obj: dict[str, Any], out: list[AnyDelta]
+    ) -> tuple[Any, dict[str, Any]]:
+        """(output index, extra) of an event that refers to an item by id and index."""
+        item_id = string_at(obj, "item_id", seq, out)
+        extra: dict[str, Any] = {"item_id": item_id}
+        return self._index(index_at(obj, "output_index", seq, out), item_id, extra), extra
 
     def feed(self, ev: SSEEvent, out: list[AnyDelta]) -> None:
         """Append the deltas for one wire event, in wire order."""
@@ -108,65 +124,48 @@ class ResponsesDialect(OwnDialect):
         if obj is None:
             return
         seq = ev.seq
-        data = ev.data
         t = obj.get("type", ev.event)
         if type(t) is not str:
-            out.append(Delta(seq, _UNKNOWN, obj, data))
+            out.append(wrong_type(seq, "type", "string", t, obj))
             return
 
         if t in _ARG_DELTAS:
-            item_id = obj.get("item_id", OMITTED)
-            extra: dict[str, Any] = {"item_id": item_id}
-            index = self._index(obj, item_id, extra)
-            out.append(
-                ToolCallDelta(
-                    seq, 0, index, OMITTED, OMITTED, obj.get("delta", OMITTED), extra=extra
-                )
-            )
+            index, extra = self._ref(seq, obj, out)
+            args = string_at(obj, "delta", seq, out)
+            out.append(ToolCallDelta(seq, 0, index, OMITTED, OMITTED, args, extra=extra))
         elif t in _TEXT_EVENTS:
-            text = obj.get("delta")
+            text = string_at(obj, "delta", seq, out)
             if type(text) is str and text:
                 out.append(Delta(seq, DeltaKind.TEXT, text))
         elif t in _REASONING_EVENTS:
-            text = obj.get("delta")
+            text = string_at(obj, "delta", seq, out)
             if type(text) is str and text:
                 out.append(Delta(seq, DeltaKind.REASONING, text))
         elif t in _ARG_DONES:
-            item_id = obj.get("item_id", OMITTED)
-            extra = {"item_id": item_id}
-            index = self._index(obj, item_id, extra)
-            out.append(
-                ToolCallDelta(
-                    seq,
-                    0,
-                    index,
-                    OMITTED,
-                    obj.get("name", OMITTED),
-                    obj.get(_ARG_DONES[t], OMITTED),
-                    final=True,
-                    extra=extra,
-                )
-            )
+            index, extra = self._ref(seq, obj, out)
+            name = string_at(obj, "name", seq, out)
+            args = string_at(obj, _ARG_DONES[t], seq, out)
+            out.append(ToolCallDelta(seq, 0, index, OMITTED, name, args, final=True, extra=extra))
         elif t == "response.output_item.added" or t == "response.output_item.done":
-            self._item(seq, t, obj, data, out)
+            self._item(seq, t, obj, ev.data, out)
         elif t == "response.created" or t == "response.in_progress":
+            object_at(obj, "response", seq, out)  # flagged, and shown as received
             out.append(Delta(seq, _META, {"type": t, "response": obj.get("response")}, obj))
         elif t == "response.completed" or t == "response.incomplete":
-            resp = obj.get("response")
-            resp = resp if type(resp) is dict else {}
+            resp = object_at(obj, "response", seq, out) or {}
             reason = "completed"
             if t == "response.incomplete":
-                details = resp.get("incomplete_details")
-                why = details.get("reason") if type(details) is dict else None
+                details = object_at(resp, "incomplete_details", seq, out, "response.")
+                why = details.get("reason") if details is not None else None
                 reason = f"incomplete:{why}" if why is not None else "incomplete"
             out.append(Delta(seq, DeltaKind.FINISH, reason, obj))
-            usage = resp.get("usage")
-            if type(usage) is dict:
+            usage = object_at(resp, "usage", seq, out, "response.")
+            if usage is not None:
                 out.append(Delta(seq, DeltaKind.USAGE, usage, obj))
             out.append(Delta(seq, DeltaKind.DONE, None, obj))
         elif t == "response.failed":
-            resp = obj.get("response")
-            err = resp.get("error") if type(resp) is dict else None
+            resp = object_at(obj, "response", seq, out)
+            err = resp.get("error") if resp is not None else None
             msg = error_message(err) if err is not None else "response failed"
             out.append(Delta(seq, DeltaKind.ERROR, msg, obj))
             out.append(Delta(seq, DeltaKind.FINISH, "failed", obj))
@@ -178,39 +177,32 @@ class ResponsesDialect(OwnDialect):
         elif "error" in obj and obj["error"] is not None:
             out.append(Delta(seq, DeltaKind.ERROR, error_message(obj["error"]), obj))
         else:
-            out.append(Delta(seq, _UNKNOWN, obj, data))
+            out.append(Delta(seq, _UNKNOWN, obj, ev.data))
 
     def _item(self, seq: int, t: str, obj: dict[str, Any], data: str, out: list[AnyDelta]) -> None:
         """``output_item.added`` / ``.done``: open or restate a call; other items are META."""
-        item = obj.get("item")
-        if type(item) is not dict:
-            out.append(Delta(seq, _UNKNOWN, obj, data))
+        item = object_at(obj, "item", seq, out)
+        if item is None:
+            if obj.get("item") is None:
+                out.append(Delta(seq, _UNKNOWN, obj, data))
             return
-        it = item.get("type", OMITTED)
+        it = string_at(item, "type", seq, out, "item.")
         if type(it) is not str or it not in CALL_ITEMS:
             out.append(Delta(seq, _META, {"type": t, "item": item}, obj))
             return
-        item_id = item.get("id", OMITTED)
+        item_id = string_at(item, "id", seq, out, "item.")
         extra: dict[str, Any] = {"item_id": item_id}
-        index = obj.get("output_index", OMITTED)
+        index = index_at(obj, "output_index", seq, out)
         done = t == "response.output_item.done"
         if index is OMITTED:
-            index = self._index({}, item_id, extra)
+            index = self._index(index, item_id, extra)
         elif not done and type(item_id) is str:
             self._index_of[item_id] = index
-        out.append(
-            ToolCallDelta(
-                seq,
-                0,
-                index,
-                item.get("call_id", OMITTED),
-                item.get("name", OMITTED),
-                item.get("input" if it == "custom_tool_call" else "arguments", OMITTED),
-                it,
-                final=done,
-                extra=extra,
-            )
-        )
+        call_id = string_at(item, "call_id", seq, out, "item.")
+        name = string_at(item, "name", seq, out, "item.")
+        args = string_at(item, "input" if it == "custom_tool_call" else "arguments", seq, out,
+                         "item.")  # fmt: skip
+        out.append(ToolCallDelta(seq, 0, index, call_id, name, args, it, final=done, extra=extra))
         if done:
             out.append(Delta(seq, DeltaKind.CLOSE, index, obj))
 

@@ -311,7 +311,7 @@ def rounds_text(analysis: Analysis) -> list[str]:
             f"{rnd.final.state.finish_reason!r}, stream ended at {_ms(end)}, "
             f"{len(rnd.results)} result(s), wait {_ms(rnd.saved)} shorter than sequential"
         )
-        sent = {e.data.get("call_id"): e for e in rnd.final.dispatches}
+        sent = {e.call_id: e for e in rnd.final.dispatches}
         for r in sorted(rnd.results, key=lambda r: -1 if r.slot is None else r.slot):
             d = sent.get(r.call_id)
             when = (

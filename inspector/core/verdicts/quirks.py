@@ -66,6 +66,7 @@ QUIRKS: dict[str, str] = {
     "empty_role": 'delta.role is ""',
     "error_after_200": "the provider reported an error inside a 200 stream",
     "undecodable_data": "a data: line that is not valid JSON (a frame cut mid-JSON?)",
+    "wire_field_type": "a field holds a value of the wrong type (the event is read without it)",
     "invalid_utf8": "bytes that are not valid UTF-8",
     "text_mode_tool_call": "a tool call written as text in the content (<tool_call>…)",
 }
@@ -261,7 +262,7 @@ def _scan_turn(state: StreamState, seen: Seen, provider: Provider | None) -> Non
         return
     calls = [c for c in state.calls if state.acc is None or not state.acc.is_orphan(c)]
     if "sparse_index" in provider.checks:
-        indexes = sorted({c.index for c in state.calls if isinstance(c.index, int)})
+        indexes = sorted({c.index for c in state.calls if type(c.index) is int})
         if indexes and indexes != list(range(len(indexes))):
             gap = next(i for n, i in enumerate(indexes) if i != n)  # the first out-of-place one
             first = next(c for c in state.calls if c.index == gap)

@@ -16,6 +16,10 @@ Invariants:
   points back), so a long stream's list is not sorted on every ask.
 - Conclusions that need the whole stream (``data_after_done``, ``id_repeated_every_chunk``)
   are drawn by :meth:`WireScan.conclude` into a separate collector, never into the scan's own.
+- Any value may stand where the wire has one: only a JSON integer or string index (and
+  choice) names a lane here, as in the accumulator; a field of the wrong type shows as
+  ``wire_field_type``, whose note names every distinct field, expected and received kind
+  (up to :data:`FIELDS_NAMED`) with the first chunk showing it.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from typing import Any
 from inspector.core.base.model import OMITTED, Delta, DeltaKind, EventKind, ToolCallDelta
 from inspector.core.base.provider import Provider
 from inspector.core.calls.stream import StreamState
+from inspector.core.calls.wirefield import WIRE_FIELD_TYPE, describe, field_problem, is_key
 
 PROVIDER_CHECKS = frozenset(
     {
@@ -38,6 +43,9 @@ PROVIDER_CHECKS = frozenset(
 )
 """Quirk checks that apply only to the providers that list them in ``Provider.checks``: each
 rests on a fact of that provider's wire format."""
+
+FIELDS_NAMED = 4
+"""Distinct wrong-type fields the ``wire_field_type`` note names (then counts the rest)."""
 
 _TEXT_CALL = re.compile(r"<tool_call>|<function_call>|<\|tool_call|\[TOOL_CALLS\]")
 _TAG_TAIL = 16  # characters of earlier text kept: longer than any _TEXT_CALL match
@@ -97,6 +105,7 @@ class WireScan:
         self._tail: list[tuple[int, str]] = []  # the last text characters, with their chunks
         self._chunks: dict[str, list[int]] = {}  # code -> its hits so far, de-duplicated
         self._done: dict[str, int] = {}  # code -> hits already in _chunks
+        self._fields: dict[str, int] = {}  # wrong-type field description -> its first chunk
 
     def advance(self, state: StreamState) -> None:
         """Scan what ``state`` received since the last call."""
@@ -120,13 +129,18 @@ class WireScan:
                     self._per_chunk.clear()
                     self._last_seq = d.seq
                 self._fragment(d)
-                if not d.final and isinstance(d.index, int | str):
+                if not d.final and is_key(d.index):
                     self._continuation(d)
             else:
                 if d.kind == DeltaKind.KEEPALIVE:
                     self._keepalive.add(d.seq)
                 elif d.kind == DeltaKind.TEXT and isinstance(d.value, str):
                     self._text(d.seq, d.value)
+                elif d.kind == DeltaKind.UNKNOWN:
+                    problem = field_problem(d)
+                    if problem is not None:
+                        self._wrong_type(d.seq, describe(problem))
+                        continue
                 _other(d, seen)
         self.deltas_done = len(deltas)
 
@@ -175,7 +189,7 @@ class WireScan:
         if d.index is OMITTED:
             if self._missing_index and not (d.extra and d.extra.get("legacy_function_call")):
                 seen.add("missing_index", d.seq)  # the legacy function_call has no index
-        elif self._duplicate_index and not d.final:
+        elif self._duplicate_index and not d.final and is_key(d.index):
             key = lane(d)
             count = self._per_chunk[key] = self._per_chunk.get(key, 0) + 1
             if count == 2:
@@ -205,6 +219,17 @@ class WireScan:
         if d.name == "":
             seen.add("empty_string_continuation_name", d.seq)
 
+    def _wrong_type(self, seq: int, field: str) -> None:
+        """A field of the wrong type: one hit per event; the note names each distinct one."""
+        self.seen.hits.setdefault(WIRE_FIELD_TYPE, []).append(seq)
+        fields = self._fields
+        if field in fields:
+            return
+        fields[field] = seq
+        named = [f"{f} (chunk {s})" for f, s in list(fields.items())[:FIELDS_NAMED]]
+        more = len(fields) - FIELDS_NAMED
+        self.seen.notes[WIRE_FIELD_TYPE] = "; ".join(named) + (f"; {more} more" if more > 0 else "")
+
     def _text(self, seq: int, value: str) -> None:
         """Tool-call tags in the text; a tag may straddle deltas, and then all their chunks
         show it (only the last few characters are kept, with the chunks they came from)."""
@@ -230,8 +255,10 @@ class WireScan:
 
 
 def lane(d: ToolCallDelta) -> tuple[Any, Any]:
-    """(choice, wire index): with ``n`` > 1 every choice numbers its calls from 0."""
-    return (d.extra.get("choice", 0) if d.extra else 0), d.index
+    """(choice, wire index): with ``n`` > 1 every choice numbers its calls from 0. A choice
+    that is no integer or string shares lane None (the dialect flagged it)."""
+    choice = d.extra.get("choice", 0) if d.extra else 0
+    return (choice if is_key(choice) else None), d.index
 
 
 def _other(d: Delta, seen: Seen) -> None:
