@@ -157,3 +157,20 @@ def test_a_progressive_load_shows_the_notice_before_any_slice(
     assert doc.notice is not None and doc.notice.startswith(f"not a stream: {big}: plain text")
     assert doc.source is None and not doc.loading and not fed
     doc.close()
+
+
+def test_the_window_shows_the_notice_in_the_lanes_place(qtbot: Any, tmp_path: Path) -> None:
+    from inspector.ui.mainwindow import MainWindow
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    page = tmp_path / "page.html"
+    page.write_bytes(HTML)
+    window.open(str(page))
+    views = window.views
+    assert views.top.currentWidget() is views.notice
+    assert views.notice.text().startswith("not a stream: ")
+    assert window.statusBar().currentMessage().startswith("not a stream: ")
+    assert views.attempts.topLevelItemCount() == 0 and window.raw.model.rowCount() == 0
+    window.open(str(REPO / "resources" / "samples" / "responses-function-call.jsonl"))
+    assert views.top.currentWidget() is views.lanes and views.lanes.lanes
