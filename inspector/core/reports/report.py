@@ -176,7 +176,7 @@ def findings(analysis: Analysis, view: AttemptView | None = None) -> list[Findin
     unchecked = not_checked_quirks(view)
     if unchecked:
         where = view.state.dialect_name or ""
-        message = "not checked for this dialect: " + ", ".join(unchecked)
+        message = "quirks not checked for this dialect: " + ", ".join(unchecked)
         out.append(Finding("note", "not_checked", where, message))
     for w in analysis.warnings:
         out.append(Finding("warning", "warning", "", w))
@@ -283,7 +283,7 @@ def to_text(analysis: Analysis, source: str | None = None, colour: bool = False)
             lines.append(f"  {paint(_YELLOW, q.code)}  chunks {chunks}  {q.message}")
     unchecked = not_checked_quirks(final)
     if unchecked:
-        lines.append(f"not checked for this dialect: {', '.join(unchecked)}")
+        lines.append(f"quirks not checked for this dialect: {', '.join(unchecked)}")
     for w in analysis.warnings:
         lines.append(paint(_YELLOW, f"warning: {w}"))
     if analysis.events:
