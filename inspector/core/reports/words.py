@@ -20,8 +20,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final, Literal, get_args
 
-from inspector.core.verdicts import attempts as attempts_mod
-
 if TYPE_CHECKING:
     from inspector.core.analysis.attempt import AttemptView
     from inspector.core.capture.records import Capture
@@ -40,7 +38,7 @@ AttemptWord = Literal[
     "accepted",
     "retried",
     "accepted_degraded",
-    "invalid",
+    "invalid",  # the retry policy's outcome when its calls were invalid and no retry is recorded
     "failed",
     "interrupted",
     "cancelled",
@@ -55,7 +53,10 @@ MEANING: Final[dict[str, str]] = {
     # calls
     "valid": "checked under the validation mode in force, and fit to execute",
     "invalid": "checked, and not fit to execute (see its problems)",
-    "not checked": "validation is off: nothing about this call was checked",
+    "not checked": (
+        "validation is off: the call was not checked (only the legacy empty-required-arguments "
+        "condition is)"
+    ),
     "streaming": "still arriving: not judged until it ends",
     "truncated": "the stream ended before this call was complete",
     "orphan": "an id-only entry with no name and no arguments: left out of the turn",
@@ -87,14 +88,6 @@ SYMBOL: Final[dict[str, str]] = {
     "cancelled": "⊘",
 }
 """The symbol shown before each word (colour is never alone)."""
-
-GOOD: Final[frozenset[str]] = frozenset({"valid", "accepted"})
-"""Words that say all is well (views colour them green)."""
-BAD: Final[frozenset[str]] = frozenset(
-    {"invalid", "truncated", "accepted_degraded", "failed", "interrupted"}
-)
-"""Words that say something is wrong (views colour them red; ``analyze`` exits 1 on the
-call and attempt words among them that :func:`inspector.core.reports.exitcodes` names)."""
 
 
 def shown_word(word: str) -> str:
@@ -145,11 +138,7 @@ def attempt_word(
             return "interrupted"
     if is_failed_request(view):
         return "failed"
-    if record is None:
-        return "accepted"
-    if record.outcome == attempts_mod.INVALID:
-        return "invalid"
-    return record.outcome
+    return "accepted" if record is None else record.outcome
 
 
 def is_failed_request(view: AttemptView) -> bool:
