@@ -232,3 +232,9 @@ def test_every_dialect_flags_a_field_of_the_wrong_type(
     analysis, doc = judged(sse(event), dialect)
     assert f"{path}: expected" in wrong_types(doc)["message"]
     assert analysis.final.state.ended  # the stream was read to its end
+
+
+def test_the_demo_provider_says_where_the_code_is_shown() -> None:
+    from inspector.net.demo.scenarios import NOT_SHOWN
+
+    assert NOT_SHOWN["wire_field_type"].startswith("tests/test_hostile_wire.py")

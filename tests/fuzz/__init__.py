@@ -25,5 +25,9 @@ Three ways to run it:
   core; prints inputs, crashes, distinct crash sites and wall time, saves crashing inputs under
   ``build/fuzz-crashes/<site>/``, exits 1 on any crash. ``PYTHONPATH=tests python -m fuzz
   --replay FILE`` re-runs a saved input under every variant and prints the traceback.
+- ``make fuzz FUZZ_ENGINE=atheris``: the same target, coverage-guided (:mod:`fuzz.coverage`:
+  libFuzzer through atheris, which ``make`` installs; one process per core, seeded with the
+  recordings and samples), with the same figures. About ten times slower per input than the
+  default engine, it finds what random mutation does not reach by chance.
 - Every crash found becomes a case in ``tests/test_hostile_wire.py``, with its minimal input.
 """

@@ -150,9 +150,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(REPO / "build" / "fuzz-crashes"),
                         help="where crashing inputs are saved")  # fmt: skip
     parser.add_argument("--replay", metavar="FILE", help="judge one saved input (every variant)")
+    parser.add_argument("--engine", choices=("mutate", "atheris"), default="mutate",
+                        help="mutate: hypothesis and mutation (the default); atheris: "
+                        "coverage-guided libFuzzer, when atheris is installed")  # fmt: skip
     args = parser.parse_args(argv)
     if args.replay:
         return replay(Path(args.replay))
+    if args.engine == "atheris":
+        return atheris_run(args)
     tasks = [(k, min(TASK, args.n - k * TASK), args.seed) for k in range(-(-args.n // TASK))]
     total = Tally()
     start = time.monotonic()
@@ -169,6 +174,52 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.monotonic() - start
     _summary(total, wall)
     return 1 if total.crashes else 0
+
+
+def atheris_run(args: argparse.Namespace) -> int:
+    """``args.n`` coverage-guided inputs, split over one :mod:`fuzz.coverage` process per job."""
+    import importlib.util
+    import json
+    import subprocess
+    import tempfile
+
+    if importlib.util.find_spec("atheris") is None:
+        print("fuzz: atheris is not installed (pip install atheris); use --engine mutate")
+        return 2
+    tallies = Path(tempfile.mkdtemp(prefix="fuzz-tallies-"))
+    share = [args.n // args.jobs + (j < args.n % args.jobs) for j in range(args.jobs)]
+    print(f"fuzz: {args.n:,} coverage-guided inputs (atheris) on {args.jobs} worker(s), seed "
+          f"{args.seed}; crashing inputs go to {args.out}", flush=True)  # fmt: skip
+    start = time.monotonic()
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "fuzz.coverage",
+                str(runs),
+                str(args.seed * 1000 + j),
+                args.out,
+                str(tallies / f"{j}.json"),
+                "-print_final_stats=0",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for j, runs in enumerate(share)
+        if runs
+    ]
+    for proc in procs:
+        proc.wait()
+    total = Tally()
+    for path in sorted(tallies.glob("*.json")):
+        raw = json.loads(path.read_text())
+        total.add(Tally(raw["inputs"], raw["crashes"], Counter(raw["sites"]), raw["errors"],
+                        raw["saved"], tuple(raw["slowest"])))  # fmt: skip
+    if total.inputs < args.n:
+        print(f"fuzz: the workers judged only {total.inputs:,} inputs (a worker died?)")
+    _summary(total, time.monotonic() - start)
+    return 1 if total.crashes or total.inputs < args.n else 0
 
 
 def _summary(total: Tally, wall: float) -> None:
