@@ -1,4 +1,6 @@
-"""The outputs: the analyzer's JSON document and table (:mod:`.report`) and one stream judged
-under two settings side by side (:mod:`.compare`). The top of the core: nothing in it imports
-these.
+"""The outputs: the analyzer's JSON document and table (:mod:`.report`), one stream judged
+under two settings side by side (:mod:`.compare`), the one vocabulary every view and report
+speaks (:mod:`.words`), analyze's one exit-code table (:mod:`.exitcodes`) and what a file is
+before it is judged (:mod:`.gate`: a stream or not, its header's dialect). The top of the
+core: nothing in it imports these.
 """
