@@ -52,8 +52,11 @@ fuzz: $(STAMP)
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
 
-# Regenerate the README's pictures from the real window (offscreen rendering).
+# Regenerate the README's pictures from the real window (offscreen rendering), on a laptop's
+# 1280x800 screen (Qt's offscreen screen is 800x800 unless told otherwise).
+LAPTOP  := QT_QPA_PLATFORM=offscreen:configfile=tests/offscreen-1280x800.json
+SAMPLE  := resources/samples/glm-empty-string-continuations.jsonl
 screenshots: $(STAMP)
-	QT_QPA_PLATFORM=offscreen $(BIN)/toolcall-inspector open resources/samples/glm-empty-string-continuations.jsonl --screenshot docs/images/lanes-absent.png
-	QT_QPA_PLATFORM=offscreen $(BIN)/toolcall-inspector open resources/samples/glm-empty-string-continuations.jsonl --empty-id literal --screenshot docs/images/lanes-literal.png
-	QT_QPA_PLATFORM=offscreen $(BIN)/toolcall-inspector open resources/samples/glm-empty-string-continuations.jsonl --compare --screenshot docs/images/compare.png
+	$(LAPTOP) $(BIN)/toolcall-inspector open $(SAMPLE) --screenshot docs/images/lanes-absent.png
+	$(LAPTOP) $(BIN)/toolcall-inspector open $(SAMPLE) --empty-id literal --screenshot docs/images/lanes-literal.png
+	$(LAPTOP) $(BIN)/toolcall-inspector open $(SAMPLE) --compare --screenshot docs/images/compare.png

@@ -14,7 +14,7 @@ import contextlib
 import os
 import signal
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -307,8 +307,33 @@ def analyze(args: argparse.Namespace) -> int:
     return exitcodes.session_status(analysis).code
 
 
+NO_DISPLAY = (
+    "no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset, and so is "
+    "QT_QPA_PLATFORM): run it in a desktop session, or under a virtual X server "
+    "(sudo apt-get install xvfb, then: xvfb-run -s '-screen 0 1280x800x24' toolcall-inspector "
+    "open; sh scripts/qt-system-libs.sh installs the libraries a Qt window needs); "
+    "'toolcall-inspector analyze FILE' works without a display"
+)
+"""What ``open`` says, before any Qt application exists, when there is no display at all."""
+
+
+def no_display(environ: Mapping[str, str] | None = None) -> bool:
+    """Is there no display a window could open on? Only where X11 or Wayland would provide
+    one (not macOS or Windows), and only when Qt is not told which platform to use."""
+    env = os.environ if environ is None else environ
+    if not sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        return False
+    return not any(env.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"))
+
+
 def open_gui(args: argparse.Namespace) -> int:
-    """``toolcall-inspector open [PATH] [--screenshot PNG] …``: the desktop window."""
+    """``toolcall-inspector open [PATH] [--screenshot PNG] …``: the desktop window. Without
+    a display it says so in one line and exits 2; a screenshot renders offscreen instead."""
+    if no_display():
+        if not getattr(args, "screenshot", None):
+            print(f"toolcall-inspector: {NO_DISPLAY}", file=sys.stderr)
+            return 2
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a picture needs no screen
     from .ui.app import run
 
     return run(

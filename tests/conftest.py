@@ -20,6 +20,10 @@ if TYPE_CHECKING:
     from inspector.net.demo import DemoProvider
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+if os.environ["QT_QPA_PLATFORM"] == "offscreen":  # Qt's offscreen screen is 800×800: the
+    # tests' is a laptop's 1280×800 (tests/test_walkthrough.py checks that it is)
+    LAPTOP_SCREEN = Path(__file__).resolve().parent / "offscreen-1280x800.json"
+    os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={LAPTOP_SCREEN}"
 # QSettings (recent files, layout) must never touch the developer's own configuration.
 os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="tci-test-config-")
 

@@ -6,14 +6,18 @@ One qasync loop serves the whole test session (like the app: Qt and asyncio as o
 from __future__ import annotations
 
 import asyncio
+import gc
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
 import pytest
 import qasync
+from PySide6.QtCore import Qt
 
 from inspector.core.capture.reader import load
+from inspector.core.reports import words
+from inspector.ui.livewidgets import ABOUT_ROLE
 from inspector.ui.mainwindow import MainWindow
 
 
@@ -65,7 +69,7 @@ def test_live_retry_shows_two_attempts_with_their_attempt_reasons(
     tree = window.attempts
     assert tree.topLevelItemCount() == 2
     assert "retried · stream_invalid_tool_call" in tree.topLevelItem(0).text(1)
-    assert tree.topLevelItem(1).text(1).startswith("accepted")
+    assert tree.topLevelItem(1).text(1).startswith(words.label("accepted"))
     assert window.lanes.lanes and "✔ valid" in window.lanes.lanes[0].status.text()
     capture = load(session.capture_path)  # type: ignore[arg-type]
     assert [a.number for a in capture.attempts] == [1, 2]
@@ -256,3 +260,106 @@ def test_default_start_and_a_double_start_run_one_provider_and_one_session(
     assert not window.live.running and window.bar.play.isEnabled()
     files = sorted(tmp_path.glob("*.jsonl"))
     assert len(files) == 1 and files[0].stat().st_size > 0  # one session, one capture
+
+
+def test_a_failed_request_says_only_what_failed_and_the_raw_pane_starts_empty(
+    window: MainWindow, qloop: qasync.QEventLoop, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[str] = []
+    monkeypatch.setattr(
+        "inspector.ui.dialogs.choose_dialect", lambda *a: asked.append("dialect") or None
+    )
+    window.live_bar.select("demo", "demo-clean", "weather")
+
+    async def run_to_end() -> None:
+        before = window.live.session
+        window.start_live()
+        await until(lambda: window.live.session is not before and not window.live.running)
+        await asyncio.sleep(0.05)
+
+    qloop.run_until_complete(run_to_end())
+    window.views.select(0)  # an event of this session in the raw pane's detail
+    assert window.raw.detail.toPlainText().startswith("#0")
+    window.live_bar.select("demo", "fault-401", "weather")
+    qloop.run_until_complete(run_to_end())
+    session = window.live.session
+    assert session is not None and session.state == "failed"
+    assert asked == [], "a failed request is no dialect question"
+    box = window.live_error_box
+    assert box is not None and "401" in box.text()
+    assert window.raw.detail.toPlainText() == ""  # nothing of the last session
+    view = window.doc.view
+    assert window.raw.model.rowCount() == (len(view.state.events) if view else 0)
+    assert window.statusBar().currentMessage().startswith("failed: attempt 1: HTTP 401")
+
+
+def test_stop_on_a_stalled_stream_then_quit_leaves_no_task_pending(
+    window: MainWindow, qloop: qasync.QEventLoop, caplog: pytest.LogCaptureFixture
+) -> None:
+    window.live_bar.select("demo", "fault-stall", "weather")
+
+    async def scenario() -> None:
+        window.start_live()
+        await until(lambda: window.live.running and window.doc.view is not None)
+        window.live_bar.stop.click()
+        await until(lambda: not window.live.running)
+        window.close()  # File ▸ Quit closes the window; the app then awaits aclose()
+        await window.aclose()
+
+    qloop.run_until_complete(scenario())
+    pending = [t for t in asyncio.all_tasks(qloop) if not t.done()]
+    assert pending == []
+    gc.collect()
+    assert "Task was destroyed" not in caplog.text
+    status = window.statusBar().currentMessage()
+    assert status.startswith("cancelled: stopped at round 1 · attempt 1 (")
+    assert "capture: " in status
+
+
+def test_enter_in_the_model_box_runs_the_model_chosen_from_the_list(
+    window: MainWindow, qloop: qasync.QEventLoop, qtbot: Any
+) -> None:
+    lb = window.live_bar
+    lb.select("demo", "", "weather")
+
+    async def listed() -> None:
+        window.live.list_demo_models()
+        await until(lambda: lb.model.count() > 10)
+
+    qloop.run_until_complete(listed())
+    i = lb.model.findText("demo-null-id")
+    about = lb.model.itemData(i, ABOUT_ROLE)
+    assert about and "null" in about  # each demo model says what it does
+    lb.model.setCurrentIndex(i)  # chosen from the list
+    assert lb.about.text().strip() == about  # and the line beside says it too
+    qtbot.keyClick(lb.model.edit, Qt.Key.Key_Return)
+
+    async def ran() -> None:
+        await until(lambda: window.live.session is not None and not window.live.running)
+
+    qloop.run_until_complete(ran())
+    assert [r["model"] for r in window.live.demo.requests if r.get("model")] == ["demo-null-id"]
+    again = MainWindow()  # the choices are remembered for the next window
+    assert again.live_bar.profile.currentData() == "demo"
+    assert again.live_bar.model.currentText() == "demo-null-id"
+    assert again.live_bar.scenario.currentData() == "weather"
+    again.close()
+
+
+def test_edit_opens_the_scenario_without_blocking_and_the_profile_says_where_it_runs(
+    window: MainWindow,
+) -> None:
+    lb = window.live_bar
+    lb.edit.click()  # a modal exec() here would stall the loop a session runs on
+    dialog = window.scenario_dialog
+    assert dialog is not None and dialog.isVisible()
+    dialog.read_s.setValue(7)
+    dialog._accept()
+    assert window.live.timeouts.read == 7 and not dialog.isVisible()
+    lb.profile.setCurrentIndex(lb.profile.findData("openai"))
+    assert [lb.model.itemText(i) for i in range(lb.model.count())] == ["gpt-4o-mini"]
+    assert lb.about.text().strip() == (
+        "openai-chat at https://api.openai.com/v1 · key from $OPENAI_API_KEY"
+    )
+    lb.loop.setChecked(True)
+    assert lb.options.text() == "options: loop · retry" and lb.sequential.isEnabled()

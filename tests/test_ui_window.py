@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -405,3 +406,85 @@ def test_spare_lanes_are_capped_and_lanes_stay_in_order(
         if row.itemAt(i).widget() in window.lanes.lanes
     ]
     assert shown == window.lanes.lanes  # layout order is lane order
+
+
+# -- the screen it opens on, the status line while replaying, no display ---------------------
+
+
+def test_the_window_fits_the_screen_it_opens_on_and_a_remembered_one_is_kept_on_it(
+    qtbot: Any,
+) -> None:
+    from PySide6.QtCore import QByteArray, QRect, QSettings
+    from PySide6.QtGui import QGuiApplication
+
+    available = QGuiApplication.primaryScreen().availableGeometry()
+    QSettings("toolcall-inspector", "toolcall-inspector").remove("geometry")  # a first start
+    first = MainWindow()
+    qtbot.addWidget(first)
+    assert available.contains(first.geometry())  # no fixed 1400×900
+    assert first.geometry().size() == available.size()  # a laptop screen is filled
+    first.setGeometry(QRect(-300, -200, 2400, 1500))  # as if saved on a larger screen
+    first.settings.setValue("geometry", first.saveGeometry())
+    second = MainWindow()
+    qtbot.addWidget(second)
+    assert isinstance(second.settings.value("geometry"), QByteArray)
+    assert available.contains(second.geometry()), second.geometry()
+    assert second.minimumWidth() <= available.width()
+    first.settings.remove("geometry")
+
+
+def test_screen_fit_fills_a_laptop_and_takes_most_of_a_large_screen() -> None:
+    from PySide6.QtCore import QRect
+
+    from inspector.ui import screenfit
+
+    assert screenfit.default_geometry(QRect(0, 0, 1280, 800)) == QRect(0, 0, 1280, 800)
+    assert screenfit.default_geometry(QRect(0, 0, 1600, 1000)) == QRect(80, 50, 1440, 900)
+    assert screenfit.default_geometry(QRect(0, 0, 2560, 1440)).size().width() == 1800
+    shrunk = screenfit.clamped(QRect(900, 700, 1400, 900), QRect(0, 0, 1280, 800))
+    assert shrunk == QRect(0, 0, 1280, 800)
+
+
+def test_the_status_line_says_what_is_replaying_before_its_first_event(
+    window: MainWindow,
+) -> None:
+    name = "glm-empty-string-continuations.jsonl"
+    window.open(str(Path(__file__).parents[1] / "resources" / "samples" / name), play=True)
+    assert window.doc.playing and window.doc.replayer.position == 0
+    window.views.show_status()
+    assert window.statusBar().currentMessage() == f"{name} · replaying · no event yet (at chunk 0)"
+    window.doc.pause()
+    assert window.bar.play.text() == "Replay"  # at chunk 0, Replay starts it
+    window.doc.step(3)
+    assert window.bar.play.text() == "Resume" and not window.doc.playing
+    window.bar.play.click()  # goes on from chunk 3, not from 0
+    assert window.doc.playing and window.doc.replayer.position >= 3
+    window.doc.pause()
+
+
+def test_without_a_display_open_says_what_is_missing_before_any_qt_app(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from inspector import cli
+
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(sys, "platform", "linux")
+    ran: list[str | None] = []
+
+    def run(path: str | None, screenshot: str | None, **_kw: Any) -> int:
+        ran.append(os.environ.get("QT_QPA_PLATFORM"))
+        return 0
+
+    monkeypatch.setattr("inspector.ui.app.run", run)
+    assert cli.main(["open"]) == 2
+    assert cli.main([]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and err[0] == err[1]
+    line = err[0]
+    assert line.startswith("toolcall-inspector: no display")
+    assert "apt-get install xvfb" in line and "xvfb-run" in line
+    assert "scripts/qt-system-libs.sh" in line and "analyze" in line
+    assert ran == []  # no Qt application was made
+    assert cli.main(["open", "--screenshot", "x.png"]) == 0  # a picture renders offscreen
+    assert ran == ["offscreen"]

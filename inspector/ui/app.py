@@ -91,19 +91,23 @@ def _run(
     install_excepthook(window)
     if screenshot:  # a picture must not depend on the last session's settings
         window.persist_layout = False
-        window.resize(1400, 900)
-        window.split.setSizes([560, 300])
+        window.default_layout()
         validation, empty_id = validation or "structural", empty_id or "absent"
     if validation or empty_id:
         window._apply(
             persist=False,
             **{k: v for k, v in (("validation", validation), ("empty_id", empty_id)) if v},
         )
-    window.show()
+    if screenshot:
+        window.show()
+    else:
+        window.show_fitted()
 
     def start(quit_with: Callable[[int], None]) -> None:
         if screenshot:
             dialogs.go_headless(_headless_report(window, quit_with))
+        else:
+            window.live.list_demo_models()  # the model list says what each demo model does
         if path:
             window.open(path)
         elif screenshot is None:
@@ -169,10 +173,22 @@ def run_event_loop(
         code = await done
         if cleanup is not None:
             await cleanup()
+        await _settle()
         return code
 
     with asyncio.Runner(loop_factory=qasync.QEventLoop) as runner:
         return runner.run(main())
+
+
+async def _settle() -> None:
+    """Cancel and await whatever task is still pending once the window's own cleanup is done,
+    so none is destroyed pending when the loop closes (asyncio would print a warning)."""
+    import asyncio
+
+    rest = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+    for task in rest:
+        task.cancel()
+    await asyncio.gather(*rest, return_exceptions=True)
 
 
 def _screenshot(window: MainWindow, out: str, quit_with: Callable[[int], None]) -> None:

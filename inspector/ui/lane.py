@@ -197,12 +197,14 @@ class LaneWidget(QFrame):
         call, v = self.call, self.verdict
         if call is None:
             return
+        rows = self.model.rowCount()  # the header counts what the table shows: while data
+        # streams in, rows are announced less often than the header is refreshed
         seen = (
             call,
             v,
             mode,
             call.length,
-            len(call.fragments),
+            rows,
             call.open,
             call.truncated,
             call.dropped_count,
@@ -216,7 +218,9 @@ class LaneWidget(QFrame):
         label, light, dark = lane_verdict(v, call, mode)
         colour = dark if theme.is_dark() else light
         repaired = v.repaired_id if v else None
-        dropped = call.dropped_count
+        dropped = (
+            call.dropped_count if rows >= len(call.fragments) else call.accepted[:rows].count(False)
+        )
         header = (
             f"<b>#{call.slot}</b> &nbsp; {_ident('index', call.index)}<br>"
             f"{_ident('id', call.id, repaired)}<br>{_ident('name', call.name)}"
@@ -227,7 +231,7 @@ class LaneWidget(QFrame):
             f"{len(call.arguments.encode()):,} bytes" if not call.open else f"{call.length:,} chars"
         )  # bytes once, when complete
         facts = (
-            f"{len(call.fragments) - dropped} fragments"
+            f"{rows - dropped} fragments"
             + (f", <s>{dropped} dropped</s>" if dropped else "")
             + f" · {size}"
         )

@@ -1,4 +1,5 @@
-"""Live sessions in the window: the Live toolbar and the controller that runs sessions.
+"""Live sessions in the window: the controller that runs them (the Live toolbar that sets them
+up is :mod:`inspector.ui.livebar`).
 
 Invariants:
 - Network work runs as asyncio tasks on the Qt loop (qasync). Every task is kept in
@@ -23,26 +24,19 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, QStandardPaths, Signal
-from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QToolBar, QToolButton, QWidget
 
 from inspector.core.analysis.session import Analysis
 from inspector.core.base.errors import InspectorError
 from inspector.core.capture.writer import new_capture_path
 from inspector.core.providers import REGISTRY
-from inspector.core.requests.scenarios import (
-    BUILTIN_PROFILES,
-    Scenario,
-    build_request,
-    find_profile,
-    load_scenarios,
-)
+from inspector.core.requests.scenarios import Scenario, build_request, find_profile
 
 from ..net.policy import LoopSettings
 from ..net.runner import SessionRunner
 from ..net.runstate import RoundAttempt, RunState
 from ..net.session import LiveSession, require_key
 from .document import Document
-from .scenario_dialog import ScenarioDialog, Timeouts
+from .scenario_dialog import Timeouts
 
 DEFAULT_PROFILE = "demo"
 DEFAULT_MODEL = "demo-glm-retry"
@@ -68,7 +62,7 @@ class LiveController(QObject):
     state_changed = Signal(str)
     """What the session is doing and where: "streaming · round 1 · attempt 2"."""
     models_changed = Signal(list)
-    """Model names the demo provider offers (its scenarios)."""
+    """The models the demo provider offers (its scenarios), as (name, description) pairs."""
 
     def __init__(self, doc: Document, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -85,6 +79,8 @@ class LiveController(QObject):
         """Seconds between the demo provider's SSE writes (tests make it faster)."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self._current: asyncio.Task[Any] | None = None  # the latest start's task
+        self._listing: asyncio.Task[Any] | None = None  # the demo models' listing
+        self._listed = False
 
     @property
     def running(self) -> bool:
@@ -119,8 +115,10 @@ class LiveController(QObject):
             self.session.cancel()
 
     def list_demo_models(self) -> None:
-        """Fill the model list from the demo provider's ``GET /v1/models``."""
-        self._spawn(self._list_models())
+        """Fill the model list from the demo provider's ``GET /v1/models`` (once: a listing
+        under way or done is not asked for again)."""
+        if self._listing is None or (self._listing.done() and not self._listed):
+            self._listing = self._spawn(self._list_models())
 
     async def ensure_demo(self) -> str:
         """Start the embedded demo provider on a free loopback port (once: callers that ask
@@ -145,7 +143,13 @@ class LiveController(QObject):
         except (httpx.HTTPError, ValueError, AttributeError) as exc:
             self.status.emit(f"Cannot list the demo models: {exc}")
             return
-        self.models_changed.emit([m["id"] for m in data if isinstance(m, dict) and "id" in m])
+        models = [
+            (str(m["id"]), str(m.get("description") or ""))
+            for m in data
+            if isinstance(m, dict) and "id" in m
+        ]
+        self._listed = True
+        self.models_changed.emit(models)
 
     async def _run(
         self,
@@ -181,13 +185,11 @@ class LiveController(QObject):
                 path = session.capture_path
                 self.doc.stop_live_view(str(path) if path is not None and path.exists() else None)
                 self.running_changed.emit(False)
-            lines = session.summary_lines()
-            tail = f" — {session.error}" if session.error else ""
-            self.status.emit(f"{session.state}: " + "; ".join(lines) + tail)
+            self.status.emit(ended_line(session))
             if session.error is not None:
                 self.failed.emit(
                     f"{session.error}\n\n"
-                    + "\n".join(lines)
+                    + "\n".join(session.summary_lines())
                     + f"\n\nEvery byte received is in {session.capture_path}"
                 )
 
@@ -271,6 +273,21 @@ class LiveController(QObject):
             self.demo, self.demo_url, self._demo_started = None, None, None
 
 
+def ended_line(session: SessionRunner) -> str:
+    """The status line of a session that ended: its state, each attempt's summary, the error,
+    and where the capture is. A session stopped before any attempt had an outcome says where
+    it was stopped and what had arrived by then."""
+    lines = session.summary_lines()
+    if not lines:
+        attempts = session.analysis.attempts
+        events = len(attempts[-1].state.events) if attempts else 0
+        lines = [f"stopped at {session.place} ({events} event(s) received)"]
+    tail = f" — {session.error}" if session.error else ""
+    path = session.capture_path
+    kept = f" · capture: {path}" if path is not None and path.exists() else ""
+    return f"{session.state.label}: " + "; ".join(lines) + tail + kept
+
+
 def _loop_options(scenario: Scenario, timeouts: Timeouts) -> dict[str, Any]:
     """Disabled/slow tools: the user's edit if any, else the scenario file's ``loop`` key."""
     if timeouts.loop_options is not None:
@@ -279,98 +296,3 @@ def _loop_options(scenario: Scenario, timeouts: Timeouts) -> dict[str, Any]:
     from ..net.tools import scenario_options
 
     return scenario_options(scenario.name)
-
-
-class LiveToolBar(QToolBar):
-    """Profile, model, scenario, retry, Start/Stop — and what the session is doing."""
-
-    start_requested = Signal()
-    stop_requested = Signal()
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Live", parent)
-        self.setObjectName("live-toolbar")
-        self.addWidget(QLabel(" Live: "))
-        self.profile = QComboBox()
-        for p in BUILTIN_PROFILES:
-            self.profile.addItem(f"{p.name} ({p.dialect})", p.name)
-        self.addWidget(self.profile)
-        self.addWidget(QLabel(" model "))
-        self.model = QComboBox()
-        self.model.setEditable(True)
-        self.model.setMinimumWidth(220)
-        self.addWidget(self.model)
-        self.addWidget(QLabel(" scenario "))
-        self.scenario = QComboBox()
-        self.scenarios = load_scenarios()
-        for s in self.scenarios:
-            self.scenario.addItem(s.title, s.name)
-        self.addWidget(self.scenario)
-        self.edit = QToolButton()
-        self.edit.setText("Edit…")
-        self.edit.setToolTip("Edit the scenario's prompt and tools (JSON) and the timeouts")
-        self.addWidget(self.edit)
-        self.loop = QCheckBox("tool loop")
-        self.loop.setToolTip(
-            "Run the built-in demo tools as each call closes mid-stream and "
-            "continue round after round (the streaming-dispatch tool loop)"
-        )
-        self.addWidget(self.loop)
-        self.sequential = QCheckBox("sequential")
-        self.sequential.setToolTip("Dispatch tools only after the stream ends (for comparison)")
-        self.addWidget(self.sequential)
-        self.retry = QCheckBox("retry invalid once")
-        self.retry.setChecked(True)
-        self.retry.setToolTip("At most one streaming retry of a round when a call is invalid")
-        self.addWidget(self.retry)
-        self.start = QToolButton()
-        self.start.setText("Start")
-        self.start.clicked.connect(self.start_requested)
-        self.addWidget(self.start)
-        self.stop = QToolButton()
-        self.stop.setText("Stop")
-        self.stop.setEnabled(False)
-        self.stop.clicked.connect(self.stop_requested)
-        self.addWidget(self.stop)
-        self.state_label = QLabel()
-        """What the session is doing: "running tools · round 2 · attempt 1"."""
-        self.state_label.setMinimumWidth(260)  # a state change should not re-lay out the toolbar
-        self.addWidget(self.state_label)
-        self.profile.currentIndexChanged.connect(lambda _i: self._profile_changed())
-        self._profile_changed()
-
-    def _profile_changed(self) -> None:
-        p = find_profile(str(self.profile.currentData()))
-        self.model.setEditText(p.model)
-
-    def select(self, profile: str, model: str, scenario: str) -> None:
-        """Preselect a profile, model and scenario."""
-        self.profile.setCurrentIndex(max(0, self.profile.findData(profile)))
-        self.model.setEditText(model)
-        self.scenario.setCurrentIndex(max(0, self.scenario.findData(scenario)))
-
-    def set_models(self, models: list[str]) -> None:
-        """The demo provider's scenarios, offered as models."""
-        current = self.model.currentText()
-        self.model.clear()
-        self.model.addItems(models)
-        self.model.setEditText(current)
-
-    def current_scenario(self) -> Scenario:
-        return self.scenarios[max(0, self.scenario.currentIndex())]
-
-    def edit_scenario(self, timeouts: Timeouts) -> Timeouts | None:
-        """Open the editor on the current scenario; the edit replaces it for this run."""
-        dialog = ScenarioDialog(self.current_scenario(), timeouts, self)
-        if dialog.exec() != ScenarioDialog.DialogCode.Accepted or dialog.result_scenario is None:
-            return None
-        self.scenarios[max(0, self.scenario.currentIndex())] = dialog.result_scenario
-        return dialog.result_timeouts
-
-    def show_running(self, running: bool) -> None:
-        self.start.setEnabled(not running)
-        self.stop.setEnabled(running)
-
-    def show_state(self, text: str) -> None:
-        """The session's state and "round R · attempt N" (see LiveController.state_changed)."""
-        self.state_label.setText(f" {text} ")

@@ -13,19 +13,22 @@ from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QWidget
 
 from inspector.core.analysis.session import Settings
 from inspector.core.base.errors import InspectorError
+from inspector.core.reports import words
 from inspector.core.verdicts.tools import ToolRegistry
 
-from . import dialogs
+from . import dialogs, screenfit
 from .document import Document
-from .live import DEFAULT_MODEL, DEFAULT_PROFILE, DEFAULT_SCENARIO, LiveController, LiveToolBar
+from .live import DEFAULT_MODEL, DEFAULT_PROFILE, DEFAULT_SCENARIO, LiveController
+from .livebar import LiveToolBar
 from .loadbar import LoadProgress
 from .menus import SAMPLES, RecentFiles, add_action
-from .toolbar import InspectorToolBar
+from .scenario_dialog import ScenarioDialog, Timeouts
+from .toolbar import InspectorToolBar, needed_width
 from .views import DocumentViews
 
 
@@ -67,11 +70,11 @@ class MainWindow(QMainWindow):
         dock.setWidget(self.attempts)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
         self.resizeDocks([dock], [330], Qt.Orientation.Horizontal)
+        self.scenario_dialog: ScenarioDialog | None = None
+        """The scenario editor last opened (it does not block: the loop keeps running)."""
         self._menus()
         self._wire()
         self._restore()
-        if not self.settings.value("geometry"):
-            self.resize(1400, 900)
 
     # -- construction --------------------------------------------------------------------
 
@@ -115,17 +118,18 @@ class MainWindow(QMainWindow):
         b.tools_requested.connect(self._tools_requested)
         b.speed_changed.connect(self._speed_changed)
         b.seek_requested.connect(d.seek)
-        b.play.clicked.connect(lambda: d.pause() if d.playing else d.replay())
+        b.play.clicked.connect(d.toggle)  # Pause, Resume where it paused, or Replay at the end
         b.step.clicked.connect(lambda: d.step(1))
         self.attempts.attempt_selected.connect(self._attempt_changed)
         self.attempts.call_selected.connect(lambda _attempt, slot: v.show_call(slot))
         lb, lc = self.live_bar, self.live
         lb.start_requested.connect(self.start_live)
         lb.stop_requested.connect(lc.stop)
+        lb.models_wanted.connect(lc.list_demo_models)
         lc.running_changed.connect(lb.show_running)
         lc.state_changed.connect(lb.show_state)
         lc.running_changed.connect(v.session_ended)
-        lc.status.connect(lambda text: self.statusBar().showMessage(text, 15000))
+        lc.status.connect(lambda text: self.statusBar().showMessage(text))  # until the next
         lc.models_changed.connect(lb.set_models)
         lc.failed.connect(self._live_failed)
         lb.edit.clicked.connect(self._edit_scenario)
@@ -135,11 +139,23 @@ class MainWindow(QMainWindow):
     def _on_loaded(self, name: str) -> None:
         self.setWindowTitle(f"{Path(name).name} — Tool-Call Inspector")
         self.recent.remember(name)
-        a = self.doc.analysis
-        if a is not None and any(v.state.dialect.fallback for v in a.attempts):
+        if self._unrecognised():
             choice = dialogs.choose_dialect(self, name)
             if choice is not None:
                 self._apply(dialect=choice)
+
+    def _unrecognised(self) -> bool:
+        """Should the user be asked which dialect to read the stream in? Only for a stream
+        that was received (not a failed request: an HTTP error's body is no dialect's) and
+        whose events no dialect recognised, and never for a live session's own capture (its
+        dialect is the profile's; a modal question would stall the session's loop)."""
+        a, session = self.doc.analysis, self.live.session
+        if a is None or (session is not None and self.doc.path == str(session.capture_path)):
+            return False
+        return any(
+            v.state.dialect.fallback and v.state.events and not words.is_failed_request(v)
+            for v in a.attempts
+        )
 
     def _live_failed(self, text: str) -> None:
         """Show a session error without blocking the loop (a modal exec() would stall it)."""
@@ -190,13 +206,15 @@ class MainWindow(QMainWindow):
         self.views.on_rejudged()
 
     def _edit_scenario(self) -> None:
-        timeouts = self.live_bar.edit_scenario(self.live.timeouts)
-        if timeouts is not None:
+        def edited(timeouts: Timeouts) -> None:
             self.live.timeouts = timeouts
+
+        self.scenario_dialog = self.live_bar.edit_scenario(self.live.timeouts, edited)
 
     def start_live(self) -> None:
         """Start a live session with the Live toolbar's choices."""
         lb = self.live_bar
+        lb.remember(self.settings)
         self.live.start(
             str(lb.profile.currentData()),
             lb.model.currentText().strip(),
@@ -207,8 +225,11 @@ class MainWindow(QMainWindow):
         )
 
     def start_default_live(self) -> None:
-        """``make run``: the demo provider, a quirky scenario, streaming within seconds."""
-        self.live_bar.select(DEFAULT_PROFILE, DEFAULT_MODEL, DEFAULT_SCENARIO)
+        """``make run``: the demo provider, a quirky scenario, streaming within seconds (the
+        choices of the last run, when that was on a demo profile)."""
+        lb = self.live_bar
+        if not (lb.restore(self.settings) and lb.profile_is_demo()):
+            lb.select(DEFAULT_PROFILE, DEFAULT_MODEL, DEFAULT_SCENARIO)
         self.live.list_demo_models()
         self.start_live()
 
@@ -244,6 +265,10 @@ class MainWindow(QMainWindow):
             return
         base = r.analysis if r.at_end else None  # the whole capture read: sides fork it
         self._compare = CompareWindow(r.capture, self.doc.tools, self, base)
+        screen = self.screen() or QGuiApplication.primaryScreen()  # never larger than it
+        self._compare.setGeometry(
+            screenfit.clamped(self._compare.geometry(), screen.availableGeometry())
+        )
         self._compare.show()
 
     # -- persistence and desktop conventions --------------------------------------------
@@ -251,16 +276,16 @@ class MainWindow(QMainWindow):
     def _restore(self) -> None:
         s = self.settings
         geometry = s.value("geometry")
-        if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
-        if self.width() < 900 or self.height() < 600:  # e.g. saved by a tiny offscreen screen
-            self.resize(1400, 900)
+        remembered = isinstance(geometry, QByteArray) and self.restoreGeometry(geometry)
+        if remembered and (self.width() < 900 or self.height() < 600):
+            remembered = False  # e.g. saved by a tiny offscreen screen
+        self._fill_screen = screenfit.place(self, remembered)
+        self.live_bar.restore(s)
+        self._keep_toolbars_whole()
         split = s.value("split")
         if isinstance(split, QByteArray):
             self.split.restoreState(split)
-        sizes = self.split.sizes()
-        if sum(sizes) and sizes[0] < 0.4 * sum(sizes):  # the lanes are what matters most
-            self.split.setSizes([int(0.65 * sum(sizes)), int(0.35 * sum(sizes))])
+        self._share_split()
         validation = str(s.value("validation", "structural"))
         empty_id = str(s.value("empty_id", "absent"))
         self.doc.settings = Settings.from_strings(validation=validation, empty_id=empty_id)
@@ -268,6 +293,46 @@ class MainWindow(QMainWindow):
         self.bar.speed.setCurrentIndex(int(str(s.value("speed_index", 0) or 0)))
         self.doc.speed = float(self.bar.speed.currentData())
         self.views.show_status()
+
+    def _share_split(self, force: bool = False) -> None:
+        """The lanes get about two thirds of the height and the tabs the rest, unless the
+        user's own split (restored) gives each a fair share already: the lanes are what
+        matters most, and the tabs are never squeezed out of sight."""
+        sizes = self.split.sizes()
+        lanes, tabs = self._in_split(self.lanes), self._in_split(self.tabs)
+        total = sizes[lanes] + sizes[tabs] or self.split.height() or 600
+        if force or sizes[lanes] < 0.4 * total or sizes[tabs] < 0.15 * total:
+            sizes[lanes] = int(0.65 * total)
+            sizes[tabs] = total - sizes[lanes]
+            self.split.setSizes(sizes)
+
+    def _in_split(self, widget: QWidget) -> int:
+        """The index of the split's pane that holds ``widget``."""
+        w: QWidget | None = widget
+        while w is not None and w.parentWidget() is not self.split:
+            w = w.parentWidget()
+        return self.split.indexOf(w) if w is not None else -1
+
+    def default_layout(self) -> None:
+        """The layout a first start gets, whatever was remembered (screenshots use it)."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        self.setGeometry(screenfit.default_geometry(screen.availableGeometry()))
+        self._share_split(force=True)
+
+    def _keep_toolbars_whole(self) -> None:
+        """The window is never narrower than its toolbars (so none hides controls behind its
+        "»" menu, whose pop-up row would cover the lanes), unless the screen itself is."""
+        need = max(needed_width(self.bar), needed_width(self.live_bar))
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        self.setMinimumWidth(min(need + 8, screen.availableGeometry().width()))
+
+    def show_fitted(self) -> None:
+        """Show the window as :mod:`inspector.ui.screenfit` decided: maximized on a screen it
+        fills (the window manager then fits the frame in), else at its size."""
+        if self._fill_screen:
+            self.showMaximized()
+        else:
+            self.show()
 
     def dragEnterEvent(self, event: object) -> None:
         if event.mimeData().hasUrls():  # type: ignore[attr-defined]
@@ -283,6 +348,7 @@ class MainWindow(QMainWindow):
         if self.persist_layout:
             self.settings.setValue("geometry", self.saveGeometry())
             self.settings.setValue("split", self.split.saveState())
+            self.live_bar.remember(self.settings)
         self.doc.pause()
         self.doc.cancel_load()
         self.live.stop()  # the capture keeps every byte received; aclose() awaits the rest

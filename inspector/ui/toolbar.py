@@ -1,7 +1,12 @@
 """The toolbar: the two judgement settings, the tools source, and the replay controls.
 
-Invariant: widgets here only emit the user's intent; the Document decides and the window
-re-syncs the widgets from the Document (so keyboard shortcuts and menus agree with them).
+Invariants:
+- Widgets here only emit the user's intent; the Document decides and the window re-syncs the
+  widgets from the Document (so keyboard shortcuts and menus agree with them).
+- The play button reads as what it will do: "Pause" while replaying, "Resume" when paused part
+  way (it goes on from there), "Replay" at the start or the end. Its width is that of the
+  longest of the three, so a change of word lays nothing out again.
+- The whole row fits 1280 px: only the slider grows with the window.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from PySide6.QtCore import Qt, Signal, SignalInstance
 from PySide6.QtWidgets import (
     QComboBox,
     QLabel,
+    QSizePolicy,
     QSlider,
     QStyle,
     QToolBar,
@@ -50,10 +56,11 @@ class InspectorToolBar(QToolBar):
         )
         self.addSeparator()
         self.play = QToolButton()
-        self.play.setText("Replay")
+        self.play.setObjectName("replay-play")
         self.play.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.play.setToolTip("Replay from the start (F5); Space pauses")
+        self.play.setToolTip("Replay, pause, resume (Space); F5 replays from the start")
         self.addWidget(self.play)
+        self._playing, self._position, self._total = False, 0, 0
         self.step = QToolButton()
         self.step.setText("Step")
         self.step.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
@@ -65,7 +72,7 @@ class InspectorToolBar(QToolBar):
             lambda _i: self.speed_changed.emit(float(self.speed.currentData()))
         )
         self.slider = QSlider(Qt.Orientation.Horizontal)
-        self.slider.setMinimumWidth(220)
+        self.slider.setMinimumWidth(160)
         self.slider.setToolTip("Scrub: lanes show the state after this many chunks")
         self.slider.sliderMoved.connect(self.seek_requested)
         self.addWidget(self.slider)
@@ -73,6 +80,7 @@ class InspectorToolBar(QToolBar):
         self.position.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self._sized_for = -1
         self.addWidget(self.position)
+        self._fix_play_width()
         self.show_playing(False)
 
     def _combo(
@@ -109,6 +117,9 @@ class InspectorToolBar(QToolBar):
                 fm.horizontalAdvance(widest) + 4, self.position.sizeHint().height()
             )
         self.position.setText(f" {position} / {total} chunks ")
+        if (position, total) != (self._position, self._total):
+            self._position, self._total = position, total
+            self.show_playing(self._playing)
 
     def set_replayable(self, replayable: bool, why: str = "") -> None:
         """Replay controls on or off (a file still loading, a live session or a cancelled load
@@ -120,8 +131,45 @@ class InspectorToolBar(QToolBar):
         self.position.setToolTip("" if replayable else "Nothing to replay here yet")
 
     def show_playing(self, playing: bool) -> None:
-        """The play button reads as what it will do."""
-        self.play.setText("Pause" if playing else "Replay")
-        pix = QStyle.StandardPixmap
-        icon = pix.SP_MediaPause if playing else pix.SP_MediaPlay
-        self.play.setIcon(self.style().standardIcon(icon))
+        """The play button reads as what it will do (see the module docstring)."""
+        self._playing = playing
+        text = self.play_word(playing, self._position, self._total)
+        if text != self.play.text():
+            self.play.setText(text)
+            pix = QStyle.StandardPixmap
+            icon = pix.SP_MediaPause if text == "Pause" else pix.SP_MediaPlay
+            self.play.setIcon(self.style().standardIcon(icon))
+
+    @staticmethod
+    def play_word(playing: bool, position: int, total: int) -> str:
+        """What pressing the play button does now."""
+        if playing:
+            return "Pause"
+        return "Resume" if 0 < position < total else "Replay"
+
+    def _fix_play_width(self) -> None:
+        self.play.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_MediaPlay))
+        widths = []
+        for word in ("Replay", "Resume", "Pause"):
+            self.play.setText(word)
+            widths.append(self.play.sizeHint().width())
+        self.play.setFixedWidth(max(widths))
+        self.play.setText("")
+
+
+def needed_width(bar: QToolBar) -> int:
+    """The narrowest ``bar`` can be with every control in its row (none in its "»" menu):
+    its size hint, less what the widgets that may shrink (elided text) can give up."""
+    slack = 0
+    for act in bar.actions():
+        w = bar.widgetForAction(act)
+        if w is not None and _shrinks(w):
+            slack += max(
+                0, w.sizeHint().width() - max(w.minimumSizeHint().width(), w.minimumWidth())
+            )
+    return bar.sizeHint().width() - slack
+
+
+def _shrinks(w: QWidget) -> bool:
+    flag = QSizePolicy.PolicyFlag.ShrinkFlag.value
+    return bool(w.sizePolicy().horizontalPolicy().value & flag)

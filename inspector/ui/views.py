@@ -10,12 +10,16 @@ Invariants:
   for all of them at once. A flush that is not streaming, a paused replay and an ended
   session bring everything up to date at once.
 - Selection survives a re-judge: the selected fragment's wire seq is remembered and
-  re-selected in whichever lane holds it afterwards.
+  re-selected in whichever lane holds it afterwards. A new live session starts with nothing
+  selected, and the raw pane never shows an event that is not on show.
+- The status line always says what is open: the source's name, and "replaying" while the
+  replay clock runs (before the first event too), or why nothing is.
 """
 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -34,6 +38,7 @@ from ..net.runstate import attempt_places
 from .document import Document
 from .lanes import LanesView
 from .panes import AttemptsPane, FindingsPane, RawWirePane, TurnPane
+from .sources import LiveSource
 from .timeline import TimelineView
 from .toolbar import InspectorToolBar
 
@@ -83,6 +88,7 @@ class DocumentViews:
         self._heavy = {job: (0.0, period) for job, period in HEAVY_PERIOD.items()}
         doc.flushed.connect(self.on_flush)
         doc.rejudged.connect(self.on_rejudged)
+        doc.loaded.connect(lambda _name: self._new_source())
         doc.progress.connect(lambda _done, _total: self.replay_controls())
         doc.playing_changed.connect(self.session_ended)
         self.lanes.fragment_selected.connect(self._fragment_selected)
@@ -177,11 +183,18 @@ class DocumentViews:
         self.top.setCurrentWidget(self.notice if notice else self.lanes)
 
     def show_status(self) -> None:
-        """The status line: dialect, settings, calls, quirks, and the attempt on show."""
-        a, view = self.doc.analysis, self.doc.view
-        if a is None or view is None:
+        """The status line: what is open, dialect, settings, calls, quirks, and the attempt on
+        show."""
+        a, view, source = self.doc.analysis, self.doc.view, self.doc.source
+        if source is None:
             notice = self.doc.notice or "No capture open"
             self.status.showMessage(f"{notice} — File ▸ Open, Samples, or drop a file")
+            return
+        name = Path(source.name).name if source.path else source.name
+        opened = f"{name} · replaying · " if self.doc.playing else f"{name} · "
+        if a is None or view is None:  # open, but nothing has arrived yet
+            waiting = "live" if isinstance(source, LiveSource) else "at chunk 0"
+            self.status.showMessage(f"{opened}no event yet ({waiting})")
             return
         s = a.settings
         calls = [v for v in view.verdicts if not v.orphan]
@@ -190,7 +203,8 @@ class DocumentViews:
         record = next((r for r in a.records if r.attempt == view.number), None)
         word = words.label(words.attempt_word(view, record, a.capture))  # the one vocabulary
         self.status.showMessage(
-            f"{a.dialect or 'dialect?'} · validation {s.validation} · empty-id {s.empty_id} · "
+            f"{opened}{a.dialect or 'dialect?'} · validation {s.validation} · "
+            f"empty-id {s.empty_id} · "
             f"{len(calls)} call(s), {judged} · {len(view.quirks)} quirk(s) · "
             f"{attempt_places(a.attempts)[view.number]} {word}"
         )
@@ -206,9 +220,20 @@ class DocumentViews:
         self.lanes.select_seq(seq)
 
     def select(self, seq: int) -> None:
-        """Select wire event ``seq`` in the raw wire and in the lane that holds it."""
+        """Select wire event ``seq`` in the raw wire and in the lane that holds it (an event
+        not on show, e.g. before a rewound replay's position, clears the raw pane's detail)."""
         self.lanes.select_seq(seq)
-        self.raw.select_seq(seq)
+        if seq < self.raw.model.rowCount():
+            self.raw.select_seq(seq)
+        else:
+            self.raw.detail.clear()
+
+    def _new_source(self) -> None:
+        """A new live session shows nothing of the last one: no selection, no raw detail."""
+        if isinstance(self.doc.source, LiveSource):
+            self.selected_seq = None
+            self.raw.table.clearSelection()
+            self.raw.detail.clear()
 
     def show_call(self, slot: int) -> None:
         """Scroll to the lane of call ``slot`` and select its first fragment."""
