@@ -72,7 +72,15 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also open the side-by-side comparison (absent vs literal)",
     )
-    r = sub.add_parser("record", help="run a live session headlessly and write its capture")
+    r = sub.add_parser(
+        "record",
+        help="run a live session headlessly and write its capture",
+        description="Run a live session headlessly and write its capture. The key comes from "
+        "the profile's key variable (e.g. OPENAI_API_KEY; key_env in --profiles), else the OS "
+        "keyring; it is never written: credential headers, URL parameters and the key itself "
+        "are redacted (docs/captures.md). Ctrl+C or SIGTERM stops the session with one line "
+        "and a complete capture.",
+    )
     r.add_argument(
         "--profile",
         required=True,
