@@ -1,4 +1,5 @@
-"""The window's dialogs: choosing files, asking for a dialect, telling about errors.
+"""The window's dialogs: choosing files, asking for a dialect, telling about errors, and the
+keys that close a secondary window.
 
 Invariants:
 - A dialog that may come up while a live session runs on the event loop is never modal
@@ -14,16 +15,15 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
-from PySide6.QtCore import Qt, QUrl
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 
 from inspector.core.analysis.session import DIALECT_CHOICES
 
-from .. import __version__
-
-DOCS = Path(__file__).resolve().parents[2] / "README.md"
+CLOSE_KEYS = (QKeySequence(Qt.Key.Key_Escape), QKeySequence("Ctrl+W"))
+"""The keys that close a secondary window (Compare, the help windows)."""
 FILE_FILTER = "Captures and SSE bodies (*.jsonl *.sse *.txt *.log);;All files (*)"
 
 Report = Callable[[str], None]
@@ -131,13 +131,9 @@ def unexpected_error(parent: QWidget, text: str) -> None:
     QMessageBox.critical(parent, "Unexpected error", f"{text}\n\nThe window keeps running.")
 
 
-def about(parent: QWidget) -> None:
-    """The About box."""
-    QMessageBox.about(
-        parent,
-        "About Tool-Call Inspector",
-        f"<b>Tool-Call Inspector</b> {__version__}<br>See, fragment by fragment, how an "
-        f"LLM provider streams tool calls and where they break.<br><br>"
-        f'<a href="{QUrl.fromLocalFile(str(DOCS)).toString()}">Documentation</a> '
-        f"(README.md, docs/)",
-    )
+def close_on_keys(window: QWidget) -> None:
+    """Esc and Ctrl+W close ``window`` (a secondary window: Compare, a help window)."""
+    for key in CLOSE_KEYS:
+        shortcut = QShortcut(key, window)
+        shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+        shortcut.activated.connect(window.close)

@@ -6,6 +6,10 @@ Invariants:
 - Lanes are reused, never rebuilt mid-replay: lanes a rewind hides wait, unbound, in their
   place in the row for the same recorded attempt (building or re-laying out a lane costs a
   frame); anything else gives their space back.
+- Lanes that do not all fit are never silently out of sight: a button floating over the
+  bottom-right corner says how many lanes there are and how many are off-screen, and scrolls
+  to the next one; it is in no layout (its text changes re-lay out nothing else).
+- An attempt without calls says "(yet)" only while its body is still coming.
 """
 
 from __future__ import annotations
@@ -13,14 +17,17 @@ from __future__ import annotations
 from html import escape
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QScrollArea, QWidget
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QScrollArea, QToolButton, QWidget
 
 from inspector.core.analysis.session import AttemptView
 
 from .lane import LaneWidget
+from .models import elide_json_column
 
 __all__ = ["LaneWidget", "LanesView"]
 
+NO_CALLS_YET = "No tool calls yet."
 MAX_SPARE = 32
 """Hidden lanes kept for reuse at most (a replay rewound over hundreds of calls rebuilds the
 ones beyond these)."""
@@ -39,7 +46,7 @@ class LanesView(QScrollArea):
         self._inner = QWidget()
         self._row = QHBoxLayout(self._inner)
         self._row.setContentsMargins(4, 4, 4, 4)
-        self._empty = QLabel("No tool calls in this attempt (yet).")
+        self._empty = QLabel(NO_CALLS_YET)
         self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._row.addWidget(self._empty, 1)
         self.setWidget(self._inner)
@@ -50,6 +57,15 @@ class LanesView(QScrollArea):
         self.bound_to: AttemptView | None = None
         """The attempt the lanes show; another one (a retry began) means rebind."""
         self._mode = "structural"
+        self.hint = QToolButton(self)
+        """"3 lanes · 2 off-screen →": shown while some lane is not wholly in view."""
+        self.hint.setObjectName("lanes-hint")
+        self.hint.setToolTip("Scroll sideways (or click here) to see the other lanes")
+        self.hint.clicked.connect(self.scroll_to_next)
+        self.hint.hide()
+        bar = self.horizontalScrollBar()
+        bar.rangeChanged.connect(lambda _lo, _hi: self._show_hint())
+        bar.valueChanged.connect(lambda _v: self._show_hint())
 
     def rebind(self, view: AttemptView | None, mode: str) -> None:
         """Bind lanes to the current calls (after a re-judge, seek or new file)."""
@@ -97,7 +113,8 @@ class LanesView(QScrollArea):
                 mode,
             )
         self._results(view)
-        self._empty.setVisible(not calls)
+        self._show_empty(view)
+        self._show_hint()
 
     def sync(self, view: AttemptView | None, rows: bool = True) -> bool:
         """Once per flush: new lanes for new calls, then each lane's own sync (fragment rows
@@ -117,8 +134,66 @@ class LanesView(QScrollArea):
             else:
                 self.lanes[i].sync(v, self._mode, rows)
         self._results(view)
-        self._empty.setVisible(not calls)
+        self._show_empty(view)
+        if added:
+            self._show_hint()
         return added
+
+    def _show_empty(self, view: AttemptView | None) -> None:
+        """The placeholder of an attempt without calls; "(yet)" only while it streams."""
+        if view is not None and not view.state.calls:
+            done = view.state.ended
+            text = (
+                "No tool calls in this attempt." if done else "No tool calls in this attempt (yet)."
+            )
+        else:
+            text = NO_CALLS_YET
+        if self._empty.text() != text:
+            self._empty.setText(text)
+        self._empty.setVisible(view is None or not view.state.calls)
+
+    # -- lanes out of sight ----------------------------------------------------------------
+
+    def off_screen(self) -> tuple[int, int]:
+        """How many lanes are not wholly in view on the left and on the right."""
+        left = self.horizontalScrollBar().value()
+        right = left + self.viewport().width()
+        shown = [lane.geometry() for lane in self.lanes if not lane.isHidden()]
+        return sum(g.left() < left for g in shown), sum(g.right() > right for g in shown)
+
+    def scroll_to_next(self) -> None:
+        """Bring the next lane off-screen on the right (else the first on the left) into view."""
+        left, right = self.horizontalScrollBar().value(), self.viewport().width()
+        lanes = [lane for lane in self.lanes if not lane.isHidden()]
+        after = [lane for lane in lanes if lane.geometry().right() > left + right]
+        before = [lane for lane in lanes if lane.geometry().left() < left]
+        if after:  # its right edge to the viewport's (its left edge, if it is wider)
+            g = after[0].geometry()
+            self.horizontalScrollBar().setValue(min(g.left(), g.right() - right + 1))
+        elif before:
+            self.horizontalScrollBar().setValue(before[0].x())
+
+    def _show_hint(self) -> None:
+        left, right = self.off_screen() if self.horizontalScrollBar().maximum() else (0, 0)
+        if not left and not right:
+            self.hint.hide()
+            return
+        arrows = ("← " if left else "") + ("→" if right else "")
+        text = f"{len(self.lanes)} lanes · {left + right} off-screen {arrows.strip()}"
+        if self.hint.text() != text:
+            self.hint.setText(text)
+            self.hint.adjustSize()
+        self._place_hint()
+        self.hint.show()
+        self.hint.raise_()
+
+    def _place_hint(self) -> None:
+        vp = self.viewport().geometry()
+        self.hint.move(vp.right() - self.hint.width() - 6, vp.bottom() - self.hint.height() - 6)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._show_hint()
 
     def _results(self, view: AttemptView | None) -> None:
         by_slot = {r.slot: r for r in view.results} if view is not None else {}
@@ -133,6 +208,7 @@ class LanesView(QScrollArea):
             lane.show()
         else:
             lane = LaneWidget(compact=self.compact)
+            elide_json_column(lane.table)
             lane.fragment_selected.connect(self.fragment_selected)
             self._row.insertWidget(len(self.lanes) + len(self._spare), lane, 1)
         self.lanes.append(lane)

@@ -9,11 +9,11 @@ Invariants:
 
 from __future__ import annotations
 
-from functools import partial
+import os
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
-from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QWidget
 
 from inspector.core.analysis.session import Settings
@@ -26,7 +26,7 @@ from .document import Document
 from .live import DEFAULT_MODEL, DEFAULT_PROFILE, DEFAULT_SCENARIO, LiveController
 from .livebar import LiveToolBar
 from .loadbar import LoadProgress
-from .menus import SAMPLES, RecentFiles, add_action
+from .menus import build_menus
 from .scenario_dialog import ScenarioDialog, Timeouts
 from .toolbar import InspectorToolBar, needed_width
 from .views import DocumentViews
@@ -65,45 +65,22 @@ class MainWindow(QMainWindow):
         self.live_bar = LiveToolBar(self)
         self.addToolBar(self.live_bar)
         self.live = LiveController(self.doc, self)
-        dock = QDockWidget("Attempts", self)
+        dock = self.attempts_dock = QDockWidget("Attempts", self)
         dock.setObjectName("attempts-dock")
         dock.setWidget(self.attempts)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
         self.resizeDocks([dock], [330], Qt.Orientation.Horizontal)
+        self._remember_on_load: str | None = None  # the file open() was asked for
         self.scenario_dialog: ScenarioDialog | None = None
         """The scenario editor last opened (it does not block: the loop keeps running)."""
-        self._menus()
+        menus = build_menus(self)
+        self.recent, self.sessions = menus.recent, menus.sessions
+        """File ▸ Open Recent (what the user opened), File ▸ Recorded sessions (live)."""
+        self.recent_menu, self.samples_menu = menus.recent.menu, menus.samples
         self._wire()
         self._restore()
 
     # -- construction --------------------------------------------------------------------
-
-    def _menus(self) -> None:
-        m = self.menuBar().addMenu("&File")
-        add_action(m, "&Open…", self.open_dialog, QKeySequence.StandardKey.Open, self)
-        self.recent_menu = m.addMenu("Open &Recent")
-        self.samples_menu = m.addMenu("&Samples")
-        for path in sorted(SAMPLES.glob("*.jsonl")):
-            add_action(
-                self.samples_menu, path.stem, partial(self.open, str(path), True), None, self
-            )
-        m.addSeparator()
-        add_action(m, "Load &tools file…", self.load_tools_dialog, None, self)
-        add_action(m, "&Export view as PNG…", self.export_png_dialog, None, self)
-        m.addSeparator()
-        add_action(m, "&Close", self.close_document, QKeySequence.StandardKey.Close, self)
-        add_action(m, "&Quit", self.close, QKeySequence.StandardKey.Quit, self)
-        v = self.menuBar().addMenu("&View")
-        add_action(v, "&Replay from start", self.doc.replay, QKeySequence(Qt.Key.Key_F5), self)
-        compare = "&Compare settings side by side…"
-        add_action(v, compare, self.open_compare, QKeySequence("Ctrl+D"), self)
-        h = self.menuBar().addMenu("&Help")
-        add_action(h, "&About Tool-Call Inspector", lambda: dialogs.about(self), None, self)
-        pause = QShortcut(QKeySequence(Qt.Key.Key_Space), self)
-        pause.setContext(Qt.ShortcutContext.WindowShortcut)
-        pause.activated.connect(self.doc.toggle)
-        self.recent = RecentFiles(self.settings, self.recent_menu, self.open)
-        """File ▸ Open Recent."""
 
     def _wire(self) -> None:
         d, b, v = self.doc, self.bar, self.views
@@ -138,7 +115,9 @@ class MainWindow(QMainWindow):
 
     def _on_loaded(self, name: str) -> None:
         self.setWindowTitle(f"{Path(name).name} — Tool-Call Inspector")
-        self.recent.remember(name)
+        if name == self._remember_on_load:  # a file the user opened (not a live capture)
+            self._remember_on_load = None
+            self.recent.remember(name)
         if self._unrecognised():
             choice = dialogs.choose_dialect(self, name)
             if choice is not None:
@@ -163,8 +142,11 @@ class MainWindow(QMainWindow):
 
     # -- user intents --------------------------------------------------------------------
 
-    def open(self, path: str, play: bool = False) -> bool:
-        """Open a file (a capture or a raw SSE body); errors become a dialog."""
+    def open(self, path: str, play: bool = False, *, remember: bool = True) -> bool:
+        """Open a file (a capture or a raw SSE body); errors become a dialog. Once it is in,
+        it heads File ▸ Open Recent (``remember``: File ▸ Recorded sessions does not)."""
+        path = os.path.abspath(path)
+        self._remember_on_load = path if remember else None
         return self.doc.open_path(path, play=play)
 
     def open_dialog(self) -> None:
@@ -265,6 +247,7 @@ class MainWindow(QMainWindow):
             return
         base = r.analysis if r.at_end else None  # the whole capture read: sides fork it
         self._compare = CompareWindow(r.capture, self.doc.tools, self, base)
+        dialogs.close_on_keys(self._compare)
         screen = self.screen() or QGuiApplication.primaryScreen()  # never larger than it
         self._compare.setGeometry(
             screenfit.clamped(self._compare.geometry(), screen.availableGeometry())

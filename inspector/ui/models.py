@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem, QTableView
 
 from inspector.core.base.model import EventKind, SSEEvent, presence
 from inspector.core.calls.accumulator import ToolCall
@@ -157,6 +158,7 @@ class FragmentsModel(_Table):
     """One lane's fragments: identity as received, the fragment made visible, JSON state."""
 
     HEADERS = ("#", "t (ms)", "id", "name", "fragment", "len", "JSON")
+    JSON_COLUMN = 6
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -254,7 +256,23 @@ class FragmentsModel(_Table):
             return f"{'id' if col == 2 else 'name'} as received: {presence(value)}"
         if col == 4:
             return repr(r.text)[:2000]
+        if col == FragmentsModel.JSON_COLUMN:  # the whole state, however narrow the column
+            return f"JSON after this fragment: {r.state}"
         return None
+
+
+class _ElideRight(QStyledItemDelegate):
+    """Cut a cell's text at its end: "open: in string (de…" keeps what matters first."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: _Index) -> None:
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideRight
+
+
+def elide_json_column(table: QTableView) -> None:
+    """A fragment table's JSON column elides at the right (the table elides the middle of
+    fragments, whose both ends matter); the tooltip has the whole state."""
+    table.setItemDelegateForColumn(FragmentsModel.JSON_COLUMN, _ElideRight(table))
 
 
 class FindingsModel(_Table):
