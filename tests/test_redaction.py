@@ -162,3 +162,12 @@ def test_the_writer_redacts_its_secrets_in_every_record(tmp_path: Path) -> None:
     assert set(att.request["headers"].values()) == {REDACTED}
     assert att.response["headers"] == {"X-Echo-Back": REDACTED, "x-request-id": "r1"}
     assert orjson.loads(raw.splitlines()[0])["meta"] == {"dialect": "openai-chat"}
+
+
+def test_the_key_is_masked_in_the_end_records_error_text(tmp_path: Path) -> None:
+
+    path = tmp_path / "c.jsonl"
+    with CaptureWriter(path, meta={}, secrets=["x"]) as writer:
+        writer.end(1, 0.1, "error", "HTTP 401: invalid key x (expected a real one)")
+    text = path.read_text()
+    assert "invalid key REDACTED (expected a real one)" in text

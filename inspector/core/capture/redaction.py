@@ -79,6 +79,15 @@ def holds_secret(value: str, secrets: Collection[str]) -> bool:
     return any(s and (value == s or _token(s).search(value)) for s in secrets)
 
 
+def mask_secrets(text: str, secrets: Collection[str]) -> str:
+    """``text`` with every whole-token occurrence of a secret replaced by ``REDACTED`` (for
+    the inspector's own messages, which may quote a server that echoed the key)."""
+    for secret in secrets:
+        if secret:
+            text = _token(secret).sub(REDACTED, text)
+    return text
+
+
 def _text(value: str | bytes) -> str:
     return value.decode("latin-1") if isinstance(value, bytes) else str(value)
 

@@ -31,7 +31,7 @@ import orjson
 import inspector
 from inspector.core.capture import compat
 from inspector.core.capture.format import FORMAT, TOOL, CaptureError
-from inspector.core.capture.redaction import Headers, redact_headers, redact_url
+from inspector.core.capture.redaction import Headers, mask_secrets, redact_headers, redact_url
 
 _NEWLINE: Final = orjson.OPT_APPEND_NEWLINE
 
@@ -165,7 +165,10 @@ class CaptureWriter:
         self._record("event", attempt, t=t, kind=kind, data=data)
 
     def end(self, attempt: int, t: float, reason: str, error: str | None = None) -> None:
-        """Record how ``attempt`` ended: "eof", "error", "cancelled", "timeout", ..."""
+        """Record how ``attempt`` ended: "eof", "error", "cancelled", "timeout", ...; the error
+        text is ours (it may quote a server that echoed the key), so the key is masked in it."""
+        if error:
+            error = mask_secrets(error, self.secrets)
         self._record("end", attempt, t=t, reason=reason, error=error)
 
     @property
