@@ -118,3 +118,19 @@ def test_all_valid_looks_at_every_round_not_only_the_last() -> None:
     assert [r.final.number for r in analysis.rounds] == [1, 2]
     assert [v.valid for v in analysis.final.verdicts] == [True]
     assert not analysis.all_valid
+
+
+def test_attempts_are_named_by_their_place_in_their_round() -> None:
+    from types import SimpleNamespace
+
+    from inspector.core.analysis.numbering import place_names
+
+    one_round = [SimpleNamespace(number=1, round=1), SimpleNamespace(number=2, round=1)]
+    assert place_names(one_round) == {1: "attempt 1", 2: "attempt 2"}
+    loop = [*one_round, SimpleNamespace(number=3, round=2), SimpleNamespace(number=4, round=3)]
+    assert place_names(loop) == {
+        1: "round 1 · attempt 1",
+        2: "round 1 · attempt 2",
+        3: "round 2 · attempt 1",
+        4: "round 3 · attempt 1",
+    }

@@ -16,11 +16,12 @@ import httpx
 import orjson
 import pytest
 
+from inspector.core.analysis.numbering import RoundAttempt, attempt_places
 from inspector.core.capture.reader import load
 from inspector.core.requests.scenarios import Scenario, build_request, find_profile, find_scenario
 from inspector.net.demo import DemoProvider
 from inspector.net.policy import LoopSettings
-from inspector.net.runstate import RoundAttempt, RunState, attempt_places
+from inspector.net.runstate import RunState
 from inspector.net.session import LiveSession
 from inspector.net.toolloop import ToolLoop
 from inspector.net.tools import ToolBox

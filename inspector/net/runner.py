@@ -49,6 +49,7 @@ from urllib.parse import unquote
 
 import httpx
 
+from inspector.core.analysis.numbering import RoundAttempt
 from inspector.core.analysis.session import Analysis, AttemptView, Settings
 from inspector.core.base.errors import InspectorError
 from inspector.core.capture.format import CaptureError
@@ -65,7 +66,7 @@ from .client import AttemptOutcome, MirroredWriter, stream_attempt
 from .errors import LiveError
 from .policy import LoopSettings
 from .runonce import RunOnce
-from .runstate import RoundAttempt, RunState
+from .runstate import RunState
 
 StateCallback = Callable[[RunState, RoundAttempt], None]
 

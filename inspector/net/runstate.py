@@ -6,18 +6,13 @@ States, in the order a session goes through them::
                                      └─> retrying ─> streaming ...
     any state ─> done | failed | cancelled                                   (final)
 
-One numbering everywhere: a session is a sequence of rounds (one, unless it is a tool loop);
-within a round attempt N counts from 1 (a retry is attempt 2). The capture and the Analysis
-number attempts across the whole session (1, 2, 3, ...): that is the capture format, and
-:func:`attempt_places` maps one onto the other.
+A session's place is "round R · attempt N": :mod:`inspector.core.analysis.numbering`, the
+numbering every view and report uses.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import Protocol
 
 
 class RunState(StrEnum):
@@ -50,37 +45,3 @@ class RunState(StrEnum):
 
 
 _FINAL = frozenset({RunState.DONE, RunState.FAILED, RunState.CANCELLED})
-
-
-@dataclass(frozen=True)
-class RoundAttempt:
-    """An attempt's place: its round, and its number within the round (both from 1; 0 before
-    the session's first request)."""
-
-    round: int = 0
-    attempt: int = 0
-
-    def __str__(self) -> str:
-        if self.round == 0:
-            return "not started"
-        return f"round {self.round} · attempt {self.attempt}"
-
-
-class _Numbered(Protocol):
-    """What numbering needs of an attempt (``AttemptView`` has it)."""
-
-    @property
-    def number(self) -> int: ...
-    @property
-    def round(self) -> int: ...
-
-
-def attempt_places(views: Iterable[_Numbered]) -> dict[int, RoundAttempt]:
-    """Each attempt's place, keyed by its session-wide number (``AttemptView.number``): a round
-    is a run of consecutive attempts with the same ``round`` (as the core groups them)."""
-    places: dict[int, RoundAttempt] = {}
-    last = RoundAttempt()
-    for view in views:
-        n = last.attempt + 1 if view.round == last.round else 1
-        last = places[view.number] = RoundAttempt(view.round, n)
-    return places

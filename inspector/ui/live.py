@@ -31,9 +31,10 @@ from inspector.core.capture.writer import new_capture_path
 from inspector.core.providers import REGISTRY
 from inspector.core.requests.scenarios import Scenario, build_request, find_profile
 
+from ..core.analysis.numbering import RoundAttempt
 from ..net.policy import LoopSettings
 from ..net.runner import SessionRunner
-from ..net.runstate import RoundAttempt, RunState
+from ..net.runstate import RunState
 from ..net.session import LiveSession, require_key
 from .document import Document
 from .scenario_dialog import Timeouts

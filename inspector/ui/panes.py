@@ -29,7 +29,7 @@ from inspector.core.base.model import EventKind
 from inspector.core.reports import words
 from inspector.core.reports.words import attempt_word, call_word
 
-from ..net.runstate import attempt_places
+from ..core.analysis.numbering import attempt_places
 from .models import SEQ_ROLE, EventsModel, FindingsModel
 
 

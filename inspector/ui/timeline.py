@@ -24,7 +24,7 @@ from inspector.core.analysis.session import Analysis, AttemptView
 from inspector.core.reports import words
 from inspector.core.reports.words import attempt_word, call_word
 
-from ..net.runstate import RoundAttempt, attempt_places
+from ..core.analysis.numbering import RoundAttempt, attempt_places
 from . import theme
 
 ROW = 18

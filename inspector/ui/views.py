@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 from inspector.core.reports import words
 from inspector.core.reports.report import findings
 
-from ..net.runstate import attempt_places
+from ..core.analysis.numbering import attempt_places
 from .document import Document
 from .lanes import LanesView
 from .panes import AttemptsPane, FindingsPane, RawWirePane, TurnPane

@@ -24,6 +24,7 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Final
 
+from inspector.core.analysis.numbering import place_names
 from inspector.core.analysis.session import Analysis, AttemptView
 from inspector.core.reports.words import attempt_word
 from inspector.core.verdicts.validation import Problem
@@ -95,18 +96,19 @@ def session_status(analysis: Analysis) -> SessionStatus:
     status = SessionStatus(OK)
     records = analysis.records
     capture = analysis.capture
+    names = place_names(analysis.attempts)
     for view, record in zip(analysis.attempts, records, strict=True):
         word = attempt_word(view, record, capture)
         if word == "interrupted":
             status.interrupted = True
-            status.attempts.append(f"attempt {view.number} was interrupted (no end record)")
+            status.attempts.append(f"{names[view.number]} was interrupted (no end record)")
         elif word == "failed":
             status.failed = True
-            status.attempts.append(f"attempt {view.number} failed: {_failure(view)}")
+            status.attempts.append(f"{names[view.number]} failed: {_failure(view)}")
     for rnd in analysis.rounds:
         for v in rnd.final.verdicts:
             if not v.orphan and not v.valid:
-                where = f"attempt {rnd.final.number}: call {v.call.slot} {_name(v.name)}"
+                where = f"{names[rnd.final.number]}: call {v.call.slot} {_name(v.name)}"
                 status.calls.append(f"{where} is invalid ({_codes(v.problems)})")
     status.code = FOUND if status.reasons else OK
     return status

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.core.analysis.numbering import place_names
 from inspector.core.analysis.rounds import LOOP_END, ROUND
 from inspector.core.analysis.session import Analysis, AttemptView, CallVerdict
 from inspector.core.base.model import OMITTED, plain, presence
@@ -167,10 +168,9 @@ def findings(analysis: Analysis, view: AttemptView | None = None) -> list[Findin
         chunks = sorted({f.seq for f in c.fragments})
         for p in v.problems:
             out.append(Finding("error", p.code, where, p.message, chunks, c.slot))
+    place = place_names(analysis.attempts).get(view.number, f"attempt {view.number}")
     for e in view.state.errors:
-        out.append(
-            Finding("error", "provider_error", f"attempt {view.number}", str(e.value), [e.seq])
-        )
+        out.append(Finding("error", "provider_error", place, str(e.value), [e.seq]))
     for q in view.quirks:
         out.append(Finding("quirk", q.code, f"{len(q.chunks)} chunk(s)", q.message, q.chunks))
     unchecked = not_checked_quirks(view)
@@ -305,9 +305,8 @@ def rounds_text(analysis: Analysis) -> list[str]:
     ]
     for rnd in analysis.rounds:
         end = rnd.stream_end
-        attempts = ",".join(str(v.number) for v in rnd.attempts)
         lines.append(
-            f"round {rnd.number} (attempt {attempts}): finish "
+            f"round {rnd.number} ({len(rnd.attempts)} attempt(s)): finish "
             f"{rnd.final.state.finish_reason!r}, stream ended at {_ms(end)}, "
             f"{len(rnd.results)} result(s), wait {_ms(rnd.saved)} shorter than sequential"
         )
