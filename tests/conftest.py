@@ -127,3 +127,28 @@ def no_leftover_qt_timers(request: pytest.FixtureRequest) -> Iterator[None]:
     if left:
         names = ", ".join(f"{type(t.parent()).__name__}.{t.objectName() or 'timer'}" for t in left)
         pytest.fail(f"test left {len(left)} QTimer(s) running after its windows closed: {names}")
+
+
+@pytest.fixture(scope="session")
+def _qasync_loop(qapp: Any) -> Iterator[Any]:
+    """One qasync loop for the whole run, closed before the QApplication goes (qasync's close
+    needs its signals alive)."""
+    import asyncio
+
+    import qasync
+
+    loop = qasync.QEventLoop(qapp)
+    yield loop
+    asyncio.set_event_loop(None)
+    loop.close()
+
+
+@pytest.fixture
+def qloop(_qasync_loop: Any) -> Any:
+    """Qt and asyncio as one loop, as in the app (live runs, Start buttons and the tool loop
+    need it): the run's qasync loop, made current for this test (pytest-asyncio's own tests
+    set and unset the current loop in between)."""
+    import asyncio
+
+    asyncio.set_event_loop(_qasync_loop)
+    return _qasync_loop

@@ -104,16 +104,6 @@ def modals(monkeypatch: pytest.MonkeyPatch) -> Modals:
     return seen
 
 
-@pytest.fixture(scope="module")
-def qloop(qapp: Any) -> Iterator[qasync.QEventLoop]:
-    """Qt and asyncio as one loop, as in the app (Start runs a live session on it)."""
-    loop = qasync.QEventLoop(qapp)
-    asyncio.set_event_loop(loop)
-    yield loop
-    asyncio.set_event_loop(None)
-    loop.close()
-
-
 @pytest.fixture
 def window(
     qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -159,6 +149,13 @@ def all_menu_items(w: MainWindow) -> list[tuple[str, QAction]]:
         if isinstance(top.menu(), QMenu)
         for item in menu_items(top.menu(), top.text().replace("&", ""))  # type: ignore[arg-type]
     ]
+
+
+@pytest.fixture(autouse=True)
+def default_exception_handler(qloop: qasync.QEventLoop) -> Iterator[None]:
+    """The run's one loop gets its default exception handler back after each test here."""
+    yield
+    qloop.set_exception_handler(None)
 
 
 class Trouble:

@@ -21,15 +21,6 @@ from inspector.ui.livewidgets import ABOUT_ROLE
 from inspector.ui.mainwindow import MainWindow
 
 
-@pytest.fixture(scope="session")
-def qloop(qapp: Any) -> Iterator[qasync.QEventLoop]:
-    loop = qasync.QEventLoop(qapp)
-    asyncio.set_event_loop(loop)
-    yield loop
-    asyncio.set_event_loop(None)
-    loop.close()  # before the QApplication goes: qasync's close needs its signals alive
-
-
 @pytest.fixture
 def window(
     qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Any, monkeypatch: pytest.MonkeyPatch

@@ -29,16 +29,6 @@ LAPTOP = QSize(1280, 800)
 SAMPLE = "glm-empty-string-continuations"
 
 
-@pytest.fixture(scope="module")
-def qloop(qapp: Any) -> Iterator[qasync.QEventLoop]:
-    """Qt and asyncio as one loop, as in the app (the live run needs it)."""
-    loop = qasync.QEventLoop(qapp)
-    asyncio.set_event_loop(loop)
-    yield loop
-    asyncio.set_event_loop(None)
-    loop.close()
-
-
 @pytest.fixture
 def window(
     qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
