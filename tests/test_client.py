@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections.abc import AsyncIterator, Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -279,3 +280,33 @@ async def test_each_chunk_is_on_disk_before_the_sink_sees_it(tmp_path: Path) -> 
         with CaptureWriter(path) as writer:
             await stream_attempt(client, SPEC, None, attempt=1, writer=writer, sink=sink)
     assert checked == [True] * len(BODY)
+
+
+async def test_an_error_body_is_read_in_the_shape_of_the_provider_the_request_was_for(
+    tmp_path: Path,
+) -> None:
+    """The provider owns its error body: an Anthropic 401 reads as Anthropic writes it (type
+    and message); a request built for no provider falls back to the common shapes."""
+    body = b'{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}'
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(401, headers={"content-type": "application/json"}, content=body)
+
+    for dialect, detail in [
+        ("anthropic", "authentication_error: invalid x-api-key"),
+        (None, "invalid x-api-key"),
+    ]:
+        spec = replace(SPEC, dialect=dialect)
+        async with _client(handler) as client:
+            with pytest.raises(ProviderHTTPError) as caught:
+                await stream_attempt(client, spec, SECRET, attempt=1, writer=None, sink=Sink())
+        assert caught.value.detail == detail
+
+
+def test_a_built_request_names_its_provider() -> None:
+    from inspector.core.requests.scenarios import build_request, find_profile, load_scenarios
+
+    scenario = load_scenarios()[0]
+    for name in ("demo", "demo-anthropic", "demo-gemini", "demo-responses"):
+        profile = find_profile(name).resolved("http://127.0.0.1:9")
+        assert build_request(profile, scenario).dialect == profile.dialect

@@ -33,6 +33,7 @@ import orjson
 from inspector.core.capture.records import Attempt
 from inspector.core.capture.redaction import Headers, redact_headers, redact_url
 from inspector.core.capture.writer import CaptureWriter
+from inspector.core.providers import REGISTRY
 from inspector.core.requests.scenarios import RequestSpec
 
 from .errors import (
@@ -284,6 +285,7 @@ async def _exchange(
             bytes(kept),
             response.reason_phrase,
             response.headers.get("retry-after"),
+            REGISTRY.get(spec.dialect) if spec.dialect and spec.dialect in REGISTRY else None,
         )
     if plain:
         raise NotSSEError(ctype, bytes(kept))

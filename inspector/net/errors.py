@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.core.base.errors import InspectorError
+from inspector.core.base.provider import Provider
 from inspector.core.capture.redaction import redact_url
 
 _CLIP = 200
@@ -99,12 +100,20 @@ class BudgetExhausted(TimeoutError_):
 class ProviderHTTPError(LiveError):
     """A non-2xx response; ``body`` is what the provider said (all of it, as bytes)."""
 
-    def __init__(self, status: int, url: str, body: bytes, reason: str = "",
-                 retry_after: str | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        status: int,
+        url: str,
+        body: bytes,
+        reason: str = "",
+        retry_after: str | None = None,
+        provider: Provider | None = None,
+    ) -> None:
+        """``provider``: whose error shape ``body`` is in (None: read the common shapes)."""
         self.status = status
         self.url = redact_url(url)
         self.body = body
-        self.detail = provider_message(body) or reason or "(no body)"
+        self.detail = provider_message(body, provider) or reason or "(no body)"
         self.retry_after = retry_after
         """The response's ``retry-after`` header (429/503), as sent."""
         wait = f" (retry-after: {one_line(retry_after, 40)})" if retry_after else ""
@@ -132,9 +141,10 @@ class StreamBroken(LiveError):
         super().__init__(f"connection broken after {received} bytes: {detail}")
 
 
-def provider_message(body: bytes) -> str:
-    """The provider's error message from an error body (JSON ``error.message`` and the like),
-    else the body's text; clipped to one line."""
+def provider_message(body: bytes, provider: Provider | None = None) -> str:
+    """The provider's error message from an error body, read in ``provider``'s error shape
+    when the request was built for one (``Provider.error_message``), else in the common
+    shapes (JSON ``error.message`` and the like), else the body's text; clipped to one line."""
     import orjson  # local: keeps this module's import cheap for the CLI's startup
 
     text = body.decode("utf-8", "replace").strip()
@@ -142,6 +152,8 @@ def provider_message(body: bytes) -> str:
         obj = orjson.loads(body)
     except orjson.JSONDecodeError:
         return one_line(text)
+    if provider is not None and isinstance(obj, dict | list) and obj:
+        return one_line(provider.error_message(obj))
     for candidate in _messages(obj):
         return one_line(candidate)
     return one_line(text)

@@ -91,6 +91,9 @@ class RequestSpec:
     body: dict[str, Any] = field(hash=False)
     key_header: str | None = None
     """The header the key goes in (``authorization`` means ``Bearer {key}``); None: no key."""
+    dialect: str | None = None
+    """The provider the request was built for (its registry name): whose shape an error body
+    answering it has. None: not known (a request from elsewhere)."""
 
     def key_headers(self, key: str | None) -> dict[str, str]:
         """The credential header for ``key`` (empty without a key or a key header)."""
@@ -260,4 +263,4 @@ def build_request(
     body = wire.body
     body.update(copy.deepcopy(dict(profile.options)))
     key_header = provider.key_header if profile.key_env else None
-    return RequestSpec("POST", wire.url, headers, body, key_header)
+    return RequestSpec("POST", wire.url, headers, body, key_header, provider.name)
