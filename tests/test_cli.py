@@ -272,3 +272,20 @@ def test_readme_shows_the_same_exit_codes() -> None:
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     for code, _meaning in EXIT_TABLE:
         assert f"| `{code}` |" in readme
+
+
+def test_the_table_promises_what_the_gate_does_for_sse_of_no_known_dialect(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from inspector.core.reports.exitcodes import EXIT_TABLE, table_text
+
+    body = tmp_path / "unknown.sse"
+    body.write_bytes(b'data: {"foo": 1}\n\ndata: {"bar": 2}\n\n')
+    code, out, err = _main(capsys, str(body))
+    assert code == 0 and err == ""  # a stream (its framing says so), not "not a stream"
+    assert "dialect not recognised; read as openai-chat" in out
+    said = "server-sent-event framing whose events no dialect recognises (it is read as openai-chat"
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    row = next(line for line in readme.splitlines() if line.startswith("| `2` |"))
+    assert said in dict(EXIT_TABLE)[2] and said in row
+    assert said in " ".join(table_text().split())  # analyze --help (wrapped)

@@ -3,7 +3,8 @@
 ============  ===================================================================================
 ``2``         bad usage, an unreadable file, or a raw body in which no event of any dialect is
               recognised ("not a stream"); a file with a valid capture header is never "not a
-              stream"
+              stream", nor is a body with server-sent-event framing whose events no dialect
+              recognises (it is read as openai-chat, with a warning)
 ``1``         an invalid call, a failed request (HTTP status >= 400, a transport error, a wrong
               content type), an interrupted attempt (no end record)
 ``0``         everything else, including calls ``not checked`` (validation off)
@@ -41,7 +42,8 @@ EXIT_TABLE: Final[tuple[tuple[int, str], ...]] = (
         BAD_INPUT,
         "bad usage, an unreadable file, or a raw body in which no event of any dialect is "
         'recognised ("not a stream"); a file with a valid capture header is never "not a '
-        'stream"',
+        'stream", nor is a body with server-sent-event framing whose events no dialect '
+        "recognises (it is read as openai-chat, with a warning)",
     ),
     (
         FOUND,
