@@ -156,3 +156,50 @@ def test_compare_window_lanes_with_validation_off(qtbot: Any) -> None:
     lanes = window.left.lanes.lanes + window.right.lanes.lanes
     assert lanes and all("not checked" in lane.status.text() for lane in lanes)
     assert not any("✔ valid" in lane.status.text() for lane in lanes)
+
+
+RETRY_SAMPLE = (
+    Path(__file__).resolve().parents[1] / "resources/samples/retry-truncated-then-valid.jsonl"
+)
+CUT_CALL = (
+    'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c1","type":"function",'
+    '"function":{"name":"f","arguments":"{\\"a\\": "}}]}}]}\n\n'
+)
+
+
+def test_no_retry_reason_for_an_attempt_that_never_reached_the_retry(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    from inspector.ui.panes import AttemptsPane
+
+    request = {"type": "request", "t": 0, "method": "POST", "url": "http://x/v1/chat/completions"}
+    cut = {"type": "chunk", "t": 0.1, "text": CUT_CALL}
+    stopped = {"type": "end", "t": 1, "reason": "cancelled", "error": "cancelled"}
+    a = _capture(tmp_path, request, cut, stopped)
+    assert a.records[0].reason == "stream_invalid_tool_call"  # the policy's view of its calls
+    assert "  1: cancelled\n" in report.to_text(a)  # ... but no retry ever followed
+    tree = AttemptsPane()
+    qtbot.addWidget(tree)
+    tree.show_analysis(a, None)
+    assert tree.topLevelItem(0).text(1) == "⊘ cancelled"
+
+
+@pytest.mark.parametrize("validation", ["off", "structural"])
+def test_an_attempt_followed_by_a_retry_is_retried_in_every_mode(
+    qtbot: Any, validation: ValidationMode
+) -> None:
+    from inspector.ui.panes import AttemptsPane
+
+    a = Analysis.from_capture(
+        load(RETRY_SAMPLE), Settings(validation=validation), providers=REGISTRY
+    )
+    text = report.to_text(a)
+    assert "  1: retried reason=stream_invalid_tool_call recovery=retry_streaming\n" in text
+    assert "  2: accepted\n" in text
+    tree = AttemptsPane()
+    qtbot.addWidget(tree)
+    tree.show_analysis(a, None)
+    assert tree.topLevelItem(0).text(1) == (
+        "↻ retried · stream_invalid_tool_call → retry_streaming"
+    )
+    assert tree.topLevelItem(1).text(1) == "✔ accepted"

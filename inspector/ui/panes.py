@@ -207,9 +207,8 @@ class AttemptsPane(QTreeWidget):
                 view.round,
                 r.attempt,
                 places[view.number].attempt,
-                attempt_word(view, r, analysis.capture),
-                r.reason if view.state.ended else None,
-                r.recovery_action,
+                (word := attempt_word(view, r, analysis.capture)),
+                *words.retry_facts(word, r),  # no reason for a retry that never happened
                 tuple(
                     (
                         v.call.slot,
@@ -254,7 +253,7 @@ class AttemptsPane(QTreeWidget):
         calls: tuple[tuple[Any, ...], ...],
     ) -> QTreeWidgetItem:
         label = words.label(outcome) + (f" · {reason}" if reason else "")
-        label += f" → {recovery}" if recovery and outcome in ("retried", "invalid") else ""
+        label += f" → {recovery}" if recovery else ""
         top = QTreeWidgetItem([f"Attempt {in_round}", label])  # N from 1 in each round
         top.setToolTip(1, f"{label}\n{outcome}: {words.MEANING.get(outcome, '')}")
         top.setData(0, Qt.ItemDataRole.UserRole, (number, None))

@@ -244,6 +244,7 @@ class Analysis:
                 [[v for v in view.verdicts if not v.orphan] for view in rnd.attempts],
                 self.registry,
                 errors=[view.error for view in rnd.attempts],
+                recorded=[view.source.reason if view.source else None for view in rnd.attempts],
             )
             for rec, view in zip(planned, rnd.attempts, strict=True):
                 rec.attempt = view.number

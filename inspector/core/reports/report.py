@@ -26,7 +26,7 @@ from inspector.core.analysis.rounds import LOOP_END, ROUND
 from inspector.core.analysis.session import Analysis, AttemptView, CallVerdict
 from inspector.core.base.model import OMITTED, plain, presence
 from inspector.core.reports.exitcodes import session_status
-from inspector.core.reports.words import attempt_word, call_word, shown_word
+from inspector.core.reports.words import attempt_word, call_word, retry_facts, shown_word
 from inspector.core.verdicts.quirkscan import PROVIDER_CHECKS
 
 FORMAT_VERSION = 1
@@ -261,8 +261,9 @@ def to_text(analysis: Analysis, source: str | None = None, colour: bool = False)
     ):
         lines.append("attempts:")
         for rec, word in zip(analysis.records, words, strict=True):
-            extra = f" reason={rec.reason}" if rec.reason else ""
-            extra += f" recovery={rec.recovery_action}" if rec.recovery_action else ""
+            reason, recovery = retry_facts(word, rec)  # none for a retry that never happened
+            extra = f" reason={reason}" if reason else ""
+            extra += f" recovery={recovery}" if recovery else ""
             lines.append(f"  {rec.attempt}: {word}{extra}")
     for reason in session_status(analysis).attempts:  # calls are in the table above
         lines.append(paint(_RED, reason))

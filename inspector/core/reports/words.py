@@ -141,6 +141,20 @@ def attempt_word(
     return "accepted" if record is None else record.outcome
 
 
+DECIDED_BY_RETRY_POLICY: Final = ("retried", "accepted_degraded", "invalid")
+"""The attempt words the retry policy decided: only these are shown with a reason."""
+
+
+def retry_facts(word: str, record: AttemptRecord | None) -> tuple[str | None, str | None]:
+    """The attempt reason and recovery action shown beside ``word``: none for an attempt
+    that never reached the retry decision (cancelled, interrupted, failed, streaming) or
+    needed none (accepted); the recovery action only where a retry follows or would."""
+    if record is None or word not in DECIDED_BY_RETRY_POLICY:
+        return None, None
+    recovery = record.recovery_action if word in ("retried", "invalid") else None
+    return record.reason, recovery
+
+
 def is_failed_request(view: AttemptView) -> bool:
     """The request itself failed: HTTP status >= 400, or an error ended the attempt (a
     transport error, a wrong content type, a timeout); a cancelled attempt did not fail."""

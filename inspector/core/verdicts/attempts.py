@@ -114,15 +114,27 @@ def plan(
     registry: ToolRegistry | None,
     *,
     errors: Sequence[str | None] = (),
+    recorded: Sequence[str | None] = (),
 ) -> list[AttemptRecord]:
-    """Attempt records for a recorded sequence of attempts (each a list of call verdicts)."""
+    """Attempt records for a recorded sequence of attempts (each a list of call verdicts).
+
+    An attempt followed by another was retried, whatever the validation mode in force says
+    of its calls now (a recording made under a stricter mode): its reason is then the one the
+    retry was recorded with (``recorded[i]``: the reason attempt ``i`` was sent with)."""
     records: list[AttemptRecord] = []
     previous: AttemptReason | None = None
     for i, verdicts in enumerate(attempts):
         error = errors[i] if i < len(errors) else None
         reason = attempt_reason(verdicts, registry, previous)
-        rec = AttemptRecord(attempt=i + 1, outcome=ACCEPTED, reason=reason, error=error)
         last = i == len(attempts) - 1
+        if reason is None and not last and not error:
+            retry = recorded[i + 1] if i + 1 < len(recorded) else None
+            reason = next((r for r in ATTEMPT_REASONS if r == retry), None)
+            rec = AttemptRecord(i + 1, RETRIED, reason, RETRY_STREAMING)
+            records.append(rec)
+            previous = reason
+            continue
+        rec = AttemptRecord(attempt=i + 1, outcome=ACCEPTED, reason=reason, error=error)
         if reason is None:
             rec.outcome = FAILED if error else ACCEPTED
         elif not last:
