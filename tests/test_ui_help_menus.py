@@ -83,6 +83,27 @@ def test_open_recent_lists_what_the_user_opened_as_absolute_paths(
     assert [a.text() for a in window.recent_menu.actions()] == window.recent.paths()
 
 
+def test_open_recent_keeps_only_files_that_opened_as_streams(
+    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    boxes: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda *a: boxes.append(a[2])))
+    text = tmp_path / "notes.txt"
+    text.write_text("just some words\nand more words\n")
+    window.open(str(text))  # refused by the gate: its notice shows, it is not remembered
+    assert window.doc.notice and window.doc.notice.startswith("not a stream")
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"format": "toolcall-inspector-capture", "version": 99}\n')
+    window.open(str(broken))  # fails to open: a box, and not remembered either
+    assert len(boxes) == 1 and str(broken) in boxes[0]
+    assert window.recent.paths() == []
+    window.open(str(GLM))  # a stream: remembered
+    window.doc.pause()
+    assert window.recent.paths() == [str(GLM)]
+
+
 def test_live_captures_go_to_recorded_sessions_not_open_recent(
     window: MainWindow, sessions: Path, urls: list[str]
 ) -> None:

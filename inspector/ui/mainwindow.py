@@ -86,7 +86,7 @@ class MainWindow(QMainWindow):
         d, b, v = self.doc, self.bar, self.views
         d.position_changed.connect(b.show_position)
         d.playing_changed.connect(b.show_playing)
-        d.failed.connect(lambda path, reason: dialogs.cannot_open(self, path, reason))
+        d.failed.connect(self._failed_to_open)
         d.progress.connect(self.load_bar.show_progress)
         self.load_bar.cancel.connect(d.stop_loading)
         d.loaded.connect(self._on_loaded)
@@ -117,11 +117,18 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{Path(name).name} — Tool-Call Inspector")
         if name == self._remember_on_load:  # a file the user opened (not a live capture)
             self._remember_on_load = None
-            self.recent.remember(name)
+            if self.doc.source is not None:  # it opened as a stream (not refused by the gate)
+                self.recent.remember(name)
         if self._unrecognised():
             choice = dialogs.choose_dialect(self, name)
             if choice is not None:
                 self._apply(dialect=choice)
+
+    def _failed_to_open(self, path: str, reason: str) -> None:
+        """A file that did not open is not remembered (nor is a later load under its name)."""
+        if path == self._remember_on_load:
+            self._remember_on_load = None
+        dialogs.cannot_open(self, path, reason)
 
     def _unrecognised(self) -> bool:
         """Should the user be asked which dialect to read the stream in? Only for a stream
