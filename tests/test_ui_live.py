@@ -354,3 +354,34 @@ def test_edit_opens_the_scenario_without_blocking_and_the_profile_says_where_it_
     )
     lb.loop.setChecked(True)
     assert lb.options.text() == "options: loop · retry" and lb.sequential.isEnabled()
+
+
+def test_a_remembered_fault_scenario_is_shown_but_not_run_at_launch(
+    window: MainWindow, qloop: qasync.QEventLoop, qtbot: Any
+) -> None:
+    window.live_bar.select("demo", "fault-401", "weather")
+    window.live_bar.remember(window.settings)  # quit with a fault scenario chosen
+    again = MainWindow()
+    qtbot.addWidget(again)
+    try:
+        again.start_default_live()  # what `toolcall-inspector open` does at launch
+        assert again.live_bar.model.currentText() == "fault-401"  # the choice is kept
+        assert again.live.session is None and not again.live._current  # but nothing runs
+        assert again.live_error_box is None
+        assert "press Run" in again.statusBar().currentMessage()
+        window.live_bar.select("demo", "demo-null-id", "weather")
+        window.live_bar.remember(window.settings)
+        third = MainWindow()
+        qtbot.addWidget(third)
+        third.live.demo_chunk_delay = 0.002
+        third.start_default_live()  # a quirk scenario runs at launch, as remembered
+
+        async def ran() -> None:
+            await until(lambda: third.live.session is not None and not third.live.running)
+
+        qloop.run_until_complete(ran())
+        runs = [r["model"] for r in third.live.demo.requests if r.get("model")]
+        assert runs == ["demo-null-id"]
+        qloop.run_until_complete(third.aclose())
+    finally:
+        qloop.run_until_complete(again.aclose())

@@ -220,6 +220,20 @@ class MainWindow(QMainWindow):
         if not (lb.restore(self.settings) and lb.profile_is_demo()):
             lb.select(DEFAULT_PROFILE, DEFAULT_MODEL, DEFAULT_SCENARIO)
         self.live.list_demo_models()
+        from ..net.demo.scenarios import SCENARIOS
+
+        model = lb.model.currentText().strip()
+        scenario = SCENARIOS.get(model)
+        if scenario is not None and scenario.fault is not None:
+            # A fault scenario stalls or fails on purpose: run at launch, it would greet the
+            # user with a stall or an error box before they did anything. Running another
+            # model than the one in the box would make the window say one thing and do
+            # another, so the choice stays selected and waits for Run.
+            self.statusBar().showMessage(
+                f"{model} is a fault scenario ({scenario.fault}): not run at launch — "
+                "press Run (Enter) to start it"
+            )
+            return
         self.start_live()
 
     async def aclose(self) -> None:
