@@ -169,6 +169,7 @@ def record(args: argparse.Namespace) -> int:
         not args.no_retry, read_timeout=args.read_timeout, tool_argument_validation=args.validation
     )
     kept = f" (capture: {args.out})"
+    _say_if_not_played(profile, args.model)
     if args.loop:
         return _record_loop(args, profile, scenario, settings, headers, kept)
     if args.sequential or args.slow_tool or args.disable_tool:
@@ -194,6 +195,18 @@ def record(args: argparse.Namespace) -> int:
         return 2
     sys.stdout.write(report.to_text(session.analysis, args.out, colour=sys.stdout.isatty()))
     return 0 if session.analysis.all_valid else 1
+
+
+def _say_if_not_played(profile: Any, model: str | None) -> None:
+    """One line when the demo model does not play its own behaviour on the profile's dialect
+    (the window's Live bar says the same; :mod:`inspector.net.demo.applies`)."""
+    from .net.demo.applies import NotPlayed
+    from .net.demo.scenarios import SCENARIOS
+
+    scenario = SCENARIOS.get(model or profile.model) if profile.is_demo else None
+    note = NotPlayed.of(scenario.to_model(), profile.dialect) if scenario else None
+    if note is not None:
+        print(f"note: {note.about()}", flush=True)
 
 
 @contextlib.contextmanager

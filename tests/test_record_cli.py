@@ -180,3 +180,17 @@ def test_ctrl_c_and_sigterm_complete_the_capture(tmp_path: Path, signum: int, co
     assert err == f"toolcall-inspector: interrupted (capture: {out})\n"
     (att,) = load(out).attempts
     assert att.chunks and att.end is not None and att.end["reason"] == "cancelled"
+
+
+def test_record_says_when_the_demo_model_does_not_apply_to_the_dialect(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, stdout, _ = _record(capsys, tmp_path / "a.jsonl", "--profile", "demo-anthropic",
+                              "--model", "demo-glm-empty-string")  # fmt: skip
+    assert code == 0  # a clean run: the quirks are the OpenAI dialect's
+    assert stdout.splitlines()[0] == (
+        "note: demo-glm-empty-string: its quirks are openai-chat only — on anthropic it plays "
+        "the conforming stream"
+    )
+    code, stdout, _ = _record(capsys, tmp_path / "b.jsonl", "--model", "demo-glm-empty-string")
+    assert "note:" not in stdout  # on its own dialect it plays its quirks: nothing to say

@@ -385,3 +385,30 @@ def test_a_remembered_fault_scenario_is_shown_but_not_run_at_launch(
         qloop.run_until_complete(third.aclose())
     finally:
         qloop.run_until_complete(again.aclose())
+
+
+def test_a_demo_model_for_another_dialect_says_it_plays_the_conforming_stream(
+    window: MainWindow, qloop: qasync.QEventLoop
+) -> None:
+    lb = window.live_bar
+    lb.select("demo-anthropic", "demo-glm-empty-string", "weather")
+
+    async def listed() -> None:
+        window.live.list_demo_models()
+        await until(lambda: lb.model.count() > 10)
+
+    qloop.run_until_complete(listed())
+    said = "demo-glm-empty-string: its quirks are openai-chat only — on anthropic it plays"
+    assert lb.about.text().strip().startswith(said)  # before the run, beside the model
+    lb.start.click()
+
+    async def ran() -> None:
+        await until(lambda: window.live.session is not None and not window.live.running)
+
+    qloop.run_until_complete(ran())
+    status = window.statusBar().currentMessage()
+    assert status.startswith(
+        "empty_string_continuation_id/_name not shown on anthropic (openai-chat only) · done: "
+    )
+    lb.profile.setCurrentIndex(lb.profile.findData("demo"))  # on its own dialect: no note
+    assert "only" not in lb.about.text() and "glm" in lb.about.text().lower()

@@ -32,6 +32,7 @@ from inspector.core.providers import REGISTRY
 from inspector.core.requests.scenarios import Scenario, build_request, find_profile
 
 from ..core.analysis.numbering import RoundAttempt
+from ..net.demo.applies import NotPlayed
 from ..net.policy import LoopSettings
 from ..net.runner import SessionRunner
 from ..net.runstate import RunState
@@ -63,7 +64,8 @@ class LiveController(QObject):
     state_changed = Signal(str)
     """What the session is doing and where: "streaming · round 1 · attempt 2"."""
     models_changed = Signal(list)
-    """The models the demo provider offers (its scenarios), as (name, description) pairs."""
+    """The models the demo provider offers (its scenarios): its ``GET /v1/models`` entries,
+    each a dict with at least an ``id``."""
 
     def __init__(self, doc: Document, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -144,11 +146,7 @@ class LiveController(QObject):
         except (httpx.HTTPError, ValueError, AttributeError) as exc:
             self.status.emit(f"Cannot list the demo models: {exc}")
             return
-        models = [
-            (str(m["id"]), str(m.get("description") or ""))
-            for m in data
-            if isinstance(m, dict) and "id" in m
-        ]
+        models = [m for m in data if isinstance(m, dict) and "id" in m]
         self._listed = True
         self.models_changed.emit(models)
 
@@ -186,7 +184,7 @@ class LiveController(QObject):
                 path = session.capture_path
                 self.doc.stop_live_view(str(path) if path is not None and path.exists() else None)
                 self.running_changed.emit(False)
-            self.status.emit(ended_line(session))
+            self.status.emit(ended_line(session, not_played(profile_name, model)))
             if session.error is not None:
                 self.failed.emit(
                     f"{session.error}\n\n"
@@ -274,8 +272,22 @@ class LiveController(QObject):
             self.demo, self.demo_url, self._demo_started = None, None, None
 
 
-def ended_line(session: SessionRunner) -> str:
-    """The status line of a session that ended: its state, each attempt's summary, the error,
+def not_played(profile_name: str, model: str) -> NotPlayed | None:
+    """On a demo profile, the note for a model (a demo scenario) whose own behaviour is not
+    played on the profile's dialect (from the scenario table the embedded provider serves)."""
+    from ..net.demo.scenarios import SCENARIOS
+
+    try:
+        profile = find_profile(profile_name)
+    except InspectorError:
+        return None
+    scenario = SCENARIOS.get(model or profile.model) if profile.is_demo else None
+    return NotPlayed.of(scenario.to_model(), profile.dialect) if scenario else None
+
+
+def ended_line(session: SessionRunner, note: NotPlayed | None = None) -> str:
+    """The status line of a session that ended: what the model did not show on this dialect
+    (``note``, first: it explains a clean run), its state, each attempt's summary, the error,
     and where the capture is. A session stopped before any attempt had an outcome says where
     it was stopped and what had arrived by then."""
     lines = session.summary_lines()
@@ -286,7 +298,8 @@ def ended_line(session: SessionRunner) -> str:
     tail = f" — {session.error}" if session.error else ""
     path = session.capture_path
     kept = f" · capture: {path}" if path is not None and path.exists() else ""
-    return f"{session.state.label}: " + "; ".join(lines) + tail + kept
+    said = f"{note.not_shown()} · " if note is not None else ""
+    return f"{said}{session.state.label}: " + "; ".join(lines) + tail + kept
 
 
 def _loop_options(scenario: Scenario, timeouts: Timeouts) -> dict[str, Any]:

@@ -17,6 +17,7 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import (
     QSettings,
@@ -44,6 +45,7 @@ from inspector.core.requests.scenarios import (
     load_scenarios,
 )
 
+from ..net.demo.applies import NotPlayed
 from .livewidgets import ElidedLabel, ModelBox
 from .scenario_dialog import ScenarioDialog, Timeouts
 
@@ -65,6 +67,7 @@ class LiveToolBar(QToolBar):
         super().__init__("Live", parent)
         self.setObjectName("live-toolbar")
         self._demo_models: list[tuple[str, str]] = []
+        self._entries: dict[str, dict[str, Any]] = {}  # the demo provider's, by model name
         self.addWidget(QLabel(" Live: "))
         self.profile = self._combo(
             "live-profile",
@@ -201,7 +204,10 @@ class LiveToolBar(QToolBar):
         """The line beside: what the chosen model does, or where the request goes."""
         p, name = self._profile(), self.model.currentText().strip()
         about = dict(self._demo_models).get(name) if p.is_demo else None
-        if about is not None:
+        gap = NotPlayed.of(self._entries[name], p.dialect) if about is not None else None
+        if gap is not None:  # a clean run there would otherwise say nothing of why
+            text = f"{gap.about()} · {about}"
+        elif about is not None:
             text = about
         elif p.is_demo:
             text = (
@@ -240,9 +246,12 @@ class LiveToolBar(QToolBar):
         self.select(profile, model, scenario)
         return True
 
-    def set_models(self, models: list[tuple[str, str]]) -> None:
-        """The demo provider's scenarios, offered as models: (name, description) pairs."""
-        self._demo_models = list(models)
+    def set_models(self, entries: list[dict[str, Any]]) -> None:
+        """The demo provider's scenarios, offered as models: its ``GET /v1/models`` entries
+        (the list shows each one's description; the line beside also says when the chosen
+        one plays the conforming stream on the profile's dialect)."""
+        self._entries = {str(m["id"]): m for m in entries}
+        self._demo_models = [(str(m["id"]), str(m.get("description") or "")) for m in entries]
         if self._profile().is_demo:
             self.model.fill(self._demo_models, self.model.currentText())
         self._show_about()
