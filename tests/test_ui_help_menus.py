@@ -290,3 +290,37 @@ def test_moving_over_the_menus_keeps_the_status_line(window: MainWindow) -> None
     for tip in ("", "Opens a capture", ""):  # Qt sends these as the pointer moves over items
         QApplication.sendEvent(window, QStatusTipEvent(tip))
         assert window.statusBar().currentMessage() == (tip or line)
+
+
+def test_the_status_line_elides_beside_the_first_run_hint_and_keeps_the_capture(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from inspector.ui import statusline
+
+    QSettings("toolcall-inspector", "toolcall-inspector").remove(help.FIRST_RUN_KEY)
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.show()
+    qtbot.waitExposed(w)
+    qtbot.wait(50)  # laid out
+    bar = w.statusBar()
+    hint = bar.findChild(QLabel, "first-run-hint")
+    assert hint is not None and hint.isVisible()
+    painted: list[str] = []
+    real = statusline.elided
+    monkeypatch.setattr(statusline, "elided", lambda *a: painted.append(real(*a)) or painted[-1])
+    path = "/home/someone/.local/share/toolcall-inspector/captures/20250101-120000-demo.jsonl"
+    summary = "; ".join(
+        f"attempt {n}: HTTP 200, 4061 bytes in 0.97 s (eof) → accepted" for n in (1, 2, 3)
+    )
+    for line in (f"done: {summary} · capture: {path}", f"done: {summary} {summary}"):
+        bar.showMessage(line)
+        bar.grab()  # paints it
+        assert bar.toolTip() == bar.currentMessage() == line  # the whole text
+        shown = painted[-1]
+        assert "…" in shown and shown != line  # elided where it does not fit, with "…"
+        assert bar.fontMetrics().horizontalAdvance(shown) <= bar.message_width()
+        assert 6 + bar.message_width() <= hint.x()  # never under the hint
+    assert painted[0].endswith(f"… · capture: {path}")
+    assert painted[1].endswith("…")  # the capture's path stays whole

@@ -181,12 +181,10 @@ def first_run_hint(w: MainWindow) -> QLabel | None:
     if w.settings.value(FIRST_RUN_KEY, False, type=bool):
         return None
     w.settings.setValue(FIRST_RUN_KEY, True)
-    hint = QLabel(
-        'New here? <a href="start">Help ▸ Getting started</a> (F1) · <a href="hide">✕</a>'
-    )
+    hint = QLabel('New here? <a href="start">Getting started</a> (F1) <a href="hide">✕</a>')
     hint.setObjectName("first-run-hint")
     hint.setTextFormat(Qt.TextFormat.RichText)
-    hint.setToolTip("Shown once, the first time the window opens")
+    hint.setToolTip("Help ▸ Getting started (F1): shown once, the first time the window opens")
 
     def clicked(link: str) -> None:
         hint.hide()

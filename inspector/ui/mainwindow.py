@@ -28,6 +28,7 @@ from .livebar import LiveToolBar
 from .loadbar import LoadProgress
 from .menus import build_menus
 from .scenario_dialog import ScenarioDialog, Timeouts
+from .statusline import StatusBar
 from .toolbar import InspectorToolBar, needed_width
 from .views import DocumentViews
 
@@ -49,6 +50,7 @@ class MainWindow(QMainWindow):
         self.live_error_box: QMessageBox | None = None
         """The last live-session error shown (non-blocking)."""
         self.bar = InspectorToolBar(self)
+        self.setStatusBar(StatusBar(self))  # its message elides beside the permanent widgets
         self.views = DocumentViews(self.doc, self.bar, self.statusBar())
         v = self.views
         self.lanes, self.raw, self.problems, self.turn = v.lanes, v.raw, v.problems, v.turn
