@@ -169,6 +169,7 @@ def run_event_loop(
 
         app.setQuitOnLastWindowClosed(False)
         app.lastWindowClosed.connect(lambda: quit_with(0))
+        _quit_on_signals(app, quit_with)
         start(quit_with)
         code = await done
         if cleanup is not None:
@@ -178,6 +179,30 @@ def run_event_loop(
 
     with asyncio.Runner(loop_factory=qasync.QEventLoop) as runner:
         return runner.run(main())
+
+
+def _quit_on_signals(app: QApplication, quit_with: Callable[[int], None]) -> None:
+    """SIGINT (Ctrl+C in the terminal that started the window) and SIGTERM close the windows
+    as File ▸ Quit does — a running session is cancelled and its capture gets its end record
+    before the loop ends — and the exit code is 128 + the signal (130, 143). The loop's own
+    handlers wake it at once (a plain Python handler would wait for the next Python call)."""
+    import asyncio
+    import signal
+
+    loop = asyncio.get_running_loop()
+
+    def on_signal(signum: int) -> None:
+        quit_with(128 + signum)
+        app.closeAllWindows()
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, on_signal, int(sig))
+        except (NotImplementedError, RuntimeError, ValueError):  # Windows, or not the main
+            try:  # thread: the handler then runs at the loop's next Python call
+                signal.signal(sig, lambda n, _f: loop.call_soon_threadsafe(on_signal, n))
+            except ValueError:
+                return
 
 
 async def _settle() -> None:
