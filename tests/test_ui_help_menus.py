@@ -322,5 +322,9 @@ def test_the_status_line_elides_beside_the_first_run_hint_and_keeps_the_capture(
         assert "…" in shown and shown != line  # elided where it does not fit, with "…"
         assert bar.fontMetrics().horizontalAdvance(shown) <= bar.message_width()
         assert 6 + bar.message_width() <= hint.x()  # never under the hint
-    assert painted[0].endswith(f"… · capture: {path}")
+    assert painted[0].endswith(f"… · capture: {path}")  # a short path stays whole
+    bar.showMessage(f"done: {summary} · capture: {path[:-6]}{'-long' * 40}.jsonl")
+    bar.grab()
+    assert painted[-1].startswith("done: attempt 1") and "… · capture: /home/" in painted[-1]
+    assert painted[-1].endswith("-long.jsonl") and painted[-1].count("…") == 2  # its middle
     assert painted[1].endswith("…")  # the capture's path stays whole

@@ -399,7 +399,8 @@ def test_a_demo_model_for_another_dialect_says_it_plays_the_conforming_stream(
 
     qloop.run_until_complete(listed())
     said = "demo-glm-empty-string: its quirks are openai-chat only — on anthropic it plays"
-    assert lb.about.text().strip().startswith(said)  # before the run, beside the model
+    about = lb.about.text().strip()  # before the run, beside the model (elided: in short)
+    assert about.startswith("⚠ openai-chat only (on anthropic: conforming) · ") and said in about
     lb.start.click()
 
     async def ran() -> None:

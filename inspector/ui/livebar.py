@@ -206,7 +206,7 @@ class LiveToolBar(QToolBar):
         about = dict(self._demo_models).get(name) if p.is_demo else None
         gap = NotPlayed.of(self._entries[name], p.dialect) if about is not None else None
         if gap is not None:  # a clean run there would otherwise say nothing of why
-            text = f"{gap.about()} · {about}"
+            text = f"{gap.short()} · {gap.about()} · {about}"  # elided: the tooltip has all
         elif about is not None:
             text = about
         elif p.is_demo:

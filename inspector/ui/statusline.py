@@ -6,8 +6,8 @@ Invariants:
   laid out again per update (DEVELOPERS.md). ``currentMessage()`` and the tooltip keep the
   whole text.
 - What does not fit is elided at its end with "…", except a trailing ``capture: PATH``: that
-  stays whole (the head is elided before it) while it takes at most :data:`PATH_SHARE` of the
-  room, so where a live session's bytes went stays in sight.
+  stays in sight (the head is elided before it), taking at most :data:`PATH_SHARE` of the
+  room; a longer path is elided in its middle, keeping its start and its file name.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from PySide6.QtWidgets import QSizeGrip, QStatusBar, QStyle, QStyleOption, QWidg
 
 CAPTURE = "capture: "
 """Where a status message names its capture file: from here on, it is kept whole."""
-PATH_SHARE = 0.6
-"""The largest share of the message's room the kept ``capture: PATH`` may take."""
+PATH_SHARE = 0.5
+"""The largest share of the message's room the kept ``capture: PATH`` takes."""
 
 
 def elided(text: str, metrics: QFontMetrics, width: int) -> str:
@@ -28,11 +28,13 @@ def elided(text: str, metrics: QFontMetrics, width: int) -> str:
         return text
     cut = text.rfind(CAPTURE)
     if cut > 0:
-        tail = " · " + text[cut:]  # the head's own separator is elided with it
+        label = " · " + CAPTURE  # the head's own separator is elided with it
+        most = int(PATH_SHARE * width) - metrics.horizontalAdvance(label)
+        path = metrics.elidedText(text[cut + len(CAPTURE) :], Qt.TextElideMode.ElideMiddle, most)
+        tail = label + path  # a long path keeps its start and its file name
         room = width - metrics.horizontalAdvance(tail)
-        if room >= (1 - PATH_SHARE) * width:
-            head = text[:cut].rstrip(" ·…")
-            return metrics.elidedText(head, Qt.TextElideMode.ElideRight, room).rstrip() + tail
+        head = text[:cut].rstrip(" ·…")
+        return metrics.elidedText(head, Qt.TextElideMode.ElideRight, room).rstrip() + tail
     return metrics.elidedText(text, Qt.TextElideMode.ElideRight, width)
 
 

@@ -57,6 +57,10 @@ class NotPlayed:
             f"{self.model}: {what} {self.where} — on {self.dialect} it plays the conforming stream"
         )
 
+    def short(self) -> str:
+        """What fits beside a model box: ``⚠ openai-chat only (on anthropic: conforming)``."""
+        return f"⚠ {self.where} (on {self.dialect}: conforming)"
+
     def not_shown(self) -> str:
         """After a run: ``empty_string_continuation_id/_name not shown on anthropic
         (openai-chat only)``."""
