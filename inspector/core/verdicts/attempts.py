@@ -118,21 +118,21 @@ def plan(
 ) -> list[AttemptRecord]:
     """Attempt records for a recorded sequence of attempts (each a list of call verdicts).
 
-    An attempt followed by another was retried, whatever the validation mode in force says
-    of its calls now (a recording made under a stricter mode): its reason is then the one the
-    retry was recorded with (``recorded[i]``: the reason attempt ``i`` was sent with)."""
+    An attempt followed by one recorded as its retry (``recorded[i]``: the reason attempt
+    ``i`` was sent with, from its capture) was retried, whatever the validation mode in force
+    says of its calls now (a recording made under a stricter mode), with that reason."""
     records: list[AttemptRecord] = []
     previous: AttemptReason | None = None
     for i, verdicts in enumerate(attempts):
         error = errors[i] if i < len(errors) else None
         reason = attempt_reason(verdicts, registry, previous)
         last = i == len(attempts) - 1
-        if reason is None and not last and not error:
-            retry = recorded[i + 1] if i + 1 < len(recorded) else None
-            reason = next((r for r in ATTEMPT_REASONS if r == retry), None)
-            rec = AttemptRecord(i + 1, RETRIED, reason, RETRY_STREAMING)
+        retry = recorded[i + 1] if i + 1 < len(recorded) else None
+        retried_for = next((r for r in ATTEMPT_REASONS if r == retry), None)
+        if reason is None and retried_for is not None and not error:
+            rec = AttemptRecord(i + 1, RETRIED, retried_for, RETRY_STREAMING)
             records.append(rec)
-            previous = reason
+            previous = retried_for
             continue
         rec = AttemptRecord(attempt=i + 1, outcome=ACCEPTED, reason=reason, error=error)
         if reason is None:
