@@ -310,7 +310,7 @@ def test_the_status_line_elides_beside_the_first_run_hint_and_keeps_the_capture(
     painted: list[str] = []
     real = statusline.elided
     monkeypatch.setattr(statusline, "elided", lambda *a: painted.append(real(*a)) or painted[-1])
-    path = "/home/someone/.local/share/toolcall-inspector/captures/20250101-120000-demo.jsonl"
+    path = "/home/someone/captures/20250101-120000-demo.jsonl"
     summary = "; ".join(
         f"attempt {n}: HTTP 200, 4061 bytes in 0.97 s (eof) → accepted" for n in (1, 2, 3)
     )
