@@ -744,7 +744,8 @@ def test_chat_unmapped_objects_are_unknown_verbatim() -> None:
     out = run("openai-chat", [azure, {"id": "x"}, "[1, 2]", '"s"', {"choices": {"0": {}}}])
     assert [(d.seq, d.kind) for d in out] == [(i, K.UNKNOWN) for i in range(5)]
     assert out[0].value == azure and out[0].raw == json.dumps(azure)
-    assert out[2].value == [1, 2]
+    assert out[2].value == {"wire_field_type": "(event)", "expected": "object", "got": "array"}
+    assert out[2].raw == "[1, 2]" and out[3].value["got"] == "string"  # kept as received
 
 
 def test_chat_message_instead_of_delta_is_unknown() -> None:

@@ -238,3 +238,33 @@ def test_the_demo_provider_says_where_the_code_is_shown() -> None:
     from inspector.net.demo.scenarios import NOT_SHOWN
 
     assert NOT_SHOWN["wire_field_type"].startswith("tests/test_hostile_wire.py")
+
+
+# -- an event that is JSON but no object --------------------------------------------------------
+
+
+NOT_OBJECTS = [("[1,2]", "array"), ('"str"', "string"), ("123", "integer"), ("null", "null"),
+               ("true", "boolean")]  # fmt: skip
+
+
+@pytest.mark.parametrize(("data", "got"), NOT_OBJECTS)
+def test_chat_event_that_is_no_object_is_one_problem(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, data: str, got: str
+) -> None:
+    """A JSON array, string, number, null or boolean where an event object belongs: one
+    ``wire_field_type`` at ``(event)`` on its chunk; the call around it is judged as usual
+    and ``[DONE]`` (not JSON) stays the end marker."""
+    body = sse(OPENER, data, chat_call(0, '"Oslo"}'), finish("tool_calls"), "[DONE]")
+    code, doc = analyze_json(capsys, tmp_path, body)
+    quirk = wrong_types(doc)
+    assert quirk["chunks"] == [1] and f"(event): expected object, got {got}" in quirk["message"]
+    (call,) = doc["tool_calls"]
+    assert call["valid"] and call["closed_by"] != "done" and code == 0
+
+
+@pytest.mark.parametrize("dialect", ["anthropic", "openai-responses", "gemini"])
+@pytest.mark.parametrize(("data", "got"), NOT_OBJECTS)
+def test_every_dialect_flags_an_event_that_is_no_object(dialect: str, data: str, got: str) -> None:
+    analysis, doc = judged(sse(data), dialect)
+    assert f"(event): expected object, got {got}" in wrong_types(doc)["message"]
+    assert analysis.final.state.ended

@@ -4,7 +4,8 @@ error-object message, and the neutral request pieces (system text, tool function
 Invariants:
 - Comments become KEEPALIVE, wire decode errors ERROR (``raw={"wire": "decode"}``), data that
   is not JSON UNKNOWN (``{"undecodable": …}``) or KEEPALIVE for a comment re-wrapped as data
-  (``data: : …``), a JSON non-object UNKNOWN: the same in every dialect.
+  (``data: : …``), a JSON value that is no object a ``wire_field_type`` problem at path
+  ``(event)`` (:func:`not_object`): the same in every dialect.
 - A field of the wrong type is flagged once, with its path, by :func:`index_at`,
   :func:`string_at` and :func:`object_at` (:mod:`inspector.core.calls.wirefield`).
 - Pure: nothing here keeps state or does I/O.
@@ -24,6 +25,9 @@ from inspector.core.calls.wirefield import wrong_type
 _loads = orjson.loads
 _dumps = orjson.dumps
 _JSONDecodeError = orjson.JSONDecodeError
+
+EVENT_PATH = "(event)"
+"""The path a wrong type names when the whole event is no JSON object."""
 
 _COMMENT = EventKind.COMMENT
 _WIRE_ERROR = EventKind.ERROR
@@ -81,9 +85,15 @@ def undecodable(ev: SSEEvent, exc: Exception) -> Delta:
     return Delta(ev.seq, DeltaKind.UNKNOWN, {"undecodable": str(exc)}, data)
 
 
+def not_object(ev: SSEEvent, value: Any) -> Delta:
+    """The delta for an event whose data is JSON but no object (``[1,2]``, ``"s"``, ``3``,
+    ``null``, ``true``): a wrong type at path ``(event)``, the data as received in ``raw``."""
+    return wrong_type(ev.seq, EVENT_PATH, "object", value, ev.data)
+
+
 def decode_object(ev: SSEEvent, out: list[AnyDelta]) -> dict[str, Any] | None:
     """The event's JSON object, or None after appending what stands in for the event: a
-    comment or decode error, undecodable data, or a JSON non-object kept as UNKNOWN."""
+    comment or decode error, undecodable data, or a JSON non-object (:func:`not_object`)."""
     if ev.kind != EventKind.EVENT:
         out.append(non_event(ev))
         return None
@@ -93,7 +103,7 @@ def decode_object(ev: SSEEvent, out: list[AnyDelta]) -> dict[str, Any] | None:
         out.append(undecodable(ev, exc))
         return None
     if type(obj) is not dict:
-        out.append(Delta(ev.seq, DeltaKind.UNKNOWN, obj, ev.data))
+        out.append(not_object(ev, obj))
         return None
     return obj
 

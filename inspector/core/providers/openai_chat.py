@@ -62,6 +62,7 @@ from inspector.core.providers.common import (
     as_list,
     error_message,
     non_event,
+    not_object,
     undecodable,
     wrapped_error,
 )
@@ -191,8 +192,8 @@ class OpenAIChatDialect(OwnDialect):
             return
         try:
             choices = obj.get("choices")
-        except AttributeError:  # a JSON array, string or number: not a chunk at all
-            out.append(Delta(seq, _UNKNOWN, obj, data))
+        except AttributeError:  # a JSON array, string, number, boolean or null: no chunk at all
+            out.append(not_object(ev, obj))
             return
         append = out.append
 
