@@ -480,6 +480,35 @@ def test_open_errors_are_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         load("x.jsonl")
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_a_device_is_refused_before_it_is_read() -> None:
+    """``analyze /dev/zero`` would read forever: a character or block device is refused with
+    one line and exit 2 (in a subprocess, so a regression times out instead of hanging)."""
+    cli = [sys.executable, "-m", "inspector", "analyze", "/dev/zero"]
+    done = subprocess.run(cli, capture_output=True, text=True, timeout=60, cwd=REPO)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip().splitlines() == [
+        "toolcall-inspector: /dev/zero: not a regular file (a device)"
+    ]
+    with pytest.raises(CaptureError, match=r"^/dev/zero: not a regular file \(a device\)$"):
+        load("/dev/zero")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_pipe_is_read_to_its_end(tmp_path: Path) -> None:
+    """``analyze <(cat capture)`` reads a pipe: only devices are refused."""
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    body = b'data: {"choices": []}\n\ndata: [DONE]\n\n'
+    writer = threading.Thread(target=fifo.write_bytes, args=(body,), daemon=True)
+    writer.start()
+    cap = load(fifo)
+    writer.join(10)
+    assert cap.kind == "raw-sse" and cap.attempts[0].body == body
+
+
 def test_other_format_is_named() -> None:
     with pytest.raises(CaptureError) as info:
         load_bytes(b'{"format": "har", "version": 1}\n{}\n', "x.json")

@@ -16,6 +16,7 @@ Invariants:
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterator
 from typing import Any, Final
 
@@ -39,10 +40,17 @@ class _Cursor:
 
 
 def read_file(path: str | os.PathLike[str]) -> bytes:
-    """A capture file's bytes; CaptureError (one line) when it cannot be read."""
+    """A capture file's bytes; CaptureError (one line) when it cannot be read.
+
+    A regular file or a pipe (``analyze <(cat capture)``) is read to its end; a character or
+    block device (``/dev/zero``, a disk) is refused before any byte is read: it may never end.
+    """
     name = os.fspath(path)
     try:
         with open(name, "rb") as f:
+            mode = os.fstat(f.fileno()).st_mode
+            if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+                raise CaptureError("not a regular file (a device)", path=name)
             return f.read()
     except IsADirectoryError:
         raise CaptureError("is a directory, not a capture", path=name) from None
