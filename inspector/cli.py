@@ -10,13 +10,10 @@ Set TOOLCALL_INSPECTOR_DEBUG=1 to see tracebacks of unexpected errors.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
-import signal
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from inspector.core.analysis.session import DIALECT_CHOICES, VALIDATION_MODES, Analysis, Settings
 from inspector.core.base.errors import InspectorError
@@ -25,6 +22,7 @@ from inspector.core.providers import REGISTRY
 from inspector.core.reports import exitcodes
 
 from . import __version__
+from .clirecord import add_record_parser, record
 
 SUBCOMMANDS = ("analyze", "open", "record", "demo-server")
 
@@ -72,71 +70,7 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also open the side-by-side comparison (absent vs literal)",
     )
-    r = sub.add_parser(
-        "record",
-        help="run a live session headlessly and write its capture",
-        description="Run a live session headlessly and write its capture. The key comes from "
-        "the profile's key variable (e.g. OPENAI_API_KEY; key_env in --profiles), else the OS "
-        "keyring; it is never written: credential headers, URL parameters and the key itself "
-        "are redacted (docs/captures.md). Ctrl+C or SIGTERM stops the session with one line "
-        "and a complete capture.",
-    )
-    r.add_argument(
-        "--profile",
-        required=True,
-        help="a profile name (demo, demo-anthropic, openai, ollama, ...)",
-    )
-    r.add_argument("--scenario", required=True, help="a shipped scenario name or a .json file")
-    r.add_argument("--out", required=True, metavar="FILE", help="the capture to write")
-    r.add_argument("--model", help="override the profile's model (demo: the demo scenario)")
-    r.add_argument("--validation", choices=VALIDATION_MODES, default="structural")
-    r.add_argument("--no-retry", action="store_true", help="never retry an invalid response")
-    r.add_argument(
-        "--read-timeout",
-        type=float,
-        default=60.0,
-        metavar="S",
-        help="seconds without a byte before giving up (default 60)",
-    )
-    r.add_argument("--profiles", metavar="FILE", help="extra profiles (a JSON list)")
-    r.add_argument(
-        "--header",
-        action="append",
-        default=[],
-        metavar="NAME:VALUE",
-        help="an extra request header (repeatable)",
-    )
-    r.add_argument(
-        "--loop",
-        action="store_true",
-        help="run the built-in demo tools and continue over rounds (a tool loop)",
-    )
-    r.add_argument(
-        "--sequential",
-        action="store_true",
-        help="with --loop: dispatch tools after the stream ends, not as calls close",
-    )
-    r.add_argument(
-        "--max-steps",
-        type=int,
-        default=10,
-        metavar="N",
-        help="with --loop: stop after N rounds (default 10)",
-    )
-    r.add_argument(
-        "--slow-tool",
-        action="append",
-        default=[],
-        metavar="NAME:SECONDS",
-        help="with --loop: delay a tool's handler (repeatable)",
-    )
-    r.add_argument(
-        "--disable-tool",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="with --loop: neither offer nor run this tool (repeatable)",
-    )
+    add_record_parser(sub)
     d = sub.add_parser("demo-server", help="run the demo provider (quirky streams, no API key)")
     d.add_argument("--port", type=int, default=8765, help="port to listen on (0: any free one)")
     d.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
@@ -148,152 +82,6 @@ def _parser() -> argparse.ArgumentParser:
         help="seconds between streamed events (default 0.03)",
     )
     return p
-
-
-def record(args: argparse.Namespace) -> int:
-    """``toolcall-inspector record``: exit 0 all valid, 1 any invalid, 2 error (capture kept)."""
-    import asyncio
-
-    from inspector.core.reports import report
-    from inspector.core.requests.scenarios import find_profile, find_scenario, load_profiles
-
-    from .net.policy import LoopSettings
-    from .net.session import record_session
-
-    profile = find_profile(args.profile, load_profiles(args.profiles) if args.profiles else None)
-    scenario = find_scenario(args.scenario)
-    if any(":" not in h for h in args.header) or args.read_timeout <= 0:
-        raise InspectorError("--header takes NAME:VALUE and --read-timeout a positive number")
-    headers = {n.strip(): v.strip() for n, _, v in (h.partition(":") for h in args.header)}
-    settings = LoopSettings(
-        not args.no_retry, read_timeout=args.read_timeout, tool_argument_validation=args.validation
-    )
-    kept = f" (capture: {args.out})"
-    _say_if_not_played(profile, args.model)
-    if args.loop:
-        return _record_loop(args, profile, scenario, settings, headers, kept)
-    if args.sequential or args.slow_tool or args.disable_tool:
-        raise InspectorError("--sequential, --slow-tool and --disable-tool need --loop")
-    with _terminate_as_interrupt() as signals:
-        try:
-            session = asyncio.run(
-                record_session(
-                    profile,
-                    scenario,
-                    args.out,
-                    settings,
-                    model=args.model,
-                    headers=headers,
-                    on_attempt=lambda line: print(line, flush=True),
-                )
-            )
-        except KeyboardInterrupt:
-            return _interrupted(kept, signals)
-    if session.error is not None:
-        where = kept if Path(args.out).is_file() else ""
-        print(f"toolcall-inspector: {session.error}{where}", file=sys.stderr)
-        return 2
-    sys.stdout.write(report.to_text(session.analysis, args.out, colour=sys.stdout.isatty()))
-    return 0 if session.analysis.all_valid else 1
-
-
-def _say_if_not_played(profile: Any, model: str | None) -> None:
-    """One line when the demo model does not play its own behaviour on the profile's dialect
-    (the window's Live bar says the same; :mod:`inspector.net.demo.applies`)."""
-    from .net.demo.applies import NotPlayed
-    from .net.demo.scenarios import SCENARIOS
-
-    scenario = SCENARIOS.get(model or profile.model) if profile.is_demo else None
-    note = NotPlayed.of(scenario.to_model(), profile.dialect) if scenario else None
-    if note is not None:
-        print(f"note: {note.about()}", flush=True)
-
-
-@contextlib.contextmanager
-def _terminate_as_interrupt() -> Iterator[list[int]]:
-    """While ``record`` runs, SIGTERM does what Ctrl+C does: it raises SIGINT, so asyncio
-    cancels the session (its capture gets its ``end`` record and is closed) and
-    KeyboardInterrupt follows. Yields the list of SIGTERMs received (for the exit code)."""
-    received: list[int] = []
-
-    def on_terminate(signum: int, _frame: object) -> None:
-        received.append(signum)
-        signal.raise_signal(signal.SIGINT)
-
-    try:
-        previous = signal.signal(signal.SIGTERM, on_terminate)
-    except ValueError:  # not the main thread: leave signals alone
-        yield received
-        return
-    try:
-        yield received
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-def _interrupted(kept: str, signals: list[int]) -> int:
-    """The one line for an interrupted ``record``; exit 128 + the signal (130 or 143)."""
-    print(f"toolcall-inspector: interrupted{kept}", file=sys.stderr)
-    return 128 + (signals[-1] if signals else signal.SIGINT)
-
-
-def _record_loop(
-    args: argparse.Namespace,
-    profile: Any,
-    scenario: Any,
-    settings: Any,
-    headers: dict[str, str],
-    kept: str,
-) -> int:
-    """``record --loop``: the rounds, then the report; exit 0 / 1 (an invalid call) / 2."""
-    import asyncio
-
-    from inspector.core.reports import report
-
-    from .net.toolloop import record_loop
-    from .net.tools import ToolBox, scenario_options
-
-    if args.max_steps < 1:
-        raise InspectorError("--max-steps takes a number >= 1")
-    tools = ToolBox.builtin()
-    try:
-        tools.configure(scenario_options(args.scenario))
-    except ValueError as exc:
-        raise InspectorError(f"scenario {args.scenario!r}: {exc}") from None
-    try:
-        for name in args.disable_tool:
-            tools.disable(name)
-        for item in args.slow_tool:
-            name, _, seconds = item.partition(":")
-            tools.set_slow(name, float(seconds or 1.0))
-    except KeyError as exc:
-        names = ", ".join(tools.names())
-        raise InspectorError(f"unknown tool {exc} (built-in: {names})") from None
-    except ValueError:
-        raise InspectorError("--slow-tool takes NAME:SECONDS (seconds >= 0)") from None
-    with _terminate_as_interrupt() as signals:
-        try:
-            loop = asyncio.run(
-                record_loop(
-                    profile,
-                    scenario,
-                    args.out,
-                    settings,
-                    tools=tools,
-                    max_steps=args.max_steps,
-                    sequential=args.sequential,
-                    model=args.model,
-                    headers=headers,
-                )
-            )
-        except KeyboardInterrupt:
-            return _interrupted(kept, signals)
-    sys.stdout.write(report.to_text(loop.analysis, args.out, colour=sys.stdout.isatty()))
-    if loop.error is not None:
-        where = kept if Path(args.out).is_file() else ""
-        print(f"toolcall-inspector: {loop.error}{where}", file=sys.stderr)
-        return 2
-    return 0 if loop.analysis.all_valid else 1
 
 
 def demo_server(args: argparse.Namespace) -> int:

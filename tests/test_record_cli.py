@@ -135,36 +135,21 @@ def test_unknown_profile_and_scenario(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "unknown scenario 'nope'" in capsys.readouterr().err
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_ctrl_c_and_sigterm_complete_the_capture(tmp_path: Path, signum: int, code: int) -> None:
-    """Ctrl+C and SIGTERM end the same way: one line, the capture readable and complete."""
-    out = tmp_path / "int.jsonl"
+def _stop_mid_stall(
+    out: Path, signum: int, *extra: str, ignore_sigint: bool = False
+) -> tuple[int, str]:
+    """Start ``record`` on a stalling demo stream, send ``signum`` once a chunk is written,
+    and return the exit code and stderr. ``ignore_sigint``: start it with SIGINT ignored, as
+    ``cmd &`` in a non-interactive shell script does."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
+    ignore = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if ignore_sigint else None
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "inspector",
-            "record",
-            "--profile",
-            "demo-anthropic",
-            "--scenario",
-            "filesystem",
-            "--out",
-            str(out),
-            "--model",
-            "fault-stall",
-            *FAST,
-            "--header",
-            "x-demo-stall:60",
-        ],
-        cwd=REPO,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+        [sys.executable, "-m", "inspector", "record", "--profile", "demo-anthropic",
+         "--scenario", "filesystem", "--out", str(out), "--model", "fault-stall", *FAST,
+         "--header", "x-demo-stall:60", *extra],
+        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=ignore,
+    )  # fmt: skip
     try:
         deadline = time.monotonic() + 20
         while not (out.exists() and b'"type":"chunk"' in out.read_bytes()):
@@ -176,8 +161,33 @@ def test_ctrl_c_and_sigterm_complete_the_capture(tmp_path: Path, signum: int, co
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
-    assert proc.returncode == code
-    assert err == f"toolcall-inspector: interrupted (capture: {out})\n"
+    return proc.returncode, err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_ctrl_c_and_sigterm_complete_the_capture(tmp_path: Path, signum: int, code: int) -> None:
+    """Ctrl+C and SIGTERM end the same way: one line, the capture readable and complete."""
+    out = tmp_path / "int.jsonl"
+    assert _stop_mid_stall(out, signum) == (
+        code,
+        f"toolcall-inspector: interrupted (capture: {out})\n",
+    )
+    (att,) = load(out).attempts
+    assert att.chunks and att.end is not None and att.end["reason"] == "cancelled"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("loop", [False, True])
+def test_sigterm_stops_record_started_with_sigint_ignored(tmp_path: Path, loop: bool) -> None:
+    """``record &`` from a script inherits an ignored SIGINT: SIGTERM still cancels the run
+    (one line, exit 143, a ``cancelled`` end record) instead of waiting out the stall."""
+    out = tmp_path / "bg.jsonl"
+    extra = ("--loop",) if loop else ()
+    started = time.monotonic()
+    code, err = _stop_mid_stall(out, signal.SIGTERM, *extra, ignore_sigint=True)
+    assert (code, err) == (143, f"toolcall-inspector: interrupted (capture: {out})\n")
+    assert time.monotonic() - started < 30  # not the 60 s stall
     (att,) = load(out).attempts
     assert att.chunks and att.end is not None and att.end["reason"] == "cancelled"
 
