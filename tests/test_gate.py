@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from conftest import REPO, all_real_fixtures
 
-from inspector.core.analysis.session import Settings
+from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.capture.format import CaptureError
 from inspector.core.capture.reader import load, load_bytes
 from inspector.core.providers import REGISTRY
@@ -121,6 +121,74 @@ def test_a_text_request_body_is_kept_with_a_warning(tmp_path: Path) -> None:
         "line 2: the request body of attempt 1 is text, not a JSON object (no tools are read "
         "from it)"
     ]
+
+
+@pytest.mark.parametrize(
+    ("body", "what"),
+    [
+        ([1, 2], "is an array, not a JSON object"),
+        (7, "is an integer, not a JSON object"),
+        ({"tools": "get_weather"}, "is a string, not a list"),
+    ],
+)
+def test_a_request_body_of_another_type_is_kept_with_a_warning(
+    tmp_path: Path, body: Any, what: str
+) -> None:
+    path = tmp_path / "c.jsonl"
+    path.write_text(HEADER + "\n" + json.dumps({**REQUEST, "body": body}) + "\n")
+    capture = load(path)
+    assert capture.request_body == body and capture.tools is None
+    (warning,) = capture.warnings
+    assert warning.startswith("line 2: the request body") and warning.endswith(
+        f"of attempt 1 {what} (no tools are read from it)"
+    )
+
+
+END = {"type": "end", "attempt": 1, "t": 0.5, "reason": "error"}
+
+
+@pytest.mark.parametrize(
+    ("changes", "reason"),
+    [
+        ({"reason": {"x": 1}},
+         "end record has an invalid 'reason' {'x': 1} (an object, not a string)"),
+        ({"reason": None}, "end record has an invalid 'reason' None (a null, not a string)"),
+        ({"error": [1]}, "end record has an invalid 'error' [1] (an array, not a string)"),
+    ],
+)  # fmt: skip
+def test_end_records_are_checked_on_read(
+    tmp_path: Path, changes: dict[str, Any], reason: str
+) -> None:
+    """Before, ``attempt 1 failed: [1]`` was reported from such a record."""
+    path = tmp_path / "c.jsonl"
+    path.write_text(HEADER + "\n" + json.dumps({**END, **changes}) + "\n")
+    with pytest.raises(CaptureError) as info:
+        load(path)
+    assert str(info.value) == f"{path}: line 2: {reason}"
+
+
+@pytest.mark.parametrize(
+    ("meta", "warning"),
+    [
+        ([1], "line 1: the capture header's 'meta' is a list, not an object; ignored"),
+        ({"dialect": {"x": 1}},
+         "line 1: the capture header's 'meta.dialect' is an object, not a dialect name; ignored"),
+        ({"dialect": "klingon"},
+         "the capture header names dialect 'klingon', which is none of openai-chat, anthropic, "
+         "openai-responses, gemini; the dialect is sniffed from the stream"),
+    ],
+)  # fmt: skip
+def test_a_header_meta_of_the_wrong_type_or_name_is_warned_about(
+    tmp_path: Path, meta: Any, warning: str
+) -> None:
+    path = tmp_path / "c.jsonl"
+    header = {"format": "toolcall-inspector-capture", "version": 1, "meta": meta}
+    path.write_text(json.dumps(header) + "\n")
+    capture = load(path)
+    settings = header_settings(capture, Settings(), REGISTRY)
+    header_settings(capture, Settings(), REGISTRY)  # warned once however often it is asked
+    assert settings.dialect == "auto" and capture.warnings == [warning]
+    assert warning in Analysis.from_capture(capture, settings, providers=REGISTRY).warnings
 
 
 # -- the window: a notice replaces the attempt -------------------------------------------------

@@ -110,6 +110,7 @@ class CaptureReader:
             )
         except CaptureError as exc:
             raise exc.located(name, lineno, pos) from None
+        warnings.extend(_meta_warnings(header, lineno))
         self._builder = CaptureBuilder(Capture(None, "capture", header, [], warnings))
         self.capture = self._builder.capture
         """The capture read so far."""
@@ -184,6 +185,28 @@ def _header(data: bytes, name: str) -> tuple[dict[str, Any], int, int, int] | No
             offset=pos,
         )
     return header, lineno, pos, end
+
+
+def _meta_warnings(header: dict[str, Any], lineno: int) -> list[str]:
+    """What is wrong with the header's free-form ``meta``, as warnings (it is only ever read
+    where its type allows): ``meta`` that is no object, a ``dialect`` that is no string."""
+    meta = header.get("meta")
+    where = f"line {lineno}: the capture header's"
+    if meta is None:
+        return []
+    if type(meta) is not dict:
+        return [f"{where} 'meta' is {_a(meta)}, not an object; ignored"]
+    dialect = meta.get("dialect")
+    if dialect is not None and type(dialect) is not str:
+        return [f"{where} 'meta.dialect' is {_a(dialect)}, not a dialect name; ignored"]
+    return []
+
+
+def _a(value: Any) -> str:
+    """``a list``, ``an object``: the JSON kind of ``value`` with its article."""
+    kind = {bool: "boolean", int: "number", float: "number", str: "string", list: "list",
+            dict: "object"}.get(type(value), type(value).__name__)  # fmt: skip
+    return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
 
 
 def _raw(data: bytes, name: str) -> Capture:

@@ -7,7 +7,8 @@ Invariants:
   number and exactly one of ``text``/``b64``, a request's ``method``/``url`` strings, request
   and response ``headers`` an object of strings); anything else is a CaptureError for the
   reader to locate. A request body that is text rather than JSON is kept, with a warning (no
-  tools can be read from it).
+  tools can be read from it), and so is one that is another JSON value (an array, a number).
+  An end record's ``reason`` is a string, its ``error`` a string or null.
 - Records only ever append: a chunk or event adds to its attempt; a second request, response,
   attempt or end record for the same attempt is ignored with a warning, never merged.
 - Unknown record types are kept verbatim and warned about once per type (forward
@@ -168,10 +169,11 @@ class CaptureBuilder:
         self.seen.add((rtype, number))
         if rtype == "request":
             _check_request(record)
-            if isinstance(record.get("body"), str):
+            problem = _body_problem(record.get("body"))
+            if problem is not None:
                 self.capture.warnings.append(
-                    f"line {line}: the request body of attempt {number} is text, not a JSON "
-                    "object (no tools are read from it)"
+                    f"line {line}: the request body{problem[0]} of attempt {number} is "
+                    f"{problem[1]} (no tools are read from it)"
                 )
             attempt.request = record
         elif rtype == "response":
@@ -180,6 +182,9 @@ class CaptureBuilder:
             _check_headers(record)
             attempt.response = record
         elif rtype == "end":
+            if not isinstance(record["reason"], str):
+                raise _not_a_string(record, "reason")
+            _optional_str(record, "error")
             attempt.end = record
         else:  # "attempt"
             attempt.reason = _optional_str(record, "reason")
@@ -197,6 +202,19 @@ def _check_request(record: dict[str, Any]) -> None:
     _check_headers(record)
     if "body_b64" in record and not isinstance(record["body_b64"], str):
         raise CaptureError("request record has a 'body_b64' that is not a string")
+
+
+def _body_problem(body: Any) -> tuple[str, str] | None:
+    """("", "text, not a JSON object") for a body that is no object, ("'s 'tools'", "a
+    string, not a list") for tools that are no list; None for a body tools can be read from."""
+    if body is None:
+        return None
+    if type(body) is not dict:
+        return "", f"{'text' if isinstance(body, str) else _a(body)}, not a JSON object"
+    tools = body.get("tools")
+    if tools is not None and type(tools) is not list:
+        return "'s 'tools'", f"{_a(tools)}, not a list"
+    return None
 
 
 def _check_headers(record: dict[str, Any]) -> None:
@@ -218,8 +236,33 @@ def _check_headers(record: dict[str, Any]) -> None:
 def _optional_str(record: dict[str, Any], key: str) -> str | None:
     value = record.get(key)
     if value is not None and not isinstance(value, str):
-        raise CaptureError(f"{record['type']} record has an invalid {key!r} {value!r}")
+        raise _not_a_string(record, key)
     return value
+
+
+def _not_a_string(record: dict[str, Any], key: str) -> CaptureError:
+    """``end record has an invalid 'reason' {'x': 1} (an object, not a string)``."""
+    value = record[key]
+    shown = repr(value)
+    shown = shown if len(shown) <= 40 else f"{shown[:39]}…"
+    return CaptureError(
+        f"{record['type']} record has an invalid {key!r} {shown} ({_a(value)}, not a string)"
+    )
+
+
+_KINDS: Final = {type(None): "null", bool: "boolean", int: "integer", float: "number",
+                 str: "string", list: "array", dict: "object"}  # fmt: skip
+
+
+def _a(value: Any) -> str:
+    """``an object``, ``a string``: the JSON kind of ``value`` with its article."""
+    kind = _kind(value)
+    return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
+
+
+def _kind(value: Any) -> str:
+    """The JSON kind of a decoded value (as :func:`inspector.core.calls.wirefield.kind`)."""
+    return _KINDS.get(type(value)) or type(value).__name__
 
 
 def _seconds(record: dict[str, Any]) -> float:

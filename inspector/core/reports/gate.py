@@ -67,9 +67,20 @@ def check_stream(capture: Capture, name: str | None = None) -> None:
 def header_settings(capture: Capture, settings: Settings, providers: Providers) -> Settings:
     """``settings`` with the dialect the capture's header names when the dialect is ``auto``
     and the header names a known provider (a capture interrupted before its first event still
-    reads as what it recorded); otherwise ``settings`` unchanged."""
+    reads as what it recorded); otherwise ``settings`` unchanged. A name no provider has
+    (``"klingon"``) adds a warning to the capture's (once): the dialect is sniffed instead.
+    (A ``meta`` or ``dialect`` of the wrong type is warned about when the file is read.)"""
     named = capture.meta.get("dialect")
-    if settings.dialect != "auto" or not isinstance(named, str) or named not in providers.names():
+    if settings.dialect != "auto" or not isinstance(named, str):
+        return settings
+    if named not in providers.names():
+        known = ", ".join(providers.names())
+        warning = (
+            f"the capture header names dialect {named[:40]!r}, which is none of {known}; "
+            "the dialect is sniffed from the stream"
+        )
+        if warning not in capture.warnings:
+            capture.warnings.append(warning)
         return settings
     return Settings(named, settings.validation, settings.empty_id)
 
