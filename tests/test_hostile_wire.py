@@ -224,6 +224,15 @@ def test_each_wrong_field_is_named_once_and_the_note_counts_the_rest() -> None:
                               "output_index": [0], "delta": "{}"}, "output_index"),
         ("openai-chat", {"choices": [{"index": [0], "delta": []}]}, "choices[0].delta"),
         ("openai-chat", {"choices": [], "usage": "lots"}, "usage"),
+        # a provider error of the wrong type: flagged, and its text still reported
+        ("openai-chat", {"choices": [], "error": [1]}, "error"),
+        ("anthropic", {"type": "error", "error": [1]}, "error"),
+        ("anthropic", {"type": "error", "error": {"type": "x", "message": {"m": 1}}},
+         "error.message"),
+        ("openai-responses", {"type": "error", "error": 5}, "error"),
+        ("openai-responses", {"type": "response.failed", "response": {"error": [1]}},
+         "response.error"),
+        ("gemini", {"error": True}, "error"),
     ],
 )  # fmt: skip
 def test_every_dialect_flags_a_field_of_the_wrong_type(

@@ -40,6 +40,7 @@ from inspector.core.providers.common import (
     as_list,
     compact_json,
     decode_object,
+    error_at,
     function,
     index_at,
     object_at,
@@ -118,6 +119,7 @@ class AnthropicDialect(OwnDialect):
         elif t == "message_stop":
             out.append(Delta(seq, DeltaKind.DONE, None, obj))
         elif t == "error" or "error" in obj:
+            error_at(obj, "error", seq, out)
             out.append(Delta(seq, DeltaKind.ERROR, wrapped_error(obj), obj))
         else:
             out.append(Delta(seq, _UNKNOWN, obj, data))

@@ -7,7 +7,8 @@ Invariants:
   (``data: : …``), a JSON value that is no object a ``wire_field_type`` problem at path
   ``(event)`` (:func:`not_object`): the same in every dialect.
 - A field of the wrong type is flagged once, with its path, by :func:`index_at`,
-  :func:`string_at` and :func:`object_at` (:mod:`inspector.core.calls.wirefield`).
+  :func:`string_at`, :func:`object_at` and :func:`error_at`
+  (:mod:`inspector.core.calls.wirefield`).
 - Pure: nothing here keeps state or does I/O.
 """
 
@@ -136,6 +137,17 @@ def object_at(obj: dict[str, Any], key: str, seq: int, out: list[AnyDelta], path
     if value is not None:
         out.append(wrong_type(seq, path + key, "object", value, obj))
     return None
+
+
+def error_at(obj: dict[str, Any], key: str, seq: int, out: list[AnyDelta], path: str = "") -> None:
+    """Flag ``obj[key]``, a provider error, unless it is an object, a string or null (or
+    absent); flag its ``message`` unless that is a string or null. The error's text is made
+    by :func:`error_message` from whatever it holds."""
+    err = obj.get(key)
+    if type(err) is dict:
+        string_at(err, "message", seq, out, f"{path}{key}.")
+    elif err is not None and type(err) is not str:
+        out.append(wrong_type(seq, path + key, "object", err, obj))
 
 
 def error_message(err: Any) -> str:

@@ -47,6 +47,7 @@ from inspector.core.providers.common import (
     as_list,
     compact_json,
     decode_object,
+    error_at,
     function,
     index_at,
     object_at,
@@ -86,6 +87,7 @@ class GeminiDialect(OwnDialect):
 
         mapped = False
         if obj.get("error") is not None:
+            error_at(obj, "error", seq, out)
             out.append(Delta(seq, DeltaKind.ERROR, wrapped_error(obj), obj))
             mapped = True
         if obj.get("promptFeedback") is not None:

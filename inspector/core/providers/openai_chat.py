@@ -60,6 +60,7 @@ from inspector.core.providers.common import (
     OwnDialect,
     args_text,
     as_list,
+    error_at,
     error_message,
     non_event,
     not_object,
@@ -199,6 +200,7 @@ class OpenAIChatDialect(OwnDialect):
 
         err = obj.get("error")
         if err is not None:
+            error_at(obj, "error", seq, out)
             append(Delta(seq, _ERROR, error_message(err), obj))
         if type(choices) is list:
             k = 0

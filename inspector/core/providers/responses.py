@@ -42,6 +42,7 @@ from inspector.core.providers.common import (
     args_text,
     as_list,
     decode_object,
+    error_at,
     error_message,
     function,
     index_at,
@@ -165,16 +166,21 @@ class ResponsesDialect(OwnDialect):
             out.append(Delta(seq, DeltaKind.DONE, None, obj))
         elif t == "response.failed":
             resp = object_at(obj, "response", seq, out)
-            err = resp.get("error") if resp is not None else None
+            err = None
+            if resp is not None:
+                error_at(resp, "error", seq, out, "response.")
+                err = resp.get("error")
             msg = error_message(err) if err is not None else "response failed"
             out.append(Delta(seq, DeltaKind.ERROR, msg, obj))
             out.append(Delta(seq, DeltaKind.FINISH, "failed", obj))
             out.append(Delta(seq, DeltaKind.DONE, None, obj))
         elif t == "error":
+            error_at(obj, "error", seq, out)
             out.append(Delta(seq, DeltaKind.ERROR, error_event_message(obj), obj))
         elif t in LIFECYCLE or t.startswith(LIFECYCLE_FAMILIES):
             out.append(Delta(seq, _META, {"type": t}, obj))
         elif "error" in obj and obj["error"] is not None:
+            error_at(obj, "error", seq, out)
             out.append(Delta(seq, DeltaKind.ERROR, error_message(obj["error"]), obj))
         else:
             out.append(Delta(seq, _UNKNOWN, obj, ev.data))
