@@ -233,6 +233,9 @@ def test_each_wrong_field_is_named_once_and_the_note_counts_the_rest() -> None:
         ("openai-responses", {"type": "response.failed", "response": {"error": [1]}},
          "response.error"),
         ("gemini", {"error": True}, "error"),
+        # the tool source the judgement reads when the capture has no request
+        ("openai-responses", {"type": "response.created", "response": {"tools": "search"}},
+         "response.tools"),
     ],
 )  # fmt: skip
 def test_every_dialect_flags_a_field_of_the_wrong_type(

@@ -150,7 +150,10 @@ class ResponsesDialect(OwnDialect):
         elif t == "response.output_item.added" or t == "response.output_item.done":
             self._item(seq, t, obj, ev.data, out)
         elif t == "response.created" or t == "response.in_progress":
-            object_at(obj, "response", seq, out)  # flagged, and shown as received
+            resp = object_at(obj, "response", seq, out)  # flagged, and shown as received
+            tools = resp.get("tools") if resp is not None else None
+            if tools is not None and type(tools) is not list:  # the tool source: read if a list
+                out.append(wrong_type(seq, "response.tools", "array", tools, obj))
             out.append(Delta(seq, _META, {"type": t, "response": obj.get("response")}, obj))
         elif t == "response.completed" or t == "response.incomplete":
             resp = object_at(obj, "response", seq, out) or {}
