@@ -280,3 +280,11 @@ def test_every_dialect_flags_an_event_that_is_no_object(dialect: str, data: str,
     analysis, doc = judged(sse(data), dialect)
     assert f"(event): expected object, got {got}" in wrong_types(doc)["message"]
     assert analysis.final.state.ended
+
+
+def test_a_number_beyond_a_double_is_named_so() -> None:
+    """Valid JSON the parser cannot hold (a 400-digit index) is undecodable data whose note
+    says why, not only "a frame cut mid-JSON?"."""
+    _, doc = judged(sse('{"choices": [{"index": ' + "9" * 400 + "}]}"), "openai-chat")
+    (quirk,) = [q for q in doc["quirks"] if q["code"] == "undecodable_data"]
+    assert "a number out of range (beyond a double)" in quirk["message"]

@@ -75,7 +75,8 @@ def undecodable(ev: SSEEvent, exc: Exception) -> Delta:
 
     ``data: : OPENROUTER PROCESSING`` (a comment a proxy re-wrapped as data) is a KEEPALIVE with
     the text as value and the data as raw; a ``[DONE]`` with stray whitespace is DONE; anything
-    else is UNKNOWN with the parser's message.
+    else is UNKNOWN with the parser's message (a number beyond a double's range is named so:
+    the frame is whole, not cut mid-JSON).
     """
     data = ev.data
     stripped = data.strip()
@@ -83,7 +84,12 @@ def undecodable(ev: SSEEvent, exc: Exception) -> Delta:
         return Delta(ev.seq, DeltaKind.KEEPALIVE, stripped[1:].strip(), data)
     if stripped == "[DONE]":
         return Delta(ev.seq, DeltaKind.DONE, None, data)
-    return Delta(ev.seq, DeltaKind.UNKNOWN, {"undecodable": str(exc)}, data)
+    why = str(exc)
+    if why.startswith("number is infinity"):  # orjson's word for a number beyond a double
+        why = "a number out of range (beyond a double): " + why.removeprefix(
+            "number is infinity when parsed as double: "
+        )
+    return Delta(ev.seq, DeltaKind.UNKNOWN, {"undecodable": why}, data)
 
 
 def not_object(ev: SSEEvent, value: Any) -> Delta:
