@@ -149,12 +149,24 @@ def _interrupted(kept: str, signum: int) -> int:
     return 128 + signum
 
 
-def _failed(error: object, out: str, key: str | None, kept: str) -> int:
+def _failed(error: object, out: str, secrets: tuple[str, ...], kept: str) -> int:
     """The one stderr line for a run that failed (the key masked, should a server echo it)."""
     where = kept if Path(out).is_file() else ""
-    text = mask_secrets(str(error), (key,) if key else ())
-    print(f"toolcall-inspector: {text}{where}", file=sys.stderr)
+    print(f"toolcall-inspector: {mask_secrets(str(error), secrets)}{where}", file=sys.stderr)
     return 2
+
+
+def _say(line: str, secrets: tuple[str, ...]) -> None:
+    print(mask_secrets(line, secrets), flush=True)
+
+
+def _secrets(profile: Any) -> tuple[str, ...]:
+    """The key, masked in what ``record`` prints: its lines quote URLs and server messages,
+    which may hold it (a model named like the key, a server that echoes it)."""
+    from .net.session import resolve_key
+
+    key = resolve_key(profile)
+    return (key,) if key else ()
 
 
 def record(args: argparse.Namespace) -> int:
@@ -163,7 +175,7 @@ def record(args: argparse.Namespace) -> int:
     from inspector.core.requests.scenarios import find_profile, find_scenario, load_profiles
 
     from .net.policy import LoopSettings
-    from .net.session import record_session, resolve_key
+    from .net.session import record_session
 
     profile = find_profile(args.profile, load_profiles(args.profiles) if args.profiles else None)
     scenario = find_scenario(args.scenario)
@@ -179,16 +191,18 @@ def record(args: argparse.Namespace) -> int:
         return _record_loop(args, profile, scenario, settings, headers, kept)
     if args.sequential or args.slow_tool or args.disable_tool:
         raise InspectorError("--sequential, --slow-tool and --disable-tool need --loop")
+    secrets = _secrets(profile)
     try:
         session = run_interruptible(
             record_session(profile, scenario, args.out, settings, model=args.model,
-                           headers=headers, on_attempt=lambda line: print(line, flush=True))
+                           headers=headers, on_attempt=lambda line: _say(line, secrets))
         )  # fmt: skip
     except Interrupted as stop:
         return _interrupted(kept, stop.signum)
     if session.error is not None:
-        return _failed(session.error, args.out, resolve_key(profile), kept)
-    sys.stdout.write(report.to_text(session.analysis, args.out, colour=sys.stdout.isatty()))
+        return _failed(session.error, args.out, secrets, kept)
+    text = report.to_text(session.analysis, args.out, colour=sys.stdout.isatty())
+    sys.stdout.write(mask_secrets(text, secrets))
     return 0 if session.analysis.all_valid else 1
 
 
@@ -215,7 +229,6 @@ def _record_loop(
     """``record --loop``: the rounds, then the report; exit 0 / 1 (an invalid call) / 2."""
     from inspector.core.reports import report
 
-    from .net.session import resolve_key
     from .net.toolloop import record_loop
     from .net.tools import ToolBox, scenario_options
 
@@ -245,7 +258,9 @@ def _record_loop(
         )  # fmt: skip
     except Interrupted as stop:
         return _interrupted(kept, stop.signum)
-    sys.stdout.write(report.to_text(loop.analysis, args.out, colour=sys.stdout.isatty()))
+    secrets = _secrets(profile)
+    text = report.to_text(loop.analysis, args.out, colour=sys.stdout.isatty())
+    sys.stdout.write(mask_secrets(text, secrets))
     if loop.error is not None:
-        return _failed(loop.error, args.out, resolve_key(profile), kept)
+        return _failed(loop.error, args.out, secrets, kept)
     return 0 if loop.analysis.all_valid else 1

@@ -127,6 +127,65 @@ def test_a_short_or_common_key_records_and_is_never_written(
     assert att.request is not None and att.request["headers"]["authorization"] == "REDACTED"
 
 
+@pytest.mark.parametrize("key", ["sk-test-CANARY-4f2a9c", "x"])
+def test_the_key_in_the_request_body_is_redacted(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    key: str,
+) -> None:
+    """A key the profile puts in the body (nested too) is written as "REDACTED": every JSON
+    string equal to it or holding it as a whole token; other strings stay, even where a short
+    key is a substring of them (``xml``) or joined by ``-`` (``x-ray``)."""
+    options = {"user": key, "metadata": {"api_key": key,
+               "tags": [f"Bearer {key}", "Paris", "xml", "x-ray", {"deep": [key]}]}}  # fmt: skip
+    profile = {"name": "keyed-demo", "dialect": "openai-chat", "base_url": "demo",
+               "model": "demo-glm-empty-string", "key_env": "TCI_TEST_BODY_KEY",
+               "options": options}  # fmt: skip
+    profiles = tmp_path / "profiles.json"
+    profiles.write_text(json.dumps([profile]))
+    monkeypatch.setenv("TCI_TEST_BODY_KEY", key)
+    out = tmp_path / "b.jsonl"
+    code = main(["record", "--profile", "keyed-demo", "--profiles", str(profiles),
+                 "--scenario", "weather", "--out", str(out), *FAST])  # fmt: skip
+    assert (code, capsys.readouterr().err) == (0, "")
+    (att,) = load(out).attempts
+    assert att.request is not None
+    body = att.request["body"]
+    assert body["user"] == "REDACTED" and body["metadata"]["api_key"] == "REDACTED"
+    tags = ["REDACTED", "Paris", "xml", "x-ray", {"deep": ["REDACTED"]}]
+    assert body["metadata"]["tags"] == tags
+    assert body["messages"] and body["tools"]  # the rest of the body is stored as sent
+    if len(key) > 1:
+        assert key not in out.read_text("utf-8")
+
+
+def test_a_key_in_the_url_path_is_redacted_everywhere_record_writes_or_prints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Gemini puts the model in the path (``models/MODEL:streamGenerateContent``): a model
+    named like the key leaves it in no URL, meta field, end record or printed line. Only the
+    server's own reply (a response chunk: the bytes as received) may still quote it."""
+    key = "tci-canary-7Hq2"
+    profile = {"name": "gk", "dialect": "gemini", "base_url": "demo", "model": key,
+               "key_env": "TCI_TEST_PATH_KEY"}  # fmt: skip
+    profiles = tmp_path / "profiles.json"
+    profiles.write_text(json.dumps([profile]))
+    monkeypatch.setenv("TCI_TEST_PATH_KEY", key)
+    out = tmp_path / "g.jsonl"
+    code = main(["record", "--profile", "gk", "--profiles", str(profiles), "--scenario",
+                 "weather", "--out", str(out), *FAST])  # fmt: skip
+    got = capsys.readouterr()
+    assert code == 2 and "HTTP 404" in got.err and key not in got.err + got.out
+    capture = load(out)
+    assert capture.meta["model"] == "REDACTED" and "/models/REDACTED:stream" in capture.meta["url"]
+    (att,) = capture.attempts
+    assert att.request is not None and "/models/REDACTED:stream" in att.request["url"]
+    assert att.end is not None and key not in att.end["error"]
+    records = out.read_text("utf-8").splitlines()
+    assert [r for r in records if key in r and '"type":"chunk"' not in r] == []
+
+
 def test_unknown_profile_and_scenario(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = str(tmp_path / "x.jsonl")
     assert main(["record", "--profile", "nope", "--scenario", "weather", "--out", out]) == 2

@@ -14,7 +14,10 @@ from inspector.core.capture.reader import load
 from inspector.core.capture.redaction import (
     is_secret_name,
     key_exposure,
+    mask_secrets,
     redact_headers,
+    redact_json,
+    redact_meta,
     redact_url,
 )
 from inspector.core.capture.writer import CaptureWriter
@@ -171,3 +174,67 @@ def test_the_key_is_masked_in_the_end_records_error_text(tmp_path: Path) -> None
         writer.end(1, 0.1, "error", "HTTP 401: invalid key x (expected a real one)")
     text = path.read_text()
     assert "invalid key REDACTED (expected a real one)" in text
+
+
+def test_the_key_in_a_path_segment_is_masked_as_a_whole_token() -> None:
+    url = f"https://h/v1beta/models/{CANARY}:streamGenerateContent?alt=sse"
+    assert redact_url(url, [CANARY]) == (
+        "https://h/v1beta/models/REDACTED:streamGenerateContent?alt=sse"
+    )
+    assert redact_url("https://x/x-ray/xml?q=1", ["x"]) == "https://x/x-ray/xml?q=1"
+
+
+def test_semicolon_separated_query_parameters_are_redacted() -> None:
+    assert redact_url("https://h/p?a=1;key=S;b=2") == "https://h/p?a=1;key=REDACTED;b=2"
+    assert redact_url(f"https://h/p?a=1;k={CANARY}", [CANARY]) == "https://h/p?a=1;k=REDACTED"
+    assert key_exposure(f"https://h/p?a=1;k={CANARY}", {}, CANARY) == "URL parameter 'k'"
+
+
+def test_redact_json_replaces_strings_holding_the_key_at_any_depth() -> None:
+    body: dict[str, object] = {"user": CANARY, "n": 3, "tags": ["Paris", f"Bearer {CANARY}"]}
+    deep: object = [CANARY]
+    for _ in range(5000):  # deeper than Python's recursion limit
+        deep = {"d": deep}
+    body["deep"] = deep
+    got = redact_json(body, [CANARY])
+    assert got["user"] == REDACTED and got["n"] == 3 and got["tags"] == ["Paris", REDACTED]
+    inner = got["deep"]
+    for _ in range(5000):
+        inner = inner["d"]
+    assert inner == [REDACTED]
+    assert body["user"] == CANARY  # the caller's body (reused for a retry) is unchanged
+    short = {"a": "x", "b": "xml", "c": "x-ray", "d": "a x b", "e": "x/y"}
+    assert redact_json(short, ["x"]) == {
+        "a": REDACTED, "b": "xml", "c": "x-ray", "d": REDACTED, "e": REDACTED,
+    }  # fmt: skip
+    assert redact_json(body, []) is body
+
+
+def test_redact_meta_keeps_a_host_that_spells_the_key() -> None:
+    meta = {"model": "x", "url": "http://x/v1/models/x:go", "dialect": "gemini"}
+    assert redact_meta(meta, ["x"]) == {
+        "model": REDACTED,
+        "url": "http://x/v1/models/REDACTED:go",
+        "dialect": "gemini",
+    }
+
+
+def test_mask_secrets_ends_a_token_at_a_slash() -> None:
+    text = f"HTTP 404 from https://h/models/{CANARY}:stream?alt=sse"
+    assert mask_secrets(text, [CANARY]) == "HTTP 404 from https://h/models/REDACTED:stream?alt=sse"
+
+
+def test_the_writer_redacts_the_key_in_request_bodies(tmp_path: Path) -> None:
+    path = tmp_path / "b.jsonl"
+    with CaptureWriter(path, meta={"model": CANARY}, secrets=[CANARY]) as w:
+        w.request(1, "POST", "https://h/p", {}, {"user": CANARY, "m": {"k": [CANARY, "ok"]}})
+        w.request(2, "POST", "https://h/p", {}, f"plain text with {CANARY} in it")
+        w.request(3, "POST", "https://h/p", {}, f'{{"user": "{CANARY}"}}'.encode())
+    raw = path.read_text("utf-8")
+    assert CANARY not in raw
+    first, second, third = (a.request for a in load(path).attempts)
+    assert first is not None and second is not None and third is not None
+    assert first["body"] == {"user": REDACTED, "m": {"k": [REDACTED, "ok"]}}
+    assert second["body"] == "plain text with REDACTED in it"
+    assert third["body"] == {"user": REDACTED}
+    assert orjson.loads(raw.splitlines()[0])["meta"] == {"model": REDACTED}

@@ -32,8 +32,8 @@ Decisions and invariants:
   (a state, a chunk, an attempt's end).
 - The key is held in memory only: it is refused as a header or URL parameter value of the
   request spec (compared whole, never as a substring: short keys such as ``x`` work), and the
-  capture writer redacts it wherever it shows in a header value or the URL
-  (:mod:`inspector.core.capture.redaction`).
+  capture writer redacts it wherever it shows as a whole token (header values, the URL, the
+  meta, the request body's strings: :mod:`inspector.core.capture.redaction`).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ from inspector.core.analysis.session import Analysis, AttemptView, Settings
 from inspector.core.base.errors import InspectorError
 from inspector.core.capture.format import CaptureError
 from inspector.core.capture.records import Attempt
-from inspector.core.capture.redaction import key_exposure, redact_url
+from inspector.core.capture.redaction import key_exposure, redact_meta
 from inspector.core.capture.writer import CaptureWriter
 from inspector.core.providers import REGISTRY
 from inspector.core.requests.scenarios import RequestSpec
@@ -321,7 +321,7 @@ def capture_meta(
     key: str | None,
     extra: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """A live capture's header meta (its URL redacted, the key included).
+    """A live capture's header meta (its URL redacted, and the key wherever it shows).
 
     The key check: :class:`KeyInRequest` if ``key`` is a header value or URL parameter value
     of ``spec`` (compared whole or as a whole token, as ``Bearer KEY``; never a substring, and
@@ -332,14 +332,15 @@ def capture_meta(
     if where is not None:
         raise KeyInRequest(where)
     secrets = (key,) if key else ()
-    return {
+    meta = {
         "source": "live",
         "dialect": dialect,
         "model": _model(spec),
-        "url": redact_url(spec.url, secrets),
+        "url": spec.url,
         "validation": settings.tool_argument_validation,
         **(extra or {}),
     }
+    return redact_meta(meta, secrets)
 
 
 async def open_client(

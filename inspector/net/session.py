@@ -11,8 +11,9 @@ its states, errors, cancelling and crash safety are the runner's; the rule is
 Invariants:
 - A key is resolved from the environment, else the OS keyring, at start time, and held in
   memory only: it is refused as a header or URL parameter value of the request spec (compared
-  whole, never as a substring), and the capture writer redacts it wherever it shows in a
-  header value or the URL (:mod:`inspector.core.capture.redaction`).
+  whole, never as a substring), and the capture writer redacts it wherever it shows as a
+  whole token: header values, the URL, the meta, the request body's strings
+  (:mod:`inspector.core.capture.redaction`).
 - A headless run raises MissingKey before anything is sent or written; every later problem
   is in ``session.error``.
 """

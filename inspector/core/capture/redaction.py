@@ -18,11 +18,16 @@ its capture's meta); a recording proxy uses the same functions. The rule:
   credential there, and a capture loses nothing it needs without the value.
 - **URL user-info** (``user:password@``) becomes ``REDACTED@``.
 - **The key itself, wherever it shows** (``secrets``): a header value, query or fragment value
-  or path segment equal to it, or containing it as a whole token (delimited by the start or
-  end, white space or one of ``, ; : = " '``, as in ``Bearer KEY``), is replaced as a whole,
-  whatever its name. Never a substring: a short key such as ``x`` leaves ``x-demo-…`` alone.
-- Not redacted: request bodies (they carry the tools under test and are stored as sent) and
-  response chunks (the bytes as received).
+  equal to it, or containing it as a whole token (delimited by the start or end, white space
+  or one of ``, ; : = " ' / ? & # @``, as in ``Bearer KEY``), is replaced as a whole, whatever
+  its name; in a path segment only the token is (``models/KEY:stream`` gives
+  ``models/REDACTED:stream``). Never a substring: a short key such as ``x`` leaves
+  ``x-demo-…``, ``xml`` and ``x-ray`` alone (``-`` joins a word, it does not end one).
+- **Request bodies** (:func:`redact_json`): walked as JSON, every string value that equals the
+  key or holds it as a whole token becomes ``"REDACTED"`` (object keys, numbers and the
+  rest stay; the body carries the tools under test). A body that is not JSON has the key's
+  whole tokens masked; a body that is not text (``body_b64``) is stored as sent.
+- Not redacted: response chunks (the bytes as received: the capture is evidence).
 
 :func:`key_exposure` is the live session's key check: where the key shows in a request's
 headers or URL values, compared the same way (whole values and whole tokens, never a
@@ -34,7 +39,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Collection, Iterable, Mapping
-from typing import Final
+from typing import Any, Final
 from urllib.parse import quote, unquote, unquote_plus, urlsplit, urlunsplit
 
 from inspector.core.capture.format import REDACTED
@@ -49,7 +54,7 @@ SECRET_NAMES: Final = frozenset({"sig", "pwd", "passwd"})
 NOT_SECRET_WORDS: Final = ("ratelimit", "idempotency-key", "www-authenticate")
 """The allowlist: a name containing one of these carries no secret (see the module doc)."""
 
-_DELIMITERS: Final = "\\s,;:=\"'"
+_DELIMITERS: Final = "\\s,;:=\"'/?&#@"
 
 Headers = Mapping[str, str] | Mapping[bytes, bytes] | Iterable[tuple[str | bytes, str | bytes]]
 """Headers as given: a mapping (``httpx.Headers`` too) or (name, value) pairs."""
@@ -120,22 +125,76 @@ def _param_is_secret(name: str, value: str, secrets: Collection[str]) -> bool:
     return is_secret_name(unquote_plus(name)) or holds_secret(unquote_plus(value), secrets)
 
 
+_SEPARATORS: Final = re.compile(r"([&;])")
+"""Query parameters are separated by ``&``, or by ``;`` (the older HTML form rule)."""
+_PCHAR: Final = "!$&'()*+,;=:@"
+"""What a path segment may hold unquoted besides letters, digits and ``-._~`` (RFC 3986)."""
+
+
 def _redact_pairs(text: str, secrets: Collection[str]) -> str:
-    pieces = text.split("&")
-    for i, piece in enumerate(pieces):
+    pieces = _SEPARATORS.split(text)
+    for i in range(0, len(pieces), 2):  # the odd ones are the separators
+        piece = pieces[i]
         name, eq, value = piece.partition("=")
         if eq and _param_is_secret(name, value, secrets):
             pieces[i] = f"{name}={REDACTED}"
         elif not eq and holds_secret(unquote_plus(piece), secrets):
             pieces[i] = REDACTED
-    return "&".join(pieces)
+    return "".join(pieces)
+
+
+def _redact_segment(segment: str, secrets: Collection[str]) -> str:
+    text = unquote(segment)
+    if not holds_secret(text, secrets):
+        return segment
+    return quote(mask_secrets(text, secrets), safe=_PCHAR)
 
 
 def _redact_path(path: str, secrets: Collection[str]) -> str:
     if not secrets:
         return path
-    segments = path.split("/")
-    return "/".join(quote(REDACTED) if unquote(s) in secrets else s for s in segments)
+    return "/".join(_redact_segment(s, secrets) for s in path.split("/"))
+
+
+def redact_json(value: Any, secrets: Collection[str]) -> Any:
+    """A copy of the JSON value ``value`` in which every string that equals one of
+    ``secrets`` or holds one as a whole token is ``"REDACTED"`` (walked without recursion,
+    so any depth is fine; ``value`` itself is never changed)."""
+    secrets = [s for s in secrets if s]
+    if not secrets:
+        return value
+    if isinstance(value, str):
+        return REDACTED if holds_secret(value, secrets) else value
+    if not isinstance(value, Mapping | list | tuple):
+        return value
+    root: dict[Any, Any] | list[Any] = _copy(value)
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for k, item in list(node.items() if isinstance(node, dict) else enumerate(node)):
+            if isinstance(item, str):
+                if holds_secret(item, secrets):
+                    node[k] = REDACTED
+            elif isinstance(item, Mapping | list | tuple):
+                node[k] = copied = _copy(item)
+                stack.append(copied)
+    return root
+
+
+def redact_meta(meta: Mapping[str, Any], secrets: Collection[str]) -> dict[str, Any]:
+    """A capture header's ``meta`` with ``secrets`` redacted: its ``url`` as any URL is
+    (:func:`redact_url`: a host that happens to spell the key stays), every other value as
+    JSON (:func:`redact_json`: a ``model`` equal to the key becomes ``"REDACTED"``)."""
+    return {
+        name: redact_url(value, secrets)
+        if name == "url" and isinstance(value, str)
+        else redact_json(value, secrets)
+        for name, value in meta.items()
+    }
+
+
+def _copy(container: Mapping[Any, Any] | list[Any] | tuple[Any, ...]) -> Any:
+    return dict(container) if isinstance(container, Mapping) else list(container)
 
 
 def redact_url(url: str, secrets: Collection[str] = ()) -> str:
@@ -175,7 +234,7 @@ def key_exposure(url: str, headers: Headers | None, key: str | None) -> str | No
     except ValueError:
         return None
     for text in (parts.query, parts.fragment):
-        for piece in text.split("&"):
+        for piece in _SEPARATORS.split(text)[::2]:
             name, eq, value = piece.partition("=")
             name, value = (name, value) if eq else ("", piece)
             if holds_secret(unquote_plus(value), (key,)):

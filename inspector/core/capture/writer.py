@@ -7,11 +7,12 @@ Invariants (the format itself is described in :mod:`inspector.core.capture.forma
   (``fsync`` happens once, on close.)
 - Raw bytes round-trip exactly: a chunk is stored as ``text`` only when a strict UTF-8
   decode of it succeeds, otherwise as ``b64``.
-- Secrets are never written: request and response records go through the one redaction
-  rule (:mod:`inspector.core.capture.redaction`: secret header and parameter names, URL
-  user-info, and the writer's ``secrets`` — the session's key — wherever they show in a
-  header value or the URL). Request bodies are stored as sent (they carry the tools under
-  test); callers must not put credentials in them.
+- Secrets are never written: request and response records and the header's meta go through
+  the one redaction rule (:mod:`inspector.core.capture.redaction`: secret header and
+  parameter names, URL user-info, and the writer's ``secrets`` — the session's key — wherever
+  they show as a whole token in a header value, the URL, a meta value or a string of the
+  request body). Otherwise a request body is stored as sent (it carries the tools under
+  test); response chunks are the bytes as received.
 """
 
 from __future__ import annotations
@@ -31,7 +32,14 @@ import orjson
 import inspector
 from inspector.core.capture import compat
 from inspector.core.capture.format import FORMAT, TOOL, CaptureError
-from inspector.core.capture.redaction import Headers, mask_secrets, redact_headers, redact_url
+from inspector.core.capture.redaction import (
+    Headers,
+    mask_secrets,
+    redact_headers,
+    redact_json,
+    redact_meta,
+    redact_url,
+)
 
 _NEWLINE: Final = orjson.OPT_APPEND_NEWLINE
 
@@ -60,8 +68,9 @@ def new_capture_path(directory: str | os.PathLike[str], *parts: str) -> Path:
     raise CaptureError("too many captures of that name", path=str(base / stem))
 
 
-def _body_fields(body: Any) -> dict[str, Any]:
-    """The request body as record fields: JSON as a value, other text as a string."""
+def _body_fields(body: Any, secrets: Collection[str] = ()) -> dict[str, Any]:
+    """The request body as record fields: JSON as a value, other text as a string; the
+    ``secrets`` redacted from its strings (:func:`~.redaction.redact_json`), masked in text."""
     if isinstance(body, str | bytes | bytearray | memoryview):
         raw = bytes(body) if not isinstance(body, str) else body
         try:
@@ -69,16 +78,16 @@ def _body_fields(body: Any) -> dict[str, Any]:
         except orjson.JSONDecodeError:
             parsed = None
         if isinstance(parsed, dict | list):
-            return {"body": parsed}
+            return {"body": redact_json(parsed, secrets)}
         if isinstance(raw, str):
-            return {"body": raw}
+            return {"body": mask_secrets(raw, secrets)}
         try:
-            return {"body": raw.decode("utf-8")}
+            return {"body": mask_secrets(raw.decode("utf-8"), secrets)}
         except UnicodeDecodeError:
             return {"body": None, "body_b64": base64.b64encode(raw).decode("ascii")}
     if isinstance(body, Mapping):
-        return {"body": dict(body)}
-    return {"body": body}
+        return {"body": redact_json(dict(body), secrets)}
+    return {"body": redact_json(body, secrets)}
 
 
 class CaptureWriter:
@@ -96,7 +105,7 @@ class CaptureWriter:
     ):
         self.path = os.fspath(path)
         self.secrets = tuple(s for s in secrets if s)
-        """Values redacted wherever they show in a header value or a URL (the session's key)."""
+        """Values redacted wherever they show as a whole token (the session's key)."""
         flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND | getattr(os, "O_BINARY", 0)
         try:
             fd = os.open(self.path, flags, 0o666)
@@ -109,7 +118,7 @@ class CaptureWriter:
         header = {"format": FORMAT, "version": compat.CURRENT_VERSION, "created": created}
         header.update(tool=TOOL, tool_version=inspector.__version__)
         if meta is not None:
-            header["meta"] = dict(meta)
+            header["meta"] = redact_meta(meta, self.secrets)
         self._write(header)
 
     def _write(self, record: dict[str, Any]) -> None:
@@ -128,12 +137,12 @@ class CaptureWriter:
         body: Any,
         t: float = 0.0,
     ) -> None:
-        """Record the request of ``attempt`` (URL and headers redacted; body as sent).
+        """Record the request of ``attempt`` (URL, headers and the key in the body redacted).
 
         ``body`` is a JSON value, or str/bytes: stored parsed when it is a JSON object or
         array, else as a string (bytes that are not UTF-8 go to ``body_b64``).
         """
-        fields = _body_fields(body)
+        fields = _body_fields(body, self.secrets)
         url, headers_ = redact_url(url, self.secrets), redact_headers(headers, self.secrets)
         self._record("request", attempt, t=t, method=method, url=url, headers=headers_, **fields)
 
