@@ -29,7 +29,9 @@ from inspector.core.reports.exitcodes import session_status
 from inspector.core.reports.words import attempt_word, call_word, retry_facts, shown_word
 from inspector.core.verdicts.quirkscan import PROVIDER_CHECKS
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""2: ``valid`` (per call and top level) is null when validation is off: nothing was checked,
+and a script reading ``valid`` must not take that for a pass (1 said true)."""
 
 
 def call_json(v: CallVerdict, validation: str = "structural") -> dict[str, Any]:
@@ -46,7 +48,7 @@ def call_json(v: CallVerdict, validation: str = "structural") -> dict[str, Any]:
         "arguments": c.arguments,
         "fragments": len(c.fragments) - c.dropped_count,
         "bytes": len(c.arguments.encode("utf-8")),
-        "valid": v.valid,
+        "valid": None if validation == "off" else v.valid,
         "problems": [p.to_json() for p in v.problems],
         "repaired_id": v.repaired_id,
         "effective_id": plain(v.effective_id),
@@ -121,7 +123,7 @@ def to_json(analysis: Analysis, source: str | None = None) -> dict[str, Any]:
         "dialect": analysis.dialect,
         "settings": analysis.settings.to_json(),
         "tools_known": analysis.registry is not None and len(analysis.registry) > 0,
-        "valid": analysis.all_valid and not (status.failed or status.interrupted),
+        "valid": _session_valid(analysis, status.failed or status.interrupted),
         "exit": status.to_json(),
         "tool_calls": last["tool_calls"],
         "orphan_entries": [call_json(v, mode) for v in final.verdicts if v.orphan],
@@ -153,6 +155,14 @@ class Finding:
     """Wire event sequence numbers to jump to."""
     slot: int | None = None
     """The call's lane, when it concerns one call."""
+
+
+def _session_valid(analysis: Analysis, broken: bool) -> bool | None:
+    """False when a request failed or an attempt was cut off; else null with validation off
+    (nothing was checked), else whether every call of each round's final attempt is valid."""
+    if broken:
+        return False
+    return None if analysis.settings.validation == "off" else analysis.all_valid
 
 
 def findings(analysis: Analysis, view: AttemptView | None = None) -> list[Finding]:
