@@ -413,3 +413,27 @@ def test_a_demo_model_for_another_dialect_says_it_plays_the_conforming_stream(
     )
     lb.profile.setCurrentIndex(lb.profile.findData("demo"))  # on its own dialect: no note
     assert "only" not in lb.about.text() and "glm" in lb.about.text().lower()
+
+
+def test_a_tool_loop_is_judged_against_the_tools_the_user_loaded(
+    window: MainWindow, qloop: qasync.QEventLoop
+) -> None:
+    """As a plain live session is: the window hands both the same Analysis."""
+    from inspector.core.verdicts.tools import ToolRegistry
+
+    mine = ToolRegistry.from_definitions(
+        [{"type": "function", "function": {"name": "get_weather", "parameters": {}}}]
+    )
+    window.doc.set_tools(mine)
+    window.live_bar.select("demo", "demo-parallel", "tool-loop")
+    window.live_bar.loop.setChecked(True)
+
+    async def scenario() -> None:
+        window.start_live()
+        await until(lambda: window.live.session is not None)
+        await until(lambda: window.live.session.state in ("done", "failed", "cancelled"))
+
+    qloop.run_until_complete(scenario())
+    loop = window.live.session
+    assert loop is not None and type(loop).__name__ == "ToolLoop"
+    assert loop.analysis.user_tools is mine

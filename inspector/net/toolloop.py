@@ -40,7 +40,7 @@ from inspector.core.analysis.continuation import (
     build_continuation,
 )
 from inspector.core.analysis.rounds import LOOP_END, ROUND, ToolEvent
-from inspector.core.analysis.session import AttemptView
+from inspector.core.analysis.session import Analysis, AttemptView
 from inspector.core.requests.scenarios import Profile, RequestSpec, Scenario
 
 from .dispatch import ToolDispatcher
@@ -67,6 +67,7 @@ class ToolLoop(SessionRunner):
         sequential: bool = False,
         capture_path: str | Path | None = None,
         key: str | None = None,
+        analysis: Analysis | None = None,
         on_update: Callable[[], None] | None = None,
         on_event: Callable[[ToolEvent], None] | None = None,
         on_state: StateCallback | None = None,
@@ -82,7 +83,8 @@ class ToolLoop(SessionRunner):
                      "slow": {n: t.slow for n, t in tools.tools.items() if t.slow}}  # fmt: skip
         super().__init__(
             spec, dialect=dialect, settings=settings or LoopSettings(), capture_path=capture_path,
-            key=key, meta={"loop": loop_meta, **(meta or {})}, on_update=on_update,
+            key=key, analysis=analysis, meta={"loop": loop_meta, **(meta or {})},
+            on_update=on_update,
             on_state=on_state, client=client, clock=clock,
         )  # fmt: skip
         self.dispatcher = ToolDispatcher(self, tools, sequential=sequential, on_event=on_event)

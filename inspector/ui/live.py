@@ -244,9 +244,9 @@ class LiveController(QObject):
                 sequential=sequential,
                 capture_path=path,
                 key=key,
+                analysis=analysis,
                 meta=meta,
             )
-            tool_loop.analysis.apply(replace(self.doc.settings, dialect=profile.dialect))
             return tool_loop
         return LiveSession(
             spec,
