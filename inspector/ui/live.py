@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Coroutine
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +51,20 @@ def captures_dir() -> Path:
     path = Path(base or Path.home() / ".toolcall-inspector") / "captures"
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+@dataclass(frozen=True)
+class RunChoice:
+    """What the user asked to run: the Live bar's choices, carried from Run to the session."""
+
+    profile: str
+    model: str
+    scenario: Scenario
+    retry: bool
+    loop: bool = False
+    """Run the streaming-dispatch tool loop."""
+    sequential: bool = False
+    """In a tool loop, run tools after the stream instead of as their calls close."""
 
 
 class LiveController(QObject):
@@ -110,7 +124,8 @@ class LiveController(QObject):
         streaming-dispatch tool loop (tools run as their calls close, results feed the next
         round)."""
         self.stop()
-        self._current = self._spawn(self._run(profile, model, scenario, retry, loop, sequential))
+        run = RunChoice(profile, model, scenario, retry, loop, sequential)
+        self._current = self._spawn(self._run(run))
 
     def stop(self) -> None:
         """Cancel the running session (and its tools); the capture keeps every byte."""
@@ -150,17 +165,10 @@ class LiveController(QObject):
         self._listed = True
         self.models_changed.emit(models)
 
-    async def _run(
-        self,
-        profile_name: str,
-        model: str,
-        scenario: Scenario,
-        retry: bool,
-        loop: bool = False,
-        sequential: bool = False,
-    ) -> None:
+    async def _run(self, run: RunChoice) -> None:
+        profile_name, model = run.profile, run.model
         try:
-            session = await self._prepare(profile_name, model, scenario, retry, loop, sequential)
+            session = await self._prepare(run)
         except (InspectorError, OSError, ValueError) as exc:
             self.status.emit(f"Cannot start: {exc}")
             self.failed.emit(f"Cannot start the session:\n\n{exc}")
@@ -196,16 +204,15 @@ class LiveController(QObject):
         if session is self.session:  # a session replaced by a newer one is not shown
             self.state_changed.emit(f"{state.label} · {place}")
 
-    async def _prepare(
-        self,
-        profile_name: str,
-        model: str,
-        scenario: Scenario,
-        retry: bool,
-        loop: bool = False,
-        sequential: bool = False,
-    ) -> SessionRunner:
-        profile = find_profile(profile_name)
+    async def _prepare(self, run: RunChoice) -> SessionRunner:
+        model, scenario, retry, loop, sequential = (
+            run.model,
+            run.scenario,
+            run.retry,
+            run.loop,
+            run.sequential,
+        )
+        profile = find_profile(run.profile)
         if profile.is_demo:
             profile = profile.resolved(await self.ensure_demo())
         key = require_key(profile)
