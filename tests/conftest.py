@@ -132,11 +132,13 @@ def no_leftover_qt_timers(request: pytest.FixtureRequest) -> Iterator[None]:
 @pytest.fixture(scope="session")
 def _qasync_loop(qapp: Any) -> Iterator[Any]:
     """One qasync loop for the whole run, closed before the QApplication goes (qasync's close
-    needs its signals alive)."""
+    needs its signals alive). Closing a window never quits the application, as in the app."""
     import asyncio
 
     import qasync
 
+    qapp.setQuitOnLastWindowClosed(False)  # as the app runs (ui/app.py: run_event_loop):
+    # closing the last window would quit Qt, which stops the shared loop mid-test
     loop = qasync.QEventLoop(qapp)
     yield loop
     asyncio.set_event_loop(None)
