@@ -116,6 +116,19 @@ class AttemptView:
         return end.get("error") if end else None
 
     @property
+    def failed(self) -> bool:
+        """The request itself failed: HTTP status >= 400, or an error ended the attempt (a
+        transport error, a wrong content type, a timeout); a cancelled attempt did not fail."""
+        source = self.source
+        if source is None:
+            return False
+        end = source.end
+        if end is not None and end.get("reason") == "cancelled":
+            return False
+        status = source.status
+        return (status is not None and status >= 400) or bool(self.error)
+
+    @property
     def stream_end(self) -> float | None:
         """Seconds from the request to the end of the body (end record, else last event)."""
         end = self.source.end if self.source is not None else None

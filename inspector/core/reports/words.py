@@ -156,13 +156,6 @@ def retry_facts(word: str, record: AttemptRecord | None) -> tuple[str | None, st
 
 
 def is_failed_request(view: AttemptView) -> bool:
-    """The request itself failed: HTTP status >= 400, or an error ended the attempt (a
-    transport error, a wrong content type, a timeout); a cancelled attempt did not fail."""
-    source = view.source
-    if source is None:
-        return False
-    end = source.end
-    if end is not None and end.get("reason") == "cancelled":
-        return False
-    status = source.status
-    return (status is not None and status >= 400) or bool(view.error)
+    """The request itself failed (:attr:`AttemptView.failed`): HTTP status >= 400, or an error
+    ended the attempt; a cancelled attempt did not fail."""
+    return view.failed

@@ -1,0 +1,20 @@
+"""What each popular client library would have assembled from the same bytes.
+
+A *replica* is a behavioural model of one library's streaming accumulator (openai-python's
+``ChatCompletionStreamState``, LiteLLM's ``stream_chunk_builder``, LangChain's
+``AIMessageChunk`` merge, …), written here in plain Python: the library itself is never
+imported at run time. Each replica names the library version and the source file it follows,
+and is held to the real library by golden files (``make verify-clients`` writes them;
+``make test`` compares).
+
+Invariants:
+- A replica reads one attempt's wire events (:class:`~.base.Exchange`) in order and either
+  hands over calls (id, name, arguments string) or raises what the library raises
+  (:class:`~.base.ClientRaised`: the exception's class name and message).
+- A replica speaks only the dialects its library speaks; for the others its result is
+  ``n/a`` (:data:`~.judge.NOT_APPLICABLE`), never agreement.
+- Replicas run lazily, when a view or ``analyze`` asks (:func:`~.judge.judge_clients`), never
+  during ingest.
+- This stage sits just below ``reports``: it reads an :class:`Analysis`, names no provider
+  module, and only declares the dialect names its replicas speak.
+"""

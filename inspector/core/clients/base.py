@@ -1,0 +1,128 @@
+"""The replica protocol: what a client replica reads, what it hands over, how it fails.
+
+Invariants:
+- A :class:`ReplicaRun` is fed every wire event of one response body in ``seq`` order
+  (comments and undecodable-byte errors included: libraries differ on both), then finished
+  once. Either may raise :class:`ClientRaised`; after a raise the run is not used again.
+- While events arrive, ``calls`` holds what the library has assembled so far, one
+  :class:`Partial` per call in the order the library would hand them over, and ``touched``
+  the positions changed since the driver last cleared it. A replica appends argument text to
+  ``Partial.parts`` and bumps ``Partial.rewritten`` when it replaces text already there; this
+  keeps the driver's prefix check linear in the stream.
+- :meth:`ReplicaRun.finish` returns the calls the library hands to the agent, arguments as a
+  string exactly as handed over (for libraries that hand over parsed objects: their JSON,
+  compact, keys in the object's order).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from inspector.core.base.model import SSEEvent
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """What a client library saw of one request: the response status, its content type, the
+    body as wire events (and bytes, where a replica must re-read them) and how it ended."""
+
+    events: Sequence[SSEEvent]
+    """Every wire event of the body, ``events[i].seq == i``."""
+    body: bytes = b""
+    """The body's bytes as received (empty when only events are known)."""
+    status: int = 200
+    """The HTTP status (200 for a raw body, which records none)."""
+    content_type: str | None = "text/event-stream"
+    """The response's Content-Type header as received, None when it had none."""
+    transport_error: str | None = None
+    """Why the body ended early (a reset, a timeout), None for a clean end of the body."""
+
+
+@dataclass(frozen=True)
+class HandedCall:
+    """One call as the library hands it to the agent."""
+
+    id: str | None
+    name: str | None
+    arguments: str
+
+    def to_json(self) -> dict[str, str | None]:
+        """The ``--json`` shape: ``{"id", "name", "arguments"}``."""
+        return {"id": self.id, "name": self.name, "arguments": self.arguments}
+
+
+class ClientRaised(Exception):
+    """The library would raise here: ``type`` is its exception's class name (``TypeError``,
+    ``JSONDecodeError``, ``APIStatusError`` …), ``message`` its message as the library words it
+    (or as close as the replica can model it)."""
+
+    def __init__(self, type_: str, message: str) -> None:
+        super().__init__(f"{type_}: {message}")
+        self.type = type_
+        self.message = message
+
+
+@dataclass
+class Partial:
+    """One call as the library holds it while the stream arrives."""
+
+    id: str | None = None
+    name: str | None = None
+    parts: list[str] = field(default_factory=list)
+    """Argument text in the order the library appended it."""
+    rewritten: int = 0
+    """Bumped each time the library replaced argument text already held (the driver then
+    re-checks the whole string)."""
+
+    @property
+    def arguments(self) -> str:
+        """The argument text so far."""
+        return "".join(self.parts)
+
+    def handed(self) -> HandedCall:
+        """This call handed over as it stands."""
+        return HandedCall(self.id, self.name, self.arguments)
+
+
+class ReplicaRun(ABC):
+    """One replica reading one response body."""
+
+    def __init__(self) -> None:
+        self.calls: list[Partial] = []
+        """What the library holds so far, in hand-over order."""
+        self.touched: set[int] = set()
+        """Positions in ``calls`` changed since the driver cleared it."""
+
+    @abstractmethod
+    def feed(self, event: SSEEvent) -> None:
+        """Read one wire event (raise :class:`ClientRaised` where the library would)."""
+
+    @abstractmethod
+    def finish(self) -> list[HandedCall]:
+        """The body ended (cleanly, or with ``Exchange.transport_error``): the calls handed to
+        the agent, or raise what the library raises at that point."""
+
+
+class Replica(ABC):
+    """A behavioural model of one client library's streaming accumulator."""
+
+    name: ClassVar[str]
+    """The replica's name in every view and in ``--client`` (``openai-python``)."""
+    library: ClassVar[str]
+    """The package it models, as installed (``openai``; ``@ai-sdk/openai-compatible``)."""
+    version: ClassVar[str]
+    """The library version whose behaviour it follows (``3.57.0``)."""
+    follows: ClassVar[str]
+    """The source file(s) it follows, inside the library."""
+    dialects: ClassVar[frozenset[str]]
+    """The dialects the library speaks (provider names); others are ``n/a``."""
+    summary: ClassVar[str]
+    """One line: what it models (the Clients view's tooltip)."""
+
+    @abstractmethod
+    def open(self, exchange: Exchange) -> ReplicaRun:
+        """A fresh run over ``exchange``; raise :class:`ClientRaised` when the library raises
+        before reading the body (an HTTP error status, a content type it refuses)."""

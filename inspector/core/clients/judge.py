@@ -1,0 +1,241 @@
+"""Run the replicas over a session and say, per client, whether it gets the inspector's calls.
+
+Invariants:
+- The inspector's calls (:func:`expected_calls`) are an attempt's non-orphan calls as its
+  accumulator assembled them under the settings in force, in lane order.
+- A client *agrees* when it hands over exactly those calls without raising: same count; per
+  call the same name, the same id (any id when the inspector has none: clients that make one
+  up do so by design), and the same arguments (equal strings, or equal JSON values; ``""``
+  counts as ``{}``). On a failed request (HTTP status >= 400, a transport error) the
+  inspector has no calls and the client agrees when it raises.
+- ``diverges_at`` is the ``seq`` of the first wire event after which the client's (id, name,
+  arguments-so-far) list stops being a prefix of the inspector's calls, the event it raised
+  on, or, when it only differs in what it hands over at the end, the last event; None when it
+  agrees. The check is linear in the stream: only the calls a replica touched are re-checked.
+- Results are cached per stream state and settings; nothing here changes the analysis.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import orjson
+
+from inspector.core.analysis.attempt import AttemptView
+from inspector.core.analysis.session import Analysis
+from inspector.core.base.model import plain
+from inspector.core.calls.stream import StreamState
+from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Partial, Replica
+
+NOT_APPLICABLE: Final = "n/a"
+"""What a replica says about a dialect its library does not speak."""
+
+
+@dataclass
+class ClientResult:
+    """What one client would have made of one attempt (or, for a session, the attempt that
+    decides: the first it disagrees on, else the last with calls)."""
+
+    replica: str
+    applies: bool
+    """False for a dialect the library does not speak: ``n/a``, never agreement."""
+    calls: list[HandedCall] = field(default_factory=list)
+    error: ClientRaised | None = None
+    agrees: bool | None = None
+    """None when it does not apply or the attempt is still streaming."""
+    diverges_at: int | None = None
+    attempt: int | None = None
+    """The attempt number this result describes."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``analyze --json`` shape of one ``clients`` entry."""
+        error = None if self.error is None else {
+            "type": self.error.type, "message": self.error.message
+        }  # fmt: skip
+        return {
+            "applies": self.applies,
+            "calls": [c.to_json() for c in self.calls],
+            "error": error,
+            "agrees": self.agrees,
+            "diverges_at": self.diverges_at,
+            "attempt": self.attempt,
+        }
+
+
+def expected_calls(view: AttemptView) -> list[HandedCall]:
+    """The inspector's assembly of ``view``: its non-orphan calls in lane order."""
+    out = []
+    for v in view.verdicts:
+        if v.orphan:
+            continue
+        c = v.call
+        out.append(HandedCall(_text(plain(c.id)), _text(plain(c.name)), c.arguments))
+    return out
+
+
+def _text(value: object) -> str | None:
+    if value is None:
+        return None
+    return value if isinstance(value, str) else str(value)
+
+
+def exchange_of(view: AttemptView) -> Exchange:
+    """What the client saw of ``view``: status, content type, events, how the body ended."""
+    source = view.source
+    if source is None:
+        return Exchange(view.state.events)
+    headers = (source.response or {}).get("headers") or {}
+    ctype = next((v for k, v in headers.items() if k.lower() == "content-type"), None)
+    status = source.status if source.status is not None else 200
+    if source.response is None and view.error:
+        status = 0  # the request never got a response (refused, reset before headers)
+    return Exchange(view.state.events, source.body, status, ctype, view.error)
+
+
+# -- comparing ---------------------------------------------------------------------------
+
+
+def same_id(expected: str | None, got: str | None) -> bool:
+    """The client's id is the inspector's, or the inspector has none (any id will do)."""
+    return not expected or expected == got
+
+
+def same_arguments(expected: str, got: str) -> bool:
+    """Equal strings, or equal JSON values; an empty string counts as ``{}``."""
+    if expected == got:
+        return True
+    try:
+        return bool(orjson.loads(expected or "{}") == orjson.loads(got or "{}"))
+    except orjson.JSONDecodeError:
+        return False
+
+
+def same_calls(expected: Sequence[HandedCall], got: Sequence[HandedCall]) -> bool:
+    """Every call the same (see the module's invariants)."""
+    return len(expected) == len(got) and all(
+        same_id(e.id, g.id) and (e.name or "") == (g.name or "")
+        and same_arguments(e.arguments, g.arguments)
+        for e, g in zip(expected, got, strict=True)
+    )  # fmt: skip
+
+
+class _Prefix:
+    """Whether a replica's calls so far are still a prefix of the inspector's calls."""
+
+    def __init__(self, expected: Sequence[HandedCall]) -> None:
+        self.expected = expected
+        self.checked: dict[int, tuple[int, int, int]] = {}  # pos -> (parts, chars, rewritten)
+
+    def holds(self, calls: list[Partial], touched: set[int]) -> bool:
+        for pos in touched:
+            if pos >= len(self.expected) or pos >= len(calls):
+                if pos < len(calls):
+                    return False
+                continue
+            if not self._call(pos, calls[pos]):
+                return False
+        return True
+
+    def _call(self, pos: int, got: Partial) -> bool:
+        want = self.expected[pos]
+        if got.id and want.id and not want.id.startswith(got.id):
+            return False
+        if got.name and not (want.name or "").startswith(got.name):
+            return False
+        parts, chars, rewritten = self.checked.get(pos, (0, 0, got.rewritten))
+        if rewritten != got.rewritten or parts > len(got.parts):
+            parts, chars = 0, 0
+        text = want.arguments
+        for part in got.parts[parts:]:
+            if not text.startswith(part, chars):
+                return False
+            chars += len(part)
+        self.checked[pos] = (len(got.parts), chars, got.rewritten)
+        return True
+
+
+def run_replica(
+    replica: Replica, exchange: Exchange, expected: Sequence[HandedCall], failed: bool
+) -> ClientResult:
+    """Run ``replica`` over ``exchange`` and compare with ``expected`` (see the invariants)."""
+    result = ClientResult(replica.name, applies=True)
+    events = exchange.events
+    first = events[0].seq if events else None
+    last = events[-1].seq if events else None
+    prefix = _Prefix(expected)
+    broke: int | None = None  # the first event after which the prefix no longer held
+    at: int | None = first  # where a raise would be: open -> first event, finish -> last
+    try:
+        run = replica.open(exchange)
+        for event in events:
+            at = event.seq
+            run.feed(event)
+            if run.touched:
+                if broke is None and not prefix.holds(run.calls, run.touched):
+                    broke = event.seq
+                run.touched.clear()
+        at = last
+        result.calls = run.finish()
+    except ClientRaised as raised:
+        result.error = raised
+        result.agrees = failed
+        result.diverges_at = None if failed else (broke if broke is not None else at)
+        return result
+    result.agrees = not failed and same_calls(expected, result.calls)
+    if not result.agrees:
+        result.diverges_at = broke if broke is not None else last
+    return result
+
+
+# -- attempts and sessions -----------------------------------------------------------------
+
+_CACHE: weakref.WeakKeyDictionary[StreamState, dict[tuple[Any, ...], ClientResult]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def judge_attempt(view: AttemptView, replica: Replica) -> ClientResult:
+    """What ``replica``'s library makes of one attempt (``agrees`` None while it streams)."""
+    state = view.state
+    if state.dialect_name not in replica.dialects:
+        return ClientResult(replica.name, applies=False, attempt=view.number)
+    if not state.ended:
+        return ClientResult(replica.name, applies=True, attempt=view.number)
+    expected = expected_calls(view)
+    failed = view.failed
+    key = (replica.name, len(state.events), failed, tuple(expected))
+    cached = _CACHE.setdefault(state, {})
+    result = cached.get(key)
+    if result is None:
+        result = run_replica(replica, exchange_of(view), expected, failed)
+        result.attempt = view.number
+        cached[key] = result
+    return result
+
+
+def judge_clients(analysis: Analysis, replicas: Sequence[Replica]) -> dict[str, ClientResult]:
+    """Each replica's result for the session, in ``replicas`` order: on the first ended
+    attempt it disagrees with, else on the last ended attempt that has calls (the inspector's
+    or the client's), else on the final attempt; ``n/a`` when it speaks none of the
+    session's dialects."""
+    out: dict[str, ClientResult] = {}
+    for replica in replicas:
+        results = [judge_attempt(view, replica) for view in analysis.attempts]
+        results = [r for r in results if r.applies]
+        if not results:
+            number = analysis.final.number if analysis.attempts else None
+            out[replica.name] = ClientResult(replica.name, applies=False, attempt=number)
+            continue
+        out[replica.name] = _deciding(results)
+    return out
+
+
+def _deciding(results: list[ClientResult]) -> ClientResult:
+    for r in results:
+        if r.agrees is False:
+            return r
+    with_calls = [r for r in results if r.calls]
+    return with_calls[-1] if with_calls else results[-1]

@@ -1,0 +1,29 @@
+"""Every client replica, in the order views and ``analyze`` list them.
+
+Invariants:
+- :data:`REPLICAS` is the one list; ``analyze --client NAME`` and the Clients view take names
+  from it. A replica is listed as verified only when its goldens (``tests/clients/goldens``,
+  written by ``make verify-clients`` from the real library) exist and pass: see
+  :data:`VERIFIED`; every other replica shows ``(unverified)``.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from inspector.core.clients.base import Replica
+
+REPLICAS: Final[tuple[Replica, ...]] = ()
+"""openai-python, litellm, langchain, vercel-ai, anthropic-sdk, google-genai, by-id, by-index."""
+
+VERIFIED: Final[frozenset[str]] = frozenset()
+"""Replicas held to goldens from their real library (the tests check each name here has them)."""
+
+
+def replica(name: str) -> Replica:
+    """The replica called ``name``; KeyError naming the known ones otherwise."""
+    for r in REPLICAS:
+        if r.name == name:
+            return r
+    known = ", ".join(r.name for r in REPLICAS)
+    raise KeyError(f"no client replica called {name!r} (known: {known})")
