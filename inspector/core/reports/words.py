@@ -18,11 +18,16 @@ Invariants:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final, Literal, get_args
+
+from inspector.core.clients.judge import same_arguments
 
 if TYPE_CHECKING:
     from inspector.core.analysis.attempt import AttemptView
     from inspector.core.capture.records import Capture
+    from inspector.core.clients.base import HandedCall
+    from inspector.core.clients.judge import ClientResult
     from inspector.core.verdicts.attempts import AttemptRecord
     from inspector.core.verdicts.judge import CallVerdict
 
@@ -47,7 +52,28 @@ AttemptWord = Literal[
 """What became of one attempt (one physical request)."""
 ATTEMPT_WORDS: Final[tuple[AttemptWord, ...]] = get_args(AttemptWord)
 
-Word = CallWord | FragmentWord | AttemptWord
+ClientWord = Literal[
+    "agrees",
+    "n/a",
+    "pending",
+    "raised",
+    "merged",
+    "dropped calls",
+    "phantom calls",
+    "doubled id",
+    "wrong id",
+    "doubled name",
+    "wrong name",
+    "cut arguments",
+    "empty arguments",
+    "wrong arguments",
+]
+"""What one client library would have made of the stream (:func:`client_word`)."""
+CLIENT_WORDS: Final[tuple[ClientWord, ...]] = get_args(ClientWord)
+CLIENT_BREAKS: Final[frozenset[str]] = frozenset(CLIENT_WORDS[3:])
+"""The client words that mean the client would not get the inspector's calls."""
+
+Word = CallWord | FragmentWord | AttemptWord | ClientWord
 
 MEANING: Final[dict[str, str]] = {
     # calls
@@ -69,6 +95,21 @@ MEANING: Final[dict[str, str]] = {
     "failed": "the request failed (HTTP status >= 400, a transport error, a wrong content type)",
     "interrupted": "the capture has no end record for it: recording stopped mid-attempt",
     "cancelled": "the user stopped it before the body ended",
+    # clients
+    "agrees": "the client hands over exactly the inspector's calls",
+    "n/a": "the client library does not speak this dialect",
+    "pending": "the stream is still arriving",
+    "raised": "the client raises instead of handing over calls",
+    "merged": "the client merges several calls into one (names, ids or arguments run together)",
+    "dropped calls": "the client hands over fewer calls than the stream holds",
+    "phantom calls": "the client hands over calls the stream does not hold",
+    "doubled id": "the client runs a call's id into itself: an id the provider never issued",
+    "wrong id": "the client keeps an id other than the call's",
+    "doubled name": "the client concatenates a call's name with itself",
+    "wrong name": "the client hands over another name",
+    "cut arguments": "the client hands over only the start of a call's arguments",
+    "empty arguments": "the client hands over empty arguments for a call that has some",
+    "wrong arguments": "the client hands over other arguments than the stream's",
 }
 """One line per word: what it means (tooltips, help, the README table)."""
 
@@ -86,6 +127,9 @@ SYMBOL: Final[dict[str, str]] = {
     "failed": "✖",
     "interrupted": "✂",
     "cancelled": "⊘",
+    "agrees": "✓",
+    "pending": "…",
+    **dict.fromkeys(CLIENT_WORDS[3:], "✗"),
 }
 """The symbol shown before each word (colour is never alone)."""
 
@@ -159,3 +203,53 @@ def is_failed_request(view: AttemptView) -> bool:
     """The request itself failed (:attr:`AttemptView.failed`): HTTP status >= 400, or an error
     ended the attempt; a cancelled attempt did not fail."""
     return view.failed
+
+
+def client_word(result: ClientResult, expected: Sequence[HandedCall]) -> ClientWord:
+    """The word for what one client made of an attempt whose inspector calls are ``expected``:
+    ``n/a``, ``pending``, ``agrees``, ``raised``, then by call count (``merged`` when fewer
+    calls hold several calls' text run together, else ``dropped``; ``phantom`` when more),
+    then by the first call that differs: id, name, arguments (``cut arguments`` when the
+    client's are a prefix of the inspector's)."""
+    if not result.applies:
+        return "n/a"
+    if result.agrees is None:
+        return "pending"
+    if result.agrees:
+        return "agrees"
+    if result.error is not None:
+        return "raised"
+    got = result.calls
+    if len(got) < len(expected):
+        return "merged" if _runs_together(expected, got) else "dropped calls"
+    if len(got) > len(expected):
+        return "phantom calls"
+    for want, have in zip(expected, got, strict=True):
+        if want.id and want.id != have.id:
+            return "doubled id" if _repeats(want.id, have.id) else "wrong id"
+        if (want.name or "") != (have.name or ""):
+            return "doubled name" if _repeats(want.name, have.name) else "wrong name"
+        if not same_arguments(want.arguments, have.arguments):
+            return _arguments_word(want.arguments, have.arguments)
+    return "wrong arguments"  # same calls by every measure yet not agreeing: say so plainly
+
+
+def _repeats(want: str | None, have: str | None) -> bool:
+    return bool(want and have and have != want and have.startswith(want * 2))
+
+
+def _runs_together(expected: Sequence[HandedCall], got: Sequence[HandedCall]) -> bool:
+    names = [c.name or "" for c in expected]
+    return any(
+        sum(1 for n in names if n and n in (c.name or "")) > 1
+        or "}{" in c.arguments.replace(" ", "")
+        for c in got
+    )
+
+
+def _arguments_word(want: str, have: str) -> ClientWord:
+    if have and want.startswith(have):
+        return "cut arguments"
+    if have.strip() in ("", "{}") and want.strip() not in ("", "{}"):
+        return "empty arguments"
+    return "wrong arguments"

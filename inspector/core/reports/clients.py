@@ -1,0 +1,90 @@
+"""What the client replicas say about a session, in the inspector's words.
+
+Invariants:
+- One :class:`ClientsVerdict` per question: the replicas run once (lazily, cached in
+  :mod:`inspector.core.clients.judge`) and every view, the headline and ``analyze`` read the
+  same results and the same words (:func:`inspector.core.reports.words.client_word`).
+- A replica that speaks none of the session's dialects is ``n/a``: listed, never counted as
+  agreeing or breaking. A replica not in :data:`~inspector.core.clients.registry.VERIFIED`
+  is marked ``(unverified)`` wherever its name is shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from inspector.core.analysis.session import Analysis
+from inspector.core.clients.base import HandedCall, Replica
+from inspector.core.clients.judge import ClientResult, expected_calls, judge_clients
+from inspector.core.clients.registry import REPLICAS, VERIFIED
+from inspector.core.reports.words import CLIENT_BREAKS, ClientWord, client_word
+
+
+@dataclass
+class ClientsVerdict:
+    """Every replica's result on one session, with its word and the inspector's calls it was
+    compared with."""
+
+    replicas: Sequence[Replica]
+    results: dict[str, ClientResult]
+    words: dict[str, ClientWord]
+    expected: dict[str, list[HandedCall]]
+    """Per replica: the inspector's calls of the attempt its result describes."""
+
+    @property
+    def broken(self) -> list[str]:
+        """Replicas that would not get the inspector's calls, in display order."""
+        return [name for name, word in self.words.items() if word in CLIENT_BREAKS]
+
+    @property
+    def applicable(self) -> list[str]:
+        """Replicas that speak the session's dialect, in display order."""
+        return [name for name, r in self.results.items() if r.applies]
+
+    def shown_name(self, name: str) -> str:
+        """The replica's name as views show it: ``(unverified)`` after it when it has no
+        passing goldens."""
+        return name if name in VERIFIED else f"{name} (unverified)"
+
+    def phrase(self) -> str:
+        """The clients' half of a headline: ``breaks 2 clients: openai-python (doubled id),
+        langchain (phantom calls)``, ``every client agrees`` or ``no client replica speaks
+        this dialect``."""
+        broken = self.broken
+        if not self.applicable:
+            return "no client replica speaks this dialect"
+        if not broken:
+            pending = [n for n in self.applicable if self.words[n] == "pending"]
+            return "clients pending" if pending else "every client agrees"
+        count = f"breaks {len(broken)} client{'s' if len(broken) != 1 else ''}"
+        return f"{count}: " + ", ".join(f"{n} ({self.words[n]})" for n in broken)
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``analyze --json`` ``clients`` section: one entry per replica."""
+        out: dict[str, Any] = {}
+        for replica in self.replicas:
+            result = self.results[replica.name]
+            out[replica.name] = {
+                **result.to_json(),
+                "word": self.words[replica.name],
+                "library": replica.library,
+                "version": replica.version,
+                "verified": replica.name in VERIFIED,
+            }
+        return out
+
+
+def clients_verdict(analysis: Analysis, replicas: Sequence[Replica] = REPLICAS) -> ClientsVerdict:
+    """Run (or read cached) every replica on ``analysis`` and word each result."""
+    results = judge_clients(analysis, replicas)
+    words: dict[str, ClientWord] = {}
+    expected: dict[str, list[HandedCall]] = {}
+    views = {view.number: view for view in analysis.attempts}
+    for name, result in results.items():
+        view = views.get(result.attempt) if result.attempt is not None else None
+        calls = expected_calls(view) if view is not None and view.state.ended else []
+        expected[name] = calls
+        words[name] = client_word(result, calls)
+    return ClientsVerdict(replicas, results, words, expected)
