@@ -12,8 +12,12 @@ from __future__ import annotations
 from typing import Final
 
 from inspector.core.clients.base import Replica
+from inspector.core.clients.handwritten import ById, ByIndex
 
-REPLICAS: Final[tuple[Replica, ...]] = ()
+REPLICAS: Final[tuple[Replica, ...]] = (
+    ById(),
+    ByIndex(),
+)
 """openai-python, litellm, langchain, vercel-ai, anthropic-sdk, google-genai, by-id, by-index."""
 
 VERIFIED: Final[frozenset[str]] = frozenset()
