@@ -113,6 +113,9 @@ class Toy:
     def error_message(self, body: Any) -> str:
         return f"toy says {body}"
 
+    def error_body(self, status: int, message: str) -> dict[str, Any]:
+        return {"toy_error": message, "status": status}
+
     def tools(self, neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return [{"tool": t["function"]["name"]} for t in neutral]
 
@@ -291,6 +294,7 @@ def test_every_built_in_provider_satisfies_the_protocol(provider: Provider) -> N
                 "closing",
                 "dialect",
                 "end_marker",
+                "error_body",
                 "error_message",
                 "is_tool_finish",
                 "key_header",
@@ -313,6 +317,9 @@ def test_every_built_in_provider_satisfies_the_protocol(provider: Provider) -> N
     assert not provider.is_tool_finish("tool_calls", 0)  # never without calls
     message = provider.error_message({"error": {"type": "x", "message": "Overloaded"}})
     assert message.endswith("Overloaded")
+    assert provider.error_message(provider.error_body(502, "upstream gone")).endswith(
+        "upstream gone"
+    )
     wire = provider.request("http://h/v9", "m", [{"role": "user", "content": "hi"}], TOOLS)
     assert wire.url.startswith("http://h/v9/") and "tools" in wire.body
     body: dict[str, Any] = {}

@@ -168,6 +168,11 @@ class Provider(Protocol):
         """A one-line message for an error body in this provider's shape (an HTTP error
         response's JSON, or an error event inside the stream)."""
 
+    def error_body(self, status: int, message: str) -> dict[str, Any]:
+        """The JSON error body this provider answers HTTP ``status`` with, saying ``message``
+        (what a gateway in front of it sends when it cannot get an answer: a recording proxy's
+        502); :meth:`error_message` reads ``message`` back from it."""
+
     def tools(self, neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Tool definitions in the neutral (OpenAI chat) shape, in this provider's shape."""
 

@@ -217,6 +217,11 @@ class Anthropic:
         """``{"type": "error", "error": {"type", "message"}}``."""
         return wrapped_error(body)
 
+    def error_body(self, status: int, message: str) -> dict[str, Any]:
+        """``{"type": "error", "error": {"type", "message"}}``: ``api_error`` for a 5xx."""
+        kind = "api_error" if status >= 500 else "invalid_request_error"
+        return {"type": "error", "error": {"type": kind, "message": message}}
+
     def tools(self, neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """``{"name", "description"?, "input_schema"}``."""
         out = []

@@ -189,6 +189,13 @@ def wrapped_error(body: Any) -> str:
     return error_message(body.get("error", body) if isinstance(body, dict) else body)
 
 
+def openai_error_body(status: int, message: str) -> dict[str, Any]:
+    """OpenAI's error body (Chat Completions and Responses alike): ``{"error": {"message",
+    "type", "param", "code"}}``, typed ``server_error`` for a 5xx status."""
+    kind = "server_error" if status >= 500 else "invalid_request_error"
+    return {"error": {"message": message, "type": kind, "param": None, "code": None}}
+
+
 def compact_json(value: Any) -> str:
     """Compact JSON text of an argument object (what ``JSON.stringify`` would produce)."""
     return _dumps(value, default=str).decode()

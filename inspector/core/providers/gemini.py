@@ -71,6 +71,11 @@ KNOWN_PARTS = frozenset(
 """Part kinds that are known but not text or a function call (shown as META)."""
 
 _UNKNOWN = DeltaKind.UNKNOWN
+_STATUS_NAMES: Final = {
+    400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
+    429: "RESOURCE_EXHAUSTED", 502: "UNAVAILABLE", 503: "UNAVAILABLE", 504: "DEADLINE_EXCEEDED",
+}  # fmt: skip
+"""Google's status names for the HTTP statuses an error body is made for."""
 _META = DeltaKind.META
 
 
@@ -260,6 +265,11 @@ class Gemini:
     def error_message(self, body: Any) -> str:
         """``{"error": {"code", "message", "status"}}``, sometimes wrapped in a list."""
         return wrapped_error(body)
+
+    def error_body(self, status: int, message: str) -> dict[str, Any]:
+        """``{"error": {"code", "message", "status"}}`` with Google's status name."""
+        name = _STATUS_NAMES.get(status, "INTERNAL" if status >= 500 else "INVALID_ARGUMENT")
+        return {"error": {"code": status, "message": message, "status": name}}
 
     def tools(self, neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """One ``{"functionDeclarations": […]}`` (none without tools); an OBJECT without

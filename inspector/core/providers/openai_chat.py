@@ -64,6 +64,7 @@ from inspector.core.providers.common import (
     error_message,
     non_event,
     not_object,
+    openai_error_body,
     undecodable,
     wrapped_error,
 )
@@ -345,6 +346,10 @@ class OpenAIChat:
         """``{"error": {"message", "type", "param", "code"}}``; vLLM / TGI send the error
         object itself (``{"object": "error", "message": …}``)."""
         return wrapped_error(body)
+
+    def error_body(self, status: int, message: str) -> dict[str, Any]:
+        """``{"error": {"message", "type", "param", "code"}}``."""
+        return openai_error_body(status, message)
 
     def tools(self, neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The neutral shape is this provider's own."""

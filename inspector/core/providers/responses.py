@@ -47,6 +47,7 @@ from inspector.core.providers.common import (
     function,
     index_at,
     object_at,
+    openai_error_body,
     split_system,
     string_at,
 )
@@ -250,6 +251,10 @@ class Responses:
         if isinstance(body, dict):
             return error_event_message(body)
         return error_message(body)
+
+    def error_body(self, status: int, message: str) -> dict[str, Any]:
+        """The same ``{"error": {…}}`` body as Chat Completions."""
+        return openai_error_body(status, message)
 
     def tools(self, neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """``{"type": "function", "name", "description"?, "parameters", "strict": false}``."""

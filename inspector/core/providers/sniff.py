@@ -83,7 +83,7 @@ def sniff_url(url: str) -> str | None:
 
     ``…/chat/completions`` -> openai-chat, ``…/responses`` (and ``…/responses/resp_…``) ->
     openai-responses, ``…/messages`` and Vertex ``:streamRawPredict`` -> anthropic,
-    ``:streamGenerateContent`` -> gemini.
+    ``:streamGenerateContent`` and ``:generateContent`` -> gemini.
     """
     path = urlsplit(url).path.rstrip("/")
     if path.endswith("/chat/completions"):
@@ -95,7 +95,7 @@ def sniff_url(url: str) -> str | None:
         return "openai-responses"
     if path.endswith("/messages") or path.endswith(":streamRawPredict"):
         return "anthropic"
-    if path.endswith(":streamGenerateContent"):
+    if path.endswith((":streamGenerateContent", ":generateContent")):
         return "gemini"
     return None
 
