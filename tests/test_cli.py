@@ -122,8 +122,9 @@ def test_human_output_is_a_table_without_colour_when_piped() -> None:
     assert proc.returncode == 0
     assert "\x1b[" not in proc.stdout
     lines = proc.stdout.splitlines()
-    assert lines[1].split()[:4] == ["#", "index", "id", "name"]
-    assert "GetWeatherArgs" in lines[2] and "get_stock_price" in lines[3]
+    assert lines[1].startswith("valid — ")  # the headline leads the verdict
+    assert lines[2].split()[:4] == ["#", "index", "id", "name"]
+    assert "GetWeatherArgs" in lines[3] and "get_stock_price" in lines[4]
     assert "usage_only_chunk" in proc.stdout
 
 

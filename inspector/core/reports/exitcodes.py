@@ -4,9 +4,12 @@
 ``2``         bad usage, an unreadable file, or a raw body in which no event of any dialect is
               recognised ("not a stream"); a file with a valid capture header is never "not a
               stream", nor is a body with server-sent-event framing whose events no dialect
-              recognises (it is read as openai-chat, with a warning)
+              recognises (it is read as openai-chat, with a warning); ``--client NAME`` naming
+              no known client replica, or one that does not speak the stream's dialect
 ``1``         an invalid call, a failed request (HTTP status >= 400, a transport error, a wrong
-              content type), an interrupted attempt (no end record)
+              content type), an interrupted attempt (no end record), a body that is not valid
+              UTF-8 (every client raises UnicodeDecodeError); with ``--client NAME``, also a
+              named client that would not get the inspector's calls
 ``0``         everything else, including calls ``not checked`` (validation off)
 ============  ===================================================================================
 
@@ -14,8 +17,11 @@ Invariants:
 - This module is the only place the table is written down: ``analyze --help``, the README and
   the report's JSON take it from here (:data:`EXIT_TABLE`), and the CLI returns
   :func:`session_status`'s code for every analysis that opened.
-- Exit 2 is decided before an analysis exists (usage, reading, :mod:`.gate`); a session that
-  was analysed exits 0 or 1, and exits 1 exactly when :func:`session_status` gives a reason.
+- Exit 2 is decided before an analysis exists (usage, reading, :mod:`.gate`), or, for
+  ``--client``, before anything is printed (:mod:`.clientgate`); a session that was analysed
+  exits 0 or 1, and exits 1 exactly when :func:`session_status` (plus, with ``--client``,
+  :func:`.clientgate.client_reasons`) gives a reason. Without ``--client`` no client replica
+  decides an exit code.
 - ``record`` keeps describing the run (2 when the request failed); ``analyze`` the content.
 """
 
@@ -27,15 +33,17 @@ from typing import Final
 
 from inspector.core.analysis.numbering import place_names
 from inspector.core.analysis.session import Analysis, AttemptView
-from inspector.core.reports.words import attempt_word
+from inspector.core.reports.words import UNDECODABLE, attempt_word
 from inspector.core.verdicts.validation import Problem
 
 OK: Final = 0
 """Nothing wrong was found (calls not checked included)."""
 FOUND: Final = 1
-"""An invalid call, a failed request or an interrupted attempt."""
+"""An invalid call, a failed request, an interrupted attempt, a body that is not UTF-8 (or a
+client named by ``--client`` that breaks)."""
 BAD_INPUT: Final = 2
-"""Bad usage, an unreadable file, or not a stream."""
+"""Bad usage (an unknown ``--client``, or one that does not speak the dialect), an unreadable
+file, or not a stream."""
 
 EXIT_TABLE: Final[tuple[tuple[int, str], ...]] = (
     (
@@ -43,12 +51,15 @@ EXIT_TABLE: Final[tuple[tuple[int, str], ...]] = (
         "bad usage, an unreadable file, or a raw body in which no event of any dialect is "
         'recognised ("not a stream"); a file with a valid capture header is never "not a '
         'stream", nor is a body with server-sent-event framing whose events no dialect '
-        "recognises (it is read as openai-chat, with a warning)",
+        "recognises (it is read as openai-chat, with a warning); --client NAME naming no "
+        "known client replica, or one that does not speak the stream's dialect",
     ),
     (
         FOUND,
         "an invalid call, a failed request (HTTP status >= 400, a transport error, a wrong "
-        "content type), an interrupted attempt (no end record)",
+        "content type), an interrupted attempt (no end record), a body that is not valid "
+        "UTF-8 (every client raises UnicodeDecodeError); with --client NAME, also a named "
+        "client that would not get the inspector's calls",
     ),
     (OK, "everything else, including calls not checked (validation off)"),
 )
@@ -74,17 +85,29 @@ class SessionStatus:
     """0 or 1 (an analysed session is never exit 2)."""
     attempts: list[str] = field(default_factory=list)
     """One line per interrupted or failed attempt, in session order."""
+    undecodable: list[str] = field(default_factory=list)
+    """One line per attempt whose body is not valid UTF-8 (:data:`.words.UNDECODABLE`)."""
     calls: list[str] = field(default_factory=list)
     """One line per invalid call of a round's final attempt."""
     failed: bool = False
     """A request failed (HTTP status >= 400, a transport error, a wrong content type)."""
     interrupted: bool = False
     """An attempt has no end record."""
+    first: tuple[str, str] | None = None
+    """What a headline says of a broken session: the first failed or interrupted attempt as
+    (its word, its failure, short: ``("failed", "HTTP 401")``, ``("interrupted", "attempt 2
+    has no end record")``), else ``("invalid", <the first undecodable body's line>)``."""
+
+    @property
+    def broken(self) -> bool:
+        """The session fails whatever its calls: a request failed, an attempt was interrupted,
+        or a body is not UTF-8 (top-level ``valid`` is false)."""
+        return self.failed or self.interrupted or bool(self.undecodable)
 
     @property
     def reasons(self) -> list[str]:
-        """Every line that makes the session exit 1: attempts first, then calls."""
-        return self.attempts + self.calls
+        """Every line that makes the session exit 1: attempts, undecodable bodies, calls."""
+        return self.attempts + self.undecodable + self.calls
 
     def to_json(self) -> dict[str, object]:
         """The ``--json`` shape (``exit``)."""
@@ -93,20 +116,31 @@ class SessionStatus:
 
 def session_status(analysis: Analysis) -> SessionStatus:
     """The exit code of an analysed session and why: every interrupted or failed attempt,
-    then every invalid call of each round's final attempt (the calls whose verdicts decide
-    :attr:`Analysis.all_valid`)."""
+    every body that is not UTF-8, then every invalid call of each round's final attempt (the
+    calls whose verdicts decide :attr:`Analysis.all_valid`)."""
     status = SessionStatus(OK)
     records = analysis.records
     capture = analysis.capture
     names = place_names(analysis.attempts)
+    several = len(analysis.attempts) > 1
     for view, record in zip(analysis.attempts, records, strict=True):
         word = attempt_word(view, record, capture)
+        place = names[view.number]
         if word == "interrupted":
             status.interrupted = True
-            status.attempts.append(f"{names[view.number]} was interrupted (no end record)")
+            status.attempts.append(f"{place} was interrupted (no end record)")
+            status.first = status.first or (word, f"{place} has no end record")
         elif word == "failed":
             status.failed = True
-            status.attempts.append(f"{names[view.number]} failed: {_failure(view)}")
+            status.attempts.append(f"{place} failed: {_failure(view)}")
+            short = _short_failure(view)
+            status.first = status.first or (word, f"{place}: {short}" if several else short)
+        byte = undecodable_at(view)
+        if byte is not None:
+            line = UNDECODABLE.format(byte=byte)
+            status.undecodable.append(f"{place}: {line}" if several else line)
+    if status.first is None and status.undecodable:
+        status.first = ("invalid", status.undecodable[0])
     for rnd in analysis.rounds:
         for v in rnd.final.verdicts:
             if not v.orphan and not v.valid:
@@ -114,6 +148,24 @@ def session_status(analysis: Analysis) -> SessionStatus:
                 status.calls.append(f"{where} is invalid ({_codes(v.problems)})")
     status.code = FOUND if status.reasons else OK
     return status
+
+
+def undecodable_at(view: AttemptView) -> int | None:
+    """The body offset of the first byte of ``view`` that is not UTF-8, or None (read from the
+    attempt's quirks, which scan each event once)."""
+    for quirk in view.quirks:
+        if quirk.code == "invalid_utf8" and quirk.chunks:
+            return view.state.events[quirk.chunks[0]].start
+    return None
+
+
+def _short_failure(view: AttemptView) -> str:
+    """``HTTP 401`` for an error status, else the error that ended it (clipped)."""
+    status = view.source.status if view.source is not None else None
+    if status is not None and status >= 400:
+        return f"HTTP {status}"
+    text = _failure(view)
+    return text if len(text) <= 60 else text[:59] + "…"
 
 
 def _failure(view: AttemptView) -> str:

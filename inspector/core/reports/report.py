@@ -10,8 +10,12 @@ Invariants:
   rounds section in the text when the session has tool-loop events (older outputs unchanged).
 - Words come from :mod:`inspector.core.reports.words` (each call's and attempt's ``word`` in the
   JSON, the verdict column and attempt lines in the text): validation off says "not checked".
-  The top-level ``valid`` is false when a request failed or an attempt was interrupted, and
-  ``exit`` carries the code and reasons of :mod:`inspector.core.reports.exitcodes`.
+  The top-level ``valid`` is false when a request failed, an attempt was interrupted or a body
+  is not UTF-8, and ``exit`` carries the code and reasons of
+  :mod:`inspector.core.reports.exitcodes`.
+- Both outputs lead with the one-line :func:`~inspector.core.reports.headline.headline` and
+  carry every client replica's result (JSON ``clients``, the text's ``clients:`` section),
+  from one :class:`~inspector.core.reports.clients.ClientsVerdict`.
 - Provider quirk checks that do not apply to a stream's dialect are named as "not checked for
   this dialect" (JSON ``quirks_not_checked``), never left to read as clean.
 """
@@ -25,12 +29,19 @@ from inspector.core.analysis.numbering import place_names
 from inspector.core.analysis.rounds import LOOP_END, ROUND
 from inspector.core.analysis.session import Analysis, AttemptView, CallVerdict
 from inspector.core.base.model import OMITTED, plain, presence
+from inspector.core.reports.clientreport import clients_lines
+from inspector.core.reports.clients import ClientsVerdict, clients_verdict
 from inspector.core.reports.exitcodes import session_status
+from inspector.core.reports.headline import headline
 from inspector.core.reports.words import attempt_word, call_word, retry_facts, shown_word
 from inspector.core.verdicts.quirkscan import PROVIDER_CHECKS
 
-FORMAT_VERSION = 2
-"""2: ``valid`` (per call and top level) is null when validation is off: nothing was checked,
+FORMAT_VERSION = 3
+"""3: ``headline`` (:func:`.headline.headline`) and ``clients`` (always present: per client
+replica its ``calls``, ``error``, ``agrees``, ``diverges_at``, ``word``, ``library``,
+``version``, ``verified``, ``attempt``, ``applies``) are added, and the top-level ``valid`` is
+false (exit 1) also when a body is not valid UTF-8 (every client raises UnicodeDecodeError).
+2: ``valid`` (per call and top level) is null when validation is off: nothing was checked,
 and a script reading ``valid`` must not take that for a pass (1 said true)."""
 
 
@@ -103,8 +114,11 @@ def loop_json(analysis: Analysis) -> dict[str, Any] | None:
             "saved": round(sum(r.saved for r in analysis.rounds), 6)}  # fmt: skip
 
 
-def to_json(analysis: Analysis, source: str | None = None) -> dict[str, Any]:
-    """The whole ``analyze --json`` document."""
+def to_json(
+    analysis: Analysis, source: str | None = None, clients: ClientsVerdict | None = None
+) -> dict[str, Any]:
+    """The whole ``analyze --json`` document (``clients``: a verdict already made, else every
+    registered replica's)."""
     final = analysis.final
     records = analysis.records
     mode = analysis.settings.validation
@@ -117,13 +131,15 @@ def to_json(analysis: Analysis, source: str | None = None) -> dict[str, Any]:
     last = attempts[-1]  # the final attempt's facts, computed once
     st = final.state
     status = session_status(analysis)
+    clients = clients or clients_verdict(analysis)
     return {
         "format_version": FORMAT_VERSION,
         "source": source,
+        "headline": headline(analysis, clients, status),
         "dialect": analysis.dialect,
         "settings": analysis.settings.to_json(),
         "tools_known": analysis.registry is not None and len(analysis.registry) > 0,
-        "valid": _session_valid(analysis, status.failed or status.interrupted),
+        "valid": _session_valid(analysis, status.broken),
         "exit": status.to_json(),
         "tool_calls": last["tool_calls"],
         "orphan_entries": [call_json(v, mode) for v in final.verdicts if v.orphan],
@@ -135,6 +151,7 @@ def to_json(analysis: Analysis, source: str | None = None) -> dict[str, Any]:
         **{k: last[k] for k in ("finish_reason", "usage", "text", "reasoning", "errors")},
         "rounds": [r.to_json() for r in analysis.rounds],
         "loop": loop_json(analysis),
+        "clients": clients.to_json(),
     }
 
 
@@ -158,7 +175,8 @@ class Finding:
 
 
 def _session_valid(analysis: Analysis, broken: bool) -> bool | None:
-    """False when a request failed or an attempt was cut off; else null with validation off
+    """False when a request failed, an attempt was cut off or a body is not UTF-8; else null
+    with validation off
     (nothing was checked), else whether every call of each round's final attempt is valid."""
     if broken:
         return False
@@ -213,8 +231,14 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def to_text(analysis: Analysis, source: str | None = None, colour: bool = False) -> str:
-    """The human report: a per-call table, then attempts, quirks and warnings."""
+def to_text(
+    analysis: Analysis,
+    source: str | None = None,
+    colour: bool = False,
+    clients: ClientsVerdict | None = None,
+) -> str:
+    """The human report: the headline, a per-call table, then attempts, quirks, warnings and
+    the clients (``clients``: a verdict already made, else every registered replica's)."""
 
     def paint(code: str, text: str) -> str:
         return f"{code}{text}{_RESET}" if colour else text
@@ -225,6 +249,10 @@ def to_text(analysis: Analysis, source: str | None = None, colour: bool = False)
         f"{source or '<stream>'}: {analysis.dialect or 'unknown dialect'} · validation "
         f"{s.validation} · empty-id {s.empty_id} · {len(analysis.attempts)} attempt(s)"
     ]
+    status = session_status(analysis)
+    clients = clients or clients_verdict(analysis)
+    verdict = headline(analysis, clients, status)
+    lines.append(paint(_GREEN if not status.code and not clients.broken else _RED, verdict))
     rows = [("#", "index", "id", "name", "frags", "bytes", "verdict", "problems")]
     for v in final.verdicts:
         c = v.call
@@ -275,7 +303,7 @@ def to_text(analysis: Analysis, source: str | None = None, colour: bool = False)
             extra = f" reason={reason}" if reason else ""
             extra += f" recovery={recovery}" if recovery else ""
             lines.append(f"  {rec.attempt}: {word}{extra}")
-    for reason in session_status(analysis).attempts:  # calls are in the table above
+    for reason in status.attempts + status.undecodable:  # calls are in the table above
         lines.append(paint(_RED, reason))
     st = final.state
     lines.append(
@@ -299,6 +327,7 @@ def to_text(analysis: Analysis, source: str | None = None, colour: bool = False)
         lines.append(paint(_YELLOW, f"warning: {w}"))
     if analysis.events:
         lines += rounds_text(analysis)
+    lines += clients_lines(clients)
     return "\n".join(lines) + "\n"
 
 

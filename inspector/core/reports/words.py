@@ -73,7 +73,20 @@ CLIENT_WORDS: Final[tuple[ClientWord, ...]] = get_args(ClientWord)
 CLIENT_BREAKS: Final[frozenset[str]] = frozenset(CLIENT_WORDS[3:])
 """The client words that mean the client would not get the inspector's calls."""
 
-Word = CallWord | FragmentWord | AttemptWord | ClientWord
+SessionWord = Literal["valid", "invalid", "not checked", "failed", "interrupted", "streaming"]
+"""What a whole session is, as its headline leads with it
+(:func:`inspector.core.reports.headline.headline`): a failed request or an interrupted attempt
+first, then ``invalid`` (an invalid call, or a body that is not UTF-8), ``not checked``
+(validation off), ``valid``; ``streaming`` until the last attempt's body ended."""
+SESSION_WORDS: Final[tuple[SessionWord, ...]] = get_args(SessionWord)
+
+Word = CallWord | FragmentWord | AttemptWord | ClientWord | SessionWord
+
+UNDECODABLE: Final = (
+    "the body is not valid UTF-8 at byte {byte}: every client raises UnicodeDecodeError"
+)
+"""The session-level reason a body with bytes that are not UTF-8 is invalid (exit 1), whatever
+its calls: no client library decodes it (their SSE readers decode each line strictly)."""
 
 MEANING: Final[dict[str, str]] = {
     # calls
