@@ -1,0 +1,89 @@
+"""The real client libraries, each run against a replayed stream: one :class:`Runner` per replica.
+
+A runner module (``tests/clients/real/<library>.py``) defines a :class:`Runner` for each
+replica it serves, and adds one import line below; :data:`RUNNERS` maps replica name -> runner.
+
+A runner's ``run(base_url, stream)``:
+- sends one streaming request through the real library to ``base_url`` (a loopback server
+  that answers any method and path with ``stream``'s exact bytes: :mod:`clients.serve`),
+  declaring ``stream.tools()`` and asking for ``stream.model``; with the library's own
+  retries off (the replay answers every request alike: a retry only costs time);
+- consumes the stream as an agent would (the library's documented streaming API, to the end)
+  and returns what the library handed over, :func:`outcome`: ``{"calls": [{"id", "name",
+  "arguments"}], "error": None | {"type", "message"}}``; ``arguments`` exactly as handed over
+  (for libraries that hand over parsed objects: their JSON, compact, keys in the object's
+  order, as the replicas do), ``error`` the exception's class name and ``str()``;
+- may simply let the library's exception propagate: the harness records it as the error.
+  It is given a timeout by the harness (a stalled client is recorded as ``HarnessTimeout``).
+Import the library inside ``run`` (once, cached by Python): importing a runner module must
+stay cheap (litellm takes seconds).
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import os
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from clients.streams import Stream
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # litellm: no fetch at import
+
+Outcome = dict[str, Any]
+"""``{"calls": [{"id", "name", "arguments"}], "error": None | {"type", "message"}}``."""
+
+
+@dataclass(frozen=True)
+class Runner:
+    """One replica's real library, as the harness runs it."""
+
+    replica: str
+    """The replica's name in ``inspector.core.clients.registry`` (``openai-python``)."""
+    library: str
+    """The distribution (``openai``, ``langchain-openai``) or npm package it runs."""
+    dialects: frozenset[str]
+    """The dialects it is run on (the replica's own)."""
+    run: Callable[[str, Stream], Awaitable[Outcome]]
+    """``run(base_url, stream)`` (see the module docstring)."""
+    version: Callable[[], str] | None = None
+    """The library's version; default: ``importlib.metadata.version(library)``."""
+    concurrency: int = 8
+    """How many streams it may run at once (1 for a library with global stream state)."""
+    node: bool = False
+    """Runs Node (``make verify-clients`` only; never in ``make test``)."""
+
+    def library_version(self) -> str:
+        """The version written into the golden."""
+        return self.version() if self.version else importlib.metadata.version(self.library)
+
+
+def call(id: str | None, name: str | None, arguments: str) -> dict[str, str | None]:
+    """One handed-over call, in the golden's key order."""
+    return {"id": id, "name": name, "arguments": arguments}
+
+
+def as_json(value: Any) -> str:
+    """A parsed argument object as the replicas write it: compact JSON, keys in order."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def raised(exc: BaseException) -> dict[str, str]:
+    """The golden's ``error`` for ``exc``: its class name and ``str()``."""
+    return {"type": type(exc).__name__, "message": str(exc)}
+
+
+def outcome(
+    calls: Iterable[dict[str, str | None]] = (), error: BaseException | None = None
+) -> Outcome:
+    """A run's result: the calls handed over, or the exception raised."""
+    return {"calls": list(calls), "error": None if error is None else raised(error)}
+
+
+RUNNERS: dict[str, Runner] = {}
+"""Replica name -> runner; each runner module adds its own below (one import, one update)."""
+
+# One line per runner module, e.g.:
+# from clients.real.openai_sdk import RUNNERS as _openai; RUNNERS.update(_openai)
