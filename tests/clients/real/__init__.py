@@ -1,7 +1,8 @@
 """The real client libraries, each run against a replayed stream: one :class:`Runner` per replica.
 
 A runner module (``tests/clients/real/<library>.py``) defines a :class:`Runner` for each
-replica it serves, and adds one import line below; :data:`RUNNERS` maps replica name -> runner.
+replica it serves in a dict ``RUNNERS`` and adds one ``_add("<module>")`` line at the end of
+this file; :data:`RUNNERS` maps replica name -> runner.
 
 A runner's ``run(base_url, stream)``:
 - sends one streaming request through the real library to ``base_url`` (a loopback server
@@ -21,6 +22,7 @@ stay cheap (litellm takes seconds).
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
 import json
 import os
@@ -83,7 +85,13 @@ def outcome(
 
 
 RUNNERS: dict[str, Runner] = {}
-"""Replica name -> runner; each runner module adds its own below (one import, one update)."""
+"""Replica name -> runner; each runner module adds its own below (one line each)."""
 
-# One line per runner module, e.g.:
-# from clients.real.openai_sdk import RUNNERS as _openai; RUNNERS.update(_openai)
+
+def _add(module: str) -> None:
+    """Register ``clients.real.<module>.RUNNERS`` (imported here, after the names it uses)."""
+    RUNNERS.update(importlib.import_module(f"clients.real.{module}").RUNNERS)
+
+
+# One line per runner module (tests/clients/real/<module>.py defines RUNNERS), e.g.
+# _add("openai_python")
