@@ -14,17 +14,20 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from inspector.core.analysis.session import DIALECT_CHOICES, VALIDATION_MODES, Analysis, Settings
 from inspector.core.base.errors import InspectorError
 from inspector.core.calls.accumulator import EMPTY_ID_POLICIES
+from inspector.core.capture.records import Capture
 from inspector.core.providers import REGISTRY
 from inspector.core.reports import exitcodes
 
 from . import __version__
+from .cliexport import add_export_parser, export
 from .clirecord import add_record_parser, record
 
-SUBCOMMANDS = ("analyze", "open", "record", "demo-server")
+SUBCOMMANDS = ("analyze", "open", "record", "export", "demo-server")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -41,7 +44,13 @@ def _parser() -> argparse.ArgumentParser:
         epilog="exit status:\n" + exitcodes.table_text(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    a.add_argument("path", help="a capture (.jsonl), or a raw SSE body (curl -N output)")
+    a.add_argument("path", help="a capture (.jsonl), a raw SSE body (curl -N output), or a HAR")
+    a.add_argument(
+        "--entry",
+        type=int,
+        metavar="N",
+        help="of a HAR: judge the LLM session starting at entry N (default: each in turn)",
+    )
     a.add_argument("--dialect", choices=DIALECT_CHOICES, default="auto")
     a.add_argument(
         "--tools",
@@ -71,6 +80,7 @@ def _parser() -> argparse.ArgumentParser:
         help="also open the side-by-side comparison (absent vs literal)",
     )
     add_record_parser(sub)
+    add_export_parser(sub)
     d = sub.add_parser("demo-server", help="run the demo provider (quirky streams, no API key)")
     d.add_argument("--port", type=int, default=8765, help="port to listen on (0: any free one)")
     d.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
@@ -97,23 +107,40 @@ def analyze(args: argparse.Namespace) -> int:
     import orjson
 
     from inspector.core.capture.reader import load
-    from inspector.core.reports import report
-    from inspector.core.reports.gate import check_stream, header_settings
-    from inspector.core.verdicts.tools import ToolRegistry
+    from inspector.core.replay.harsessions import is_har_file
+    from inspector.core.reports.gate import check_stream
 
+    if is_har_file(args.path):  # its LLM sessions, each judged as below (inspector.clihar)
+        from .clihar import analyze_har
+
+        return analyze_har(args, lambda capture, source: _judge(args, capture, source))
+    if args.entry is not None:
+        raise InspectorError(f"{args.path}: --entry picks a session of a HAR file; this is none")
     capture = load(args.path)
     check_stream(capture, args.path)
+    doc, code = _judge(args, capture, args.path)
+    if args.json:
+        sys.stdout.buffer.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n")
+    else:
+        sys.stdout.write(doc)
+    sys.stdout.flush()
+    return code
+
+
+def _judge(args: argparse.Namespace, capture: Capture, source: str) -> tuple[Any, int]:
+    """One capture judged as ``analyze`` asks: (the report, JSON or text; the exit code)."""
+    from inspector.core.reports import report
+    from inspector.core.reports.gate import header_settings
+    from inspector.core.verdicts.tools import ToolRegistry
+
     tools = ToolRegistry.from_file(args.tools) if args.tools else None
     settings = Settings(dialect=args.dialect, validation=args.validation, empty_id=args.empty_id)
     settings = header_settings(capture, settings, REGISTRY)
     analysis = Analysis.from_capture(capture, settings, tools, providers=REGISTRY)
+    code = exitcodes.session_status(analysis).code
     if args.json:
-        doc = report.to_json(analysis, source=args.path)
-        sys.stdout.buffer.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n")
-    else:
-        sys.stdout.write(report.to_text(analysis, args.path, colour=sys.stdout.isatty()))
-    sys.stdout.flush()
-    return exitcodes.session_status(analysis).code
+        return report.to_json(analysis, source=source), code
+    return report.to_text(analysis, source, colour=sys.stdout.isatty()), code
 
 
 NO_DISPLAY = (
@@ -167,6 +194,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return analyze(args)
         if args.command == "record":
             return record(args)
+        if args.command == "export":
+            return export(args)
         if args.command == "demo-server":
             return demo_server(args)
         return open_gui(args)

@@ -27,8 +27,9 @@ from inspector.core.capture.har import Har, HarEntry
 from inspector.core.capture.records import Attempt, Capture, CaptureBuilder
 
 NO_TIMING: Final = (
-    "no timing: {exporter}'s HAR holds each response body whole, not when its chunks arrived; "
-    "the replay paces the events evenly, so no time or gap shown is the provider's"
+    "no timing: a HAR (this one from {exporter}) holds each response body whole, not when "
+    "its chunks arrived; the replay paces the events evenly, so no time or gap shown is the "
+    "provider's"
 )
 
 

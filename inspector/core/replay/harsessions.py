@@ -58,6 +58,8 @@ class HarSession:
     """Why it cannot be shown (one line), or None."""
     capture: Capture
     attempts: int = 1
+    missing: bool = False
+    """The exporter left the response body out (``problem`` says why)."""
 
     @property
     def label(self) -> str:
@@ -103,10 +105,12 @@ class HarSessions:
             if session.entry == entry:
                 return session
         choices = ", ".join(str(s.entry) for s in self.sessions) or "none"
-        raise CaptureError(
-            f"entry {entry} is no LLM session of this HAR (its LLM entries: {choices})",
-            path=self.name,
-        )
+        found = next((e for e in self.har.entries if e.index == entry), None)
+        if found is not None:
+            what = f"entry {entry} ({found.method} {found.path}) is no LLM session"
+        else:
+            what = f"there is no readable entry {entry} (the HAR has {self.har.total})"
+        raise CaptureError(f"{what}; its LLM sessions: entries {choices}", path=self.name)
 
 
 def is_har_file(path: str | os.PathLike[str]) -> bool:
@@ -192,6 +196,7 @@ def _foreign_session(har: Har, entry: HarEntry) -> HarSession | None:
         streamed=streamed or "event-stream" in entry.mime,
         problem=_problem(entry, streamed),
         capture=foreign_capture(har, entry, meta),
+        missing=entry.body is None,
     )
 
 
