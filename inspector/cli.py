@@ -2,8 +2,10 @@
 
 Invariant: no exception reaches the user as a traceback. Bad input or usage prints one line on
 stderr and exits 2; ``analyze`` follows the one exit-code table of
-:mod:`inspector.core.reports.exitcodes` (2 bad usage, unreadable, not a stream; 1 an invalid
-call, a failed request, an interrupted attempt; 0 everything else, "not checked" included).
+:mod:`inspector.core.reports.exitcodes` (2 bad usage, unreadable, not a stream, a ``--client``
+that is unknown or does not speak the dialect; 1 an invalid call, a failed request, an
+interrupted attempt, a body that is not UTF-8, a ``--client`` that breaks; 0 everything else,
+"not checked" included).
 Set TOOLCALL_INSPECTOR_DEBUG=1 to see tracebacks of unexpected errors.
 """
 
@@ -25,9 +27,10 @@ from inspector.core.reports import exitcodes
 
 from . import __version__
 from .cliexport import add_export_parser, export
+from .cliproxy import add_proxy_parser, proxy
 from .clirecord import add_record_parser, record
 
-SUBCOMMANDS = ("analyze", "open", "record", "export", "demo-server")
+SUBCOMMANDS = ("analyze", "open", "record", "export", "proxy", "demo-server")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -65,6 +68,13 @@ def _parser() -> argparse.ArgumentParser:
         help='absent: treat "" ids as omitted; literal: look them up (the classic bug)',
     )
     a.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    a.add_argument(
+        "--client",
+        action="append",
+        metavar="NAME",
+        help="exit 1 when this client library (a replica: openai-python, litellm, …) would not "
+        "get the inspector's calls; repeatable",
+    )
     o = sub.add_parser("open", help="open the desktop inspector")
     o.add_argument("path", nargs="?", help="a capture or raw SSE body to open")
     o.add_argument(
@@ -80,6 +90,7 @@ def _parser() -> argparse.ArgumentParser:
         help="also open the side-by-side comparison (absent vs literal)",
     )
     add_record_parser(sub)
+    add_proxy_parser(sub)
     add_export_parser(sub)
     d = sub.add_parser("demo-server", help="run the demo provider (quirky streams, no API key)")
     d.add_argument("--port", type=int, default=8765, help="port to listen on (0: any free one)")
@@ -108,8 +119,10 @@ def analyze(args: argparse.Namespace) -> int:
 
     from inspector.core.capture.reader import load
     from inspector.core.replay.harsessions import is_har_file
+    from inspector.core.reports.clientreport import named_replicas
     from inspector.core.reports.gate import check_stream
 
+    named_replicas(args.client or [])  # an unknown client is refused before any reading
     if is_har_file(args.path):  # its LLM sessions, each judged as below (inspector.clihar)
         from .clihar import analyze_har
 
@@ -130,17 +143,22 @@ def analyze(args: argparse.Namespace) -> int:
 def _judge(args: argparse.Namespace, capture: Capture, source: str) -> tuple[Any, int]:
     """One capture judged as ``analyze`` asks: (the report, JSON or text; the exit code)."""
     from inspector.core.reports import report
+    from inspector.core.reports.clientreport import check_speaks, gated_status, named_replicas
+    from inspector.core.reports.clients import clients_verdict
     from inspector.core.reports.gate import header_settings
     from inspector.core.verdicts.tools import ToolRegistry
 
+    named = named_replicas(args.client or [])
     tools = ToolRegistry.from_file(args.tools) if args.tools else None
     settings = Settings(dialect=args.dialect, validation=args.validation, empty_id=args.empty_id)
     settings = header_settings(capture, settings, REGISTRY)
     analysis = Analysis.from_capture(capture, settings, tools, providers=REGISTRY)
-    code = exitcodes.session_status(analysis).code
+    clients = clients_verdict(analysis)
+    check_speaks(clients, named, analysis.dialect)
+    code = gated_status(analysis, clients, named).code
     if args.json:
-        return report.to_json(analysis, source=source), code
-    return report.to_text(analysis, source, colour=sys.stdout.isatty()), code
+        return report.to_json(analysis, source, clients, named), code
+    return report.to_text(analysis, source, sys.stdout.isatty(), clients, named), code
 
 
 NO_DISPLAY = (
@@ -196,6 +214,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return record(args)
         if args.command == "export":
             return export(args)
+        if args.command == "proxy":
+            return proxy(args)
         if args.command == "demo-server":
             return demo_server(args)
         return open_gui(args)

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from inspector.core.analysis.session import Analysis
 from inspector.core.base.errors import InspectorError
 from inspector.core.clients.base import HandedCall, Replica
 from inspector.core.clients.registry import REPLICAS
 from inspector.core.reports.clients import ClientsVerdict
+from inspector.core.reports.exitcodes import FOUND, OK, SessionStatus, session_status
 from inspector.core.reports.words import CLIENT_BREAKS, label
 
 WIDTH = 110
@@ -54,6 +56,19 @@ def check_speaks(verdict: ClientsVerdict, names: Sequence[str], dialect: str | N
             raise ClientUsageError(
                 f"--client {name} does not speak {dialect or 'this stream'} (it speaks {speaks})"
             )
+
+
+def gated_status(
+    analysis: Analysis, verdict: ClientsVerdict, names: Sequence[str] = ()
+) -> SessionStatus:
+    """:func:`.exitcodes.session_status` with the ``--client`` gate applied: each named client
+    that breaks adds a reason (:func:`client_reasons`), and the code is 1 when any reason
+    stands. Without names it is :func:`session_status` unchanged."""
+    status = session_status(analysis)
+    if names:
+        status.clients = client_reasons(verdict, names)
+        status.code = FOUND if status.reasons else OK
+    return status
 
 
 def client_reasons(verdict: ClientsVerdict, names: Sequence[str]) -> list[str]:

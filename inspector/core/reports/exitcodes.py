@@ -89,6 +89,9 @@ class SessionStatus:
     """One line per attempt whose body is not valid UTF-8 (:data:`.words.UNDECODABLE`)."""
     calls: list[str] = field(default_factory=list)
     """One line per invalid call of a round's final attempt."""
+    clients: list[str] = field(default_factory=list)
+    """With ``--client``: one line per named client that would not get the inspector's calls
+    (:func:`.clientreport.gated_status`); empty otherwise."""
     failed: bool = False
     """A request failed (HTTP status >= 400, a transport error, a wrong content type)."""
     interrupted: bool = False
@@ -106,8 +109,9 @@ class SessionStatus:
 
     @property
     def reasons(self) -> list[str]:
-        """Every line that makes the session exit 1: attempts, undecodable bodies, calls."""
-        return self.attempts + self.undecodable + self.calls
+        """Every line that makes the session exit 1: attempts, undecodable bodies, calls,
+        named clients."""
+        return self.attempts + self.undecodable + self.calls + self.clients
 
     def to_json(self) -> dict[str, object]:
         """The ``--json`` shape (``exit``)."""
@@ -160,10 +164,16 @@ def undecodable_at(view: AttemptView) -> int | None:
 
 
 def _short_failure(view: AttemptView) -> str:
-    """``HTTP 401`` for an error status, else the error that ended it (clipped)."""
+    """``HTTP 401`` for an error status, ``wrong content type text/html`` for a body that is
+    no event stream, else the error that ended it (clipped)."""
     status = view.source.status if view.source is not None else None
     if status is not None and status >= 400:
         return f"HTTP {status}"
+    headers = (view.source.response or {}).get("headers") or {} if view.source else {}
+    ctype = next((str(v) for k, v in headers.items() if str(k).lower() == "content-type"), "")
+    ctype = ctype.split(";")[0].strip()
+    if ctype and "event-stream" not in ctype and "json" not in ctype:
+        return f"wrong content type {ctype}"
     text = _failure(view)
     return text if len(text) <= 60 else text[:59] + "…"
 

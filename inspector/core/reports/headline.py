@@ -34,7 +34,7 @@ def session_word(analysis: Analysis, status: SessionStatus | None = None) -> Ses
     status = status or session_status(analysis)
     if status.first is not None and status.first[0] in ("failed", "interrupted"):
         return "failed" if status.first[0] == "failed" else "interrupted"
-    if status.code:
+    if status.first is not None or status.calls:  # a body that is not UTF-8, invalid calls
         return "invalid"
     return "not checked" if analysis.settings.validation == "off" else "valid"
 

@@ -22,6 +22,7 @@ Invariants:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,9 +30,8 @@ from inspector.core.analysis.numbering import place_names
 from inspector.core.analysis.rounds import LOOP_END, ROUND
 from inspector.core.analysis.session import Analysis, AttemptView, CallVerdict
 from inspector.core.base.model import OMITTED, plain, presence
-from inspector.core.reports.clientreport import clients_lines
+from inspector.core.reports.clientreport import clients_lines, gate_lines, gated_status
 from inspector.core.reports.clients import ClientsVerdict, clients_verdict
-from inspector.core.reports.exitcodes import session_status
 from inspector.core.reports.headline import headline
 from inspector.core.reports.words import attempt_word, call_word, retry_facts, shown_word
 from inspector.core.verdicts.quirkscan import PROVIDER_CHECKS
@@ -115,10 +115,13 @@ def loop_json(analysis: Analysis) -> dict[str, Any] | None:
 
 
 def to_json(
-    analysis: Analysis, source: str | None = None, clients: ClientsVerdict | None = None
+    analysis: Analysis,
+    source: str | None = None,
+    clients: ClientsVerdict | None = None,
+    named: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The whole ``analyze --json`` document (``clients``: a verdict already made, else every
-    registered replica's)."""
+    registered replica's; ``named``: the ``--client`` names, whose breaking adds to ``exit``)."""
     final = analysis.final
     records = analysis.records
     mode = analysis.settings.validation
@@ -130,8 +133,8 @@ def to_json(
         attempts.append({"word": "accepted", **attempt_json(final, mode)})
     last = attempts[-1]  # the final attempt's facts, computed once
     st = final.state
-    status = session_status(analysis)
     clients = clients or clients_verdict(analysis)
+    status = gated_status(analysis, clients, named)
     return {
         "format_version": FORMAT_VERSION,
         "source": source,
@@ -236,9 +239,11 @@ def to_text(
     source: str | None = None,
     colour: bool = False,
     clients: ClientsVerdict | None = None,
+    named: Sequence[str] = (),
 ) -> str:
     """The human report: the headline, a per-call table, then attempts, quirks, warnings and
-    the clients (``clients``: a verdict already made, else every registered replica's)."""
+    the clients (``clients``: a verdict already made, else every registered replica's), and
+    one line per ``--client`` name in ``named``."""
 
     def paint(code: str, text: str) -> str:
         return f"{code}{text}{_RESET}" if colour else text
@@ -249,8 +254,8 @@ def to_text(
         f"{source or '<stream>'}: {analysis.dialect or 'unknown dialect'} · validation "
         f"{s.validation} · empty-id {s.empty_id} · {len(analysis.attempts)} attempt(s)"
     ]
-    status = session_status(analysis)
     clients = clients or clients_verdict(analysis)
+    status = gated_status(analysis, clients, named)
     verdict = headline(analysis, clients, status)
     lines.append(paint(_GREEN if not status.code and not clients.broken else _RED, verdict))
     rows = [("#", "index", "id", "name", "frags", "bytes", "verdict", "problems")]
@@ -328,6 +333,8 @@ def to_text(
     if analysis.events:
         lines += rounds_text(analysis)
     lines += clients_lines(clients)
+    for name, line in zip(named, gate_lines(clients, named), strict=True):
+        lines.append(paint(_RED if name in clients.broken else _GREEN, line))
     return "\n".join(lines) + "\n"
 
 
