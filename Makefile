@@ -37,6 +37,7 @@ $(VENV)/.bench: $(STAMP)
 
 bench: $(VENV)/.bench
 	$(BIN)/python bench/ingest.py
+	$(BIN)/python bench/clients.py
 
 # Hostile inputs through the whole headless path, on every core (tests/fuzz/__init__.py says
 # how): prints inputs, crashes, distinct crash sites and wall time, saves crashing inputs under

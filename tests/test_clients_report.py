@@ -162,3 +162,19 @@ def test_the_client_gate_adds_a_reason_per_breaking_client_and_removes_none() ->
     with pytest.raises(ClientUsageError) as mute:
         check_speaks(other, ["toy"], "anthropic")
     assert str(mute.value) == "--client toy does not speak anthropic (it speaks openai-chat)"
+
+
+def test_the_clients_bench_runs_and_times_each_replica_beside_the_ingest(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "clients.py"
+    spec = importlib.util.spec_from_file_location("bench_clients", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--calls", "2", "--kib", "1", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "openai-chat: " in out and "  inspector ingest" in out
+    assert "  by-index " in out and "× ingest" in out  # a hand-written loop, timed
