@@ -27,9 +27,10 @@ from inspector.core.reports import exitcodes
 
 from . import __version__
 from .cliexport import add_export_parser, export
+from .cliproxy import add_proxy_parser, proxy
 from .clirecord import add_record_parser, record
 
-SUBCOMMANDS = ("analyze", "open", "record", "export", "demo-server")
+SUBCOMMANDS = ("analyze", "open", "record", "export", "proxy", "demo-server")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -89,6 +90,7 @@ def _parser() -> argparse.ArgumentParser:
         help="also open the side-by-side comparison (absent vs literal)",
     )
     add_record_parser(sub)
+    add_proxy_parser(sub)
     add_export_parser(sub)
     d = sub.add_parser("demo-server", help="run the demo provider (quirky streams, no API key)")
     d.add_argument("--port", type=int, default=8765, help="port to listen on (0: any free one)")
@@ -212,6 +214,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return record(args)
         if args.command == "export":
             return export(args)
+        if args.command == "proxy":
+            return proxy(args)
         if args.command == "demo-server":
             return demo_server(args)
         return open_gui(args)

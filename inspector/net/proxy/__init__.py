@@ -1,0 +1,16 @@
+"""The recording proxy: point an agent's base URL at it, and every request it makes is
+forwarded to the upstream unchanged, streamed back chunk by chunk, and each LLM exchange is
+recorded to a capture and judged live against the request's own tools.
+
+Modules: :mod:`.routes` (where a request goes, what it is, what of it is secret),
+:mod:`.relay` (the upstream's response relayed to the agent, a decoded copy for judging),
+:mod:`.exchange` (one request as listed, and the session recording an LLM one),
+:mod:`.server` (:class:`RecordingProxy`: the server, forwarding, recording, faults).
+"""
+
+from .exchange import Exchange, ProxySession
+from .relay import Ending
+from .routes import Upstream, UpstreamError
+from .server import RecordingProxy
+
+__all__ = ["Ending", "Exchange", "ProxySession", "RecordingProxy", "Upstream", "UpstreamError"]

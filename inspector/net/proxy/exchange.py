@@ -1,0 +1,119 @@
+"""One request through the proxy, as it is listed, and the session that records an LLM one.
+
+An :class:`Exchange` is what the proxy's list shows (the CLI's lines, the window's session
+list): method, path, model, status, size, dialect and, for an LLM exchange, its
+:class:`ProxySession`, whose Analysis is judged like any live session's (views, reports and
+the client replicas read it the same way). Nothing here holds a credential: the path is
+listed with its secrets redacted and the session records only redacted copies.
+
+Invariants:
+- An exchange is ``ended`` once the agent has had its last byte (or was cut off); its
+  ``status`` is the upstream's (502 when the proxy answered for an upstream that did not).
+- The verdict is a word of :mod:`inspector.core.reports.words` (the final attempt's), shown
+  with :func:`~inspector.core.reports.words.label`; a forwarded-only request has none.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from inspector.core.analysis.session import Analysis
+from inspector.core.reports import words
+
+from ..runner import SessionRunner
+from .relay import Ending
+
+
+class ProxySession(SessionRunner):
+    """An LLM request the agent sent through the proxy: a plain one-round session whose
+    bytes come from the upstream through the relay (never retried: the agent decides)."""
+
+    task_name = "toolcall-inspector proxied session"
+
+
+@dataclass(eq=False)
+class Exchange:
+    """One request through the proxy (see the module docstring)."""
+
+    number: int
+    """1-based, in arrival order, per proxy."""
+    method: str
+    path: str
+    """Path and query as the agent sent them, credentials redacted."""
+    dialect: str | None = None
+    """The provider whose endpoint this is; None for a request that is only forwarded."""
+    model: str | None = None
+    started: float = field(default_factory=time.time)
+    """Wall-clock time of arrival."""
+    status: int | None = None
+    size: int = 0
+    """Response body bytes relayed to the agent."""
+    ending: Ending = Ending.OPEN
+    ended: bool = False
+    note: str | None = None
+    """Why the exchange went wrong, in one line (no answer, cut off, not recorded), or None."""
+    session: ProxySession | None = None
+    """The recording session of an LLM exchange (None while forwarding only)."""
+
+    @property
+    def recorded(self) -> bool:
+        """Is this an LLM exchange with a recording session?"""
+        return self.session is not None
+
+    @property
+    def analysis(self) -> Analysis | None:
+        """The session's Analysis, fed as the body arrives."""
+        return self.session.analysis if self.session is not None else None
+
+    @property
+    def capture_path(self) -> str | None:
+        """The capture file, once the session has one on disk."""
+        session = self.session
+        if session is None or session.capture_path is None or not session.capture_path.exists():
+            return None
+        return str(session.capture_path)
+
+    @property
+    def calls(self) -> int | None:
+        """Tool calls of the final attempt (orphans left out); None when not judged."""
+        a = self.analysis
+        if a is None or not a.attempts:
+            return None
+        return sum(1 for v in a.attempts[-1].verdicts if not v.orphan)
+
+    @property
+    def verdict(self) -> str | None:
+        """The final attempt's word (``streaming`` while its body arrives), or None."""
+        a = self.analysis
+        if a is None or not a.attempts:
+            return "streaming" if self.recorded and not self.ended else None
+        view = a.attempts[-1]
+        records = a.records
+        record = records[-1] if records else None
+        return words.attempt_word(view, record, a.capture)
+
+    def line(self) -> str:
+        """The CLI's line: time, method, path, model, status, then calls and verdict for an
+        LLM exchange or the size for another; the note, when there is one."""
+        clock = time.strftime("%H:%M:%S", time.localtime(self.started))
+        status = str(self.status) if self.status is not None else "---"
+        parts = [clock, self.method, self.path, self.model or "-", status]
+        if self.recorded:
+            calls = self.calls
+            parts.append(f"{calls if calls is not None else 0} call{'' if calls == 1 else 's'}")
+            verdict = self.verdict
+            parts.append(words.label(verdict) if verdict else "-")
+        else:
+            parts.append(human_size(self.size))
+        line = "  ".join(parts)
+        return f"{line}  ({self.note})" if self.note else line
+
+
+def human_size(size: int) -> str:
+    """``812 B``, ``14.2 KiB``, ``3.1 MiB``."""
+    if size < 1024:
+        return f"{size} B"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.1f} KiB"
+    return f"{size / (1024 * 1024):.1f} MiB"

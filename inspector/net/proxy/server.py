@@ -1,0 +1,238 @@
+"""The recording proxy: an HTTP server in front of one upstream that forwards every request
+and records each LLM exchange as a judged session.
+
+Flow of a request: its body is read whole, its :class:`~.routes.Route` decided (LLM endpoint
+or not), and an :class:`~.exchange.Exchange` listed. An LLM exchange runs as a
+:class:`~.exchange.ProxySession` (a :class:`~inspector.net.runner.SessionRunner` whose client
+sends through the relay): the request is forwarded as received, the response relayed to the
+agent chunk by chunk, and a decoded copy recorded to a capture and fed to the session's
+Analysis as it arrives. Any other request is forwarded and relayed the same way, unrecorded.
+
+Invariants:
+- asyncio + aiohttp + httpx only (no Qt): it runs on any loop, the window's qasync loop too.
+- The agent's credentials are forwarded and never written: the session records redacted
+  copies (the request's secrets are redacted from the URL, headers and body it is given, and
+  the capture writer redacts by name and by value).
+- No answer from the upstream (unreachable, refused, timing out before its headers): the agent
+  gets a 502 whose JSON body is in the dialect's error shape (:meth:`Route.error_body`), and
+  the capture's end record says why. A capture that cannot be written never blocks the
+  agent: the request is then forwarded unrecorded and the exchange says why.
+- :meth:`RecordingProxy.stop` cancels every exchange in flight (each capture gets its
+  ``cancelled`` end record and is closed), then closes the listener and the upstream client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Final
+
+import httpx
+import orjson
+from aiohttp import web
+
+from inspector.core.capture.redaction import mask_secrets
+from inspector.core.capture.writer import new_capture_path
+from inspector.core.verdicts.validation import ValidationMode
+
+from ..client import map_httpx_error
+from ..policy import LoopSettings
+from .exchange import Exchange, ProxySession
+from .relay import Ending, Relay, RelayTransport, decoded
+from .routes import Route, Upstream
+
+BAD_GATEWAY: Final = 502
+MAX_REQUEST_BODY: Final = 512 * 1024 * 1024
+"""The largest request body forwarded (read whole before it is sent on)."""
+
+Listener = Callable[[Exchange], None]
+
+
+class RecordingProxy:
+    """One proxy: a listening address in front of one upstream (see the module docstring)."""
+
+    def __init__(
+        self,
+        upstream: str,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        captures: str | Path | None = None,
+        validation: ValidationMode = "structural",
+        connect_timeout: float = 10.0,
+        read_timeout: float = 60.0,
+        on_start: Listener | None = None,
+        on_update: Listener | None = None,
+        on_end: Listener | None = None,
+    ) -> None:
+        """``captures``: the folder each LLM exchange's capture is written to (None: judged,
+        not written). ``on_start``/``on_end`` are called once per exchange, ``on_update``
+        whenever its session has something new (a chunk: often)."""
+        self.upstream = Upstream.parse(upstream)
+        self.host, self.port = host, port
+        self.captures = Path(captures) if captures is not None else None
+        self.settings = LoopSettings(
+            retry=False,
+            connect_timeout=connect_timeout,
+            read_timeout=read_timeout,
+            tool_argument_validation=validation,
+        )
+        self.on_start, self.on_update, self.on_end = on_start, on_update, on_end
+        self.exchanges: list[Exchange] = []
+        """Every request so far, in arrival order."""
+        self.origin = ""
+        """``http://HOST:PORT`` once started."""
+        self._runner: web.AppRunner | None = None
+        self._client: httpx.AsyncClient | None = None
+        self._in_flight: dict[asyncio.Task[object], Exchange] = {}
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self._runner is not None
+
+    @property
+    def agent_url(self) -> str:
+        """The base URL to give the agent (empty before :meth:`start`)."""
+        return self.upstream.agent_url(self.origin) if self.origin else ""
+
+    async def start(self) -> str:
+        """Listen; returns the agent's base URL. OSError when the address is taken."""
+        if self._runner is not None:
+            return self.agent_url
+        s = self.settings
+        timeout = httpx.Timeout(s.read_timeout, connect=s.connect_timeout, pool=None)
+        limits = httpx.Limits(max_connections=None, max_keepalive_connections=64)
+        self._client = httpx.AsyncClient(
+            timeout=timeout, limits=limits, trust_env=not self.upstream.local
+        )
+        app = web.Application(client_max_size=MAX_REQUEST_BODY)
+        app.router.add_route("*", "/{tail:.*}", self._handle)
+        runner = web.AppRunner(
+            app,
+            access_log=None,
+            handler_cancellation=True,  # an agent that goes away cancels its exchange
+            auto_decompress=False,  # request bodies are forwarded exactly as received
+            shutdown_timeout=1.0,
+        )
+        await runner.setup()
+        try:
+            await web.TCPSite(runner, self.host, self.port).start()
+        except BaseException:
+            await runner.cleanup()
+            await self._client.aclose()
+            raise
+        self._runner = runner
+        host, port = runner.addresses[0][:2]
+        self.port = port
+        self.origin = f"http://{host if ':' not in host else f'[{host}]'}:{port}"
+        return self.agent_url
+
+    async def stop(self) -> None:
+        """Cancel the exchanges in flight (their captures end ``cancelled``), stop listening
+        and close the upstream client; calling it again does nothing."""
+        runner, self._runner = self._runner, None
+        if runner is None:
+            return
+        tasks = list(self._in_flight)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await runner.cleanup()
+        if self._client is not None:
+            await self._client.aclose()
+
+    # -- one request -------------------------------------------------------------------------
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        body = await request.read()
+        headers = [(k, v) for k, v in request.headers.items()]
+        plain = decoded(body, httpx.Headers(headers)) if body else body
+        route = Route.of(self.upstream, request.method, request.raw_path, headers, body, plain)
+        ex = Exchange(len(self.exchanges) + 1, route.method, route.path, route.dialect,
+                      route.model if route.dialect else None)  # fmt: skip
+        self.exchanges.append(ex)
+        task = asyncio.current_task()
+        assert task is not None
+        self._in_flight[task] = ex
+        self._tell(self.on_start, ex)
+        try:
+            if route.dialect is not None:
+                return await self._record(request, route, ex)
+            return await self._forward(request, route, ex)
+        finally:
+            self._in_flight.pop(task, None)
+            ex.ended = True
+            self._tell(self.on_end, ex)
+
+    async def _record(self, request: web.Request, route: Route, ex: Exchange) -> web.StreamResponse:
+        assert self._client is not None and route.dialect is not None
+        relay = Relay(request, self._client, route.outgoing(self._client))
+        client = httpx.AsyncClient(transport=RelayTransport(relay), trust_env=False)
+        spec = route.spec()
+        path = None
+        if self.captures is not None:
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            path = new_capture_path(self.captures, stamp, "proxy", ex.model or route.dialect)
+        meta = {"source": "proxy", "upstream": self.upstream.shown(), "proxy": self.origin}
+        session = ProxySession(spec, dialect=route.dialect, settings=self.settings,
+                               capture_path=path, key=route.secrets[0] if route.secrets else None,
+                               meta=meta, client=client,
+                               on_update=lambda: self._tell(self.on_update, ex))  # fmt: skip
+        ex.session = session
+        try:
+            await session.run()
+        finally:
+            await client.aclose()
+            ex.status, ex.size, ex.ending = relay.status, relay.relayed, relay.ending
+        if not relay.attempted:  # the session failed before sending (the capture could not
+            ex.session, ex.note = None, f"not recorded: {session.error}"  # be written)
+            return await self._forward(request, route, ex)
+        if relay.response is None:
+            return self._bad_gateway(route, ex, str(session.error or "no answer"))
+        await relay.finish()
+        ex.ending = relay.ending
+        if session.error is not None:
+            ex.note = str(session.error)
+        elif relay.ending is Ending.AGENT_GONE:
+            ex.note = "the agent disconnected"
+        return relay.response
+
+    async def _forward(
+        self, request: web.Request, route: Route, ex: Exchange
+    ) -> web.StreamResponse:
+        assert self._client is not None
+        relay = Relay(request, self._client, route.outgoing(self._client))
+        try:
+            await relay.open()
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:
+            s = self.settings
+            error = map_httpx_error(exc, route.shown_url, 0, connect_timeout=s.connect_timeout,
+                                    read_timeout=s.read_timeout)  # fmt: skip
+            return self._bad_gateway(route, ex, str(error))
+        try:
+            await relay.drain()
+        finally:
+            await relay.close()
+            ex.status, ex.size, ex.ending = relay.status, relay.relayed, relay.ending
+        await relay.finish()
+        ex.ending = relay.ending
+        assert relay.response is not None
+        return relay.response
+
+    def _bad_gateway(self, route: Route, ex: Exchange, why: str) -> web.Response:
+        """The agent's answer when the upstream gave none: 502, in the dialect's shape."""
+        why = mask_secrets(why, route.secrets)
+        message = f"toolcall-inspector proxy: no answer from {self.upstream.shown()}: {why}"
+        ex.status, ex.note = BAD_GATEWAY, why
+        body = orjson.dumps(route.error_body(BAD_GATEWAY, message))
+        ex.size = len(body)
+        return web.Response(status=BAD_GATEWAY, body=body, content_type="application/json")
+
+    @staticmethod
+    def _tell(listener: Listener | None, ex: Exchange) -> None:
+        if listener is not None:
+            listener(ex)
