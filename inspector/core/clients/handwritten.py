@@ -35,10 +35,11 @@ _PYTHON_ERRORS: Final = (AttributeError, TypeError, KeyError, IndexError)
 
 def attr(obj: Any, name: str) -> Any:
     """``obj.name`` on a model the SDK built without validation: a JSON object's field (None
-    when absent); anything else has no attributes."""
+    when absent); on any other value Python's own attribute (``"x".index`` is a method,
+    ``None.index`` an AttributeError)."""
     if isinstance(obj, dict):
         return obj.get(name)
-    raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
+    return getattr(obj, name)
 
 
 def tool_call_entries(chunk: Any) -> Iterator[Any]:
@@ -66,7 +67,7 @@ class _LoopRun(SdkChunkRun):
             for tc in tool_call_entries(data):
                 self.entry(tc)
         except _PYTHON_ERRORS as exc:
-            raise ClientRaised(type(exc).__name__, _message(exc)) from None
+            raise ClientRaised(type(exc).__name__, str(exc)) from None
 
     def entry(self, tc: Any) -> None:
         raise NotImplementedError
@@ -88,10 +89,6 @@ class _LoopRun(SdkChunkRun):
 
     def handed(self) -> list[HandedCall]:
         return [HandedCall(_text(e["id"]), _text(e["name"]), e["arguments"]) for e in self.entries]
-
-
-def _message(exc: BaseException) -> str:
-    return str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
 
 
 class _ByIndexRun(_LoopRun):

@@ -20,7 +20,12 @@ REPLICAS: Final[tuple[Replica, ...]] = (
 )
 """openai-python, litellm, langchain, vercel-ai, anthropic-sdk, google-genai, by-id, by-index."""
 
-VERIFIED: Final[frozenset[str]] = frozenset()
+VERIFIED: Final[frozenset[str]] = frozenset(
+    {
+        "by-id",
+        "by-index",
+    }
+)
 """Replicas held to goldens from their real library (the tests check each name here has them)."""
 
 

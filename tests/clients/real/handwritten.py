@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-import openai
+from clients.real import Outcome, Runner, call, outcome
+from clients.streams import Stream
 
 Call = dict[str, Any]
 
@@ -71,29 +72,37 @@ async def by_id(chunks: AsyncIterator[Any]) -> list[Call]:
 
 
 LOOPS = {"by-index": by_index, "by-id": by_id}
+CHAT = frozenset({"openai-chat"})
 
 
 def _text(value: Any) -> Any:
     return value if value is None or isinstance(value, str) else str(value)
 
 
-async def run_loop(loop: str, base_url: str, model: str = "m") -> dict[str, Any]:
-    """Run one loop against ``base_url``: ``{"calls", "error"}`` as the goldens hold them."""
+async def run_loop(loop: str, base_url: str, stream: Stream) -> Outcome:
+    """Run one loop over the real SDK's chunks from ``base_url`` (the SDK's or the loop's
+    exception propagates: the harness records it)."""
+    import openai
+
     client = openai.AsyncOpenAI(base_url=base_url, api_key="sk-test", max_retries=0)
     try:
-        stream = await client.chat.completions.create(
-            model=model, messages=[{"role": "user", "content": "go"}], stream=True
+        chunks = await client.chat.completions.create(
+            model=stream.model,
+            messages=[{"role": "user", "content": "go"}],
+            tools=[t.openai() for t in stream.tools()],  # type: ignore[misc]
+            stream=True,
         )
-        calls = await LOOPS[loop](stream)
-    except Exception as exc:  # the loop's or the SDK's exception, as the agent would see it
-        return {"calls": [], "error": {"type": type(exc).__name__, "message": _message(exc)}}
+        calls = await LOOPS[loop](chunks)
     finally:
         await client.close()
-    handed = [
-        {"id": _text(c["id"]), "name": _text(c["name"]), "arguments": c["arguments"]} for c in calls
-    ]
-    return {"calls": handed, "error": None}
+    return outcome(call(_text(c["id"]), _text(c["name"]), c["arguments"]) for c in calls)
 
 
-def _message(exc: BaseException) -> str:
-    return str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+def _runner(name: str) -> Runner:
+    async def run(base_url: str, stream: Stream) -> Outcome:
+        return await run_loop(name, base_url, stream)
+
+    return Runner(name, "openai", CHAT, run)
+
+
+RUNNERS = {name: _runner(name) for name in LOOPS}
