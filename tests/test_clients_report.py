@@ -12,6 +12,8 @@ from test_clients_judge import CLEAN, MERGED, Toy, _chunk, _tc
 
 from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.capture.reader import load, load_bytes
+from inspector.core.clients.base import Exchange
+from inspector.core.clients.judge import run_replica
 from inspector.core.providers import REGISTRY
 from inspector.core.reports import report
 from inspector.core.reports.clientreport import (
@@ -25,6 +27,7 @@ from inspector.core.reports.clientreport import (
 from inspector.core.reports.clients import ClientsVerdict, clients_verdict
 from inspector.core.reports.exitcodes import session_status
 from inspector.core.reports.headline import headline, session_word
+from inspector.core.reports.words import CLIENT_BREAKS, client_word
 
 TOY = [Toy()]
 
@@ -82,6 +85,13 @@ def test_a_failed_request_is_never_valid_and_its_clients_raise_with_it(tmp_path:
     doc = report.to_json(analysis, clients=verdict)
     assert doc["valid"] is False and doc["headline"] == said and doc["exit"]["code"] == 1
     assert "raises APIStatusError: Error code: 401" in clients_lines(verdict)[1]
+
+
+def test_a_client_that_raises_nothing_for_a_failed_request_fails_silently() -> None:
+    html = Exchange([], b"<html>sign in</html>", status=200, content_type="text/html")
+    result = run_replica(Toy(), html, [], failed=True)  # the toy reads no content type
+    assert result.agrees is False and result.error is None and result.calls == []
+    assert client_word(result, []) == "silent failure" and "silent failure" in CLIENT_BREAKS
 
 
 def test_bytes_that_are_not_utf8_are_a_session_failure_every_client_shares() -> None:

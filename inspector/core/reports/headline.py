@@ -50,7 +50,7 @@ def headline(
     - ``valid — every client agrees``; ``valid — breaks 2 clients: openai-python (doubled
       id), langchain (phantom calls)``; ``not checked — every client agrees`` (validation
       off); ``INVALID — breaks 1 client: litellm (merged)`` (an invalid call);
-    - ``failed — HTTP 401`` (``failed — HTTP 401; breaks 1 client: x (wrong arguments)``
+    - ``failed — HTTP 401`` (``failed — HTTP 401; breaks 1 client: x (silent failure)``
       when a client would hand over calls anyway); ``interrupted — attempt 2 has no end
       record``; ``INVALID — the body is not valid UTF-8 at byte 57: every client raises
       UnicodeDecodeError``;

@@ -67,6 +67,7 @@ ClientWord = Literal[
     "cut arguments",
     "empty arguments",
     "wrong arguments",
+    "silent failure",
 ]
 """What one client library would have made of the stream (:func:`client_word`)."""
 CLIENT_WORDS: Final[tuple[ClientWord, ...]] = get_args(ClientWord)
@@ -123,6 +124,10 @@ MEANING: Final[dict[str, str]] = {
     "cut arguments": "the client hands over only the start of a call's arguments",
     "empty arguments": "the client hands over empty arguments for a call that has some",
     "wrong arguments": "the client hands over other arguments than the stream's",
+    "silent failure": (
+        "the request failed, yet the client raises nothing: the agent gets an empty answer, "
+        "not an error"
+    ),
 }
 """One line per word: what it means (tooltips, help, the README table)."""
 
@@ -223,7 +228,9 @@ def client_word(result: ClientResult, expected: Sequence[HandedCall]) -> ClientW
     ``n/a``, ``pending``, ``agrees``, ``raised``, then by call count (``merged`` when fewer
     calls hold several calls' text run together, else ``dropped``; ``phantom`` when more),
     then by the first call that differs: id, name, arguments (``cut arguments`` when the
-    client's are a prefix of the inspector's)."""
+    client's are a prefix of the inspector's); ``silent failure`` when it hands over the
+    inspector's very calls yet does not agree (the driver's only such case: a failed request
+    the client raised nothing for)."""
     if not result.applies:
         return "n/a"
     if result.agrees is None:
@@ -244,7 +251,7 @@ def client_word(result: ClientResult, expected: Sequence[HandedCall]) -> ClientW
             return "doubled name" if _repeats(want.name, have.name) else "wrong name"
         if not same_arguments(want.arguments, have.arguments):
             return _arguments_word(want.arguments, have.arguments)
-    return "wrong arguments"  # same calls by every measure yet not agreeing: say so plainly
+    return "silent failure"  # the same calls, yet no agreement: a failure it did not raise
 
 
 def _repeats(want: str | None, have: str | None) -> bool:
