@@ -28,6 +28,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QPlainTextEdit,
@@ -47,7 +48,7 @@ from inspector.core.reports.words import call_word
 
 from . import theme
 from .highlight import JsonHighlighter
-from .laneparts import StatusLabel, TailBuffer
+from .laneparts import ClientsBadge, StatusLabel, TailBuffer
 from .models import SEQ_ROLE, FragmentsModel
 
 LANE_WIDTH = 540
@@ -98,6 +99,8 @@ class LaneWidget(QFrame):
         self.header.setTextFormat(Qt.TextFormat.RichText)
         self.header.setWordWrap(True)
         self.status = StatusLabel()
+        self.clients = ClientsBadge()
+        """Which client libraries would not hand this call over as shown (the Clients view)."""
         self._refreshed: tuple[object, ...] = ()
         self.model = FragmentsModel(self)
         self.table = self._make_table()
@@ -123,7 +126,10 @@ class LaneWidget(QFrame):
         split.addWidget(self.tabs)
         split.setSizes([260, 140])
         lay = self._lay = QVBoxLayout(self)
-        lay.addWidget(self.header)
+        top = QHBoxLayout()
+        top.addWidget(self.header, 1)
+        top.addWidget(self.clients, 0, Qt.AlignmentFlag.AlignTop)
+        lay.addLayout(top)
         lay.addWidget(self.status)
         lay.addWidget(self.result_line)
         lay.addWidget(split, 1)
@@ -164,6 +170,7 @@ class LaneWidget(QFrame):
         self._refreshed = ()
         self._colour = ""
         self.status.set_note("error", None, self.status_width())
+        self.clients.show_marks(None)
         self.show_result(None)
 
     def bind(
@@ -175,6 +182,7 @@ class LaneWidget(QFrame):
             self.sync(verdict, mode)
             return
         old, self.call, self.verdict = self.call, call, verdict
+        self.clients.show_marks(None)  # another call: the clients' verdict comes again
         self.model.set_call(call, events)
         if not self.buffer.keep_for(old, call):  # a re-judge that kept the text keeps it
             self.buffer.show_call(call)

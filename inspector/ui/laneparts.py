@@ -146,3 +146,34 @@ class StatusLabel(QLabel):
         if size != self._size:
             self._size = size
             self.setFixedSize(*size)
+
+
+class ClientsBadge(QLabel):
+    """``✗ 2 clients`` beside a lane's header when some client library would not hand its call
+    over as shown (the tooltip names them, with the word); hidden otherwise. It changes only
+    when the clients' verdict does (never per flush), so its style sheet costs nothing."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("lane-clients-badge")
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self._colour = ""
+        self.hide()
+
+    def show_marks(self, text: str | None, tooltip: str = "", colour: str = "") -> None:
+        """Show ``text`` in ``colour`` (a bordered badge), or hide the badge (None)."""
+        if text is None:
+            if not self.isHidden():
+                self.hide()
+            return
+        if colour != self._colour:
+            self._colour = colour
+            self.setStyleSheet(
+                f"QLabel {{ color: {colour}; border: 1px solid {colour}; border-radius: 3px;"
+                " padding: 0px 4px; font-weight: bold; }"
+            )
+        if text != self.text():
+            self.setText(text)
+        self.setToolTip(tooltip)
+        if self.isHidden():
+            self.show()

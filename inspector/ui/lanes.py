@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QScrollArea, QToolButton, QWi
 
 from inspector.core.analysis.session import AttemptView
 
+from . import theme
 from .lane import LaneWidget
 from .models import elide_json_column
 
@@ -221,6 +222,14 @@ class LanesView(QScrollArea):
                 self.ensureWidgetVisible(lane)
                 return lane
         return None
+
+    def mark_clients(self, badges: dict[int, tuple[str, str]]) -> None:
+        """Put ``(badge, tooltip)`` on the lanes of the given call slots (the clients that get
+        that call wrong: :mod:`inspector.ui.clientsfollow`); the other lanes show none."""
+        colour = theme.colour(theme.VERDICT["invalid"]).name()
+        for lane in self.lanes:
+            text, tip = badges.get(lane.call.slot, (None, "")) if lane.call else (None, "")
+            lane.clients.show_marks(text, tip, colour)
 
     def mark(self, slots: dict[int, str]) -> None:
         """Compare view: put a note (e.g. "≠ verdict differs") on the given lanes."""
