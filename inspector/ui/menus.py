@@ -27,7 +27,7 @@ from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence, QShortcut, QStatusTipEvent
 from PySide6.QtWidgets import QMenu, QToolBar
 
-from . import live
+from . import harui, live
 from .help import DOC_LINKS, about, first_run_hint, getting_started, open_doc, shortcuts
 
 if TYPE_CHECKING:
@@ -152,12 +152,15 @@ def build_menus(w: MainWindow) -> Menus:
     m.addSeparator()
     add_action(m, "Load &tools file…", w.load_tools_dialog, None, w)
     add_action(m, "&Export view as PNG…", w.export_png_dialog, None, w)
+    add_action(m, "Export as &HAR…", partial(harui.export_dialog, w), None, w)
     m.addSeparator()
     add_action(m, "&Close", w.close_document, QKeySequence.StandardKey.Close, w)
     add_action(m, "&Quit", w.close, QKeySequence("Ctrl+Q"), w)  # StandardKey.Quit: none on Windows
     v = w.menuBar().addMenu("&View")
     add_action(v, "&Replay from start", w.doc.replay, QKeySequence(Qt.Key.Key_F5), w)
     add_action(v, "&Compare settings side by side…", w.open_compare, QKeySequence("Ctrl+D"), w)
+    clients = add_action(v, "C&lients", w.views.show_clients, QKeySequence("Ctrl+L"), w)
+    clients.setStatusTip("What each client library would hand your agent from this stream")
     v.addSeparator()
     panels = [(w.attempts_dock.toggleViewAction(), "panel")]
     panels += [(t.toggleViewAction(), "toolbar") for t in _toolbars(w)]

@@ -35,6 +35,8 @@ from inspector.core.reports import words
 from inspector.core.reports.report import findings
 
 from ..core.analysis.numbering import attempt_places
+from .clients import ClientsPane
+from .clientsfollow import LITERAL_MATCHES, ClientsFollower
 from .document import Document
 from .lanes import LanesView
 from .panes import AttemptsPane, FindingsPane, RawWirePane, TurnPane
@@ -46,6 +48,10 @@ HEAVY_PERIOD = {"raw": 0.2, "rows": 0.2, "side": 0.25}
 """Seconds between the heavy view jobs while data streams in (raw wire rows, lane fragment
 rows, the side panes that scan the whole stream); the final flush and every re-judge bring
 them up to date at once."""
+EMPTY_ID_AS = {"literal": f" (as {LITERAL_MATCHES})"}
+"""The status line names the client replica an empty-id policy reproduces."""
+TABS = ("raw", "problems", "clients", "turn", "timeline")
+"""The panes under the lanes, in tab order (``open --view NAME`` picks one)."""
 
 
 class DocumentViews:
@@ -61,6 +67,9 @@ class DocumentViews:
         self.tabs = QTabWidget()
         self.tabs.addTab(self.raw, "Raw wire")
         self.tabs.addTab(self.problems, "Problems && quirks")
+        self.clients = ClientsPane()
+        """What each client library would hand the agent (:mod:`inspector.ui.clients`)."""
+        self.tabs.addTab(self.clients, "Clients")
         self.tabs.addTab(self.turn, "Turn")
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
@@ -86,6 +95,8 @@ class DocumentViews:
         self.selected_seq: int | None = None
         """The wire seq of the selected fragment or event, kept across re-judges."""
         self._heavy = {job: (0.0, period) for job, period in HEAVY_PERIOD.items()}
+        self.clients_follower = ClientsFollower(self)
+        """When the client replicas run, and their verdict in the status and the lanes."""
         doc.flushed.connect(self.on_flush)
         doc.rejudged.connect(self.on_rejudged)
         doc.loaded.connect(lambda _name: self._new_source())
@@ -173,6 +184,7 @@ class DocumentViews:
         self.problems.model_.set_findings(findings(a, self.doc.view) if a and a.attempts else [])
         self.turn.show_view(self.doc.view)
         self.attempts.show_analysis(a, self.doc.attempt)
+        self.clients_follower.refresh()  # runs nothing while data streams in
         self.show_status()
 
     def show_notice(self) -> None:
@@ -202,12 +214,21 @@ class DocumentViews:
         judged = "not checked" if s.validation == "off" and not bad else f"{bad} invalid"
         record = next((r for r in a.records if r.attempt == view.number), None)
         word = words.label(words.attempt_word(view, record, a.capture))  # the one vocabulary
+        head = self.clients_follower.headline  # the session's verdict, clients included
         self.status.showMessage(
-            f"{opened}{a.dialect or 'dialect?'} · validation {s.validation} · "
-            f"empty-id {s.empty_id} · "
+            f"{opened}{f'{head} · ' if head else ''}{a.dialect or 'dialect?'} · "
+            f"validation {s.validation} · empty-id {s.empty_id}{EMPTY_ID_AS.get(s.empty_id, '')} · "
             f"{len(calls)} call(s), {judged} · {len(view.quirks)} quirk(s) · "
             f"{attempt_places(a.attempts)[view.number]} {word}"
         )
+
+    def show_tab(self, name: str) -> None:
+        """Bring the pane called ``name`` (:data:`TABS`) to the front."""
+        self.tabs.setCurrentIndex(TABS.index(name))
+
+    def show_clients(self) -> None:
+        """View ▸ Clients: the Clients view to the front."""
+        self.show_tab("clients")
 
     # -- linking -------------------------------------------------------------------------
 
