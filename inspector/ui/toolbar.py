@@ -27,6 +27,15 @@ from PySide6.QtWidgets import (
 
 from inspector.core.analysis.session import VALIDATION_MODES
 
+from .clientsfollow import LITERAL_MATCHES
+
+EMPTY_ID_TIP = (
+    'absent: the inspector\'s own reading: an id of "" is no id, and the fragment continues '
+    "the call it belongs to\n"
+    f'literal: "" is looked up as an id, as the {LITERAL_MATCHES} client replica (the legacy '
+    "accumulator) does: its continuations are lost, as that client loses them"
+)
+"""The empty-id choice's tooltip: one line per choice, in the box's order."""
 SPEEDS = (("1× (recorded)", 1.0), ("10×", 10.0), ("100×", 100.0), ("instant", math.inf))
 
 
@@ -48,9 +57,12 @@ class InspectorToolBar(QToolBar):
         )
         self.empty_id = self._combo(
             "Empty id",
-            [('absent ("" = omitted)', "absent"), ('literal (look "" up: the bug)', "literal")],
+            [('absent ("" = omitted)', "absent"), (f"literal — as {LITERAL_MATCHES}", "literal")],
             self.empty_id_changed,
         )
+        self.empty_id.setToolTip(EMPTY_ID_TIP)
+        for i, tip in enumerate(EMPTY_ID_TIP.split("\n")):
+            self.empty_id.setItemData(i, tip, Qt.ItemDataRole.ToolTipRole)
         self.tools = self._combo(
             "Tools", [("from capture", "capture"), ("load file…", "file")], self.tools_requested
         )
