@@ -89,6 +89,11 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also open the side-by-side comparison (absent vs literal)",
     )
+    o.add_argument(
+        "--view",
+        choices=("raw", "problems", "clients", "turn", "timeline"),  # ui.views.TABS (no Qt here)
+        help="the pane to show under the lanes (clients: what each client library makes of it)",
+    )
     add_record_parser(sub)
     add_proxy_parser(sub)
     add_export_parser(sub)
@@ -196,6 +201,7 @@ def open_gui(args: argparse.Namespace) -> int:
         validation=getattr(args, "validation", None),
         empty_id=getattr(args, "empty_id", None),
         compare=getattr(args, "compare", False),
+        view=getattr(args, "view", None),
     )
 
 

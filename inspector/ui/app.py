@@ -65,6 +65,7 @@ def run(
     validation: str | None = None,
     empty_id: str | None = None,
     compare: bool = False,
+    view: str | None = None,
 ) -> int:
     """Open the window (on ``path``, or a sample replaying) and run the event loop.
 
@@ -72,7 +73,7 @@ def run(
     written, or 2 with one line on stderr."""
     previous = qInstallMessageHandler(_quiet_offscreen) if screenshot else None
     try:
-        return _run(path, screenshot, validation, empty_id, compare)
+        return _run(path, screenshot, validation, empty_id, compare, view)
     finally:
         dialogs.go_headless(None)
         if screenshot:
@@ -85,6 +86,7 @@ def _run(
     validation: str | None,
     empty_id: str | None,
     compare: bool,
+    view: str | None = None,
 ) -> int:
     app = make_app()
     window = MainWindow()
@@ -112,6 +114,8 @@ def _run(
             window.open(path)
         elif screenshot is None:
             window.start_default_live()
+        if view:
+            window.views.show_tab(view)  # a pane under the lanes (views.TABS)
         if compare and window.doc.replayer is not None:
             window.open_compare()
         if screenshot:
