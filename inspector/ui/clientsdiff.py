@@ -71,6 +71,8 @@ def what_happened(
         return f"merged {_calls(len(expected))} into {len(got)}"
     if word == "dropped calls":
         return f"hands over {len(got)} of {_calls(len(expected))}"
+    if word == "silent failure":
+        return f"raised nothing for a failed request: hands over {_calls(len(got))}"
     if word == "phantom calls":
         return f"hands over {_calls(len(got))} for {len(expected)}"
     for pos, (want, have) in enumerate(zip(expected, got, strict=False)):
