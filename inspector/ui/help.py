@@ -68,11 +68,14 @@ was dropped. <i>Buffer</i> is the argument text so far, <i>Parsed</i> the argume
 call is complete. When the lanes do not fit, a counter says how many are out of sight.</li>
 <li><b>Raw wire</b> (bottom): every SSE event as it arrived, byte range included. Selecting a
 fragment selects its event, and back. <b>Problems &amp; quirks</b> lists what is wrong and
-where; <b>Turn</b> the finish reason and text; <b>Timeline</b> when each call opened and
-closed.</li>
+where; <b>Clients</b> (View ▸ Clients) which client libraries (openai-python, LiteLLM,
+LangChain …) would not hand your agent these calls, how, and from which chunk on (a badge on a
+lane names the clients that get its call wrong); <b>Turn</b> the finish reason and text;
+<b>Timeline</b> when each call opened and closed.</li>
 <li><b>Attempts</b> (left): each request of the session with its outcome and, in a tool
 loop, its round. Click one to show it. Closed it? <b>View ▸ Attempts panel</b> brings it back.</li>
-<li><b>Toolbars</b>: <i>Validation</i> and <i>Empty id</i> re-judge the same stream at once;
+<li><b>Toolbars</b>: <i>Validation</i> and <i>Empty id</i> re-judge the same stream at once
+(<i>literal</i> reads an empty id as the <code>by-id</code> client does);
 <i>Replay</i>, <i>Step</i>, the speed and the slider replay a capture. The Live toolbar picks a
 profile, a model and a scenario and starts or stops a session; every session is recorded
 (<b>File ▸ Recorded sessions</b>).</li>
