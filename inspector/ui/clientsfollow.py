@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
+from PySide6.QtCore import Qt
+
 from inspector.core.analysis.numbering import place_names
 from inspector.core.analysis.session import Analysis
 from inspector.core.clients import registry
@@ -163,8 +165,20 @@ class ClientsFollower:
         if view.number != attempt:
             doc.attempt = None if attempt == len(a.attempts) else attempt
             views.on_rejudged()
+            self._select_attempt(attempt)
         views.selected_seq = seq
         lane = views.lanes.select_seq(seq)
         views.raw.select_seq(seq)
         if lane is None:
             views.tabs.setCurrentWidget(views.raw)
+
+    def _select_attempt(self, attempt: int) -> None:
+        """The attempts tree selects ``attempt``, as if it had been clicked (without echo)."""
+        tree = self.views.attempts
+        flags = Qt.MatchFlag.MatchWildcard | Qt.MatchFlag.MatchRecursive
+        for item in tree.findItems("*", flags):
+            if tuple(item.data(0, Qt.ItemDataRole.UserRole) or ()) == (attempt, None):
+                tree.blockSignals(True)
+                tree.setCurrentItem(item)
+                tree.blockSignals(False)
+                return
