@@ -238,8 +238,11 @@ class ClientsPane(QStackedWidget):
         assert self.verdict is not None
         t = self.calls
         t.setHorizontalHeaderLabels(["", "call · field", "inspector", name])
-        if word in ("n/a", "pending"):
-            t.setRowCount(0)
+        t.clearSpans()
+        if word in ("n/a", "pending"):  # nothing to compare: say why, in the table's place
+            t.setRowCount(1)
+            t.setItem(0, 1, _item(f"{name} is {word} here: {words.MEANING[word]}"))
+            t.setSpan(0, 1, 1, 3)
             return
         rows, left_out = comparison(self.verdict.results[name], self.verdict.expected[name])
         t.setRowCount(len(rows) + (1 if left_out else 0))

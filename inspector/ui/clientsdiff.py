@@ -58,7 +58,7 @@ def what_happened(
     """What ``replica``'s library did, in a few words: ``merged 3 calls into 1``, ``raised
     TypeError: …``, ``call #0: id call_1call_1… instead of call_1``."""
     if word == "n/a":
-        return "speaks only " + ", ".join(sorted(replica.dialects))
+        return ", ".join(sorted(replica.dialects)) + " only"
     if word == "pending":
         return "the stream is still arriving"
     got = result.calls
