@@ -168,7 +168,12 @@ def _document(data: bytes, name: str) -> Any:
         except zlib.error:
             raise CaptureError("not a HAR file: the .zhar is not zlib data", path=name) from None
         if inflater.unconsumed_tail:
-            raise CaptureError("the .zhar inflates to more than 1 GiB", path=name)
+            limit = (
+                f"{MAX_INFLATED >> 30} GiB" if MAX_INFLATED >= 1 << 30 else f"{MAX_INFLATED} bytes"
+            )
+            raise CaptureError(f"the .zhar inflates to more than {limit}", path=name)
+        if not inflater.eof:
+            raise CaptureError("the .zhar is cut off (its zlib data does not end)", path=name)
     data = data.removeprefix(b"\xef\xbb\xbf")
     if not data.strip():
         raise CaptureError("empty file", path=name)
