@@ -133,8 +133,7 @@ class Relay:
         except GeneratorExit:
             raise  # the reader stopped early: drain() relays the rest
         except BaseException:
-            if self.ending is Ending.OPEN:
-                self.ending = Ending.BROKEN
+            self._broken()
             raise
         self.ending = Ending.COMPLETE
 
@@ -148,13 +147,20 @@ class Relay:
             async for raw in self._raw:
                 await self._write(raw)
         except httpx.HTTPError:
-            self.ending = Ending.BROKEN
+            self._broken()
             return
         except BaseException:
-            if self.ending is Ending.OPEN:
-                self.ending = Ending.BROKEN
+            self._broken()
             raise
         self.ending = Ending.COMPLETE
+
+    def _broken(self) -> None:
+        """The relay stopped before the end: the agent went away (its connection is closing:
+        the exchange was cancelled for it), or the upstream side broke off."""
+        if self.ending is Ending.OPEN:
+            transport = self.agent.transport
+            gone = transport is None or transport.is_closing()
+            self.ending = Ending.AGENT_GONE if gone else Ending.BROKEN
 
     async def close(self) -> None:
         """Release the upstream connection (dropped unless its body was read to the end)."""

@@ -33,6 +33,7 @@ import httpx
 import orjson
 from aiohttp import web
 
+from inspector.core.base.errors import InspectorError
 from inspector.core.capture.redaction import mask_secrets
 from inspector.core.capture.writer import new_capture_path
 from inspector.core.verdicts.validation import ValidationMode
@@ -40,7 +41,7 @@ from inspector.core.verdicts.validation import ValidationMode
 from ..client import map_httpx_error
 from ..policy import LoopSettings
 from .exchange import Exchange, ProxySession
-from .relay import Ending, Relay, RelayTransport, decoded
+from .relay import Ending, Relay, RelayTransport, cut, decoded
 from .routes import Route, Upstream
 
 BAD_GATEWAY: Final = 502
@@ -170,13 +171,15 @@ class RecordingProxy:
 
     async def _record(self, request: web.Request, route: Route, ex: Exchange) -> web.StreamResponse:
         assert self._client is not None and route.dialect is not None
+        try:
+            path = self._capture_path(ex.model or route.dialect)
+        except (InspectorError, OSError) as exc:  # never block the agent for a capture
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            ex.note = f"not recorded: cannot create a capture in {self.captures}: {why}"
+            return await self._forward(request, route, ex)
         relay = Relay(request, self._client, route.outgoing(self._client))
         client = httpx.AsyncClient(transport=RelayTransport(relay), trust_env=False)
         spec = route.spec()
-        path = None
-        if self.captures is not None:
-            stamp = time.strftime("%Y%m%d-%H%M%S")
-            path = new_capture_path(self.captures, stamp, "proxy", ex.model or route.dialect)
         meta = {"source": "proxy", "upstream": self.upstream.shown(), "proxy": self.origin}
         session = ProxySession(spec, dialect=route.dialect, settings=self.settings,
                                capture_path=path, key=route.secrets[0] if route.secrets else None,
@@ -185,6 +188,9 @@ class RecordingProxy:
         ex.session = session
         try:
             await session.run()
+        except asyncio.CancelledError:  # the agent went away, or the proxy is stopping
+            cut(request)
+            raise
         finally:
             await client.aclose()
             ex.status, ex.size, ex.ending = relay.status, relay.relayed, relay.ending
@@ -215,6 +221,9 @@ class RecordingProxy:
             return self._bad_gateway(route, ex, str(error))
         try:
             await relay.drain()
+        except asyncio.CancelledError:
+            cut(request)
+            raise
         finally:
             await relay.close()
             ex.status, ex.size, ex.ending = relay.status, relay.relayed, relay.ending
@@ -222,6 +231,12 @@ class RecordingProxy:
         ex.ending = relay.ending
         assert relay.response is not None
         return relay.response
+
+    def _capture_path(self, name: str) -> Path | None:
+        """A new capture file in the captures folder (None: not recording to files)."""
+        if self.captures is None:
+            return None
+        return new_capture_path(self.captures, time.strftime("%Y%m%d-%H%M%S"), "proxy", name)
 
     def _bad_gateway(self, route: Route, ex: Exchange, why: str) -> web.Response:
         """The agent's answer when the upstream gave none: 502, in the dialect's shape."""
