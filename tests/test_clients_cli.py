@@ -111,10 +111,14 @@ def test_a_failed_request_is_never_valid(
     code, doc = _json(capsys, str(CORPUS / dialect / f"{fault}.jsonl"))
     assert code == 1 and doc["valid"] is False
     headline = str(doc["headline"])
-    assert headline.startswith("failed — ")
-    assert headline.endswith("wrong content type text/html" if "content" in fault else fault[-3:])
+    said = "wrong content type text/html" if "content" in fault else f"HTTP {fault[-3:]}"
+    assert headline.startswith(f"failed — {said}")
     clients = doc["clients"]
     assert isinstance(clients, dict)
+    if fault == "fault-wrong-content-type":  # measured: the OpenAI SDK reads HTML as no events
+        assert dialect != "openai-chat" or clients["by-index"]["word"] == "silent failure"
+        assert all(clients[n]["word"] in ("agrees", "silent failure") for n in SPEAKERS[dialect])
+        return
     for name in SPEAKERS[dialect]:  # each raises as the library does: agreement on a failure
         assert clients[name]["error"] is not None and clients[name]["agrees"] is True
 
