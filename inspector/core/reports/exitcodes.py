@@ -18,9 +18,9 @@ Invariants:
   the report's JSON take it from here (:data:`EXIT_TABLE`), and the CLI returns
   :func:`session_status`'s code for every analysis that opened.
 - Exit 2 is decided before an analysis exists (usage, reading, :mod:`.gate`), or, for
-  ``--client``, before anything is printed (:mod:`.clientgate`); a session that was analysed
+  ``--client``, before anything is printed (:mod:`.clientreport`); a session that was analysed
   exits 0 or 1, and exits 1 exactly when :func:`session_status` (plus, with ``--client``,
-  :func:`.clientgate.client_reasons`) gives a reason. Without ``--client`` no client replica
+  :func:`.clientreport.client_reasons`) gives a reason. Without ``--client`` no client replica
   decides an exit code.
 - ``record`` keeps describing the run (2 when the request failed); ``analyze`` the content.
 """
