@@ -24,7 +24,9 @@ from inspector.core.analysis.session import DIALECT_CHOICES
 
 CLOSE_KEYS = (QKeySequence(Qt.Key.Key_Escape), QKeySequence("Ctrl+W"))
 """The keys that close a secondary window (Compare, the help windows)."""
-FILE_FILTER = "Captures and SSE bodies (*.jsonl *.sse *.txt *.log);;All files (*)"
+FILE_FILTER = (
+    "Captures, SSE bodies and HAR files (*.jsonl *.sse *.txt *.log *.har *.zhar);;All files (*)"
+)
 
 Report = Callable[[str], None]
 _headless: list[Report] = []  # the report while headless (at most one)

@@ -128,6 +128,13 @@ class Document(Player):
         if play:
             self.play()
 
+    def show_notice(self, name: str, notice: str) -> None:
+        """Show no attempt from ``name``, and why (a HAR entry whose body its exporter left
+        out, a reply that is no stream): one line in the lanes' place, never an empty view."""
+        self.pause()
+        self.cancel_load()
+        self._show_notice(name, notice)
+
     def attach_live(self, analysis: Analysis, name: str) -> None:
         """Follow a live session's Analysis: flush at 60 Hz until :meth:`stop_live_view`."""
         self.pause()

@@ -21,7 +21,7 @@ from inspector.core.base.errors import InspectorError
 from inspector.core.reports import words
 from inspector.core.verdicts.tools import ToolRegistry
 
-from . import dialogs, screenfit
+from . import dialogs, harui, screenfit
 from .document import Document
 from .live import DEFAULT_MODEL, DEFAULT_PROFILE, DEFAULT_SCENARIO, LiveController
 from .livebar import LiveToolBar
@@ -152,10 +152,12 @@ class MainWindow(QMainWindow):
     # -- user intents --------------------------------------------------------------------
 
     def open(self, path: str, play: bool = False, *, remember: bool = True) -> bool:
-        """Open a file (a capture or a raw SSE body); errors become a dialog. Once it is in,
+        """Open a file (a capture, a raw SSE body or a HAR); errors become a dialog. Once it is in,
         it heads File ▸ Open Recent (``remember``: File ▸ Recorded sessions does not)."""
         path = os.path.abspath(path)
         self._remember_on_load = path if remember else None
+        if harui.is_har(path):  # its LLM sessions: one, or a picker (inspector.ui.harui)
+            return harui.open_har(self, path, play=play)
         return self.doc.open_path(path, play=play)
 
     def open_dialog(self) -> None:
