@@ -159,6 +159,8 @@ def build_menus(w: MainWindow) -> Menus:
     v = w.menuBar().addMenu("&View")
     add_action(v, "&Replay from start", w.doc.replay, QKeySequence(Qt.Key.Key_F5), w)
     add_action(v, "&Compare settings side by side…", w.open_compare, QKeySequence("Ctrl+D"), w)
+    clients = add_action(v, "C&lients", w.views.show_clients, QKeySequence("Ctrl+L"), w)
+    clients.setStatusTip("What each client library would hand your agent from this stream")
     v.addSeparator()
     panels = [(w.attempts_dock.toggleViewAction(), "panel")]
     panels += [(t.toggleViewAction(), "toolbar") for t in _toolbars(w)]
