@@ -13,8 +13,10 @@ from typing import Final
 
 from inspector.core.clients.base import Replica
 from inspector.core.clients.handwritten import ById, ByIndex
+from inspector.core.clients.openai_python import OpenAIPython
 
 REPLICAS: Final[tuple[Replica, ...]] = (
+    OpenAIPython(),
     ById(),
     ByIndex(),
 )

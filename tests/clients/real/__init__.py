@@ -96,3 +96,4 @@ def _add(module: str) -> None:
 # One line per runner module (tests/clients/real/<module>.py defines RUNNERS), e.g.
 # _add("openai_python")
 _add("handwritten")
+_add("openai_python")

@@ -1,0 +1,377 @@
+"""openai-python's chat stream helper: what ``client.chat.completions.stream()`` then
+``get_final_completion()`` hand over (``choices[0].message.tool_calls``: id, function.name,
+function.arguments).
+
+Follows openai 3.57.0: ``openai/lib/streaming/chat/_completions.py``
+(``ChatCompletionStreamState``, ``ChoiceEventState``), ``openai/lib/streaming/_deltas.py``
+(``accumulate_delta``) and ``openai/lib/_parsing/_completions.py`` (``parse_chat_completion``),
+over the chunks of :mod:`.openai_sse`. The SDK builds its models without validation, so the
+state here is the chunks' own JSON: a field read on a non-object is ``AttributeError``, a list
+indexed by ``None`` is ``TypeError``, as in the library.
+
+What the library does, modelled here:
+- A chunk whose ``object`` is not ``chat.completion.chunk`` is skipped (no chunk kept at all:
+  ``get_final_completion`` fails its ``assert``).
+- The first chunk becomes the snapshot; every later delta is merged by ``accumulate_delta``:
+  strings concatenate (ids and names too: parallel calls on index 0 merge into one call named
+  ``get_weatherget_weather`` with arguments ``{…}{…}``; an id sent on every chunk is repeated),
+  ``null`` never overwrites, ``index`` and ``type`` are replaced, list entries are merged by
+  their ``index``, and an index past the end is *inserted* at the end.
+- After each chunk, each tool-call fragment's ``index`` is looked up in the merged list: a
+  fragment without an index is ``TypeError: list indices must be integers or slices, not
+  NoneType``; a sparse index (2 before 1) is ``IndexError: list index out of range``.
+- A fragment typed ``function`` without a ``function`` object fails an ``assert``; a call whose
+  ``type`` changes from ``function`` fails one too.
+- At the end, a ``length`` finish reason raises ``LengthFinishReasonError``, ``content_filter``
+  ``ContentFilterFinishReasonError``; ``custom`` calls are left out.
+
+Not modelled: tools declared ``strict`` (the runner declares the request's tools as sent),
+``response_format`` parsing, logprobs beyond their merge.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, ClassVar, Final
+
+from inspector.core.base.model import EventKind
+from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Partial, Replica
+from inspector.core.clients.handwritten import attr
+from inspector.core.clients.openai_deltas import (
+    accumulate_delta,
+    delta_dict,
+    model_chunk,
+    usage_text,
+)
+from inspector.core.clients.openai_responses import ResponsesRun
+from inspector.core.clients.openai_sse import VERSION, SdkChunkRun
+
+CHAT: Final = "openai-chat"
+RESPONSES: Final = "openai-responses"
+_RESPONSE_TYPE: Final = re.compile(r'"type"\s*:\s*"response\.')
+
+_PYTHON_ERRORS: Final = (AttributeError, TypeError, KeyError, IndexError, AssertionError)
+
+
+class _Choice:
+    """``ChoiceEventState``: which tool call is current, which are done."""
+
+    def __init__(self) -> None:
+        self.current: Any = None
+        self.done: set[Any] = set()
+
+    def done_events(self, choice: Any, snapshot: dict[str, Any], tools: list[str]) -> None:
+        if snapshot.get("finish_reason"):
+            _logprobs_done(snapshot)
+            if self.current is not None and self.current not in self.done:
+                self._tool_done(snapshot, self.current, tools)
+        for tool_call in attr(attr(choice, "delta"), "tool_calls") or []:
+            index = attr(tool_call, "index")
+            if self.current != index:
+                _logprobs_done(snapshot)
+                if self.current is not None:
+                    self._tool_done(snapshot, self.current, tools)
+            self.current = index
+
+    def _tool_done(self, snapshot: dict[str, Any], index: Any, tools: list[str]) -> None:
+        if index in self.done:
+            return
+        self.done.add(index)
+        calls = attr(snapshot["message"], "tool_calls")
+        assert calls is not None
+        call = calls[index]
+        if attr(call, "type") == "function":
+            attr(attr(call, "function"), "name")  # parse_function_tool_arguments reads it
+
+
+def _logprobs_events(logprobs: Any, held: Any) -> None:
+    if logprobs is not None and held is not None:
+        if attr(logprobs, "content"):
+            attr(held, "content")
+        if attr(logprobs, "refusal"):
+            attr(held, "refusal")
+
+
+def _logprobs_done(snapshot: dict[str, Any]) -> None:
+    logprobs = snapshot.get("logprobs")
+    if logprobs is not None:
+        attr(logprobs, "content")
+        attr(logprobs, "refusal")
+
+
+class _ChatRun(SdkChunkRun):
+    """``ChatCompletionStreamState`` over the SDK's chunks, mirrored as Partials."""
+
+    def __init__(self, exchange: Exchange) -> None:
+        super().__init__(exchange)
+        self.snapshot: dict[str, Any] | None = None
+        self.states: list[_Choice] = []
+        self.tools: list[str] = []
+        self._held: list[HandedCall] = []
+
+    def chunk(self, data: Any) -> None:
+        try:
+            if attr(data, "object") != "chat.completion.chunk":
+                return
+            data = model_chunk(data)
+            self._accumulate(data)
+            self._events(data)
+        except _PYTHON_ERRORS as exc:
+            raise ClientRaised(type(exc).__name__, str(exc)) from None
+        except RuntimeError as exc:
+            raise ClientRaised("RuntimeError", str(exc)) from None
+        self._mirror()
+
+    # -- ChatCompletionStreamState._accumulate_chunk --------------------------------------
+
+    def _accumulate(self, chunk: dict[str, Any]) -> None:
+        if self.snapshot is None:
+            self.snapshot = _initial_snapshot(chunk)
+            return
+        choices = self.snapshot["choices"]
+        for choice in attr(chunk, "choices"):
+            index = attr(choice, "index")
+            try:
+                snapshot = choices[index]
+                before = [attr(c, "type") for c in attr(snapshot["message"], "tool_calls") or []]
+                message = accumulate_delta(snapshot["message"], delta_dict(attr(choice, "delta")))
+                snapshot["message"] = message
+                for i, kind in enumerate(before):
+                    after = (message.get("tool_calls") or [])[i]
+                    if kind == "function":
+                        assert attr(after, "type") == "function"
+            except IndexError:
+                snapshot = _new_choice(choice)
+                choices.append(snapshot)
+            reason = attr(choice, "finish_reason")
+            if reason:
+                snapshot["finish_reason"] = reason
+            for fragment in attr(attr(choice, "delta"), "tool_calls") or []:
+                call = (attr(snapshot["message"], "tool_calls") or [])[attr(fragment, "index")]
+                if attr(call, "type") == "function":
+                    attr(attr(call, "function"), "name")  # get_input_tool_by_name reads it
+            _merge_logprobs(snapshot, attr(choice, "logprobs"))
+        self.snapshot["usage"] = attr(chunk, "usage")
+        moderation = attr(chunk, "moderation")
+        if moderation is not None and not isinstance(moderation, dict):
+            raise AttributeError(f"'{type(moderation).__name__}' object has no attribute 'to_dict'")
+
+    # -- ChatCompletionStreamState._build_events -----------------------------------------
+
+    def _events(self, chunk: dict[str, Any]) -> None:
+        assert self.snapshot is not None
+        for choice in attr(chunk, "choices"):
+            index = attr(choice, "index")
+            try:
+                state = self.states[index]
+            except IndexError:
+                state = _Choice()
+                self.states.append(state)
+            snapshot = self.snapshot["choices"][index]
+            delta = attr(choice, "delta")
+            attr(delta, "content")
+            attr(delta, "refusal")
+            fragments = attr(delta, "tool_calls")
+            if fragments:
+                calls = attr(snapshot["message"], "tool_calls")
+                assert calls is not None
+                for fragment in fragments:
+                    call = calls[attr(fragment, "index")]
+                    if attr(call, "type") == "function":
+                        assert attr(fragment, "function") is not None
+                        attr(attr(call, "function"), "name")
+                        attr(attr(fragment, "function"), "arguments")
+            _logprobs_events(attr(choice, "logprobs"), snapshot.get("logprobs"))
+            state.done_events(choice, snapshot, self.tools)
+
+    # -- get_final_completion --------------------------------------------------------------
+
+    def handed(self) -> list[HandedCall]:
+        try:
+            return self._final()
+        except _PYTHON_ERRORS as exc:
+            raise ClientRaised(type(exc).__name__, str(exc)) from None
+
+    def _final(self) -> list[HandedCall]:
+        assert self.snapshot is not None
+        choices = self.snapshot["choices"]
+        handed: list[HandedCall] = []
+        for pos, choice in enumerate(choices):
+            reason = attr(choice, "finish_reason")
+            if reason == "length":
+                usage = self.snapshot.get("usage")
+                message = "Could not parse response content as the length limit was reached"
+                raise ClientRaised(
+                    "LengthFinishReasonError",
+                    message + (f" - {usage_text(usage)}" if usage else ""),
+                )
+            if reason == "content_filter":
+                raise ClientRaised(
+                    "ContentFilterFinishReasonError",
+                    "Could not parse response content as the request was rejected by the "
+                    "content filter",
+                )
+            calls = _parsed_calls(attr(choice, "message"))
+            if pos == 0:  # the agent reads completion.choices[0].message.tool_calls
+                handed = [_read(call) for call in calls]
+        return handed
+
+    def _mirror(self) -> None:
+        """Point ``calls`` at the first choice's tool calls as they now stand (a call's
+        arguments only grow by concatenation, unless replaced: then they are rewritten)."""
+        held = self._held
+        for pos, call in enumerate(_first_calls(self.snapshot)):
+            now = _handed(call)
+            if pos < len(held) and held[pos] == now:
+                continue
+            self.touched.add(pos)
+            if pos >= len(self.calls):
+                self.calls.append(Partial(now.id, now.name, [now.arguments]))
+                held.append(now)
+                continue
+            partial, before = self.calls[pos], held[pos].arguments
+            if now.arguments.startswith(before):
+                partial.parts.append(now.arguments[len(before) :])
+            else:
+                partial.parts = [now.arguments]
+                partial.rewritten += 1
+            partial.id, partial.name = now.id, now.name
+            held[pos] = now
+
+
+def _initial_snapshot(chunk: dict[str, Any]) -> dict[str, Any]:
+    """``_convert_initial_chunk_into_snapshot``."""
+    data = dict(chunk)
+    data.pop("obfuscation", None)
+    choices = data["choices"]
+    choices = data["choices"] = list(choices) if isinstance(choices, list) else choices
+    for choice in attr(chunk, "choices"):
+        choices[attr(choice, "index")] = _new_choice(choice)
+    return data
+
+
+def _new_choice(choice: Any) -> dict[str, Any]:
+    """A choice snapshot: the choice's own fields, its delta merged into an empty message."""
+    if not isinstance(choice, dict):
+        raise AttributeError(f"'{type(choice).__name__}' object has no attribute 'model_dump'")
+    fields = {k: v for k, v in choice.items() if k != "delta"}
+    delta = delta_dict(attr(choice, "delta"))
+    return {**fields, "message": accumulate_delta({}, delta)}
+
+
+def _merge_logprobs(snapshot: dict[str, Any], logprobs: Any) -> None:
+    if logprobs is None:
+        return
+    content, refusal = attr(logprobs, "content"), attr(logprobs, "refusal")
+    held = snapshot.get("logprobs")
+    if held is None:
+        snapshot["logprobs"] = {"content": content, "refusal": refusal}
+        return
+    for key, more in (("content", content), ("refusal", refusal)):
+        if more:
+            if attr(held, key) is None:
+                held[key] = []
+            held[key].extend(more)
+
+
+def _first_calls(snapshot: dict[str, Any] | None) -> list[Any]:
+    if snapshot is None:
+        return []
+    choices = snapshot.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        return []
+    message = choices[0].get("message")
+    calls = message.get("tool_calls") if isinstance(message, dict) else None
+    return calls if isinstance(calls, list) else []
+
+
+def _handed(call: Any) -> HandedCall:
+    """One call as the agent reads it: ``tc.id``, ``tc.function.name``,
+    ``tc.function.arguments`` (lenient: for the mirror while the stream arrives)."""
+    if not isinstance(call, dict):
+        return HandedCall(None, None, "")
+    fn = call.get("function")
+    fn = fn if isinstance(fn, dict) else {}
+    return HandedCall(_text(call.get("id")), _text(fn.get("name")), _arguments(fn.get("arguments")))
+
+
+def _parsed_calls(message: Any) -> list[Any]:
+    """``parse_chat_completion``'s tool calls for one message (``custom`` ones left out)."""
+    out = []
+    for call in attr(message, "tool_calls") or []:
+        kind = attr(call, "type")
+        if kind == "function":
+            if "function" not in call:
+                raise KeyError("function")
+            fn = call["function"]
+            if not isinstance(fn, dict):
+                raise TypeError(f"'{type(fn).__name__}' object is not a mapping")
+            attr(fn, "name")
+        elif kind == "custom":
+            if "custom" not in call:
+                raise AttributeError("'ParsedFunctionToolCall' object has no attribute 'custom'")
+            attr(call["custom"], "name")
+            continue
+        out.append(call)
+    return out
+
+
+def _read(call: Any) -> HandedCall:
+    """``tc.id``, ``tc.function.name``, ``tc.function.arguments`` as the agent reads them."""
+    fn = attr(call, "function")
+    return HandedCall(
+        _text(attr(call, "id")), _text(attr(fn, "name")), _arguments(attr(fn, "arguments"))
+    )
+
+
+def _text(value: Any) -> str | None:
+    return value if value is None or isinstance(value, str) else str(value)
+
+
+def _arguments(value: Any) -> str:
+    """Arguments as handed over: the string, "" for none, compact JSON for an object."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+class OpenAIPython(Replica):
+    """openai-python's ``ChatCompletionStreamState`` (and the Responses stream's final output)."""
+
+    name: ClassVar[str] = "openai-python"
+    library: ClassVar[str] = "openai"
+    version: ClassVar[str] = VERSION
+    follows: ClassVar[str] = (
+        "openai/lib/streaming/chat/_completions.py, openai/lib/streaming/_deltas.py, "
+        "openai/lib/streaming/responses/_responses.py"
+    )
+    dialects: ClassVar[frozenset[str]] = frozenset({CHAT, RESPONSES})
+    summary: ClassVar[str] = (
+        "client.chat.completions.stream() then get_final_completion(): deltas merged by "
+        "accumulate_delta (strings concatenated, entries by index)"
+    )
+
+    def open(self, exchange: Exchange) -> SdkChunkRun:
+        if dialect_of(exchange) == RESPONSES:
+            return ResponsesRun(exchange)
+        return _ChatRun(exchange)
+
+
+def dialect_of(exchange: Exchange) -> str:
+    """openai-chat or openai-responses: the exchange's own ``dialect`` when it has one, else
+    read from its events (a Responses event is named, or typed, ``response.…``); a body with
+    neither (an error page) reads as chat."""
+    dialect = getattr(exchange, "dialect", None)
+    if dialect in (CHAT, RESPONSES):
+        return str(dialect)
+    for event in exchange.events[:8]:
+        if event.kind != EventKind.EVENT:
+            continue
+        if event.event.startswith("response.") or _RESPONSE_TYPE.search(event.data[:200]):
+            return RESPONSES
+        if "chat.completion" in event.data[:400]:
+            return CHAT
+    return CHAT
