@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from .net.proxy import RecordingProxy
 
 DEFAULT_LISTEN = "127.0.0.1:8766"
-"""Next to the demo provider's 8765."""
+"""Next to the demo provider's 8765 (as :data:`inspector.net.proxy.DEFAULT_LISTEN`)."""
 DEFAULT_CAPTURES = "captures"
 
 
@@ -79,26 +79,16 @@ def add_proxy_parser(sub: Any) -> None:
     )
 
 
-def parse_listen(text: str) -> tuple[str, int]:
-    """``HOST:PORT``, ``:PORT``, ``PORT`` or ``[::1]:PORT`` as (host, port); InspectorError
-    (one line) otherwise."""
-    value = text.strip()
-    host, sep, port = value.rpartition(":")
-    if not sep:
-        host, port = "", value
-    host = host.strip("[]") or "127.0.0.1"
-    if not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise InspectorError(f"--listen takes HOST:PORT with a port 0-65535, not {text!r}")
-    return host, int(port)
-
-
 def proxy(args: argparse.Namespace) -> int:
     """``toolcall-inspector proxy``: serve until Ctrl+C / SIGTERM (exit 0); 2 if it cannot
     start."""
     from .clirecord import Interrupted, run_interruptible
-    from .net.proxy import RecordingProxy, UpstreamError
+    from .net.proxy import ProxyError, RecordingProxy, parse_listen
 
-    host, port = parse_listen(args.listen)
+    try:
+        host, port = parse_listen(args.listen)
+    except ProxyError as exc:
+        raise InspectorError(f"--listen: {exc}") from None
     if args.read_timeout <= 0 or args.connect_timeout <= 0:
         raise InspectorError("--read-timeout and --connect-timeout take a positive number")
     try:
@@ -112,7 +102,7 @@ def proxy(args: argparse.Namespace) -> int:
             read_timeout=args.read_timeout,
             on_end=lambda ex: print(ex.line(), flush=True),
         )
-    except UpstreamError as exc:
+    except ProxyError as exc:
         raise InspectorError(f"--upstream: {exc}") from None
     try:
         Path(args.captures).mkdir(parents=True, exist_ok=True)

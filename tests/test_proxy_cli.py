@@ -127,7 +127,7 @@ async def test_a_signal_mid_stream_closes_the_capture_cancelled(
 def test_what_cannot_start_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cases = [
         (["--upstream", "ftp://example.com"], "--upstream: the upstream must be an http"),
-        (["--upstream", "http://h", "--listen", "here"], "--listen takes HOST:PORT"),
+        (["--upstream", "http://h", "--listen", "here"], "--listen: the listen address takes HOST:PORT"),
         (["--upstream", "http://h", "--read-timeout", "0"], "--read-timeout and"),
     ]
     for args, said in cases:

@@ -27,6 +27,7 @@ from .live import DEFAULT_MODEL, DEFAULT_PROFILE, DEFAULT_SCENARIO, LiveControll
 from .livebar import LiveToolBar
 from .loadbar import LoadProgress
 from .menus import build_menus
+from .proxy import ProxyController
 from .scenario_dialog import ScenarioDialog, Timeouts
 from .statusline import StatusBar
 from .toolbar import InspectorToolBar, needed_width
@@ -67,6 +68,8 @@ class MainWindow(QMainWindow):
         self.live_bar = LiveToolBar(self)
         self.addToolBar(self.live_bar)
         self.live = LiveController(self.doc, self)
+        self.proxies = ProxyController(self)
+        """Live ▸ Proxy…: recording proxies and the exchanges they list."""
         dock = self.attempts_dock = QDockWidget("Attempts", self)
         dock.setObjectName("attempts-dock")
         dock.setWidget(self.attempts)
@@ -241,8 +244,9 @@ class MainWindow(QMainWindow):
         self.start_live()
 
     async def aclose(self) -> None:
-        """Stop live work (session, tasks, demo server) before the loop ends."""
+        """Stop live work (session, tasks, demo server, proxies) before the loop ends."""
         await self.live.aclose()
+        await self.proxies.aclose()
 
     def _speed_changed(self, speed: float) -> None:
         self.doc.speed = speed
@@ -360,6 +364,7 @@ class MainWindow(QMainWindow):
         self.doc.pause()
         self.doc.cancel_load()
         self.live.stop()  # the capture keeps every byte received; aclose() awaits the rest
+        self.proxies.stop_all()
         if self._compare is not None:
             self._compare.close()
         super().closeEvent(event)  # type: ignore[arg-type]

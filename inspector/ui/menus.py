@@ -140,7 +140,7 @@ class Menus:
 
 
 def build_menus(w: MainWindow) -> Menus:
-    """The menu bar of ``w`` (File, View, Help), the window-wide Space shortcut, and the
+    """The menu bar of ``w`` (File, View, Live, Help), the window-wide Space shortcut, and the
     first-run hint that points at Help."""
     m = w.menuBar().addMenu("&File")
     add_action(m, "&Open…", w.open_dialog, QKeySequence.StandardKey.Open, w)
@@ -169,6 +169,9 @@ def build_menus(w: MainWindow) -> Menus:
         act.setObjectName(f"action-show-{owner.objectName() if owner else kind}")
         act.setText(f"{act.text()} {kind}")
         v.addAction(act)
+    lm = w.menuBar().addMenu("&Live")
+    proxy = add_action(lm, "&Proxy…", w.proxies.show_dock, None, w)
+    proxy.setStatusTip("Put a recording proxy in front of a provider: your agent's calls, live")
     h = w.menuBar().addMenu("&Help")
     add_action(h, "&Getting started", lambda: getting_started(w), QKeySequence("F1"), w)
     add_action(h, "&Keyboard shortcuts", lambda: shortcuts(w), None, w)

@@ -10,7 +10,16 @@ Modules: :mod:`.routes` (where a request goes, what it is, what of it is secret)
 
 from .exchange import Exchange, ProxySession
 from .relay import Ending
-from .routes import Upstream, UpstreamError
+from .routes import DEFAULT_LISTEN, ProxyError, Upstream, parse_listen
 from .server import RecordingProxy
 
-__all__ = ["Ending", "Exchange", "ProxySession", "RecordingProxy", "Upstream", "UpstreamError"]
+__all__ = [
+    "DEFAULT_LISTEN",
+    "Ending",
+    "Exchange",
+    "ProxyError",
+    "ProxySession",
+    "RecordingProxy",
+    "Upstream",
+    "parse_listen",
+]

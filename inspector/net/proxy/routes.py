@@ -66,8 +66,25 @@ def end_to_end(headers: Iterable[tuple[str, str]], drop: frozenset[str] = frozen
     return [(name, value) for name, value in pairs if name.lower() not in skip]
 
 
-class UpstreamError(ValueError):
-    """An upstream URL the proxy cannot stand in front of (one line)."""
+class ProxyError(ValueError):
+    """A proxy setting that cannot be used: an upstream URL, a listen address (one line)."""
+
+
+DEFAULT_LISTEN: Final = "127.0.0.1:8766"
+"""Where a proxy listens unless told (next to the demo provider's 8765)."""
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """``HOST:PORT``, ``:PORT``, ``PORT`` or ``[::1]:PORT`` as (host, port); ProxyError
+    otherwise (port 0: any free one)."""
+    value = text.strip()
+    host, sep, port = value.rpartition(":")
+    if not sep:
+        host, port = "", value
+    host = host.strip("[]") or "127.0.0.1"
+    if not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ProxyError(f"the listen address takes HOST:PORT with a port 0-65535, not {text!r}")
+    return host, int(port)
 
 
 @dataclass(frozen=True)
@@ -79,21 +96,21 @@ class Upstream:
 
     @classmethod
     def parse(cls, url: str) -> Upstream:
-        """The upstream at ``url`` (http or https, with a host); :class:`UpstreamError`
+        """The upstream at ``url`` (http or https, with a host); :class:`ProxyError`
         otherwise."""
         text = url.strip().rstrip("/")
         try:
             parts = urlsplit(text)
             parts.port  # noqa: B018 (a bad port raises here)
         except ValueError:
-            raise UpstreamError(f"not a URL: {redact_url(url)!r}") from None
+            raise ProxyError(f"not a URL: {redact_url(url)!r}") from None
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise UpstreamError(
+            raise ProxyError(
                 f"the upstream must be an http:// or https:// URL with a host, not "
                 f"{redact_url(url)!r}"
             )
         if parts.query or parts.fragment:
-            raise UpstreamError("the upstream URL takes no query or fragment: give its base")
+            raise ProxyError("the upstream URL takes no query or fragment: give its base")
         return cls(text)
 
     @property
