@@ -39,6 +39,8 @@ class Exchange:
     """The response's Content-Type header as received, None when it had none."""
     transport_error: str | None = None
     """Why the body ended early (a reset, a timeout), None for a clean end of the body."""
+    dialect: str | None = None
+    """The provider name the inspector read the body as (None when unknown)."""
 
 
 @dataclass(frozen=True)

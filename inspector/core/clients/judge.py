@@ -83,16 +83,31 @@ def _text(value: object) -> str | None:
 
 
 def exchange_of(view: AttemptView) -> Exchange:
-    """What the client saw of ``view``: status, content type, events, how the body ended."""
+    """What the client saw of ``view``: status, content type, events, how the body ended.
+
+    A raw body (no response record) is a 200 event stream. ``transport_error`` is set only
+    when the body itself was cut (a 2xx event stream whose end record is not a clean end of
+    the body) or no response came at all: an HTTP error status or a refused content type is
+    what the client sees in ``status`` and ``content_type``, as the golden harness serves it.
+    """
     source = view.source
-    if source is None:
-        return Exchange(view.state.events)
-    headers = (source.response or {}).get("headers") or {}
+    state = view.state
+    dialect = state.dialect_name
+    if source is None or (source.response is None and not view.error):
+        return Exchange(state.events, source.body if source else b"", dialect=dialect)
+    if source.response is None:  # refused, or reset before any header
+        return Exchange(state.events, source.body, 0, None, view.error, dialect)
+    headers = source.response.get("headers") or {}
     ctype = next((v for k, v in headers.items() if k.lower() == "content-type"), None)
     status = source.status if source.status is not None else 200
-    if source.response is None and view.error:
-        status = 0  # the request never got a response (refused, reset before headers)
-    return Exchange(view.state.events, source.body, status, ctype, view.error)
+    ended = (source.end or {}).get("reason", "eof")
+    cut = ended != "eof" and 200 <= status < 300 and _is_event_stream(ctype)
+    error = (view.error or str(ended)) if cut else None
+    return Exchange(state.events, source.body, status, ctype, error, dialect)
+
+
+def _is_event_stream(content_type: str | None) -> bool:
+    return (content_type or "").split(";")[0].strip().lower() == "text/event-stream"
 
 
 # -- comparing ---------------------------------------------------------------------------
