@@ -1,6 +1,8 @@
-"""openai-python's chat stream helper: what ``client.chat.completions.stream()`` then
-``get_final_completion()`` hand over (``choices[0].message.tool_calls``: id, function.name,
-function.arguments).
+"""openai-python: what ``client.chat.completions.stream()`` then ``get_final_completion()``
+hand over (``choices[0].message.tool_calls``: id, function.name, function.arguments); on the
+openai-responses dialect, what ``client.responses.stream()`` then ``get_final_response()`` hand
+over (:mod:`.openai_responses`). The dialect is the exchange's (read from its events when it
+has none: an error page with no events then reads as chat).
 
 Follows openai 3.57.0: ``openai/lib/streaming/chat/_completions.py``
 (``ChatCompletionStreamState``, ``ChoiceEventState``), ``openai/lib/streaming/_deltas.py``
@@ -26,7 +28,8 @@ What the library does, modelled here:
   ``ContentFilterFinishReasonError``; ``custom`` calls are left out.
 
 Not modelled: tools declared ``strict`` (the runner declares the request's tools as sent),
-``response_format`` parsing, logprobs beyond their merge.
+``response_format`` parsing, logprobs beyond their merge, pydantic's lax validation of
+fields other than a delta's ``tool_calls``.
 """
 
 from __future__ import annotations
@@ -61,20 +64,20 @@ class _Choice:
         self.current: Any = None
         self.done: set[Any] = set()
 
-    def done_events(self, choice: Any, snapshot: dict[str, Any], tools: list[str]) -> None:
+    def done_events(self, choice: Any, snapshot: dict[str, Any]) -> None:
         if snapshot.get("finish_reason"):
             _logprobs_done(snapshot)
             if self.current is not None and self.current not in self.done:
-                self._tool_done(snapshot, self.current, tools)
+                self._tool_done(snapshot, self.current)
         for tool_call in attr(attr(choice, "delta"), "tool_calls") or []:
             index = attr(tool_call, "index")
             if self.current != index:
                 _logprobs_done(snapshot)
                 if self.current is not None:
-                    self._tool_done(snapshot, self.current, tools)
+                    self._tool_done(snapshot, self.current)
             self.current = index
 
-    def _tool_done(self, snapshot: dict[str, Any], index: Any, tools: list[str]) -> None:
+    def _tool_done(self, snapshot: dict[str, Any], index: Any) -> None:
         if index in self.done:
             return
         self.done.add(index)
@@ -107,7 +110,6 @@ class _ChatRun(SdkChunkRun):
         super().__init__(exchange)
         self.snapshot: dict[str, Any] | None = None
         self.states: list[_Choice] = []
-        self.tools: list[str] = []
         self._held: list[HandedCall] = []
 
     def chunk(self, data: Any) -> None:
@@ -183,7 +185,7 @@ class _ChatRun(SdkChunkRun):
                         attr(attr(call, "function"), "name")
                         attr(attr(fragment, "function"), "arguments")
             _logprobs_events(attr(choice, "logprobs"), snapshot.get("logprobs"))
-            state.done_events(choice, snapshot, self.tools)
+            state.done_events(choice, snapshot)
 
     # -- get_final_completion --------------------------------------------------------------
 

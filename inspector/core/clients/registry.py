@@ -24,6 +24,7 @@ REPLICAS: Final[tuple[Replica, ...]] = (
 
 VERIFIED: Final[frozenset[str]] = frozenset(
     {
+        "openai-python",
         "by-id",
         "by-index",
     }
