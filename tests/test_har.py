@@ -16,14 +16,17 @@ from typing import Any
 
 import orjson
 import pytest
-from conftest import all_real_fixtures
+from conftest import all_real_fixtures, real_fixture
 from har import shapes
+from har.shapes import TOOLS
 
 from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.capture import harexport
 from inspector.core.capture.format import CaptureError
 from inspector.core.capture.har import looks_like_har, read_har
 from inspector.core.capture.harcapture import NO_TIMING
 from inspector.core.capture.reader import load
+from inspector.core.capture.writer import CaptureWriter
 from inspector.core.providers import REGISTRY
 from inspector.core.replay.harsessions import HarSessions, read_sessions
 from inspector.core.replay.replayer import Replayer
@@ -42,10 +45,9 @@ def calls_report(capture: Any, tools: ToolRegistry | None = None) -> dict[str, A
     """What the report says of the calls, quirks and finish (not the source, warnings or
     capture-level facts, which differ between a HAR entry and a raw body by design)."""
     analysis = Analysis.from_capture(capture, Settings(), tools, providers=REGISTRY)
-    doc = report.to_json(analysis)
-    final = doc["attempts"][-1]
+    final = report.attempt_json(analysis.final)
     keys = ("dialect", "events", "bytes", "finish_reason", "text", "errors", "tool_calls")
-    return {k: final[k] for k in (*keys, "quirks", "word")}
+    return {k: final[k] for k in (*keys, "quirks")}
 
 
 def sessions_of(har: dict[str, Any] | bytes, name: str = "x.har") -> HarSessions:
@@ -248,3 +250,68 @@ def test_an_untimed_har_session_replays_one_event_per_step() -> None:
     capture = sessions_of(shapes.chrome(body, shapes.wire("openai-chat"))).sessions[0].capture
     replayer = Replayer(capture, Settings())
     assert len(replayer.plan) > 1 and b"".join(s.data for s in replayer.plan) == body
+
+
+WRONG = [None, True, -1, "x", [], {"a": 1}]
+
+
+def leaves(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path into ``node`` (objects and lists), its own included."""
+    found = [path]
+    if isinstance(node, dict):
+        for k, v in node.items():
+            found += leaves(v, (*path, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node[:3]):
+            found += leaves(v, (*path, i))
+    return found
+
+
+def replaced(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
+    copy = json.loads(json.dumps(doc))
+    node = copy
+    for k in path[:-1]:
+        node = node[k]
+    node[path[-1]] = value
+    return copy
+
+
+def small_capture(path: Path, body: bytes) -> Any:
+    """A capture of ours with every record kind: a retry, chunks, an event and an end."""
+    with CaptureWriter(path, meta={"dialect": "openai-chat"}) as w:
+        w.request(1, "POST", "https://api.example/v1/chat/completions", {}, {"tools": TOOLS})
+        w.response(1, 200, {"content-type": "text/event-stream"}, 0.01)
+        w.chunk(1, 0.02, body[:100])
+        w.event(1, 0.03, "tool_result", {"call": "c1"})
+        w.attempt(2, "stream_invalid_tool_call", "retry_streaming")
+        w.chunk(2, 0.05, body[100:])
+        w.end(2, 0.06, "eof")
+    return load(path)
+
+
+@pytest.mark.parametrize("kind", ["firefox", "ours"])
+def test_a_field_of_any_wrong_type_anywhere_is_read_or_one_error(kind: str, tmp_path: Path) -> None:
+    """Hostile HARs: each field of a real entry (ours: with _chunks and _inspector) replaced by
+    each JSON kind; reading and judging raise nothing but a one-line CaptureError."""
+    body = real_fixture("mistral-no-index-whole-call").read_bytes()
+    if kind == "ours":
+        har = harexport.to_har([small_capture(tmp_path / "c.jsonl", body)])
+    else:
+        har = shapes.firefox(body, shapes.wire("openai-chat"))
+    har = json.loads(orjson.dumps(har))
+    paths = [p for p in leaves(har["log"]["entries"][0]) if p]
+    assert len(paths) > 40
+    errors = 0
+    for path in paths:
+        for value in WRONG:
+            doc = replaced(har, ("log", "entries", 0, *path), value)
+            try:
+                found = sessions_of(doc)
+            except CaptureError as exc:
+                errors += 1
+                assert "\n" not in str(exc)
+                continue
+            for s in found.sessions:  # judged as the views judge it
+                analysis = Analysis.from_capture(s.capture, Settings(), providers=REGISTRY)
+                assert all(v.verdicts is not None for v in analysis.attempts)
+    assert errors < len(paths) * len(WRONG) / 2  # most damage is survived, not refused

@@ -11,11 +11,11 @@ from typing import Any
 
 import orjson
 import pytest
+from conftest import REPO, real_fixture
+from har import shapes
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QMessageBox
 
-from conftest import REPO, real_fixture
-from har import shapes
 from inspector.core.replay.harsessions import load_sessions
 from inspector.ui import dialogs, harui
 from inspector.ui.harui import HarPicker
@@ -166,3 +166,21 @@ def test_export_with_nothing_open_says_so_and_a_failed_write_is_a_message(
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(nowhere), ""))
     export_action(window).trigger()
     assert boxes[-1][0] == "warning" and "cannot write" in boxes[-1][1]
+
+
+def test_a_running_sessions_capture_is_exported_as_it_stands(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from types import SimpleNamespace
+
+    from inspector.core.analysis.session import Analysis, Settings
+    from inspector.core.providers import REGISTRY
+
+    window.doc.attach_live(Analysis(Settings(), providers=REGISTRY), "live session")
+    monkeypatch.setattr(window.live, "session", SimpleNamespace(capture_path=SAMPLE))
+    try:
+        capture = harui.current_capture(window)
+    finally:
+        window.doc.close()
+        monkeypatch.undo()  # before the window closes: closing stops the session it holds
+    assert capture is not None and capture.path == str(SAMPLE) and capture.attempts
