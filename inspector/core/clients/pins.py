@@ -1,0 +1,75 @@
+"""Where a library's own reading of a body lands among the inspector's wire events.
+
+Replicas whose library decodes the body's bytes itself (its own line splitting, UTF-8 handling
+and event framing) re-read ``Exchange.body`` and pin each thing the library does to the
+inspector event it follows, so the driver feeds it at the right ``seq``.
+
+Invariants:
+- :meth:`Pins.at` is the ``seq`` of the last inspector event ending at or before a byte offset
+  (-1 before the first), :meth:`Pins.within` the event holding it; pins never decrease.
+- :meth:`Pins.bad_line` pins a line the library cannot decode to the inspector's own ERROR
+  event inside that line, when there is one and it is not behind the pins already given.
+- :func:`lines` splits at CR, LF and CRLF (the SSE line ends) and yields every line with its
+  byte range; a last line without its line end comes with ``ended=False``.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator, Sequence
+from typing import Final
+
+from inspector.core.base.model import EventKind, SSEEvent
+
+_LINE_END: Final = re.compile(b"\r\n|\r|\n")
+
+
+class Pins:
+    """Byte offsets to inspector ``seq`` numbers (see the module's invariants)."""
+
+    def __init__(self, events: Sequence[SSEEvent]) -> None:
+        self.events = events
+        self.ends = [ev.end for ev in events]
+        self.floor = -1
+
+    def at(self, offset: int) -> int:
+        """The last event ending at or before ``offset`` (never below an earlier pin)."""
+        k = bisect_right(self.ends, offset) - 1
+        self.floor = max(self.floor, self.events[k].seq if k >= 0 else -1)
+        return self.floor
+
+    def within(self, offset: int) -> int:
+        """The event whose bytes hold ``offset`` (the first ending at or after it): where a
+        library that acts in the middle of an event (on one of its lines) acts."""
+        k = bisect_left(self.ends, offset)
+        if k < len(self.events):
+            self.floor = max(self.floor, self.events[k].seq)
+        return self.floor
+
+    def bad_line(self, start: int, end: int) -> int:
+        """The inspector's ERROR event for an undecodable line ``[start, end)``."""
+        fallback = self.at(end)
+        for ev in self.events:
+            if ev.kind == EventKind.ERROR and start <= ev.start < end:
+                return ev.seq if ev.seq <= fallback else fallback
+        return fallback
+
+
+def lines(body: bytes) -> Iterator[tuple[int, int, bytes, bool]]:
+    """``(start, end, line, ended)`` per line: ``end`` is past its line end (see above)."""
+    pos = 0
+    for match in _LINE_END.finditer(body):
+        yield pos, match.end(), body[pos : match.start()], True
+        pos = match.end()
+    if pos < len(body):
+        yield pos, len(body), body[pos:], False
+
+
+def utf8_error(raw: bytes) -> str:
+    """``str()`` of the UnicodeDecodeError decoding ``raw`` strictly raises ("" if none)."""
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return str(exc)
+    return ""

@@ -1,0 +1,340 @@
+"""JavaScript's ``JSON.parse`` (V8, as in Node 24) and ``JSON.stringify``, for replicas of
+JavaScript clients (the Vercel AI SDK).
+
+Follows V8's ``src/json/json-parser.cc`` (``ParseJsonValueRecursive``, ``ScanJsonString``,
+``ParseJsonNumberAsDoubleOrSmi``, ``ReportUnexpectedToken``) and its message templates.
+
+Invariants:
+- :func:`parse` gives JavaScript's value as Python holds it: objects as dicts whose keys are in
+  JavaScript's order (array-index keys ``"0"``, ``"1"`` … ascending first, then the others as
+  inserted; a repeated key keeps its first place and takes the last value), every number a
+  float (``-0.0`` kept), strings, lists, booleans and None. Where V8 throws it raises
+  :class:`JsSyntaxError` whose message is V8's: ``Unexpected end of JSON input``, ``Unexpected
+  token 'x', "…" is not valid JSON`` (with V8's 10-character context and ellipses for sources
+  of 21 characters or more), or ``<what> in JSON at position P (line L column C)``;
+  positions count UTF-16 code units, as JavaScript strings do.
+- :func:`stringify` is ``JSON.stringify`` of such a value (compact, or indented like
+  ``JSON.stringify(v, null, 2)``): numbers as JavaScript prints them (``1e+21``, ``1e-7``,
+  ``-0`` as ``0``), only ``"``, ``\\``, control characters and lone surrogates escaped.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any, Final
+
+_WS: Final = " \t\n\r"
+_CONTEXT: Final = 10
+_MIN_CONTEXT_SOURCE: Final = 2 * _CONTEXT + 1
+_SPECIAL: Final = ("[object Object]", "undefined", "Infinity", "NaN")
+_ESCAPES: Final = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r",
+                   "t": "\t"}  # fmt: skip
+_INDEX_KEY: Final = re.compile(r"0|[1-9][0-9]*")
+_AT: Final = " at position {pos} (line {line} column {col})"
+
+
+class JsSyntaxError(ValueError):
+    """A ``SyntaxError`` from ``JSON.parse``: ``str()`` is V8's message."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(_joined(message))
+
+
+def _units(text: str) -> str:
+    """``text`` as UTF-16 code units, one Python character per unit."""
+    if all(ord(c) < 0x10000 for c in text):
+        return text
+    data = text.encode("utf-16-le", "surrogatepass")
+    return "".join(chr(int.from_bytes(data[i : i + 2], "little")) for i in range(0, len(data), 2))
+
+
+def _joined(units: str) -> str:
+    """Code units back to a Python string: surrogate pairs become one character."""
+    if not any("\ud800" <= c <= "\udfff" for c in units):
+        return units
+    return units.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
+def is_index_key(key: str) -> bool:
+    """An array-index property name (JavaScript orders these first)."""
+    return bool(_INDEX_KEY.fullmatch(key)) and int(key) < 2**32 - 1
+
+
+def js_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object with JavaScript's key order (see the module's invariants)."""
+    named: dict[str, Any] = {}
+    indexed: dict[str, Any] = {}
+    for key, value in pairs:
+        (indexed if is_index_key(key) else named)[key] = value
+    if not indexed:
+        return named
+    out = {k: indexed[k] for k in sorted(indexed, key=int)}
+    out.update(named)
+    return out
+
+
+def parse(text: str) -> Any:
+    """``JSON.parse(text)`` (see the module's invariants)."""
+    return _Parser(_units(text)).top()
+
+
+class _Parser:
+    def __init__(self, src: str) -> None:
+        self.src = src
+        self.i = 0
+
+    # -- errors, as ReportUnexpectedToken words them ----------------------------------------
+
+    def where(self, pos: int) -> str:
+        line, last = 1, 0
+        src, k = self.src, 0
+        while k < pos:
+            if src[k] == "\r" and k < pos - 1 and src[k + 1] == "\n":
+                k += 1
+            if src[k] in "\r\n":
+                line, last = line + 1, k + 1
+            k += 1
+        return _AT.format(pos=pos, line=line, col=1 + pos - last)
+
+    def at(self, what: str, pos: int | None = None) -> JsSyntaxError:
+        return JsSyntaxError(what + self.where(self.i if pos is None else pos))
+
+    def unexpected(self, pos: int | None = None) -> JsSyntaxError:
+        """The message for an unexpected character (or the end) at ``pos``."""
+        pos = self.i if pos is None else pos
+        src = self.src
+        if pos >= len(src):
+            return JsSyntaxError("Unexpected end of JSON input")
+        if src in _SPECIAL:
+            return JsSyntaxError(f'"{src}" is not valid JSON')
+        token = src[pos]
+        if token == '"':
+            return JsSyntaxError("Unexpected string in JSON" + self.where(pos))
+        if token == "-" or "0" <= token <= "9":
+            return JsSyntaxError("Unexpected number in JSON" + self.where(pos))
+        head = f"Unexpected token '{token}', "
+        if len(src) < _MIN_CONTEXT_SOURCE:
+            return JsSyntaxError(f'{head}"{src}" is not valid JSON')
+        if pos < _CONTEXT:
+            return JsSyntaxError(f'{head}"{src[: pos + _CONTEXT]}"... is not valid JSON')
+        if pos < len(src) - _CONTEXT:
+            shown = src[pos - _CONTEXT : pos + _CONTEXT]
+            return JsSyntaxError(f'{head}..."{shown}"... is not valid JSON')
+        return JsSyntaxError(f'{head}..."{src[pos - _CONTEXT :]}" is not valid JSON')
+
+    # -- the grammar -----------------------------------------------------------------------
+
+    def skip(self) -> str:
+        src, i = self.src, self.i
+        while i < len(src) and src[i] in _WS:
+            i += 1
+        self.i = i
+        return src[i] if i < len(src) else ""
+
+    def top(self) -> Any:
+        value = self.value()
+        if self.skip():
+            raise self.at("Unexpected non-whitespace character after JSON")
+        return value
+
+    def value(self) -> Any:
+        c = self.skip()
+        if c == '"':
+            return self.string()
+        if c == "-" or "0" <= c <= "9":
+            return self.number()
+        if c == "{":
+            return self.obj()
+        if c == "[":
+            return self.array()
+        for word, result in (("true", True), ("false", False), ("null", None)):
+            if c == word[0]:
+                self.literal(word)
+                return result
+        raise self.unexpected()
+
+    def literal(self, word: str) -> None:
+        src, i = self.src, self.i
+        for expected in word:
+            if i >= len(src) or src[i] != expected:
+                raise self.unexpected(i)
+            i += 1
+        self.i = i
+
+    def expect(self, char: str, what: str) -> None:
+        if self.skip() != char:
+            raise self.at(what)
+        self.i += 1
+
+    def obj(self) -> dict[str, Any]:
+        self.i += 1
+        if self.skip() == "}":
+            self.i += 1
+            return {}
+        pairs: list[tuple[str, Any]] = []
+        what = "Expected property name or '}' in JSON"
+        while True:
+            if self.skip() != '"':
+                raise self.at(what)
+            key = self.string()
+            self.expect(":", "Expected ':' after property name in JSON")
+            pairs.append((key, self.value()))
+            if self.skip() != ",":
+                break
+            self.i += 1
+            what = "Expected double-quoted property name in JSON"
+        self.expect("}", "Expected ',' or '}' after property value in JSON")
+        return js_object(pairs)
+
+    def array(self) -> list[Any]:
+        self.i += 1
+        if self.skip() == "]":
+            self.i += 1
+            return []
+        out = [self.value()]
+        while self.skip() == ",":
+            self.i += 1
+            out.append(self.value())
+        self.expect("]", "Expected ',' or ']' after array element in JSON")
+        return out
+
+    def string(self) -> str:
+        src, i = self.src, self.i + 1
+        out: list[str] = []
+        while True:
+            if i >= len(src):
+                raise self.at("Unterminated string in JSON", len(src))
+            c = src[i]
+            if c == '"':
+                self.i = i + 1
+                return _joined("".join(out))
+            if c < " ":
+                raise self.at("Bad control character in string literal in JSON", i)
+            if c != "\\":
+                out.append(c)
+                i += 1
+                continue
+            i += 1
+            esc = src[i] if i < len(src) else ""
+            if not esc or ord(esc) > 0xFF:
+                raise self.unexpected(i)
+            if esc in _ESCAPES:
+                out.append(_ESCAPES[esc])
+                i += 1
+            elif esc == "u":
+                for k in range(i + 1, i + 5):
+                    if k >= len(src) or src[k] not in "0123456789abcdefABCDEF":
+                        raise self.at("Bad Unicode escape in JSON", min(k, len(src)))
+                out.append(chr(int(src[i + 1 : i + 5], 16)))
+                i += 5
+            else:
+                raise self.at("Bad escaped character in JSON", i)
+
+    def number(self) -> float:
+        src, start = self.src, self.i
+        i = start + 1 if src[start] == "-" else start
+
+        def digit(k: int) -> bool:
+            return k < len(src) and "0" <= src[k] <= "9"
+
+        if i < len(src) and src[i] == "0":
+            i += 1
+            if digit(i):
+                raise JsSyntaxError("Unexpected number in JSON" + self.where(i))
+        else:
+            if not digit(i):
+                raise self.at("No number after minus sign in JSON", i)
+            while digit(i):
+                i += 1
+        if i < len(src) and src[i] == ".":
+            i += 1
+            if not digit(i):
+                raise self.at("Unterminated fractional number in JSON", i)
+            while digit(i):
+                i += 1
+        if i < len(src) and src[i] in "eE":
+            i += 1
+            if i < len(src) and src[i] in "+-":
+                i += 1
+            if not digit(i):
+                raise self.at("Exponent part is missing a number in JSON", i)
+            while digit(i):
+                i += 1
+        self.i = i
+        return float(src[start:i])
+
+
+# -- JSON.stringify --------------------------------------------------------------------------
+
+
+def number_text(x: float) -> str:
+    """JavaScript's ``Number.prototype.toString()`` of a finite double."""
+    if x == 0:
+        return "0"
+    if math.isnan(x) or math.isinf(x):
+        return "null"
+    sign = "-" if x < 0 else ""
+    mantissa, _, exp = repr(abs(x)).partition("e")
+    whole, _, frac = mantissa.partition(".")
+    digits = (whole + frac.rstrip("0")) if frac != "0" else whole
+    point = len(whole) + (int(exp) if exp else 0)  # the decimal point's place in the digits
+    lead = len(digits) - len(digits.lstrip("0"))
+    digits, point = digits.lstrip("0"), point - lead
+    digits = digits.rstrip("0") or "0"
+    k, n = len(digits), point
+    if k <= n <= 21:
+        return sign + digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return sign + digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return sign + "0." + "0" * -n + digits
+    e = n - 1
+    tail = ("." + digits[1:]) if k > 1 else ""
+    return f"{sign}{digits[0]}{tail}e{'+' if e >= 0 else '-'}{abs(e)}"
+
+
+def _quote(s: str) -> str:
+    out = ['"']
+    for c in s:
+        o = ord(c)
+        if c == '"' or c == "\\":
+            out.append("\\" + c)
+        elif o < 0x20:
+            named = {8: "\\b", 9: "\\t", 10: "\\n", 12: "\\f", 13: "\\r"}.get(o)
+            out.append(named or f"\\u{o:04x}")
+        elif 0xD800 <= o <= 0xDFFF:
+            out.append(f"\\u{o:04x}")
+        else:
+            out.append(c)
+    out.append('"')
+    return "".join(out)
+
+
+def stringify(value: Any, indent: int = 0, _depth: int = 0) -> str:
+    """``JSON.stringify(value)``, or ``JSON.stringify(value, null, indent)``."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int | float):
+        return number_text(float(value))
+    if isinstance(value, str):
+        return _quote(value)
+    if isinstance(value, dict):
+        items = [f"{_quote(k)}:{' ' if indent else ''}{stringify(v, indent, _depth + 1)}"
+                 for k, v in value.items()]  # fmt: skip
+        return _wrap("{", "}", items, indent, _depth)
+    items = [stringify(v, indent, _depth + 1) for v in value]
+    return _wrap("[", "]", items, indent, _depth)
+
+
+def _wrap(open_: str, close: str, items: list[str], indent: int, depth: int) -> str:
+    if not items:
+        return open_ + close
+    if not indent:
+        return open_ + ",".join(items) + close
+    inner = "\n" + " " * (indent * (depth + 1))
+    return open_ + inner + ("," + inner).join(items) + "\n" + " " * (indent * depth) + close

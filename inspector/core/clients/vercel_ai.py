@@ -1,0 +1,232 @@
+"""The ``vercel-ai`` replica: the tool calls ``streamText`` (``ai`` 7.0.173) hands over in
+``fullStream`` from an ``@ai-sdk/openai-compatible`` 3.0.92 chat model.
+
+Follows ``@ai-sdk/openai-compatible``'s ``src/chat/openai-compatible-chat-language-model.ts``
+(``doStream``); ``@ai-sdk/provider-utils`` 5.0.81: ``postToApi``,
+``createJsonErrorResponseHandler``, ``parseJsonEventStream``, ``secureJsonParse`` and
+``StreamingToolCallTracker`` (:mod:`.ai_sdk_tracker`); ``eventsource-parser`` 3.1.1; and
+``ai``'s ``parseToolCall`` and ``normalizeStreamProviderError``.
+
+What the SDK does, modelled here:
+- A status that is not 2xx: ``APICallError`` whose message is the body's ``error.message``
+  (when the body is JSON of the OpenAI error shape), else the status text. The content type
+  is never looked at.
+- The body is decoded leniently (invalid UTF-8 becomes U+FFFD) and parsed as SSE (comments
+  and event names ignored; a last event without its blank line is never dispatched). Each
+  event's data, but ``[DONE]``, goes through ``JSON.parse`` (V8: :mod:`.v8_json`; a
+  ``data: : OPENROUTER PROCESSING`` keep-alive is ``JSONParseError: JSON parsing failed:
+  Text: : OPENROUTER PROCESSING. Error message: SyntaxError: Unexpected token ':', …``) and
+  the chunk schema (:mod:`.zod_chunk`: arguments sent as an object are a
+  ``TypeValidationError``). A chunk with an ``error`` key is a ``StreamProviderError`` with
+  its message. Each of these is an ``error`` part in ``fullStream``; the stream goes on.
+- Tool-call deltas are assembled by :mod:`.ai_sdk_tracker` (which may throw), and handed
+  over only when the stream ends, in index order; then a stream that never sent a
+  ``finish_reason`` adds ``InvalidResponseDataError: Response stream ended without a finish
+  reason.`` A body cut short throws ``APICallError: Failed to process successful response``.
+- ``streamText`` parses each call's arguments (``JSON.parse`` plus secure-json-parse's
+  ``__proto__`` / ``constructor.prototype`` check; blank arguments are ``{}``): a call whose
+  arguments parse is handed over with them as ``JSON.stringify`` writes them (keys in
+  JavaScript's order, numbers as JavaScript prints them); one whose arguments do not is
+  handed over *invalid*, its arguments the raw text (the agent gets a ``tool-error``).
+
+The result is what an agent that reads ``fullStream`` and stops at the first ``error`` part
+(or thrown error) gets: that error, and no calls; else every ``tool-call`` part. (The SDK
+itself streams on after an error part: an agent awaiting ``result.toolCalls`` gets the
+calls, and the error only reaches ``onError``.) Not modelled: the tools the agent declared
+(the exchange carries none: every name counts as declared, which only matters for blank
+arguments), and the SDK's retries (the runner sets ``maxRetries: 0``).
+"""
+
+from __future__ import annotations
+
+import re
+from http import HTTPStatus
+from typing import Any, ClassVar, Final
+
+from inspector.core.base.model import EventKind, SSEEvent
+from inspector.core.clients.ai_sdk_tracker import Tracker, js_trim
+from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Replica, ReplicaRun
+from inspector.core.clients.v8_json import JsSyntaxError, number_text, parse, stringify
+from inspector.core.clients.zod_chunk import ERROR, check_chunk, issues
+
+_PROTO: Final = re.compile(
+    r'"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])'
+    r'(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:'
+)
+_CONSTRUCTOR: Final = re.compile(
+    r'"(?:c|\\u0063)(?:o|\\u006[Ff])(?:n|\\u006[Ee])(?:s|\\u0073)(?:t|\\u0074)'
+    r'(?:r|\\u0072)(?:u|\\u0075)(?:c|\\u0063)(?:t|\\u0074)(?:o|\\u006[Ff])(?:r|\\u0072)"\s*:'
+)
+_FORBIDDEN: Final = "Object contains forbidden prototype property"
+_NO_FINISH: Final = "Response stream ended without a finish reason."
+_CUT: Final = "Failed to process successful response"
+
+
+def secure_parse(text: str) -> Any:
+    """``secureJsonParse``: ``JSON.parse``, then no own ``__proto__`` and no
+    ``constructor.prototype`` anywhere (:class:`~.v8_json.JsSyntaxError` otherwise)."""
+    value = parse(text)
+    if not isinstance(value, dict | list) or not (_PROTO.search(text) or _CONSTRUCTOR.search(text)):
+        return value
+    todo = [value]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            ctor = node.get("constructor")
+            if "__proto__" in node or (isinstance(ctor, dict) and "prototype" in ctor):
+                raise JsSyntaxError(_FORBIDDEN)
+            todo += node.values()
+        elif isinstance(node, list):
+            todo += node
+    return value
+
+
+def json_parse_error(text: str, exc: JsSyntaxError) -> ClientRaised:
+    """``JSONParseError`` as the SDK words it."""
+    return ClientRaised(
+        "JSONParseError", f"JSON parsing failed: Text: {text}.\nError message: SyntaxError: {exc}"
+    )
+
+
+def status_error(exchange: Exchange) -> ClientRaised | None:
+    """The ``APICallError`` for a status that is not 2xx (None for 2xx)."""
+    status = exchange.status
+    if status == 0:
+        return ClientRaised("APICallError", "Cannot connect to API: connect ECONNREFUSED")
+    if 200 <= status < 300:
+        return None
+    try:
+        reason = HTTPStatus(status).phrase
+    except ValueError:
+        reason = ""
+    text = exchange.body.decode("utf-8", "replace")
+    if not js_trim(text):
+        return ClientRaised("APICallError", reason)
+    try:
+        body = secure_parse(text)
+    except JsSyntaxError:
+        return ClientRaised("APICallError", reason)
+    if issues(ERROR, body, []):
+        return ClientRaised("APICallError", reason)
+    return ClientRaised("APICallError", body["error"]["message"])
+
+
+def provider_error(error: Any) -> ClientRaised:
+    """A chunk's ``error`` value as ``fullStream``'s error part carries it
+    (``normalizeStreamProviderError``, then the class name and message an agent sees)."""
+    if isinstance(error, dict):
+        inner = error.get("error")
+        details = inner if isinstance(inner, dict) else error
+        if isinstance(details.get("message"), str):
+            return ClientRaised("StreamProviderError", details["message"])
+        return ClientRaised("Object", "[object Object]")
+    if error is None:
+        return ClientRaised("object", "null")
+    kinds = {bool: "Boolean", str: "String", float: "Number", list: "Array"}
+    return ClientRaised(kinds.get(type(error), "Object"), js_string(error))
+
+
+def js_string(value: Any) -> str:
+    """``String(value)`` for a JSON value."""
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return number_text(float(value))
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return ",".join("" if v is None else js_string(v) for v in value)
+    return "[object Object]" if isinstance(value, dict) else "null"
+
+
+def handed_arguments(text: str) -> str:
+    """What ``fullStream``'s ``tool-call`` part holds as the call's arguments (see above)."""
+    if not js_trim(text):
+        return "{}"
+    try:
+        return stringify(secure_parse(text))
+    except JsSyntaxError:
+        return text
+
+
+class _Run(ReplicaRun):
+    def __init__(self, exchange: Exchange) -> None:
+        super().__init__()
+        self.exchange = exchange
+        self.tracker = Tracker(self.calls, self.touched)
+        self.finished = False
+        self.last = _unterminated_last(exchange)
+
+    def feed(self, event: SSEEvent) -> None:
+        if event.kind != EventKind.EVENT or event.seq == self.last or event.data == "[DONE]":
+            return
+        try:
+            chunk = check_chunk(secure_parse(event.data))
+        except JsSyntaxError as exc:
+            raise json_parse_error(event.data, exc) from None
+        if isinstance(chunk, dict) and "error" in chunk:
+            raise provider_error(chunk["error"])
+        choices = chunk.get("choices") or []
+        choice = choices[0] if choices else None
+        if not isinstance(choice, dict):
+            return
+        self.finished = self.finished or choice.get("finish_reason") is not None
+        delta = choice.get("delta")
+        if isinstance(delta, dict):
+            for d in delta.get("tool_calls") or []:
+                self.tracker.delta(d)
+
+    def finish(self) -> list[HandedCall]:
+        if self.exchange.transport_error and _cut(self.exchange.transport_error):
+            raise ClientRaised("APICallError", _CUT)
+        order = self.tracker.finish()
+        if not self.finished:
+            raise ClientRaised("InvalidResponseDataError", _NO_FINISH)
+        return [
+            HandedCall(t.partial.id, t.partial.name, handed_arguments(t.arguments)) for t in order
+        ]
+
+
+def _cut(why: str) -> bool:
+    """The inspector's words for a body cut short (not its HTTP or content-type complaints)."""
+    why = why.lower()
+    return why.startswith("connection broken") or "reset" in why or "timeout" in why
+
+
+def _unterminated_last(exchange: Exchange) -> int | None:
+    """The ``seq`` of a last event with no blank line after it (eventsource-parser never
+    dispatches it; a trailing CR is held back for an LF that never comes), else None."""
+    body = exchange.body
+    events = [ev for ev in exchange.events if ev.kind == EventKind.EVENT]
+    if not body or not events or events[-1].end < len(body):
+        return None
+    tail = body[events[-1].start :].removesuffix(b"\r")  # a last CR waits for its LF forever
+    if tail.endswith(b"\r\n"):
+        tail = tail[:-2]
+    elif tail.endswith((b"\r", b"\n")):
+        tail = tail[:-1]
+    ended = tail.endswith((b"\r", b"\n"))
+    return None if ended else events[-1].seq
+
+
+class VercelAi(Replica):
+    """``streamText``'s tool calls over the openai-compatible provider (see the module)."""
+
+    name: ClassVar[str] = "vercel-ai"
+    library: ClassVar[str] = "@ai-sdk/openai-compatible"
+    version: ClassVar[str] = "3.0.92"
+    follows: ClassVar[str] = (
+        "@ai-sdk/openai-compatible src/chat/openai-compatible-chat-language-model.ts (doStream), "
+        "@ai-sdk/provider-utils src/streaming-tool-call-tracker.ts, ai 7.0.173 parseToolCall"
+    )
+    dialects: ClassVar[frozenset[str]] = frozenset({"openai-chat"})
+    summary: ClassVar[str] = (
+        "Vercel AI SDK: streamText over @ai-sdk/openai-compatible, stopping at the first error "
+        "part; calls matched by id, index and name, handed over when the stream ends"
+    )
+
+    def open(self, exchange: Exchange) -> ReplicaRun:
+        raised = status_error(exchange)
+        if raised is not None:
+            raise raised
+        return _Run(exchange)

@@ -1,0 +1,85 @@
+// The real Vercel AI SDK on one served stream: `streamText` over `@ai-sdk/openai-compatible`.
+//
+// Usage: node run.mjs BASE_URL MODEL < tools.json
+//   tools.json: [{"name", "description", "parameters"}] (the stream's declared tools; each is
+//   given to the SDK with `jsonSchema(parameters)` and no validator, so only the wire decides
+//   whether a call parses).
+// Prints one JSON line: {"calls", "error", "errors", "parts", "versions"}:
+//   calls:  every `tool-call` part of `fullStream`, in order: {"id", "name", "arguments",
+//           "invalid"}; arguments as the SDK hands them over: the parsed input as JSON
+//           (`JSON.stringify`), or the raw text when it did not parse.
+//   errors: every `error` part of `fullStream` and a thrown error, in order:
+//           {"type": the error's class name, "message", "how": "part" | "thrown"}.
+//   error:  the first of `errors` (or null).
+//   parts:  the types of every `fullStream` part, in order (for reading what happened).
+import { readFileSync } from 'node:fs';
+
+// The SDK's generateId() draws from Math.random: fixed at 0, every id it makes is
+// 0000000000000000 (its tracker then suffixes -1, -2 ... on a clash), so goldens are stable.
+Math.random = () => 0;
+
+import { createRequire } from 'node:module';
+import { jsonSchema, streamText, tool } from 'ai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+
+const require = createRequire(import.meta.url);
+const version = name => require(`${name}/package.json`).version;
+
+function describe(error, how) {
+  const type = error?.constructor?.name ?? typeof error;
+  const message = error instanceof Error ? error.message : String(error);
+  return { type, message, how };
+}
+
+async function main() {
+  const [baseURL, model] = process.argv.slice(2);
+  const declared = JSON.parse(readFileSync(0, 'utf8') || '[]');
+  const tools = {};
+  for (const t of declared) {
+    tools[t.name] = tool({
+      description: t.description ?? undefined,
+      inputSchema: jsonSchema(t.parameters ?? { type: 'object' }),
+    });
+  }
+  const provider = createOpenAICompatible({ name: 'replay', baseURL, apiKey: 'test-key' });
+  const calls = [];
+  const errors = [];
+  const parts = [];
+  try {
+    const result = streamText({
+      model: provider.chatModel(model),
+      prompt: "What's the weather in Paris?",
+      tools,
+      maxRetries: 0,
+      onError: () => {}, // the error parts are read from fullStream below
+    });
+    for await (const part of result.fullStream) {
+      parts.push(part.type);
+      if (part.type === 'tool-call') {
+        const parsed = typeof part.input === 'string' && part.invalid;
+        calls.push({
+          id: part.toolCallId ?? null,
+          name: part.toolName ?? null,
+          arguments: parsed ? part.input : JSON.stringify(part.input) ?? '',
+          invalid: Boolean(part.invalid),
+        });
+      } else if (part.type === 'error') {
+        errors.push(describe(part.error, 'part'));
+      }
+    }
+  } catch (error) {
+    errors.push(describe(error, 'thrown'));
+  }
+  const versions = {
+    ai: version('ai'),
+    '@ai-sdk/openai-compatible': version('@ai-sdk/openai-compatible'),
+    '@ai-sdk/provider-utils': version('@ai-sdk/provider-utils'),
+    node: process.versions.node,
+  };
+  const error = errors.length ? { type: errors[0].type, message: errors[0].message } : null;
+  process.stdout.write(JSON.stringify({ calls, error, errors, parts, versions }) + '\n');
+}
+
+main().catch(error => {
+  process.stdout.write(JSON.stringify({ calls: [], error: describe(error, 'thrown') }) + '\n');
+});
