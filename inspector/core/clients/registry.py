@@ -11,12 +11,18 @@ from __future__ import annotations
 
 from typing import Final
 
+from inspector.core.clients.anthropic_sdk import AnthropicSdk
 from inspector.core.clients.base import Replica
+from inspector.core.clients.google_genai import GoogleGenai
 from inspector.core.clients.handwritten import ById, ByIndex
 from inspector.core.clients.openai_python import OpenAIPython
+from inspector.core.clients.vercel_ai import VercelAi
 
 REPLICAS: Final[tuple[Replica, ...]] = (
     OpenAIPython(),
+    VercelAi(),
+    AnthropicSdk(),
+    GoogleGenai(),
     ById(),
     ByIndex(),
 )
@@ -27,6 +33,9 @@ VERIFIED: Final[frozenset[str]] = frozenset(
         "openai-python",
         "by-id",
         "by-index",
+        "vercel-ai",
+        "anthropic-sdk",
+        "google-genai",
     }
 )
 """Replicas held to goldens from their real library (the tests check each name here has them)."""

@@ -97,3 +97,6 @@ def _add(module: str) -> None:
 # _add("openai_python")
 _add("handwritten")
 _add("openai_python")
+_add("anthropic_runner")
+_add("genai_runner")
+_add("vercel_ai")
