@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import real_fixture
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction
 
@@ -28,9 +29,10 @@ INDEX_0 = SAMPLES / "ollama-parallel-calls-index-0.jsonl"
 GLM = SAMPLES / "glm-empty-string-continuations.jsonl"
 """Continuations with an id of "": what the empty-id toggle is about."""
 ANTHROPIC = SAMPLES / "anthropic-parallel-tool-use.jsonl"
-CLEAN = SAMPLES / "retry-truncated-then-valid.jsonl"
-"""An OpenAI-compatible session every client assembles as the inspector does (its first
-attempt cut short, the retry whole)."""
+CHAT = ("openai-python", "litellm", "langchain", "vercel-ai", "by-id", "by-index")
+"""The replicas of OpenAI-compatible chat clients."""
+RETRY = SAMPLES / "retry-truncated-then-valid.jsonl"
+"""Two attempts: the first cut short, the retry whole."""
 
 
 def need(*names: str) -> None:
@@ -91,10 +93,10 @@ def test_the_view_lists_every_replica_in_order(window: MainWindow) -> None:
 def test_parallel_calls_on_index_0_are_merged_with_the_chunk_and_the_calls_beside(
     window: MainWindow,
 ) -> None:
-    need("openai-python", "by-index")
+    need("openai-python", "litellm", "by-index")
     pane = shown(window, INDEX_0)
     table = rows(pane)
-    for name in ("openai-python", "by-index"):
+    for name in ("openai-python", "litellm", "by-index"):
         word, _name, where = table[name]
         assert word == "✗ merged", (name, table[name])
         assert where.startswith("chunk "), (name, where)
@@ -111,23 +113,33 @@ def test_parallel_calls_on_index_0_are_merged_with_the_chunk_and_the_calls_besid
     assert calls.item(0, 2).background().color().name() in TINT  # colour, and the ≠ above
 
 
-def test_a_clean_stream_is_agreed_on_by_every_client_that_speaks_it(window: MainWindow) -> None:
-    need("by-id", "by-index")
-    pane = shown(window, CLEAN)
+@pytest.mark.parametrize(
+    "path, clients",
+    [
+        (real_fixture("gpt-4o-two-tools-usage-chunk"), CHAT),  # recorded from OpenAI
+        (ANTHROPIC, ("anthropic-sdk",)),
+    ],
+    ids=["openai", "anthropic"],
+)
+def test_a_clean_stream_is_agreed_on_by_every_client_that_speaks_it(
+    window: MainWindow, path: Path, clients: tuple[str, ...]
+) -> None:
+    need(*clients)
+    pane = shown(window, path)
     table = rows(pane)
-    for name in ("by-id", "by-index"):
+    for name in clients:
         assert table[name][0] == "✓ agrees" and table[name][2] == "—", table[name]
-    assert not any(w.startswith("✗") for w, _n, _d in table.values()), table
+    assert all(w in ("✓ agrees", "n/a") for w, _n, _d in table.values()), table
     assert "every client agrees" in window.statusBar().currentMessage()
     assert window.lanes.lanes and all(lane.clients.isHidden() for lane in window.lanes.lanes)
 
 
 def test_chat_only_clients_say_n_a_on_an_anthropic_stream_never_agree(window: MainWindow) -> None:
-    need("by-id", "by-index")
+    need(*CHAT)
     pane = shown(window, ANTHROPIC)
     table = rows(pane)
     chat_only = [r.name for r in registry.REPLICAS if "anthropic" not in r.dialects]
-    assert {"by-id", "by-index"} <= set(chat_only)
+    assert set(CHAT) <= set(chat_only)
     for name in chat_only:
         word, _shown, where = table[name]
         assert word == "n/a" and "✓" not in word and where == "—", (name, table[name])
@@ -160,27 +172,32 @@ def test_a_click_on_the_diverging_chunk_selects_it_in_the_lanes_and_the_raw_wire
     assert window.raw.table.currentIndex().row() == seq
 
 
-def _chunk(index: int, id_: str | None, name: str | None, args: str) -> bytes:
+def _chunk(
+    index: int, id_: str | None, name: str | None, args: str, finish: str | None = None
+) -> bytes:
     call: dict[str, Any] = {"index": index, "function": {"arguments": args}}
     if id_ is not None:
         call |= {"id": id_, "type": "function"}
     if name is not None:
         call["function"]["name"] = name
     body = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m"}
-    body["choices"] = [{"index": 0, "delta": {"tool_calls": [call]}, "finish_reason": None}]
+    delta = {"tool_calls": [call]} if finish is None else {}
+    body["choices"] = [{"index": 0, "delta": delta, "finish_reason": finish}]
     return b"data: " + json.dumps(body).encode() + b"\n\n"
 
 
 def test_the_badge_is_on_the_lane_whose_call_a_client_gets_wrong(
     window: MainWindow, tmp_path: Path
 ) -> None:
-    """Call 1 repeats its id in every chunk: a loop keyed by index doubles that id only."""
-    need("by-index")
+    """Call 1 repeats its id in every chunk: openai-python and a loop keyed by index double
+    that id, and only that one."""
+    need("openai-python", "by-index")
     body = (
         _chunk(0, "call_a", "get_time", "")
         + _chunk(0, None, None, "{}")
         + _chunk(1, "call_b", "get_weather", '{"city":')
         + _chunk(1, "call_b", None, ' "Lima"}')
+        + _chunk(1, None, None, "", finish="tool_calls")
         + b"data: [DONE]\n\n"
     )
     path = tmp_path / "id-every-chunk.sse"
@@ -191,7 +208,9 @@ def test_the_badge_is_on_the_lane_whose_call_a_client_gets_wrong(
     assert lanes[0].clients.isHidden()
     badge = lanes[1].clients
     assert not badge.isHidden() and badge.text().startswith("✗ ") and "client" in badge.text()
-    assert "by-index" in badge.toolTip() and "doubled id" in badge.toolTip()
+    assert badge.text() == "✗ 2 clients", badge.text()
+    for name in ("openai-python", "by-index"):
+        assert f"{name}: doubled id" in badge.toolTip(), badge.toolTip()
     window._apply(persist=False, validation="off")  # a re-judge: the badge comes back
     assert not window.lanes.lanes[1].clients.isHidden() and window.lanes.lanes[0].clients.isHidden()
 
@@ -271,7 +290,7 @@ def test_show_tab_brings_the_clients_view_to_the_front(window: MainWindow) -> No
 def test_a_chunk_of_another_attempt_shows_that_attempt_first(window: MainWindow) -> None:
     """The verdict may describe an earlier attempt than the one on show (the first a client
     disagrees on): the jump shows that attempt's lanes and selects it in the attempts tree."""
-    assert window.open(str(CLEAN))
+    assert window.open(str(RETRY))
     a = window.doc.analysis
     assert a is not None and len(a.attempts) == 2 and window.doc.view is a.attempts[1]
     seq = a.attempts[0].verdicts[0].call.fragments[-1].seq

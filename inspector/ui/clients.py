@@ -17,6 +17,7 @@ Invariants:
 from __future__ import annotations
 
 from html import escape
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QFont
@@ -28,6 +29,8 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QStackedWidget,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -42,7 +45,7 @@ from . import theme
 from .clientsdiff import TOOLTIP_CHARS, comparison, short, what_happened
 
 COLUMNS = ("", "client", "library", "what it did", "diverges at")
-WIDTHS = (98, 150, 112, 140, 84)
+WIDTHS = (134, 100, 118, 150, 78)
 """Fixed widths (the table never sizes to its contents); "what it did" stretches."""
 WORD, NAME, LIBRARY, WHAT, DIVERGES = range(5)
 WHERE = Qt.ItemDataRole.UserRole
@@ -56,6 +59,14 @@ def word_colour(word: str) -> QColor:
     entry = "valid" if word == "agrees" else "invalid" if word in CLIENT_BREAKS else None
     entry = entry or ("streaming" if word == "pending" else "unchecked")
     return theme.colour(theme.VERDICT[entry])
+
+
+class _ElideMiddle(QStyledItemDelegate):
+    """Cuts a long cell in its middle (a library's name, not its version)."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: Any) -> None:
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideMiddle
 
 
 def _item(text: str, tip: str | None = None) -> QTableWidgetItem:
@@ -90,10 +101,13 @@ class ClientsPane(QStackedWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.verdict: ClientsVerdict | None = None
+        self.places: dict[int, str] = {}
+        """Each attempt's name ("round 1 · attempt 2"), when the session has several."""
         self.table = _table(COLUMNS)
         for col, width in enumerate(WIDTHS):
             self.table.setColumnWidth(col, width)
         self.table.horizontalHeader().setSectionResizeMode(WHAT, QHeaderView.ResizeMode.Stretch)
+        self.table.setItemDelegateForColumn(LIBRARY, _ElideMiddle(self.table))  # keeps versions
         self.table.itemSelectionChanged.connect(self._show_selected)
         self.table.cellClicked.connect(self._clicked)
         self.table.cellActivated.connect(lambda row, _col: self._clicked(row, DIVERGES))
@@ -156,7 +170,7 @@ class ClientsPane(QStackedWidget):
         if verdict is self.verdict:
             return
         selected = self.selected()
-        self.verdict = verdict
+        self.verdict, self.places = verdict, places
         t = self.table
         t.blockSignals(True)
         t.setRowCount(len(verdict.replicas))
@@ -166,9 +180,6 @@ class ClientsPane(QStackedWidget):
             expected = verdict.expected[name]
             word_item = _item(words.label(word), f"{word}: {words.MEANING.get(word, '')}")
             word_item.setForeground(word_colour(word))
-            bold = QFont(word_item.font())
-            bold.setBold(True)
-            word_item.setFont(bold)
             t.setItem(row, WORD, word_item)
             shown = verdict.shown_name(name)
             tip = f"{shown}: {replica.summary}\nfollows {replica.library} {replica.version}: "
@@ -187,8 +198,9 @@ class ClientsPane(QStackedWidget):
     def _where(attempt: int | None, seq: int | None, places: dict[int, str]) -> QTableWidgetItem:
         if seq is None or attempt is None:
             return _item("—", "Nothing diverges")
-        where = f"chunk {seq}" + (f" · {places[attempt]}" if attempt in places else "")
-        item = _item(where, f"Click: select wire event #{seq} in the lanes and the raw wire")
+        of = f" of {places[attempt]}" if attempt in places else ""
+        tip = f"Click: select wire event #{seq}{of} in the lanes and the raw wire"
+        item = _item(f"chunk {seq}", tip)
         item.setData(WHERE, (attempt, seq))
         font = QFont(item.font())
         font.setUnderline(True)
@@ -221,6 +233,8 @@ class ClientsPane(QStackedWidget):
         replica = next(r for r in v.replicas if r.name == name)
         result, word = v.results[name], v.words[name]
         what = what_happened(replica, result, word, v.expected[name])
+        if result.attempt in self.places:  # several attempts: say which one this is about
+            what = f"{self.places[result.attempt]}: {what}"
         colour = word_colour(word).name()
         self.title.setText(
             f'<span style="color:{colour}"><b>{escape(words.label(word))}</b></span> — '

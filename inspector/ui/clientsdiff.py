@@ -81,9 +81,18 @@ def what_happened(
         if (want.name or "") != (have.name or ""):
             return f"call #{pos}: name {short(have.name, 32)} instead of {short(want.name, 32)}"
         if not same_arguments(want.arguments, have.arguments):
-            chars = f"{len(have.arguments):,} of {len(want.arguments):,} characters"
-            return f"call #{pos}: {word} ({chars})"
+            return f"call #{pos}: {_arguments(word, want.arguments, have.arguments)}"
     return word
+
+
+def _arguments(word: str, want: str, have: str) -> str:
+    """How the client's arguments differ, in a few words."""
+    if word == "cut arguments":
+        return f"{len(have):,} of {len(want):,} characters"
+    if word == "empty arguments":
+        shown = have or '""'
+        return f"{shown} for {len(want):,} characters"
+    return f"arguments {short(have, 40)}"
 
 
 @dataclass(frozen=True)
