@@ -19,7 +19,7 @@ from PySide6.QtGui import QAction
 from inspector.core.clients import registry
 from inspector.core.reports.words import CLIENT_BREAKS
 from inspector.ui.clients import DIVERGES, NAME, TINT, WORD, ClientsPane
-from inspector.ui.clientsfollow import LITERAL_MATCHES, NOT_RUN
+from inspector.ui.clientsfollow import LITERAL_MATCHES, NOT_RUN, RUNNING
 from inspector.ui.mainwindow import MainWindow
 from inspector.ui.menus import SAMPLES
 from inspector.ui.models import SEQ_ROLE
@@ -251,8 +251,33 @@ def test_a_large_capture_is_judged_by_the_clients_only_when_asked(
     assert pane.verdict is None and pane.run.isVisible()
     assert NOT_RUN in window.statusBar().currentMessage()
     qtbot.mouseClick(pane.run, Qt.MouseButton.LeftButton)
-    assert pane.verdict is not None and window.views.clients_follower.state == "judged"
-    assert NOT_RUN not in window.statusBar().currentMessage()
+    follower = window.views.clients_follower
+    assert follower.state == "running" and RUNNING in window.statusBar().currentMessage()
+    qtbot.waitUntil(lambda: follower.state == "judged", timeout=5000)
+    assert pane.verdict is follower.verdict is not None
+    status = window.statusBar().currentMessage()
+    assert NOT_RUN not in status and RUNNING not in status and "valid — " in status
+
+
+def test_a_mid_size_session_is_judged_one_replica_per_tick(
+    window: MainWindow, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each replica alone fits the budget, all of them do not: the window keeps answering
+    between runs, and the status says how far they got."""
+    need(*CHAT)
+    monkeypatch.setattr("inspector.ui.clientsfollow.SECONDS_PER_EVENT", 1.0)  # 1 s an event
+    monkeypatch.setattr("inspector.ui.clientsfollow.AUTO_SECONDS", 10.0)  # the sample has 7
+    follower = window.views.clients_follower
+    seen: list[str] = []
+    window.statusBar().messageChanged.connect(seen.append)
+    pane = shown(window, INDEX_0)
+    assert follower.state == "running" and pane.verdict is None
+    assert f"{RUNNING} (0 of {len(CHAT)})" in window.statusBar().currentMessage()
+    qtbot.waitUntil(lambda: follower.state == "judged", timeout=5000)
+    assert pane.verdict is follower.verdict is not None
+    assert pane.verdict.words["by-index"] == "merged"
+    steps = {m.split(RUNNING)[1].split(")")[0] for m in seen if RUNNING in m}
+    assert {f" (1 of {len(CHAT)}", f" ({len(CHAT) - 1} of {len(CHAT)}"} <= steps, steps
 
 
 def test_the_empty_id_toggle_names_the_replica_literal_reproduces(window: MainWindow) -> None:

@@ -8,9 +8,11 @@ Invariants:
   settings, more events or an attempt that ended (:meth:`ClientsFollower.refresh` is called
   from every side-pane refresh and is a few comparisons when nothing changed). The verdict
   itself is cached per stream state in the core.
-- The replicas run on the UI thread (one thread owns the core), so a session they would take
-  more than :data:`AUTO_SECONDS` to read (:func:`cost`) is judged by the clients only when the
-  user asks (the Clients view's Run button); the status says so meanwhile.
+- The replicas run on the UI thread (one thread owns the core), so the window never stands
+  still for long on their account: a session they read within :data:`AUTO_SECONDS` in all
+  (:func:`cost`) is judged at once; one that each replica reads within it is judged one
+  replica and attempt per timer tick (the view and the status say how far it got); a larger
+  one only when the user asks (the Clients view's Run button), then tick by tick too.
 - The Clients view is filled only while it is on show; the headline and the badges are
   always kept.
 - A lane's badge names every client that would not hand its call over as shown, for the
@@ -21,11 +23,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 
 from inspector.core.analysis.numbering import place_names
-from inspector.core.analysis.session import Analysis
+from inspector.core.analysis.session import Analysis, AttemptView
 from inspector.core.clients import registry
+from inspector.core.clients.base import Replica
+from inspector.core.clients.judge import judge_attempt
 from inspector.core.reports.clients import ClientsVerdict, clients_verdict
 from inspector.core.reports.headline import DASH, headline, session_word
 from inspector.core.reports.words import shown_word
@@ -38,24 +42,28 @@ if TYPE_CHECKING:
 AUTO_SECONDS = 0.5
 """The replicas run unasked only when :func:`cost` says they take at most this long (the window
 stands still meanwhile)."""
-SECONDS_PER_EVENT = 50e-6
-"""What one replica takes per wire event it reads, as measured (``make bench``): about 45 µs for
-the openai-chat replicas over the large-arguments sample (21,763 events)."""
+SECONDS_PER_EVENT = 120e-6
+"""What one replica takes per wire event it reads, as measured over the large-arguments sample
+(21,763 events, a shared 2-core machine): 70 µs (openai-python) to 210 µs (vercel-ai), about
+120 µs on average over the six OpenAI-compatible replicas."""
 NOT_RUN = "clients not run"
 """The headline's second half while a large capture waits for the user to ask."""
+RUNNING = "clients running"
+"""The headline's second half while the replicas run tick by tick."""
 LITERAL_MATCHES = "by-id"
 """The replica the empty-id ``literal`` policy reproduces (the toolbar says so)."""
 
-State = Literal["none", "streaming", "on demand", "judged"]
+State = Literal["none", "streaming", "on demand", "running", "judged"]
 
 
-def cost(a: Analysis) -> float:
+def cost(a: Analysis) -> tuple[float, float]:
     """About how many seconds the replicas that speak ``a``'s dialects take to read its ended
-    attempts."""
-    events = sum(len(v.state.events) for v in a.attempts if v.state.ended)
+    attempts: in all, and the slowest single (replica, attempt) run."""
+    ended = [len(v.state.events) for v in a.attempts if v.state.ended]
     dialects = {v.state.dialect_name for v in a.attempts}
     speaking = sum(1 for r in registry.REPLICAS if r.dialects & dialects)
-    return events * speaking * SECONDS_PER_EVENT
+    most = max(ended, default=0) if speaking else 0
+    return sum(ended) * speaking * SECONDS_PER_EVENT, most * SECONDS_PER_EVENT
 
 
 class ClientsFollower:
@@ -73,6 +81,12 @@ class ClientsFollower:
         self._key: tuple[Any, ...] | None = None  # what the verdict (or its absence) is for
         self._asked: tuple[Any, ...] | None = None  # the large capture the user asked to judge
         self._shown: tuple[Any, ...] | None = None  # what the pane shows
+        self._todo: list[tuple[AttemptView, Replica]] = []  # runs left, one per tick
+        self._done = 0
+        self._tick = QTimer(self.pane)
+        self._tick.setSingleShot(True)
+        self._tick.setInterval(1)  # a 0 ms timer starves the others (DEVELOPERS.md)
+        self._tick.timeout.connect(self._step)
         self.pane.jump.connect(self.jump)
         self.pane.run_requested.connect(self.run_now)
 
@@ -90,16 +104,54 @@ class ClientsFollower:
         else:
             key = self._key_of(a)
             if key != self._key:
-                seconds = cost(a)
-                if seconds > AUTO_SECONDS and key != self._asked:
+                seconds, slowest = cost(a)
+                if seconds <= AUTO_SECONDS:
+                    self._judged(a, key)
+                elif slowest <= AUTO_SECONDS or key == self._asked:
+                    self._start(a, key)
+                else:
                     self._set("on demand", None, key)
                     why = f" (about {seconds:.0f} s: View ▸ Clients, Run)"
                     self.headline = shown_word(session_word(a)) + DASH + NOT_RUN + why
-                else:
-                    verdict = clients_verdict(a, registry.REPLICAS)
-                    self._set("judged", verdict, key)
-                    self.headline = headline(a, verdict)
         self._show()
+
+    def _judged(self, a: Analysis, key: Any) -> None:
+        verdict = clients_verdict(a, registry.REPLICAS)  # what ran tick by tick is cached
+        self._set("judged", verdict, key)
+        self.headline = headline(a, verdict)
+
+    def _start(self, a: Analysis, key: Any) -> None:
+        """Run the replicas one (replica, attempt) per tick."""
+        self._set("running", None, key)
+        self._todo = [
+            (view, r)
+            for r in registry.REPLICAS
+            for view in a.attempts
+            if view.state.ended and view.state.dialect_name in r.dialects
+        ]
+        self._done = 0
+        self.headline = shown_word(session_word(a)) + DASH + self.progress()
+        self._tick.start()
+
+    def progress(self) -> str:
+        """How far the replicas running tick by tick got: ``clients running (2 of 6)``."""
+        return f"{RUNNING} ({self._done} of {self._done + len(self._todo)})"
+
+    def _step(self) -> None:
+        a = self.views.doc.analysis
+        if self.state != "running" or a is None or self._key_of(a) != self._key:
+            return  # something else is on show now: refresh() decides afresh
+        if self._todo:
+            view, replica = self._todo.pop(0)
+            judge_attempt(view, replica)  # cached in the core for clients_verdict
+            self._done += 1
+            self.headline = shown_word(session_word(a)) + DASH + self.progress()
+            self._shown = None
+            self._tick.start()
+        else:
+            self._judged(a, self._key)
+        self._show()
+        self.views.show_status()
 
     def run_now(self) -> None:
         """The user asked for the replicas (a large capture)."""
@@ -113,6 +165,9 @@ class ClientsFollower:
 
     def _set(self, state: State, verdict: ClientsVerdict | None, key: Any) -> None:
         self.state, self.verdict, self._key, self.headline = state, verdict, key, ""
+        if state != "running":
+            self._tick.stop()
+            self._todo = []
 
     @staticmethod
     def _key_of(a: Analysis) -> tuple[Any, ...]:
@@ -138,10 +193,12 @@ class ClientsFollower:
             self.pane.show_verdict(v, places)
         elif self.state == "streaming":
             self.pane.show_message("The client replicas run once the stream stands still.")
+        elif self.state == "running":
+            self.pane.show_message(f"The client replicas are reading the stream: {self.progress()}")
         elif self.state == "on demand":
             a = views.doc.analysis
             n = sum(len(x.state.events) for x in a.attempts) if a is not None else 0
-            seconds = cost(a) if a is not None else 0.0
+            seconds = cost(a)[0] if a is not None else 0.0
             self.pane.show_message(
                 f"This session holds {n:,} wire events: the client replicas would keep the "
                 f"window busy for about {seconds:.0f} s, so they run on it only when asked.",
