@@ -98,11 +98,12 @@ def test_bytes_that_are_not_utf8_are_a_session_failure_every_client_shares() -> 
     body = TEXT + b'\xff"}, "finish_reason": null}]}\n\n' + CLEAN
     analysis = _analysis(body)
     bad = body.index(b"\xff")
-    line = f"the body is not valid UTF-8 at byte {bad}: every client raises UnicodeDecodeError"
+    at = f"the body is not valid UTF-8 at byte {bad}"
+    line = at + ": a client raises there or reads U+FFFD in its place"
     status = session_status(analysis)
     assert status.code == 1 and status.reasons == [line] and status.broken
     said, verdict = _said(analysis)
-    assert said == f"INVALID — {line}"  # the toy decodes leniently: it breaks nothing
+    assert said == f"INVALID — {at}; every client agrees"  # the toy reads U+FFFD
     doc = report.to_json(analysis, clients=verdict)
     assert doc["valid"] is False and doc["exit"]["reasons"] == [line]
     text = report.to_text(analysis, clients=verdict)

@@ -8,8 +8,8 @@
               no known client replica, or one that does not speak the stream's dialect
 ``1``         an invalid call, a failed request (HTTP status >= 400, a transport error, a wrong
               content type), an interrupted attempt (no end record), a body that is not valid
-              UTF-8 (every client raises UnicodeDecodeError); with ``--client NAME``, also a
-              named client that would not get the inspector's calls
+              UTF-8 (a client raises there or reads U+FFFD in its place); with ``--client
+              NAME``, also a named client that would not get the inspector's calls
 ``0``         everything else, including calls ``not checked`` (validation off)
 ============  ===================================================================================
 
@@ -33,7 +33,7 @@ from typing import Final
 
 from inspector.core.analysis.numbering import place_names
 from inspector.core.analysis.session import Analysis, AttemptView
-from inspector.core.reports.words import UNDECODABLE, attempt_word
+from inspector.core.reports.words import UNDECODABLE, UNDECODABLE_AT, attempt_word
 from inspector.core.verdicts.validation import Problem
 
 OK: Final = 0
@@ -58,8 +58,8 @@ EXIT_TABLE: Final[tuple[tuple[int, str], ...]] = (
         FOUND,
         "an invalid call, a failed request (HTTP status >= 400, a transport error, a wrong "
         "content type), an interrupted attempt (no end record), a body that is not valid "
-        "UTF-8 (every client raises UnicodeDecodeError); with --client NAME, also a named "
-        "client that would not get the inspector's calls",
+        "UTF-8 (a client raises there or reads U+FFFD in its place); with --client NAME, also "
+        "a named client that would not get the inspector's calls",
     ),
     (OK, "everything else, including calls not checked (validation off)"),
 )
@@ -99,7 +99,8 @@ class SessionStatus:
     first: tuple[str, str] | None = None
     """What a headline says of a broken session: the first failed or interrupted attempt as
     (its word, its failure, short: ``("failed", "HTTP 401")``, ``("interrupted", "attempt 2
-    has no end record")``), else ``("invalid", <the first undecodable body's line>)``."""
+    has no end record")``), else ``("invalid", "the body is not valid UTF-8 at byte N")`` for
+    the first body that is not UTF-8."""
 
     @property
     def broken(self) -> bool:
@@ -127,6 +128,7 @@ def session_status(analysis: Analysis) -> SessionStatus:
     capture = analysis.capture
     names = place_names(analysis.attempts)
     several = len(analysis.attempts) > 1
+    first: str | None = None  # the first body that is not UTF-8, short
     for view, record in zip(analysis.attempts, records, strict=True):
         word = attempt_word(view, record, capture)
         place = names[view.number]
@@ -143,8 +145,10 @@ def session_status(analysis: Analysis) -> SessionStatus:
         if byte is not None:
             line = UNDECODABLE.format(byte=byte)
             status.undecodable.append(f"{place}: {line}" if several else line)
-    if status.first is None and status.undecodable:
-        status.first = ("invalid", status.undecodable[0])
+            short = UNDECODABLE_AT.format(byte=byte)
+            first = first or (f"{place}: {short}" if several else short)
+    if status.first is None and first is not None:
+        status.first = ("invalid", first)
     for rnd in analysis.rounds:
         for v in rnd.final.verdicts:
             if not v.orphan and not v.valid:

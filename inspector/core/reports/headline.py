@@ -10,8 +10,8 @@ Invariants:
   off), ``valid``. A session whose request failed is never ``valid``.
 - The second half is :meth:`ClientsVerdict.phrase` (``breaks 2 clients: …``, ``every client
   agrees``). After a failed request the clients raise too, which is agreement, so the phrase
-  is added only when some client breaks (one that hands over calls anyway); after a body that
-  is not UTF-8 only when some client breaks otherwise than by raising.
+  is added only when some client breaks (one that raises nothing); after a body that is not
+  UTF-8 it is always added: clients differ there (some raise, some read U+FFFD).
 - While the last attempt's body is still arriving the headline is ``streaming`` and no
   replica runs (replicas run lazily, on ended attempts, cached per stream state).
 """
@@ -51,9 +51,9 @@ def headline(
       id), langchain (phantom calls)``; ``not checked — every client agrees`` (validation
       off); ``INVALID — breaks 1 client: litellm (merged)`` (an invalid call);
     - ``failed — HTTP 401`` (``failed — HTTP 401; breaks 1 client: x (silent failure)``
-      when a client would hand over calls anyway); ``interrupted — attempt 2 has no end
-      record``; ``INVALID — the body is not valid UTF-8 at byte 57: every client raises
-      UnicodeDecodeError``;
+      when a client raises nothing); ``interrupted — attempt 2 has no end record``;
+      ``INVALID — the body is not valid UTF-8 at byte 57; breaks 1 client: openai-python
+      (raised)``;
     - ``streaming`` while the last attempt's body arrives.
 
     ``clients`` reuses a verdict already made (default: every registered replica, run lazily
@@ -68,8 +68,6 @@ def headline(
     if status.first is None:
         return head + DASH + clients.phrase()
     reason = head + DASH + status.first[1]
-    if word == "invalid":  # a body that is not UTF-8: the clients raising is what it says
-        breaks = any(clients.words[n] != "raised" for n in clients.broken)
-    else:
-        breaks = bool(clients.broken)
-    return reason + ("; " + clients.phrase() if breaks else "")
+    if word == "invalid" or clients.broken:  # a body that is not UTF-8: always say who breaks
+        return reason + "; " + clients.phrase()
+    return reason

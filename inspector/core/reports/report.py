@@ -40,7 +40,7 @@ FORMAT_VERSION = 3
 """3: ``headline`` (:func:`.headline.headline`) and ``clients`` (always present: per client
 replica its ``calls``, ``error``, ``agrees``, ``diverges_at``, ``word``, ``library``,
 ``version``, ``verified``, ``attempt``, ``applies``) are added, and the top-level ``valid`` is
-false (exit 1) also when a body is not valid UTF-8 (every client raises UnicodeDecodeError).
+false (exit 1) also when a body is not valid UTF-8 (a client raises there or reads U+FFFD).
 2: ``valid`` (per call and top level) is null when validation is off: nothing was checked,
 and a script reading ``valid`` must not take that for a pass (1 said true)."""
 

@@ -83,11 +83,14 @@ SESSION_WORDS: Final[tuple[SessionWord, ...]] = get_args(SessionWord)
 
 Word = CallWord | FragmentWord | AttemptWord | ClientWord | SessionWord
 
-UNDECODABLE: Final = (
-    "the body is not valid UTF-8 at byte {byte}: every client raises UnicodeDecodeError"
-)
+UNDECODABLE_AT: Final = "the body is not valid UTF-8 at byte {byte}"
+"""A body with bytes that are not UTF-8, as a headline says it (the clients' phrase follows)."""
+UNDECODABLE: Final = UNDECODABLE_AT + ": a client raises there or reads U+FFFD in its place"
 """The session-level reason a body with bytes that are not UTF-8 is invalid (exit 1), whatever
-its calls: no client library decodes it (their SSE readers decode each line strictly)."""
+its calls: the provider sent bytes no client reads as sent. Measured over the demo provider's
+``fault-invalid-utf8`` stream: the Python SDKs that decode each line strictly raise
+(UnicodeDecodeError, or their wrapper of it), the readers that decode leniently (httpx's text
+lines, a JavaScript TextDecoder) read U+FFFD instead; the clients' section says which."""
 
 MEANING: Final[dict[str, str]] = {
     # calls
