@@ -15,6 +15,7 @@ Invariants:
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass, field
 
@@ -27,9 +28,18 @@ from .relay import Ending
 
 class ProxySession(SessionRunner):
     """An LLM request the agent sent through the proxy: a plain one-round session whose
-    bytes come from the upstream through the relay (never retried: the agent decides)."""
+    bytes come from the upstream through the relay (never retried: the agent decides).
+
+    Its capture is closed (flushed and synced to disk) in a worker thread: an fsync takes
+    milliseconds to tens of them, and on the loop it would hold up every other stream the
+    proxy relays. Nothing else writes to the capture by then: the session has ended."""
 
     task_name = "toolcall-inspector proxied session"
+
+    async def finishing(self) -> None:
+        """Close the capture in a worker thread (the runner's own close then does nothing)."""
+        if self.writer is not None and not self.writer.closed:
+            await asyncio.to_thread(self.writer.close)
 
 
 @dataclass(eq=False)

@@ -9,8 +9,9 @@ Invariants:
   status and headers as received and the body with its Content-Encoding undone (a copy); it
   never writes to the agent.
 - How the relay ended (:class:`Ending`) decides what the agent gets last: a clean end of body
-  only when the upstream's body ended cleanly; otherwise (the upstream reset or stalled, the
-  session was stopped) the agent's connection is cut with a TCP reset, never a clean end.
+  only when the upstream's body ended cleanly, written at once (the agent never waits for the
+  recording to close); otherwise (the upstream reset or stalled, the session was stopped) the
+  agent's connection is cut with a TCP reset, never a clean end.
   When the agent goes away first, the upstream request is dropped (``AGENT_GONE``).
 - If the session stops reading early without failing (it reads at most
   :data:`~inspector.net.client.MAX_NON_SSE_BODY` of a body that is no stream), the rest is
@@ -88,16 +89,33 @@ class Relay:
         self.relayed = 0
         """Body bytes written to the agent (as received: encoded, when it was)."""
         self.ending = Ending.OPEN
-        self.attempted = False
-        """The request was sent upstream (or tried)."""
+        self.opened = False
+        """The upstream's answer was taken (by a recording session, or to forward it)."""
+        self.settled = asyncio.Event()
+        """Set once the agent has had all it will get from the relay: the whole body, a cut,
+        or nothing (no answer: the proxy answers for the upstream)."""
+        self._sending: asyncio.Task[httpx.Response] | None = None
         self._upstream_response: httpx.Response | None = None
         self._raw: AsyncIterator[bytes] | None = None
 
+    def send(self) -> None:
+        """Send the request upstream now, as its own task (:meth:`open` takes the answer): the
+        agent's request leaves before anything is set up to record it."""
+        if self._sending is None:
+            self._sending = asyncio.ensure_future(self.upstream.send(self.outgoing, stream=True))
+
     async def open(self) -> httpx.Response:
-        """Send the request upstream; once its status and headers are in, send them on to the
-        agent. Raises httpx errors (no answer) or :class:`AgentGone`."""
-        self.attempted = True
-        response = await self.upstream.send(self.outgoing, stream=True)
+        """The upstream's answer (sending the request if :meth:`send` did not yet); once its
+        status and headers are in, they go on to the agent. Raises httpx errors (no answer)
+        or :class:`AgentGone`."""
+        self.opened = True
+        self.send()
+        assert self._sending is not None
+        try:
+            response = await self._sending
+        except BaseException:
+            self.settled.set()  # no answer: the agent's answer is the proxy's own
+            raise
         self._upstream_response, self.status = response, response.status_code
         self._raw = response.aiter_raw()
         headers = CIMultiDict(end_to_end(response.headers.multi_items()))
@@ -106,10 +124,11 @@ class Relay:
         try:
             await self.response.prepare(self.agent)
         except ConnectionError:
-            self.ending = Ending.AGENT_GONE
+            self._settle(Ending.AGENT_GONE)
             await self.close()
             raise AgentGone("the agent disconnected") from None
         except BaseException:
+            self._broken()
             await self.close()
             raise
         return response
@@ -119,12 +138,13 @@ class Relay:
         try:
             await self.response.write(raw)
         except ConnectionError:
-            self.ending = Ending.AGENT_GONE
+            self._settle(Ending.AGENT_GONE)
             raise AgentGone("the agent disconnected") from None
         self.relayed += len(raw)
 
     async def chunks(self) -> AsyncIterator[bytes]:
-        """The upstream's body as received, each chunk written to the agent first."""
+        """The upstream's body as received, each chunk written to the agent first; the
+        agent's body ends the moment the upstream's does (recording may still be closing)."""
         assert self._raw is not None
         try:
             async for raw in self._raw:
@@ -135,7 +155,7 @@ class Relay:
         except BaseException:
             self._broken()
             raise
-        self.ending = Ending.COMPLETE
+        await self._complete()
 
     async def drain(self) -> None:
         """Relay whatever is left of the body (nothing when it ended or broke, or while the
@@ -152,32 +172,53 @@ class Relay:
         except BaseException:
             self._broken()
             raise
-        self.ending = Ending.COMPLETE
+        await self._complete()
+
+    async def _complete(self) -> None:
+        """The upstream's body ended cleanly: so does the agent's, at once."""
+        assert self.response is not None
+        try:
+            await self.response.write_eof()
+        except ConnectionError:
+            self._settle(Ending.AGENT_GONE)
+            return
+        self._settle(Ending.COMPLETE)
+
+    def abandon(self) -> None:
+        """The exchange is cancelled from outside (the agent went away, the proxy stops):
+        settle as such, and cut the agent unless the whole body was sent."""
+        self._broken()
+        self.finish()
 
     def _broken(self) -> None:
         """The relay stopped before the end: the agent went away (its connection is closing:
         the exchange was cancelled for it), or the upstream side broke off."""
+        transport = self.agent.transport
+        gone = transport is None or transport.is_closing()
+        self._settle(Ending.AGENT_GONE if gone else Ending.BROKEN)
+
+    def _settle(self, ending: Ending) -> None:
         if self.ending is Ending.OPEN:
-            transport = self.agent.transport
-            gone = transport is None or transport.is_closing()
-            self.ending = Ending.AGENT_GONE if gone else Ending.BROKEN
+            self.ending = ending
+        self.settled.set()
 
     async def close(self) -> None:
-        """Release the upstream connection (dropped unless its body was read to the end)."""
+        """Release the upstream connection (dropped unless its body was read to the end), or
+        drop the request if its answer was never taken."""
+        sending = self._sending
+        if self._upstream_response is None and sending is not None:
+            if not sending.done():
+                sending.cancel()
+            with contextlib.suppress(BaseException):
+                self._upstream_response = await sending
         if self._upstream_response is not None:
             await self._upstream_response.aclose()
 
-    async def finish(self) -> None:
-        """The agent's last word: a clean end of body after a complete relay, else a cut."""
-        if self.response is None:
-            return
-        if self.ending is Ending.COMPLETE:
-            try:
-                await self.response.write_eof()
-            except ConnectionError:
-                self.ending = Ending.AGENT_GONE
-            return
-        cut(self.agent)
+    def finish(self) -> None:
+        """The agent's last word when the relay did not end cleanly: a cut (a clean end was
+        written the moment the upstream's body ended)."""
+        if self.response is not None and self.ending is not Ending.COMPLETE:
+            cut(self.agent)
 
 
 def cut(request: web.Request) -> None:

@@ -50,6 +50,8 @@ NOT_FORWARDED: Final = frozenset({"host", "expect"})
 """Request headers the proxy answers itself: the upstream gets its own ``Host``."""
 
 Pairs = list[tuple[str, str]]
+TOOL_FIELDS: Final = ("tools", "functions")
+"""The request body fields tool definitions are read from (``functions``: OpenAI's legacy)."""
 
 
 def end_to_end(headers: Iterable[tuple[str, str]], drop: frozenset[str] = frozenset()) -> Pairs:
@@ -240,6 +242,14 @@ class Route:
         request = httpx.Request(self.method, self.url, headers=self.headers, content=self.body)
         request.extensions["timeout"] = client.timeout.as_dict()
         return request
+
+    def tools_key(self) -> bytes | None:
+        """The request's tool definitions as bytes (equal for equal tools), or None when it
+        offers none (the session then judges against the tools its stream names, if any)."""
+        request = self.request or {}
+        if not request.get("tools"):
+            return None
+        return orjson.dumps([request.get(name) for name in TOOL_FIELDS])
 
     def error_body(self, status: int, message: str) -> dict[str, Any]:
         """The JSON body the agent gets for an error of the proxy's own: the provider's

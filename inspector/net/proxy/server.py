@@ -33,18 +33,23 @@ import httpx
 import orjson
 from aiohttp import web
 
+from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.base.errors import InspectorError
 from inspector.core.capture.redaction import mask_secrets
 from inspector.core.capture.writer import new_capture_path
+from inspector.core.providers import REGISTRY
+from inspector.core.verdicts.tools import ToolRegistry
 from inspector.core.verdicts.validation import ValidationMode
 
 from ..client import map_httpx_error
 from ..policy import LoopSettings
 from .exchange import Exchange, ProxySession
-from .relay import Ending, Relay, RelayTransport, cut, decoded
-from .routes import Route, Upstream
+from .relay import Ending, Relay, RelayTransport, decoded
+from .routes import TOOL_FIELDS, Route, Upstream
 
 BAD_GATEWAY: Final = 502
+REGISTRIES_KEPT: Final = 16
+"""Tool registries kept for reuse (one per distinct set of tools an agent offers)."""
 MAX_REQUEST_BODY: Final = 512 * 1024 * 1024
 """The largest request body forwarded (read whole before it is sent on)."""
 
@@ -88,6 +93,12 @@ class RecordingProxy:
         self._runner: web.AppRunner | None = None
         self._client: httpx.AsyncClient | None = None
         self._in_flight: dict[asyncio.Task[object], Exchange] = {}
+        """Handlers answering an agent, and their exchanges."""
+        self._recordings: set[asyncio.Task[None]] = set()
+        """Sessions still recording (a capture closes after its agent's answer ended), and
+        upstream requests being dropped."""
+        self._registries: dict[bytes, ToolRegistry] = {}
+        """Tool registries by the tools they were made from (:meth:`_analysis`)."""
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -142,6 +153,7 @@ class RecordingProxy:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*self._recordings, return_exceptions=True)
         await runner.cleanup()
         if self._client is not None:
             await self._client.aclose()
@@ -165,53 +177,82 @@ class RecordingProxy:
                 return await self._record(request, route, ex)
             return await self._forward(request, route, ex)
         finally:
-            self._in_flight.pop(task, None)
-            ex.ended = True
-            self._tell(self.on_end, ex)
+            del self._in_flight[task]
+            if ex.session is None or ex.session.state.final:
+                self._ended(ex)  # else when its recording has closed (_recording)
 
     async def _record(self, request: web.Request, route: Route, ex: Exchange) -> web.StreamResponse:
+        """Forward and record: the session runs as its own task, so the agent's answer ends
+        with the upstream's body while the capture is still being closed."""
         assert self._client is not None and route.dialect is not None
+        relay = Relay(request, self._client, route.outgoing(self._client))
+        relay.send()  # forwarding first: the recording is set up while the upstream answers
         try:
             path = self._capture_path(ex.model or route.dialect)
         except (InspectorError, OSError) as exc:  # never block the agent for a capture
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
             ex.note = f"not recorded: cannot create a capture in {self.captures}: {why}"
-            return await self._forward(request, route, ex)
-        relay = Relay(request, self._client, route.outgoing(self._client))
-        client = httpx.AsyncClient(transport=RelayTransport(relay), trust_env=False)
-        spec = route.spec()
+            return await self._forward(request, route, ex, relay)
         meta = {"source": "proxy", "upstream": self.upstream.shown(), "proxy": self.origin}
-        session = ProxySession(spec, dialect=route.dialect, settings=self.settings,
-                               capture_path=path, key=route.secrets[0] if route.secrets else None,
-                               meta=meta, client=client,
-                               on_update=lambda: self._tell(self.on_update, ex))  # fmt: skip
-        ex.session = session
+        client = httpx.AsyncClient(transport=RelayTransport(relay), trust_env=False)
+        news = lambda: self._tell(self.on_update, ex)  # noqa: E731
         try:
-            await session.run()
+            session = ProxySession(route.spec(), dialect=route.dialect, settings=self.settings,
+                                   capture_path=path, analysis=self._analysis(route),
+                                   key=route.secrets[0] if route.secrets else None, meta=meta,
+                                   client=client, on_update=news)  # fmt: skip
+        except (InspectorError, ValueError) as exc:  # a request the session refuses
+            await client.aclose()
+            ex.note = f"not recorded: {exc}"
+            return await self._forward(request, route, ex, relay)
+        ex.session = session
+        recording = self._keep(asyncio.ensure_future(self._recording(session, client, relay, ex)))
+        settled = asyncio.ensure_future(relay.settled.wait())
+        try:
+            await asyncio.wait({recording, settled}, return_when=asyncio.FIRST_COMPLETED)
         except asyncio.CancelledError:  # the agent went away, or the proxy is stopping
-            cut(request)
+            session.cancel()
+            relay.abandon()
+            self._keep(asyncio.ensure_future(relay.close()))  # a request not answered yet
             raise
         finally:
-            await client.aclose()
+            settled.cancel()
             ex.status, ex.size, ex.ending = relay.status, relay.relayed, relay.ending
-        if not relay.attempted:  # the session failed before sending (the capture could not
-            ex.session, ex.note = None, f"not recorded: {session.error}"  # be written)
-            return await self._forward(request, route, ex)
-        if relay.response is None:
+        if relay.response is None:  # no answer (or nothing sent): the session says why
+            await asyncio.shield(recording)
+            if not relay.opened:  # the capture could not be written: forward unrecorded
+                ex.session, ex.note = None, f"not recorded: {session.error}"
+                return await self._forward(request, route, ex, relay)
             return self._bad_gateway(route, ex, str(session.error or "no answer"))
-        await relay.finish()
-        ex.ending = relay.ending
-        if session.error is not None:
-            ex.note = str(session.error)
-        elif relay.ending is Ending.AGENT_GONE:
-            ex.note = "the agent disconnected"
+        relay.finish()
         return relay.response
 
+    async def _recording(
+        self, session: ProxySession, client: httpx.AsyncClient, relay: Relay, ex: Exchange
+    ) -> None:
+        """Run the session to its end (its capture closed, the upstream released); the
+        exchange has ended once its handler has answered too."""
+        try:
+            await session.run()
+        except Exception as exc:  # a bug while recording: the agent is still served (drain)
+            ex.note = f"recording stopped: internal error: {type(exc).__name__}: {exc}"
+        finally:
+            await client.aclose()
+            if relay.opened:  # else the answer is the handler's to forward or drop
+                await relay.close()
+            if session.error is not None and ex.note is None:
+                ex.note = str(session.error)
+            elif ex.ending is Ending.AGENT_GONE and ex.note is None:
+                ex.note = "the agent disconnected"
+            if ex not in self._in_flight.values():
+                self._ended(ex)
+
     async def _forward(
-        self, request: web.Request, route: Route, ex: Exchange
+        self, request: web.Request, route: Route, ex: Exchange, relay: Relay | None = None
     ) -> web.StreamResponse:
+        """Forward only (``relay``: one whose request already left)."""
         assert self._client is not None
-        relay = Relay(request, self._client, route.outgoing(self._client))
+        relay = relay or Relay(request, self._client, route.outgoing(self._client))
         try:
             await relay.open()
         except (httpx.HTTPError, httpx.InvalidURL) as exc:
@@ -222,15 +263,43 @@ class RecordingProxy:
         try:
             await relay.drain()
         except asyncio.CancelledError:
-            cut(request)
+            relay.abandon()
             raise
         finally:
             await relay.close()
             ex.status, ex.size, ex.ending = relay.status, relay.relayed, relay.ending
-        await relay.finish()
-        ex.ending = relay.ending
+        relay.finish()
         assert relay.response is not None
         return relay.response
+
+    def _keep(self, task: asyncio.Task[None]) -> asyncio.Task[None]:
+        """Hold ``task`` until it is done (:meth:`stop` awaits what is left)."""
+        self._recordings.add(task)
+        task.add_done_callback(self._recordings.discard)
+        return task
+
+    def _ended(self, ex: Exchange) -> None:
+        if not ex.ended:
+            ex.ended = True
+            self._tell(self.on_end, ex)
+
+    def _analysis(self, route: Route) -> Analysis:
+        """A fresh Analysis judged against the request's tools, whose registry is shared by
+        every request offering the same tools (checking their schemas takes milliseconds,
+        and an agent sends the same tools with every request)."""
+        assert route.dialect is not None
+        key, request = route.tools_key(), route.request or {}
+        registry = None
+        if key is not None:
+            registry = self._registries.pop(key, None) or ToolRegistry.from_definitions(
+                {name: request[name] for name in TOOL_FIELDS if name in request}
+            )
+            self._registries[key] = registry  # the most recent last
+            while len(self._registries) > REGISTRIES_KEPT:
+                del self._registries[next(iter(self._registries))]
+        validation = self.settings.tool_argument_validation
+        settings = Settings(dialect=route.dialect, validation=validation)
+        return Analysis(settings, registry, providers=REGISTRY)
 
     def _capture_path(self, name: str) -> Path | None:
         """A new capture file in the captures folder (None: not recording to files)."""
