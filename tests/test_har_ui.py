@@ -168,19 +168,31 @@ def test_export_with_nothing_open_says_so_and_a_failed_write_is_a_message(
     assert boxes[-1][0] == "warning" and "cannot write" in boxes[-1][1]
 
 
-def test_a_running_sessions_capture_is_exported_as_it_stands(
-    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+def test_a_running_or_proxied_sessions_capture_is_exported_as_it_stands(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     from types import SimpleNamespace
 
     from inspector.core.analysis.session import Analysis, Settings
     from inspector.core.providers import REGISTRY
 
-    window.doc.attach_live(Analysis(Settings(), providers=REGISTRY), "live session")
-    monkeypatch.setattr(window.live, "session", SimpleNamespace(capture_path=SAMPLE))
+    live, proxied = (Analysis(Settings(), providers=REGISTRY) for _ in range(2))
+    other = tmp_path / "proxied.jsonl"
+    other.write_bytes(SAMPLE.read_bytes())
+    session = SimpleNamespace(analysis=live, capture_path=SAMPLE)
+    monkeypatch.setattr(window.live, "session", session)
+    monkeypatch.setattr(
+        window.proxies, "shown", SimpleNamespace(analysis=proxied, capture_path=other)
+    )
     try:
-        capture = harui.current_capture(window)
+        window.doc.attach_live(live, "live session")
+        from_live = harui.current_capture(window)
+        window.doc.attach_live(proxied, "proxy: POST /v1/messages")
+        from_proxy = harui.current_capture(window)
+        window.doc.attach_live(Analysis(Settings(), providers=REGISTRY), "neither")
+        neither = harui.current_capture(window)
     finally:
         window.doc.close()
         monkeypatch.undo()  # before the window closes: closing stops the session it holds
-    assert capture is not None and capture.path == str(SAMPLE) and capture.attempts
+    assert from_live is not None and from_live.path == str(SAMPLE) and from_live.attempts
+    assert from_proxy is not None and from_proxy.path == str(other) and neither is None

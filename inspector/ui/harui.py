@@ -149,9 +149,8 @@ def current_capture(window: MainWindow) -> Capture | None:
     doc = window.doc
     if doc.replayer is not None:
         return doc.replayer.capture
-    session = window.live.session
-    if isinstance(doc.source, LiveSource) and session is not None and session.capture_path:
-        path = str(session.capture_path)
+    if isinstance(doc.source, LiveSource):
+        path = _live_capture_path(window) or ""
     else:
         analysis = doc.analysis
         if analysis is not None and analysis.capture is not None:
@@ -163,6 +162,18 @@ def current_capture(window: MainWindow) -> Capture | None:
         return load(path)
     except InspectorError:
         return None
+
+
+def _live_capture_path(window: MainWindow) -> str | None:
+    """The capture file of the session whose Analysis is on show, as it stands: the Live
+    bar's session, or the proxied request the proxy list opened."""
+    analysis = window.doc.analysis
+    proxies = getattr(window, "proxies", None)
+    for holder in (window.live.session, getattr(proxies, "shown", None)):
+        if holder is not None and getattr(holder, "analysis", None) is analysis:
+            path = getattr(holder, "capture_path", None)
+            return str(path) if path else None
+    return None
 
 
 def export_dialog(window: MainWindow) -> None:
