@@ -137,3 +137,19 @@ def test_a_malformed_har_is_one_line_and_exit_2(
     code, out, err = run(capsys, command, str(path), *extra)
     assert (code, out) == (2, "")
     assert said in err and err.count("\n") == 1, err
+
+
+def test_a_pipe_is_never_read_to_look_for_a_har(tmp_path: Path) -> None:
+    import os
+
+    from inspector.core.capture.reader import load_bytes
+    from inspector.core.replay.harsessions import is_har_file
+    from inspector.core.reports.gate import not_a_stream
+
+    fifo = tmp_path / "fd63"
+    os.mkfifo(fifo)
+    assert not is_har_file(fifo)  # opening it to look would block, or eat the first bytes
+    assert is_har_file(chrome_har(tmp_path))
+    har = chrome_har(tmp_path).read_bytes()
+    said = not_a_stream(load_bytes(har), "/dev/fd/63") or ""
+    assert "a HAR file (read through a pipe: give its path, FILE.har, to open it)" in said

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass
 from typing import Final
 
@@ -115,9 +116,12 @@ class HarSessions:
 
 def is_har_file(path: str | os.PathLike[str]) -> bool:
     """Does ``path`` hold a HAR (by its first bytes, or its .har/.zhar name)? False when it
-    cannot be read (the reader then says why)."""
+    cannot be read (the reader then says why). A pipe (``analyze <(cat f)``) or a device is
+    never read here, only named: a byte read to look would be lost to the reader."""
     name = os.fspath(path)
     try:
+        if not stat.S_ISREG(os.stat(name).st_mode):
+            return name.lower().endswith((".har", ".zhar"))
         with open(name, "rb") as f:
             head = f.read(4096)
     except OSError:

@@ -129,5 +129,7 @@ def _looks_like(head: bytes) -> str:
             return "JSON-like text"
         if isinstance(doc, dict) and "error" in doc:
             return "a JSON error body (an HTTP error response saved as the body?)"
+        if isinstance(doc, dict) and isinstance(doc.get("log"), dict):
+            return "a HAR file (read through a pipe: give its path, FILE.har, to open it)"
         return "a JSON document"
     return "plain text"
