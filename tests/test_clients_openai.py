@@ -131,6 +131,17 @@ def test_an_id_repeated_on_every_chunk_is_concatenated_but_found_by_id() -> None
     assert calls(run(BY_ID, body)) == [("call_a", "get_weather", PARIS)]
 
 
+def test_an_index_past_ssize_t_is_the_librarys_overflow_error_not_a_crash() -> None:
+    body = stream(chunk(call(2**63, "call_a", "get_weather", "{}")))
+    result = run(OPENAI, body)
+    assert result.error is not None
+    assert (result.error.type, result.error.message) == (
+        "OverflowError",
+        "Python int too large to convert to C ssize_t",
+    )
+    assert run(BY_INDEX, body).error is None  # a dict key of any size
+
+
 def test_an_index_sent_as_a_string_is_an_int_to_openai_python() -> None:
     body = stream(chunk(call("0", "call_a", "get_weather")), chunk(call("0", args="{}")))
     assert calls(run(OPENAI, body)) == [("call_a", "get_weather", "{}")]

@@ -26,11 +26,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, ClassVar, Final
 
-from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Partial, Replica
+from inspector.core.clients.base import Exchange, HandedCall, Partial, Replica
 from inspector.core.clients.openai_sse import VERSION, SdkChunkRun
 
 CHAT: Final = frozenset({"openai-chat"})
-_PYTHON_ERRORS: Final = (AttributeError, TypeError, KeyError, IndexError)
 
 
 def attr(obj: Any, name: str) -> Any:
@@ -50,6 +49,15 @@ def tool_call_entries(chunk: Any) -> Iterator[Any]:
     yield from attr(attr(choices[0], "delta"), "tool_calls") or []
 
 
+def shown(value: Any) -> str | None:
+    """An id or name for the prefix check while the stream arrives: as :func:`_text`, None
+    where even ``str()`` fails (an integer past Python's digit limit)."""
+    try:
+        return _text(value)
+    except ValueError:
+        return None
+
+
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) or value is None else str(value)
 
@@ -63,11 +71,8 @@ class _LoopRun(SdkChunkRun):
         self._pos: dict[int, int] = {}  # id(entry) -> its position
 
     def chunk(self, data: Any) -> None:
-        try:
-            for tc in tool_call_entries(data):
-                self.entry(tc)
-        except _PYTHON_ERRORS as exc:
-            raise ClientRaised(type(exc).__name__, str(exc)) from None
+        for tc in tool_call_entries(data):
+            self.entry(tc)
 
     def entry(self, tc: Any) -> None:
         raise NotImplementedError
@@ -76,13 +81,13 @@ class _LoopRun(SdkChunkRun):
         entry = {"id": call_id, "name": name, "arguments": ""}
         self._pos[id(entry)] = len(self.entries)
         self.entries.append(entry)
-        self.calls.append(Partial(_text(call_id), _text(name)))
+        self.calls.append(Partial(shown(call_id), shown(name)))
         return entry
 
     def sync(self, entry: dict[str, Any], added: str | None) -> None:
         pos = self._pos[id(entry)]
         partial = self.calls[pos]
-        partial.id, partial.name = _text(entry["id"]), _text(entry["name"])
+        partial.id, partial.name = shown(entry["id"]), shown(entry["name"])
         if added:
             partial.parts.append(added)
         self.touched.add(pos)

@@ -54,8 +54,6 @@ CHAT: Final = "openai-chat"
 RESPONSES: Final = "openai-responses"
 _RESPONSE_TYPE: Final = re.compile(r'"type"\s*:\s*"response\.')
 
-_PYTHON_ERRORS: Final = (AttributeError, TypeError, KeyError, IndexError, AssertionError)
-
 
 class _Choice:
     """``ChoiceEventState``: which tool call is current, which are done."""
@@ -113,16 +111,11 @@ class _ChatRun(SdkChunkRun):
         self._held: list[HandedCall] = []
 
     def chunk(self, data: Any) -> None:
-        try:
-            if attr(data, "object") != "chat.completion.chunk":
-                return
-            data = model_chunk(data)
-            self._accumulate(data)
-            self._events(data)
-        except _PYTHON_ERRORS as exc:
-            raise ClientRaised(type(exc).__name__, str(exc)) from None
-        except RuntimeError as exc:
-            raise ClientRaised("RuntimeError", str(exc)) from None
+        if attr(data, "object") != "chat.completion.chunk":
+            return
+        data = model_chunk(data)
+        self._accumulate(data)
+        self._events(data)
         self._mirror()
 
     # -- ChatCompletionStreamState._accumulate_chunk --------------------------------------
@@ -190,12 +183,6 @@ class _ChatRun(SdkChunkRun):
     # -- get_final_completion --------------------------------------------------------------
 
     def handed(self) -> list[HandedCall]:
-        try:
-            return self._final()
-        except _PYTHON_ERRORS as exc:
-            raise ClientRaised(type(exc).__name__, str(exc)) from None
-
-    def _final(self) -> list[HandedCall]:
         assert self.snapshot is not None
         choices = self.snapshot["choices"]
         handed: list[HandedCall] = []
@@ -224,7 +211,7 @@ class _ChatRun(SdkChunkRun):
         arguments only grow by concatenation, unless replaced: then they are rewritten)."""
         held = self._held
         for pos, call in enumerate(_first_calls(self.snapshot)):
-            now = _handed(call)
+            now = _mirrored(call)
             if pos < len(held) and held[pos] == now:
                 continue
             self.touched.add(pos)
@@ -325,6 +312,15 @@ def _read(call: Any) -> HandedCall:
     return HandedCall(
         _text(attr(call, "id")), _text(attr(fn, "name")), _arguments(attr(fn, "arguments"))
     )
+
+
+def _mirrored(call: Any) -> HandedCall:
+    """:func:`_handed` for the prefix check: a value even ``str()`` cannot show (an integer
+    past Python's digit limit) shows as nothing, where the agent reading it would raise."""
+    try:
+        return _handed(call)
+    except ValueError:
+        return HandedCall(None, None, "")
 
 
 def _text(value: Any) -> str | None:

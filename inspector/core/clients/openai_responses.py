@@ -48,7 +48,6 @@ _LIFECYCLE: Final = frozenset(
 _REPLACING: Final = ("response.created", "response.queued", "response.in_progress")
 _NO_ID: Final = ("function_call", "custom_tool_call", "shell_call", "shell_call_output")
 _CONFLICT: Final = "Response snapshot has conflicting output identities."
-_PYTHON_ERRORS: Final = (AttributeError, TypeError, KeyError, IndexError, AssertionError)
 
 
 def _get(obj: Any, name: str) -> Any:
@@ -91,14 +90,9 @@ class ResponsesRun(SdkChunkRun):
         self.final: list[Any] | None = None  # the completed response's output
 
     def chunk(self, data: Any) -> None:
-        try:
-            kind = attr(data, "type")
-            self._accumulate(data, kind)
-            self._events(data, kind)
-        except _PYTHON_ERRORS as exc:
-            raise ClientRaised(type(exc).__name__, str(exc)) from None
-        except RuntimeError as exc:
-            raise ClientRaised("RuntimeError", str(exc)) from None
+        kind = attr(data, "type")
+        self._accumulate(data, kind)
+        self._events(data, kind)
         self._mirror()
 
     def handed(self) -> list[HandedCall]:
@@ -246,7 +240,7 @@ class ResponsesRun(SdkChunkRun):
         else:
             return
         for pos, item in enumerate(items):
-            now = _handed(item)
+            now = _mirrored(item)
             if pos >= len(self.calls):
                 self.calls.append(Partial(now.id, now.name, [now.arguments]))
                 self.touched.add(pos)
@@ -287,6 +281,15 @@ def _handed(item: Any) -> HandedCall:
     """``item.call_id``, ``item.name``, ``item.arguments`` as the agent reads them."""
     arguments = _get(item, "arguments")
     return HandedCall(_text(_get(item, "call_id")), _text(_get(item, "name")), _args(arguments))
+
+
+def _mirrored(call: Any) -> HandedCall:
+    """:func:`_handed` for the prefix check: a value even ``str()`` cannot show (an integer
+    past Python's digit limit) shows as nothing, where the agent reading it would raise."""
+    try:
+        return _handed(call)
+    except ValueError:
+        return HandedCall(None, None, "")
 
 
 def _text(value: Any) -> str | None:

@@ -49,7 +49,7 @@ import re
 from abc import abstractmethod
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -195,10 +195,8 @@ def _one(event: str | None, data: str) -> tuple[Any, ClientRaised | None, bool]:
         return None, None, True
     try:
         value = json.loads(data)
-    except json.JSONDecodeError as exc:
-        return None, ClientRaised("JSONDecodeError", str(exc)), False
-    except RecursionError:
-        return None, ClientRaised("RecursionError", "maximum recursion depth exceeded"), False
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError; a number past int's limit
+        return None, ClientRaised(type(exc).__name__, str(exc)), False
     if event is not None and event.startswith("thread."):
         return {"data": value, "event": event}, None, False
     if isinstance(value, dict) and value.get("error"):
@@ -288,12 +286,26 @@ def _utf8(raw: bytes) -> ClientRaised:
 # -- a replica run over the SDK's chunks -----------------------------------------------------
 
 
+@contextmanager
+def library_errors() -> Iterator[None]:
+    """Python's own exceptions, met while a replica runs the library's logic on the values
+    received (``str += int``, ``None.index``, an index past ``ssize_t``), become what the
+    library raises there: :class:`ClientRaised` with the class name and message."""
+    try:
+        yield
+    except ClientRaised:
+        raise
+    except Exception as exc:
+        raise ClientRaised(type(exc).__name__, str(exc)) from None
+
+
 class SdkChunkRun(ReplicaRun):
     """A :class:`ReplicaRun` fed the openai SDK's chunks instead of wire events.
 
-    Subclasses implement :meth:`chunk` (one chunk's JSON value, as the SDK yields it; may
-    raise :class:`ClientRaised`) and :meth:`handed` (the calls at the end). The status error
-    raises from the constructor, so ``Replica.open`` raises it as the SDK does.
+    Subclasses implement :meth:`chunk` (one chunk's JSON value, as the SDK yields it) and
+    :meth:`handed` (the calls at the end); either may raise :class:`ClientRaised`, and any
+    other exception out of them is the library's own (:func:`library_errors`). The status
+    error raises from the constructor, so ``Replica.open`` raises it as the SDK does.
     """
 
     def __init__(self, exchange: Exchange) -> None:
@@ -311,7 +323,8 @@ class SdkChunkRun(ReplicaRun):
             self._next += 1
             if item.raised is not None:
                 raise item.raised
-            self.chunk(item.data)
+            with library_errors():
+                self.chunk(item.data)
 
     def finish(self) -> list[HandedCall]:
         while self._next < len(self._items):
@@ -319,8 +332,10 @@ class SdkChunkRun(ReplicaRun):
             self._next += 1
             if item.raised is not None:
                 raise item.raised
-            self.chunk(item.data)
-        return self.handed()
+            with library_errors():
+                self.chunk(item.data)
+        with library_errors():
+            return self.handed()
 
     @abstractmethod
     def chunk(self, data: Any) -> None:
