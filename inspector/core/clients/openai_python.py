@@ -362,9 +362,8 @@ def dialect_of(exchange: Exchange) -> str:
     """openai-chat or openai-responses: the exchange's own ``dialect`` when it has one, else
     read from its events (a Responses event is named, or typed, ``response.…``); a body with
     neither (an error page) reads as chat."""
-    dialect = getattr(exchange, "dialect", None)
-    if dialect in (CHAT, RESPONSES):
-        return str(dialect)
+    if exchange.dialect in (CHAT, RESPONSES):
+        return exchange.dialect
     for event in exchange.events[:8]:
         if event.kind != EventKind.EVENT:
             continue
