@@ -13,6 +13,9 @@ each replica speaking the dialect (:func:`inspector.core.clients.judge.run_repli
 replica fed every wire event plus the driver's prefix check, what a view or ``analyze`` pays
 when it asks) are timed interleaved, round by round in rotating order, best wall time of each;
 the ratio ``× ingest`` is a replica's time over the ingest's, measured in the same run.
+Compare ``µs/event`` across ``--kib`` sizes to see whether a replica's cost per event grows
+with the arguments (a replica that re-parses the arguments so far on every delta, as the
+Anthropic SDK does, is quadratic in a call's size).
 """
 
 from __future__ import annotations
@@ -125,10 +128,11 @@ def bench_dialect(dialect: str, calls: int, kib: int, rounds: int) -> tuple[list
     times = best(contenders, rounds)
     base = times["inspector ingest"]
     width = max(len(n) for n in contenders)
-    lines.append(f"  {'':{width}}  µs/event  × ingest")
+    lines.append(f"  {'':{width}}  ms/run  µs/event  × ingest")
     for name, seconds in times.items():
         ratio = "" if name == "inspector ingest" else f"{seconds / base:8.2f}×  {words[name]}"
-        lines.append(f"  {name:{width}}  {seconds / max(events, 1) * 1e6:8.2f}  {ratio}".rstrip())
+        per_event = seconds / max(events, 1) * 1e6
+        lines.append(f"  {name:{width}}  {seconds * 1e3:6.0f}  {per_event:8.2f}  {ratio}".rstrip())
     for name, word in words.items():
         if word.startswith("CRASHED"):
             lines.append(f"  {name:{width}}  {word}")
@@ -138,8 +142,8 @@ def bench_dialect(dialect: str, calls: int, kib: int, rounds: int) -> tuple[list
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--calls", type=int, default=8, help="parallel calls (default 8)")
-    p.add_argument("--kib", type=int, default=16, help="KiB of arguments per call (default 16)")
-    p.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
+    p.add_argument("--kib", type=int, default=4, help="KiB of arguments per call (default 4)")
+    p.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     args = p.parse_args(argv)
     print(
         f"client replicas: {len(REPLICAS)} registered; per dialect, a conforming demo stream of "
