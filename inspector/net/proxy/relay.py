@@ -1,21 +1,23 @@
 """The upstream's response relayed to the agent as it arrives, and a decoded copy for judging.
 
+A :class:`Relay` runs one exchange's pump, a task of its own: it sends the agent's request
+upstream, sends the answer's status and headers on to the agent, then each chunk of the body
+the moment it arrives, and queues each chunk for the recording session. The session reads
+that queue through :class:`RelayTransport` (the transport of the httpx client a
+:class:`~inspector.net.runner.SessionRunner` is given): it sees the upstream's status and
+headers as received and the body with its Content-Encoding undone (a copy).
+
 Invariants:
-- Each chunk read from the upstream is written to the agent before anything else is done with
-  it (recording and judging come after, on the session's side): the agent gets the body
-  exactly as received, encoded bodies included, chunk by chunk, with nothing held back.
-- The session reads the body through :class:`RelayTransport` (the transport of the httpx
-  client a :class:`~inspector.net.runner.SessionRunner` is given): it sees the upstream's
-  status and headers as received and the body with its Content-Encoding undone (a copy); it
-  never writes to the agent.
+- The agent never waits for the recording: setting up a capture, writing it, judging and
+  closing it all happen on the session's side of the queue. The agent gets the body exactly
+  as received, encoded bodies included, chunk by chunk.
 - How the relay ended (:class:`Ending`) decides what the agent gets last: a clean end of body
-  only when the upstream's body ended cleanly, written at once (the agent never waits for the
-  recording to close); otherwise (the upstream reset or stalled, the session was stopped) the
-  agent's connection is cut with a TCP reset, never a clean end.
-  When the agent goes away first, the upstream request is dropped (``AGENT_GONE``).
-- If the session stops reading early without failing (it reads at most
-  :data:`~inspector.net.client.MAX_NON_SSE_BODY` of a body that is no stream), the rest is
-  still relayed to the agent, unrecorded.
+  only when the upstream's body ended cleanly; otherwise (the upstream reset or stalled, the
+  proxy stopped) the agent's connection is cut with a TCP reset, never a clean end. When the
+  agent goes away first, the upstream request is dropped (``AGENT_GONE``).
+- The session reads exactly what the agent was sent, ended the same way: the upstream's own
+  error (so it records a reset as a reset), or :class:`AgentGone` (a cancelled session).
+  Once it stops reading (:meth:`Relay.detach`), nothing more is queued.
 """
 
 from __future__ import annotations
@@ -78,9 +80,9 @@ def decoded(body: bytes, headers: httpx.Headers) -> bytes | None:
 class Relay:
     """One upstream exchange relayed to one agent request (see the module docstring)."""
 
-    def __init__(
-        self, agent: web.Request, upstream: httpx.AsyncClient, outgoing: httpx.Request
-    ) -> None:
+    def __init__(self, agent: web.Request, upstream: httpx.AsyncClient, outgoing: httpx.Request,
+                 *, recorded: bool = True) -> None:  # fmt: skip
+        """``recorded``: queue the body for a session (else it is only relayed)."""
         self.agent, self.upstream, self.outgoing = agent, upstream, outgoing
         self.response: web.StreamResponse | None = None
         """The agent's response, once the upstream's status and headers were sent on."""
@@ -89,136 +91,113 @@ class Relay:
         self.relayed = 0
         """Body bytes written to the agent (as received: encoded, when it was)."""
         self.ending = Ending.OPEN
-        self.opened = False
-        """The upstream's answer was taken (by a recording session, or to forward it)."""
-        self.settled = asyncio.Event()
-        """Set once the agent has had all it will get from the relay: the whole body, a cut,
-        or nothing (no answer: the proxy answers for the upstream)."""
-        self._sending: asyncio.Task[httpx.Response] | None = None
-        self._upstream_response: httpx.Response | None = None
-        self._raw: AsyncIterator[bytes] | None = None
+        self.error: Exception | None = None
+        """The upstream's error when it gave no answer, or broke off mid-body."""
+        self.pump: asyncio.Task[None] | None = None
+        """The task relaying the exchange (:meth:`start`); it ends when the agent has had
+        everything it will get."""
+        self._head: asyncio.Future[httpx.Response] = asyncio.get_running_loop().create_future()
+        self._head.add_done_callback(_seen)  # a forward-only relay never asks for it
+        self._queue: asyncio.Queue[bytes | BaseException | None] | None = (
+            asyncio.Queue() if recorded else None
+        )
+        self._held: list[BaseException | None] = []
+        """The body's end, taken from the queue with the bytes before it (:meth:`queued`)."""
 
-    def send(self) -> None:
-        """Send the request upstream now, as its own task (:meth:`open` takes the answer): the
-        agent's request leaves before anything is set up to record it."""
-        if self._sending is None:
-            self._sending = asyncio.ensure_future(self.upstream.send(self.outgoing, stream=True))
+    def start(self) -> asyncio.Task[None]:
+        """Send the request upstream and relay the answer, as a task of its own."""
+        if self.pump is None:
+            self.pump = asyncio.ensure_future(self._run())
+        return self.pump
 
-    async def open(self) -> httpx.Response:
-        """The upstream's answer (sending the request if :meth:`send` did not yet); once its
-        status and headers are in, they go on to the agent. Raises httpx errors (no answer)
-        or :class:`AgentGone`."""
-        self.opened = True
-        self.send()
-        assert self._sending is not None
+    async def head(self) -> httpx.Response:
+        """The upstream's answer (status and headers); raises its error when it gave none."""
+        return await asyncio.shield(self._head)
+
+    async def queued(self) -> bytes | BaseException | None:
+        """The next item for the session: the bytes received since it last asked (chunks
+        waiting are joined: a session that fell behind catches up in one step), the error
+        that ended the body, or None at its clean end."""
+        queue = self._queue
+        assert queue is not None
+        if self._held:
+            return self._held.pop()
+        item = await queue.get()
+        if not isinstance(item, bytes) or queue.empty():
+            return item
+        parts = [item]
+        while not queue.empty():
+            more = queue.get_nowait()
+            if not isinstance(more, bytes):
+                self._held.append(more)  # the end comes after these bytes
+                break
+            parts.append(more)
+        return b"".join(parts)
+
+    def detach(self) -> None:
+        """The session stopped reading: queue nothing more (the agent still gets it all)."""
+        self._queue = None
+
+    def _put(self, item: bytes | BaseException | None) -> None:
+        if self._queue is not None:
+            self._queue.put_nowait(item)
+
+    async def _run(self) -> None:
         try:
-            response = await self._sending
-        except BaseException:
-            self.settled.set()  # no answer: the agent's answer is the proxy's own
+            response = await self.upstream.send(self.outgoing, stream=True)
+        except Exception as exc:  # no answer: the agent's answer is the proxy's own
+            self.error = exc
+            self._head.set_exception(exc)
+            return
+        except asyncio.CancelledError:
+            self._head.cancel()
             raise
-        self._upstream_response, self.status = response, response.status_code
-        self._raw = response.aiter_raw()
+        self._head.set_result(response)
+        self.status = response.status_code
+        try:
+            await self._relay(response)
+        finally:
+            await response.aclose()
+
+    async def _relay(self, response: httpx.Response) -> None:
         headers = CIMultiDict(end_to_end(response.headers.multi_items()))
         reason = response.reason_phrase or None
-        self.response = web.StreamResponse(status=self.status, reason=reason, headers=headers)
+        self.response = web.StreamResponse(
+            status=response.status_code, reason=reason, headers=headers
+        )
         try:
             await self.response.prepare(self.agent)
-        except ConnectionError:
-            self._settle(Ending.AGENT_GONE)
-            await self.close()
-            raise AgentGone("the agent disconnected") from None
-        except BaseException:
-            self._broken()
-            await self.close()
-            raise
-        return response
-
-    async def _write(self, raw: bytes) -> None:
-        assert self.response is not None
-        try:
-            await self.response.write(raw)
-        except ConnectionError:
-            self._settle(Ending.AGENT_GONE)
-            raise AgentGone("the agent disconnected") from None
-        self.relayed += len(raw)
-
-    async def chunks(self) -> AsyncIterator[bytes]:
-        """The upstream's body as received, each chunk written to the agent first; the
-        agent's body ends the moment the upstream's does (recording may still be closing)."""
-        assert self._raw is not None
-        try:
-            async for raw in self._raw:
-                await self._write(raw)
-                yield raw
-        except GeneratorExit:
-            raise  # the reader stopped early: drain() relays the rest
-        except BaseException:
-            self._broken()
-            raise
-        await self._complete()
-
-    async def drain(self) -> None:
-        """Relay whatever is left of the body (nothing when it ended or broke, or while the
-        task is being cancelled); raises nothing of the upstream's: a break is ``BROKEN``."""
-        task = asyncio.current_task()
-        if self.ending is not Ending.OPEN or self._raw is None or (task and task.cancelling()):
-            return
-        try:
-            async for raw in self._raw:
-                await self._write(raw)
-        except httpx.HTTPError:
-            self._broken()
-            return
-        except BaseException:
-            self._broken()
-            raise
-        await self._complete()
-
-    async def _complete(self) -> None:
-        """The upstream's body ended cleanly: so does the agent's, at once."""
-        assert self.response is not None
-        try:
+            async for raw in response.aiter_raw():
+                await self.response.write(raw)
+                self.relayed += len(raw)
+                self._put(raw)
             await self.response.write_eof()
-        except ConnectionError:
-            self._settle(Ending.AGENT_GONE)
-            return
-        self._settle(Ending.COMPLETE)
+        except ConnectionError:  # the agent's side: its connection closed
+            self._end(Ending.AGENT_GONE, AgentGone("the agent disconnected"))
+        except httpx.HTTPError as exc:  # the upstream's side: a reset, a timeout
+            self.error = exc
+            self._end(Ending.BROKEN, exc)
+        except asyncio.CancelledError:  # the agent went away, or the proxy stops
+            self._end(self._gone(), AgentGone("the exchange was stopped"))
+            raise
+        else:
+            self.ending = Ending.COMPLETE
+            self._put(None)
 
-    def abandon(self) -> None:
-        """The exchange is cancelled from outside (the agent went away, the proxy stops):
-        settle as such, and cut the agent unless the whole body was sent."""
-        self._broken()
-        self.finish()
-
-    def _broken(self) -> None:
-        """The relay stopped before the end: the agent went away (its connection is closing:
-        the exchange was cancelled for it), or the upstream side broke off."""
+    def _gone(self) -> Ending:
         transport = self.agent.transport
-        gone = transport is None or transport.is_closing()
-        self._settle(Ending.AGENT_GONE if gone else Ending.BROKEN)
+        return Ending.AGENT_GONE if transport is None or transport.is_closing() else Ending.BROKEN
 
-    def _settle(self, ending: Ending) -> None:
-        if self.ending is Ending.OPEN:
-            self.ending = ending
-        self.settled.set()
+    def _end(self, ending: Ending, error: BaseException) -> None:
+        """The body stopped short: the session is told why, the agent is cut."""
+        self.ending = ending
+        self._put(error)
+        cut(self.agent)
 
-    async def close(self) -> None:
-        """Release the upstream connection (dropped unless its body was read to the end), or
-        drop the request if its answer was never taken."""
-        sending = self._sending
-        if self._upstream_response is None and sending is not None:
-            if not sending.done():
-                sending.cancel()
-            with contextlib.suppress(BaseException):
-                self._upstream_response = await sending
-        if self._upstream_response is not None:
-            await self._upstream_response.aclose()
 
-    def finish(self) -> None:
-        """The agent's last word when the relay did not end cleanly: a cut (a clean end was
-        written the moment the upstream's body ended)."""
-        if self.response is not None and self.ending is not Ending.COMPLETE:
-            cut(self.agent)
+def _seen(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()
 
 
 def cut(request: web.Request) -> None:
@@ -235,16 +214,21 @@ def cut(request: web.Request) -> None:
 
 
 class _DecodedBody(httpx.AsyncByteStream):
-    """The body a session reads: the relay's chunks, decoded; closing it before the end
-    relays the rest to the agent, then releases the upstream connection."""
+    """The body a session reads: the relay's queued chunks, decoded, ended as the agent's
+    was; closing it detaches the session from the relay."""
 
     def __init__(self, relay: Relay, decoder: ContentDecoder) -> None:
         self._relay, self._decoder = relay, decoder
         self._decoding = True
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
-        async for raw in self._relay.chunks():
-            data = self._decode(raw)
+        while True:
+            item = await self._relay.queued()
+            if item is None:
+                break
+            if isinstance(item, BaseException):
+                raise item
+            data = self._decode(item)
             if data:
                 yield data
         tail = self._flush()
@@ -269,22 +253,19 @@ class _DecodedBody(httpx.AsyncByteStream):
             return b""
 
     async def aclose(self) -> None:
-        try:
-            await self._relay.drain()
-        finally:
-            await self._relay.close()
+        self._relay.detach()
 
 
 class RelayTransport(httpx.AsyncBaseTransport):
     """What a session's httpx client sends through: whatever request the session builds,
-    the relay's own request goes upstream (the agent's, as received), and the session gets
-    the upstream's response with a decoded copy of its body."""
+    the relay's own request went upstream (the agent's, as received), and the session gets
+    the upstream's answer with a decoded copy of its body."""
 
     def __init__(self, relay: Relay) -> None:
         self.relay = relay
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        upstream = await self.relay.open()
+        upstream = await self.relay.head()
         extensions: dict[str, Any] = {
             k: upstream.extensions[k]
             for k in ("http_version", "reason_phrase")

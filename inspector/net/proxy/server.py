@@ -95,8 +95,7 @@ class RecordingProxy:
         self._in_flight: dict[asyncio.Task[object], Exchange] = {}
         """Handlers answering an agent, and their exchanges."""
         self._recordings: set[asyncio.Task[None]] = set()
-        """Sessions still recording (a capture closes after its agent's answer ended), and
-        upstream requests being dropped."""
+        """Sessions still recording (a capture closes after its agent's answer ended)."""
         self._registries: dict[bytes, ToolRegistry] = {}
         """Tool registries by the tools they were made from (:meth:`_analysis`)."""
 
@@ -182,17 +181,18 @@ class RecordingProxy:
                 self._ended(ex)  # else when its recording has closed (_recording)
 
     async def _record(self, request: web.Request, route: Route, ex: Exchange) -> web.StreamResponse:
-        """Forward and record: the session runs as its own task, so the agent's answer ends
-        with the upstream's body while the capture is still being closed."""
+        """Forward, and record beside it: the relay answers the agent on its own while the
+        session sets up its capture and reads the relay's copy of the body."""
         assert self._client is not None and route.dialect is not None
         relay = Relay(request, self._client, route.outgoing(self._client))
-        relay.send()  # forwarding first: the recording is set up while the upstream answers
+        relay.start()  # forwarding first: the recording is set up while the upstream answers
         try:
             path = self._capture_path(ex.model or route.dialect)
         except (InspectorError, OSError) as exc:  # never block the agent for a capture
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
             ex.note = f"not recorded: cannot create a capture in {self.captures}: {why}"
-            return await self._forward(request, route, ex, relay)
+            relay.detach()
+            return await self._answer(relay, route, ex)
         meta = {"source": "proxy", "upstream": self.upstream.shown(), "proxy": self.origin}
         client = httpx.AsyncClient(transport=RelayTransport(relay), trust_env=False)
         news = lambda: self._tell(self.on_update, ex)  # noqa: E731
@@ -204,72 +204,58 @@ class RecordingProxy:
         except (InspectorError, ValueError) as exc:  # a request the session refuses
             await client.aclose()
             ex.note = f"not recorded: {exc}"
-            return await self._forward(request, route, ex, relay)
+            relay.detach()
+            return await self._answer(relay, route, ex)
         ex.session = session
-        recording = self._keep(asyncio.ensure_future(self._recording(session, client, relay, ex)))
-        settled = asyncio.ensure_future(relay.settled.wait())
-        try:
-            await asyncio.wait({recording, settled}, return_when=asyncio.FIRST_COMPLETED)
-        except asyncio.CancelledError:  # the agent went away, or the proxy is stopping
-            session.cancel()
-            relay.abandon()
-            self._keep(asyncio.ensure_future(relay.close()))  # a request not answered yet
-            raise
-        finally:
-            settled.cancel()
-            ex.status, ex.size, ex.ending = relay.status, relay.relayed, relay.ending
-        if relay.response is None:  # no answer (or nothing sent): the session says why
-            await asyncio.shield(recording)
-            if not relay.opened:  # the capture could not be written: forward unrecorded
-                ex.session, ex.note = None, f"not recorded: {session.error}"
-                return await self._forward(request, route, ex, relay)
-            return self._bad_gateway(route, ex, str(session.error or "no answer"))
-        relay.finish()
-        return relay.response
+        self._keep(asyncio.ensure_future(self._recording(session, client, relay, ex)))
+        return await self._answer(relay, route, ex)
 
     async def _recording(
         self, session: ProxySession, client: httpx.AsyncClient, relay: Relay, ex: Exchange
     ) -> None:
-        """Run the session to its end (its capture closed, the upstream released); the
-        exchange has ended once its handler has answered too."""
+        """Run the session to its end (its capture closed); the exchange has ended once its
+        agent has had its answer too."""
         try:
             await session.run()
-        except Exception as exc:  # a bug while recording: the agent is still served (drain)
+        except Exception as exc:  # a bug while recording: the agent is served regardless
             ex.note = f"recording stopped: internal error: {type(exc).__name__}: {exc}"
         finally:
+            relay.detach()
             await client.aclose()
-            if relay.opened:  # else the answer is the handler's to forward or drop
-                await relay.close()
             if session.error is not None and ex.note is None:
                 ex.note = str(session.error)
-            elif ex.ending is Ending.AGENT_GONE and ex.note is None:
-                ex.note = "the agent disconnected"
             if ex not in self._in_flight.values():
                 self._ended(ex)
 
     async def _forward(
-        self, request: web.Request, route: Route, ex: Exchange, relay: Relay | None = None
+        self, request: web.Request, route: Route, ex: Exchange
     ) -> web.StreamResponse:
-        """Forward only (``relay``: one whose request already left)."""
+        """Forward only."""
         assert self._client is not None
-        relay = relay or Relay(request, self._client, route.outgoing(self._client))
+        relay = Relay(request, self._client, route.outgoing(self._client), recorded=False)
+        relay.start()
+        return await self._answer(relay, route, ex)
+
+    async def _answer(self, relay: Relay, route: Route, ex: Exchange) -> web.StreamResponse:
+        """Wait for the relay to give the agent all it will get; a 502 when the upstream gave
+        no answer."""
+        assert relay.pump is not None
         try:
-            await relay.open()
-        except (httpx.HTTPError, httpx.InvalidURL) as exc:
-            s = self.settings
-            error = map_httpx_error(exc, route.shown_url, 0, connect_timeout=s.connect_timeout,
-                                    read_timeout=s.read_timeout)  # fmt: skip
-            return self._bad_gateway(route, ex, str(error))
-        try:
-            await relay.drain()
-        except asyncio.CancelledError:
-            relay.abandon()
+            await relay.pump
+        except asyncio.CancelledError:  # the agent went away, or the proxy stops
+            if ex.session is not None:
+                ex.session.cancel()
             raise
         finally:
-            await relay.close()
             ex.status, ex.size, ex.ending = relay.status, relay.relayed, relay.ending
-        relay.finish()
-        assert relay.response is not None
+        if relay.response is None:
+            s = self.settings
+            error = map_httpx_error(relay.error or RuntimeError("no answer"), route.shown_url, 0,
+                                    connect_timeout=s.connect_timeout,
+                                    read_timeout=s.read_timeout)  # fmt: skip
+            return self._bad_gateway(route, ex, str(error))
+        if relay.ending is Ending.AGENT_GONE and ex.note is None:
+            ex.note = "the agent disconnected"
         return relay.response
 
     def _keep(self, task: asyncio.Task[None]) -> asyncio.Task[None]:
