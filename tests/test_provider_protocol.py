@@ -214,6 +214,7 @@ def test_the_checks_a_provider_lists_are_the_ones_that_run() -> None:
     odd = toy_body(
         'whole w1 get_weather {"city":"Oslo"}',  # no index, object arguments, whole in one chunk
         "pair 5",  # index 5 twice in one event (and indexes that do not start at 0)
+        "call 7 null get_time",  # a named call whose only id is "null": no id at all
         "stop tools",
         "oops overloaded",
         "bye",

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from conftest import all_real_fixtures
+from test_quirks_2026 import REPORTED_NEGATIVE, REPORTED_POSITIVE
 
 from inspector.core.calls.accumulator import ABSENT, EMPTY_ID_POLICIES, LITERAL
 from inspector.core.calls.stream import StreamState
@@ -675,6 +676,7 @@ POSITIVE: dict[str, Case] = {
     "bad-utf8": Case("invalid_utf8", BAD_UTF8, [1]),
     "text-mode-split": Case("text_mode_tool_call", TEXT_MODE_SPLIT, [0, 1]),
 }
+POSITIVE.update({name: Case(*case) for name, case in REPORTED_POSITIVE.items()})  # 2025-2026
 
 
 def test_every_code_has_a_positive_and_a_negative_case() -> None:
@@ -768,6 +770,7 @@ NEGATIVE: dict[str, tuple[str, bytes]] = {
         ),
     ),
 }
+NEGATIVE.update(REPORTED_NEGATIVE)  # the reported quirks' conforming twins
 
 
 @pytest.mark.parametrize("name", list(NEGATIVE))

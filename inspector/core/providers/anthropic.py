@@ -200,7 +200,7 @@ class Anthropic:
 
     name = "anthropic"
     closing = EXPLICIT
-    checks = frozenset({"arguments_not_string"})
+    checks = frozenset({"arguments_not_string", "missing_call_id"})
     end_marker = "message_stop"
     key_header = "x-api-key"
     version_segment = "/v1"

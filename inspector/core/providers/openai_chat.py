@@ -328,6 +328,7 @@ class OpenAIChat:
             "duplicate_index_in_chunk",
             "sparse_index",
             "whole_call_single_chunk",
+            "missing_call_id",
         }
     )
     end_marker = "[DONE]"

@@ -233,7 +233,7 @@ class Responses:
 
     name = "openai-responses"
     closing = EXPLICIT
-    checks = frozenset({"arguments_not_string"})
+    checks = frozenset({"arguments_not_string", "missing_call_id"})
     end_marker = "response.completed"
     key_header = "authorization"
     version_segment = "/v1"

@@ -14,23 +14,24 @@ Invariants:
 - Incremental with a :class:`QuirkScan`: the wire-level half
   (:mod:`inspector.core.verdicts.quirkscan`)
   reads each event and delta once, and survives policy flips; a call is scanned again only
-  when it changed (new fragments, a new accumulator). The result always equals a fresh
-  ``detect(state)`` on the same state, so asking on every UI flush costs O(new data).
+  when it changed (new fragments, a new accumulator; :mod:`inspector.core.verdicts.callscan`);
+  a cut hidden by a normal finish is looked for again only when deltas arrived after that
+  finish. The result always equals a fresh ``detect(state)`` on the same state, so asking on
+  every UI flush costs O(new data).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
-
-from inspector.core.base.model import OMITTED, ToolCallDelta
+from inspector.core.base.model import ToolCallDelta
 from inspector.core.base.provider import Provider
 from inspector.core.calls.accumulator import ToolCall
 from inspector.core.calls.stream import StreamState
-from inspector.core.verdicts.quirkscan import Seen, WireScan, real
+from inspector.core.verdicts.callscan import claimed_end, scan_call, scan_truncation
+from inspector.core.verdicts.quirkscan import WireScan
+from inspector.core.verdicts.seen import Seen
 
 #: code -> one-line description; the table order is the report order. docs/quirks.md explains each.
 QUIRKS: dict[str, str] = {
@@ -39,24 +40,41 @@ QUIRKS: dict[str, str] = {
     "empty_string_continuation_name": 'continuation fragments carry "name": ""',
     "null_string_id": 'an id is the string "null"',
     "null_id": "an id is JSON null",
+    "missing_call_id": "a named call arrived without any id (the inspector repairs one)",
     "missing_index": "tool-call entries carry no index",
     "index_reused_with_new_id": "a new call (new id and name) reuses an index already in use",
+    "duplicate_call_id": "two calls carry the same id",
     "sparse_index": "tool-call indexes do not start at 0 or skip numbers",
     "duplicate_index_in_chunk": "one chunk carries two entries with the same index",
     "id_repeated_every_chunk": "continuations repeat the call's full id",
+    "name_repeated_every_chunk": "continuations repeat the call's full name",
     "id_changed_mid_call": "a continuation carries a different id without a name",
     "name_changed_mid_call": "a continuation carries a different name",
+    "arguments_before_identity": "argument fragments arrived at an index before the call's id "
+    "and name",
     "cumulative_arguments": "each fragment repeats the whole argument buffer so far",
+    "arguments_replayed": "a fragment repeats the complete arguments already streamed "
+    "(concatenated: {…}{…})",
     "arguments_not_string": "arguments arrived as a JSON object, not a string",
     "whole_call_single_chunk": "a whole call (id, name and complete arguments) in one chunk",
     "arguments_only_in_done": "no argument deltas: the arguments arrived only in the done event",
     "done_arguments_mismatch": "the done event restates arguments that differ from the deltas",
+    "done_identity_mismatch": "the done event restates another id or name than the call opened "
+    "with",
     "fragment_after_close": "a fragment arrived for a call that was already closed",
+    "opener_replayed": "a call's opener (same id and name, no arguments) arrived again after its "
+    "arguments",
     "trailing_empty_arguments": 'a trailing "arguments": "" fragment after the arguments',
     "zero_arg_empty_string": 'a call whose arguments are only "" (zero-argument tool)',
     "orphan_id_only_entry": "an entry with an id but no name or arguments (left out)",
     "finish_reason_mismatch": "tool calls were emitted but the finish reason is not a "
     "tool-call one",
+    "silent_truncation": "a call's arguments stop mid-JSON but the finish reason does not say "
+    "the output was cut off",
+    "empty_finish_reason": 'a finish reason is "" (neither null nor a reason)',
+    "repeated_finish_reason": "more than one finish reason for one choice",
+    "malformed_function_call": "the provider ended the turn saying the model's tool call was "
+    "malformed (no call delivered)",
     "missing_finish_reason": "the stream ended without any finish/stop reason",
     "missing_done": "the stream ended without its end-of-stream marker",
     "data_after_done": "events arrived after the end-of-stream marker",
@@ -66,10 +84,15 @@ QUIRKS: dict[str, str] = {
     "empty_role": 'delta.role is ""',
     "error_after_200": "the provider reported an error inside a 200 stream",
     "undecodable_data": "a data: line that is not valid JSON (a frame cut mid-JSON?)",
+    "events_not_separated": "several events in one (data: lines with no blank line between them)",
     "wire_field_type": "a field holds a value of the wrong type (the event is read without it)",
     "invalid_utf8": "bytes that are not valid UTF-8",
     "text_mode_tool_call": "a tool call written as text in the content (<tool_call>…)",
 }
+
+
+_NOTHING = Seen()
+"""An empty collector (never added to)."""
 
 
 @dataclass
@@ -98,6 +121,21 @@ class QuirkScan:
         self.wire = WireScan()
         """The wire-level half (survives policy flips: it reads only events and deltas)."""
         self._calls: dict[int, tuple[list[ToolCallDelta], tuple[Any, ...], Seen]] = {}
+        self._cut: tuple[Any, Seen] = ((), Seen())
+
+    def truncation(self, state: StreamState) -> Seen:
+        """``silent_truncation`` per wire lane, once the finish claims a normal end; redone
+        only when deltas arrived since (every lane's text is joined then: O(stream), which
+        after such a finish is usually a usage chunk and the end marker away)."""
+        claimed = claimed_end(state)
+        if claimed is None:
+            return _NOTHING
+        key = (len(state.deltas), claimed)
+        if self._cut[0] != key:
+            seen = Seen()
+            scan_truncation(state.deltas, seen, claimed)
+            self._cut = (key, seen)
+        return self._cut[1]
 
     def call(self, call: ToolCall, state: StreamState) -> Seen:
         """``call``'s own findings, scanned again only when its shape changed."""
@@ -122,7 +160,7 @@ class QuirkScan:
         if cached is not None and cached[1] == key and cached[0] == frags:  # identity-fast
             return cached[2]
         seen = Seen()
-        _scan_call(call, seen, state.provider, orphan)
+        scan_call(call, seen, state.provider, orphan)
         self._calls[slot] = (frags, key, seen)
         return seen
 
@@ -134,7 +172,12 @@ def detect(state: StreamState, scan: QuirkScan | None = None) -> list[Quirk]:
     scan.wire.advance(state)
     rest = Seen()
     scan.wire.conclude(state, rest)
-    parts = [scan.wire.seen, rest, *(scan.call(c, state) for c in state.calls)]
+    parts = [
+        scan.wire.seen,
+        rest,
+        scan.truncation(state),
+        *(scan.call(c, state) for c in state.calls),
+    ]
     _scan_turn(state, rest, state.provider)
     out = []
     wire = scan.wire
@@ -151,112 +194,6 @@ def detect(state: StreamState, scan: QuirkScan | None = None) -> list[Quirk]:
     return out
 
 
-def _scan_call(call: ToolCall, seen: Seen, provider: Provider | None, orphan: bool) -> None:
-    frags = call.fragments
-    first = frags[0]
-    if orphan:
-        seen.add("orphan_id_only_entry", first.seq, f"id {call.id!r}")
-    for seq, new_id in call.id_changes:
-        seen.add("id_changed_mid_call", seq, f"{call.id!r} then {new_id!r}")
-    for seq, new_name in call.name_changes:
-        seen.add("name_changed_mid_call", seq, f"{call.name!r} then {new_name!r}")
-    for seq in call.late_fragments:
-        seen.add("fragment_after_close", seq)
-    if call.args_from_final or call.final_mismatch is not None:
-        _scan_finals(call, seen)
-    _scan_arguments(call, seen, provider)
-
-
-def _scan_finals(call: ToolCall, seen: Seen) -> None:
-    """Done events restating the arguments, as the accumulator reads them (non-strings by
-    repr); looked for only when the accumulator says one supplied or contradicted them."""
-    frags = call.fragments
-    finals = [
-        (f.seq, f.arguments if isinstance(f.arguments, str) else repr(f.arguments))
-        for f in frags
-        if f.final and f.arguments is not OMITTED and f.arguments is not None
-    ]
-    if call.args_from_final:  # the done event that supplied the arguments
-        seen.add("arguments_only_in_done", next((seq for seq, a in finals if a), frags[-1].seq))
-    if call.final_mismatch is not None:  # every done event that disagrees with the deltas
-        for seq, a in finals:
-            if a != call.arguments:
-                seen.add("done_arguments_mismatch", seq)
-
-
-def _texts(frags: Iterable[ToolCallDelta]) -> Iterator[tuple[int, str]]:
-    """(seq, arguments) of the streamed fragments with string arguments, dropped ones too
-    (the provider sent them), lazily: most checks look only at the first or last few."""
-    for f in frags:
-        if not f.final and isinstance(f.arguments, str):
-            yield f.seq, f.arguments
-
-
-def _scan_arguments(call: ToolCall, seen: Seen, provider: Provider | None) -> None:
-    """Cheap on long calls: only a zero-length call is walked whole; the rest looks at the
-    first fragments and at the empty ones at the end (this runs on every flush)."""
-    frags = call.fragments
-    if call.length == 0 and call.name not in (OMITTED, None, ""):
-        texts = list(_texts(frags))
-        if texts and all(a == "" for _, a in texts):
-            seen.add("zero_arg_empty_string", texts[0][0], f"{call.name!r}")
-            return
-    trailing: list[int] = []
-    for seq, a in _texts(reversed(frags)):  # "" fragments after the last non-empty one
-        if a:
-            for s in trailing:
-                seen.add("trailing_empty_arguments", s)
-            break
-        trailing.append(seq)
-    _scan_cumulative(((seq, a) for seq, a in _texts(frags) if a), seen)
-    # The opener alone carries id, name and complete arguments (judged on that wire entry, not
-    # on what a policy routed after it, so ``absent`` and ``literal`` agree).
-    opener = next((f for f in frags if not f.final), None)
-    if (
-        opener is not None
-        and provider is not None
-        and "whole_call_single_chunk" in provider.checks
-        and real(opener.id)
-        and real(opener.name)
-        and _complete_object(opener.arguments)
-    ):
-        seen.add("whole_call_single_chunk", opener.seq, f"{call.name!r}")
-
-
-def _scan_cumulative(texts: Iterator[tuple[int, str]], seen: Seen) -> None:
-    """Cumulative streams repeat the whole buffer: every fragment, from the very first, starts
-    with the one before it. Two fragments that merely share a few characters ('e fram' then
-    'e frame r' in prose) are not that, so the chain must start at the call's first fragment.
-    A chain of one counts only when the call has just those two fragments."""
-    chain: list[int] = []
-    first = next(texts, None)
-    if first is None:
-        return
-    before = first[1]
-    whole = True  # the chain ran to the last fragment
-    for seq, after in texts:
-        if len(after) > len(before) and after.startswith(before):
-            chain.append(seq)
-            before = after
-        else:
-            whole = False
-            break
-    if chain and (whole or len(chain) >= 2):
-        for seq in chain:
-            seen.add("cumulative_arguments", seq)
-
-
-def _complete_object(arguments: Any) -> bool:
-    """Is ``arguments`` the text of a whole JSON object?"""
-    if not isinstance(arguments, str) or not arguments.lstrip().startswith("{"):
-        return False
-    try:
-        orjson.loads(arguments)
-    except orjson.JSONDecodeError:
-        return False
-    return True
-
-
 def _scan_turn(state: StreamState, seen: Seen, provider: Provider | None) -> None:
     if provider is None:  # still sniffing: no deltas, no calls, not ended
         return
@@ -268,7 +205,7 @@ def _scan_turn(state: StreamState, seen: Seen, provider: Provider | None) -> Non
             first = next(c for c in state.calls if c.index == gap)
             seen.add("sparse_index", first.fragments[0].seq, f"indexes {indexes}")
     reason = state.finish_reason
-    if calls and state.finish and not provider.is_tool_finish(reason, len(calls)):
+    if calls and state.finish and reason != "" and not provider.is_tool_finish(reason, len(calls)):
         seen.add(
             "finish_reason_mismatch",
             state.finish[-1][0],

@@ -14,8 +14,15 @@ Invariants:
 - Hits arrive in stream order, so a code's hits are almost always non-decreasing:
   :meth:`WireScan.chunks` keeps them de-duplicated as they come (sorting again only when one
   points back), so a long stream's list is not sorted on every ask.
-- Conclusions that need the whole stream (``data_after_done``, ``id_repeated_every_chunk``)
-  are drawn by :meth:`WireScan.conclude` into a separate collector, never into the scan's own.
+- Conclusions that need the whole stream (``data_after_done``, ``id_repeated_every_chunk``,
+  ``name_repeated_every_chunk``, ``missing_call_id``) are drawn by :meth:`WireScan.conclude`
+  into a separate collector, never into the scan's own.
+- Per wire lane a track remembers the call's first identity: a later real id or name fills in
+  an id-less or nameless opener (argument fragments sent before either are
+  ``arguments_before_identity``), an id seen on another lane is ``duplicate_call_id``, and a
+  done event restating another id or name is ``done_identity_mismatch``. Finish reasons are
+  counted per choice (``repeated_finish_reason``; ``""`` is ``empty_finish_reason``, not a
+  reason).
 - Any value may stand where the wire has one: only a JSON integer or string index (and
   choice) names a lane here, as in the accumulator; a field of the wrong type shows as
   ``wire_field_type``, whose note names every distinct field, expected and received kind
@@ -27,10 +34,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import orjson
+
 from inspector.core.base.model import OMITTED, Delta, DeltaKind, EventKind, ToolCallDelta
 from inspector.core.base.provider import Provider
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.wirefield import WIRE_FIELD_TYPE, describe, field_problem, is_key
+from inspector.core.verdicts.seen import Seen, lane, real
 
 PROVIDER_CHECKS = frozenset(
     {
@@ -39,10 +49,14 @@ PROVIDER_CHECKS = frozenset(
         "duplicate_index_in_chunk",  # … once per chunk …
         "sparse_index",  # … without gaps
         "whole_call_single_chunk",  # calls are streamed in fragments, not sent whole
+        "missing_call_id",  # every call carries an id (Gemini's carry none)
     }
 )
 """Quirk checks that apply only to the providers that list them in ``Provider.checks``: each
 rests on a fact of that provider's wire format."""
+
+MALFORMED_CALL_REASONS = frozenset({"MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL"})
+"""Finish reasons saying the model's tool call was rejected by the server (none delivered)."""
 
 FIELDS_NAMED = 4
 """Distinct wrong-type fields the ``wire_field_type`` note names (then counts the rest)."""
@@ -51,33 +65,31 @@ _TEXT_CALL = re.compile(r"<tool_call>|<function_call>|<\|tool_call|\[TOOL_CALLS\
 _TAG_TAIL = 16  # characters of earlier text kept: longer than any _TEXT_CALL match
 
 
-class Seen:
-    """Collects chunk numbers (and the first note) per quirk code while scanning."""
-
-    def __init__(self) -> None:
-        self.hits: dict[str, list[int]] = {}
-        self.notes: dict[str, str] = {}
-
-    def add(self, code: str, seq: int, note: str | None = None) -> None:
-        self.hits.setdefault(code, []).append(seq)
-        if note and code not in self.notes:
-            self.notes[code] = note
-
-
-def real(value: Any) -> bool:
-    """An id/name that names something on the wire (not omitted, null, "" or "null")."""
-    return isinstance(value, str) and value not in ("", "null")
-
-
 class _IndexTrack:
-    """Per wire index: the opening id, and how continuations repeated it."""
+    """Per wire index: the opening identity, and how continuations repeated it."""
 
-    __slots__ = ("continuations", "first_id", "repeats")
+    __slots__ = (
+        "continuations",
+        "early",
+        "first_id",
+        "first_name",
+        "identified",
+        "name_repeats",
+        "opened",
+        "repeats",
+    )
 
-    def __init__(self, first_id: Any) -> None:
-        self.first_id = first_id
+    def __init__(self, first: ToolCallDelta) -> None:
+        self.opened = first.seq
+        self.first_id = first.id
+        self.first_name = first.name
         self.continuations: list[int] = []
         self.repeats = 0
+        self.name_repeats = 0
+        self.identified = real(first.id) or real(first.name)
+        """A real id or name arrived at this lane (argument fragments before it are early)."""
+        self.early: list[int] = []
+        """Chunks of argument fragments sent before any identity."""
 
 
 class WireScan:
@@ -95,6 +107,7 @@ class WireScan:
         self._string_args = "arguments_not_string" in checks
         self._missing_index = "missing_index" in checks
         self._duplicate_index = "duplicate_index_in_chunk" in checks
+        self._ids_expected = "missing_call_id" in checks
         self.events_done = 0
         self.deltas_done = 0
         self._per_chunk: dict[Any, int] = {}  # entries per lane in the current chunk
@@ -106,6 +119,8 @@ class WireScan:
         self._chunks: dict[str, list[int]] = {}  # code -> its hits so far, de-duplicated
         self._done: dict[str, int] = {}  # code -> hits already in _chunks
         self._fields: dict[str, int] = {}  # wrong-type field description -> its first chunk
+        self._ids: dict[str, _IndexTrack] = {}  # real call id -> the track it opened
+        self._finishes: dict[Any, list[Any]] = {}  # choice -> [first seq, reason, repeated]
 
     def advance(self, state: StreamState) -> None:
         """Scan what ``state`` received since the last call."""
@@ -129,10 +144,15 @@ class WireScan:
                     self._per_chunk.clear()
                     self._last_seq = d.seq
                 self._fragment(d)
-                if not d.final and is_key(d.index):
-                    self._continuation(d)
+                if is_key(d.index):
+                    if d.final:
+                        self._final(d)
+                    else:
+                        self._continuation(d)
             else:
-                if d.kind == DeltaKind.KEEPALIVE:
+                if d.kind == DeltaKind.FINISH:
+                    self._finish(d)
+                elif d.kind == DeltaKind.KEEPALIVE:
                     self._keepalive.add(d.seq)
                 elif d.kind == DeltaKind.TEXT and isinstance(d.value, str):
                     self._text(d.seq, d.value)
@@ -175,6 +195,11 @@ class WireScan:
             if track.continuations and track.repeats == len(track.continuations):
                 for seq in track.continuations:
                     out.add("id_repeated_every_chunk", seq, f"{track.first_id!r}")
+            if track.continuations and track.name_repeats == len(track.continuations):
+                for seq in track.continuations:
+                    out.add("name_repeated_every_chunk", seq, f"{track.first_name!r}")
+            if self._ids_expected and real(track.first_name) and not real(track.first_id):
+                out.add("missing_call_id", track.opened, f"{track.first_name!r}")
 
     # -- per delta -----------------------------------------------------------------------
 
@@ -200,17 +225,21 @@ class WireScan:
         key = lane(d)
         track = self._tracks.get(key)
         if track is None:
-            self._tracks[key] = _IndexTrack(d.id)
+            self._open(key, d)
             return
         seen = self.seen
         if real(d.id) and real(d.name) and real(track.first_id) and d.id != track.first_id:
             seen.add("index_reused_with_new_id", d.seq, f"index {d.index!r}: {d.id!r}")
             self._ended.append(track)
-            self._tracks[key] = _IndexTrack(d.id)
+            self._open(key, d)
             return
         adopted = real(d.id) and not real(track.first_id)
         if adopted:
             track.first_id = d.id  # an id-less opener: the first real id names the call
+            self._claim(track, d)
+        named = real(d.name) and not real(track.first_name)
+        if named:
+            track.first_name = d.name  # likewise a nameless opener's first real name
         track.continuations.append(d.seq)
         if d.id == "":
             seen.add("empty_string_continuation_id", d.seq)
@@ -218,6 +247,61 @@ class WireScan:
             track.repeats += 1
         if d.name == "":
             seen.add("empty_string_continuation_name", d.seq)
+        elif not named and real(d.name) and d.name == track.first_name:
+            track.name_repeats += 1
+        if not track.identified:
+            if adopted or named:
+                track.identified = True
+                for seq in track.early:
+                    seen.add("arguments_before_identity", seq, f"index {d.index!r}")
+            elif type(d.arguments) is str and d.arguments:
+                track.early.append(d.seq)
+
+    def _open(self, key: Any, d: ToolCallDelta) -> None:
+        """A new call's track at ``key``, opened by ``d``."""
+        track = self._tracks[key] = _IndexTrack(d)
+        if real(d.id):
+            self._claim(track, d)
+        elif not track.identified and type(d.arguments) is str and d.arguments:
+            track.early.append(d.seq)
+
+    def _claim(self, track: _IndexTrack, d: ToolCallDelta) -> None:
+        """``d``'s real id names ``track``'s call; another call named so first is a duplicate."""
+        other = self._ids.setdefault(d.id, track)
+        if other is not track:
+            self.seen.add("duplicate_call_id", d.seq, f"{d.id!r}")
+
+    def _final(self, d: ToolCallDelta) -> None:
+        """A done event restating a call: its id and name must be those the call opened with."""
+        track = self._tracks.get(lane(d))
+        if track is None:
+            return
+        if d.id is not OMITTED and real(track.first_id) and d.id != track.first_id:
+            self.seen.add("done_identity_mismatch", d.seq, f"id {track.first_id!r} then {d.id!r}")
+        elif d.name is not OMITTED and real(track.first_name) and d.name != track.first_name:
+            note = f"name {track.first_name!r} then {d.name!r}"
+            self.seen.add("done_identity_mismatch", d.seq, note)
+
+    def _finish(self, d: Delta) -> None:
+        """Finish reasons, counted per choice: a second one for the same choice repeats it."""
+        reason = d.value
+        seen = self.seen
+        if reason == "":
+            seen.add("empty_finish_reason", d.seq)
+            return
+        if type(reason) is str and reason in MALFORMED_CALL_REASONS:
+            seen.add("malformed_function_call", d.seq, reason)
+        raw = d.raw
+        choice = raw.get("index", 0) if isinstance(raw, dict) else 0
+        key = choice if is_key(choice) else None
+        first = self._finishes.get(key)
+        if first is None:
+            self._finishes[key] = [d.seq, reason, False]
+            return
+        if not first[2]:
+            first[2] = True
+            seen.add("repeated_finish_reason", first[0], f"{first[1]!r} then {reason!r}")
+        seen.add("repeated_finish_reason", d.seq)
 
     def _wrong_type(self, seq: int, field: str) -> None:
         """A field of the wrong type: one hit per event; the note names each distinct one."""
@@ -254,13 +338,6 @@ class WireScan:
         self._tail = tail
 
 
-def lane(d: ToolCallDelta) -> tuple[Any, Any]:
-    """(choice, wire index): with ``n`` > 1 every choice numbers its calls from 0. A choice
-    that is no integer or string shares lane None (the dialect flagged it)."""
-    choice = d.extra.get("choice", 0) if d.extra else 0
-    return (choice if is_key(choice) else None), d.index
-
-
 def _other(d: Delta, seen: Seen) -> None:
     kind = d.kind
     if kind == DeltaKind.ERROR:
@@ -277,4 +354,24 @@ def _other(d: Delta, seen: Seen) -> None:
         if isinstance(d.raw, str) and d.raw.lstrip().startswith(":"):
             seen.add("keepalive_in_data", d.seq, repr(d.raw[:40]))
     elif kind == DeltaKind.UNKNOWN and isinstance(d.value, dict) and "undecodable" in d.value:
-        seen.add("undecodable_data", d.seq, str(d.value["undecodable"])[:80])
+        joined = _joined_events(d.raw)
+        if joined:
+            seen.add("events_not_separated", d.seq, f"{joined} JSON values in one event")
+        else:
+            seen.add("undecodable_data", d.seq, str(d.value["undecodable"])[:80])
+
+
+def _joined_events(data: Any) -> int:
+    """How many whole events ``data`` holds when it is several JSON values on lines of their own
+    (``data:`` lines with no blank line between them, joined by the SSE decoder); else 0."""
+    if not isinstance(data, str) or "\n" not in data:
+        return 0
+    lines = [line for line in data.split("\n") if line.strip()]
+    for line in lines:
+        if line.strip() == "[DONE]":
+            continue
+        try:
+            orjson.loads(line)
+        except orjson.JSONDecodeError:
+            return 0
+    return len(lines) if len(lines) > 1 else 0

@@ -173,6 +173,21 @@ def _truncated(m: Messages) -> list[Frame]:
     return stream(m, body, reason="max_tokens")
 
 
+def _cut_at_stop(m: Messages) -> list[Frame]:
+    """A converter closing a cut-off block with ``end_turn`` (dynamo #13791, hermes #75179)."""
+    i, _, body = _cut(m)
+    return stream(m, [*body, m.stop(i)], reason="end_turn")
+
+
+def _not_separated(m: Messages) -> list[Frame]:
+    """Two events with no blank line between them (opencode #27365): one event on the wire."""
+    out = stream(m)
+    k = next(n for n, f in enumerate(out) if isinstance(f, bytes) and b"input_json_delta" in f)
+    first, second = out[k + 1], out[k + 2]
+    assert isinstance(first, bytes) and isinstance(second, bytes)
+    return [*out[: k + 1], first[:-1] + second, *out[k + 3 :]]
+
+
 VARIANTS: dict[str, Callable[[Messages], list[Frame]]] = {
     "demo-args-object": _args_object,
     "demo-zero-arg": _zero,
@@ -181,5 +196,7 @@ VARIANTS: dict[str, Callable[[Messages], list[Frame]]] = {
     "demo-error-after-200": _error,
     "demo-no-done": lambda m: stream(m, stop=False),
     "demo-truncated": _truncated,
+    "demo-cut-at-stop": _cut_at_stop,
+    "demo-events-not-separated": _not_separated,
 }
 """Quirk renderings by scenario name; anything else streams conformingly."""

@@ -96,8 +96,17 @@ def _error(g: Generate) -> list[Frame]:
     return [*text, sse(err, crlf=True)]
 
 
+def _malformed(g: Generate) -> list[Frame]:
+    """Gemini 3 leaking its call as text, then ``MALFORMED_FUNCTION_CALL`` and no call
+    (hermes-agent #83886, plexus #748)."""
+    call = g.turn.calls[0]
+    leaked = f"default_api.{call.name}(" + ", ".join(f"{k}={v!r}" for k, v in call.args.items())
+    return [*g.text(), g.event([{"text": leaked}]), g.event([], "MALFORMED_FUNCTION_CALL")]
+
+
 VARIANTS: dict[str, Callable[[Generate], list[Frame]]] = {
     "demo-keepalives": _keepalives,
     "demo-error-after-200": _error,
+    "demo-malformed-call": _malformed,
 }
 """Quirk renderings by scenario name; anything else streams conformingly."""

@@ -20,14 +20,14 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from . import anthropic, gemini, openai_chat, responses
+from . import anthropic, gemini, openai_chat_reported, responses
 from .arguments import generate
 from .conversation import Ask, Result, Tool
 from .scenarios import Scenario
 from .wire import Call, Frame, Ids, Turn
 
 RENDERERS: dict[str, ModuleType] = {
-    "openai-chat": openai_chat,
+    "openai-chat": openai_chat_reported,
     "openai-responses": responses,
     "anthropic": anthropic,
     "gemini": gemini,

@@ -294,6 +294,33 @@ def _truncated(r: Resp) -> list[Frame]:
     return [*stream(r, body, completed=False), incomplete]
 
 
+def _cut_at_stop(r: Resp) -> list[Frame]:
+    """The arguments stop halfway and the call is done, yet the response completes."""
+    call, sent, body = _partial(r)
+    k = r.first_call
+    items = [r.item(call, arguments=sent)]
+    return stream(r, lambda: [*body(), *r.done(k, call, sent)], items=items)
+
+
+def _id_cleared(r: Resp) -> list[Frame]:
+    """cc-switch #4671 (cc-switch-cli #341): output_item.done and response.completed carry
+    ``"call_id": ""`` and ``"name": ""``."""
+
+    def body() -> list[Frame]:
+        out: list[Frame] = []
+        for k, call in enumerate(r.turn.calls, r.first_call):
+            done = r.item(call) | {"call_id": "", "name": ""}
+            out += [r.added(k, call), *(r.delta(k, call, p) for p in pieces(call.compact()))]
+            out += [
+                r.event("response.function_call_arguments.done", item_id=call.item_id,
+                        output_index=k, arguments=call.compact()),
+                r.event("response.output_item.done", output_index=k, item=done),
+            ]  # fmt: skip
+        return out
+
+    return stream(r, body, items=[r.item(c) | {"call_id": "", "name": ""} for c in r.turn.calls])
+
+
 def _keepalives(r: Resp) -> list[Frame]:
     out = stream(r)
     keep = comment("OPENROUTER PROCESSING")
@@ -307,5 +334,7 @@ VARIANTS: dict[str, Callable[[Resp], list[Frame]]] = {
     "demo-error-after-200": _error,
     "demo-no-done": lambda r: stream(r, completed=False),
     "demo-truncated": _truncated,
+    "demo-cut-at-stop": _cut_at_stop,
+    "demo-done-id-cleared": _id_cleared,
 }
 """Quirk renderings by scenario name; anything else streams conformingly."""

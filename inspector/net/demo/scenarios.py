@@ -26,6 +26,7 @@ from typing import Any
 from inspector.core.verdicts.quirks import QUIRKS
 
 from .conversation import DIALECTS
+from .reported import REPORTED
 
 CHAT = "openai-chat"
 RESP = "openai-responses"
@@ -120,7 +121,7 @@ _TABLE = [
     Scenario(
         "demo-id-every-chunk",
         "Fireworks / DeepSeek / vLLM: id, type and name repeated in every chunk.",
-        {CHAT: ("id_repeated_every_chunk",)},
+        {CHAT: ("id_repeated_every_chunk", "name_repeated_every_chunk")},
     ),
     Scenario(
         "demo-new-id-every-delta",
@@ -168,7 +169,8 @@ _TABLE = [
     ),
     Scenario(
         "demo-finish-mismatch",
-        'Gemini OpenAI-compat / vLLM / Ollama: finish_reason "stop" although calls were emitted.',
+        'Gemini OpenAI-compat / vLLM / Ollama / dynamo #10988: finish_reason "stop" although '
+        "calls were emitted.",
         {CHAT: ("finish_reason_mismatch",)},
     ),
     Scenario(
@@ -324,6 +326,9 @@ _TABLE = [
         fault="split",
     ),
 ]
+
+_FAULTS = next(n for n, s in enumerate(_TABLE) if s.fault is not None)
+_TABLE[_FAULTS:_FAULTS] = [Scenario(*row) for row in REPORTED]  # the reported, before faults
 
 SCENARIOS: dict[str, Scenario] = {s.name: s for s in _TABLE}
 """Every scenario by name, in listing order."""

@@ -1,0 +1,215 @@
+"""The call-level half of quirk detection: what one call's fragments show, and (per wire lane)
+a cut the finish reason hides.
+
+Invariants:
+- :func:`scan_call` is a pure function of a call's fragments and what the accumulator
+  concluded about it; :class:`~inspector.core.verdicts.quirks.QuirkScan` runs it again only
+  when that changed. It is cheap on long calls: only a zero-length call is walked whole; the
+  rest looks at the first fragments and at the last ones.
+- Checks on a call's fragments read every fragment routed to it, dropped ones too (the
+  provider sent them); :func:`scan_truncation` reads the wire deltas per lane, so neither
+  depends on the empty-id policy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+import orjson
+
+from inspector.core.base.model import OMITTED, AnyDelta, DeltaKind, ToolCallDelta
+from inspector.core.base.provider import Provider
+from inspector.core.calls.accumulator import CUTOFF_REASONS, ToolCall
+from inspector.core.calls.jsonprogress import JsonProgress
+from inspector.core.calls.stream import StreamState
+from inspector.core.calls.wirefield import is_key
+from inspector.core.verdicts.quirkscan import MALFORMED_CALL_REASONS
+from inspector.core.verdicts.seen import Seen, lane, real
+
+_TOOL = DeltaKind.TOOL_CALL
+
+
+def scan_call(call: ToolCall, seen: Seen, provider: Provider | None, orphan: bool) -> None:
+    frags = call.fragments
+    first = frags[0]
+    if orphan:
+        seen.add("orphan_id_only_entry", first.seq, f"id {call.id!r}")
+    for seq, new_id in call.id_changes:
+        seen.add("id_changed_mid_call", seq, f"{call.id!r} then {new_id!r}")
+    for seq, new_name in call.name_changes:
+        seen.add("name_changed_mid_call", seq, f"{call.name!r} then {new_name!r}")
+    for seq in call.late_fragments:
+        seen.add("fragment_after_close", seq)
+    if call.args_from_final or call.final_mismatch is not None:
+        _scan_finals(call, seen)
+    _scan_arguments(call, seen, provider)
+
+
+def _scan_finals(call: ToolCall, seen: Seen) -> None:
+    """Done events restating the arguments, as the accumulator reads them (non-strings by
+    repr); looked for only when the accumulator says one supplied or contradicted them."""
+    frags = call.fragments
+    finals = [
+        (f.seq, f.arguments if isinstance(f.arguments, str) else repr(f.arguments))
+        for f in frags
+        if f.final and f.arguments is not OMITTED and f.arguments is not None
+    ]
+    if call.args_from_final:  # the done event that supplied the arguments
+        seen.add("arguments_only_in_done", next((seq for seq, a in finals if a), frags[-1].seq))
+    if call.final_mismatch is not None:  # every done event that disagrees with the deltas
+        for seq, a in finals:
+            if a != call.arguments:
+                seen.add("done_arguments_mismatch", seq)
+
+
+def _texts(frags: Iterable[ToolCallDelta]) -> Iterator[tuple[int, str]]:
+    """(seq, arguments) of the streamed fragments with string arguments, dropped ones too
+    (the provider sent them), lazily: most checks look only at the first or last few."""
+    for f in frags:
+        if not f.final and isinstance(f.arguments, str):
+            yield f.seq, f.arguments
+
+
+def _scan_arguments(call: ToolCall, seen: Seen, provider: Provider | None) -> None:
+    """Cheap on long calls: only a zero-length call is walked whole; the rest looks at the
+    first fragments and at the empty ones at the end (this runs on every flush)."""
+    frags = call.fragments
+    if call.length == 0 and call.name not in (OMITTED, None, ""):
+        texts = list(_texts(frags))
+        if texts and all(a == "" for _, a in texts):
+            seen.add("zero_arg_empty_string", texts[0][0], f"{call.name!r}")
+            return
+    _scan_tail(call, seen)
+    _scan_replay(frags, seen)
+    _scan_cumulative(((seq, a) for seq, a in _texts(frags) if a), seen)
+    # The opener alone carries id, name and complete arguments (judged on that wire entry, not
+    # on what a policy routed after it, so ``absent`` and ``literal`` agree).
+    opener = next((f for f in frags if not f.final), None)
+    if (
+        opener is not None
+        and provider is not None
+        and "whole_call_single_chunk" in provider.checks
+        and real(opener.id)
+        and real(opener.name)
+        and _complete_object(opener.arguments)
+    ):
+        seen.add("whole_call_single_chunk", opener.seq, f"{call.name!r}")
+
+
+def _scan_tail(call: ToolCall, seen: Seen) -> None:
+    """What follows a call's last non-empty fragment: ``""`` fragments (trailing) and entries
+    shaped like its opener (same real id and name, no arguments: replayed). Only the tail is
+    walked; nothing is reported when the call has no argument text at all."""
+    trailing: list[int] = []
+    replays: list[int] = []
+    frags = call.fragments
+    for f in reversed(frags):
+        if f.final:
+            continue
+        a = f.arguments
+        if isinstance(a, str) and a:
+            break
+        if f is frags[0]:
+            return
+        if real(f.id) and f.id == call.id and real(f.name) and f.name == call.name:
+            replays.append(f.seq)
+        elif isinstance(a, str):
+            trailing.append(f.seq)
+    else:
+        return
+    for seq in reversed(trailing):
+        seen.add("trailing_empty_arguments", seq)
+    for seq in reversed(replays):
+        seen.add("opener_replayed", seq, f"{call.id!r}")
+
+
+def _scan_replay(frags: list[ToolCallDelta], seen: Seen) -> None:
+    """The last non-empty fragment is the complete arguments, and the text streamed before it
+    already ends with them: concatenation doubles the object. Costs O(its length)."""
+    texts = ((seq, a) for seq, a in _texts(reversed(frags)) if a)
+    last = next(texts, None)
+    if last is None or not last[1].rstrip().endswith("}") or not _complete_object(last[1]):
+        return
+    seq, whole = last
+    tail: list[str] = []
+    got = 0
+    for _, a in texts:
+        tail.append(a)
+        got += len(a)
+        if got >= len(whole):
+            break
+    if got >= len(whole) and "".join(reversed(tail)).endswith(whole):
+        seen.add("arguments_replayed", seq, f"{len(whole)} characters sent again")
+
+
+def claimed_end(state: StreamState) -> tuple[int, str] | None:
+    """(chunk, reason) of the finish when it claims the output ended normally: a reason that is
+    no cut-off, no rejected call and not empty, in a stream that reported no error."""
+    if not state.finish or state.errors:
+        return None
+    seq, reason = state.finish[-1]
+    if type(reason) is not str or not reason or reason in CUTOFF_REASONS:
+        return None
+    return None if reason in MALFORMED_CALL_REASONS else (seq, reason)
+
+
+def scan_truncation(deltas: Sequence[AnyDelta], seen: Seen, claimed: tuple[int, str]) -> None:
+    """Lanes whose streamed argument text is a proper prefix of JSON (no error, not complete)
+    although the finish claims a normal end: judged on the wire (every fragment at the lane,
+    whatever a policy routed where), a cumulative lane left out. The JSON is walked only when
+    orjson rejects the text."""
+    lanes: dict[Any, list[tuple[int, str]]] = {}
+    for d in deltas:
+        if d.kind is _TOOL and isinstance(d, ToolCallDelta) and not d.final and is_key(d.index):
+            a = d.arguments
+            if type(a) is str and a:
+                lanes.setdefault(lane(d), []).append((d.seq, a))
+    for texts in lanes.values():
+        if len(texts) > 1 and texts[1][1].startswith(texts[0][1]):
+            continue  # cumulative: the joined text only looks like a prefix ({"a{"a": 1})
+        text = "".join(a for _, a in texts)
+        try:
+            orjson.loads(text)
+            continue
+        except orjson.JSONDecodeError:
+            pass
+        progress = JsonProgress()
+        progress.feed(text)
+        if progress.error is None and not progress.complete and not progress.empty:
+            seen.add("silent_truncation", texts[-1][0], f"{progress.label()} under {claimed[1]!r}")
+            seen.add("silent_truncation", claimed[0])
+
+
+def _scan_cumulative(texts: Iterator[tuple[int, str]], seen: Seen) -> None:
+    """Cumulative streams repeat the whole buffer: every fragment, from the very first, starts
+    with the one before it. Two fragments that merely share a few characters ('e fram' then
+    'e frame r' in prose) are not that, so the chain must start at the call's first fragment.
+    A chain of one counts only when the call has just those two fragments."""
+    chain: list[int] = []
+    first = next(texts, None)
+    if first is None:
+        return
+    before = first[1]
+    whole = True  # the chain ran to the last fragment
+    for seq, after in texts:
+        if len(after) > len(before) and after.startswith(before):
+            chain.append(seq)
+            before = after
+        else:
+            whole = False
+            break
+    if chain and (whole or len(chain) >= 2):
+        for seq in chain:
+            seen.add("cumulative_arguments", seq)
+
+
+def _complete_object(arguments: Any) -> bool:
+    """Is ``arguments`` the text of a whole JSON object?"""
+    if not isinstance(arguments, str) or not arguments.lstrip().startswith("{"):
+        return False
+    try:
+        orjson.loads(arguments)
+    except orjson.JSONDecodeError:
+        return False
+    return True
