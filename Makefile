@@ -4,7 +4,7 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 
-.PHONY: run test lint typecheck contracts pytest bench screenshots clean fuzz verify-clients
+.PHONY: run test lint typecheck contracts pytest bench screenshots clean fuzz test-slow bench-proxy verify-clients
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -31,6 +31,11 @@ contracts: $(STAMP)
 pytest: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/pytest -q -p no:cacheprovider
 
+# The long sweeps `make test` leaves out (pytest -m slow): every demo scenario in every dialect
+# through the recording proxy.
+test-slow: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/pytest -q -p no:cacheprovider -m slow
+
 $(VENV)/.bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[bench]"
 	touch $(VENV)/.bench
@@ -38,6 +43,11 @@ $(VENV)/.bench: $(STAMP)
 bench: $(VENV)/.bench
 	$(BIN)/python bench/ingest.py
 	$(BIN)/python bench/clients.py
+
+# What the recording proxy adds to a stream: demo provider, proxy and client as three
+# processes on loopback, against the direct connection in the same run (bench/proxy.py).
+bench-proxy: $(STAMP)
+	$(BIN)/python bench/proxy.py
 
 # Hostile inputs through the whole headless path, on every core (tests/fuzz/__init__.py says
 # how): prints inputs, crashes, distinct crash sites and wall time, saves crashing inputs under
