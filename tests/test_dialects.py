@@ -1192,19 +1192,15 @@ def test_gemini_parts_in_wire_order() -> None:
     assert (out[8].value, out[9].value) == ("STOP", {"totalTokenCount": 3})
 
 
-def test_gemini_partial_args_partial_support() -> None:
+def test_gemini_partial_args_are_fragments_of_one_call() -> None:
+    """Vertex ``partialArgs`` leaf updates become the argument text they append (the paths in
+    ``jsonPaths``); the part that ends the call closes the JSON (tests/test_partial_args.py)."""
+    update = {"jsonPath": "$.q", "stringValue": "ab"}
     out = run(
         "gemini",
         [
             _gem({"functionCall": {"name": "f", "willContinue": True}}),
-            _gem(
-                {
-                    "functionCall": {
-                        "partialArgs": [{"jsonPath": "$.q", "stringValue": "ab"}],
-                        "willContinue": True,
-                    }
-                }
-            ),
+            _gem({"functionCall": {"partialArgs": [update], "willContinue": True}}),
             _gem({"functionCall": {}}),
         ],
     )
@@ -1214,27 +1210,13 @@ def test_gemini_partial_args_partial_support() -> None:
         (2, K.TOOL_CALL),
         (2, K.CLOSE),
     ]
+    streamed = {"partialArgs": [update], "willContinue": True, "jsonPaths": ["$.q"]}
     assert tools(out) == [
-        tc(
-            0,
-            0,
-            OMITTED,
-            OMITTED,
-            "f",
-            OMITTED,
-            extra={"partialArgs": OMITTED, "willContinue": True},
-        ),
-        tc(
-            1,
-            0,
-            OMITTED,
-            OMITTED,
-            OMITTED,
-            OMITTED,
-            extra={"partialArgs": [{"jsonPath": "$.q", "stringValue": "ab"}], "willContinue": True},
-        ),
-        tc(2, 0, OMITTED, OMITTED, OMITTED, OMITTED),
-    ]
+        tc(0, 0, OMITTED, OMITTED, "f", OMITTED,
+           extra={"partialArgs": OMITTED, "willContinue": True}),
+        tc(1, 0, OMITTED, OMITTED, OMITTED, '{"q":"ab"', extra=streamed),
+        tc(2, 0, OMITTED, OMITTED, OMITTED, "}"),
+    ]  # fmt: skip
 
 
 def test_gemini_errors() -> None:

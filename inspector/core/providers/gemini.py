@@ -13,10 +13,15 @@ Invariants:
   ``thoughtSignature`` rides in ``extra``; a candidate other than 0 sets ``extra["candidate"]``.
 - Calls arrive whole, so each ToolCallDelta is followed at once by ``CLOSE(OMITTED)`` ("close
   the latest open call").
-- Gemini 3 streamed arguments (``partialArgs`` / ``willContinue``) have PARTIAL support: the
-  fragment carries ``extra={"partialArgs": …, "willContinue": …}`` verbatim, its ``arguments``
-  are OMITTED unless ``args`` is also present (the partial args are not re-assembled into JSON
-  text here), and the CLOSE is emitted only when ``willContinue`` is not ``true``.
+- Gemini 3 streamed arguments (Vertex ``partialArgs``, :mod:`.gemini_partial`): a
+  ``functionCall`` part with ``partialArgs`` or ``willContinue`` is a fragment of the call
+  being streamed; its ``arguments`` are the JSON text its leaf updates append (OMITTED when
+  none), ``extra`` keeps ``partialArgs`` and ``willContinue`` verbatim and adds ``jsonPaths``
+  (each update's normalised path, in order) and ``reopened`` (a path that went back into what
+  was closed). The part that ends the call (``willContinue`` not true on the call and on its
+  updates; an empty ``functionCall: {}`` too) appends the closing brackets and is followed by
+  the CLOSE. A named part while a streamed call is still open first closes that one (its text
+  stays as it is: incomplete). A part that also carries ``args`` is read by its ``args``.
 - ``promptFeedback.blockReason`` and ``{"error": …}`` become ERROR; other non-text parts
   (code execution, inline data …) become META; unknown shapes become UNKNOWN.
 - A field of the wrong type (``candidates`` that is not an array, a part that is not an
@@ -56,6 +61,7 @@ from inspector.core.providers.common import (
     text_of,
     wrapped_error,
 )
+from inspector.core.providers.gemini_partial import PartialArgs, normal_path, updates_of
 
 KNOWN_PARTS = frozenset(
     {
@@ -81,6 +87,11 @@ _META = DeltaKind.META
 
 class GeminiDialect(OwnDialect):
     """Maps Gemini ``GenerateContentResponse`` chunks to deltas."""
+
+    def __init__(self, provider: Gemini) -> None:
+        super().__init__(provider)
+        self._streaming: PartialArgs | None = None
+        """The call whose arguments arrive as ``partialArgs``, while it is open."""
 
     def feed(self, ev: SSEEvent, out: list[AnyDelta]) -> None:
         """Append the deltas for one wire event, in wire order."""
@@ -127,10 +138,11 @@ class GeminiDialect(OwnDialect):
         if not mapped:
             out.append(Delta(seq, _UNKNOWN, obj, data))
 
-    @staticmethod
     def _parts(
-        seq: int, cand: dict[str, Any], n: Any, pos: int, where: str, data: str, out: list[AnyDelta]
-    ) -> int:
+        self,
+        seq: int, cand: dict[str, Any], n: Any, pos: int, where: str, data: str,
+        out: list[AnyDelta],
+    ) -> int:  # fmt: skip
         """Map one candidate's parts; returns the next function-call position."""
         content = object_at(cand, "content", seq, out, where + ".")
         if content is None:
@@ -154,7 +166,7 @@ class GeminiDialect(OwnDialect):
                     if part["functionCall"] is None:
                         out.append(Delta(seq, _UNKNOWN, part, data))
                     continue
-                pos = _call(seq, fc, part, n, pos, path + ".functionCall.", out)
+                pos = self._call(seq, fc, part, n, pos, path + ".functionCall.", out)
                 continue
             text = part.get("text", OMITTED)
             if text is not OMITTED:
@@ -176,38 +188,73 @@ class GeminiDialect(OwnDialect):
                 out.append(Delta(seq, _UNKNOWN, part, data))
         return pos
 
+    def _call(
+        self, seq: int, fc: dict[str, Any], part: dict[str, Any], n: Any, pos: int, path: str,
+        out: list[AnyDelta],
+    ) -> int:  # fmt: skip
+        """Map one ``functionCall`` part (and its CLOSE); returns the next position."""
+        extra: dict[str, Any] | None = None
+        sig = part.get("thoughtSignature", OMITTED)
+        if sig is not OMITTED:
+            extra = {"thoughtSignature": sig}
+        if n != 0:
+            extra = extra or {}
+            extra["candidate"] = n
+        args = fc.get("args", OMITTED)
+        obj_args = False
+        if type(args) is dict or type(args) is list:
+            args = compact_json(args)
+            obj_args = True
+        elif args is not OMITTED and args is not None:
+            out.append(wrong_type(seq, path + "args", "object", args, fc))
+        call_id = string_at(fc, "id", seq, out, path)
+        name = string_at(fc, "name", seq, out, path)
+        streamed = "partialArgs" in fc or "willContinue" in fc
+        named = type(name) is str and name != ""
+        if self._streaming is not None and named:
+            self._streaming = None  # a new call while one is streaming: that one stays cut
+            out.append(Delta(seq, DeltaKind.CLOSE, OMITTED, part))
+        ends = True
+        if streamed or (self._streaming is not None and args is OMITTED and not named):
+            extra = extra or {}
+            if streamed:
+                extra["partialArgs"] = fc.get("partialArgs", OMITTED)
+                extra["willContinue"] = fc.get("willContinue", OMITTED)
+            if args is OMITTED:
+                args, ends = self._stream(seq, fc, path, extra, out)
+        out.append(ToolCallDelta(seq, pos, OMITTED, call_id, name, args, OMITTED, obj_args,
+                                 False, extra or None))  # fmt: skip
+        if ends:
+            out.append(Delta(seq, DeltaKind.CLOSE, OMITTED, part))
+        return pos + 1
 
-def _call(
-    seq: int, fc: dict[str, Any], part: dict[str, Any], n: Any, pos: int, path: str,
-    out: list[AnyDelta],
-) -> int:  # fmt: skip
-    """Map one ``functionCall`` part (and its CLOSE); returns the next function-call position."""
-    extra: dict[str, Any] | None = None
-    sig = part.get("thoughtSignature", OMITTED)
-    if sig is not OMITTED:
-        extra = {"thoughtSignature": sig}
-    if n != 0:
-        extra = extra or {}
-        extra["candidate"] = n
-    streamed = "partialArgs" in fc or "willContinue" in fc
-    if streamed:
-        extra = extra or {}
-        extra["partialArgs"] = fc.get("partialArgs", OMITTED)
-        extra["willContinue"] = fc.get("willContinue", OMITTED)
-    args = fc.get("args", OMITTED)
-    obj_args = False
-    if type(args) is dict or type(args) is list:
-        args = compact_json(args)
-        obj_args = True
-    elif args is not OMITTED and args is not None:
-        out.append(wrong_type(seq, path + "args", "object", args, fc))
-    call_id = string_at(fc, "id", seq, out, path)
-    name = string_at(fc, "name", seq, out, path)
-    out.append(ToolCallDelta(seq, pos, OMITTED, call_id, name, args, OMITTED, obj_args, False,
-                             extra))  # fmt: skip
-    if not streamed or fc.get("willContinue") is not True:
-        out.append(Delta(seq, DeltaKind.CLOSE, OMITTED, part))
-    return pos + 1
+    def _stream(
+        self, seq: int, fc: dict[str, Any], path: str, extra: dict[str, Any],
+        out: list[AnyDelta],
+    ) -> tuple[Any, bool]:  # fmt: skip
+        """A streamed call's part: (the argument text its updates append, OMITTED for none;
+        whether it ends the call)."""
+        assembler = self._streaming
+        if assembler is None:
+            assembler = self._streaming = PartialArgs()
+        updates = updates_of(fc, seq, path, out)
+        text, paths, reopened = [], [], []
+        for steps, value, string, more in updates:
+            piece, again = assembler.add(steps, value, string, more)
+            text.append(piece)
+            paths.append(normal_path(steps))
+            if again:
+                reopened.append(normal_path(steps))
+        ends = fc.get("willContinue") is not True and not any(u[3] for u in updates)
+        if ends:
+            text.append(assembler.end())
+            self._streaming = None
+        if paths:
+            extra["jsonPaths"] = paths
+        if reopened:
+            extra["reopened"] = reopened
+        joined = "".join(text)
+        return (joined if joined else OMITTED), ends
 
 
 # -- the provider --------------------------------------------------------------------------------
