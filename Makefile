@@ -88,3 +88,4 @@ screenshots: $(STAMP)
 	$(LAPTOP) $(BIN)/toolcall-inspector open $(SAMPLE) --empty-id literal --screenshot docs/images/lanes-literal.png
 	$(LAPTOP) $(BIN)/toolcall-inspector open $(SAMPLE) --compare --screenshot docs/images/compare.png
 	$(LAPTOP) $(BIN)/toolcall-inspector open resources/samples/ollama-parallel-calls-index-0.jsonl --view clients --screenshot docs/images/clients.png
+	$(LAPTOP) $(BIN)/python scripts/proxy_screenshot.py docs/images/proxy.png

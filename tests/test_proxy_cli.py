@@ -127,7 +127,10 @@ async def test_a_signal_mid_stream_closes_the_capture_cancelled(
 def test_what_cannot_start_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cases = [
         (["--upstream", "ftp://example.com"], "--upstream: the upstream must be an http"),
-        (["--upstream", "http://h", "--listen", "here"], "--listen: the listen address takes HOST:PORT"),
+        (
+            ["--upstream", "http://h", "--listen", "here"],
+            "--listen: the listen address takes HOST:PORT",
+        ),
         (["--upstream", "http://h", "--read-timeout", "0"], "--read-timeout and"),
     ]
     for args, said in cases:
@@ -143,3 +146,10 @@ def test_what_cannot_start_is_one_line(tmp_path: Path, capsys: pytest.CaptureFix
     err = capsys.readouterr().err
     assert code == 2 and err.startswith(f"toolcall-inspector: cannot listen on 127.0.0.1:{port}")
     assert err.count("\n") == 1
+
+
+def test_the_cli_and_the_window_listen_on_the_same_default() -> None:
+    from inspector import cliproxy
+    from inspector.net.proxy import DEFAULT_LISTEN
+
+    assert cliproxy.DEFAULT_LISTEN == DEFAULT_LISTEN  # the CLI keeps its startup import-light

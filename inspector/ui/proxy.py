@@ -31,6 +31,8 @@ from . import live
 if TYPE_CHECKING:
     from .mainwindow import MainWindow
 
+DOCK_HEIGHT = 190
+"""The Proxy dock's height at first (the controls beside the session list, under the lanes)."""
 FLUSH_MS = 250
 """How often the session list is brought up to date while proxies run."""
 
@@ -73,9 +75,9 @@ class ProxyController(QObject):
             from .proxydock import ProxyDock
 
             self.dock = ProxyDock(self, self.window)
-            area = Qt.DockWidgetArea.RightDockWidgetArea
+            area = Qt.DockWidgetArea.BottomDockWidgetArea  # as a browser's network panel
             self.window.addDockWidget(area, self.dock)
-            self.window.resizeDocks([self.dock], [460], Qt.Orientation.Horizontal)
+            self.window.resizeDocks([self.dock], [DOCK_HEIGHT], Qt.Orientation.Vertical)
         self.dock.show()
         self.dock.raise_()
         self.dock.upstream.setFocus()

@@ -41,6 +41,8 @@ if TYPE_CHECKING:
     from .proxy import ProxyController
 
 _Index = QModelIndex | QPersistentModelIndex
+ROW_HEIGHT = 22
+"""One line per request, as the raw wire table."""
 _D = Qt.ItemDataRole
 _LOOK = {
     "accepted": theme.VERDICT["valid"],
@@ -125,26 +127,30 @@ def _cells(ex: Exchange) -> tuple[str, ...]:
 
 
 class ProxyRow(QWidget):
-    """One running proxy: where the agent points, where it forwards, Copy and Stop."""
+    """One running proxy: the base URL to give the agent, Copy and Stop, and (below) where
+    it forwards to."""
 
     def __init__(self, proxy: RecordingProxy, controller: ProxyController) -> None:
         super().__init__()
         self.proxy = proxy
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setVerticalSpacing(0)
         self.url = QLineEdit(proxy.agent_url)
         self.url.setReadOnly(True)
-        self.url.setToolTip(f"The agent's base URL; forwards to {proxy.upstream.shown()}")
+        self.url.setToolTip("The base URL to give the agent (instead of the upstream's)")
         self.copy = QPushButton("Copy")
         self.copy.setToolTip("Copy the base URL to give the agent")
         self.copy.clicked.connect(self.copy_url)
         self.stop = QPushButton("Stop")
         self.stop.setToolTip("Stop this proxy (requests in flight are cut; captures kept)")
         self.stop.clicked.connect(lambda: controller.stop(proxy))
-        row.addWidget(self.url, 1)
-        row.addWidget(QLabel(f"→ {proxy.upstream.shown()}"))
-        row.addWidget(self.copy)
-        row.addWidget(self.stop)
+        upstream = QLabel(f"→ {proxy.upstream.shown()}")
+        upstream.setEnabled(False)  # the secondary line: greyed
+        grid.addWidget(self.url, 0, 0)
+        grid.addWidget(self.copy, 0, 1)
+        grid.addWidget(self.stop, 0, 2)
+        grid.addWidget(upstream, 1, 0, 1, 3)
 
     def copy_url(self) -> None:
         QGuiApplication.clipboard().setText(self.proxy.agent_url)
@@ -158,7 +164,9 @@ class ProxyDock(QDockWidget):
         self.setObjectName("proxy-dock")
         self.controller = controller
         body = QWidget()
-        layout = QVBoxLayout(body)
+        columns = QHBoxLayout(body)  # the controls beside the list: a wide dock, low
+        layout = QVBoxLayout()
+        columns.addLayout(layout, 2)
         form = QGridLayout()
         settings = controller.window.settings
         self.upstream = QLineEdit(str(settings.value("proxy_upstream", "") or ""))
@@ -181,6 +189,7 @@ class ProxyDock(QDockWidget):
         layout.addWidget(self.message)
         self.running = QVBoxLayout()
         layout.addLayout(self.running)
+        layout.addStretch(1)
         self.rows: list[ProxyRow] = []
         self.model = ProxySessions(controller.exchanges, self)
         self.table = QTableView()
@@ -189,12 +198,14 @@ class ProxyDock(QDockWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(ROW_HEIGHT)
+        self.table.setWordWrap(False)
         for column, width in enumerate(ProxySessions.WIDTHS):
             self.table.setColumnWidth(column, width)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.clicked.connect(self.open_row)
         self.table.activated.connect(self.open_row)
-        layout.addWidget(self.table, 1)
+        columns.addWidget(self.table, 5)
         self.setWidget(body)
         controller.proxies_changed.connect(self.show_proxies)
         controller.exchanges_changed.connect(self.model.refresh)
