@@ -172,7 +172,17 @@ def _field(obj: dict[str, Any], key: str, attr: str) -> Any:
 
 
 class _Run(ReplicaRun):
-    def __init__(self, exchange: Exchange) -> None:
+    """One message read as the SDK reads it.
+
+    The SDK re-parses an index's whole buffer after every fragment (quadratic here, where
+    jiter is not native). A dry run first finds the buffers that ever fail to parse; only
+    those are parsed fragment by fragment (to raise where the SDK raises). Every other block
+    is parsed once, at hand-over, from its buffer at its last fragment: a buffer that starts
+    a JSON object or array and parses whole never failed on the way (jiter's partial mode
+    only raises on text it has seen, so a failure never goes away).
+    """
+
+    def __init__(self, exchange: Exchange, eager: frozenset[Any] | None = None) -> None:
         super().__init__()
         self.exchange = exchange
         self.items = sse_items(exchange)
@@ -180,6 +190,9 @@ class _Run(ReplicaRun):
         self.content: list[dict[str, Any]] | None = None
         self.slots: list[int | None] = []  # content position -> position in calls
         self.bufs: dict[Any, bytes] = {}
+        self.last_buf: dict[int, bytes] = {}  # content position -> buffer not parsed yet
+        self.first_buf: dict[Any, bytes] = {}  # key -> its first non-empty buffer
+        self.eager = _dry_run(exchange) if eager is None else eager
 
     def feed(self, event: SSEEvent) -> None:
         while self.next < len(self.items) and self.items[self.next][0] <= event.seq:
@@ -193,6 +206,8 @@ class _Run(ReplicaRun):
             raise cut
         if self.content is None:
             raise ClientRaised("AssertionError", "")
+        for pos, buf in self.last_buf.items():
+            self.content[pos]["input"] = _parsed(buf)
         return [self.hand(b) for b in self.content if b.get("type") == "tool_use"]
 
     def step(self) -> None:
@@ -213,8 +228,8 @@ class _Run(ReplicaRun):
             return
         try:
             value = json.loads(data)
-        except json.JSONDecodeError as exc:
-            raise ClientRaised("JSONDecodeError", str(exc)) from None
+        except ValueError as exc:  # JSONDecodeError; an integer past Python's digit limit
+            raise ClientRaised(type(exc).__name__, str(exc)) from None
         except RecursionError:
             raise ClientRaised("RecursionError", "maximum recursion depth exceeded") from None
         if isinstance(value, dict):
@@ -282,15 +297,16 @@ class _Run(ReplicaRun):
         fragment = delta.get("partial_json")
         if not isinstance(fragment, str):
             raise ClientRaised("TypeError", "encoding without a string argument")
-        buf = self.bufs.get(index, b"") + fragment.encode("utf-8")
-        if buf:
-            try:
-                block["input"] = partial_loads(buf)
-            except JiterError as exc:
-                text = buf.decode("utf-8")
-                raise ClientRaised(
-                    "ValueError", _PARSE_FAILED.format(error=exc, json=text)
-                ) from None
+        try:
+            buf = self.bufs.get(index, b"") + fragment.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise ClientRaised("UnicodeEncodeError", str(exc)) from None
+        if buf and index in self.eager:
+            block["input"] = _parsed(buf)
+            self.last_buf.pop(pos, None)
+        elif buf:
+            self.last_buf[pos] = buf
+            self.first_buf.setdefault(index, buf)
         self.bufs[index] = buf
         slot = self.slots[pos]
         if slot is not None and fragment:
@@ -299,8 +315,39 @@ class _Run(ReplicaRun):
 
     @staticmethod
     def hand(block: dict[str, Any]) -> HandedCall:
-        arguments = json.dumps(block.get("input"), separators=(",", ":"), ensure_ascii=False)
+        try:
+            arguments = json.dumps(block.get("input"), separators=(",", ":"), ensure_ascii=False)
+        except (RecursionError, ValueError) as exc:
+            raise ClientRaised(type(exc).__name__, str(exc)) from None
         return HandedCall(_text(block.get("id")), _text(block.get("name")), arguments)
+
+
+def _parsed(buf: bytes) -> Any:
+    """jiter's partial parse of a buffer, or the SDK's ValueError."""
+    try:
+        return partial_loads(buf)
+    except JiterError as exc:
+        text = buf.decode("utf-8")
+        raise ClientRaised("ValueError", _PARSE_FAILED.format(error=exc, json=text)) from None
+
+
+def _dry_run(exchange: Exchange) -> frozenset[Any]:
+    """The buffer keys that must be parsed fragment by fragment (see :class:`_Run`): those
+    whose first non-empty text does not open an object or array, or whose whole text fails."""
+    dry = _Run(exchange, frozenset())
+    with contextlib.suppress(ClientRaised):
+        while dry.next < len(dry.items):
+            dry.step()
+    eager = set()
+    for key, buf in dry.bufs.items():
+        if dry.first_buf.get(key, b"{").lstrip(b" \t\r\n")[:1] not in (b"{", b"["):
+            eager.add(key)
+            continue
+        try:
+            partial_loads(buf)
+        except JiterError:
+            eager.add(key)
+    return frozenset(eager)
 
 
 def _lax_int(value: Any) -> Any:

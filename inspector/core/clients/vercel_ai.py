@@ -161,9 +161,16 @@ class _Run(ReplicaRun):
         if event.kind != EventKind.EVENT or event.seq == self.last or event.data == "[DONE]":
             return
         try:
-            chunk = check_chunk(secure_parse(event.data))
+            self.chunk(event.data)
+        except RecursionError:  # a value nested deeper than Python's stack (not V8's)
+            raise ClientRaised("RangeError", "Maximum call stack size exceeded") from None
+
+    def chunk(self, data: str) -> None:
+        """One event's data, as the provider's stream transform reads it."""
+        try:
+            chunk = check_chunk(secure_parse(data))
         except JsSyntaxError as exc:
-            raise json_parse_error(event.data, exc) from None
+            raise json_parse_error(data, exc) from None
         if isinstance(chunk, dict) and "error" in chunk:
             raise provider_error(chunk["error"])
         choices = chunk.get("choices") or []
@@ -182,9 +189,13 @@ class _Run(ReplicaRun):
         order = self.tracker.finish()
         if not self.finished:
             raise ClientRaised("InvalidResponseDataError", _NO_FINISH)
-        return [
-            HandedCall(t.partial.id, t.partial.name, handed_arguments(t.arguments)) for t in order
-        ]
+        try:
+            return [
+                HandedCall(t.partial.id, t.partial.name, handed_arguments(t.arguments))
+                for t in order
+            ]
+        except RecursionError:
+            raise ClientRaised("RangeError", "Maximum call stack size exceeded") from None
 
 
 def _cut(why: str) -> bool:
