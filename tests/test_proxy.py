@@ -360,7 +360,7 @@ def test_secrets_are_found_by_name_and_by_scheme() -> None:
     assert set(found) == {f"Bearer {CANARY}", CANARY, "k2", "k3", "k4", "k5", "u", "pw"}
     body = orjson.dumps({"model": "m", "metadata": {"user_key": CANARY}, "stream": True})
     route = Route.of(Upstream.parse("http://h"), "POST", "/v1/chat/completions", headers, body)
-    assert route.dialect == "openai-chat" and route.model == "m"
+    assert route.dialect == "openai-chat" and route.model == "m" and route.key == CANARY
     spec = route.spec()
     assert CANARY not in orjson.dumps([spec.url, dict(spec.headers), spec.body]).decode()
 

@@ -22,8 +22,12 @@ from dataclasses import dataclass, field
 from inspector.core.analysis.session import Analysis
 from inspector.core.reports import words
 
+from ..errors import one_line
 from ..runner import SessionRunner
 from .relay import Ending
+
+NOTE_CHARS = 160
+"""A note is clipped to this many characters in a listed line (its whole text stays)."""
 
 
 class ProxySession(SessionRunner):
@@ -117,7 +121,7 @@ class Exchange:
         else:
             parts.append(human_size(self.size))
         line = "  ".join(parts)
-        return f"{line}  ({self.note})" if self.note else line
+        return f"{line}  ({one_line(self.note, NOTE_CHARS)})" if self.note else line
 
 
 def human_size(size: int) -> str:

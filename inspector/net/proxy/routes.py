@@ -201,6 +201,13 @@ class Route:
         return cls(method, raw_path, url, forwarded, body, secrets, dialect, request)
 
     @property
+    def key(self) -> str | None:
+        """The credential the session is told is the key (the longest secret that is one
+        word, as ``sk-…`` of ``Bearer sk-…``): the capture writer masks it wherever it shows
+        as a word, which the secrets redacted from the request already take care of too."""
+        return next((s for s in self.secrets if " " not in s), None)
+
+    @property
     def path(self) -> str:
         """Path and query as the agent sent them, credentials redacted (as listed)."""
         return redact_url(self.raw_path, self.secrets)

@@ -199,7 +199,7 @@ class RecordingProxy:
         try:
             session = ProxySession(route.spec(), dialect=route.dialect, settings=self.settings,
                                    capture_path=path, analysis=self._analysis(route),
-                                   key=route.secrets[0] if route.secrets else None, meta=meta,
+                                   key=route.key, meta=meta,
                                    client=client, on_update=news)  # fmt: skip
         except (InspectorError, ValueError) as exc:  # a request the session refuses
             await client.aclose()
