@@ -389,3 +389,25 @@ def test_v8_json_parse_errors(text: str, want: str) -> None:
     with pytest.raises(JsSyntaxError) as caught:
         parse(text)
     assert str(caught.value) == want
+
+
+DEEP = "[" * 5000
+HUGE = "9" * 5000
+
+
+@pytest.mark.parametrize(
+    ("dialect", "body", "want"),
+    [
+        ("anthropic", START + use(0, "t", "n", '{"a": "\ud800"}'), "UnicodeEncodeError"),
+        ("anthropic", START + f"event: x\ndata: {HUGE}\n\n", "ValueError"),
+        ("gemini", f"data: {DEEP}\r\n\r\n", "RecursionError"),
+        ("gemini", f"data: {HUGE}\r\n\r\n", "ValueError"),
+        ("openai-chat", chunk([tc(0, "c", "n", DEEP)]) + STOP, None),
+        ("openai-chat", f'data: {{"choices": [], "{HUGE}": 1}}\n\n' + STOP, None),
+    ],
+)
+def test_hostile_input_raises_only_what_the_library_raises(
+    dialect: str, body: str, want: str | None
+) -> None:
+    result = run(REPLICAS[dialect], body, dialect)  # any other exception fails the test
+    assert (result.error.type if result.error else None) == want

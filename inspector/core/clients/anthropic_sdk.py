@@ -88,7 +88,7 @@ def status_error(exchange: Exchange) -> ClientRaised | None:
     text = exchange.body.decode("utf-8", "replace").strip()
     try:
         message = f"Error code: {status} - {json.loads(text)}"
-    except ValueError:
+    except (ValueError, RecursionError):  # the SDK's ``except Exception``
         message = text or f"Error code: {status}"
     return ClientRaised(name, message)
 
@@ -221,7 +221,7 @@ class _Run(ReplicaRun):
         if name == "error":
             try:
                 message = str(json.loads(data))
-            except ValueError:
+            except (ValueError, RecursionError):
                 message = data or f"Error code: {self.exchange.status}"
             raise ClientRaised(_CLASSES.get(self.exchange.status, "APIStatusError"), message)
         if not data:

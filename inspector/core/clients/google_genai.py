@@ -80,13 +80,18 @@ def status_error(exchange: Exchange) -> ClientRaised | None:
         return None
     try:
         body: Any = json.loads(exchange.body)
-    except ValueError:
+    except json.JSONDecodeError:
         try:
             reason = HTTPStatus(status).phrase
         except ValueError:
             reason = ""
         body = {"message": exchange.body.decode("utf-8", "replace"), "status": reason}
-    return api_error(status, body)
+    except (RecursionError, ValueError) as exc:  # not caught by the SDK either
+        return ClientRaised(type(exc).__name__, str(exc))
+    try:
+        return api_error(status, body)
+    except RecursionError as exc:
+        return ClientRaised("RecursionError", str(exc))
 
 
 def api_error(code: Any, body: Any) -> ClientRaised:
@@ -309,8 +314,15 @@ class _Run(ReplicaRun):
         text = self.segments[self.next][1]
         self.next += 1
         try:
+            self.chunk(text)
+        except (RecursionError, ValueError) as exc:  # Python's own, as in the SDK's process
+            raise ClientRaised(type(exc).__name__, str(exc)) from None
+
+    def chunk(self, text: str) -> None:
+        """One piece: parsed, checked for an error object, its calls collected."""
+        try:
             chunk = json.loads(text)
-        except ValueError:
+        except json.JSONDecodeError:
             raise ClientRaised(
                 "UnknownApiResponseError", f"Failed to parse response as JSON. Raw response: {text}"
             ) from None

@@ -59,7 +59,7 @@ def _joined(units: str) -> str:
 
 def is_index_key(key: str) -> bool:
     """An array-index property name (JavaScript orders these first)."""
-    return bool(_INDEX_KEY.fullmatch(key)) and int(key) < 2**32 - 1
+    return len(key) <= 10 and bool(_INDEX_KEY.fullmatch(key)) and int(key) < 2**32 - 1
 
 
 def js_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
