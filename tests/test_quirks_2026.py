@@ -15,7 +15,9 @@ import json
 from typing import Any
 
 import orjson
+import pytest
 
+from inspector.core.calls.accumulator import EMPTY_ID_POLICIES as POLICIES
 from inspector.core.providers import analyze_bytes
 from inspector.core.verdicts.quirks import QUIRKS, detect
 from inspector.net.demo import SCENARIOS
@@ -185,7 +187,6 @@ RESPONSES_CONFORMING = typed(
     R_CREATED, r_item("added", "call_1", ""), R_DELTA, R_DONE_ARGS,
     r_item("done", "call_1", '{"cmd":"ls"}'), R_COMPLETED,
 )  # fmt: skip
-_SEPARATE = chat(chunk(OPEN), *map(chunk, ARGS), chunk(finish="tool_calls"))
 _LOST = [tc(0, args='"l'), tc(0, args='s"')]
 _JOINED = b"".join(b"data: " + json.dumps(chunk(a)).encode() + b"\n" for a in _LOST) + b"\n"
 BASETEN_NOT_SEPARATED = chat(  # opencode #27365: two data: lines and no blank line between
@@ -207,11 +208,8 @@ GEMINI_CONFORMING = gemini(
 REPORTED_POSITIVE: dict[str, tuple[str, bytes, list[int]]] = {
     "zoo-args-before-id": ("arguments_before_identity", ZOO_ARGS_BEFORE_ID, [0]),
     "eliza-replayed": ("arguments_replayed", ELIZA_REPLAYED, [3]),
-    "hermes-complete-every-chunk": ("arguments_replayed", HERMES_COMPLETE_EVERY_CHUNK, [1]),
     "nim-name-every-chunk": ("name_repeated_every_chunk", NIM_NAME_EVERY_CHUNK, [1, 2]),
     "sglang-finish-per-call": ("repeated_finish_reason", SGLANG_FINISH_PER_CALL, [4, 5]),
-    "jcode-finish-every-chunk": ("repeated_finish_reason", JCODE_FINISH_EVERY_CHUNK, [1, 3, 5, 6]),
-    "dynamo-extra-stop": ("repeated_finish_reason", DYNAMO_EXTRA_STOP, [3, 4]),
     "cc-switch-empty-finish": ("empty_finish_reason", CC_SWITCH_NO_ID, [3]),
     "cc-switch-no-id": ("missing_call_id", CC_SWITCH_NO_ID, [0]),
     "qwen-opener-replayed": ("opener_replayed", QWEN_OPENER_REPLAYED, [3]),
@@ -221,28 +219,62 @@ REPORTED_POSITIVE: dict[str, tuple[str, bytes, list[int]]] = {
     "baseten-not-separated": ("events_not_separated", BASETEN_NOT_SEPARATED, [1]),
     "gemini-malformed": ("malformed_function_call", GEMINI_MALFORMED, [1]),
 }
-"""Case name -> (code, stream, chunks): the reported stream shows the code at those chunks."""
+"""Case name -> (code, stream, chunks): the reported stream shows the code at those chunks.
+One per code, on few distinct streams: test_quirks.py also scans each incrementally, byte by
+byte (~0.3 s a stream); the other reported shapes are :data:`MORE_POSITIVE`."""
 
 REPORTED_NEGATIVE: dict[str, tuple[str, bytes]] = {
     "identity-first": ("arguments_before_identity", CONFORMING),
     "no-replay": ("arguments_replayed", CONFORMING),
-    "cumulative-is-no-replay": ("arguments_replayed", HERMES_SO_FAR_EVERY_CHUNK),
     "name-on-opener-only": ("name_repeated_every_chunk", CONFORMING),
     "one-finish": ("repeated_finish_reason", CONFORMING),
-    "a-finish-per-choice": ("repeated_finish_reason", TWO_CHOICES),
     "finish-named": ("empty_finish_reason", CONFORMING),
     "id-sent": ("missing_call_id", CONFORMING),
+    "no-second-opener": ("opener_replayed", CONFORMING),
+    "complete-arguments": ("silent_truncation", CONFORMING),
+    "two-ids": ("duplicate_call_id", TWO_IDS),
+    "done-restates-the-id": ("done_identity_mismatch", RESPONSES_CONFORMING),
+    "separate-events": ("events_not_separated", CONFORMING),
+    "gemini-stop": ("malformed_function_call", GEMINI_CONFORMING),
+}
+"""Case name -> (code, stream): the conforming twin does not show the code."""
+
+MORE_POSITIVE: dict[str, tuple[str, bytes, list[int]]] = {
+    "hermes-complete-every-chunk": ("arguments_replayed", HERMES_COMPLETE_EVERY_CHUNK, [1]),
+    "jcode-finish-every-chunk": ("repeated_finish_reason", JCODE_FINISH_EVERY_CHUNK, [1, 3, 5, 6]),
+    "dynamo-extra-stop": ("repeated_finish_reason", DYNAMO_EXTRA_STOP, [3, 4]),
+}
+"""More reported shapes of the same codes."""
+
+MORE_NEGATIVE: dict[str, tuple[str, bytes]] = {
+    "cumulative-is-no-replay": ("arguments_replayed", HERMES_SO_FAR_EVERY_CHUNK),
+    "a-finish-per-choice": ("repeated_finish_reason", TWO_CHOICES),
     "gemini-sends-no-ids": ("missing_call_id", GEMINI_CONFORMING),
     "trailing-empty-is-no-opener": ("opener_replayed", TRAILING_EMPTY),
     "complete-under-stop": ("silent_truncation", DYNAMO_STOP_WITH_CALLS),
     "cut-under-length": ("silent_truncation", CUT_AT_LENGTH),
-    "two-ids": ("duplicate_call_id", TWO_IDS),
-    "done-restates-the-id": ("done_identity_mismatch", RESPONSES_CONFORMING),
-    "separate-events": ("events_not_separated", _SEPARATE),
     "cut-frame-is-not-joined": ("events_not_separated", CUT_FRAME),
-    "gemini-stop": ("malformed_function_call", GEMINI_CONFORMING),
 }
-"""Case name -> (code, stream): the conforming twin or near miss does not show the code."""
+"""More near misses."""
+
+
+def _found(body: bytes) -> dict[str, list[int]]:
+    """code -> chunks, after checking both empty-id policies report the same."""
+    found = [{q.code: q.chunks for q in detect(analyze_bytes(body, empty_id=p))} for p in POLICIES]
+    assert found[0] == found[1]
+    return found[0]
+
+
+@pytest.mark.parametrize("name", list(MORE_POSITIVE))
+def test_more_reported_shapes_show_their_code(name: str) -> None:
+    code, body, chunks = MORE_POSITIVE[name]
+    assert _found(body).get(code) == chunks
+
+
+@pytest.mark.parametrize("name", list(MORE_NEGATIVE))
+def test_more_near_misses_do_not_show_the_code(name: str) -> None:
+    code, body = MORE_NEGATIVE[name]
+    assert code not in _found(body)
 
 
 def _codes(body: bytes) -> set[str]:
@@ -252,6 +284,8 @@ def _codes(body: bytes) -> set[str]:
 def test_every_reported_code_is_a_known_one() -> None:
     codes = {code for code, _, _ in REPORTED_POSITIVE.values()}
     assert codes <= set(QUIRKS) and codes == {code for code, _ in REPORTED_NEGATIVE.values()}
+    assert {code for code, _, _ in MORE_POSITIVE.values()} <= codes
+    assert {code for code, _ in MORE_NEGATIVE.values()} <= codes
 
 
 def test_a_replay_is_named_a_replay_and_the_arguments_are_doubled() -> None:
