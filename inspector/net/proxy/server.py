@@ -186,6 +186,7 @@ class RecordingProxy:
         assert self._client is not None and route.dialect is not None
         relay = Relay(request, self._client, route.outgoing(self._client))
         relay.start()  # forwarding first: the recording is set up while the upstream answers
+        await asyncio.sleep(0)  # let the request leave before any of that work is done
         try:
             path = self._capture_path(ex.model or route.dialect)
         except (InspectorError, OSError) as exc:  # never block the agent for a capture
