@@ -164,7 +164,8 @@ def scan_truncation(deltas: Sequence[AnyDelta], seen: Seen, claimed: tuple[int, 
         if d.kind is _TOOL and isinstance(d, ToolCallDelta) and not d.final and is_key(d.index):
             a = d.arguments
             if type(a) is str and a:
-                lanes.setdefault(lane(d), []).append((d.seq, a))
+                key = d.index if d.extra is None else lane(d)  # an int, or (choice, index)
+                lanes.setdefault(key, []).append((d.seq, a))
     for texts in lanes.values():
         if len(texts) > 1 and texts[1][1].startswith(texts[0][1]):
             continue  # cumulative: the joined text only looks like a prefix ({"a{"a": 1})

@@ -227,6 +227,11 @@ class WireScan:
         if track is None:
             self._open(key, d)
             return
+        if d.id is OMITTED and d.name is OMITTED:  # the common continuation: arguments only
+            track.continuations.append(d.seq)
+            if not track.identified and type(d.arguments) is str and d.arguments:
+                track.early.append(d.seq)
+            return
         seen = self.seen
         if real(d.id) and real(d.name) and real(track.first_id) and d.id != track.first_id:
             seen.add("index_reused_with_new_id", d.seq, f"index {d.index!r}: {d.id!r}")
