@@ -11,7 +11,8 @@ Invariants:
   object, and a raising handler each become a ``tool_result`` with ``is_error`` (no handler
   runs for the first three). An invalid call gets no dispatch: while the round can still be
   retried it is held, else it gets an ``invalid_arguments`` error result at once.
-- Nameless calls keep the accumulator's dropped-call handling: they are never dispatched.
+- Nameless calls keep the accumulator's dropped-call handling: they are never dispatched; nor
+  are calls written in the text (a client hands them over as text).
 - ``sequential=True`` holds every dispatch until the stream has ended (for comparison).
 - Every dispatch is answered by exactly one ``tool_result`` (ok, error or cancelled). Tasks are
   held in :attr:`ToolDispatcher.tasks` (strong references); :meth:`ToolDispatcher.cancel_all`
@@ -37,6 +38,7 @@ from inspector.core.analysis.continuation import (
 )  # fmt: skip
 from inspector.core.analysis.rounds import TOOL_DISPATCH, TOOL_RESULT, ToolEvent
 from inspector.core.analysis.session import AttemptView, CallVerdict
+from inspector.core.calls.textcalls import from_text
 
 from .runner import SessionRunner
 from .tools import ToolBox, ToolDisabled, UnknownTool
@@ -118,8 +120,8 @@ class ToolDispatcher:
         """Judge and dispatch every call that closed since the last look."""
         acc = live.view.state.acc
         for call in live.view.state.calls:
-            if call.open or call.slot in live.handled:
-                continue
+            if call.open or call.slot in live.handled or from_text(call):
+                continue  # a call written in the text is text to every client: not run
             live.handled.add(call.slot)
             verdict = self.runner.analysis.judge_call(live.view, call)
             if verdict.orphan or acc is None or acc.blank(call.name):

@@ -29,6 +29,7 @@ from inspector.core.analysis.rounds import ROUND, ToolEvent, merged
 from inspector.core.base.provider import Providers
 from inspector.core.calls.accumulator import ToolCall
 from inspector.core.calls.stream import StreamState
+from inspector.core.calls.textcalls import from_text
 from inspector.core.capture.records import Attempt, Capture
 from inspector.core.verdicts import attempts as attempts_mod
 from inspector.core.verdicts.judge import DIALECT_CHOICES, CallVerdict, Settings
@@ -272,11 +273,12 @@ class Analysis:
 
     def assistant_turn(self, view: AttemptView) -> AssistantTurn:
         """What ``view`` contributes to history: its text, reasoning and named calls with
-        their effective ids (nameless calls are left out, as the validation modes drop them)."""
+        their effective ids (nameless calls are left out, as the validation modes drop them;
+        calls written in the text stay text, as every client hands them over)."""
         calls = []
         acc = view.state.acc
         for v in view.verdicts:
-            if v.orphan or acc is None or acc.blank(v.call.name):
+            if v.orphan or acc is None or acc.blank(v.call.name) or from_text(v.call):
                 continue
             wire = None if v.repaired_id is not None else v.call.id
             extra = {}

@@ -12,6 +12,9 @@ Invariants:
   progress and validation happen later, when a view or the report asks.
 - The accumulator is created at the first delta (or the end), when the dialect names its
   provider: the provider's closing rule is the accumulator's.
+- Calls written in the assistant text (:mod:`inspector.core.calls.textcalls`) are read from
+  the text deltas as they are routed, into the accumulator's ``calls``; a finish, the end
+  marker and the end of the body end the text.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from typing import Any
 from inspector.core.base.model import AnyDelta, Delta, DeltaKind, SSEEvent
 from inspector.core.base.provider import Dialect, Provider
 from inspector.core.calls.accumulator import ABSENT, Accumulator, EmptyIdPolicy
+from inspector.core.calls.textcalls import TextCalls
 from inspector.core.events.sse import SSEDecoder
 
 _TOOL = DeltaKind.TOOL_CALL
@@ -44,6 +48,8 @@ class StreamState:
         """The empty-id policy the accumulator runs under."""
         self.acc: Accumulator | None = None
         """Created at the first delta, once the dialect is known."""
+        self.text_calls: TextCalls | None = None
+        """Reads the calls written in the text (created with the first text delta)."""
         self.text: list[str] = []
         """Assistant text deltas, in order."""
         self.reasoning: list[str] = []
@@ -105,6 +111,8 @@ class StreamState:
                 self.dialect.feed(ev, self.deltas)
         self.dialect.finish(self.deltas)
         self._route(start)
+        if self.text_calls is not None:
+            self.text_calls.end(None, "end_of_stream")
         self._accumulator().end_of_stream()
 
     def _ingest(self, events: list[SSEEvent]) -> None:
@@ -140,6 +148,9 @@ class StreamState:
         kind = d.kind
         if kind == DeltaKind.TEXT:
             self.text.append(d.value)
+            if self.text_calls is None:
+                self.text_calls = TextCalls(acc.calls)
+            self.text_calls.feed(d.seq, d.value)
         elif kind == DeltaKind.REASONING:
             self.reasoning.append(d.value)
         elif kind == DeltaKind.USAGE:
@@ -149,10 +160,14 @@ class StreamState:
         elif kind == DeltaKind.FINISH:
             self.finish.append((d.seq, d.value))
             acc.on_delta(d)
+            if self.text_calls is not None:
+                self.text_calls.end(d.seq, "finish")
         elif kind == DeltaKind.DONE:
             if self.done_seq is None:
                 self.done_seq = d.seq
             acc.on_delta(d)
+            if self.text_calls is not None:
+                self.text_calls.end(d.seq, "done")
         elif kind == DeltaKind.CLOSE:
             acc.on_delta(d)
 
@@ -175,6 +190,7 @@ class StreamState:
         """Re-run accumulation under another empty-id policy over the same deltas."""
         self.empty_id = empty_id
         self.acc = None
+        self.text_calls = None
         self.text.clear()
         self.reasoning.clear()
         self.finish.clear()

@@ -2,7 +2,8 @@
 
 Invariants:
 - The inspector's calls (:func:`expected_calls`) are an attempt's non-orphan calls as its
-  accumulator assembled them under the settings in force, in lane order.
+  accumulator assembled them under the settings in force, in lane order; calls written in
+  the text (:mod:`inspector.core.calls.textcalls`) are not among them: clients read text.
 - A client *agrees* when it hands over exactly those calls without raising: same count; per
   call the same name, the same id (any id when the inspector has none: clients that make one
   up do so by design), and the same arguments (equal strings, or equal JSON values; ``""``
@@ -28,6 +29,7 @@ from inspector.core.analysis.attempt import AttemptView
 from inspector.core.analysis.session import Analysis
 from inspector.core.base.model import plain
 from inspector.core.calls.stream import StreamState
+from inspector.core.calls.textcalls import from_text
 from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Partial, Replica
 
 NOT_APPLICABLE: Final = "n/a"
@@ -66,10 +68,11 @@ class ClientResult:
 
 
 def expected_calls(view: AttemptView) -> list[HandedCall]:
-    """The inspector's assembly of ``view``: its non-orphan calls in lane order."""
+    """The inspector's assembly of ``view``: its non-orphan calls in lane order, those written
+    in the text left out (every client hands them over as text, so none is expected)."""
     out = []
     for v in view.verdicts:
-        if v.orphan:
+        if v.orphan or from_text(v.call):
             continue
         c = v.call
         out.append(HandedCall(_text(plain(c.id)), _text(plain(c.name)), c.arguments))

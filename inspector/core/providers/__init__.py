@@ -17,7 +17,8 @@ Invariants (every dialect):
   (:mod:`.common`); provider errors after HTTP 200 become ERROR with a one-line message and the
   object in ``raw``; recognised-but-unmapped objects become UNKNOWN, kept verbatim.
 - Dialects are pure (no I/O) and hold only the little state their protocol needs (the
-  Responses item-id -> output_index map, the auto dialect's sniff buffer).
+  Responses item-id -> output_index map, Gemini's call whose ``partialArgs`` are streaming,
+  the auto dialect's sniff buffer).
 """
 
 from __future__ import annotations

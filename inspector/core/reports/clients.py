@@ -4,6 +4,8 @@ Invariants:
 - One :class:`ClientsVerdict` per question: the replicas run once (lazily, cached in
   :mod:`inspector.core.clients.judge`) and every view, the headline and ``analyze`` read the
   same results and the same words (:func:`inspector.core.reports.words.client_word`).
+- Calls written in the assistant text are no client's calls (each hands them over as text):
+  the phrase says how many there are, so the agreement is not read as "no calls".
 - A replica that speaks none of the session's dialects is ``n/a``: listed, never counted as
   agreeing or breaking. A replica not in :data:`~inspector.core.clients.registry.VERIFIED`
   is marked ``(unverified)`` wherever its name is shown.
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.core.analysis.session import Analysis
+from inspector.core.calls.textcalls import from_text
 from inspector.core.clients.base import HandedCall, Replica
 from inspector.core.clients.judge import ClientResult, expected_calls, judge_clients
 from inspector.core.clients.registry import REPLICAS, VERIFIED
@@ -32,6 +35,8 @@ class ClientsVerdict:
     words: dict[str, ClientWord]
     expected: dict[str, list[HandedCall]]
     """Per replica: the inspector's calls of the attempt its result describes."""
+    written: int = 0
+    """Calls of the final attempt written in the assistant text: no client expects them."""
 
     @property
     def broken(self) -> list[str]:
@@ -52,6 +57,9 @@ class ClientsVerdict:
         """The clients' half of a headline: ``breaks 2 clients: openai-python (doubled id),
         langchain (phantom calls)``, ``every client agrees`` or ``no client replica speaks
         this dialect``."""
+        return self._phrase() + self.written_note()
+
+    def _phrase(self) -> str:
         broken = self.broken
         if not self.applicable:
             return "no client replica speaks this dialect"
@@ -60,6 +68,14 @@ class ClientsVerdict:
             return "clients pending" if pending else "every client agrees"
         count = f"breaks {len(broken)} client{'s' if len(broken) != 1 else ''}"
         return f"{count}: " + ", ".join(f"{n} ({self.words[n]})" for n in broken)
+
+    def written_note(self) -> str:
+        """``; 2 calls written as text: every client hands them over as text`` when the final
+        attempt has calls written in its text (the lanes show them), else ``""``."""
+        n = self.written
+        calls = f"{n} call{'s' if n != 1 else ''}"
+        them = "them" if n != 1 else "it"
+        return f"; {calls} written as text: every client hands {them} over as text" if n else ""
 
     def to_json(self) -> dict[str, Any]:
         """The ``analyze --json`` ``clients`` section: one entry per replica."""
@@ -87,4 +103,5 @@ def clients_verdict(analysis: Analysis, replicas: Sequence[Replica] = REPLICAS) 
         calls = expected_calls(view) if view is not None and view.state.ended else []
         expected[name] = calls
         words[name] = client_word(result, calls)
-    return ClientsVerdict(replicas, results, words, expected)
+    written = sum(1 for v in analysis.final.verdicts if not v.orphan and from_text(v.call))
+    return ClientsVerdict(replicas, results, words, expected, written)

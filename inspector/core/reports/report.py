@@ -3,6 +3,8 @@
 Invariants:
 - The JSON keeps identity fields as received: ``id``/``name``/``index`` are the value (null when
   omitted) and ``*_presence`` says which of omitted / null / empty / null-string / value it was.
+  A call written in the assistant text says its format in ``written_as`` (null: a wire call);
+  the table shows ``text (format)`` where a wire call shows its index.
 - ``tool_calls`` is the assembled turn of the final attempt (orphan id-only entries are listed
   under ``orphan_entries`` instead); ``valid`` is true only when every one of them is valid.
 - Human output uses colour only when asked to (the CLI asks on a TTY).
@@ -30,6 +32,7 @@ from inspector.core.analysis.numbering import place_names
 from inspector.core.analysis.rounds import LOOP_END, ROUND
 from inspector.core.analysis.session import Analysis, AttemptView, CallVerdict
 from inspector.core.base.model import OMITTED, plain, presence
+from inspector.core.calls.textobject import TextCall
 from inspector.core.reports.clientreport import clients_lines, gate_lines, gated_status
 from inspector.core.reports.clients import ClientsVerdict, clients_verdict
 from inspector.core.reports.headline import headline
@@ -52,6 +55,7 @@ def call_json(v: CallVerdict, validation: str = "structural") -> dict[str, Any]:
         "word": call_word(v, validation=validation),
         "index": plain(c.index),
         "index_presence": presence(c.index),
+        "written_as": c.form if isinstance(c, TextCall) else None,
         "id": plain(c.id),
         "id_presence": presence(c.id),
         "name": plain(c.name),
@@ -269,7 +273,7 @@ def to_text(
         rows.append(
             (
                 str(c.slot),
-                shown(c.index),
+                f"text ({c.form})" if isinstance(c, TextCall) else shown(c.index),
                 _clip(ident, 40),
                 _clip(shown(c.name), 24),
                 frags,

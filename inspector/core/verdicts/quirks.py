@@ -8,6 +8,10 @@ Invariants:
   ``id_changed_mid_call``, ``name_changed_mid_call`` and ``fragment_after_close``, which
   describe how the policy in force routed the fragments.
 - ``chunks`` lists wire event sequence numbers (``SSEEvent.seq``), ascending, de-duplicated.
+- Calls written in the assistant text (:mod:`inspector.core.calls.textcalls`) are no calls
+  of the provider's wire: they are not scanned as calls and do not count as the turn's calls
+  (a ``stop`` with only such calls is no finish mismatch); each one shows as
+  ``text_mode_tool_call`` at the chunk where it opened.
 - What depends on the provider is asked of it (``state.provider``): which of
   :data:`~inspector.core.verdicts.quirkscan.PROVIDER_CHECKS` apply, its end marker and its
   tool finish reasons. No provider is named here.
@@ -29,6 +33,7 @@ from inspector.core.base.model import ToolCallDelta
 from inspector.core.base.provider import Provider
 from inspector.core.calls.accumulator import ToolCall
 from inspector.core.calls.stream import StreamState
+from inspector.core.calls.textcalls import from_text, written_notes
 from inspector.core.verdicts.callscan import claimed_end, scan_call, scan_truncation
 from inspector.core.verdicts.quirkscan import WireScan
 from inspector.core.verdicts.seen import Seen
@@ -87,7 +92,8 @@ QUIRKS: dict[str, str] = {
     "events_not_separated": "several events in one (data: lines with no blank line between them)",
     "wire_field_type": "a field holds a value of the wrong type (the event is read without it)",
     "invalid_utf8": "bytes that are not valid UTF-8",
-    "text_mode_tool_call": "a tool call written as text in the content (<tool_call>…)",
+    "text_mode_tool_call": "tool calls written as text in the content, not parsed by the "
+    "provider (<tool_call>, [TOOL_CALLS], <|python_tag|>, a JSON call object)",
 }
 
 
@@ -176,7 +182,7 @@ def detect(state: StreamState, scan: QuirkScan | None = None) -> list[Quirk]:
         scan.wire.seen,
         rest,
         scan.truncation(state),
-        *(scan.call(c, state) for c in state.calls),
+        *(scan.call(c, state) for c in state.calls if not from_text(c)),
     ]
     _scan_turn(state, rest, state.provider)
     out = []
@@ -197,7 +203,10 @@ def detect(state: StreamState, scan: QuirkScan | None = None) -> list[Quirk]:
 def _scan_turn(state: StreamState, seen: Seen, provider: Provider | None) -> None:
     if provider is None:  # still sniffing: no deltas, no calls, not ended
         return
-    calls = [c for c in state.calls if state.acc is None or not state.acc.is_orphan(c)]
+    acc = state.acc
+    calls = [c for c in state.calls if not from_text(c) and not (acc and acc.is_orphan(c))]
+    for seq, note in written_notes(state.calls):  # the provider left these calls as text
+        seen.add("text_mode_tool_call", seq, note)
     if "sparse_index" in provider.checks:
         indexes = sorted({c.index for c in state.calls if type(c.index) is int})
         if indexes and indexes != list(range(len(indexes))):
