@@ -15,10 +15,14 @@ Invariants:
 from __future__ import annotations
 
 import base64
+import re
 from collections.abc import Callable
 from typing import Any
 
 from .wire import Frame, Turn, comment, sse, words
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+"""A member name a JSON path writes as ``.name`` (others as ``['name']``)."""
 
 
 class Generate:
@@ -104,9 +108,46 @@ def _malformed(g: Generate) -> list[Frame]:
     return [*g.text(), g.event([{"text": leaked}]), g.event([], "MALFORMED_FUNCTION_CALL")]
 
 
+def _partial_args(g: Generate) -> list[Frame]:
+    """Vertex AI with ``streamFunctionCallArguments``: each call is a named part with
+    ``willContinue``, one part per leaf update (``partialArgs``; a string in pieces of two
+    words, each with ``willContinue``, then an empty piece that ends it, as Vertex sends them),
+    and an empty ``functionCall`` part that ends the call (the Vercel AI SDK fixture
+    ``google-vertex-stream-tool-call-arguments-nested``)."""
+    out = g.text()
+    for n, call in enumerate(g.turn.calls):
+        first: dict[str, Any] = {"functionCall": {"name": call.name, "willContinue": True}}
+        if n == 0:
+            first["thoughtSignature"] = g.signature
+        out.append(g.event([first]))
+        for update in _updates(call.args, "$"):
+            fc = {"partialArgs": [update], "willContinue": True}
+            out.append(g.event([{"functionCall": fc}]))
+        out.append(g.event([{"functionCall": {}}]))
+    return [*out, g.finish()]
+
+
+def _updates(value: Any, path: str) -> list[dict[str, Any]]:
+    """The leaf updates that write ``value`` at ``path``, in document order (an empty object
+    or array has no leaf, so nothing writes it)."""
+    if isinstance(value, dict):
+        steps = ((f".{k}" if _NAME.fullmatch(k) else f"['{k}']", v) for k, v in value.items())
+        return [u for step, v in steps for u in _updates(v, path + step)]
+    if isinstance(value, list):
+        return [u for i, v in enumerate(value) for u in _updates(v, f"{path}[{i}]")]
+    if isinstance(value, str):
+        said = [{"jsonPath": path, "stringValue": w, "willContinue": True} for w in words(value)]
+        return [*said, {"jsonPath": path, "stringValue": ""}]
+    if value is None:
+        return [{"jsonPath": path, "nullValue": "NULL_VALUE"}]
+    key = "boolValue" if isinstance(value, bool) else "numberValue"
+    return [{"jsonPath": path, key: value}]
+
+
 VARIANTS: dict[str, Callable[[Generate], list[Frame]]] = {
     "demo-keepalives": _keepalives,
     "demo-error-after-200": _error,
     "demo-malformed-call": _malformed,
+    "demo-partial-args": _partial_args,
 }
 """Quirk renderings by scenario name; anything else streams conformingly."""

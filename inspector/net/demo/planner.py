@@ -25,6 +25,7 @@ from .arguments import generate
 from .conversation import Ask, Result, Tool
 from .scenarios import Scenario
 from .wire import Call, Frame, Ids, Turn
+from .written import as_text
 
 RENDERERS: dict[str, ModuleType] = {
     "openai-chat": openai_chat_reported,
@@ -98,6 +99,7 @@ def plan(scenario: Scenario, ask: Ask, attempt: int, created: int) -> Turn:
         turn.text = FAULT_TEXT
     elif ask.dialect == "anthropic":
         turn.text = f"I'll use {turn.calls[0].name} for that."
+    as_text(scenario.name, turn, scenario.quirks)
     return turn
 
 

@@ -27,6 +27,7 @@ from inspector.core.verdicts.quirks import QUIRKS
 
 from .conversation import DIALECTS
 from .reported import REPORTED
+from .written import WRITTEN
 
 CHAT = "openai-chat"
 RESP = "openai-responses"
@@ -226,6 +227,13 @@ _TABLE = [
         {CHAT: ("text_mode_tool_call",)},
     ),
     Scenario(
+        "demo-partial-args",
+        "Gemini 3 on Vertex AI with streamFunctionCallArguments: a call's arguments stream as "
+        "partialArgs, JSON-path leaf updates (nested objects, arrays, a string over several "
+        "parts, numbers, booleans, null with the trip request's plan_trip).",
+        {GEM: ()},
+    ),
+    Scenario(
         "demo-zero-arg",
         'A zero-argument tool: arguments "" and nothing more (Anthropic: partial_json "" only).',
         {CHAT: ("zero_arg_empty_string",), ANTH: ("zero_arg_empty_string",)},
@@ -329,6 +337,8 @@ _TABLE = [
 
 _FAULTS = next(n for n, s in enumerate(_TABLE) if s.fault is not None)
 _TABLE[_FAULTS:_FAULTS] = [Scenario(*row) for row in REPORTED]  # the reported, before faults
+_TEXT = next(n for n, s in enumerate(_TABLE) if s.fault is not None)
+_TABLE[_TEXT:_TEXT] = [Scenario(*row) for row in WRITTEN]  # calls written as text, then faults
 
 SCENARIOS: dict[str, Scenario] = {s.name: s for s in _TABLE}
 """Every scenario by name, in listing order."""
