@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from inspector.core.analysis.attempt import AttemptView
+from inspector.core.calls.textcalls import from_text
 from inspector.core.clients.base import HandedCall, Replica
 from inspector.core.clients.judge import ClientResult, same_arguments, same_id
 from inspector.core.reports.clients import ClientsVerdict
@@ -146,8 +147,9 @@ def comparison(result: ClientResult, expected: Sequence[HandedCall]) -> tuple[li
 def lane_marks(verdict: ClientsVerdict, view: AttemptView) -> dict[int, list[tuple[str, str]]]:
     """The lanes of ``view`` some client gets wrong: lane slot -> [(client as shown, word)],
     from the results that describe this attempt. A client that raised gets every call wrong
-    (it hands over none); phantom calls beyond the inspector's have no lane."""
-    slots = [v.call.slot for v in view.verdicts if not v.orphan]
+    (it hands over none); phantom calls beyond the inspector's have no lane, nor do calls
+    written in the text (no client expects them)."""
+    slots = [v.call.slot for v in view.verdicts if not v.orphan and not from_text(v.call)]
     marks: dict[int, list[tuple[str, str]]] = {}
     for name in verdict.broken:
         result, word = verdict.results[name], verdict.words[name]

@@ -5,6 +5,9 @@ Invariants:
   state of its own beyond what it has already shown (row count, buffer length).
 - The verdict is said in the one vocabulary (:mod:`inspector.core.reports.words`): with
   validation off a lane says "not checked", never "valid".
+- A call written in the assistant text says **from text** and its format where a wire call
+  shows its index; a fragment that names the JSON paths it writes (Gemini's ``partialArgs``)
+  shows them before its text.
 - ``sync`` is called once per flush: the fragment table inserts a row range and the buffer
   appends only the new text. JSON pretty-printing and highlighting happen once, when the call
   completes (or after a re-judge), never per fragment.
@@ -43,6 +46,7 @@ from inspector.core.analysis.continuation import ToolResult
 from inspector.core.analysis.session import CallVerdict
 from inspector.core.base.model import SSEEvent, presence
 from inspector.core.calls.accumulator import ToolCall
+from inspector.core.calls.textcalls import written_as
 from inspector.core.reports import words
 from inspector.core.reports.words import call_word
 
@@ -229,8 +233,10 @@ class LaneWidget(QFrame):
         dropped = (
             call.dropped_count if rows >= len(call.fragments) else call.accepted[:rows].count(False)
         )
+        written = written_as(call)  # a call written in the text has no wire index
+        where = f"<b>from text</b> ({escape(written)})" if written else _ident("index", call.index)
         header = (
-            f"<b>#{call.slot}</b> &nbsp; {_ident('index', call.index)}<br>"
+            f"<b>#{call.slot}</b> &nbsp; {where}<br>"
             f"{_ident('id', call.id, repaired)}<br>{_ident('name', call.name)}"
         )
         if header != self.header.text():

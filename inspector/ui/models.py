@@ -155,7 +155,8 @@ class EventsModel(_Table):
 
 
 class FragmentsModel(_Table):
-    """One lane's fragments: identity as received, the fragment made visible, JSON state."""
+    """One lane's fragments: identity as received, the fragment made visible (after the JSON
+    paths it writes, when the wire names them: Gemini's ``partialArgs``), JSON state."""
 
     HEADERS = ("#", "t (ms)", "id", "name", "fragment", "len", "JSON")
     JSON_COLUMN = 6
@@ -205,7 +206,8 @@ class FragmentsModel(_Table):
             return None
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._display(r, col)
+            paths = self._paths(index.row()) if col == 4 else None
+            return f"{paths} ▸ {self._display(r, col)}" if paths else self._display(r, col)
         if role == SEQ_ROLE:
             return r.seq
         if role == Qt.ItemDataRole.FontRole:
@@ -213,8 +215,17 @@ class FragmentsModel(_Table):
         if role == Qt.ItemDataRole.ForegroundRole:
             return self._foreground(r, col)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return self._tooltip(r, col)
+            paths = self._paths(index.row()) if col == 4 else None
+            tip = self._tooltip(r, col)
+            return f"JSON path {paths}\n{tip}" if paths and r.accepted else tip
         return None
+
+    def _paths(self, row: int) -> str | None:
+        """The JSON paths a fragment writes (Gemini's streamed arguments: ``jsonPaths``)."""
+        frags = self._call.fragments if self._call is not None else ()
+        extra = frags[row].extra if 0 <= row < len(frags) else None
+        paths = extra.get("jsonPaths") if extra else None
+        return ", ".join(paths) if isinstance(paths, list) and paths else None
 
     @staticmethod
     def _display(r: FragmentRow, col: int) -> Any:
