@@ -9,8 +9,8 @@ capture records it (an ``end`` record with reason ``error``).
 Invariants:
 - One request per capture (retry off): a client library sends one request and reads one
   response. The request offers the tools the scenario's calls need (``parallel``'s three
-  tools; ``demo-zero-arg``: ``zero-arg``'s tool without parameters), so the demo provider
-  plays every call the scenario makes.
+  tools; ``demo-zero-arg``: ``zero-arg``'s tool without parameters; ``demo-partial-args``:
+  ``trip``'s nested ``plan_trip``), so the demo provider plays every call the scenario makes.
 - Byte-stable: the demo's ``created`` timestamp is pinned (:data:`CREATED`), so re-recording
   an unchanged demo gives the same response bodies (only times, ports and dates differ).
 - The corpus holds exactly the plan: stale captures are removed.
@@ -37,9 +37,13 @@ HEADERS = {"x-demo-chunk-delay": "0", "x-demo-stall": "0"}
 SETTINGS = LoopSettings(retry=False, read_timeout=10.0, connect_timeout=5.0)
 
 
+REQUESTS = {"demo-zero-arg": "zero-arg", "demo-partial-args": "trip"}
+"""The demo scenarios recorded with another request than ``parallel``'s."""
+
+
 def request_scenario(demo_scenario: str) -> Scenario:
     """What the recorded request asks for (see the module's invariants)."""
-    return find_scenario("zero-arg" if demo_scenario == "demo-zero-arg" else "parallel")
+    return find_scenario(REQUESTS.get(demo_scenario, "parallel"))
 
 
 def demo_profile(dialect: str) -> Profile:
