@@ -290,7 +290,6 @@ class TextCalls:
             self._reset("text")
             return pos
         ident = "".join(self._id) if self._id else OMITTED
-        self._form = "mistral"
         self._call = self._new(fragment(self._seq, OMITTED, "".join(self._name), ident))
         self._scan = ValueScan(text[pos])
         self._state = "value"

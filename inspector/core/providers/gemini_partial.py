@@ -174,11 +174,6 @@ class PartialArgs:
         self._closed: set[tuple[Segment, ...]] = set()
         self._leaves: set[tuple[Segment, ...]] = set()
 
-    @property
-    def started(self) -> bool:
-        """Some text was written (the root object is open or was closed)."""
-        return bool(self._stack) or bool(self._closed)
-
     def add(self, steps: tuple[Segment, ...], value: str, string: bool, more: bool) -> tuple[
         str, bool
     ]:  # fmt: skip
