@@ -15,11 +15,15 @@ from inspector.core.clients.anthropic_sdk import AnthropicSdk
 from inspector.core.clients.base import Replica
 from inspector.core.clients.google_genai import GoogleGenai
 from inspector.core.clients.handwritten import ById, ByIndex
+from inspector.core.clients.langchain_merge import LangChainReplica
+from inspector.core.clients.litellm_builder import LiteLLMReplica
 from inspector.core.clients.openai_python import OpenAIPython
 from inspector.core.clients.vercel_ai import VercelAi
 
 REPLICAS: Final[tuple[Replica, ...]] = (
     OpenAIPython(),
+    LiteLLMReplica(),
+    LangChainReplica(),
     VercelAi(),
     AnthropicSdk(),
     GoogleGenai(),
@@ -31,6 +35,8 @@ REPLICAS: Final[tuple[Replica, ...]] = (
 VERIFIED: Final[frozenset[str]] = frozenset(
     {
         "openai-python",
+        "litellm",
+        "langchain",
         "by-id",
         "by-index",
         "vercel-ai",

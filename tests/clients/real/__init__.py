@@ -97,6 +97,8 @@ def _add(module: str) -> None:
 # _add("openai_python")
 _add("handwritten")
 _add("openai_python")
+_add("litellm_runner")
+_add("langchain_runner")
 _add("anthropic_runner")
 _add("genai_runner")
 _add("vercel_ai")

@@ -1,0 +1,241 @@
+"""LangChain: ``ChatOpenAI`` streaming, the chunks merged with ``+``, then ``.tool_calls``
+followed by ``.invalid_tool_calls``.
+
+Follows langchain-openai 1.7.4 (``langchain_openai/chat_models/base.py``: ``_astream``,
+``_convert_chunk_to_generation_chunk``, ``_convert_delta_to_message_chunk``,
+``_handle_openai_api_error``) over langchain-core 1.8.3 (``messages/ai.py``:
+``add_ai_message_chunks``, ``init_tool_calls``; ``utils/_merge.py``: ``merge_lists``,
+``merge_dicts``; ``utils/json.py``: ``parse_partial_json``; ``language_models/chat_models.py``:
+``astream``), reading the openai SDK's chunks (:mod:`.openai_sse`).
+
+What it does, modelled here:
+- Each chunk becomes a message chunk as :mod:`.langchain_message` says (pydantic's checks
+  included: object arguments raise ``ValidationError``).
+- The agent folds the chunks left to right with ``+``: contents, ``additional_kwargs`` and
+  ``response_metadata`` merge with langchain-core's own rules (:mod:`.langchain_dicts`: a
+  value whose type changes raises ``TypeError``). Tool-call chunks merge by ``index``
+  (``merge_lists``): a chunk merges into the first held one with the same integer index whose
+  id does not conflict (either is None or ``""``, or both equal); strings are concatenated
+  (so a name repeated on every chunk is doubled), an equal id is kept once. A chunk with no
+  index, or with a conflicting id, is a new call: the phantom calls. The first chunk's own
+  entries are never merged with each other.
+- A user message chunk added to the assistant message drops the calls held so far; a stream
+  that starts with one has no ``.tool_calls`` at all (AttributeError).
+- At the end each merged call's args go through ``parse_partial_json``: an object makes a
+  tool call (handed over as its JSON, compact, keys in order; an empty args string is
+  ``{}``), anything else an invalid tool call (handed over as the raw args string).
+- Errors: the SDK's status and stream errors become langchain-openai's own classes
+  (``OpenAIAuthenticationError``, ``OpenAIRateLimitError``, ``OpenAIAPIError`` for 5xx,
+  ``OpenAIConnectionError`` …, same message); ``JSONDecodeError``, ``UnicodeDecodeError`` and
+  a mid-stream ``APIError`` pass through; a stream that yields nothing raises
+  ``ValueError: No generation chunks were returned``.
+
+Not modelled: usage of odd types on a chunk that has a choice (LangChain checks it only
+when it adds it to the next chunk's).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar, Final, NoReturn
+
+from inspector.core.base.model import SSEEvent
+from inspector.core.clients.base import (
+    ClientRaised,
+    Exchange,
+    HandedCall,
+    Partial,
+    Replica,
+    ReplicaRun,
+)
+from inspector.core.clients.langchain_dicts import merge_content, merge_dicts
+from inspector.core.clients.langchain_json import parse_partial_json
+from inspector.core.clients.langchain_message import AI, Message, message_of
+from inspector.core.clients.openai_sse import SdkChunkRun
+
+_SDK_CLASSES: Final = {
+    "AuthenticationError": "OpenAIAuthenticationError",
+    "PermissionDeniedError": "OpenAIPermissionDeniedError",
+    "NotFoundError": "OpenAIModelNotFoundError",
+    "RateLimitError": "OpenAIRateLimitError",
+    "InternalServerError": "OpenAIAPIError",
+    "APITimeoutError": "OpenAITimeoutError",
+    "APIConnectionError": "OpenAIConnectionError",
+}
+_SDK_ERRORS: Final = frozenset(
+    {*_SDK_CLASSES, "BadRequestError", "APIError", "APIStatusError", "ConflictError",
+     "UnprocessableEntityError"}
+)  # fmt: skip
+_OVERFLOW: Final = (
+    "context_length_exceeded",
+    "Input tokens exceed the configured limit",
+    "prompt is too long",
+    "ContextWindowExceededError",
+)
+
+
+def langchain_error(raised: ClientRaised) -> ClientRaised:
+    """What ``_handle_openai_bad_request`` / ``_handle_openai_api_error`` make of an SDK
+    error (anything else passes through)."""
+    kind, message = raised.type, raised.message
+    if kind == "BadRequestError":
+        overflow = any(s in message for s in _OVERFLOW)
+        return ClientRaised(
+            "OpenAIContextOverflowError" if overflow else "OpenAIInvalidRequestError", message
+        )
+    if kind not in _SDK_ERRORS:
+        return raised
+    if "exceeds the context window" in message:
+        return ClientRaised("OpenAIAPIContextOverflowError", message)
+    return ClientRaised(_SDK_CLASSES.get(kind, kind), message)
+
+
+# -- one chunk, as langchain-openai converts it ---------------------------------------------
+
+
+class _Run(SdkChunkRun):
+    def __init__(self, exchange: Exchange) -> None:
+        super().__init__(exchange)
+        self.kind: str | None = None
+        """The class of the merged message (None before the first chunk)."""
+        self.default = AI
+        """The class of the last chunk: a chunk without a role gets it."""
+        self.held: list[dict[str, Any]] = []
+        """The merged message's tool-call chunks, in order (``self.calls`` mirrors them)."""
+        self.content: Any = ""
+        self.meta: dict[str, Any] = {}
+        self.kwargs: dict[str, Any] = {}
+        self.own: ClientRaised | None = None
+        self.fresh = 0
+
+    def feed(self, event: SSEEvent) -> None:
+        self._guard(lambda: SdkChunkRun.feed(self, event))
+
+    def finish(self) -> list[HandedCall]:
+        out: list[HandedCall] = []
+        self._guard(lambda: out.extend(SdkChunkRun.finish(self)))
+        return out
+
+    def _guard(self, step: Any) -> None:
+        try:
+            step()
+        except ClientRaised as raised:
+            if raised is self.own:
+                raise
+            raise langchain_error(raised) from None
+
+    def _raise(self, raised: ClientRaised) -> NoReturn:
+        self.own = raised
+        raise raised
+
+    def chunk(self, data: Any) -> None:
+        try:
+            message = message_of(data, self.default)
+            if message is not None:
+                self._add(message)
+        except ClientRaised as raised:
+            self._raise(raised)
+        except (AttributeError, TypeError, KeyError, IndexError, ValueError) as exc:
+            self._raise(ClientRaised(type(exc).__name__, str(exc)))
+
+    def _add(self, message: Message) -> None:
+        """``merged = message if merged is None else merged + message``."""
+        self.default = message.kind
+        if self.kind is None:
+            self.kind, self.content = message.kind, message.content
+            self.meta, self.kwargs = message.meta, message.kwargs
+            for tc in message.tool_calls:
+                self._append(tc)
+            return
+        self.content = merge_content(self.content, message.content)
+        self.kwargs = merge_dicts(self.kwargs, message.kwargs)
+        self.meta = merge_dicts(self.meta, message.meta)
+        if self.kind != AI or message.kind != AI:
+            if self.kind == AI and self.held:  # BaseMessageChunk.__add__ keeps no tool calls
+                self.held.clear()
+                self.calls.clear()
+            return
+        for tc in message.tool_calls:
+            self._merge(tc)
+
+    def _append(self, tc: dict[str, Any]) -> None:
+        self.held.append(dict(tc))
+        self.fresh += 1
+        part = [tc["args"]] if tc["args"] else []
+        self.calls.append(Partial(tc["id"], tc["name"], part, rewritten=self.fresh))
+        self.touched.add(len(self.calls) - 1)
+
+    def _merge(self, tc: dict[str, Any]) -> None:
+        index, cid = tc["index"], tc["id"]
+        if index is not None:
+            for pos, left in enumerate(self.held):
+                if left["index"] == index and (
+                    left["id"] in (None, "") or cid in (None, "") or left["id"] == cid
+                ):
+                    self._merge_into(pos, left, tc)
+                    return
+        self._append(tc)
+
+    def _merge_into(self, pos: int, left: dict[str, Any], tc: dict[str, Any]) -> None:
+        for key in ("name", "args", "id", "index"):
+            right, held = tc[key], left[key]
+            if right is None:
+                continue
+            if held is None or key == "index":
+                left[key] = right
+            elif not (key == "id" and held == right):
+                left[key] = held + right
+        partial = self.calls[pos]
+        partial.id, partial.name = left["id"], left["name"]
+        if tc["args"]:
+            partial.parts.append(tc["args"])
+        self.touched.add(pos)
+
+    def handed(self) -> list[HandedCall]:
+        if self.kind is None:
+            self._raise(ClientRaised("ValueError", "No generation chunks were returned"))
+        if self.kind != AI:
+            self._raise(ClientRaised(
+                "AttributeError", f"'{self.kind}' object has no attribute 'tool_calls'"
+            ))  # fmt: skip
+        valid, invalid = [], []
+        for tc in self.held:
+            args = _parsed(tc["args"])
+            if isinstance(args, dict):
+                text = json.dumps(args, separators=(",", ":"), ensure_ascii=False)
+                valid.append(HandedCall(tc["id"], tc["name"] or "", text))
+            else:
+                invalid.append(HandedCall(tc["id"], tc["name"], tc["args"]))
+        return valid + invalid
+
+
+def _parsed(args: str | None) -> Any:
+    """``parse_partial_json(args) if args else {}``; None where LangChain's parse raises."""
+    if not args:
+        return {}
+    try:
+        return parse_partial_json(args)
+    except Exception:  # LangChain catches every exception here
+        return None
+
+
+class LangChainReplica(Replica):
+    """langchain-openai's ChatOpenAI stream merged with ``+`` (see the module docstring)."""
+
+    name: ClassVar[str] = "langchain"
+    library: ClassVar[str] = "langchain-openai"
+    version: ClassVar[str] = "1.7.4"
+    follows: ClassVar[str] = (
+        "langchain_openai/chat_models/base.py; langchain_core/messages/ai.py, "
+        "utils/_merge.py, utils/json.py (langchain-core 1.8.3)"
+    )
+    dialects: ClassVar[frozenset[str]] = frozenset({"openai-chat"})
+    summary: ClassVar[str] = (
+        "AIMessageChunk + merge by index, then .tool_calls and .invalid_tool_calls"
+    )
+
+    def open(self, exchange: Exchange) -> ReplicaRun:
+        try:
+            return _Run(exchange)
+        except ClientRaised as raised:
+            raise langchain_error(raised) from None

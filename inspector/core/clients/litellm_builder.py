@@ -1,0 +1,352 @@
+"""LiteLLM: ``litellm.stream_chunk_builder`` over the chunks of
+``litellm.acompletion(model="openai/…", api_base=…, stream=True)``.
+
+Follows litellm 1.110.2: ``litellm_core_utils/streaming_handler.py`` (``CustomStreamWrapper``:
+``chunk_creator``, ``return_processed_chunk_logic``, ``__anext__``,
+``_handle_stream_fallback_error``), ``litellm_core_utils/streaming_chunk_builder_utils.py``
+(``stream_chunk_builder``, ``ChunkProcessor.get_combined_tool_content``), ``types/utils.py``
+(``Delta``, ``ChatCompletionDeltaToolCall``, ``Function``) and
+``litellm_core_utils/exception_mapping_utils.py`` (``exception_type``), over the openai SDK's
+``AsyncStream`` (:mod:`.openai_sse`), which LiteLLM's openai provider reads.
+
+What it does, modelled here:
+- Each chunk's ``choices[0].delta`` is rebuilt as LiteLLM's ``Delta``; a tool call with a
+  non-string id, name or type, no ``function`` object, or arguments neither a string, an
+  object (``json.dumps``-ed) nor null fails pydantic and the whole delta is dropped, silently.
+  A missing index becomes the count of index-less entries before it in that delta.
+- ``stream_chunk_builder`` keys calls by (choice index, index) and sorts them; the last
+  non-empty id, type and name win (so parallel calls on index 0 merge into one call holding
+  the last id and name, and an id that changes every delta ends as the last one); argument
+  fragments are concatenated; a call with no id or no name is dropped; empty arguments are
+  ``{}``. The agent reads ``choices[0]``: the lowest choice index seen (LiteLLM's own final
+  chunk counts as choice 0).
+- A stream that ends (``[DONE]`` or the body's end) without a finish reason in any chunk
+  raises; so does ``finish_reason`` ``abort`` (``InternalServerError``) or ``error``.
+- Errors go through LiteLLM's ``exception_type``: the class follows the status and the
+  message's wording (``RateLimitError`` for "rate limit", ``ContextWindowExceededError``,
+  ``Timeout`` …), the message reads ``litellm.<Class>: <Class>: OpenAIException - <message>``.
+  Raised mid-stream, anything but a 4xx other than 429 is wrapped in
+  ``MidStreamFallbackError`` (``… Original exception: <Class>: <message>``).
+
+Not modelled: ``function_call`` deltas, the chunk's repr in the ``finish_reason: error``
+message, a stream error object whose ``message`` is no string, usage details of odd types.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Final, NoReturn
+
+from inspector.core.base.model import SSEEvent
+from inspector.core.clients.base import (
+    ClientRaised,
+    Exchange,
+    HandedCall,
+    Partial,
+    Replica,
+    ReplicaRun,
+)
+from inspector.core.clients.litellm_delta import Frag, Invalid, attr, check_usage, fragments
+from inspector.core.clients.litellm_errors import (
+    BUILDER,
+    NO_FINISH,
+    error,
+    fallback,
+    request_error,
+    stream_error,
+)
+from inspector.core.clients.openai_sse import SdkChunkRun
+
+_REPEATS: Final = 100
+"""``litellm.REPEATED_STREAMING_CHUNK_LIMIT``."""
+
+# -- one chunk, as CustomStreamWrapper returns it --------------------------------------------
+
+
+def _delta_empty(delta: Any, text: Any) -> bool:
+    """``is_delta_empty`` on choice 0's rebuilt ``Delta``."""
+    if delta is None:
+        return True
+    calls, function_call = delta.get("tool_calls"), delta.get("function_call")
+    if calls is None and function_call is None:
+        return not text
+    if isinstance(calls, list | tuple):
+        try:
+            fragments(0, calls)
+        except Invalid:
+            return True  # Delta(): empty
+    return False
+
+
+def _choice_index(raw: Any) -> int:
+    """``_stream_choice_index``: an integer index, else 0."""
+    return raw if isinstance(raw, int) else 0
+
+
+@dataclass
+class _Call:
+    """One (choice, index) key of ``get_combined_tool_content``."""
+
+    id: str | None = None
+    name: str | None = None
+    parts: list[str] = field(default_factory=list)
+    custom: str | None = None
+    inputs: list[str] = field(default_factory=list)
+
+    def add(self, frag: Frag) -> None:
+        """The last non-empty id and name win; argument (or input) text is joined."""
+        self.id = frag.id or self.id
+        if frag.custom:
+            self.custom = frag.name or self.custom
+        else:
+            self.name = frag.name or self.name
+        if frag.arguments:
+            (self.inputs if frag.custom else self.parts).append(frag.arguments)
+
+    def handed(self) -> HandedCall | None:
+        """The call as handed over (custom first), None when LiteLLM drops it."""
+        if self.id and self.custom:
+            return HandedCall(self.id, self.custom, "".join(self.inputs))
+        if self.id and self.name:
+            return HandedCall(self.id, self.name, "".join(self.parts) or "{}")
+        return None
+
+
+class _Run(SdkChunkRun):
+    def __init__(self, exchange: Exchange) -> None:
+        super().__init__(exchange)
+        self.dispatched = False
+        """A chunk reached LiteLLM's openai handler (``uses_openai_chat_stream``)."""
+        self.finish_reason: Any = None
+        """The last finish reason a chunk carried (``received_finish_reason``)."""
+        self.sent_last = False
+        """LiteLLM returned its last chunk already (a chunk after the finish reason)."""
+        self.last_id: Any = None
+        self.first_sent = False
+        self.seen = False
+        """A JSON object chunk was read before (LiteLLM then pre-reads choice 0's delta)."""
+        self.id_decided = False
+        self.fingerprint: Any = None
+        """The last chunk's ``system_fingerprint`` (LiteLLM's own last chunk carries it)."""
+        self.first_fingerprint: list[Any] | None = None
+        """The first returned chunk's ``system_fingerprint`` (boxed: None is a value)."""
+        self.frags: list[Frag] = []
+        """Every fragment of every chunk returned to the agent, in order."""
+        self.choices: set[int] = {0}
+        """The choice indexes the agent's chunks carry (LiteLLM's last chunk is choice 0)."""
+        self.broken = False
+        """``stream_chunk_builder`` will raise (a choice, a content, an id or a system
+        fingerprint it cannot read)."""
+        self.said: list[Any] = [None, None]
+        """The content of the last two chunks returned (LiteLLM stops a model that repeats)."""
+        self.repeats = 0
+        self.held: dict[int, _Call] = {}
+        """Choice 0's calls by index, as they stand (``self.calls`` shows the handed ones)."""
+        self.own: ClientRaised | None = None
+
+    def feed(self, event: SSEEvent) -> None:
+        self._guard(lambda: SdkChunkRun.feed(self, event))
+
+    def finish(self) -> list[HandedCall]:
+        out: list[HandedCall] = []
+        self._guard(lambda: out.extend(SdkChunkRun.finish(self)))
+        return out
+
+    def _guard(self, step: Any) -> None:
+        try:
+            step()
+        except ClientRaised as raised:
+            if raised is self.own:
+                raise
+            raise stream_error(raised.message) from None
+
+    def _raise(self, raised: ClientRaised) -> NoReturn:
+        self.own = raised
+        raise raised
+
+    def chunk(self, data: Any) -> None:
+        if data is None or data == "None":
+            return
+        self.dispatched = True
+        try:
+            self._chunk(data)
+        except ClientRaised as raised:
+            if raised.type == "ValidationError":  # pydantic's, mapped as any other error
+                self._raise(stream_error(raised.message))
+            self._raise(raised)
+        except (AttributeError, TypeError, KeyError, IndexError, ValueError) as exc:
+            self._raise(stream_error(str(exc)))
+
+    def _chunk(self, data: Any) -> None:
+        choices = attr(data, "choices")
+        if self.seen and choices:  # _prebuilt_plain_delta reads choice 0's delta first
+            upstream = attr(choices[0], "delta")
+            if upstream is not None:
+                attr(upstream, "function_call")
+        self.seen = True
+        for choice in choices or ():
+            if str(attr(choice, "finish_reason")) == "abort":
+                aborted = "Upstream generation aborted (finish_reason=abort)"
+                raise fallback(error("InternalServerError", aborted))
+        delta = text = None
+        if choices and len(choices) > 0:
+            delta = attr(choices[0], "delta")
+            text = attr(delta, "content") if delta is not None else None
+            finish = attr(choices[0], "finish_reason")
+            if finish:
+                self.finish_reason = finish
+                if finish == "error":
+                    raise stream_error(
+                        "openai raised a streaming error - finish_reason: error, no content "
+                        "string given. Received Chunk=…"
+                    )
+        check_usage(data.get("usage"))
+        self.fingerprint, self.last_id = data.get("system_fingerprint"), data.get("id")
+        if not choices or len(choices) == 0:
+            return  # a usage-only chunk
+        if not self._non_empty(delta, text):
+            if self.finish_reason is not None and not self.sent_last:  # returned as the last
+                if _delta_empty(delta, text):
+                    hash(self.finish_reason)  # map_finish_reason looks it up
+                    self.sent_last = True
+                self._returned(data)
+            return
+        self._repetition()
+        self.said = [self.said[1], text]
+        self.first_sent = True
+        self._returned(data)
+        for choice in choices:
+            if isinstance(choice, dict):
+                self._choice(choice)
+
+    def _returned(self, data: dict[str, Any]) -> None:
+        """The first chunk returned decides the built response's id (its first truthy one)
+        and system fingerprint; ``stream_chunk_builder`` refuses ones of another type."""
+        if not self.id_decided:
+            cid = data.get("id")
+            self.id_decided = cid is None or bool(cid)
+            self.broken |= bool(cid) and not isinstance(cid, str)
+        if self.first_fingerprint is None:
+            self.first_fingerprint = [self.fingerprint]
+
+    def _repetition(self) -> None:
+        """``raise_on_model_repetition``: the same content (over two characters) returned
+        ``REPEATED_STREAMING_CHUNK_LIMIT`` (100) times in a row raises."""
+        before, last = self.said
+        if not isinstance(last, str) or len(last) <= 2:
+            self.repeats = 1
+            return
+        self.repeats = self.repeats + 1 if last == before else 1
+        if self.repeats >= _REPEATS:
+            said = f"The model is repeating the same chunk = {last}."
+            raise fallback(error("InternalServerError", said))
+
+    def _non_empty(self, delta: Any, text: Any) -> bool:
+        """``is_chunk_non_empty`` on choice 0 (its delta rebuilt as LiteLLM's ``Delta``)."""
+        if isinstance(text, str) and text:
+            return True
+        if delta is None:
+            return False
+        calls, function_call = attr(delta, "tool_calls"), attr(delta, "function_call")
+        if calls is None and function_call is None:
+            reasoning = delta.get("reasoning_content", delta.get("reasoning"))
+            return reasoning is not None or (not self.first_sent and delta.get("role") is not None)
+        if isinstance(calls, list | tuple):
+            try:
+                calls = fragments(0, calls)
+            except Invalid:
+                return False
+        return (
+            function_call is not None
+            or (calls is not None and len(calls) > 0)
+            or not self.first_sent
+        )
+
+    def _choice(self, choice: dict[str, Any]) -> None:
+        """One choice of a returned chunk, rebuilt as ``StreamingChoices``."""
+        raw, delta = choice.get("index"), choice.get("delta")
+        if delta is not None and not isinstance(delta, dict):
+            self.broken = True  # no delta attribute at all: the builder cannot read it
+            return
+        calls, content = (delta or {}).get("tool_calls"), (delta or {}).get("content")
+        try:
+            frags = fragments(raw, calls) if isinstance(calls, list | tuple) else []
+        except Invalid:  # StreamingChoices(): choice 0, an empty delta
+            raw, frags, calls, content = 0, [], None, None
+        if calls is not None and not isinstance(calls, list | tuple | str | dict):
+            self.broken = True  # the builder iterates it
+        if content is not None and not isinstance(content, str):
+            self.broken = True  # the builder joins the contents
+        self.choices.add(_choice_index(raw))
+        for frag in frags:
+            self.frags.append(frag)
+            if _choice_index(frag.choice) == 0:
+                self._track(frag)
+
+    def _track(self, frag: Frag) -> None:
+        """Choice 0's calls while the stream arrives (for where it diverges)."""
+        if frag.custom:
+            return
+        held = self.held.setdefault(frag.index, _Call())
+        held.add(frag)
+        order = sorted(k for k, c in self.held.items() if c.id and c.name)
+        if [(p.id, p.name) for p in self.calls] != [
+            (self.held[k].id, self.held[k].name) for k in order
+        ]:
+            self.calls[:] = [
+                Partial(
+                    self.held[k].id, self.held[k].name, list(self.held[k].parts), len(self.frags)
+                )
+                for k in order
+            ]
+            self.touched.update(range(len(self.calls)))
+            return
+        if frag.index in order and frag.arguments:
+            pos = order.index(frag.index)
+            self.calls[pos].parts.append(frag.arguments)
+            self.touched.add(pos)
+
+    def handed(self) -> list[HandedCall]:
+        if self.dispatched and self.finish_reason is None:
+            self._raise(stream_error(NO_FINISH))
+        if not self.sent_last:  # LiteLLM's own last chunk: the last id and finish reason
+            self._returned({"id": self.last_id})
+            self.broken |= isinstance(self.finish_reason, list | dict)  # the builder maps it
+        fingerprint = (self.first_fingerprint or [self.fingerprint])[0]
+        self.broken |= fingerprint is not None and not isinstance(fingerprint, str)
+        chosen = min(self.choices) if len(self.choices) > 1 else None
+        calls: dict[Any, _Call] = {}
+        try:
+            for frag in self.frags:
+                if chosen is not None and _choice_index(frag.choice) != chosen:
+                    continue
+                calls.setdefault((frag.choice, frag.index), _Call()).add(frag)
+            keys = sorted(calls)
+        except TypeError:
+            self.broken = True
+        if self.broken:
+            self._raise(error("APIError", BUILDER))
+        handed = (calls[k].handed() for k in keys)
+        return [c for c in handed if c is not None]
+
+
+class LiteLLMReplica(Replica):
+    """LiteLLM's ``stream_chunk_builder`` over ``acompletion`` chunks (module docstring)."""
+
+    name: ClassVar[str] = "litellm"
+    library: ClassVar[str] = "litellm"
+    version: ClassVar[str] = "1.110.2"
+    follows: ClassVar[str] = (
+        "litellm/litellm_core_utils/streaming_handler.py, streaming_chunk_builder_utils.py, "
+        "exception_mapping_utils.py; litellm/types/utils.py"
+    )
+    dialects: ClassVar[frozenset[str]] = frozenset({"openai-chat"})
+    summary: ClassVar[str] = (
+        "stream_chunk_builder: calls by index, the last id and name win, arguments joined"
+    )
+
+    def open(self, exchange: Exchange) -> ReplicaRun:
+        try:
+            return _Run(exchange)
+        except ClientRaised as raised:
+            raise request_error(raised, exchange) from None
