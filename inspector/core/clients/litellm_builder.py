@@ -141,6 +141,8 @@ class _Run(SdkChunkRun):
         """The content of the last two chunks returned (LiteLLM stops a model that repeats)."""
         self.repeats = 0
         self.held: dict[int, _Call] = {}
+        self.shown: dict[int, int] = {}
+        """Index -> position in ``self.calls`` of the calls shown."""
         """Choice 0's calls by index, as they stand (``self.calls`` shows the handed ones)."""
         self.own: ClientRaised | None = None
 
@@ -284,27 +286,28 @@ class _Run(SdkChunkRun):
                 self._track(frag)
 
     def _track(self, frag: Frag) -> None:
-        """Choice 0's calls while the stream arrives (for where it diverges)."""
+        """Choice 0's calls while the stream arrives (for where it diverges): a call shows
+        once it has an id and a name, in index order; a changed id or name rebuilds them."""
         if frag.custom:
             return
         held = self.held.setdefault(frag.index, _Call())
+        before = (held.id, held.name)
         held.add(frag)
-        order = sorted(k for k, c in self.held.items() if c.id and c.name)
-        if [(p.id, p.name) for p in self.calls] != [
-            (self.held[k].id, self.held[k].name) for k in order
-        ]:
-            self.calls[:] = [
-                Partial(
-                    self.held[k].id, self.held[k].name, list(self.held[k].parts), len(self.frags)
-                )
-                for k in order
-            ]
-            self.touched.update(range(len(self.calls)))
+        pos = self.shown.get(frag.index)
+        if pos is not None and (held.id, held.name) == before:
+            if frag.arguments:
+                self.calls[pos].parts.append(frag.arguments)
+                self.touched.add(pos)
             return
-        if frag.index in order and frag.arguments:
-            pos = order.index(frag.index)
-            self.calls[pos].parts.append(frag.arguments)
-            self.touched.add(pos)
+        if not (held.id and held.name):
+            return
+        order = sorted(k for k, c in self.held.items() if c.id and c.name)
+        self.shown = {k: i for i, k in enumerate(order)}
+        self.calls[:] = [
+            Partial(self.held[k].id, self.held[k].name, list(self.held[k].parts), len(self.frags))
+            for k in order
+        ]
+        self.touched.update(range(len(self.calls)))
 
     def handed(self) -> list[HandedCall]:
         if self.dispatched and self.finish_reason is None:
