@@ -153,3 +153,20 @@ def test_a_failed_request_agrees_when_the_client_raises() -> None:
     assert result.agrees is True and result.error is not None and result.diverges_at is None
     result = run_replica(Toy(), exchange, [HandedCall("x", "f", "{}")], failed=False)
     assert result.agrees is False
+
+
+class _Broken(Toy):
+    name = "broken"
+
+    def open(self, exchange: Exchange) -> ReplicaRun:
+        raise ZeroDivisionError("a replica bug")
+
+
+def test_a_replica_bug_is_a_result_never_the_end_of_the_report() -> None:
+    verdict = clients_verdict(_analysis(CLEAN), [_Broken()])
+    result = verdict.results["broken"]
+    assert result.error is not None and result.error.type == "ReplicaBug"
+    assert "ZeroDivisionError: a replica bug" in result.error.message
+    assert result.agrees is False and verdict.words["broken"] == "raised"
+    failed = run_replica(_Broken(), Exchange([], status=500), [], failed=True)
+    assert failed.agrees is False  # a bug is never agreement, even on a failed request

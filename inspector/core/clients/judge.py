@@ -32,6 +32,10 @@ from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import from_text
 from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Partial, Replica
 
+REPLICA_BUG: Final = "ReplicaBug"
+"""The error type a result carries when the replica itself failed (never a library's
+exception name): the report stays complete, and the golden tests fail on it."""
+
 NOT_APPLICABLE: Final = "n/a"
 """What a replica says about a dialect its library does not speak."""
 
@@ -199,6 +203,11 @@ def run_replica(
         result.calls = run.finish()
     except ClientRaised as raised:
         result.error = raised
+    except Exception as bug:  # a replica's own bug must not end a report: say it plainly
+        result.error = ClientRaised(REPLICA_BUG, f"{type(bug).__name__}: {bug}")
+        failed = False  # never agreement, whatever the request did
+    if result.error is not None:
+        result.calls = []
         result.agrees = failed
         result.diverges_at = None if failed else (broke if broke is not None else at)
         return result
