@@ -49,10 +49,10 @@ async def agents(window: MainWindow, demo: str) -> None:
     """Two proxies, an OpenAI agent and an Anthropic one through them, then the OpenAI
     agent's quirky stream opened in the lanes."""
     dock = window.proxies.dock
-    for upstream in (demo + "/v1", demo):
+    for n, upstream in enumerate((demo + "/v1", demo), 1):
         dock.upstream.setText(upstream)
         dock.start_button.click()
-        await until(lambda n=len(window.proxies.proxies): len(dock.rows) > n)
+        await until(lambda n=n: len(dock.rows) == n)
     oai_base, claude_base = (p.agent_url for p in window.proxies.proxies)
     paced = {"x-demo-chunk-delay": "0.005"}
     oai = openai.AsyncOpenAI(base_url=oai_base, api_key="sk-demo", default_headers=paced)
