@@ -236,6 +236,26 @@ def test_an_object_that_is_no_json_is_a_nameless_invalid_call_with_its_text() ->
     assert session_status(analysis).code == 1
 
 
+@pytest.mark.parametrize(
+    ("text", "arguments", "offset"),
+    [
+        ('{"name": "ls" "arguments": {}}', '{"name": "ls" "arguments": {}}', 14),  # before
+        ('{"name": "ls", "arguments": {"a": 1} junk}', '{"a": 1} junk}', 9),  # after them
+    ],
+)
+def test_a_named_call_whose_object_breaks_is_invalid_with_the_text_as_written(
+    text: str, arguments: str, offset: int
+) -> None:
+    written = f"<tool_call>{text}</tool_call> and then prose"
+    _, v = _verdict(written)
+    assert (v.call.name, v.call.arguments) == ("ls", arguments)
+    assert v.call.problem.startswith("expected , or } after a value")
+    assert [(p.code, p.offset) for p in v.problems] == [("invalid_json", offset)]
+    for size in range(1, 8):  # the break and the text around it in any pieces
+        state = analyze_bytes(chat(*pieces(written, size)))
+        assert [c.arguments for c in state.calls] == [arguments], size
+
+
 def test_an_object_without_a_name_is_a_nameless_call() -> None:
     _, v = _verdict('<tool_call>{"arguments": {"a": 1}}</tool_call>')
     assert v.call.problem == "the call object has no name"

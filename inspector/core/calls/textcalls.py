@@ -30,10 +30,10 @@ Invariants:
   merely mentions ``<tool_call>`` or ``[TOOL_CALLS]`` is no call. A content opens a ``json``
   call only when its object has a name and arguments: a JSON answer is no call.
 - After a marker, an object that ends without a name, or whose own syntax breaks (a key not
-  in quotes, a missing colon or comma), is a call without a name whose arguments are the
-  object's text as written (after ``<tool_call>``: up to ``</tool_call>``), with
-  ``TextCall.problem`` saying what broke: it is invalid, never dropped. In ``json`` it is
-  no call.
+  in quotes, a missing colon or comma), is an invalid call, never dropped: its arguments hold
+  the text as written (the object's, then what follows a break, up to ``</tool_call>``;
+  other formats: to the end of the text), ``TextCall.problem`` says what broke, and it has
+  no name when none was read. In ``json`` such an object is no call.
 - :meth:`TextCalls.end` (a finish, the end marker, the end of the body) closes what is
   open; a call the text ended inside is ``truncated``.
 - Text calls live in the accumulator's ``calls`` list (so their slots follow the wire calls
@@ -224,7 +224,7 @@ class TextCalls:
             if broken is not None:
                 self._call, self._state = broken, "broken"  # it takes the text that follows
             elif obj.scan.error is not None:
-                self._reset("text")
+                self._reset("text")  # a JSON answer whose text is no JSON object
             elif self._in_array:
                 self._state = "array"
             else:

@@ -93,9 +93,10 @@ class ValueScan:
         return len(text)
 
 
-Member = tuple[str, str, str]
-"""(what, key, text): ``("value", key, raw text)`` for a piece of a member's value,
-``("end", key, "")`` when that value ended."""
+Member = tuple[str, str, str, int]
+"""(what, key, text, at): ``("value", key, raw text, at)`` for a piece of a member's value,
+``("end", key, "", at)`` when that value ended; ``at`` is the index in the text just past
+it."""
 
 
 class MemberScan:
@@ -168,9 +169,9 @@ class MemberScan:
         assert value is not None
         end = value.feed(text, pos)
         if end > pos:
-            out.append(("value", self.key, text[pos:end]))
+            out.append(("value", self.key, text[pos:end], end))
         if value.done:
-            out.append(("end", self.key, ""))
+            out.append(("end", self.key, "", end))
             self._value = None
             self._state = "after"
         return end

@@ -14,9 +14,12 @@ Invariants:
 - The call opens when its name is known (a ``json`` one also needs its arguments key):
   argument pieces read before are held and handed on then, each with its own ``seq``. An id
   written after the call opened fills in its blank id (a fragment carrying only the id).
-- An object whose own syntax breaks, or that ends without a name, is (after a marker) a call
-  without a name whose arguments are the object's text as written, with :attr:`TextCall.problem`
-  saying why; in ``json`` it is no call at all (a JSON answer, not a call).
+- After a marker, an object that ends without a name, or whose own syntax breaks, is an
+  invalid call whose arguments hold the text as written: the whole object's when no argument
+  was read yet (a call without a name when none was), and after a break the text that
+  follows it too (the reader hands it on up to the end of the call), with
+  :attr:`TextCall.problem` saying why. In ``json`` an object that never made a call (no name
+  and arguments) is none at all: a JSON answer, not a call.
 """
 
 from __future__ import annotations
@@ -79,8 +82,8 @@ NewCall = Callable[[ToolCallDelta], TextCall]
 class CallObject:
     """One call object being read (see the module docstring)."""
 
-    __slots__ = ("args_seen", "call", "form", "held", "id_raw", "name", "name_raw", "new", "raw",
-                 "scan", "seq")  # fmt: skip
+    __slots__ = ("after", "args_seen", "call", "form", "held", "id_raw", "name", "name_raw", "new",
+                 "raw", "scan", "seq")  # fmt: skip
 
     def __init__(self, seq: int, form: str, new: NewCall) -> None:
         self.form, self.new, self.seq = form, new, seq
@@ -94,6 +97,8 @@ class CallObject:
         self.raw: list[tuple[int, str]] = [(seq, "{")]
         """The object's text as written (seq, text), while its call is not open."""
         self.args_seen = False
+        self.after: list[tuple[int, str]] | None = None
+        """The object's text after its arguments ended (None before they did)."""
 
     @property
     def over(self) -> bool:
@@ -105,10 +110,15 @@ class CallObject:
         self.seq = seq
         out: list[Member] = []
         end = self.scan.feed(text, pos, out)
-        if self.call is None:
+        if self.call is None or not self.call.length:
             self.raw.append((seq, text[pos:end]))
-        for what, key, piece in out:
+        start = pos
+        for what, key, piece, at in out:
             self._member(what, key, piece)
+            if what == "end" and key in _ARGS:
+                self.after, start = [], at
+        if self.after is not None and end > start:
+            self.after.append((seq, text[start:end]))
         return end
 
     def _member(self, what: str, key: str, piece: str) -> None:
@@ -138,7 +148,7 @@ class CallObject:
         call = self.call = self.new(fragment(self.seq, OMITTED, self.name, ident))
         for seq, piece in self.held:
             call.add(fragment(seq, piece))
-        self.held, self.raw = [], []
+        self.held = []
         return call
 
     def close(self, seq: int | None, reason: str, cut: bool) -> TextCall | None:
@@ -147,20 +157,31 @@ class CallObject:
         call = self.call
         if call is None and self._named():
             call = self._open()
-        if call is None and self.form != "json":
-            pieces = [(s, t) for s, t in self.raw if t]  # no name: the text as written
-            call = self.new(fragment(pieces[0][0], pieces[0][1]))
-            for s, t in pieces[1:]:
-                call.add(fragment(s, t))
-            call.problem = "the call object has no name"
-        if call is None:
+        if call is None and self.form == "json":
             return None  # a JSON answer, not a call
         error = self.scan.error
+        if call is None or (error is not None and not call.length):
+            call = self._as_written(call)
+        elif error is not None:  # after its arguments: what came between them and the break
+            for s, t in self.after or ():
+                call.add(fragment(s, t))
         call.problem = error or call.problem
-        if error is not None and call.name is OMITTED and not cut:
+        if error is not None and not cut:
             return call
         call.finish(seq, reason, cut)
         return None
+
+    def _as_written(self, call: TextCall | None) -> TextCall:
+        """The object's text as written becomes the arguments (of a new call without a name
+        when none was read)."""
+        pieces = [(s, t) for s, t in self.raw if t]
+        if call is None:
+            (seq, first), *pieces = pieces
+            call = self.new(fragment(seq, first))
+            call.problem = "the call object has no name"
+        for seq, piece in pieces:
+            call.add(fragment(seq, piece))
+        return call
 
 
 def decoded(raw: str) -> Any:
