@@ -260,6 +260,7 @@ def test_an_object_without_a_name_is_a_nameless_call() -> None:
     _, v = _verdict('<tool_call>{"arguments": {"a": 1}}</tool_call>')
     assert v.call.problem == "the call object has no name"
     assert [p.code for p in v.problems] == ["missing_name"]
+    assert written_as(v.call) == "hermes <tool_call>; the call object has no name"
 
 
 def test_text_ending_inside_a_call_truncates_it() -> None:

@@ -75,8 +75,12 @@ MARKED_BY: Final = {
 
 
 def written_as(call: object) -> str | None:
-    """``hermes <tool_call>`` for a call written in the text (None for a wire call)."""
-    return f"{call.form} {MARKED_BY[call.form]}" if isinstance(call, TextCall) else None
+    """``hermes <tool_call>`` for a call written in the text, and what broke its object if
+    something did (``…; the call object has no name``); None for a wire call."""
+    if not isinstance(call, TextCall):
+        return None
+    said = f"{call.form} {MARKED_BY[call.form]}"
+    return f"{said}; {call.problem}" if call.problem else said
 
 
 def from_text(call: object) -> bool:
