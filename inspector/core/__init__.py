@@ -3,7 +3,8 @@
 Laid out by stage, each sub-package importing only those below it (import-linter's ``layers``
 contract in pyproject.toml enforces the order)::
 
-    reports     the analyzer's JSON/table, compare two settings          (top)
+    matrix      targets x scenarios: a matrix spec, each cell judged over runs   (top)
+    reports     the analyzer's JSON/table, compare two settings
     replay      drive an Analysis through a capture: replay, progressive load
     requests    profiles, scenarios, the request a live session sends
     providers   one module per provider: wire events -> deltas, and all it knows

@@ -81,7 +81,24 @@ first, then ``invalid`` (an invalid call, or a body that is not UTF-8), ``not ch
 (validation off), ``valid``; ``streaming`` until the last attempt's body ended."""
 SESSION_WORDS: Final[tuple[SessionWord, ...]] = get_args(SessionWord)
 
-Word = CallWord | FragmentWord | AttemptWord | ClientWord | SessionWord
+MatrixWord = Literal[
+    "error",
+    "skipped",
+    "no call",
+    "invalid",
+    "retried",
+    "breaks clients",
+    "quirk",
+    "pass",
+    "not checked",
+    "pending",
+]
+"""What one compatibility-matrix cell (or one run of it) is, in this order of precedence
+(:mod:`inspector.core.matrix.cells`): the first that applies wins; ``not checked`` stands for
+``pass`` when validation is off; ``pending`` until a run finished."""
+MATRIX_WORDS: Final[tuple[MatrixWord, ...]] = get_args(MatrixWord)
+
+Word = CallWord | FragmentWord | AttemptWord | ClientWord | SessionWord | MatrixWord
 
 UNDECODABLE_AT: Final = "the body is not valid UTF-8 at byte {byte}"
 """A body with bytes that are not UTF-8, as a headline says it (the clients' phrase follows)."""
@@ -131,6 +148,13 @@ MEANING: Final[dict[str, str]] = {
         "the request failed, yet the client raises nothing: the agent gets an empty answer, "
         "not an error"
     ),
+    # matrix cells ("invalid" and "not checked" as above)
+    "error": "the session failed (its error class says why): no verdict on its calls",
+    "skipped": "not run (the reason says why, e.g. the target's key is not set)",
+    "no call": "the scenario's expected tool calls were not made",
+    "breaks clients": "the calls are right, but some client library would not get them",
+    "quirk": "the right calls, every client gets them, and the stream shows a known quirk",
+    "pass": "the expected calls, valid, every client gets them, no quirk",
 }
 """One line per word: what it means (tooltips, help, the README table)."""
 
@@ -151,6 +175,12 @@ SYMBOL: Final[dict[str, str]] = {
     "agrees": "✓",
     "pending": "…",
     **dict.fromkeys(CLIENT_WORDS[3:], "✗"),
+    "error": "✖",
+    "skipped": "⊘",
+    "no call": "∅",
+    "breaks clients": "✗",
+    "quirk": "◐",
+    "pass": "✔",
 }
 """The symbol shown before each word (colour is never alone)."""
 

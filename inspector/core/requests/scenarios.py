@@ -30,6 +30,7 @@ import orjson
 from inspector.core.base.errors import InspectorError
 from inspector.core.base.provider import Providers
 from inspector.core.providers import REGISTRY
+from inspector.core.requests.scenarios_expect import Expect, parse_expect
 
 RESOURCES: Final = Path(__file__).resolve().parents[3] / "resources"
 DEMO: Final = "demo"
@@ -78,6 +79,8 @@ class Scenario:
     prompt: str
     tools: list[dict[str, Any]] = field(default_factory=list, hash=False)
     system: str | None = None
+    expect: Expect = field(default_factory=Expect, hash=False)
+    """Which calls a run should make (:mod:`.scenarios_expect`; a matrix judges by it)."""
 
 
 @dataclass(frozen=True)
@@ -165,8 +168,12 @@ def _scenario(obj: Any, path: Path) -> Scenario:
         raise ScenarioError(f"{path}: 'tools' must be a list of {{'type': 'function', ...}}")
     system = obj.get("system")
     name = obj.get("name") or path.stem
+    try:
+        expect = parse_expect(obj.get("expect"))
+    except ValueError as exc:
+        raise ScenarioError(f"{path}: {exc}") from None
     return Scenario(str(name), str(obj.get("title") or name), obj["prompt"], tools,
-                    system if isinstance(system, str) else None)  # fmt: skip
+                    system if isinstance(system, str) else None, expect)  # fmt: skip
 
 
 def load_scenario(path: str | Path) -> Scenario:
