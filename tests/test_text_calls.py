@@ -321,3 +321,15 @@ def test_the_json_report_says_how_a_call_was_written() -> None:
     doc = json.loads(json.dumps(to_json(analysis)))
     assert [c["written_as"] for c in doc["tool_calls"]] == ["llama", "llama"]
     assert [q["code"] for q in doc["quirks"]] == ["text_mode_tool_call"]
+
+
+def test_a_wire_fragment_never_joins_a_call_read_from_text() -> None:
+    """A nameless, index-less wire call with no call open joins the latest *wire* call (or
+    opens one): never a call read from the text before it."""
+    body = gemini('<tool_call>{"name": "a", "arguments": {}}</tool_call>')
+    part = {"functionCall": {"args": {"x": 1}}}
+    body = body.replace(b'{"text":""}', orjson.dumps(part))  # the call rides the last event
+    state = analyze_bytes(body)
+    text, wire = state.calls
+    assert (from_text(text), text.arguments) == (True, "{}")
+    assert (from_text(wire), wire.name, wire.arguments) == (False, OMITTED, '{"x":1}')

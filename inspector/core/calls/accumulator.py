@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import Any, Final, Literal, get_args
 
+import orjson
+
 from inspector.core.base.model import OMITTED, Delta, DeltaKind, ToolCallDelta
 from inspector.core.base.provider import IN_ORDER, Closing
 from inspector.core.calls.wirefield import is_key
@@ -53,9 +55,7 @@ def _blank(value: object, policy: EmptyIdPolicy) -> bool:
     """Is an id/name absent under ``policy``? ``literal`` only treats omitted/null as absent."""
     if value is OMITTED or value is None:
         return True
-    if policy == ABSENT:
-        return value == "" or value == "null"
-    return False
+    return policy == ABSENT and (value == "" or value == "null")
 
 
 class ToolCall:
@@ -206,10 +206,10 @@ class Accumulator:
         if not _blank(d.id, policy) and not _blank(d.name, policy):
             return self._new(d)
         target = self._open[-1] if self._open else None
-        if target is None:
-            if not self.calls or (not _blank(d.name, policy) and not d.final):
+        if target is None:  # the latest call, if any (not one read from text: not the wire's)
+            target = next((c for c in reversed(self.calls) if type(c) is ToolCall), None)
+            if target is None or (not _blank(d.name, policy) and not d.final):
                 return self._new(d)
-            target = self.calls[-1]
         return self._join(target, d)
 
     def _new(self, d: ToolCallDelta) -> ToolCall:
@@ -352,8 +352,6 @@ class Accumulator:
 
 
 def _parses(text: str) -> bool:
-    import orjson
-
     if not text.strip():
         return True
     try:
