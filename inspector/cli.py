@@ -209,6 +209,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Console entry point."""
     argv = list(sys.argv[1:] if argv is None else argv)
     first = argv[0] if argv else ""
+    if argv[:2] == ["matrix", "diff"]:  # before the matrix parser, whose SPEC would take "diff"
+        from .climatrixdiff import matrix_diff
+
+        return matrix_diff(argv[2:])
     if first and first not in SUBCOMMANDS and not first.startswith("-") and Path(first).exists():
         argv.insert(0, "open")
     parser = _parser()
