@@ -40,7 +40,8 @@ appends an assistant ``tool_calls`` message then one ``role: tool`` message per 
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import orjson
@@ -334,6 +335,11 @@ class OpenAIChat:
     end_marker = "[DONE]"
     key_header = "authorization"
     version_segment = "/v1"
+    stream_usage: Mapping[str, Any] = MappingProxyType({"stream_options": {"include_usage": True}})
+    """What a streaming request adds to get usage in the stream (read with ``getattr``: a
+    provider without it sends usage unasked, or never)."""
+    stream_usage_shows = frozenset({"usage_only_chunk"})
+    """The quirk codes a stream shows because ``stream_usage`` asked for it (not the model's)."""
 
     def dialect(self) -> OpenAIChatDialect:
         """A fresh dialect for one response body."""

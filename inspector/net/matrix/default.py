@@ -1,0 +1,48 @@
+"""The embedded default matrix: every demo-provider model (its quirk and fault "models") x
+the built-in scenarios, offline, no key: what ``toolcall-inspector matrix --out DIR`` runs
+without a spec.
+
+Invariants:
+- Each model runs in the first dialect where it has its own behaviour (a Gemini-only quirk
+  on the Gemini demo profile, the rest on OpenAI chat), so every row shows what the model is
+  for; the row is named for the model, with the dialect when it is not OpenAI chat.
+- Frames follow each other with no pause (``x-demo-chunk-delay: 0``) and ``fault-stall``
+  holds its stream :data:`STALL` seconds instead of 30: the whole matrix takes well under a
+  minute on two cores.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Final
+
+from inspector.core.matrix.spec import MatrixSpec, Target, Timeouts
+from inspector.core.requests.scenarios import BUILTIN_PROFILES, load_scenarios
+
+from ..demo.scenarios import SCENARIOS
+
+STALL: Final = 3.0
+"""Seconds the default matrix's ``fault-stall`` holds its stream."""
+HOME_DIALECT: Final = "openai-chat"
+
+
+def default_spec(models: list[str] | None = None, scenarios: list[str] | None = None) -> MatrixSpec:
+    """The default matrix (``models`` / ``scenarios``: only those, for tests)."""
+    demo_profiles = {p.dialect: p for p in BUILTIN_PROFILES if p.is_demo}
+    targets = []
+    for name, model in SCENARIOS.items():
+        if models is not None and name not in models:
+            continue
+        dialect = next(iter(model.dialects), HOME_DIALECT)
+        headers = {"x-demo-chunk-delay": "0"}
+        if model.fault == "stall":
+            headers["x-demo-stall"] = str(STALL)
+        profile = replace(demo_profiles[dialect], model=name,
+                          headers={**demo_profiles[dialect].headers, **headers})  # fmt: skip
+        label = name if dialect == HOME_DIALECT else f"{name} ({dialect})"
+        targets.append(Target(label, profile, concurrency=4))
+    cols = [s for s in load_scenarios() if scenarios is None or s.name in scenarios]
+    return MatrixSpec(tuple(targets), tuple(cols), tuple(s.name for s in cols), runs=1,
+                      validation="structural", retry=True,
+                      timeouts=Timeouts(connect=5.0, read=10.0, session=30.0),
+                      concurrency=16)  # fmt: skip

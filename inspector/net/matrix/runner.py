@@ -1,0 +1,204 @@
+"""The matrix runner: every session of a spec, concurrently in one asyncio loop, bounded
+over the whole matrix and per target, each judged into its cell as it finishes.
+
+Flow: :meth:`MatrixRunner.run` lists the jobs (cell x run), marks every cell of a target
+without a key ``skipped`` (with the reason, nothing sent), starts the embedded demo provider
+when a target points at it, and runs each job as a task under two semaphores (the spec's
+``concurrency``, the target's). A finished run goes into its cell at once; a cell is
+announced when its first session starts (``on_cell_started``) and when its last run is in
+(``on_cell_finished``), so a view can fill live.
+
+Invariants:
+- Cancel (:meth:`MatrixRunner.cancel`) stops what runs and keeps every finished run; an
+  unfinished cell stays ``pending``. :meth:`run` returns normally after a cancel.
+- A rerun (:meth:`rerun`: a cell, a row, :meth:`failed_cells`) replaces those cells' runs
+  and leaves every other cell as it was; run numbers restart at 1.
+- Every session is recorded as a capture under ``out_dir/captures`` (its path in the run);
+  ``matrix.json`` is written by :meth:`save`, never half (a temporary file, then a rename).
+- The result's replicas are the registry's, in display order (the client column group).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+
+import httpx
+
+from inspector.core.clients.registry import REPLICAS
+from inspector.core.matrix.cells import Cell, CellRun
+from inspector.core.matrix.result import FILE_NAME, MatrixResult
+from inspector.core.matrix.spec import MatrixSpec, Target
+
+from ..session import resolve_key
+from .session import Job, run_job
+
+CellCallback = Callable[[Cell], None]
+
+
+class MatrixRunner:
+    """Runs a :class:`MatrixSpec` into a :class:`MatrixResult` (see the module docstring)."""
+
+    def __init__(
+        self,
+        spec: MatrixSpec,
+        out_dir: str | Path,
+        *,
+        on_cell_started: CellCallback | None = None,
+        on_cell_finished: CellCallback | None = None,
+        demo_chunk_delay: float | None = None,
+        result: MatrixResult | None = None,
+    ) -> None:
+        self.spec = spec
+        self.out_dir = Path(out_dir)
+        self.on_cell_started, self.on_cell_finished = on_cell_started, on_cell_finished
+        self.demo_chunk_delay = demo_chunk_delay
+        """The embedded demo's pause between frames (None: its default)."""
+        started = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        self.result = result or MatrixResult.empty(spec, [r.name for r in REPLICAS], started)
+        """Filled as runs finish; a saved result given here is rerun into."""
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._cancelled = False
+        self._running = False
+
+    @property
+    def total(self) -> int:
+        """Sessions in the matrix."""
+        return self.spec.sessions
+
+    @property
+    def done(self) -> int:
+        """Runs finished so far (skipped ones included)."""
+        return sum(len(c.runs) for c in self.result)
+
+    def cancel(self) -> None:
+        """Stop every session still running; finished runs are kept."""
+        self._cancelled = True
+        for task in list(self._tasks):
+            task.cancel()
+
+    def failed_cells(self) -> list[tuple[str, str]]:
+        """Cells worth a rerun: an error in some run, or not finished."""
+        return [c.key for c in self.result if c.failed]
+
+    def row(self, target: str) -> list[tuple[str, str]]:
+        """Every cell of one target."""
+        return [c.key for c in self.result if c.target == target]
+
+    async def run(self) -> MatrixResult:
+        """Run every cell (see the module docstring); returns the result."""
+        return await self.rerun([c.key for c in self.result])
+
+    async def rerun(self, cells: Iterable[tuple[str, str]]) -> MatrixResult:
+        """Run ``cells`` again (their old runs replaced); returns the result."""
+        if self._running:
+            raise RuntimeError("the matrix is already running")
+        self._running, self._cancelled = True, False
+        keys = list(dict.fromkeys(cells))
+        began = time.monotonic()
+        try:
+            await self._run(keys)
+        finally:
+            self._running = False
+            self.result.duration = time.monotonic() - began
+        return self.result
+
+    def save(self) -> Path:
+        """Write ``matrix.json`` into the folder (atomically); its path."""
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        path = self.out_dir / FILE_NAME
+        tmp = path.with_suffix(".json.tmp")
+        tmp.write_bytes(self.result.dumps())
+        tmp.replace(path)
+        return path
+
+    # -- inside ----------------------------------------------------------------------------
+
+    async def _run(self, keys: list[tuple[str, str]]) -> None:
+        for key in keys:
+            self.result.cells[key].runs = []
+        jobs, needs_demo = self._jobs(keys)
+        if not jobs or self._cancelled:
+            return
+        gate = asyncio.Semaphore(self.spec.concurrency)
+        per_target = {t.name: asyncio.Semaphore(t.concurrency) for t in self.spec.targets}
+        async with contextlib.AsyncExitStack() as stack:
+            demo_url = await self._demo(stack) if needs_demo else None
+            local = await stack.enter_async_context(_client(False, self.spec.concurrency))
+            remote = await stack.enter_async_context(_client(True, self.spec.concurrency))
+            for target, scenario, run, secret in jobs:
+                profile = target.profile.resolved(demo_url) if demo_url else target.profile
+                job = Job(target, self.spec.scenario(scenario), run, profile, secret)
+                client = local if _is_local(profile.base_url) else remote
+                task = asyncio.create_task(
+                    self._one(job, client, gate, per_target[target.name]),
+                    name=f"matrix {target.name} x {scenario} #{run}",
+                )
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def _jobs(
+        self, keys: list[tuple[str, str]]
+    ) -> tuple[list[tuple[Target, str, int, str | None]], bool]:
+        """The jobs to run, with each target's key; cells of targets without one get their
+        skipped runs now."""
+        jobs: list[tuple[Target, str, int, str | None]] = []
+        needs_demo = False
+        for name, scenario in keys:
+            target = self.spec.target(name)
+            key = resolve_key(target.profile)
+            if key is None and target.profile.key_env is not None:
+                reason = f"no key: {target.profile.key_env} is not set"
+                for run in range(1, self.spec.runs + 1):
+                    self._add(self.result.cells[(name, scenario)],
+                              CellRun(run, "skipped", skipped=reason))  # fmt: skip
+                continue
+            needs_demo = needs_demo or target.profile.is_demo
+            jobs.extend((target, scenario, run, key) for run in range(1, self.spec.runs + 1))
+        return jobs, needs_demo
+
+    async def _one(self, job: Job, client: httpx.AsyncClient, gate: asyncio.Semaphore,
+                   bound: asyncio.Semaphore) -> None:  # fmt: skip
+        cell = self.result.cells[(job.target.name, job.scenario.name)]
+        async with gate, bound:
+            if self._cancelled:
+                return
+            if job.run == 1 and self.on_cell_started is not None:
+                self.on_cell_started(cell)
+            run = await run_job(job, self.spec, self.out_dir, client)
+        self._add(cell, run)
+
+    def _add(self, cell: Cell, run: CellRun) -> None:
+        cell.runs = sorted([*cell.runs, run], key=lambda r: r.run)
+        if len(cell.runs) == self.spec.runs and self.on_cell_finished is not None:
+            self.on_cell_finished(cell)
+
+    async def _demo(self, stack: contextlib.AsyncExitStack) -> str:
+        from ..demo import DemoProvider  # lazy: only demo targets need the server
+
+        delay = self.demo_chunk_delay
+        demo = DemoProvider(
+            "127.0.0.1", port=0, **({} if delay is None else {"chunk_delay": delay})
+        )
+        url = await demo.start()
+        stack.push_async_callback(demo.stop)
+        return url
+
+
+def _is_local(url: str) -> bool:
+    try:
+        return httpx.URL(url).host in ("127.0.0.1", "localhost", "::1")
+    except Exception:
+        return False
+
+
+def _client(trust_env: bool, concurrency: int) -> httpx.AsyncClient:
+    """One pooled client for the matrix's sessions (a loopback server never through a
+    proxy from the environment)."""
+    limits = httpx.Limits(max_connections=max(100, 2 * concurrency), max_keepalive_connections=32)
+    return httpx.AsyncClient(trust_env=trust_env, limits=limits)

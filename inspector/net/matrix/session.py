@@ -1,0 +1,144 @@
+"""One matrix session: the request for a target x scenario, run on the session runner into
+its capture, a 429 with ``retry-after`` waited out, and the result judged as a run.
+
+Invariants:
+- Usage is asked for where the provider says how (its ``stream_usage`` body fields, merged
+  under what the profile's options already set); no dialect name is branched on here.
+- A 429 whose ``retry-after`` is at most :data:`MAX_WAIT` seconds is waited out and the
+  session run again (a new capture, ``-429-N`` before the extension), at most
+  :data:`MAX_WAITS` times; each wait is recorded in the run's ``rate_limits``. Anything else
+  ends the run: an error is a run with its error class, never a blank.
+- An exception that is no InspectorError (a bug) still ends as a run (``error``, class
+  ``InternalError``), so one broken session never loses the matrix.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import httpx
+
+from inspector.core.matrix.cells import CellRun, ErrorInfo, RateLimit
+from inspector.core.matrix.judge import judge_run
+from inspector.core.matrix.spec import MatrixSpec, Target
+from inspector.core.providers import REGISTRY
+from inspector.core.requests.scenarios import Profile, RequestSpec, Scenario, build_request
+
+from ..errors import ProviderHTTPError
+from ..policy import LoopSettings
+from ..runner import SessionRunner
+
+MAX_WAIT: Final = 30.0
+"""The longest ``retry-after`` (seconds) a matrix waits out; a longer one ends the run."""
+MAX_WAITS: Final = 2
+"""How many 429s one run waits out before it ends as an error."""
+
+
+class MatrixSession(SessionRunner):
+    """A plain session under the name asyncio shows for a matrix's sessions."""
+
+    task_name = "toolcall-inspector matrix session"
+
+
+@dataclass(frozen=True)
+class Job:
+    """One run of one cell, ready to send."""
+
+    target: Target
+    scenario: Scenario
+    run: int
+    profile: Profile
+    """The target's profile, resolved (the demo's URL in place of ``demo``)."""
+    key: str | None
+
+
+def request_for(profile: Profile, scenario: Scenario) -> RequestSpec:
+    """The scenario's streaming request in the profile's dialect, asking for usage in the
+    stream where the provider needs it."""
+    spec = build_request(profile, scenario)
+    usage = getattr(REGISTRY.get(profile.dialect), "stream_usage", None) or {}
+    for key, value in usage.items():
+        spec.body.setdefault(key, copy.deepcopy(value))
+    return spec
+
+
+def capture_name(job: Job, wait: int = 0) -> str:
+    """The capture's path in the matrix folder: ``captures/<target>__<scenario>__<run>.jsonl``."""
+    tail = f"-429-{wait}" if wait else ""
+    return f"captures/{slug(job.target.name)}__{slug(job.scenario.name)}__{job.run}{tail}.jsonl"
+
+
+def slug(text: str) -> str:
+    """``text`` as a file-name part: letters, digits, ``-``, ``_`` and ``.``."""
+    out = "".join(c if c.isalnum() or c in "-_." else "-" for c in text).strip("-.")
+    return out or "x"
+
+
+async def run_job(
+    job: Job, spec: MatrixSpec, out_dir: Path, client: httpx.AsyncClient | None = None
+) -> CellRun:
+    """Run ``job`` to its judged run (see the module docstring)."""
+    settings = LoopSettings(
+        retry=spec.retry, attempt_budget=spec.timeouts.session,
+        connect_timeout=spec.timeouts.connect, read_timeout=spec.timeouts.read,
+        tool_argument_validation=spec.validation,
+    )  # fmt: skip
+    waits: list[RateLimit] = []
+    while True:
+        name = capture_name(job, len(waits))
+        started = time.monotonic()
+        session, error = await _session(job, settings, out_dir / name, client)
+        duration = time.monotonic() - started
+        wait = _retry_after(session.error if session else None)
+        if wait is not None and len(waits) < MAX_WAITS:
+            header = session.error.retry_after if session else None  # type: ignore[union-attr]
+            await asyncio.sleep(wait)
+            waits.append(RateLimit(header, wait))
+            continue
+        if session is None:
+            return CellRun(job.run, "error", capture=None, error=error, duration=duration,
+                           rate_limits=tuple(waits))  # fmt: skip
+        provider = REGISTRY.get(job.profile.dialect)
+        return judge_run(session.analysis, job.scenario.expect, run=job.run,
+                         capture=name if session.writer is not None else None,
+                         duration=duration, error=error, rate_limits=waits,
+                         asked=getattr(provider, "stream_usage_shows", ()))  # fmt: skip
+
+
+async def _session(
+    job: Job, settings: LoopSettings, path: Path, client: httpx.AsyncClient | None
+) -> tuple[SessionRunner | None, ErrorInfo | None]:
+    meta: dict[str, Any] = {"profile": job.profile.name, "scenario": job.scenario.name,
+                            "title": job.scenario.title, "matrix_target": job.target.name,
+                            "matrix_run": job.run}  # fmt: skip
+    try:
+        request = request_for(job.profile, job.scenario)
+        session = MatrixSession(request, dialect=job.profile.dialect, settings=settings,
+                                capture_path=path, key=job.key, meta=meta,
+                                analysis=None, client=client)  # fmt: skip
+        path.parent.mkdir(parents=True, exist_ok=True)
+        await session.run()
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:  # a bad request spec, a bug: still a run with its class
+        cls = type(exc).__name__ if isinstance(exc, ValueError) else "InternalError"
+        return None, ErrorInfo(cls, f"{type(exc).__name__}: {exc}".splitlines()[0])
+    error = session.error
+    info = ErrorInfo(type(error).__name__, str(error).splitlines()[0]) if error else None
+    return session, info
+
+
+def _retry_after(error: Exception | None) -> float | None:
+    """Seconds to wait for a 429 that says how long (None: not such a 429)."""
+    if not isinstance(error, ProviderHTTPError) or error.status != 429:
+        return None
+    try:
+        seconds = float(error.retry_after or "")
+    except ValueError:
+        return None
+    return seconds if 0 <= seconds <= MAX_WAIT else None
