@@ -27,10 +27,11 @@ from inspector.core.reports import exitcodes
 
 from . import __version__
 from .cliexport import add_export_parser, export
+from .climatrix import add_matrix_parser, matrix
 from .cliproxy import add_proxy_parser, proxy
 from .clirecord import add_record_parser, record
 
-SUBCOMMANDS = ("analyze", "open", "record", "export", "proxy", "demo-server")
+SUBCOMMANDS = ("analyze", "open", "record", "export", "proxy", "matrix", "demo-server")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -96,6 +97,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     add_record_parser(sub)
     add_proxy_parser(sub)
+    add_matrix_parser(sub)
     add_export_parser(sub)
     d = sub.add_parser("demo-server", help="run the demo provider (quirky streams, no API key)")
     d.add_argument("--port", type=int, default=8765, help="port to listen on (0: any free one)")
@@ -226,6 +228,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return export(args)
         if args.command == "proxy":
             return proxy(args)
+        if args.command == "matrix":
+            return matrix(args)
         if args.command == "demo-server":
             return demo_server(args)
         return open_gui(args)
