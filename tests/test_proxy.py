@@ -9,6 +9,7 @@ the proxy wrote. (Faults: ``test_proxy_faults.py``; every scenario: ``test_proxy
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import importlib
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -125,9 +126,14 @@ async def direct_and_proxied(make: Callable[[str, Tee], Any], lib: ModuleType, d
     return want, got
 
 
-def recorded_calls(proxy: RecordingProxy) -> list[tuple[str, str, str]]:
-    """The last exchange's calls, read back from its capture (as ``analyze`` would)."""
+async def recorded_calls(proxy: RecordingProxy) -> list[tuple[str, str, str]]:
+    """The last exchange's calls, read back from its capture (as ``analyze`` would), once it
+    has ended: its capture is closed after the agent has had its answer, never before."""
     ex = proxy.exchanges[-1]
+    for _ in range(250):
+        if ex.ended:
+            break
+        await asyncio.sleep(0.02)
     assert ex.capture_path is not None and ex.ended
     capture = load(ex.capture_path)
     settings = Settings(dialect=capture.meta["dialect"])
@@ -168,7 +174,7 @@ async def test_openai_chat_through_the_proxy(
 
     want, got = await direct_and_proxied(openai_agent, http_lib(openai), demo, proxy, run)
     assert got == want and got
-    assert recorded_calls(proxy) == got
+    assert await recorded_calls(proxy) == got
     ex = proxy.exchanges[-1]
     assert (ex.method, ex.path, ex.model, ex.status, ex.dialect) == (
         "POST", "/v1/chat/completions", model, 200, "openai-chat",
@@ -191,7 +197,7 @@ async def test_openai_responses_through_the_proxy(
 
     want, got = await direct_and_proxied(openai_agent, http_lib(openai), demo, proxy, run)
     assert got == want and got
-    assert recorded_calls(proxy) == got
+    assert await recorded_calls(proxy) == got
     assert proxy.exchanges[-1].dialect == "openai-responses"
     assert_no_canary(tmp_path)
 
@@ -238,7 +244,7 @@ async def test_anthropic_through_the_proxy(
 
     want, got = await direct_and_proxied(anthropic_agent, http_lib(anthropic), demo, proxy, run)
     assert got == want and got
-    calls = recorded_calls(proxy)
+    calls = await recorded_calls(proxy)
     assert [(i, n, orjson.loads(a or "{}")) for i, n, a in calls] == [
         (i, n, orjson.loads(a)) for i, n, a in got
     ]
@@ -271,7 +277,7 @@ async def test_gemini_through_the_proxy_with_the_key_in_the_url(
     ex = proxy.exchanges[-1]
     assert ex.dialect == "gemini" and ex.model == model and ex.verdict == "accepted"
     assert ex.path == f"/v1beta/models/{model}:streamGenerateContent?alt=sse&key=REDACTED"
-    assert recorded_calls(proxy)
+    assert await recorded_calls(proxy)
     assert_no_canary(tmp_path)
 
 

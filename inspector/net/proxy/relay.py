@@ -1,8 +1,10 @@
 """The upstream's response relayed to the agent as it arrives, and a decoded copy for judging.
 
 A :class:`Relay` runs one exchange's pump, a task of its own: it sends the agent's request
-upstream, sends the answer's status and headers on to the agent, then each chunk of the body
-the moment it arrives, and queues each chunk for the recording session. The session reads
+upstream (:class:`~.client.UpstreamClient`), sends the answer's status and headers on to the
+agent, then the body the moment it arrives: each read takes whatever the upstream has sent
+since the last one (one chunk when the relay keeps up, all those waiting when it fell behind),
+never waiting for more. Each piece written is queued for the recording session, which reads
 that queue through :class:`RelayTransport` (the transport of the httpx client a
 :class:`~inspector.net.runner.SessionRunner` is given): it sees the upstream's status and
 headers as received and the body with its Content-Encoding undone (a copy).
@@ -10,11 +12,12 @@ headers as received and the body with its Content-Encoding undone (a copy).
 Invariants:
 - The agent never waits for the recording: setting up a capture, writing it, judging and
   closing it all happen on the session's side of the queue. The agent gets the body exactly
-  as received, encoded bodies included, chunk by chunk.
+  as received, encoded bodies included, each piece written before the next read.
 - How the relay ended (:class:`Ending`) decides what the agent gets last: a clean end of body
   only when the upstream's body ended cleanly; otherwise (the upstream reset or stalled, the
   proxy stopped) the agent's connection is cut with a TCP reset, never a clean end. When the
-  agent goes away first, the upstream request is dropped (``AGENT_GONE``).
+  agent goes away first, the upstream request is dropped (``AGENT_GONE``) and its connection
+  closed; only a connection whose body ended cleanly goes back to the pool.
 - The session reads exactly what the agent was sent, ended the same way: the upstream's own
   error (so it records a reset as a reset), or :class:`AgentGone` (a cancelled session).
   Once it stops reading (:meth:`Relay.detach`), nothing more is queued.
@@ -30,6 +33,7 @@ from collections.abc import AsyncIterator
 from enum import StrEnum
 from typing import Any
 
+import aiohttp
 import httpx
 from aiohttp import web
 
@@ -37,7 +41,8 @@ from aiohttp import web
 from httpx._decoders import SUPPORTED_DECODERS, ContentDecoder, IdentityDecoder, MultiDecoder
 from multidict import CIMultiDict
 
-from .routes import end_to_end
+from .client import Answer, UpstreamClient, answer_of, as_httpx
+from .routes import Route, end_to_end
 
 
 class Ending(StrEnum):
@@ -80,10 +85,10 @@ def decoded(body: bytes, headers: httpx.Headers) -> bytes | None:
 class Relay:
     """One upstream exchange relayed to one agent request (see the module docstring)."""
 
-    def __init__(self, agent: web.Request, upstream: httpx.AsyncClient, outgoing: httpx.Request,
+    def __init__(self, agent: web.Request, upstream: UpstreamClient, route: Route,
                  *, recorded: bool = True) -> None:  # fmt: skip
         """``recorded``: queue the body for a session (else it is only relayed)."""
-        self.agent, self.upstream, self.outgoing = agent, upstream, outgoing
+        self.agent, self.upstream, self.route = agent, upstream, route
         self.response: web.StreamResponse | None = None
         """The agent's response, once the upstream's status and headers were sent on."""
         self.status: int | None = None
@@ -91,12 +96,12 @@ class Relay:
         self.relayed = 0
         """Body bytes written to the agent (as received: encoded, when it was)."""
         self.ending = Ending.OPEN
-        self.error: Exception | None = None
+        self.error: httpx.TransportError | None = None
         """The upstream's error when it gave no answer, or broke off mid-body."""
         self.pump: asyncio.Task[None] | None = None
         """The task relaying the exchange (:meth:`start`); it ends when the agent has had
         everything it will get."""
-        self._head: asyncio.Future[httpx.Response] = asyncio.get_running_loop().create_future()
+        self._head: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
         self._head.add_done_callback(_seen)  # a forward-only relay never asks for it
         self._queue: asyncio.Queue[bytes | BaseException | None] | None = (
             asyncio.Queue() if recorded else None
@@ -110,7 +115,7 @@ class Relay:
             self.pump = asyncio.ensure_future(self._run())
         return self.pump
 
-    async def head(self) -> httpx.Response:
+    async def head(self) -> Answer:
         """The upstream's answer (status and headers); raises its error when it gave none."""
         return await asyncio.shield(self._head)
 
@@ -144,37 +149,46 @@ class Relay:
 
     async def _run(self) -> None:
         try:
-            response = await self.upstream.send(self.outgoing, stream=True)
-        except Exception as exc:  # no answer: the agent's answer is the proxy's own
+            response = await self.upstream.send(self.route)
+        except httpx.TransportError as exc:  # no answer: the agent's answer is the proxy's own
             self.error = exc
             self._head.set_exception(exc)
             return
         except asyncio.CancelledError:
             self._head.cancel()
             raise
-        self._head.set_result(response)
-        self.status = response.status_code
+        self._head.set_result(answer_of(response))
+        self.status = response.status
         try:
             await self._relay(response)
         finally:
-            await response.aclose()
+            if self.ending is Ending.COMPLETE:
+                response.release()  # its connection goes back to the pool
+            else:
+                response.close()  # dropped: the upstream sees its request cancelled
 
-    async def _relay(self, response: httpx.Response) -> None:
-        headers = CIMultiDict(end_to_end(response.headers.multi_items()))
-        reason = response.reason_phrase or None
-        self.response = web.StreamResponse(
-            status=response.status_code, reason=reason, headers=headers
-        )
+    async def _relay(self, upstream: aiohttp.ClientResponse) -> None:
+        headers = CIMultiDict(end_to_end(upstream.headers.items()))
+        response = web.StreamResponse(status=upstream.status, reason=upstream.reason or None,
+                                      headers=headers)  # fmt: skip
+        self.response = response
+        body, put = upstream.content, self._put
         try:
-            await self.response.prepare(self.agent)
-            async for raw in response.aiter_raw():
-                await self.response.write(raw)
-                self.relayed += len(raw)
-                self._put(raw)
-            await self.response.write_eof()
+            await response.prepare(self.agent)
+            while True:
+                try:
+                    data = await body.readany()  # what has arrived, never waiting for more
+                except (aiohttp.ClientError, TimeoutError) as exc:
+                    raise as_httpx(exc, answered=True) from exc
+                if not data:
+                    break
+                await response.write(data)
+                self.relayed += len(data)
+                put(data)
+            await response.write_eof()
         except ConnectionError:  # the agent's side: its connection closed
             self._end(Ending.AGENT_GONE, AgentGone("the agent disconnected"))
-        except httpx.HTTPError as exc:  # the upstream's side: a reset, a timeout
+        except httpx.TransportError as exc:  # the upstream's side: a reset, a timeout
             self.error = exc
             self._end(Ending.BROKEN, exc)
         except asyncio.CancelledError:  # the agent went away, or the proxy stops
@@ -265,13 +279,10 @@ class RelayTransport(httpx.AsyncBaseTransport):
         self.relay = relay
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        upstream = await self.relay.head()
-        extensions: dict[str, Any] = {
-            k: upstream.extensions[k]
-            for k in ("http_version", "reason_phrase")
-            if k in upstream.extensions
-        }
-        body = _DecodedBody(self.relay, decoder_for(upstream.headers))
-        return httpx.Response(
-            upstream.status_code, headers=upstream.headers, stream=body, extensions=extensions
-        )
+        answer = await self.relay.head()
+        headers = httpx.Headers(answer.headers)
+        extensions: dict[str, Any] = {"http_version": answer.http_version.encode("ascii")}
+        if answer.reason is not None:
+            extensions["reason_phrase"] = answer.reason.encode("ascii", "replace")
+        body = _DecodedBody(self.relay, decoder_for(headers))
+        return httpx.Response(answer.status, headers=headers, stream=body, extensions=extensions)

@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-import httpx
 import orjson
 
 from inspector.core.capture.redaction import is_secret_name, redact_headers, redact_json, redact_url
@@ -242,13 +241,6 @@ class Route:
         relay sends the agent's own; the session's copy is what the capture holds)."""
         return RequestSpec(self.method, self.shown_url, self.recorded_headers(),
                            self.recorded_body(), dialect=self.dialect)  # fmt: skip
-
-    def outgoing(self, client: httpx.AsyncClient) -> httpx.Request:
-        """The request the upstream gets: method, URL, headers and body as received, minus
-        hop-by-hop headers (the client's own default headers are not added)."""
-        request = httpx.Request(self.method, self.url, headers=self.headers, content=self.body)
-        request.extensions["timeout"] = client.timeout.as_dict()
-        return request
 
     def tools_key(self) -> bytes | None:
         """The request's tool definitions as bytes (equal for equal tools), or None when it

@@ -43,6 +43,7 @@ from inspector.core.verdicts.validation import ValidationMode
 
 from ..client import map_httpx_error
 from ..policy import LoopSettings
+from .client import UpstreamClient
 from .exchange import Exchange, ProxySession
 from .relay import Ending, Relay, RelayTransport, decoded
 from .routes import TOOL_FIELDS, Route, Upstream
@@ -91,7 +92,7 @@ class RecordingProxy:
         self.origin = ""
         """``http://HOST:PORT`` once started."""
         self._runner: web.AppRunner | None = None
-        self._client: httpx.AsyncClient | None = None
+        self._client: UpstreamClient | None = None
         self._in_flight: dict[asyncio.Task[object], Exchange] = {}
         """Handlers answering an agent, and their exchanges."""
         self._recordings: set[asyncio.Task[None]] = set()
@@ -115,11 +116,9 @@ class RecordingProxy:
         if self._runner is not None:
             return self.agent_url
         s = self.settings
-        timeout = httpx.Timeout(s.read_timeout, connect=s.connect_timeout, pool=None)
-        limits = httpx.Limits(max_connections=None, max_keepalive_connections=64)
-        self._client = httpx.AsyncClient(
-            timeout=timeout, limits=limits, trust_env=not self.upstream.local
-        )
+        self._client = UpstreamClient(self.upstream, connect_timeout=s.connect_timeout,
+                                      read_timeout=s.read_timeout)  # fmt: skip
+        await self._client.open()
         app = web.Application(client_max_size=MAX_REQUEST_BODY)
         app.router.add_route("*", "/{tail:.*}", self._handle)
         runner = web.AppRunner(
@@ -134,7 +133,7 @@ class RecordingProxy:
             await web.TCPSite(runner, self.host, self.port).start()
         except BaseException:
             await runner.cleanup()
-            await self._client.aclose()
+            await self._client.close()
             raise
         self._runner = runner
         host, port = runner.addresses[0][:2]
@@ -155,7 +154,7 @@ class RecordingProxy:
         await asyncio.gather(*self._recordings, return_exceptions=True)
         await runner.cleanup()
         if self._client is not None:
-            await self._client.aclose()
+            await self._client.close()
 
     # -- one request -------------------------------------------------------------------------
 
@@ -184,7 +183,7 @@ class RecordingProxy:
         """Forward, and record beside it: the relay answers the agent on its own while the
         session sets up its capture and reads the relay's copy of the body."""
         assert self._client is not None and route.dialect is not None
-        relay = Relay(request, self._client, route.outgoing(self._client))
+        relay = Relay(request, self._client, route)
         relay.start()  # forwarding first: the recording is set up while the upstream answers
         await asyncio.sleep(0)  # let the request leave before any of that work is done
         try:
@@ -233,7 +232,7 @@ class RecordingProxy:
     ) -> web.StreamResponse:
         """Forward only."""
         assert self._client is not None
-        relay = Relay(request, self._client, route.outgoing(self._client), recorded=False)
+        relay = Relay(request, self._client, route, recorded=False)
         relay.start()
         return await self._answer(relay, route, ex)
 
