@@ -25,6 +25,7 @@ import gc
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from inspector.core.analysis.session import Analysis, Settings
@@ -104,7 +105,9 @@ def bench_dialect(dialect: str, calls: int, kib: int, rounds: int) -> tuple[list
     analysis = ingest(dialect, data)
     view = analysis.final
     events = len(view.state.events)
-    exchange, expected = exchange_of(view), expected_calls(view)
+    # the body's bytes too, as ``analyze`` of a raw body has them (the replicas over the
+    # openai SDK's SSE layer re-decode the bytes, as the SDK does)
+    exchange, expected = replace(exchange_of(view), body=data), expected_calls(view)
     speakers: list[Replica] = [r for r in REPLICAS if dialect in r.dialects]
     lines = [f"{dialect}: {len(data):,} bytes, {events:,} wire events, {len(expected)} calls"]
     if not speakers:
