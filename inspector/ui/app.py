@@ -229,7 +229,7 @@ def _screenshot(window: MainWindow, out: str, quit_with: Callable[[int], None]) 
         if window.doc.loading:
             QTimer.singleShot(100, shoot)
             return
-        target = window._compare if window._compare is not None else window
+        target = window.matrix or window._compare or window  # a secondary window shown
         ok = bool(target.grab().save(out, "PNG"))
         print(f"screenshot saved to {out}" if ok else f"could not write {out}", file=sys.stderr)
         quit_with(0 if ok else 2)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QGuiApplication
@@ -21,7 +22,7 @@ from inspector.core.base.errors import InspectorError
 from inspector.core.reports import words
 from inspector.core.verdicts.tools import ToolRegistry
 
-from . import dialogs, harui, screenfit
+from . import dialogs, harui, matrixopen, screenfit
 from .document import Document
 from .live import DEFAULT_MODEL, DEFAULT_PROFILE, DEFAULT_SCENARIO, LiveController
 from .livebar import LiveToolBar
@@ -32,6 +33,9 @@ from .scenario_dialog import ScenarioDialog, Timeouts
 from .statusline import StatusBar
 from .toolbar import InspectorToolBar, needed_width
 from .views import DocumentViews
+
+if TYPE_CHECKING:
+    from .matrix import MatrixWindow
 
 
 class MainWindow(QMainWindow):
@@ -46,6 +50,8 @@ class MainWindow(QMainWindow):
         self.persist_layout = True
         """Save geometry and splitter sizes on close (off for screenshots)."""
         self._compare: QWidget | None = None
+        self.matrix: MatrixWindow | None = None
+        """Live ▸ Matrix… (created when first opened)."""
         self.load_bar = LoadProgress()
         """Progress and Cancel of a progressive open, in the status bar."""
         self.live_error_box: QMessageBox | None = None
@@ -161,6 +167,8 @@ class MainWindow(QMainWindow):
         self._remember_on_load = path if remember else None
         if harui.is_har(path):  # its LLM sessions: one, or a picker (inspector.ui.harui)
             return harui.open_har(self, path, play=play)
+        if matrixopen.is_matrix(path):  # a matrix folder: the Matrix view shows it
+            return self.open_matrix(path)
         return self.doc.open_path(path, play=play)
 
     def open_dialog(self) -> None:
@@ -247,6 +255,8 @@ class MainWindow(QMainWindow):
         """Stop live work (session, tasks, demo server, proxies) before the loop ends."""
         await self.live.aclose()
         await self.proxies.aclose()
+        if self.matrix is not None:  # its sessions stop; its folder is written
+            await self.matrix.aclose()
 
     def _speed_changed(self, speed: float) -> None:
         self.doc.speed = speed
@@ -266,6 +276,11 @@ class MainWindow(QMainWindow):
     def export_png(self, path: str) -> bool:
         """Render the whole window to a PNG."""
         return bool(self.grab().save(path, "PNG"))
+
+    def open_matrix(self, folder: str | None = None) -> bool:
+        """Live ▸ Matrix…: the Matrix view, on a saved matrix ``folder`` if given."""
+        self.matrix = matrixopen.show(self, self.matrix, folder)
+        return folder is None or self.matrix.folder is not None
 
     def open_compare(self) -> None:
         from .compare import CompareWindow
@@ -365,6 +380,7 @@ class MainWindow(QMainWindow):
         self.doc.cancel_load()
         self.live.stop()  # the capture keeps every byte received; aclose() awaits the rest
         self.proxies.stop_all()
-        if self._compare is not None:
-            self._compare.close()
+        for other in (self._compare, self.matrix):
+            if other is not None:
+                other.close()
         super().closeEvent(event)  # type: ignore[arg-type]

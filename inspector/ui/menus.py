@@ -172,6 +172,8 @@ def build_menus(w: MainWindow) -> Menus:
     lm = w.menuBar().addMenu("&Live")
     proxy = add_action(lm, "&Proxy…", w.proxies.show_dock, None, w)
     proxy.setStatusTip("Put a recording proxy in front of a provider: your agent's calls, live")
+    matrix = add_action(lm, "&Matrix…", w.open_matrix, QKeySequence("Ctrl+M"), w)
+    matrix.setStatusTip("Targets x scenarios run at once, filled live: which models break what")
     h = w.menuBar().addMenu("&Help")
     add_action(h, "&Getting started", lambda: getting_started(w), QKeySequence("F1"), w)
     add_action(h, "&Keyboard shortcuts", lambda: shortcuts(w), None, w)

@@ -1,0 +1,174 @@
+"""The Matrix view's grid: rows = targets, columns = scenarios, then the client-replica column
+group; each cell a colour, a word with its symbol and a pass rate.
+
+Invariants:
+- The grid computes nothing of its own: texts come from :mod:`inspector.core.matrix.exports`
+  (the same as ``matrix.md``), colours from its :data:`~inspector.core.matrix.exports.COLOURS`;
+  colour is never alone (every cell says its word and symbol).
+- Updates are coalesced: :meth:`MatrixGrid.mark` only notes a cell (it is called from the
+  runner as sessions start and finish, 16 at a time); :meth:`MatrixGrid.flush`, on the view's
+  clock, redraws the noted cells and their rows' client columns, never the whole table.
+- Fixed column widths (the table never sizes to its contents).
+- A comparison (:meth:`show_changes`) marks each changed cell with ``▼ worse`` / ``▲ better``
+  / ``Δ`` and what it was, on its second line and in its tooltip.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
+
+from inspector.core.matrix.cells import Cell
+from inspector.core.matrix.diff import CLIENT_PREFIX, CellChange
+from inspector.core.matrix.exports import COLOURS, cell_details, client_column
+from inspector.core.matrix.result import MatrixResult
+from inspector.core.reports.words import MEANING, label
+
+from . import theme
+
+TARGET_WIDTH, SCENARIO_WIDTH, CLIENT_WIDTH = 176, 104, 62
+KEY = Qt.ItemDataRole.UserRole
+"""An item's (target, column): a scenario, or ``client: NAME``."""
+MARKS = {"worse": "▼ worse", "better": "▲ better", "changed": "Δ", "added": "+ new"}
+
+
+def _two_lines(name: str) -> str:
+    """A client's name on two lines at its last dash (``openai`` / ``python``)."""
+    head, dash, tail = name.rpartition("-")
+    return f"{head}-\n{tail}" if dash and head else name
+
+
+class MatrixGrid(QTableWidget):
+    """The matrix as a table (see the module docstring)."""
+
+    def __init__(self) -> None:
+        super().__init__(0, 0)
+        self.result: MatrixResult | None = None
+        self._dirty: set[tuple[str, str]] = set()
+        self.changes: dict[tuple[str, str], CellChange] = {}
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setWordWrap(False)
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.verticalHeader().setDefaultSectionSize(2 * self.fontMetrics().height() + 6)
+        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.horizontalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignLeft)
+        self.horizontalHeader().setMinimumHeight(2 * self.fontMetrics().height() + 8)
+        self.verticalHeader().setTextElideMode(Qt.TextElideMode.ElideMiddle)
+
+    # -- the whole matrix ----------------------------------------------------------------
+
+    def show_result(self, result: MatrixResult) -> None:
+        """Lay the grid out for ``result`` and fill every cell."""
+        self.result, self.changes = result, {}
+        self._dirty.clear()
+        cols = [*result.scenarios, *(CLIENT_PREFIX + r for r in result.replicas)]
+        self.clear()
+        self.setRowCount(len(result.rows))
+        self.setColumnCount(len(cols))
+        heads = [*result.scenarios, *(_two_lines(r) for r in result.replicas)]
+        self.setHorizontalHeaderLabels(heads)
+        self.setVerticalHeaderLabels([r.name for r in result.rows])
+        self.verticalHeader().setFixedWidth(TARGET_WIDTH)
+        for c, col in enumerate(cols):
+            client = col.startswith(CLIENT_PREFIX)
+            self.setColumnWidth(c, CLIENT_WIDTH if client else SCENARIO_WIDTH)
+            head = self.horizontalHeaderItem(c)
+            if head is not None:
+                head.setToolTip(f"client replica {col[len(CLIENT_PREFIX) :]}" if client else col)
+        for r, row in enumerate(result.rows):
+            head = self.verticalHeaderItem(r)
+            if head is not None:
+                head.setToolTip(f"{row.name}\n{row.profile} · {row.dialect} · {row.model}")
+            self._fill_row(r, row.name, every=True)
+
+    def key_at(self, row: int, col: int) -> tuple[str, str] | None:
+        """The (target, column) of a grid position."""
+        item = self.item(row, col)
+        key = item.data(KEY) if item is not None else None
+        return (str(key[0]), str(key[1])) if key else None
+
+    def cell_at(self, row: int, col: int) -> Cell | None:
+        """The scenario cell at a grid position (None for a client column)."""
+        key = self.key_at(row, col)
+        if self.result is None or key is None or key[1].startswith(CLIENT_PREFIX):
+            return None
+        return self.result.cell(*key)
+
+    # -- live updates --------------------------------------------------------------------
+
+    def mark(self, cell: Cell) -> None:
+        """Note that ``cell`` changed (cheap: drawn at the next :meth:`flush`)."""
+        self._dirty.add(cell.key)
+
+    def flush(self) -> int:
+        """Redraw the cells noted since the last flush (and their rows' client columns);
+        returns how many."""
+        if self.result is None or not self._dirty:
+            return 0
+        dirty, self._dirty = self._dirty, set()
+        index = {row.name: r for r, row in enumerate(self.result.rows)}
+        for target in {t for t, _ in dirty}:
+            if target in index:
+                self._fill_row(index[target], target, only={c for t, c in dirty if t == target})
+        return len(dirty)
+
+    def show_changes(self, changes: list[CellChange]) -> None:
+        """Mark the cells that changed from another matrix (an empty list clears marks)."""
+        self.changes = {(c.target, c.column): c for c in changes}
+        if self.result is not None:
+            for r, row in enumerate(self.result.rows):
+                self._fill_row(r, row.name, every=True)
+
+    # -- inside ----------------------------------------------------------------------------
+
+    def _fill_row(
+        self, r: int, target: str, *, only: set[str] | None = None, every: bool = False
+    ) -> None:
+        assert self.result is not None
+        res = self.result
+        for c, scenario in enumerate(res.scenarios):
+            if every or (only is not None and scenario in only):
+                cell = res.cell(target, scenario)
+                rate = "" if cell.word == "pending" else cell.pass_rate
+                self._put(r, c, (target, scenario), cell.word, label(cell.word), rate,
+                          cell_details(cell))  # fmt: skip
+        for i, replica in enumerate(res.replicas):
+            cc = client_column(res, target, replica)
+            rate = f"{cc.right}/{cc.judged}" if cc.judged else ""
+            tip = f"{replica} over {target}'s runs: {cc.word}"
+            tip += f" ({cc.right} of {cc.judged} runs with the right calls)" if cc.judged else ""
+            tip += f"\n{cc.word}: {MEANING.get(cc.word, '')}"
+            key = (target, CLIENT_PREFIX + replica)
+            self._put(r, len(res.scenarios) + i, key, cc.colour_key, label(cc.word), rate, tip)
+
+    def _put(
+        self, r: int, c: int, key: tuple[str, str], colour: str, word: str, rate: str, tip: str
+    ) -> None:
+        change = self.changes.get(key)
+        second = rate
+        if change is not None:
+            second = f"{MARKS.get(change.kind, 'Δ')} {rate}".strip()
+            tip += f"\n\n{change.kind}: {change.arrow}"
+        item = self.item(r, c)
+        if item is None:
+            item = QTableWidgetItem()
+            item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+            item.setData(KEY, key)
+            self.setItem(r, c, item)
+        item.setText(f"{word}\n{second}")
+        item.setToolTip(tip)
+        fg, bg = _colours(colour)
+        item.setForeground(QBrush(fg))
+        item.setBackground(QBrush(bg))
+        font = QFont(item.font())
+        font.setBold(change is not None)
+        item.setFont(font)
+
+
+def _colours(word: str) -> tuple[QColor, QColor]:
+    entry = COLOURS.get(word, COLOURS["pending"])
+    return (QColor(entry[2]), QColor(entry[3])) if theme.is_dark() else (
+        QColor(entry[0]), QColor(entry[1]))  # fmt: skip
