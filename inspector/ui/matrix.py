@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from inspector.core.base.errors import InspectorError
 from inspector.core.clients.registry import REPLICAS
 from inspector.core.matrix.diff import counts, diff
-from inspector.core.matrix.exports import write_exports
+from inspector.core.matrix.exports import summary, write_exports
 from inspector.core.matrix.result import FILE_NAME, MatrixResult, load_result
 from inspector.core.matrix.spec import MatrixSpec
 from inspector.net.matrix.default import default_spec
@@ -103,6 +103,7 @@ class MatrixWindow(QWidget):
         lay = QVBoxLayout(self)
         lay.addLayout(top)
         lay.addLayout(line)
+        lay.addWidget(self.grid.group_bar())
         lay.addWidget(self.grid, 1)
         lay.addWidget(self.details)
         self.grid.cellClicked.connect(self.open_cell)
@@ -190,7 +191,7 @@ class MatrixWindow(QWidget):
             self.spec = result.spec
         n = sum(1 for _ in result.runs())
         self._progress(n, n)
-        self.status.setText(f"Opened {self.folder} (started {result.started or '?'})")
+        self.status.setText(f"{self.folder}: {summary(result)}")
         self._enable()
         return True
 

@@ -17,17 +17,26 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QFont
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QWidget,
+)
 
 from inspector.core.matrix.cells import Cell
 from inspector.core.matrix.diff import CLIENT_PREFIX, CellChange
 from inspector.core.matrix.exports import COLOURS, cell_details, client_column
 from inspector.core.matrix.result import MatrixResult
-from inspector.core.reports.words import MEANING, label
+from inspector.core.reports.words import MEANING, SYMBOL, label
 
 from . import theme
 
-TARGET_WIDTH, SCENARIO_WIDTH, CLIENT_WIDTH = 176, 104, 62
+TARGET_WIDTH, SCENARIO_WIDTH, CLIENT_WIDTH = 150, 106, 56
+"""Fixed widths: a default matrix (6 scenarios, 8 replicas) fits a 1280-pixel screen."""
 KEY = Qt.ItemDataRole.UserRole
 """An item's (target, column): a scenario, or ``client: NAME``."""
 MARKS = {"worse": "▼ worse", "better": "▲ better", "changed": "Δ", "added": "+ new"}
@@ -44,6 +53,9 @@ class MatrixGrid(QTableWidget):
 
     def __init__(self) -> None:
         super().__init__(0, 0)
+        font = QFont(self.font())
+        font.setPointSizeF(max(7.0, font.pointSizeF() - 1))  # two lines a cell, many cells
+        self.setFont(font)
         self.result: MatrixResult | None = None
         self._dirty: set[tuple[str, str]] = set()
         self.changes: dict[tuple[str, str], CellChange] = {}
@@ -83,6 +95,33 @@ class MatrixGrid(QTableWidget):
             if head is not None:
                 head.setToolTip(f"{row.name}\n{row.profile} · {row.dialect} · {row.model}")
             self._fill_row(r, row.name, every=True)
+        self._size_groups()
+
+    def group_bar(self) -> QWidget:
+        """A line over the header naming the column groups (scenarios, client replicas)."""
+        bar = QWidget()
+        lay = QHBoxLayout(bar)
+        lay.setContentsMargins(TARGET_WIDTH + self.frameWidth(), 0, 0, 0)
+        lay.setSpacing(0)
+        self.scenarios_label = QLabel()
+        self.clients_label = QLabel()
+        for label_ in (self.scenarios_label, self.clients_label):
+            label_.setStyleSheet("border-bottom: 2px solid palette(mid); font-weight: 600")
+            lay.addWidget(label_)
+        lay.addStretch(1)
+        self._size_groups()
+        return bar
+
+    def _size_groups(self) -> None:
+        if not hasattr(self, "scenarios_label") or self.result is None:
+            return
+        n, k = len(self.result.scenarios), len(self.result.replicas)
+        self.scenarios_label.setText(f"scenarios ({n}): each cell its worst run's word, "
+                                     "passing runs / runs")  # fmt: skip
+        self.scenarios_label.setFixedWidth(n * SCENARIO_WIDTH)
+        self.clients_label.setText(" client replicas: right calls / runs")
+        self.clients_label.setFixedWidth(k * CLIENT_WIDTH)
+        self.clients_label.setVisible(k > 0)
 
     def key_at(self, row: int, col: int) -> tuple[str, str] | None:
         """The (target, column) of a grid position."""
@@ -142,7 +181,11 @@ class MatrixGrid(QTableWidget):
             tip += f" ({cc.right} of {cc.judged} runs with the right calls)" if cc.judged else ""
             tip += f"\n{cc.word}: {MEANING.get(cc.word, '')}"
             key = (target, CLIENT_PREFIX + replica)
-            self._put(r, len(res.scenarios) + i, key, cc.colour_key, label(cc.word), rate, tip)
+            if rate:  # narrow: "✓ 6/6" over "agrees"
+                first, second = f"{SYMBOL.get(cc.word, '')} {rate}".strip(), cc.word
+            else:
+                first, second = label(cc.word), ""
+            self._put(r, len(res.scenarios) + i, key, cc.colour_key, first, second, tip)
 
     def _put(
         self, r: int, c: int, key: tuple[str, str], colour: str, word: str, rate: str, tip: str
