@@ -4,7 +4,7 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 
-.PHONY: run test lint typecheck contracts pytest bench screenshots clean fuzz test-slow bench-proxy verify-clients
+.PHONY: run test lint typecheck contracts pytest bench screenshots clean fuzz test-slow bench-proxy bench-matrix verify-clients
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -48,6 +48,11 @@ bench: $(VENV)/.bench
 # processes on loopback, against the direct connection in the same run (bench/proxy.py).
 bench-proxy: $(STAMP)
 	$(BIN)/python bench/proxy.py
+
+# A compatibility matrix's wall time against its ideal: >= 200 demo-provider sessions at the
+# demo's 0.03 s pacing, 16 at a time (bench/matrix.py; goal within 1.3x of scripted / 16).
+bench-matrix: $(STAMP)
+	$(BIN)/python bench/matrix.py
 
 # Hostile inputs through the whole headless path, on every core (tests/fuzz/__init__.py says
 # how): prints inputs, crashes, distinct crash sites and wall time, saves crashing inputs under

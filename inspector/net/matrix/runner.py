@@ -51,6 +51,7 @@ class MatrixRunner:
         on_cell_started: CellCallback | None = None,
         on_cell_finished: CellCallback | None = None,
         demo_chunk_delay: float | None = None,
+        demo_url: str | None = None,
         result: MatrixResult | None = None,
     ) -> None:
         self.spec = spec
@@ -58,6 +59,9 @@ class MatrixRunner:
         self.on_cell_started, self.on_cell_finished = on_cell_started, on_cell_finished
         self.demo_chunk_delay = demo_chunk_delay
         """The embedded demo's pause between frames (None: its default)."""
+        self.demo_url = demo_url
+        """A demo provider already running (the window's, another process): used instead of
+        starting one for the demo targets."""
         started = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         self.result = result or MatrixResult.empty(spec, [r.name for r in REPLICAS], started)
         """Filled as runs finish; a saved result given here is rerun into."""
@@ -127,7 +131,7 @@ class MatrixRunner:
         gate = asyncio.Semaphore(self.spec.concurrency)
         per_target = {t.name: asyncio.Semaphore(t.concurrency) for t in self.spec.targets}
         async with contextlib.AsyncExitStack() as stack:
-            demo_url = await self._demo(stack) if needs_demo else None
+            demo_url = self.demo_url or (await self._demo(stack) if needs_demo else None)
             local = await stack.enter_async_context(_client(False, self.spec.concurrency))
             remote = await stack.enter_async_context(_client(True, self.spec.concurrency))
             for target, scenario, run, secret in jobs:
@@ -145,8 +149,9 @@ class MatrixRunner:
     def _jobs(
         self, keys: list[tuple[str, str]]
     ) -> tuple[list[tuple[Target, str, int, str | None]], bool]:
-        """The jobs to run, with each target's key; cells of targets without one get their
-        skipped runs now."""
+        """The jobs to run, with each target's key, run by run and column by column (so every
+        target is busy from the start and one slow row cannot hold the slots); cells of targets
+        without one get their skipped runs now."""
         jobs: list[tuple[Target, str, int, str | None]] = []
         needs_demo = False
         for name, scenario in keys:
@@ -160,12 +165,15 @@ class MatrixRunner:
                 continue
             needs_demo = needs_demo or target.profile.is_demo
             jobs.extend((target, scenario, run, key) for run in range(1, self.spec.runs + 1))
+        order = {t.name: i for i, t in enumerate(self.spec.targets)}
+        cols = {s.name: i for i, s in enumerate(self.spec.scenarios)}
+        jobs.sort(key=lambda j: (j[2], cols[j[1]], order[j[0].name]))
         return jobs, needs_demo
 
     async def _one(self, job: Job, client: httpx.AsyncClient, gate: asyncio.Semaphore,
                    bound: asyncio.Semaphore) -> None:  # fmt: skip
         cell = self.result.cells[(job.target.name, job.scenario.name)]
-        async with gate, bound:
+        async with bound, gate:  # the target's bound first: a waiting job holds no slot
             if self._cancelled:
                 return
             if job.run == 1 and self.on_cell_started is not None:

@@ -1,0 +1,114 @@
+"""Matrix benchmark: how close does a compatibility matrix come to its ideal wall time?
+
+Runs >= 200 sessions against the demo provider at its realistic pacing (0.03 s between
+frames; the provider in a process of its own, as a real one is elsewhere), 16 at a time,
+through the same :class:`~inspector.net.matrix.runner.MatrixRunner` as ``toolcall-inspector
+matrix`` (every session recorded as a capture and judged: expect block, quirks, every client
+replica). The ideal is the sessions' scripted
+durations (each response's frames - 1, times the pacing, summed over its attempts) divided by
+16: what the matrix would take if nothing but the provider's pacing cost time. Goal: wall
+time within 1.3x of the ideal. The matrix's own CPU time and the machine's load average are
+printed beside it: on a machine busy with other work the pacing itself stretches.
+
+Run with ``make bench-matrix`` or ``.venv/bin/python bench/matrix.py [--sessions N]
+[--delay S] [--concurrency N]``. A report, not a test: it exits 0 whatever the figures, and 1
+only when a session did not run as scripted (an error or a skipped cell), so it never times a
+broken path.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import math
+import os
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from proxy import process  # bench/proxy.py: a toolcall-inspector process, stopped cleanly
+
+from inspector.core.analysis.session import Analysis
+from inspector.core.capture.reader import load
+from inspector.core.providers import REGISTRY
+from inspector.net.matrix.default import default_spec
+from inspector.net.matrix.runner import MatrixRunner
+
+MODELS = [
+    "demo-clean", "demo-parallel", "demo-glm-empty-string", "demo-parallel-index-0",
+    "demo-qwen-omitted", "demo-id-every-chunk", "demo-interleaved", "demo-glm-retry",
+    "demo-keepalives", "demo-partial-args",
+]  # fmt: skip
+"""Conforming and quirky streams in all the shapes a matrix meets (parallel calls, a retry,
+keep-alives, Gemini's partial arguments); no faults, so every session streams to its end."""
+
+
+def scripted(path: Path, delay: float) -> float:
+    """The seconds the demo's pacing alone takes for one capture: (events - 1) x delay per
+    attempt (the server pauses ``delay`` between frames, one event per frame)."""
+    analysis = Analysis.from_capture(load(path), providers=REGISTRY)
+    return sum(max(0, len(v.state.events) - 1) * delay for v in analysis.attempts)
+
+
+async def bench(sessions: int, delay: float, concurrency: int, out: Path, demo: str) -> int:
+    scenarios = ["weather", "parallel", "trip", "tool-loop", "zero-arg", "filesystem"]
+    runs = max(1, math.ceil(sessions / (len(MODELS) * len(scenarios))))
+    spec = default_spec(MODELS, scenarios)
+    targets = tuple(
+        replace(t, concurrency=concurrency,
+                profile=replace(t.profile, headers={k: v for k, v in t.profile.headers.items()
+                                                    if k != "x-demo-chunk-delay"}))
+        for t in spec.targets
+    )  # fmt: skip
+    spec = replace(spec, targets=targets, runs=runs, concurrency=concurrency)
+    runner = MatrixRunner(spec, out, demo_url=demo)
+    began, cpu = time.perf_counter(), time.process_time()
+    result = await runner.run()
+    wall, cpu = time.perf_counter() - began, time.process_time() - cpu
+    runs_done = list(result.runs())
+    broken = [(c.key, r.word) for c, r in runs_done if r.word in ("error", "skipped")]
+    ideal_total = sum(scripted(out / str(r.capture), delay) for _, r in runs_done if r.capture)
+    ideal = ideal_total / concurrency
+    print(
+        f"sessions: {len(runs_done)} ({len(MODELS)} models x {len(scenarios)} scenarios x "
+        f"{runs} runs), concurrency {concurrency}, pacing {delay * 1000:.0f} ms a frame"
+    )
+    print(
+        f"scripted durations: {ideal_total:.1f} s in all, "
+        f"{ideal_total / max(1, len(runs_done)):.2f} s a session"
+    )
+    print(f"wall time: {wall:.2f} s; ideal (scripted / {concurrency}): {ideal:.2f} s; "
+          f"ratio {wall / ideal:.2f}x -> {'PASS' if wall <= 1.3 * ideal else 'MISS'} "
+          "(goal <= 1.3x)")  # fmt: skip
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"the matrix's CPU: {cpu:.2f} s ({cpu / wall:.0%} of one core); "
+          f"load average {load} on {os.cpu_count()} CPUs")  # fmt: skip
+    if broken:
+        print(f"FAILED: {len(broken)} sessions did not run as scripted, e.g. {broken[:3]}")
+        return 1
+    return 0
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--sessions", type=int, default=200, help="at least this many (default 200)")
+    p.add_argument("--delay", type=float, default=0.03, help="seconds between frames")
+    p.add_argument("--concurrency", type=int, default=16)
+    args = p.parse_args()
+    demo_args = ["demo-server", "--port", "0", "--chunk-delay", str(args.delay)]
+    with (
+        tempfile.TemporaryDirectory(prefix="bench-matrix-") as tmp,
+        process(demo_args, "listening on") as (_, url),
+    ):
+        return asyncio.run(
+            bench(args.sessions, args.delay, args.concurrency, Path(tmp), url.rstrip("/"))
+        )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
