@@ -94,3 +94,5 @@ screenshots: $(STAMP)
 	$(LAPTOP) $(BIN)/toolcall-inspector open $(SAMPLE) --compare --screenshot docs/images/compare.png
 	$(LAPTOP) $(BIN)/toolcall-inspector open resources/samples/ollama-parallel-calls-index-0.jsonl --view clients --screenshot docs/images/clients.png
 	$(LAPTOP) $(BIN)/python scripts/proxy_screenshot.py docs/images/proxy.png
+	rm -rf build/matrix && $(BIN)/toolcall-inspector matrix --out build/matrix > /dev/null
+	$(LAPTOP) $(BIN)/toolcall-inspector open build/matrix --screenshot docs/images/matrix.png

@@ -191,7 +191,8 @@ class MatrixWindow(QWidget):
             self.spec = result.spec
         n = sum(1 for _ in result.runs())
         self._progress(n, n)
-        self.status.setText(f"{self.folder}: {summary(result)}")
+        self.status.setText(f"{self.folder.name}: {summary(result)}")
+        self.status.setToolTip(str(self.folder))
         self._enable()
         return True
 
