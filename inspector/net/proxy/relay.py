@@ -29,6 +29,7 @@ import asyncio
 import contextlib
 import socket
 import struct
+import time
 from collections.abc import AsyncIterator
 from enum import StrEnum
 from typing import Any
@@ -43,6 +44,9 @@ from multidict import CIMultiDict
 
 from .client import Answer, UpstreamClient, answer_of, as_httpx
 from .routes import Route, end_to_end
+
+Item = bytes | BaseException | None
+"""What the session reads: body bytes, the error that ended the body, or None (a clean end)."""
 
 
 class Ending(StrEnum):
@@ -101,13 +105,17 @@ class Relay:
         self.pump: asyncio.Task[None] | None = None
         """The task relaying the exchange (:meth:`start`); it ends when the agent has had
         everything it will get."""
-        self._head: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        self._head: asyncio.Future[Answer] = loop.create_future()
         self._head.add_done_callback(_seen)  # a forward-only relay never asks for it
-        self._queue: asyncio.Queue[bytes | BaseException | None] | None = (
+        self._settled: asyncio.Future[None] = loop.create_future()
+        """Done once the agent has had the body's first piece, or will get none."""
+        self._queue: asyncio.Queue[tuple[Item, float]] | None = (
             asyncio.Queue() if recorded else None
         )
-        self._held: list[BaseException | None] = []
+        self._held: list[tuple[Item, float]] = []
         """The body's end, taken from the queue with the bytes before it (:meth:`queued`)."""
+        self._answered = self._now = time.monotonic()
 
     def start(self) -> asyncio.Task[None]:
         """Send the request upstream and relay the answer, as a task of its own."""
@@ -115,48 +123,68 @@ class Relay:
             self.pump = asyncio.ensure_future(self._run())
         return self.pump
 
+    def clock(self) -> float:
+        """The recording session's clock: when what it is reading happened. From the request's
+        sending (so its ``t`` 0) until it reads the answer, then the answer's arrival, then
+        the arrival of the last piece it was handed (:meth:`queued`): the capture holds the
+        times the proxy received its bytes, however late the session reads them."""
+        return self._now
+
+    async def settled(self, delay: float) -> None:
+        """Wait until the agent has had the body's first piece or will get none, or for
+        ``delay`` seconds when the upstream takes longer (never raises)."""
+        await asyncio.wait((self._settled,), timeout=delay)
+
     async def head(self) -> Answer:
         """The upstream's answer (status and headers); raises its error when it gave none."""
-        return await asyncio.shield(self._head)
+        try:
+            return await asyncio.shield(self._head)
+        finally:
+            self._now = self._answered
 
-    async def queued(self) -> bytes | BaseException | None:
+    async def queued(self) -> Item:
         """The next item for the session: the bytes received since it last asked (chunks
         waiting are joined: a session that fell behind catches up in one step), the error
         that ended the body, or None at its clean end."""
         queue = self._queue
         assert queue is not None
-        if self._held:
-            return self._held.pop()
-        item = await queue.get()
+        item, self._now = self._held.pop() if self._held else await queue.get()
         if not isinstance(item, bytes) or queue.empty():
             return item
         parts = [item]
         while not queue.empty():
-            more = queue.get_nowait()
+            more, at = queue.get_nowait()
             if not isinstance(more, bytes):
-                self._held.append(more)  # the end comes after these bytes
+                self._held.append((more, at))  # the end comes after these bytes
                 break
             parts.append(more)
+            self._now = at
         return b"".join(parts)
 
     def detach(self) -> None:
         """The session stopped reading: queue nothing more (the agent still gets it all)."""
         self._queue = None
 
-    def _put(self, item: bytes | BaseException | None) -> None:
+    def _put(self, item: Item) -> None:
         if self._queue is not None:
-            self._queue.put_nowait(item)
+            self._queue.put_nowait((item, time.monotonic()))
 
     async def _run(self) -> None:
+        self._now = time.monotonic()  # the request leaves: its t 0
         try:
             response = await self.upstream.send(self.route)
         except httpx.TransportError as exc:  # no answer: the agent's answer is the proxy's own
+            self._answered = time.monotonic()
             self.error = exc
             self._head.set_exception(exc)
+            self._settle()
             return
-        except asyncio.CancelledError:
+        except BaseException:
+            self._answered = time.monotonic()
             self._head.cancel()
+            self._settle()
             raise
+        self._answered = time.monotonic()
         self._head.set_result(answer_of(response))
         self.status = response.status
         try:
@@ -166,6 +194,11 @@ class Relay:
                 response.release()  # its connection goes back to the pool
             else:
                 response.close()  # dropped: the upstream sees its request cancelled
+            self._settle()
+
+    def _settle(self) -> None:
+        if not self._settled.done():
+            self._settled.set_result(None)
 
     async def _relay(self, upstream: aiohttp.ClientResponse) -> None:
         headers = CIMultiDict(end_to_end(upstream.headers.items()))
@@ -185,6 +218,7 @@ class Relay:
                 await response.write(data)
                 self.relayed += len(data)
                 put(data)
+                self._settle()
             await response.write_eof()
         except ConnectionError:  # the agent's side: its connection closed
             self._end(Ending.AGENT_GONE, AgentGone("the agent disconnected"))
@@ -193,6 +227,9 @@ class Relay:
             self._end(Ending.BROKEN, exc)
         except asyncio.CancelledError:  # the agent went away, or the proxy stops
             self._end(self._gone(), AgentGone("the exchange was stopped"))
+            raise
+        except BaseException as exc:  # a bug: the session still gets an end, the agent is cut
+            self._end(Ending.BROKEN, exc)
             raise
         else:
             self.ending = Ending.COMPLETE

@@ -2,11 +2,14 @@
 and records each LLM exchange as a judged session.
 
 Flow of a request: its body is read whole, its :class:`~.routes.Route` decided (LLM endpoint
-or not), and an :class:`~.exchange.Exchange` listed. An LLM exchange runs as a
-:class:`~.exchange.ProxySession` (a :class:`~inspector.net.runner.SessionRunner` whose client
-sends through the relay): the request is forwarded as received, the response relayed to the
-agent chunk by chunk, and a decoded copy recorded to a capture and fed to the session's
-Analysis as it arrives. Any other request is forwarded and relayed the same way, unrecorded.
+or not), an :class:`~.exchange.Exchange` numbered, and the request forwarded as received by a
+:class:`~.relay.Relay`, which relays the response to the agent as it arrives. An LLM exchange
+is recorded beside it by a :class:`~.exchange.ProxySession` (a
+:class:`~inspector.net.runner.SessionRunner` whose client reads the relay's decoded copy of
+the body), set up once the agent has had the body's first piece (or after
+:data:`SETUP_DELAY` when the upstream is slower): creating the capture and the session never
+delays the first byte. The relay keeps what arrives meanwhile, so the capture still holds
+every byte, each with the time the proxy received it. Any other request is only forwarded.
 
 Invariants:
 - asyncio + aiohttp + httpx only (no Qt): it runs on any loop, the window's qasync loop too.
@@ -17,8 +20,12 @@ Invariants:
   gets a 502 whose JSON body is in the dialect's error shape (:meth:`Route.error_body`), and
   the capture's end record says why. A capture that cannot be written never blocks the
   agent: the request is then forwarded unrecorded and the exchange says why.
-- :meth:`RecordingProxy.stop` cancels every exchange in flight (each capture gets its
-  ``cancelled`` end record and is closed), then closes the listener and the upstream client.
+- :meth:`RecordingProxy.stop` cancels every exchange in flight (each capture gets every byte
+  its agent was sent, then its ``cancelled`` end record, and is closed), then closes the
+  listener and the upstream client.
+- An exchange is listed (``on_start``) when its recording is set up, or at once when it is
+  only forwarded; it ends (``on_end``) once its agent has had its answer and its capture is
+  closed.
 """
 
 from __future__ import annotations
@@ -54,7 +61,15 @@ REGISTRIES_KEPT: Final = 16
 MAX_REQUEST_BODY: Final = 512 * 1024 * 1024
 """The largest request body forwarded (read whole before it is sent on)."""
 
+SETUP_DELAY: Final = 0.05
+"""Seconds an LLM exchange's recording waits for the agent to have the body's first piece
+before it is set up anyway (an upstream that takes longer has it ready well before then)."""
+
 Listener = Callable[[Exchange], None]
+
+
+class NotRecorded(InspectorError, ValueError):
+    """Why an LLM exchange is forwarded without a recording (one line)."""
 
 
 class RecordingProxy:
@@ -169,52 +184,39 @@ class RecordingProxy:
         task = asyncio.current_task()
         assert task is not None
         self._in_flight[task] = ex
-        self._tell(self.on_start, ex)
+        assert self._client is not None
+        relay = Relay(request, self._client, route, recorded=route.dialect is not None)
+        relay.start()  # forwarding first: whatever else there is to do is done after
+        recording = None
+        if route.dialect is not None:
+            recording = self._keep(asyncio.ensure_future(self._recording(relay, route, ex)))
+        else:
+            self._tell(self.on_start, ex)
         try:
-            if route.dialect is not None:
-                return await self._record(request, route, ex)
-            return await self._forward(request, route, ex)
+            return await self._answer(relay, route, ex)
         finally:
             del self._in_flight[task]
-            if ex.session is None or ex.session.state.final:
+            if recording is None or recording.done():
                 self._ended(ex)  # else when its recording has closed (_recording)
 
-    async def _record(self, request: web.Request, route: Route, ex: Exchange) -> web.StreamResponse:
-        """Forward, and record beside it: the relay answers the agent on its own while the
-        session sets up its capture and reads the relay's copy of the body."""
-        assert self._client is not None and route.dialect is not None
-        relay = Relay(request, self._client, route)
-        relay.start()  # forwarding first: the recording is set up while the upstream answers
-        await asyncio.sleep(0)  # let the request leave before any of that work is done
+    async def _recording(self, relay: Relay, route: Route, ex: Exchange) -> None:
+        """Record an LLM exchange beside its relay, which answers the agent on its own: once
+        the agent has had the body's first piece (or the upstream is slow to send one), set
+        up the session and its capture, then run it over the relay's copy of the body to its
+        end (its capture closed). The exchange has ended once its agent has had its answer
+        too."""
+        await relay.settled(SETUP_DELAY)
         try:
-            path = self._capture_path(ex.model or route.dialect)
-        except (InspectorError, OSError) as exc:  # never block the agent for a capture
-            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-            ex.note = f"not recorded: cannot create a capture in {self.captures}: {why}"
+            session, client = await self._session(relay, route, ex)
+        except (InspectorError, ValueError) as exc:  # never block the agent for a capture
             relay.detach()
-            return await self._answer(relay, route, ex)
-        meta = {"source": "proxy", "upstream": self.upstream.shown(), "proxy": self.origin}
-        client = httpx.AsyncClient(transport=RelayTransport(relay), trust_env=False)
-        news = lambda: self._tell(self.on_update, ex)  # noqa: E731
-        try:
-            session = ProxySession(route.spec(), dialect=route.dialect, settings=self.settings,
-                                   capture_path=path, analysis=self._analysis(route),
-                                   key=route.key, meta=meta,
-                                   client=client, on_update=news)  # fmt: skip
-        except (InspectorError, ValueError) as exc:  # a request the session refuses
-            await client.aclose()
             ex.note = f"not recorded: {exc}"
-            relay.detach()
-            return await self._answer(relay, route, ex)
+            self._tell(self.on_start, ex)
+            if ex not in self._in_flight.values():
+                self._ended(ex)
+            return
         ex.session = session
-        self._keep(asyncio.ensure_future(self._recording(session, client, relay, ex)))
-        return await self._answer(relay, route, ex)
-
-    async def _recording(
-        self, session: ProxySession, client: httpx.AsyncClient, relay: Relay, ex: Exchange
-    ) -> None:
-        """Run the session to its end (its capture closed); the exchange has ended once its
-        agent has had its answer too."""
+        self._tell(self.on_start, ex)
         try:
             await session.run()
         except Exception as exc:  # a bug while recording: the agent is served regardless
@@ -226,6 +228,30 @@ class RecordingProxy:
                 ex.note = str(session.error)
             if ex not in self._in_flight.values():
                 self._ended(ex)
+
+    async def _session(
+        self, relay: Relay, route: Route, ex: Exchange
+    ) -> tuple[ProxySession, httpx.AsyncClient]:
+        """The session recording ``route`` from ``relay``, and its client (to close); raises
+        what stops it from recording (a capture that cannot be created, a refused request)."""
+        assert route.dialect is not None
+        try:
+            path = self._capture_path(ex.model or route.dialect)
+        except (InspectorError, OSError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            raise NotRecorded(f"cannot create a capture in {self.captures}: {why}") from None
+        meta = {"source": "proxy", "upstream": self.upstream.shown(), "proxy": self.origin}
+        client = httpx.AsyncClient(transport=RelayTransport(relay), trust_env=False)
+        news = lambda: self._tell(self.on_update, ex)  # noqa: E731
+        try:
+            session = ProxySession(route.spec(), dialect=route.dialect, settings=self.settings,
+                                   capture_path=path, analysis=self._analysis(route),
+                                   key=route.key, meta=meta, client=client, on_update=news,
+                                   clock=relay.clock)  # fmt: skip
+        except BaseException:
+            await client.aclose()
+            raise
+        return session, client
 
     async def _forward(
         self, request: web.Request, route: Route, ex: Exchange
@@ -241,11 +267,7 @@ class RecordingProxy:
         no answer."""
         assert relay.pump is not None
         try:
-            await relay.pump
-        except asyncio.CancelledError:  # the agent went away, or the proxy stops
-            if ex.session is not None:
-                ex.session.cancel()
-            raise
+            await relay.pump  # cancelled: the agent went away, or the proxy stops
         finally:
             ex.status, ex.size, ex.ending = relay.status, relay.relayed, relay.ending
         if relay.response is None:
