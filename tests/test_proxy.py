@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import importlib
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from types import ModuleType
@@ -331,6 +332,34 @@ async def test_a_compressed_stream_is_relayed_as_sent_and_judged_decoded(tmp_pat
     finally:
         await server.stop()
         await upstream.cleanup()
+
+
+async def test_the_capture_times_each_piece_when_the_proxy_received_it(
+    demo: str, proxy: RecordingProxy
+) -> None:
+    """The recording is set up after the first byte went to the agent, yet the capture's
+    times are the arrivals: the request at 0, the answer after it, the pieces spread over the
+    stream's pacing as the agent saw them (not bunched at the moment the session read them)."""
+    body = {"model": "demo-parallel", "stream": True, "tools": CHAT_TOOLS,
+            "messages": [{"role": "user", "content": QUESTION}]}  # fmt: skip
+    arrivals: list[float] = []
+    async with httpx.AsyncClient(trust_env=False) as client:
+        start = time.monotonic()
+        async with client.stream("POST", proxy.origin + "/v1/chat/completions", json=body,
+                                 headers={"x-demo-chunk-delay": "0.02"}) as response:  # fmt: skip
+            async for _ in response.aiter_raw():
+                arrivals.append(time.monotonic() - start)
+    ex = proxy.exchanges[-1]
+    for _ in range(250):
+        if ex.ended:
+            break
+        await asyncio.sleep(0.02)
+    (attempt,) = load(str(ex.capture_path)).attempts
+    times = [t for t, _ in attempt.chunks]
+    assert attempt.response is not None and 0 < attempt.response["t"] <= times[0]
+    assert times == sorted(times) and len(times) >= 10
+    seen, recorded = arrivals[-1] - arrivals[0], times[-1] - times[0]
+    assert seen > 0.15 and abs(recorded - seen) < 0.5 * seen  # paced like the agent's
 
 
 def test_upstream_paths_map_under_the_base() -> None:

@@ -220,6 +220,8 @@ async def test_an_agent_hanging_up_cancels_the_upstream_request(tmp_path: Path) 
     assert trickle.sent < 20 and ex.ending is Ending.AGENT_GONE and ex.verdict == "cancelled"
     end = end_record(ex.capture_path)
     assert end["reason"] == "cancelled"
+    body = load(str(ex.capture_path)).attempts[0].body
+    assert body and len(body) == ex.size  # every byte the agent was sent, then the end
 
 
 async def test_stopping_the_proxy_ends_each_capture_cancelled(demo: str, tmp_path: Path) -> None:
