@@ -47,6 +47,9 @@ MODELS = [
 """Conforming and quirky streams in all the shapes a matrix meets (parallel calls, a retry,
 keep-alives, Gemini's partial arguments); no faults, so every session streams to its end."""
 
+WARM_UP = 1.0
+"""Seconds at the start when first imports and tool registries are built (told apart)."""
+
 
 def scripted(path: Path, delay: float) -> float:
     """The seconds the demo's pacing alone takes for one capture: (events - 1) x delay per
@@ -67,9 +70,12 @@ async def bench(sessions: int, delay: float, concurrency: int, out: Path, demo: 
     )  # fmt: skip
     spec = replace(spec, targets=targets, runs=runs, concurrency=concurrency)
     runner = MatrixRunner(spec, out, demo_url=demo)
+    stalls: list[tuple[float, float, float]] = []
+    ticker = asyncio.create_task(_loop_stalls(stalls))
     began, cpu = time.perf_counter(), time.process_time()
     result = await runner.run()
     wall, cpu = time.perf_counter() - began, time.process_time() - cpu
+    ticker.cancel()
     runs_done = list(result.runs())
     broken = [(c.key, r.word) for c, r in runs_done if r.word in ("error", "skipped")]
     ideal_total = sum(scripted(out / str(r.capture), delay) for _, r in runs_done if r.capture)
@@ -85,6 +91,15 @@ async def bench(sessions: int, delay: float, concurrency: int, out: Path, demo: 
     print(f"wall time: {wall:.2f} s; ideal (scripted / {concurrency}): {ideal:.2f} s; "
           f"ratio {wall / ideal:.2f}x -> {'PASS' if wall <= 1.3 * ideal else 'MISS'} "
           "(goal <= 1.3x)")  # fmt: skip
+    late = sorted(w for w, _, _ in stalls)
+    busy = sorted(c for _, c, _ in stalls)
+    warm = max((c for _, c, t in stalls if t - began < WARM_UP), default=0.0)
+    steady = max((c for _, c, t in stalls if t - began >= WARM_UP), default=0.0)
+    print(f"the loop's longest stall: {late[-1] * 1000:.0f} ms wall (p99 "
+          f"{late[int(len(late) * 0.99)] * 1000:.0f} ms), of which its own work at most "
+          f"{busy[-1] * 1000:.0f} ms CPU (p99 {busy[int(len(busy) * 0.99)] * 1000:.0f} ms; "
+          f"{warm * 1000:.0f} ms in the first {WARM_UP:.0f} s of first imports, "
+          f"{steady * 1000:.0f} ms after); goal: never over 50 ms")  # fmt: skip
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"the matrix's CPU: {cpu:.2f} s ({cpu / wall:.0%} of one core); "
           f"load average {load} on {os.cpu_count()} CPUs")  # fmt: skip
@@ -92,6 +107,18 @@ async def bench(sessions: int, delay: float, concurrency: int, out: Path, demo: 
         print(f"FAILED: {len(broken)} sessions did not run as scripted, e.g. {broken[:3]}")
         return 1
     return 0
+
+
+async def _loop_stalls(out: list[tuple[float, float, float]], period: float = 0.005) -> None:
+    """How late the loop wakes a timer of ``period`` seconds, over and over (its stalls), with
+    the CPU the thread spent meanwhile: a late wake-up with little CPU is the machine's load
+    (the process was not scheduled), not the loop's work."""
+    last, cpu = time.perf_counter(), time.thread_time()
+    while True:
+        await asyncio.sleep(period)
+        now, now_cpu = time.perf_counter(), time.thread_time()
+        out.append((max(0.0, now - last - period), now_cpu - cpu, now))
+        last, cpu = now, now_cpu
 
 
 def main() -> int:

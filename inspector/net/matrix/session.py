@@ -8,6 +8,8 @@ Invariants:
   session run again (a new capture, ``-429-N`` before the extension), at most
   :data:`MAX_WAITS` times; each wait is recorded in the run's ``rate_limits``. Anything else
   ends the run: an error is a run with its error class, never a blank.
+- Judging runs in steps (:func:`judge_in_steps`): one replica or one quirk scan between two
+  turns of the loop, so 16 sessions judging at once never stall a window's loop for long.
 - An exception that is no InspectorError (a bug) still ends as a run (``error``, class
   ``InternalError``), so one broken session never loses the matrix.
 """
@@ -23,6 +25,9 @@ from typing import Any, Final
 
 import httpx
 
+from inspector.core.analysis.session import Analysis
+from inspector.core.clients.judge import judge_attempt
+from inspector.core.clients.registry import REPLICAS
 from inspector.core.matrix.cells import CellRun, ErrorInfo, RateLimit
 from inspector.core.matrix.judge import judge_run
 from inspector.core.matrix.spec import MatrixSpec, Target
@@ -103,6 +108,7 @@ async def run_job(
         if session is None:
             return CellRun(job.run, "error", capture=None, error=error, duration=duration,
                            rate_limits=tuple(waits))  # fmt: skip
+        await judge_in_steps(session.analysis)
         provider = REGISTRY.get(job.profile.dialect)
         return judge_run(session.analysis, job.scenario.expect, run=job.run,
                          capture=name if session.writer is not None else None,
@@ -131,6 +137,21 @@ async def _session(
     error = session.error
     info = ErrorInfo(type(error).__name__, str(error).splitlines()[0]) if error else None
     return session, info
+
+
+async def judge_in_steps(analysis: Analysis) -> None:
+    """Work out what judging the session needs, one piece at a time, yielding to the loop in
+    between: each ended attempt's quirk scan, then each client replica on it (both cached in
+    the core, so :func:`judge_run` then reads them). A window's loop streaming other sessions
+    never waits for a whole session's judging at once."""
+    for view in analysis.attempts:
+        if not view.state.ended:
+            continue
+        view.quirks  # noqa: B018 - the scan runs (and is cached) on first access
+        await asyncio.sleep(0)
+        for replica in REPLICAS:
+            judge_attempt(view, replica)
+            await asyncio.sleep(0)
 
 
 def _retry_after(error: Exception | None) -> float | None:
