@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import qasync
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from inspector.core.matrix.cells import CellRun, ErrorInfo
 from inspector.core.matrix.result import load_result
@@ -195,6 +195,14 @@ def test_every_button_and_the_spec_builder(
     assert "3 targets × 2 scenarios × 2 run(s)" in m.status.text()
     qtbot.mouseClick(m.buttons["edit_spec"], Qt.MouseButton.LeftButton)
     qtbot.mouseClick(m.spec_dialog.cancel_button, Qt.MouseButton.LeftButton)  # type: ignore[union-attr]
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "matrix.json").write_text('{"format_version": 7}')
+    said: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda *a: said.append(a[-1])))
+    m.close()
+    assert not window.open(str(bad)) and "format_version" in said[0]  # one line, said
+    assert not m.isVisible()
     spec_file.write_text("{}")
     qtbot.mouseClick(m.buttons["edit_spec"], Qt.MouseButton.LeftButton)
     qtbot.mouseClick(m.spec_dialog.load_button, Qt.MouseButton.LeftButton)  # type: ignore[union-attr]

@@ -280,7 +280,7 @@ class MainWindow(QMainWindow):
     def open_matrix(self, folder: str | None = None) -> bool:
         """Live ▸ Matrix…: the Matrix view, on a saved matrix ``folder`` if given."""
         self.matrix = matrixopen.show(self, self.matrix, folder)
-        return folder is None or self.matrix.folder is not None
+        return self.matrix.isVisible()
 
     def open_compare(self) -> None:
         from .compare import CompareWindow

@@ -206,9 +206,10 @@ class MatrixGrid(QTableWidget):
         fg, bg = _colours(colour)
         item.setForeground(QBrush(fg))
         item.setBackground(QBrush(bg))
-        font = QFont(item.font())
-        font.setBold(change is not None)
-        item.setFont(font)
+        if item.font().bold() != (change is not None):  # marks a change (with its words)
+            font = QFont(item.font())
+            font.setBold(change is not None)
+            item.setFont(font)
 
 
 def _colours(word: str) -> tuple[QColor, QColor]:

@@ -43,8 +43,9 @@ def show(w: MainWindow, window: MatrixWindow | None, folder: str | None) -> Matr
         dialogs.close_on_keys(window)
         screen = w.screen() or QGuiApplication.primaryScreen()
         window.setGeometry(screenfit.clamped(window.geometry(), screen.availableGeometry()))
-    if folder is not None:
-        window.open_folder(folder)
+    if folder is not None and not window.open_folder(folder):
+        dialogs.cannot_open(w, folder, window.status.text())  # headless: one line, exit 2
+        return window
     window.show()
     window.raise_()
     return window

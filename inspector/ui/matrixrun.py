@@ -83,9 +83,10 @@ class MatrixRun(QObject):
         if result is None or self.grid.result is not result:
             self.grid.show_result(runner.result)
         chosen = keys if keys is not None else [c.key for c in runner.result]
-        for key in chosen:  # a rerun's cells go back to pending at once
-            runner.result.cells[key].runs = []
-            self.grid.mark(runner.result.cells[key])
+        if keys is not None:  # a rerun's cells go back to pending at once
+            for key in chosen:
+                runner.result.cells[key].runs = []
+                self.grid.mark(runner.result.cells[key])
         self._planned = len(chosen) * spec.runs
         self.grid.flush()
         self.task = asyncio.ensure_future(self._run(runner, chosen))
