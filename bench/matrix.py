@@ -28,6 +28,8 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+import httpx
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -35,9 +37,12 @@ from proxy import process  # bench/proxy.py: a toolcall-inspector process, stopp
 
 from inspector.core.analysis.session import Analysis
 from inspector.core.capture.reader import load
+from inspector.core.matrix.spec import MatrixSpec
 from inspector.core.providers import REGISTRY
+from inspector.core.requests.scenarios import RequestSpec
 from inspector.net.matrix.default import default_spec
 from inspector.net.matrix.runner import MatrixRunner
+from inspector.net.matrix.session import request_for
 
 MODELS = [
     "demo-clean", "demo-parallel", "demo-glm-empty-string", "demo-parallel-index-0",
@@ -103,10 +108,35 @@ async def bench(sessions: int, delay: float, concurrency: int, out: Path, demo: 
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"the matrix's CPU: {cpu:.2f} s ({cpu / wall:.0%} of one core); "
           f"load average {load} on {os.cpu_count()} CPUs")  # fmt: skip
+    base = await _baseline(spec, demo, concurrency)
+    print(f"baseline, the same requests read by plain httpx (no recording, no judging): "
+          f"{base:.2f} s, {base / ideal:.2f}x the ideal: what the provider and this machine "
+          "allow")  # fmt: skip
     if broken:
         print(f"FAILED: {len(broken)} sessions did not run as scripted, e.g. {broken[:3]}")
         return 1
     return 0
+
+
+async def _baseline(spec: MatrixSpec, demo: str, concurrency: int) -> float:
+    """Seconds to stream every session's first request with plain httpx, ``concurrency`` at a
+    time, reading and dropping the bytes: the floor the matrix is measured against."""
+    gate = asyncio.Semaphore(concurrency)
+    requests = [request_for(t.profile.resolved(demo), s) for t in spec.targets
+                for s in spec.scenarios for _ in range(spec.runs)]  # fmt: skip
+
+    async def one(client: httpx.AsyncClient, req: RequestSpec) -> None:
+        async with (
+            gate,
+            client.stream("POST", req.url, json=req.body, headers=dict(req.headers)) as r,
+        ):
+            async for _ in r.aiter_raw():
+                pass
+
+    async with httpx.AsyncClient(trust_env=False, timeout=60) as client:
+        began = time.perf_counter()
+        await asyncio.gather(*(one(client, r) for r in requests))
+        return time.perf_counter() - began
 
 
 async def _loop_stalls(out: list[tuple[float, float, float]], period: float = 0.005) -> None:

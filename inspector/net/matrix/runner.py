@@ -132,12 +132,15 @@ class MatrixRunner:
         per_target = {t.name: asyncio.Semaphore(t.concurrency) for t in self.spec.targets}
         async with contextlib.AsyncExitStack() as stack:
             demo_url = self.demo_url or (await self._demo(stack) if needs_demo else None)
-            local = await stack.enter_async_context(_client(False, self.spec.concurrency))
-            remote = await stack.enter_async_context(_client(True, self.spec.concurrency))
+            clients: dict[bool, httpx.AsyncClient] = {}  # by "local": each made once, if needed
             for target, scenario, run, secret in jobs:
                 profile = target.profile.resolved(demo_url) if demo_url else target.profile
                 job = Job(target, self.spec.scenario(scenario), run, profile, secret)
-                client = local if _is_local(profile.base_url) else remote
+                local = _is_local(profile.base_url)
+                if local not in clients:
+                    made = _client(not local, self.spec.concurrency)
+                    clients[local] = await stack.enter_async_context(made)
+                client = clients[local]
                 task = asyncio.create_task(
                     self._one(job, client, gate, per_target[target.name]),
                     name=f"matrix {target.name} x {scenario} #{run}",
