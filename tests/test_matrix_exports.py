@@ -122,9 +122,9 @@ def test_html_cells_carry_words_colours_and_each_runs_capture() -> None:
     classes = {"".join(el.itertext()): el.get("class") for el in cells}
     flaky = next(t for t in classes if t.startswith("✖ INVALID"))
     assert classes[flaky] == "w-invalid" and "2/3" in flaky and "runs 1 2 3" in flaky
-    assert classes["✔ pass1/1"] == "w-pass"
+    assert classes["✔ pass 1/1"] == "w-pass"
     assert classes["… pending"] == "w-pending"  # a cell not run yet is never blank
-    assert "client first-client w-agrees" in classes.values()
+    assert classes["✓ 4/4agrees"] == "client first-client w-agrees"  # symbol, rate, then word
     titled = [el for el in doc.iter() if el.get("title")]  # type: ignore[attr-defined]
     assert any("ReadTimeout: no byte in 5 s" in el.get("title") for el in titled)
     headers = ["".join(el.itertext()) for el in doc.iter() if el.tag == NS + "th"]  # type: ignore[attr-defined]

@@ -25,7 +25,7 @@ from urllib.parse import quote
 
 from inspector.core.matrix.cells import PRECEDENCE, Cell
 from inspector.core.matrix.result import MatrixResult
-from inspector.core.reports.words import CLIENT_WORDS, MEANING, label
+from inspector.core.reports.words import CLIENT_WORDS, MEANING, SYMBOL, label
 
 MARKDOWN: Final = "matrix.md"
 HTML: Final = "matrix.html"
@@ -185,8 +185,10 @@ td.client,th.client{border-left-width:1px}
 td.first-client,th.first-client{border-left:3px solid #888}
 td a{color:inherit;text-decoration:none}
 td a:hover{text-decoration:underline}
-.rate{margin-left:.4em;font-variant-numeric:tabular-nums;opacity:.85}
-.runs{margin-left:.4em;font-size:.8em}
+.cw{font-size:.85em}
+th.client{white-space:normal;min-width:4.5em}
+.rate{font-variant-numeric:tabular-nums;opacity:.85}
+.runs{font-size:.8em}
 .legend td{white-space:normal}
 @media (prefers-color-scheme:dark){
  body{color:#dfe1e5;background:#1e1f22}
@@ -219,11 +221,19 @@ def _html_cell(cell: Cell) -> str:
     first = next((local_href(r.capture) for r in runs if local_href(r.capture)), None)
     body = _link(label(cell.word), first, cell_details(cell))
     if runs:
-        body += f'<span class="rate">{escape(cell.pass_rate)}</span>'
+        body += f' <span class="rate">{escape(cell.pass_rate)}</span>'
     if len(runs) > 1:  # each run's capture, by number
         links = [_link(str(r.run), local_href(r.capture), r.word) for r in runs]
-        body += '<span class="runs">runs ' + " ".join(links) + "</span>"
+        body += ' <span class="runs">runs ' + " ".join(links) + "</span>"
     return f'<td class="w-{_slug(cell.word)}">{body}</td>'
+
+
+def _client_html(cc: ClientColumn) -> str:
+    """Narrow: ``✓ 6/6`` over ``agrees`` (``n/a`` alone)."""
+    if not cc.judged:
+        return escape(label(cc.word))
+    symbol = SYMBOL.get(cc.word, "")
+    return f'{escape(symbol)} {cc.right}/{cc.judged}<br><span class="cw">{escape(cc.word)}</span>'
 
 
 def _rows_html(result: MatrixResult) -> Iterable[str]:
@@ -234,7 +244,8 @@ def _rows_html(result: MatrixResult) -> Iterable[str]:
         for i, replica in enumerate(result.replicas):
             cc = client_column(result, row.name, replica)
             first = " first-client" if i == 0 else ""
-            out.append(f'<td class="client{first} w-{_slug(cc.colour_key)}">{escape(cc.text)}</td>')
+            cls = f"client{first} w-{_slug(cc.colour_key)}"
+            out.append(f'<td class="{cls}">{_client_html(cc)}</td>')
         yield "".join(out) + "</tr>"
 
 
@@ -246,7 +257,8 @@ def to_html(result: MatrixResult) -> str:
         group += f'<th colspan="{n_r}" class="group first-client">clients</th>'
     names = [f'<th scope="col">{escape(s)}</th>' for s in result.scenarios]
     names += [
-        f'<th scope="col" class="client{" first-client" if i == 0 else ""}">{escape(r)}</th>'
+        f'<th scope="col" class="client{" first-client" if i == 0 else ""}">'
+        f"{escape(r).replace('-', '-<wbr>')}</th>"
         for i, r in enumerate(result.replicas)
     ]
     legend = "".join(
