@@ -88,6 +88,9 @@ class ResponsesRun(SdkChunkRun):
         self.done: dict[Any, Any] = {}  # output_index -> the done item
         self.positions: dict[tuple[Any, Any, Any], Any] = {}
         self.final: list[Any] | None = None  # the completed response's output
+        self._shown: list[tuple[tuple[str | None, str | None], Any, int] | None] = []
+        """Per call shown: (id, name), the arguments value read and how many of its pieces
+        (of a :class:`_Text`), when the shown text is that value's; else None."""
 
     def chunk(self, data: Any) -> None:
         kind = attr(data, "type")
@@ -133,9 +136,7 @@ class ResponsesRun(SdkChunkRun):
         elif kind == "response.function_call_arguments.delta":
             output = self._item(attr(event, "output_index"))
             if attr(output, "type") == "function_call":
-                arguments = attr(output, "arguments")
-                arguments += attr(event, "delta")
-                output["arguments"] = arguments
+                _append(output, attr(event, "delta"))
         elif kind == "response.output_item.done":
             self._item_done(attr(event, "item"), attr(event, "output_index"))
         elif kind == "response.completed":
@@ -240,22 +241,93 @@ class ResponsesRun(SdkChunkRun):
         else:
             return
         for pos, item in enumerate(items):
-            now = _mirrored(item)
-            if pos >= len(self.calls):
-                self.calls.append(Partial(now.id, now.name, [now.arguments]))
-                self.touched.add(pos)
-                continue
-            held = self.calls[pos]
-            before = held.arguments
-            if (held.id, held.name, before) == (now.id, now.name, now.arguments):
-                continue
-            if now.arguments.startswith(before):
-                held.parts.append(now.arguments[len(before) :])
-            else:
-                held.parts = [now.arguments]
-                held.rewritten += 1
-            held.id, held.name = now.id, now.name
+            if not self._grown(pos, item):
+                self._mirror_one(pos, item)
+
+    def _grown(self, pos: int, item: Any) -> bool:
+        """The call at ``pos`` shown without reading its text whole: its id and name as shown,
+        its arguments the same string, or the same :class:`_Text` with pieces added (shown as
+        one more part). False when it must be read whole."""
+        shown = self._shown[pos] if pos < len(self._shown) else None
+        value = _get(item, "arguments")
+        if shown is None or type(value) not in (str, _Text):
+            return False
+        try:
+            ident = (_text(_get(item, "call_id")), _text(_get(item, "name")))
+        except ValueError:
+            return False
+        was, count = shown[1], shown[2]
+        if ident != shown[0]:
+            return False
+        if value is was:
+            if type(value) is str:
+                return True
+        elif not (type(value) is _Text and count == 0 and value.parts[0] is was):
+            return False
+        else:
+            count = 1  # a string turned into pieces by its first delta
+        assert isinstance(value, _Text)
+        added = "".join(value.parts[count:])
+        if added:
+            self.calls[pos].parts.append(added)
             self.touched.add(pos)
+        self._shown[pos] = (shown[0], value, len(value.parts))
+        return True
+
+    def _mirror_one(self, pos: int, item: Any) -> None:
+        """The call at ``pos`` read whole and compared with what is shown."""
+        now = _mirrored(item)
+        value = _get(item, "arguments")
+        text = value.text() if type(value) is _Text else value if type(value) is str else None
+        shown = None  # the shown text is this value's: later pieces can be added to it
+        if text is not None and text == now.arguments:
+            shown = ((now.id, now.name), value, len(value.parts) if type(value) is _Text else 0)
+        if pos >= len(self.calls):
+            self.calls.append(Partial(now.id, now.name, [now.arguments]))
+            self._shown.append(shown)
+            self.touched.add(pos)
+            return
+        self._shown[pos] = shown
+        held = self.calls[pos]
+        before = held.arguments
+        if (held.id, held.name, before) == (now.id, now.name, now.arguments):
+            return
+        if now.arguments.startswith(before):
+            held.parts.append(now.arguments[len(before) :])
+        else:
+            held.parts = [now.arguments]
+            held.rewritten += 1
+        held.id, held.name = now.id, now.name
+        self.touched.add(pos)
+
+
+class _Text:
+    """An item's argument text while deltas append to it, held as its pieces (the library's
+    ``+=`` copies the whole string on every delta: quadratic in a call's size). Only added
+    items hold one, and only the mirror and :func:`_args` read it."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, first: str) -> None:
+        self.parts = [first]
+
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+def _append(output: dict[str, Any], delta: Any) -> None:
+    """``output.arguments += delta`` (Python's ``+=`` on whatever the values are: a string
+    delta onto string arguments is kept as a piece)."""
+    arguments: Any = output.get("arguments")
+    if type(delta) is str and type(arguments) in (str, _Text):
+        if type(arguments) is str:
+            arguments = output["arguments"] = _Text(arguments)
+        arguments.parts.append(delta)
+        return
+    if type(arguments) is _Text:
+        arguments = arguments.text()
+    arguments += delta
+    output["arguments"] = arguments
 
 
 def _parsed_output(output: Any) -> list[Any]:
@@ -301,4 +373,6 @@ def _args(value: Any) -> str:
         return ""
     if isinstance(value, str):
         return value
+    if isinstance(value, _Text):
+        return value.text()
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
