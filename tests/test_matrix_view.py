@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -118,12 +119,22 @@ def test_cancel_keeps_finished_cells_and_compare_marks_changes(
     window: MainWindow, qloop: qasync.QEventLoop, qtbot: Any, tmp_path: Path
 ) -> None:
     m = _matrix(window)
-    m.runs.demo_chunk_delay = 0.05  # slow enough to cancel mid-way
+    spec = m.spec  # slow enough to cancel mid-way (the request's header decides the pace)
+    slow = [
+        replace(t, profile=replace(t.profile, headers={**t.profile.headers,
+                                                       "x-demo-chunk-delay": "0.05"}))
+        for t in spec.targets
+    ]  # fmt: skip
+    m.use_spec(replace(spec, targets=tuple(slow)))
 
     async def cancel_after_first() -> None:
         async with asyncio.timeout(20):
             while m.result is None or not any(c.runs for c in m.result):
                 await asyncio.sleep(0.01)
+        await asyncio.sleep(0.15)  # a flush: the cells whose sessions started say so
+        assert any("▶ running" in row for t in _texts(m) for row in t) or all(
+            c.runs for c in m.result
+        )
         qtbot.mouseClick(m.buttons["cancel"], Qt.MouseButton.LeftButton)
         await m.runs.wait()
 
@@ -132,6 +143,7 @@ def test_cancel_keeps_finished_cells_and_compare_marks_changes(
     assert m.result is not None
     words = [c.word for c in m.result]
     assert any(w != "pending" for w in words), words  # finished cells kept
+    assert not any("running" in text for row in _texts(m) for text in row)  # pending again
     assert "cancelled" in m.status.text()
     assert m.buttons["run"].isEnabled() and not m.buttons["cancel"].isEnabled()
     saved = load_result(m.folder)  # type: ignore[arg-type]

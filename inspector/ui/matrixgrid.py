@@ -58,6 +58,8 @@ class MatrixGrid(QTableWidget):
         self.setFont(font)
         self.result: MatrixResult | None = None
         self._dirty: set[tuple[str, str]] = set()
+        self.started: set[tuple[str, str]] = set()
+        """Cells whose first session has started (shown ``running`` until a run is in)."""
         self.changes: dict[tuple[str, str], CellChange] = {}
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -76,6 +78,7 @@ class MatrixGrid(QTableWidget):
         """Lay the grid out for ``result`` and fill every cell."""
         self.result, self.changes = result, {}
         self._dirty.clear()
+        self.started.clear()
         cols = [*result.scenarios, *(CLIENT_PREFIX + r for r in result.replicas)]
         self.clear()
         self.setRowCount(len(result.rows))
@@ -142,6 +145,16 @@ class MatrixGrid(QTableWidget):
         """Note that ``cell`` changed (cheap: drawn at the next :meth:`flush`)."""
         self._dirty.add(cell.key)
 
+    def mark_started(self, cell: Cell) -> None:
+        """Note that ``cell``'s sessions started (drawn at the next :meth:`flush`)."""
+        self.started.add(cell.key)
+        self._dirty.add(cell.key)
+
+    def settle(self) -> None:
+        """The run ended: a cell still ``running`` (cancelled) goes back to ``pending``."""
+        self._dirty |= self.started
+        self.started.clear()
+
     def flush(self) -> int:
         """Redraw the cells noted since the last flush (and their rows' client columns);
         returns how many."""
@@ -172,8 +185,10 @@ class MatrixGrid(QTableWidget):
             if every or (only is not None and scenario in only):
                 cell = res.cell(target, scenario)
                 rate = "" if cell.word == "pending" else cell.pass_rate
-                self._put(r, c, (target, scenario), cell.word, label(cell.word), rate,
-                          cell_details(cell))  # fmt: skip
+                word = label(cell.word)
+                if cell.word == "pending" and cell.key in self.started:
+                    word = "▶ running"
+                self._put(r, c, cell.key, cell.word, word, rate, cell_details(cell))
         for i, replica in enumerate(res.replicas):
             cc = client_column(res, target, replica)
             rate = f"{cc.right}/{cc.judged}" if cc.judged else ""

@@ -76,7 +76,7 @@ class MatrixRun(QObject):
         if self.running:
             return False
         runner = MatrixRunner(
-            spec, folder, on_cell_started=self.grid.mark, on_cell_finished=self.grid.mark,
+            spec, folder, on_cell_started=self.grid.mark_started, on_cell_finished=self.grid.mark,
             demo_chunk_delay=self.demo_chunk_delay, result=result,
         )  # fmt: skip
         self.runner, self._cancelled = runner, False
@@ -86,6 +86,7 @@ class MatrixRun(QObject):
         if keys is not None:  # a rerun's cells go back to pending at once
             for key in chosen:
                 runner.result.cells[key].runs = []
+                self.grid.started.discard(key)
                 self.grid.mark(runner.result.cells[key])
         self._planned = len(chosen) * spec.runs
         self.grid.flush()
@@ -134,6 +135,7 @@ class MatrixRun(QObject):
                 line += f" (could not write {runner.out_dir}: {exc.strerror or exc})"
             if shiboken6.isValid(self._clock):
                 self._clock.stop()
+                self.grid.settle()
                 self._tick()
                 self.running_changed.emit(False)
                 self.ended.emit(f"Matrix {line} — {runner.out_dir}")
