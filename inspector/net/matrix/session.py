@@ -24,8 +24,9 @@ from pathlib import Path
 from typing import Any, Final
 
 import httpx
+import orjson
 
-from inspector.core.analysis.session import Analysis
+from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.clients.judge import judge_attempt
 from inspector.core.clients.registry import REPLICAS
 from inspector.core.matrix.cells import CellRun, ErrorInfo, RateLimit
@@ -33,6 +34,7 @@ from inspector.core.matrix.judge import judge_run
 from inspector.core.matrix.spec import MatrixSpec, Target
 from inspector.core.providers import REGISTRY
 from inspector.core.requests.scenarios import Profile, RequestSpec, Scenario, build_request
+from inspector.core.verdicts.tools import ToolRegistry
 
 from ..errors import ProviderHTTPError
 from ..policy import LoopSettings
@@ -133,9 +135,14 @@ async def _session(
                             "matrix_run": job.run}  # fmt: skip
     try:
         request = request_for(job.profile, job.scenario)
+        analysis = Analysis(
+            Settings(dialect=job.profile.dialect, validation=settings.tool_argument_validation),
+            providers=REGISTRY,
+        )
+        analysis.user_tools = tools_of(request)
         session = MatrixSession(request, dialect=job.profile.dialect, settings=settings,
                                 capture_path=path, key=job.key, meta=meta,
-                                analysis=None, client=client)  # fmt: skip
+                                analysis=analysis, client=client)  # fmt: skip
         path.parent.mkdir(parents=True, exist_ok=True)
         await session.run()
     except asyncio.CancelledError:
@@ -146,6 +153,25 @@ async def _session(
     error = session.error
     info = ErrorInfo(type(error).__name__, str(error).splitlines()[0]) if error else None
     return session, info
+
+
+_REGISTRIES: dict[bytes, ToolRegistry] = {}
+
+
+def tools_of(request: RequestSpec) -> ToolRegistry | None:
+    """The request's tools as a registry, built once per tool list (checking every schema
+    costs ~10 ms a request: a matrix sends the same tools again and again). A registry only
+    caches its validators, so one serves every session of the loop's thread."""
+    tools = request.body.get("tools")
+    if not tools:
+        return None
+    key = orjson.dumps(tools, option=orjson.OPT_SORT_KEYS)
+    registry = _REGISTRIES.get(key)
+    if registry is None:
+        if len(_REGISTRIES) >= 256:
+            _REGISTRIES.clear()
+        registry = _REGISTRIES[key] = ToolRegistry.from_definitions(request.body)
+    return registry
 
 
 async def judge_in_steps(analysis: Analysis) -> None:
