@@ -45,8 +45,32 @@ _FIELDS: Final = {
 }
 
 
-def accumulate_delta(acc: dict[Any, Any], delta: dict[Any, Any]) -> dict[Any, Any]:
-    """``openai/lib/streaming/_deltas.py``'s ``accumulate_delta``, line for line."""
+class Pieces:
+    """A string the library grows with ``+=``, held as its pieces: its ``+=`` copies the whole
+    string on every delta (quadratic in a call's size); joined only where it is read.
+
+    Only values nobody else reads while the stream arrives are held so: a tool call's (and the
+    legacy ``function_call``'s) arguments, a message's text fields. A piece is only ever added
+    where the library would concatenate two strings."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, *parts: str) -> None:
+        self.parts = list(parts)
+
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+_MESSAGE, _ENTRY, _FUNCTION, _OTHER = range(4)
+"""Where a dict sits in the snapshot (what :class:`Pieces` may hold there)."""
+
+
+def accumulate_delta(
+    acc: dict[Any, Any], delta: dict[Any, Any], _at: int = _MESSAGE
+) -> dict[Any, Any]:
+    """``openai/lib/streaming/_deltas.py``'s ``accumulate_delta``, line for line (``acc`` a
+    message snapshot), but for the strings it keeps as :class:`Pieces`."""
     for key, delta_value in delta.items():
         if key not in acc or acc[key] is None:
             if _has_indexed_entries(delta_value):
@@ -58,24 +82,45 @@ def accumulate_delta(acc: dict[Any, Any], delta: dict[Any, Any]) -> dict[Any, An
         if key in ("index", "type"):
             acc[key] = delta_value
             continue
-        if isinstance(acc_value, str) and isinstance(delta_value, str):  # noqa: SIM114
+        if type(acc_value) is Pieces:  # a string: only another string changes it
+            if isinstance(delta_value, str):
+                acc_value.parts.append(delta_value)
+            continue
+        if isinstance(acc_value, str) and isinstance(delta_value, str):
+            if _pieces(_at, key):
+                acc[key] = Pieces(acc_value, delta_value)
+                continue
             acc_value += delta_value
         elif isinstance(acc_value, int | float) and isinstance(delta_value, int | float):
             acc_value += delta_value
         elif isinstance(acc_value, dict) and isinstance(delta_value, dict):
-            acc_value = accumulate_delta(acc_value, delta_value)
+            acc_value = accumulate_delta(acc_value, delta_value, _inner(_at, key))
         elif isinstance(acc_value, list) and isinstance(delta_value, list):
             if all(isinstance(x, str | int | float) for x in acc_value) and (
                 acc_value or not _has_indexed_entries(delta_value)
             ):
                 acc_value.extend(delta_value)
                 continue
-            _merge_entries(acc_value, delta_value)
+            _merge_entries(
+                acc_value, delta_value, _ENTRY if (_at, key) == (_MESSAGE, "tool_calls") else _OTHER
+            )
         acc[key] = acc_value
     return acc
 
 
-def _merge_entries(acc_value: list[Any], delta_value: list[Any]) -> None:
+def _pieces(at: int, key: Any) -> bool:
+    """Whether a string at ``key`` of a dict at ``at`` is kept as :class:`Pieces`."""
+    return (at == _FUNCTION and key == "arguments") or (at == _MESSAGE and key != "tool_calls")
+
+
+def _inner(at: int, key: Any) -> int:
+    """Where the dict at ``key`` of a dict at ``at`` sits."""
+    if (at, key) in ((_ENTRY, "function"), (_MESSAGE, "function_call")):
+        return _FUNCTION
+    return _OTHER
+
+
+def _merge_entries(acc_value: list[Any], delta_value: list[Any], at: int = _OTHER) -> None:
     for entry in delta_value:
         if not isinstance(entry, dict):
             raise TypeError(f"Unexpected list delta entry is not a dictionary: {entry}")
@@ -93,7 +138,7 @@ def _merge_entries(acc_value: list[Any], delta_value: list[Any]) -> None:
         else:
             if not isinstance(acc_entry, dict):
                 raise TypeError("not handled yet")
-            acc_value[index] = accumulate_delta(acc_entry, entry)
+            acc_value[index] = accumulate_delta(acc_entry, entry, at)
 
 
 def _has_indexed_entries(value: object) -> bool:
@@ -101,24 +146,27 @@ def _has_indexed_entries(value: object) -> bool:
 
 
 def _ordered(value: Any, kind: str) -> Any:
-    """``to_dict()`` of a model built from ``value``: its fields in the model's order, then
-    the rest (the order shows in the library's error messages)."""
+    """``to_dict()`` of a model built from ``value``: a fresh copy, its fields in the model's
+    order, then the rest (the order shows in the library's error messages)."""
     if not isinstance(value, dict):
-        return value
+        return fresh(value)
     fields = _FIELDS[kind]
     out = {k: value[k] for k in fields if k in value}
     out.update((k, v) for k, v in value.items() if k not in out)
-    if kind == "delta" and isinstance(out.get("tool_calls"), list):
-        out["tool_calls"] = [_ordered(tc, "tool_call") for tc in out["tool_calls"]]
-    elif kind == "tool_call" and "function" in out:
-        out["function"] = _ordered(out["function"], "function")
+    for k, v in out.items():
+        if kind == "delta" and k == "tool_calls" and isinstance(v, list):
+            out[k] = [_ordered(tc, "tool_call") for tc in v]
+        elif kind == "tool_call" and k == "function":
+            out[k] = _ordered(v, "function")
+        else:
+            out[k] = fresh(v)
     return out
 
 
 def delta_dict(value: Any) -> dict[Any, Any]:
     if not isinstance(value, dict):
         raise AttributeError(f"'{type(value).__name__}' object has no attribute 'to_dict'")
-    return dict(_ordered(fresh(value), "delta"))
+    return dict(_ordered(value, "delta"))
 
 
 def fresh(value: Any) -> Any:

@@ -42,6 +42,7 @@ from inspector.core.base.model import EventKind
 from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Partial, Replica
 from inspector.core.clients.handwritten import attr
 from inspector.core.clients.openai_deltas import (
+    Pieces,
     accumulate_delta,
     delta_dict,
     model_chunk,
@@ -108,7 +109,8 @@ class _ChatRun(SdkChunkRun):
         super().__init__(exchange)
         self.snapshot: dict[str, Any] | None = None
         self.states: list[_Choice] = []
-        self._held: list[HandedCall] = []
+        self._shown: list[_Shown | None] = []
+        """Per call shown, what its text was read from (see :func:`_shown`)."""
 
     def chunk(self, data: Any) -> None:
         if attr(data, "object") != "chat.completion.chunk":
@@ -129,13 +131,17 @@ class _ChatRun(SdkChunkRun):
             index = attr(choice, "index")
             try:
                 snapshot = choices[index]
-                before = [attr(c, "type") for c in attr(snapshot["message"], "tool_calls") or []]
+                held = attr(snapshot["message"], "tool_calls") or []
+                before = [c.get("type") if type(c) is dict else attr(c, "type") for c in held]
                 message = accumulate_delta(snapshot["message"], delta_dict(attr(choice, "delta")))
                 snapshot["message"] = message
+                after = (message.get("tool_calls") or []) if before else []
                 for i, kind in enumerate(before):
-                    after = (message.get("tool_calls") or [])[i]
+                    call = after[i]
                     if kind == "function":
-                        assert attr(after, "type") == "function"
+                        assert (call.get("type") if type(call) is dict else attr(call, "type")) == (
+                            "function"
+                        )
             except IndexError:
                 snapshot = _new_choice(choice)
                 choices.append(snapshot)
@@ -209,24 +215,85 @@ class _ChatRun(SdkChunkRun):
     def _mirror(self) -> None:
         """Point ``calls`` at the first choice's tool calls as they now stand (a call's
         arguments only grow by concatenation, unless replaced: then they are rewritten)."""
-        held = self._held
         for pos, call in enumerate(_first_calls(self.snapshot)):
-            now = _mirrored(call)
-            if pos < len(held) and held[pos] == now:
-                continue
+            if not self._grown(pos, call):
+                self._mirror_one(pos, call)
+
+    def _grown(self, pos: int, call: Any) -> bool:
+        """The call at ``pos`` shown without reading it whole: the same objects as when last
+        read (strings, or the same :class:`Pieces` with pieces added: shown as one more
+        part). False when it must be read whole."""
+        shown = self._shown[pos] if pos < len(self._shown) else None
+        if shown is None or call is not shown[0]:
+            return False
+        fn = call.get("function")
+        if fn is not shown[2] or call.get("id") is not shown[1]:
+            return False
+        name, value = (fn.get("name"), fn.get("arguments")) if type(fn) is dict else (None, None)
+        was, count = shown[4], shown[5]
+        if name is not shown[3]:
+            return False
+        if value is was:
+            if type(value) is not Pieces:
+                return True
+        elif not (type(value) is Pieces and count == 0 and value.parts[0] is was):
+            return False
+        else:
+            count = 1  # a string turned into pieces by the next delta
+        assert isinstance(value, Pieces)
+        added = "".join(value.parts[count:])
+        if added:
+            self.calls[pos].parts.append(added)
             self.touched.add(pos)
-            if pos >= len(self.calls):
-                self.calls.append(Partial(now.id, now.name, [now.arguments]))
-                held.append(now)
-                continue
-            partial, before = self.calls[pos], held[pos].arguments
-            if now.arguments.startswith(before):
-                partial.parts.append(now.arguments[len(before) :])
-            else:
-                partial.parts = [now.arguments]
-                partial.rewritten += 1
-            partial.id, partial.name = now.id, now.name
-            held[pos] = now
+        self._shown[pos] = (*shown[:5], len(value.parts))
+        return True
+
+    def _mirror_one(self, pos: int, call: Any) -> None:
+        """The call at ``pos`` read whole and compared with what is shown."""
+        now = _mirrored(call)
+        self._shown[pos : pos + 1] = [_shown(call, now)]
+        if pos >= len(self.calls):
+            self.calls.append(Partial(now.id, now.name, [now.arguments]))
+            self.touched.add(pos)
+            return
+        partial = self.calls[pos]
+        before = partial.arguments
+        if (partial.id, partial.name, before) == (now.id, now.name, now.arguments):
+            return
+        self.touched.add(pos)
+        if now.arguments.startswith(before):
+            partial.parts.append(now.arguments[len(before) :])
+        else:
+            partial.parts = [now.arguments]
+            partial.rewritten += 1
+        partial.id, partial.name = now.id, now.name
+
+
+_Shown = tuple[Any, Any, Any, Any, Any, int]
+"""What a call's shown text was read from: (call, id, function, name, arguments, pieces)."""
+
+
+def _shown(call: Any, now: HandedCall) -> _Shown | None:
+    """The objects ``now`` was read from, when they are strings (or None) and pieces, so
+    that the same objects mean the same text; else None."""
+    if type(call) is not dict:
+        return None
+    fn = call.get("function")
+    call_id = call.get("id")
+    name, value = (fn.get("name"), fn.get("arguments")) if type(fn) is dict else (None, None)
+    if not (_plain(call_id) and _plain(name)) or (call_id, name) != (now.id, now.name):
+        return None
+    if type(value) is Pieces:
+        text, count = value.text(), len(value.parts)
+    elif _plain(value):
+        text, count = value or "", 0
+    else:
+        return None
+    return (call, call_id, fn, name, value, count) if text == now.arguments else None
+
+
+def _plain(value: Any) -> bool:
+    return value is None or type(value) is str
 
 
 def _initial_snapshot(chunk: dict[str, Any]) -> dict[str, Any]:
@@ -333,6 +400,8 @@ def _arguments(value: Any) -> str:
         return ""
     if isinstance(value, str):
         return value
+    if isinstance(value, Pieces):
+        return value.text()
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
