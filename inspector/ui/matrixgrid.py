@@ -152,7 +152,8 @@ class MatrixGrid(QTableWidget):
 
     def settle(self) -> None:
         """The run ended: a cell still ``running`` (cancelled) goes back to ``pending``."""
-        self._dirty |= self.started
+        if self.result is not None:  # only those: a full redraw would stall the loop
+            self._dirty |= {k for k in self.started if not self.result.cells[k].runs}
         self.started.clear()
 
     def flush(self) -> int:
