@@ -90,6 +90,14 @@ def test_a_real_matrix_fills_live_and_a_click_opens_its_capture(
     assert window.doc.path is not None and window.doc.path.startswith(str(folder / "captures"))
     assert window.doc.analysis is not None and window.doc.analysis.attempts
 
+    # a client column: the row's first run that client got wrong, in the Clients view
+    litellm = 2 + m.result.replicas.index("litellm")
+    assert m.grid.item(1, litellm).text().startswith("✗"), m.grid.item(1, litellm).text()
+    rect = m.grid.visualItemRect(m.grid.item(1, litellm))  # demo-parallel-index-0: merged
+    qtbot.mouseClick(m.grid.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert "demo-parallel-index-0" in (window.doc.path or "")
+    assert window.views.tabs.currentWidget() is window.views.clients
+
     # rerun: the failed cells only (fault-500's), then a row and a cell; others untouched
     kept = load_result(folder).cell("demo-clean", "weather").runs[0].capture
     qtbot.mouseClick(m.buttons["rerun_failed"], Qt.MouseButton.LeftButton)

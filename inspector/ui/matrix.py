@@ -31,7 +31,8 @@ from PySide6.QtWidgets import (
 
 from inspector.core.base.errors import InspectorError
 from inspector.core.clients.registry import REPLICAS
-from inspector.core.matrix.diff import counts, diff
+from inspector.core.matrix.cells import ClientOutcome
+from inspector.core.matrix.diff import CLIENT_PREFIX, counts, diff
 from inspector.core.matrix.exports import summary, write_exports
 from inspector.core.matrix.result import FILE_NAME, MatrixResult, load_result
 from inspector.core.matrix.spec import MatrixSpec
@@ -55,6 +56,7 @@ BUTTONS = (
     ("Export…", "export_dialog", "Write matrix.json, matrix.md, matrix.html (and captures)"),
 )
 """(label, method, tooltip) of each button, in order."""
+_NA = ClientOutcome("n/a", None)
 REPLICA_NAMES = [r.name for r in REPLICAS]
 """The client column group of a matrix not run yet (the runner judges these)."""
 
@@ -62,8 +64,9 @@ REPLICA_NAMES = [r.name for r in REPLICAS]
 class MatrixWindow(QWidget):
     """The Matrix view (see the module docstring)."""
 
-    open_capture = Signal(str)
-    """Open this capture in the main window's lanes."""
+    open_capture = Signal(str, str)
+    """Open this capture in the main window's lanes (and, with a client's name, show the
+    Clients view)."""
 
     def __init__(self, base: Path, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
@@ -266,19 +269,28 @@ class MatrixWindow(QWidget):
     # -- cells ---------------------------------------------------------------------------
 
     def open_cell(self, row: int, col: int) -> None:
-        """Open the capture of the run that shows the cell's word (its worst run)."""
-        cell = self.grid.cell_at(row, col)
-        if cell is None or self.folder is None:
+        """Open the capture of the run that shows the cell's word (its worst run); for a
+        client column, the row's first run that client got wrong, in the Clients view."""
+        key, result = self.grid.key_at(row, col), self.result
+        if key is None or result is None or self.folder is None:
             return
-        runs = sorted(cell.runs, key=lambda r: r.word != cell.word)
-        run = next((r for r in runs if r.capture), None)
-        if run is None or run.capture is None:
-            why = "not run yet" if not cell.runs else "nothing was sent"
-            self.details.setText(f"{cell.target} × {cell.scenario}: no capture ({why}).")
+        target, column = key
+        client = column[len(CLIENT_PREFIX) :] if column.startswith(CLIENT_PREFIX) else ""
+        if client:
+            runs = [(c, r) for c in result if c.target == target for r in c.runs]
+            runs.sort(key=lambda cr: cr[1].clients.get(client, _NA).right is not False)
+        else:
+            cell = result.cell(target, column)
+            runs = sorted(((cell, r) for r in cell.runs), key=lambda cr: cr[1].word != cell.word)
+        found = next(((c, r, r.capture) for c, r in runs if r.capture), None)
+        if found is None:
+            why = "not run yet" if not runs else "nothing was sent"
+            self.details.setText(f"{target} × {column}: no capture ({why}).")
             return
-        path = self.folder / run.capture
+        cell, run, capture = found
+        path = self.folder / capture
         self.details.setText(f"Opened run {run.run} of {cell.target} × {cell.scenario}: {path}")
-        self.open_capture.emit(str(path))
+        self.open_capture.emit(str(path), client)
 
     def _describe(self, row: int, col: int) -> None:
         item = self.grid.item(row, col)

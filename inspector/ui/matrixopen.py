@@ -39,7 +39,7 @@ def show(w: MainWindow, window: MatrixWindow | None, folder: str | None) -> Matr
         from .matrix import MatrixWindow
 
         window = MatrixWindow(matrices_dir(), w)
-        window.open_capture.connect(lambda path: _open_capture(w, path))
+        window.open_capture.connect(lambda path, client: _open_capture(w, path, client))
         dialogs.close_on_keys(window)
         screen = w.screen() or QGuiApplication.primaryScreen()
         window.setGeometry(screenfit.clamped(window.geometry(), screen.availableGeometry()))
@@ -51,6 +51,9 @@ def show(w: MainWindow, window: MatrixWindow | None, folder: str | None) -> Matr
     return window
 
 
-def _open_capture(w: MainWindow, path: str) -> None:
+def _open_capture(w: MainWindow, path: str, client: str) -> None:
+    """A cell's capture in the lanes; a client column's in the Clients view too."""
     w.open(path)
+    if client:
+        w.views.show_clients()
     w.raise_()
