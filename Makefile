@@ -4,7 +4,7 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 
-.PHONY: run test lint typecheck contracts pytest bench screenshots clean fuzz test-slow bench-proxy bench-matrix verify-clients
+.PHONY: run test lint typecheck contracts pytest bench screenshots clean fuzz test-slow bench-proxy bench-matrix bench-stress verify-clients
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -48,6 +48,12 @@ bench: $(VENV)/.bench
 # processes on loopback, against the direct connection in the same run (bench/proxy.py).
 bench-proxy: $(STAMP)
 	$(BIN)/python bench/proxy.py
+
+# Peak memory over input size on the huge inputs of a long session (200k calls, 1M comments,
+# 10 MB of arguments in 100k fragments, a 200 MB line), for `analyze` and the window's loader
+# (bench/stress.py; goal <= 8x; `--scale 0.05` for a quick look).
+bench-stress: $(STAMP)
+	$(BIN)/python bench/stress.py
 
 # A compatibility matrix's wall time against its ideal: >= 200 demo-provider sessions at the
 # demo's 0.03 s pacing, 16 at a time (bench/matrix.py; goal within 1.3x of scripted / 16).
