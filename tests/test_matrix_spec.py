@@ -89,6 +89,11 @@ BAD = [
      "'headers' must be an object of strings"),
     ({"targets": [{"profile": "demo"}], "scenarios": ["weather"], "extra": 1},
      "unknown field(s) extra"),
+    ({"targets": [{"profile": "demo", "headers": {"Authorization": "Bearer sk-1"}}],
+      "scenarios": ["weather"]}, "header 'Authorization' would hold a credential"),
+    ({"targets": [{"profile": "x", "dialect": "openai-chat", "model": "m",
+                   "base_url": "https://u:sk-1@h/v1"}], "scenarios": ["weather"]},
+     "'base_url' would hold a credential"),
 ]  # fmt: skip
 
 

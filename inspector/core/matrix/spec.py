@@ -4,6 +4,9 @@ timeouts and concurrency limits; read from a JSON file (docs/matrix.md) and writ
 Invariants:
 - Reading never half-succeeds: a bad spec is a :class:`MatrixSpecError`, one line naming the
   file and the field (``spec.json: targets[2]: unknown profile 'x' (choose from: …)``).
+- No credential is ever in a spec (it is saved with the results): a header named like one
+  (``authorization``, ``x-api-key`` …) or a ``base_url`` with one is refused; the key is
+  named by ``key_env``.
 - Pure: a target names a profile (built in, or described inline with ``dialect`` and
   ``base_url``) and a model; its key is named by ``key_env`` only, never held. Resolving the
   key and the demo's URL is the runner's.
@@ -20,6 +23,7 @@ from typing import Any, Final, cast
 import orjson
 
 from inspector.core.base.errors import InspectorError
+from inspector.core.capture.redaction import is_secret_name, redact_url
 from inspector.core.providers import REGISTRY
 from inspector.core.requests.scenarios import (
     BUILTIN_PROFILES,
@@ -232,10 +236,18 @@ def _target(obj: Any, where: str) -> Target:
     options = obj.get("options")
     if options is not None and not isinstance(options, dict):
         raise MatrixSpecError(f"{where}: 'options' must be an object")
+    headers = _strings(obj, "headers", where)
+    secret = next((h for h in headers if is_secret_name(h)), None)
+    if secret is not None or redact_url(obj.get("base_url") or "") != (obj.get("base_url") or ""):
+        what = f"header {secret!r}" if secret is not None else "'base_url'"
+        raise MatrixSpecError(
+            f"{where}: {what} would hold a credential: a spec is saved with the results, "
+            "so name the variable holding it in 'key_env'"
+        )
     profile = replace(
         profile,
         model=obj.get("model") or profile.model,
-        headers={**profile.headers, **_strings(obj, "headers", where)},
+        headers={**profile.headers, **headers},
         options={**profile.options, **(options or {})},
     )
     name = obj.get("name") or f"{profile.name}/{profile.model}"
