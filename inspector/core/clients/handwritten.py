@@ -62,6 +62,19 @@ def _text(value: Any) -> str | None:
     return value if isinstance(value, str) or value is None else str(value)
 
 
+def _grow(entry: dict[str, Any], added: Any) -> None:
+    """``entry["arguments"] += added``, the text held as its pieces (``+=`` copies the whole
+    string each time: quadratic in a call's size); anything but a string fails as ``str +=``
+    does."""
+    parts: list[str] = entry["arguments"]
+    if type(added) is str:
+        parts.append(added)
+        return
+    text = "".join(parts)
+    text += added
+    parts[:] = [text]
+
+
 class _LoopRun(SdkChunkRun):
     """Shared bookkeeping: the entries as the loop holds them, mirrored as Partials."""
 
@@ -78,7 +91,7 @@ class _LoopRun(SdkChunkRun):
         raise NotImplementedError
 
     def open_entry(self, call_id: Any, name: Any) -> dict[str, Any]:
-        entry = {"id": call_id, "name": name, "arguments": ""}
+        entry = {"id": call_id, "name": name, "arguments": []}
         self._pos[id(entry)] = len(self.entries)
         self.entries.append(entry)
         self.calls.append(Partial(shown(call_id), shown(name)))
@@ -93,7 +106,10 @@ class _LoopRun(SdkChunkRun):
         self.touched.add(pos)
 
     def handed(self) -> list[HandedCall]:
-        return [HandedCall(_text(e["id"]), _text(e["name"]), e["arguments"]) for e in self.entries]
+        return [
+            HandedCall(_text(e["id"]), _text(e["name"]), "".join(e["arguments"]))
+            for e in self.entries
+        ]
 
 
 class _ByIndexRun(_LoopRun):
@@ -118,7 +134,7 @@ class _ByIndexRun(_LoopRun):
                 entry["name"] += name
             added = attr(fn, "arguments")
             if added:
-                entry["arguments"] += added
+                _grow(entry, added)
         self.sync(entry, added)
 
 
@@ -150,7 +166,7 @@ class _ByIdRun(_LoopRun):
         if name and not entry["name"]:
             entry["name"] = name
         if arguments:
-            entry["arguments"] += arguments
+            _grow(entry, arguments)
         self.sync(entry, arguments)
 
 

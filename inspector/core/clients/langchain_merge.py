@@ -147,7 +147,11 @@ class _Run(SdkChunkRun):
             for tc in message.tool_calls:
                 self._append(tc)
             return
-        self.content = merge_content(self.content, message.content)
+        content, more = self.content, message.content
+        if isinstance(more, str) and isinstance(content, str | _Text):  # str + str, in pieces
+            self.content = _Text(content, more) if isinstance(content, str) else content.add(more)
+        else:
+            self.content = merge_content(_str(content), more)
         self.kwargs = merge_dicts(self.kwargs, message.kwargs)
         self.meta = merge_dicts(self.meta, message.meta)
         if self.kind != AI or message.kind != AI:
@@ -183,6 +187,8 @@ class _Run(SdkChunkRun):
                 continue
             if held is None or key == "index":
                 left[key] = right
+            elif key == "args":  # str + str (both validated), in pieces
+                left[key] = _Text(held, right) if isinstance(held, str) else held.add(right)
             elif not (key == "id" and held == right):
                 left[key] = held + right
         partial = self.calls[pos]
@@ -200,13 +206,36 @@ class _Run(SdkChunkRun):
             ))  # fmt: skip
         valid, invalid = [], []
         for tc in self.held:
-            args = _parsed(tc["args"])
+            raw = _str(tc["args"])
+            args = _parsed(raw)
             if isinstance(args, dict):
                 text = json.dumps(args, separators=(",", ":"), ensure_ascii=False)
                 valid.append(HandedCall(tc["id"], tc["name"] or "", text))
             else:
-                invalid.append(HandedCall(tc["id"], tc["name"], tc["args"]))
+                invalid.append(HandedCall(tc["id"], tc["name"], raw))
         return valid + invalid
+
+
+class _Text:
+    """A string LangChain grows with ``+`` (a call's args, the message's content), held as its
+    pieces: ``+`` copies the whole string on every chunk (quadratic in its size)."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, *parts: str) -> None:
+        self.parts = list(parts)
+
+    def add(self, more: str) -> _Text:
+        self.parts.append(more)
+        return self
+
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+def _str(value: Any) -> Any:
+    """The value as LangChain holds it (a :class:`_Text` joined)."""
+    return value.text() if isinstance(value, _Text) else value
 
 
 def _parsed(args: str | None) -> Any:
