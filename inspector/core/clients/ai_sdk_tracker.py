@@ -57,6 +57,8 @@ class ArgumentState:
         self.append(text)
 
     def append(self, text: str) -> None:
+        if self.kind == "other" or self.complete:
+            return  # nothing more changes it
         for c in text:
             if self.kind == "undetermined":
                 if c in _JS_SPACE:
@@ -89,13 +91,19 @@ class ArgumentState:
 
 @dataclass(eq=False)
 class Tracked:
-    """One call the tracker holds; ``partial`` is what the driver sees."""
+    """One call the tracker holds; ``partial`` is what the driver sees (its parts are the
+    call's argument text, in the order it arrived)."""
 
     partial: Partial
     index: Any
     sequence: int
-    arguments: str
+    """Its place in the tracker's calls (and in the driver's)."""
     state: ArgumentState = field(default_factory=ArgumentState)
+
+    @property
+    def arguments(self) -> str:
+        """The argument text so far."""
+        return "".join(self.partial.parts)
 
 
 def _structured_start(text: Any) -> bool:
@@ -126,21 +134,21 @@ class Tracker:
         if index is None or index in self.forwarded:
             self.process(d.get("id"), index, fn.get("name"), fn.get("arguments"))
             return
-        pending = self.pending.setdefault(index, {"id": d.get("id"), "args": ""})
+        pending = self.pending.setdefault(index, {"id": d.get("id"), "args": []})
         if pending["id"] is None and d.get("id") is not None:
             pending["id"] = d.get("id")
         if fn.get("arguments") is not None:
-            pending["args"] += fn["arguments"]
+            pending["args"].append(fn["arguments"])
         if fn.get("name") is not None:
             del self.pending[index]
             self.forwarded.add(index)
-            self.process(pending["id"], index, fn["name"], pending["args"])
+            self.process(pending["id"], index, fn["name"], "".join(pending["args"]))
 
     def finish(self) -> list[Tracked]:
         """The stream ended: unnamed buffers forwarded (raising, as the SDK does), then every
         call in hand-over order."""
         for index, pending in list(self.pending.items()):
-            self.process(pending["id"], index, None, pending["args"])
+            self.process(pending["id"], index, None, "".join(pending["args"]))
         self.pending.clear()
         if all(t.index is not None for t in self.tracked):
             return sorted(self.tracked, key=lambda t: (t.index, t.sequence))
@@ -167,9 +175,8 @@ class Tracker:
                 self.by_id.setdefault(id_, []).append(found)
             if args is not None:
                 found.state.append(args)
-                found.arguments += args
                 found.partial.parts.append(args)
-                self.touched.add(self.tracked.index(found))
+                self.touched.add(found.sequence)
         if index is not None and found not in self.by_index.setdefault(index, []):
             self.by_index[index].append(found)
 
@@ -219,7 +226,7 @@ class Tracker:
 
     def open(self, id_: str | None, index: Any, name: str, args: str) -> Tracked:
         """``processNewToolCall``."""
-        call = Tracked(Partial(self.new_id(id_), name), index, len(self.tracked), args)
+        call = Tracked(Partial(self.new_id(id_), name), index, len(self.tracked))
         call.state = ArgumentState(args)
         if args:
             call.partial.parts.append(args)
