@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from typing import Any, ClassVar, Final
 
 from inspector.core.base.model import EventKind
@@ -111,6 +112,8 @@ class _ChatRun(SdkChunkRun):
         self.states: list[_Choice] = []
         self._shown: list[_Shown | None] = []
         """Per call shown, what its text was read from (see :func:`_shown`)."""
+        self._looked: tuple[Any, int] = (None, 0)
+        """The first choice's tool-call list as last mirrored, and its length."""
 
     def chunk(self, data: Any) -> None:
         if attr(data, "object") != "chat.completion.chunk":
@@ -118,7 +121,7 @@ class _ChatRun(SdkChunkRun):
         data = model_chunk(data)
         self._accumulate(data)
         self._events(data)
-        self._mirror()
+        self._mirror(_merged_into(data))
 
     # -- ChatCompletionStreamState._accumulate_chunk --------------------------------------
 
@@ -212,12 +215,23 @@ class _ChatRun(SdkChunkRun):
                 handed = [_read(call) for call in calls]
         return handed
 
-    def _mirror(self) -> None:
+    def _mirror(self, merged: set[int] | None) -> None:
         """Point ``calls`` at the first choice's tool calls as they now stand (a call's
-        arguments only grow by concatenation, unless replaced: then they are rewritten)."""
-        for pos, call in enumerate(_first_calls(self.snapshot)):
+        arguments only grow by concatenation, unless replaced: then they are rewritten).
+        Only the calls the chunk merged into are looked at when the list is the same one,
+        as long (then no other call changed: see :func:`_merged_into`)."""
+        calls = _first_calls(self.snapshot)
+        count = len(calls)
+        looked, looked_count = self._looked
+        if merged is None or looked is not calls or looked_count != count:
+            positions: Iterable[int] = range(count)
+        else:
+            positions = sorted({p if p >= 0 else count + p for p in merged} & set(range(count)))
+        for pos in positions:
+            call = calls[pos]
             if not self._grown(pos, call):
                 self._mirror_one(pos, call)
+        self._looked = (calls, count)
 
     def _grown(self, pos: int, call: Any) -> bool:
         """The call at ``pos`` shown without reading it whole: the same objects as when last
@@ -294,6 +308,32 @@ def _shown(call: Any, now: HandedCall) -> _Shown | None:
 
 def _plain(value: Any) -> bool:
     return value is None or type(value) is str
+
+
+def _merged_into(chunk: dict[str, Any]) -> set[int] | None:
+    """The indexes (as sent, maybe negative) of the first choice's tool calls this chunk's
+    deltas merge into, or None when it may have changed any other way. ``accumulate_delta``
+    changes a held call only by merging an entry into it (``_merge_entries``); an entry that
+    is inserted, or a list replaced, changes the list's length or identity."""
+    out: set[int] = set()
+    for choice in chunk["choices"]:
+        index = choice.get("index") if type(choice) is dict else None
+        if type(index) is not int or index < 0:
+            return None  # maybe the first choice, by a way not followed here
+        if index:
+            continue  # another choice (or a new one)
+        delta = choice.get("delta")
+        entries = delta.get("tool_calls") if type(delta) is dict else None
+        if entries is None:
+            continue
+        if type(entries) is not list:
+            return None
+        for entry in entries:
+            at = entry.get("index") if type(entry) is dict else None
+            if type(at) is not int:
+                return None
+            out.add(at)
+    return out
 
 
 def _initial_snapshot(chunk: dict[str, Any]) -> dict[str, Any]:
