@@ -574,3 +574,29 @@ def test_feed_many_matches_for_every_fixture_in_network_sized_reads() -> None:
         for pieces in (by_events, split_at(body, range(0, len(body), 37))):
             chunks = [(0.01 * i, p) for i, p in enumerate(pieces)]
             assert _many(chunks, []) == _one_by_one(chunks), path.name
+
+
+def test_a_long_data_line_decodes_like_a_short_one_even_split_and_invalid() -> None:
+    """A data line of megabytes gives the same event whole or cut anywhere, and an invalid
+    byte at its end still gives its ERROR at the right offset."""
+    value = "é" * (1 << 20)  # 2 MiB of UTF-8
+    body = b"id: 7\ndata: " + value.encode() + b"\ndata: tail\n\n"
+    whole = decode_all(body)
+    assert [(e.kind, e.data, e.id, e.start, e.end) for e in whole] == [
+        (EventKind.EVENT, value + "\ntail", "7", 0, len(body))
+    ]
+    split = feed_chunks([body[:100], body[100:1_500_001], body[1_500_001:]])
+    assert [(e.data, e.start, e.end) for e in split] == [(whole[0].data, 0, len(body))]
+    bad = b"data: " + b"x" * (1 << 21) + b"\xff!\n\n"
+    events = decode_all(bad)
+    assert [e.kind for e in events] == [EventKind.ERROR, EventKind.EVENT]
+    assert events[0].start == 6 + (1 << 21)
+    assert events[1].data == "x" * (1 << 21) + "\ufffd!"
+
+
+def test_repeated_comments_share_one_text() -> None:
+    """A million keep-alives hold one string: each comment equal to the last reuses it."""
+    events = decode_all(b": keep-alive\n: keep-alive\n: other\n: keep-alive\n")
+    assert [e.comment for e in events] == ["keep-alive", "keep-alive", "other", "keep-alive"]
+    assert events[0].comment is events[1].comment
+    assert events[2].comment is not events[1].comment

@@ -96,6 +96,7 @@ class SSEDecoder:
         self._last_id: str | None = None
         self._retry: int | None = None
         self._ev_start = -1  # first byte of the event being built; -1 when none
+        self._comment_text = ""  # the last comment's text: a repeated one shares its string
 
     def feed(self, data: bytes, t: float = 0.0) -> list[SSEEvent]:
         """Consume one chunk arriving at time ``t``; return the events it completed."""
@@ -273,8 +274,15 @@ class SSEDecoder:
         return pos
 
     def _comment(self, line: str, seq: int, start: int, end: int, out: list[SSEEvent]) -> None:
-        """Emit a comment line as its own event (one leading space after the colon dropped)."""
+        """Emit a comment line as its own event (one leading space after the colon dropped).
+
+        A keep-alive repeats one text: each comment equal to the last shares its string (a
+        million ``: keep-alive`` lines hold one text, not a million)."""
         text = line[2:] if line[1:2] == " " else line[1:]
+        if text == self._comment_text:
+            text = self._comment_text
+        else:
+            self._comment_text = text
         out.append(SSEEvent(seq, _COMMENT, "", "", None, None, start, end, self._t, text))
 
     def _invalid(
