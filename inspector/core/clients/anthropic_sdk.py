@@ -182,17 +182,22 @@ class _Run(ReplicaRun):
     only raises on text it has seen, so a failure never goes away).
     """
 
-    def __init__(self, exchange: Exchange, eager: frozenset[Any] | None = None) -> None:
+    def __init__(
+        self,
+        exchange: Exchange,
+        eager: frozenset[Any] | None = None,
+        items: list[Item] | None = None,
+    ) -> None:
         super().__init__()
         self.exchange = exchange
-        self.items = sse_items(exchange)
+        self.items = sse_items(exchange) if items is None else items
         self.next = 0
         self.content: list[dict[str, Any]] | None = None
         self.slots: list[int | None] = []  # content position -> position in calls
-        self.bufs: dict[Any, bytes] = {}
-        self.last_buf: dict[int, bytes] = {}  # content position -> buffer not parsed yet
-        self.first_buf: dict[Any, bytes] = {}  # key -> its first non-empty buffer
-        self.eager = _dry_run(exchange) if eager is None else eager
+        self.bufs: dict[Any, bytearray] = {}  # appended in place (the SDK's += copies it)
+        self.last_buf: dict[int, _Cut] = {}  # content position -> buffer not parsed yet
+        self.first_buf: dict[Any, _Cut] = {}  # key -> its first non-empty buffer
+        self.eager = _dry_run(exchange, self.items) if eager is None else eager
 
     def feed(self, event: SSEEvent) -> None:
         while self.next < len(self.items) and self.items[self.next][0] <= event.seq:
@@ -206,8 +211,8 @@ class _Run(ReplicaRun):
             raise cut
         if self.content is None:
             raise ClientRaised("AssertionError", "")
-        for pos, buf in self.last_buf.items():
-            self.content[pos]["input"] = _parsed(buf)
+        for pos, (buf, size) in self.last_buf.items():
+            self.content[pos]["input"] = _parsed(bytes(buf[:size]))
         return [self.hand(b) for b in self.content if b.get("type") == "tool_use"]
 
     def step(self) -> None:
@@ -298,16 +303,17 @@ class _Run(ReplicaRun):
         if not isinstance(fragment, str):
             raise ClientRaised("TypeError", "encoding without a string argument")
         try:
-            buf = self.bufs.get(index, b"") + fragment.encode("utf-8")
+            more = fragment.encode("utf-8")
         except UnicodeEncodeError as exc:
             raise ClientRaised("UnicodeEncodeError", str(exc)) from None
+        buf = self.bufs.setdefault(index, bytearray())
+        buf += more
         if buf and index in self.eager:
-            block["input"] = _parsed(buf)
+            block["input"] = _parsed(bytes(buf))
             self.last_buf.pop(pos, None)
         elif buf:
-            self.last_buf[pos] = buf
-            self.first_buf.setdefault(index, buf)
-        self.bufs[index] = buf
+            self.last_buf[pos] = (buf, len(buf))
+            self.first_buf.setdefault(index, (buf, len(buf)))
         slot = self.slots[pos]
         if slot is not None and fragment:
             self.calls[slot].parts.append(fragment)
@@ -331,20 +337,25 @@ def _parsed(buf: bytes) -> Any:
         raise ClientRaised("ValueError", _PARSE_FAILED.format(error=exc, json=text)) from None
 
 
-def _dry_run(exchange: Exchange) -> frozenset[Any]:
+_Cut = tuple[bytearray, int]
+"""A buffer as it stood at some fragment: the buffer (still growing) and its length then."""
+
+
+def _dry_run(exchange: Exchange, items: list[Item]) -> frozenset[Any]:
     """The buffer keys that must be parsed fragment by fragment (see :class:`_Run`): those
     whose first non-empty text does not open an object or array, or whose whole text fails."""
-    dry = _Run(exchange, frozenset())
+    dry = _Run(exchange, frozenset(), items)
     with contextlib.suppress(ClientRaised):
         while dry.next < len(dry.items):
             dry.step()
     eager = set()
     for key, buf in dry.bufs.items():
-        if dry.first_buf.get(key, b"{").lstrip(b" \t\r\n")[:1] not in (b"{", b"["):
+        first, size = dry.first_buf.get(key, (bytearray(b"{"), 1))
+        if bytes(first[:size]).lstrip(b" \t\r\n")[:1] not in (b"{", b"["):
             eager.add(key)
             continue
         try:
-            partial_loads(buf)
+            partial_loads(bytes(buf))
         except JiterError:
             eager.add(key)
     return frozenset(eager)
