@@ -2,7 +2,7 @@
 
 Three processes on loopback: the demo provider (the upstream), ``toolcall-inspector proxy``
 in front of it (recording every stream to a capture, as it does for real), and this script as
-the agent. Every figure is measured against the direct connection to the same upstream in the
+the agent (plus a bare relay for reference, below). Every figure is measured against the direct connection to the same upstream in the
 same run, requests alternating between the two paths, so the differences are what the proxy
 adds on this machine:
 
@@ -12,7 +12,9 @@ adds on this machine:
   runs; the median and p99 over every event of every proxied run (goal: median under 2 ms).
   It holds the request's forwarding, paid once per stream; the same measured from each
   stream's first byte shows the relay's own share. The direct runs measured the same way
-  give the noise floor (the upstream's own pacing jitter), printed beside them;
+  give the noise floor (the upstream's own pacing jitter), printed beside them, and a bare
+  relay (this script's ``bare-relay``: aiohttp both ways, nothing recorded, routed or judged)
+  measured in the same rounds gives the floor of any Python proxy hop on this machine;
 - throughput at zero delay: body bytes per second over back-to-back requests for a long
   stream (one call with 20,000 characters of arguments), as a ratio to direct (aim: 0.8 or
   more), and with 8 agents streaming at once.
@@ -68,11 +70,14 @@ LONG = {
 
 
 @contextmanager
-def process(args: list[str], ready: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    """Start ``toolcall-inspector ARGS``; yield it with the first ``http://`` URL of the line
-    holding ``ready``. Stopped with SIGTERM (the way both stop cleanly), killed if stuck."""
+def process(args: list[str], ready: str, *, script: bool = False
+            ) -> Iterator[tuple[subprocess.Popen[str], str]]:  # fmt: skip
+    """Start ``toolcall-inspector ARGS`` (``script``: this script with ARGS); yield it with the
+    first ``http://`` URL of the line holding ``ready``. Stopped with SIGTERM (the way they
+    all stop cleanly), killed if stuck."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    command = [sys.executable, "-m", "inspector", *args]
+    main = [__file__] if script else ["-m", "inspector"]
+    command = [sys.executable, *main, *args]
     proc = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)  # fmt: skip
     try:
@@ -126,33 +131,40 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:.2f} ms"
 
 
-async def paced(client: httpx.AsyncClient, direct: str, proxied: str, runs: int) -> bool:
-    """The paced runs: time to first byte and per-event latency, proxied against direct."""
-    got: dict[str, list[list[float]]] = {direct: [], proxied: []}
-    bodies: dict[str, set[bytes]] = {direct: set(), proxied: set()}
+async def paced(client: httpx.AsyncClient, direct: str, proxied: str, bare: str,
+                runs: int) -> bool:  # fmt: skip
+    """The paced runs: time to first byte and per-event latency, proxied against direct, and
+    the bare relay's as the floor of any proxy hop on this machine."""
+    got: dict[str, list[list[float]]] = {direct: [], proxied: [], bare: []}
+    bodies: dict[str, set[bytes]] = {direct: set(), proxied: set(), bare: set()}
     await stream(client, direct, 0)  # the demo answers a conversation the same from now on
     for _ in range(runs):
-        for base in (direct, proxied):
+        for base in (direct, proxied, bare):
             body, arrivals = await stream(client, base, PACING)
             got[base].append(arrivals)
             bodies[base].add(body)
-    same = bodies[direct] == bodies[proxied] and len(bodies[direct]) == 1
+    same = bodies[direct] == bodies[proxied] == bodies[bare] and len(bodies[direct]) == 1
     events = min(len(a) for runs_ in got.values() for a in runs_)
     typical = [statistics.median(run[k] for run in got[direct]) for k in range(events)]
-    added = [run[k] - typical[k] for run in got[proxied] for k in range(events)]
-    noise = [run[k] - typical[k] for run in got[direct] for k in range(events)]
+
+    def added(base: str) -> list[float]:
+        return [run[k] - typical[k] for run in got[base] for k in range(events)]
+
     spacing = [statistics.median(run[k] - run[0] for run in got[direct]) for k in range(events)]
     relay = [run[k] - run[0] - spacing[k] for run in got[proxied] for k in range(1, events)]
-    first = [statistics.median(r[0] for r in got[base]) for base in (direct, proxied)]
+    first = {base: statistics.median(r[0] for r in got[base]) for base in got}
     print(f"paced streams ({runs} runs each way, {events} events per stream, {PACING} s apart)")
-    print(f"  time to first byte           direct {ms(first[0])}, proxied {ms(first[1])}: "
-          f"added {ms(first[1] - first[0])}")  # fmt: skip
-    print(f"  added latency per event      median {ms(statistics.median(added))}, "
-          f"p99 {ms(percentile(added, 99))}   (goal: median < 2 ms)")  # fmt: skip
+    print(f"  time to first byte           direct {ms(first[direct])}, proxied "
+          f"{ms(first[proxied])}: added {ms(first[proxied] - first[direct])}")  # fmt: skip
+    print(f"  added latency per event      median {ms(statistics.median(added(proxied)))}, "
+          f"p99 {ms(percentile(added(proxied), 99))}   (goal: median < 2 ms)")  # fmt: skip
     print(f"    after the first byte       median {ms(statistics.median(relay))}, "
           f"p99 {ms(percentile(relay, 99))}   (the relay alone)")  # fmt: skip
-    print(f"  direct's own jitter          median {ms(statistics.median(noise))}, "
-          f"p99 {ms(percentile(noise, 99))}   (the noise floor)")  # fmt: skip
+    floor = statistics.median(added(bare))
+    print(f"  a bare relay adds            first byte {ms(first[bare] - first[direct])}, per "
+          f"event median {ms(floor)}   (the floor of a hop here)")  # fmt: skip
+    print(f"  direct's own jitter          median {ms(statistics.median(added(direct)))}, "
+          f"p99 {ms(percentile(added(direct), 99))}   (the noise floor)")  # fmt: skip
     return same
 
 
@@ -184,14 +196,60 @@ async def unpaced(client: httpx.AsyncClient, direct: str, proxied: str, n: int) 
               f"{rates[proxied] / 1e6:.2f} MB/s: ratio {ratio:.2f}   (aim: >= 0.8)")  # fmt: skip
 
 
-async def measure(direct: str, proxied: str, runs: int, n: int) -> bool:
+async def measure(direct: str, proxied: str, bare: str, runs: int, n: int) -> bool:
     async with httpx.AsyncClient(trust_env=False, timeout=60) as client:
-        same = await paced(client, direct, proxied, runs)
+        same = await paced(client, direct, proxied, bare, runs)
         await unpaced(client, direct, proxied, n)
     return same
 
 
+# -- the floor: a bare relay -------------------------------------------------------------------
+
+
+def bare_relay(upstream: str) -> None:
+    """A pass-through relay with nothing else (aiohttp both ways, as the proxy's relay is, no
+    route, no recording, no judging): what any proxy hop costs on this machine. Serves until
+    SIGTERM."""
+    import aiohttp
+    from aiohttp import web
+
+    hop = {"connection", "keep-alive", "transfer-encoding", "host", "content-length"}
+
+    async def serve() -> None:
+        session = aiohttp.ClientSession(auto_decompress=False, skip_auto_headers=("User-Agent",))
+
+        async def handle(request: web.Request) -> web.StreamResponse:
+            headers = {k: v for k, v in request.headers.items() if k.lower() not in hop}
+            url, body = upstream + request.raw_path, await request.read()
+            async with session.request(request.method, url, data=body,
+                                       headers=headers) as answer:  # fmt: skip
+                kept = {k: v for k, v in answer.headers.items() if k.lower() not in hop}
+                out = web.StreamResponse(status=answer.status, headers=kept)
+                await out.prepare(request)
+                while data := await answer.content.readany():
+                    await out.write(data)
+                await out.write_eof()
+                return out
+
+        app = web.Application()
+        app.router.add_route("*", "/{tail:.*}", handle)
+        runner = web.AppRunner(app, access_log=None)
+        await runner.setup()
+        await web.TCPSite(runner, "127.0.0.1", 0).start()
+        print(f"bare relay listening on http://127.0.0.1:{runner.addresses[0][1]}", flush=True)
+        stop = asyncio.Event()
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+        await stop.wait()
+        await runner.cleanup()
+        await session.close()
+
+    asyncio.run(serve())
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["bare-relay"]:
+        bare_relay(sys.argv[2])
+        return 0
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20, help="paced streams each way")
     parser.add_argument("--requests", type=int, default=20, help="zero-delay requests each way")
@@ -205,8 +263,11 @@ def main() -> int:
         with process(demo_args, "listening on") as (_, upstream):
             proxy_args = ["proxy", "--upstream", upstream, "--listen", "127.0.0.1:0",
                           "--captures", captures]  # fmt: skip
-            with process(proxy_args, "listening on") as (_, proxied):
-                same = asyncio.run(measure(upstream, proxied, runs, n))
+            with (
+                process(proxy_args, "listening on") as (_, proxied),
+                process(["bare-relay", upstream], "listening on", script=True) as (_, bare),
+            ):
+                same = asyncio.run(measure(upstream, proxied, bare, runs, n))
         recorded = len(list(Path(captures).glob("*.jsonl")))
     proxied_requests = runs + 2 * 2 * n  # the paced runs, then two passes of n at two widths
     print(f"captures written: {recorded} (one per proxied request)")
