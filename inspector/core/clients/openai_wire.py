@@ -7,9 +7,11 @@ models is listed in :mod:`.openai_sse`, which turns these dispatches into chunks
 
 Invariants:
 - :func:`dispatches` is a pure function of the exchange's events, body bytes and whether the
-  body was cut short; the same :class:`Dispatches` is returned while the same events list and
-  body are asked about again (the last few exchanges are kept, holding their events and body).
-  Nothing in it is ever changed after it is built.
+  body was cut short; the same :class:`Dispatches` is returned when the same body and events
+  are asked about again (known by the body object, the number of events and the last event
+  object: events lists only grow, and an event belongs to one stream). The last
+  :data:`_KEEP` are kept, with their body and last event (not the analysis). Nothing in one is
+  ever changed after it is built.
 - ``data`` strings are handed out as they are (strings are immutable): each replica decodes
   the JSON itself, so no decoded value is shared between replicas.
 - Dispatches stop at the first ``[DONE]`` (``done``) or at an undecodable line (``end``: the
@@ -67,14 +69,15 @@ _MEMO: OrderedDict[tuple[int, int, int, bool], tuple[object, bytes, Dispatches]]
 def dispatches(exchange: Exchange) -> Dispatches:
     """The SDK's dispatched events for ``exchange`` (kept for the next replica to ask)."""
     events, body = exchange.events, exchange.body
+    last = events[-1] if events else None
     cut = exchange.transport_error is not None
-    key = (id(events), len(events), id(body), cut)
+    key = (id(last), len(events), id(body), cut)
     kept = _MEMO.get(key)
-    if kept is not None and kept[0] is events and kept[1] is body:
+    if kept is not None and kept[0] is last and kept[1] is body:
         _MEMO.move_to_end(key)
         return kept[2]
     found = decode(exchange)
-    _MEMO[key] = (events, body, found)
+    _MEMO[key] = (last, body, found)
     while len(_MEMO) > _KEEP:
         _MEMO.popitem(last=False)
     return found
