@@ -49,9 +49,10 @@ class Pieces:
     """A string the library grows with ``+=``, held as its pieces: its ``+=`` copies the whole
     string on every delta (quadratic in a call's size); joined only where it is read.
 
-    Only values nobody else reads while the stream arrives are held so: a tool call's (and the
-    legacy ``function_call``'s) arguments, a message's text fields. A piece is only ever added
-    where the library would concatenate two strings."""
+    Only values nobody else reads while the stream arrives are held so: a chat tool call's
+    (and the legacy ``function_call``'s) arguments, a message's text fields, a Responses added
+    item's arguments. A piece is only ever added where the library would concatenate two
+    strings."""
 
     __slots__ = ("parts",)
 

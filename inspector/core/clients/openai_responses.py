@@ -32,7 +32,7 @@ from typing import Any, Final
 
 from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Partial
 from inspector.core.clients.handwritten import attr
-from inspector.core.clients.openai_deltas import fresh
+from inspector.core.clients.openai_deltas import Pieces, fresh
 from inspector.core.clients.openai_sse import SdkChunkRun
 
 _LIFECYCLE: Final = frozenset(
@@ -90,7 +90,7 @@ class ResponsesRun(SdkChunkRun):
         self.final: list[Any] | None = None  # the completed response's output
         self._shown: list[tuple[tuple[str | None, str | None], Any, int] | None] = []
         """Per call shown: (id, name), the arguments value read and how many of its pieces
-        (of a :class:`_Text`), when the shown text is that value's; else None."""
+        (of a :class:`Pieces`), when the shown text is that value's; else None."""
 
     def chunk(self, data: Any) -> None:
         kind = attr(data, "type")
@@ -246,11 +246,11 @@ class ResponsesRun(SdkChunkRun):
 
     def _grown(self, pos: int, item: Any) -> bool:
         """The call at ``pos`` shown without reading its text whole: its id and name as shown,
-        its arguments the same string, or the same :class:`_Text` with pieces added (shown as
+        its arguments the same string, or the same :class:`Pieces` with pieces added (shown as
         one more part). False when it must be read whole."""
         shown = self._shown[pos] if pos < len(self._shown) else None
         value = _get(item, "arguments")
-        if shown is None or type(value) not in (str, _Text):
+        if shown is None or type(value) not in (str, Pieces):
             return False
         try:
             ident = (_text(_get(item, "call_id")), _text(_get(item, "name")))
@@ -262,11 +262,11 @@ class ResponsesRun(SdkChunkRun):
         if value is was:
             if type(value) is str:
                 return True
-        elif not (type(value) is _Text and count == 0 and value.parts[0] is was):
+        elif not (type(value) is Pieces and count == 0 and value.parts[0] is was):
             return False
         else:
             count = 1  # a string turned into pieces by its first delta
-        assert isinstance(value, _Text)
+        assert isinstance(value, Pieces)
         added = "".join(value.parts[count:])
         if added:
             self.calls[pos].parts.append(added)
@@ -278,10 +278,10 @@ class ResponsesRun(SdkChunkRun):
         """The call at ``pos`` read whole and compared with what is shown."""
         now = _mirrored(item)
         value = _get(item, "arguments")
-        text = value.text() if type(value) is _Text else value if type(value) is str else None
+        text = value.text() if type(value) is Pieces else value if type(value) is str else None
         shown = None  # the shown text is this value's: later pieces can be added to it
         if text is not None and text == now.arguments:
-            shown = ((now.id, now.name), value, len(value.parts) if type(value) is _Text else 0)
+            shown = ((now.id, now.name), value, len(value.parts) if type(value) is Pieces else 0)
         if pos >= len(self.calls):
             self.calls.append(Partial(now.id, now.name, [now.arguments]))
             self._shown.append(shown)
@@ -301,30 +301,16 @@ class ResponsesRun(SdkChunkRun):
         self.touched.add(pos)
 
 
-class _Text:
-    """An item's argument text while deltas append to it, held as its pieces (the library's
-    ``+=`` copies the whole string on every delta: quadratic in a call's size). Only added
-    items hold one, and only the mirror and :func:`_args` read it."""
-
-    __slots__ = ("parts",)
-
-    def __init__(self, first: str) -> None:
-        self.parts = [first]
-
-    def text(self) -> str:
-        return "".join(self.parts)
-
-
 def _append(output: dict[str, Any], delta: Any) -> None:
     """``output.arguments += delta`` (Python's ``+=`` on whatever the values are: a string
     delta onto string arguments is kept as a piece)."""
     arguments: Any = output.get("arguments")
-    if type(delta) is str and type(arguments) in (str, _Text):
+    if type(delta) is str and type(arguments) in (str, Pieces):
         if type(arguments) is str:
-            arguments = output["arguments"] = _Text(arguments)
+            arguments = output["arguments"] = Pieces(arguments)
         arguments.parts.append(delta)
         return
-    if type(arguments) is _Text:
+    if type(arguments) is Pieces:
         arguments = arguments.text()
     arguments += delta
     output["arguments"] = arguments
@@ -373,6 +359,6 @@ def _args(value: Any) -> str:
         return ""
     if isinstance(value, str):
         return value
-    if isinstance(value, _Text):
+    if isinstance(value, Pieces):
         return value.text()
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
