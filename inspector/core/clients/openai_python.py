@@ -34,21 +34,19 @@ fields other than a delta's ``tool_calls``.
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterable
 from typing import Any, ClassVar, Final
 
 from inspector.core.base.model import EventKind
-from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Partial, Replica
+from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Replica
 from inspector.core.clients.handwritten import attr
 from inspector.core.clients.openai_deltas import (
-    Pieces,
     accumulate_delta,
     delta_dict,
     model_chunk,
     usage_text,
 )
+from inspector.core.clients.openai_mirror import ChatMirror, as_arguments, as_text, merged_into
 from inspector.core.clients.openai_responses import ResponsesRun
 from inspector.core.clients.openai_sse import VERSION, SdkChunkRun
 
@@ -110,10 +108,7 @@ class _ChatRun(SdkChunkRun):
         super().__init__(exchange)
         self.snapshot: dict[str, Any] | None = None
         self.states: list[_Choice] = []
-        self._shown: list[_Shown | None] = []
-        """Per call shown, what its text was read from (see :func:`_shown`)."""
-        self._looked: tuple[Any, int] = (None, 0)
-        """The first choice's tool-call list as last mirrored, and its length."""
+        self.mirror = ChatMirror(self.calls, self.touched)
 
     def chunk(self, data: Any) -> None:
         if attr(data, "object") != "chat.completion.chunk":
@@ -121,7 +116,7 @@ class _ChatRun(SdkChunkRun):
         data = model_chunk(data)
         self._accumulate(data)
         self._events(data)
-        self._mirror(_merged_into(data))
+        self.mirror.update(_first_calls(self.snapshot), merged_into(data))
 
     # -- ChatCompletionStreamState._accumulate_chunk --------------------------------------
 
@@ -215,126 +210,6 @@ class _ChatRun(SdkChunkRun):
                 handed = [_read(call) for call in calls]
         return handed
 
-    def _mirror(self, merged: set[int] | None) -> None:
-        """Point ``calls`` at the first choice's tool calls as they now stand (a call's
-        arguments only grow by concatenation, unless replaced: then they are rewritten).
-        Only the calls the chunk merged into are looked at when the list is the same one,
-        as long (then no other call changed: see :func:`_merged_into`)."""
-        calls = _first_calls(self.snapshot)
-        count = len(calls)
-        looked, looked_count = self._looked
-        if merged is None or looked is not calls or looked_count != count:
-            positions: Iterable[int] = range(count)
-        else:
-            positions = sorted({p if p >= 0 else count + p for p in merged} & set(range(count)))
-        for pos in positions:
-            call = calls[pos]
-            if not self._grown(pos, call):
-                self._mirror_one(pos, call)
-        self._looked = (calls, count)
-
-    def _grown(self, pos: int, call: Any) -> bool:
-        """The call at ``pos`` shown without reading it whole: the same objects as when last
-        read (strings, or the same :class:`Pieces` with pieces added: shown as one more
-        part). False when it must be read whole."""
-        shown = self._shown[pos] if pos < len(self._shown) else None
-        if shown is None or call is not shown[0]:
-            return False
-        fn = call.get("function")
-        if fn is not shown[2] or call.get("id") is not shown[1]:
-            return False
-        name, value = (fn.get("name"), fn.get("arguments")) if type(fn) is dict else (None, None)
-        was, count = shown[4], shown[5]
-        if name is not shown[3]:
-            return False
-        if value is was:
-            if type(value) is not Pieces:
-                return True
-        elif not (type(value) is Pieces and count == 0 and value.parts[0] is was):
-            return False
-        else:
-            count = 1  # a string turned into pieces by the next delta
-        assert isinstance(value, Pieces)
-        added = "".join(value.parts[count:])
-        if added:
-            self.calls[pos].parts.append(added)
-            self.touched.add(pos)
-        self._shown[pos] = (*shown[:5], len(value.parts))
-        return True
-
-    def _mirror_one(self, pos: int, call: Any) -> None:
-        """The call at ``pos`` read whole and compared with what is shown."""
-        now = _mirrored(call)
-        self._shown[pos : pos + 1] = [_shown(call, now)]
-        if pos >= len(self.calls):
-            self.calls.append(Partial(now.id, now.name, [now.arguments]))
-            self.touched.add(pos)
-            return
-        partial = self.calls[pos]
-        before = partial.arguments
-        if (partial.id, partial.name, before) == (now.id, now.name, now.arguments):
-            return
-        self.touched.add(pos)
-        if now.arguments.startswith(before):
-            partial.parts.append(now.arguments[len(before) :])
-        else:
-            partial.parts = [now.arguments]
-            partial.rewritten += 1
-        partial.id, partial.name = now.id, now.name
-
-
-_Shown = tuple[Any, Any, Any, Any, Any, int]
-"""What a call's shown text was read from: (call, id, function, name, arguments, pieces)."""
-
-
-def _shown(call: Any, now: HandedCall) -> _Shown | None:
-    """The objects ``now`` was read from, when they are strings (or None) and pieces, so
-    that the same objects mean the same text; else None."""
-    if type(call) is not dict:
-        return None
-    fn = call.get("function")
-    call_id = call.get("id")
-    name, value = (fn.get("name"), fn.get("arguments")) if type(fn) is dict else (None, None)
-    if not (_plain(call_id) and _plain(name)) or (call_id, name) != (now.id, now.name):
-        return None
-    if type(value) is Pieces:
-        text, count = value.text(), len(value.parts)
-    elif _plain(value):
-        text, count = value or "", 0
-    else:
-        return None
-    return (call, call_id, fn, name, value, count) if text == now.arguments else None
-
-
-def _plain(value: Any) -> bool:
-    return value is None or type(value) is str
-
-
-def _merged_into(chunk: dict[str, Any]) -> set[int] | None:
-    """The indexes (as sent, maybe negative) of the first choice's tool calls this chunk's
-    deltas merge into, or None when it may have changed any other way. ``accumulate_delta``
-    changes a held call only by merging an entry into it (``_merge_entries``); an entry that
-    is inserted, or a list replaced, changes the list's length or identity."""
-    out: set[int] = set()
-    for choice in chunk["choices"]:
-        index = choice.get("index") if type(choice) is dict else None
-        if type(index) is not int or index < 0:
-            return None  # maybe the first choice, by a way not followed here
-        if index:
-            continue  # another choice (or a new one)
-        delta = choice.get("delta")
-        entries = delta.get("tool_calls") if type(delta) is dict else None
-        if entries is None:
-            continue
-        if type(entries) is not list:
-            return None
-        for entry in entries:
-            at = entry.get("index") if type(entry) is dict else None
-            if type(at) is not int:
-                return None
-            out.add(at)
-    return out
-
 
 def _initial_snapshot(chunk: dict[str, Any]) -> dict[str, Any]:
     """``_convert_initial_chunk_into_snapshot``."""
@@ -382,16 +257,6 @@ def _first_calls(snapshot: dict[str, Any] | None) -> list[Any]:
     return calls if isinstance(calls, list) else []
 
 
-def _handed(call: Any) -> HandedCall:
-    """One call as the agent reads it: ``tc.id``, ``tc.function.name``,
-    ``tc.function.arguments`` (lenient: for the mirror while the stream arrives)."""
-    if not isinstance(call, dict):
-        return HandedCall(None, None, "")
-    fn = call.get("function")
-    fn = fn if isinstance(fn, dict) else {}
-    return HandedCall(_text(call.get("id")), _text(fn.get("name")), _arguments(fn.get("arguments")))
-
-
 def _parsed_calls(message: Any) -> list[Any]:
     """``parse_chat_completion``'s tool calls for one message (``custom`` ones left out)."""
     out = []
@@ -417,32 +282,8 @@ def _read(call: Any) -> HandedCall:
     """``tc.id``, ``tc.function.name``, ``tc.function.arguments`` as the agent reads them."""
     fn = attr(call, "function")
     return HandedCall(
-        _text(attr(call, "id")), _text(attr(fn, "name")), _arguments(attr(fn, "arguments"))
+        as_text(attr(call, "id")), as_text(attr(fn, "name")), as_arguments(attr(fn, "arguments"))
     )
-
-
-def _mirrored(call: Any) -> HandedCall:
-    """:func:`_handed` for the prefix check: a value even ``str()`` cannot show (an integer
-    past Python's digit limit) shows as nothing, where the agent reading it would raise."""
-    try:
-        return _handed(call)
-    except ValueError:
-        return HandedCall(None, None, "")
-
-
-def _text(value: Any) -> str | None:
-    return value if value is None or isinstance(value, str) else str(value)
-
-
-def _arguments(value: Any) -> str:
-    """Arguments as handed over: the string, "" for none, compact JSON for an object."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, Pieces):
-        return value.text()
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 class OpenAIPython(Replica):
