@@ -23,11 +23,12 @@ from inspector.core.matrix.result import MatrixResult
 from inspector.core.reports.words import label
 
 ANSI: Final[dict[str, str]] = {
-    "pass": "32", "not checked": "37", "quirk": "36", "breaks clients": "33",
-    "retried": "35", "invalid": "31", "no call": "91", "error": "1;41;97", "skipped": "90",
+    "error": "1;41;97", "skipped": "90", "no call": "91", "wrong calls": "95", "invalid": "31",
+    "retried": "35", "breaks clients": "33", "quirk": "36", "not checked": "37", "pass": "32",
     "pending": "34",
 }  # fmt: skip
-"""Cell word -> SGR code, used only when the output is a terminal (the words always show)."""
+"""Cell word -> SGR code, used only when the output is a terminal (the words always show);
+in the cells' precedence, the legend's order."""
 TARGET_WIDTH: Final = 34
 
 

@@ -30,16 +30,25 @@ def test_an_expectation_met_has_no_misses() -> None:
 @pytest.mark.parametrize(
     ("expect", "calls", "misses"),
     [
-        (Expect(), [], ["0 calls, expected at least 1"]),
-        (Expect(calls_max=1), [WEATHER, TIME], ["2 calls, expected at most 1"]),
-        (Expect(parallel=True), [WEATHER], ["1 call in the response, expected parallel calls"]),
+        (Expect(), [], ["no tool call"]),
+        (Expect(("get_time",), 2, None, True, {"city": "Paris"}), [], ["no tool call"]),
+        (Expect(calls_min=2), [WEATHER], ["too few calls: 1 of min 2"]),
+        (Expect(calls_max=1), [WEATHER, TIME], ["too many calls: 2 of max 1"]),
+        (Expect(parallel=True), [WEATHER],
+         ["not parallel: 1 call in the response, expected 2 or more"]),
         (Expect(parallel=False), [WEATHER, TIME],
-         ["2 calls in one response, expected one at a time"]),
-        (Expect(("get_time",)), [WEATHER], ["no call of get_time"]),
+         ["parallel: 2 calls in one response, expected one at a time"]),
+        (Expect(("get_time",)), [WEATHER], ["tool get_time not called"]),
         (Expect(arguments={"city": "Lima"}), [WEATHER, TIME],
-         ['no call\'s arguments hold {"city":"Lima"}']),
+         ['arguments differ: city "Paris, France" not "Lima"']),
+        (Expect(("get_time",), arguments={"city": "Lima"}), [WEATHER, TIME],
+         ['arguments differ: city "Tokyo" not "Lima"']),  # the expected tool's call
         (Expect(arguments={"city": "Paris"}), [("get_weather", '{"city": "Par')],
-         ['no call\'s arguments hold {"city":"Paris"}']),
+         ["arguments differ: arguments not a JSON object"]),
+        (Expect(arguments={"city": "Paris", "unit": "C"}), [("get_weather", '{"city": "Paris"}')],
+         ["arguments differ: unit missing"]),
+        (Expect(arguments={"b": {"c": "EUR"}}), [("t", '{"b": {"c": "USD"}}')],
+         ['arguments differ: b.c "USD" not "EUR"']),
         (Expect(calls_min=0), [], []),
     ],
 )  # fmt: skip
@@ -61,7 +70,8 @@ def test_holds_is_a_subset_match() -> None:
 FACTS: list[tuple[str, dict[str, object]]] = [
     ("error", {"error": True}),
     ("skipped", {"skipped": True}),
-    ("no call", {"expected": False}),
+    ("no call", {"expected": False, "called": False}),
+    ("wrong calls", {"expected": False}),
     ("invalid", {"valid": False}),
     ("retried", {"retried": True}),
     ("breaks clients", {"breaks_clients": True}),
@@ -87,6 +97,8 @@ def test_every_matrix_word_is_in_the_vocabulary() -> None:
     for word in MATRIX_WORDS:
         assert MEANING[word]
     assert SYMBOL["no call"] and SYMBOL["breaks clients"] and SYMBOL["quirk"]
+    assert SYMBOL["wrong calls"] != SYMBOL["no call"]
+    assert PRECEDENCE.index("wrong calls") == PRECEDENCE.index("no call") + 1
 
 
 def _run(n: int, word: str, **kw: object) -> CellRun:

@@ -83,6 +83,15 @@ def test_a_rate_change_under_the_same_word_and_pending_cells() -> None:
     assert counts([]) == "no cell changed"
 
 
+def test_wrong_calls_rank_between_no_call_and_invalid() -> None:
+    none, wrong, invalid = (matrix({("m", "w"): _runs(w)}, ["w"]) for w in
+                            ("no call", "wrong calls", "invalid"))  # fmt: skip
+    assert [c.kind for c in diff(none, wrong)] == ["better"]  # now it calls, if not as asked
+    assert [c.kind for c in diff(invalid, wrong)] == ["worse"]
+    (change,) = diff(wrong, invalid)
+    assert change.kind == "better" and change.arrow == "≠ wrong calls 0/1 → ✖ INVALID 0/1"
+
+
 def test_cli_matrix_diff_prints_the_table_and_exits_1_on_a_regression(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -76,7 +76,15 @@ def test_markdown_is_one_table_row_per_target_with_scenarios_then_clients() -> N
     assert "| ✓ agrees 2/2 | ✗ merged 1/2 |" in second  # litellm merged one run's calls
     assert "| ✓ agrees 4/4 |" in first
     legend = md.split(table[-1], 1)[1]
-    for word in ("✔ pass", "◐ quirk", "✗ breaks clients", "↻ retried", "∅ no call", "⊘ skipped"):
+    for word in (
+        "✔ pass",
+        "◐ quirk",
+        "✗ breaks clients",
+        "↻ retried",
+        "∅ no call",
+        "≠ wrong calls",
+        "⊘ skipped",
+    ):
         assert f"- **{word}**: " in legend, word
     assert "2 targets × 3 scenarios, 3 runs per cell, validation structural" in md
 

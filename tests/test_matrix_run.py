@@ -14,6 +14,7 @@ import pytest
 from inspector.cli import main
 from inspector.core.capture.reader import load
 from inspector.core.matrix.cells import Cell, ClientOutcome
+from inspector.core.matrix.exports import cell_details
 from inspector.core.matrix.result import MatrixResult, load_result
 from inspector.core.matrix.schema import SCHEMA
 from inspector.core.matrix.spec import MatrixSpec
@@ -34,6 +35,7 @@ SPEC = {
         _demo("demo-glm-retry"),
         _demo("fault-500"),
         {"profile": "openai", "model": "gpt-x", "name": "no key", "key_env": NO_KEY},
+        _demo("demo-text-hermes"),
     ],
     "scenarios": ["weather", "parallel"],
     "timeouts": {"read": 10, "session": 20},
@@ -63,17 +65,19 @@ async def test_a_small_matrix_runs_judges_records_and_round_trips(
     words = {c.key: c.word for c in result}
     assert words == {
         ("demo-clean", "weather"): "pass",
-        ("demo-clean", "parallel"): "no call",
-        ("demo-parallel-index-0", "weather"): "no call",
+        ("demo-clean", "parallel"): "wrong calls",  # one call where parallel calls are due
+        ("demo-parallel-index-0", "weather"): "breaks clients",
         ("demo-parallel-index-0", "parallel"): "breaks clients",
         ("demo-glm-retry", "weather"): "retried",
-        ("demo-glm-retry", "parallel"): "no call",
+        ("demo-glm-retry", "parallel"): "retried",
         ("fault-500", "weather"): "error",
         ("fault-500", "parallel"): "error",
         ("no key", "weather"): "skipped",
         ("no key", "parallel"): "skipped",
+        ("demo-text-hermes", "weather"): "no call",  # its calls are written in the text
+        ("demo-text-hermes", "parallel"): "no call",
     }
-    assert sorted(finished) == sorted(words) and len(started) == 8
+    assert sorted(finished) == sorted(words) and len(started) == 10
     assert ("no key", "weather") not in started
 
     clean = result.cell("demo-clean", "weather").runs[0]
@@ -84,7 +88,15 @@ async def test_a_small_matrix_runs_judges_records_and_round_trips(
     assert clean.clients["openai-python"].right is True
     assert clean.clients["google-genai"].right is None  # does not speak openai-chat
     parallel = result.cell("demo-clean", "parallel").runs[0]
-    assert "1 call, expected at least 3" in parallel.expect_failures and parallel.expected is False
+    assert parallel.expect_failures == (
+        "not parallel: 1 call in the response, expected 2 or more",
+        "tool get_time not called",
+    )
+    assert parallel.expected is False and parallel.calls == 1 and parallel.text_calls == 0
+    text = result.cell("demo-text-hermes", "weather").runs[0]
+    assert (text.calls, text.text_calls, text.expect_failures) == (0, 2, ("no tool call",))
+    tip = cell_details(result.cell("demo-text-hermes", "weather"))
+    assert "run 1: no call — no tool call; 2 calls written as text" in tip, tip
     broken = result.cell("demo-parallel-index-0", "parallel").runs[0]
     assert broken.clients["openai-python"] == ClientOutcome("merged", False)
     assert "index_reused_with_new_id" in broken.quirks
@@ -147,7 +159,7 @@ def test_the_matrix_command_prints_the_table_and_writes_the_folder(
     assert main(["matrix", str(path), "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     lines = {line.split("  ")[0]: line for line in printed.splitlines()}
-    assert "✔ pass 1/1" in lines["demo-clean"] and "∅ no call 0/1" in lines["demo-clean"]
+    assert "✔ pass 1/1" in lines["demo-clean"] and "≠ wrong calls 0/1" in lines["demo-clean"]
     assert "✖ error 0/1" in lines["fault-500"] and "⊘ skipped 0/1" in lines["no key"]
     assert "\x1b[" not in printed  # colour only on a terminal
     assert {p.name for p in out.iterdir()} >= {

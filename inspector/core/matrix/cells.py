@@ -3,11 +3,12 @@ words.
 
 A run's word, in this order of precedence (the first that applies):
 ``error`` (the session failed: its error class says why) · ``skipped`` (not run: the reason
-says why, e.g. no key) · ``no call`` (the scenario's expected calls were not made) ·
-``invalid`` (a call's arguments are invalid under the mode, after any retry) · ``retried``
-(the first response was invalid, its retry was not) · ``breaks clients`` (a client replica
-would not get the calls) · ``quirk`` (the stream shows a catalogued quirk) · ``pass``
-(``not checked`` in its place when validation is off).
+says why, e.g. no key) · ``no call`` (no tool call at all: calls written in the text do not
+count) · ``wrong calls`` (tool calls, but not what the scenario's ``expect`` block asks for:
+``expect_failures`` says why) · ``invalid`` (a call's arguments are invalid under the mode,
+after any retry) · ``retried`` (the first response was invalid, its retry was not) ·
+``breaks clients`` (a client replica would not get the calls) · ``quirk`` (the stream shows a
+catalogued quirk) · ``pass`` (``not checked`` in its place when validation is off).
 
 Invariants:
 - A cell's word is its worst run's word by that precedence (a flaky cell shows what went
@@ -74,6 +75,8 @@ class CellRun:
     """What the expectation missed, one phrase each."""
     calls: int = 0
     """Tool calls in the final response (calls written as text not counted)."""
+    text_calls: int = 0
+    """Calls written in the final response's text (Hermes ``<tool_call>`` …): no client's."""
     valid: bool | None = None
     """Every call's arguments are valid under the mode (None: validation off / not judged)."""
     retried: bool = False
@@ -114,6 +117,7 @@ class CellRun:
             error=ErrorInfo(str(error["type"]), str(error["message"])) if error else None,
             skipped=obj.get("skipped"), expected=obj.get("expected"),
             expect_failures=tuple(obj.get("expect_failures", ())), calls=int(obj.get("calls", 0)),
+            text_calls=int(obj.get("text_calls", 0)),
             valid=obj.get("valid"), retried=bool(obj.get("retried")),
             retry_reason=obj.get("retry_reason"),
             accepted_degraded=bool(obj.get("accepted_degraded")),
@@ -132,19 +136,22 @@ def run_word(
     error: bool = False,
     skipped: bool = False,
     expected: bool = True,
+    called: bool = True,
     valid: bool | None = True,
     retried: bool = False,
     breaks_clients: bool = False,
     quirks: bool = False,
     validation: str = "structural",
 ) -> MatrixWord:
-    """A run's word from its facts, by the precedence in the module docstring."""
+    """A run's word from its facts, by the precedence in the module docstring. ``called``:
+    the response made some tool call on the wire (an expectation missed without one is
+    ``no call``, with one ``wrong calls``)."""
     if error:
         return "error"
     if skipped:
         return "skipped"
     if not expected:
-        return "no call"
+        return "wrong calls" if called else "no call"
     if valid is False:
         return "invalid"
     if retried:
@@ -157,7 +164,7 @@ def run_word(
 
 
 PRECEDENCE: Final[tuple[MatrixWord, ...]] = (
-    "error", "skipped", "no call", "invalid", "retried", "breaks clients", "quirk",
+    "error", "skipped", "no call", "wrong calls", "invalid", "retried", "breaks clients", "quirk",
     "not checked", "pass", "pending",
 )  # fmt: skip
 """The cell words, worst first: a cell shows its worst run's word."""

@@ -1,8 +1,11 @@
 """One run's calls against its scenario's ``expect`` block
 (:class:`~inspector.core.requests.scenarios_expect.Expect`; docs/matrix.md).
 
-Invariants: pure; every miss is one short phrase (``no call of get_time``, ``1 call, expected
-at least 2``), and an empty list means the expectation is met. Arguments that are no JSON
+Invariants: pure; every miss is one short phrase (``tool get_time not called``, ``too few
+calls: 1 of min 2``, ``too many calls: 3 of max 1``, ``not parallel: …``, ``arguments differ:
+city "Lyon" not "Paris"``), and an empty list means the expectation is met. A response with
+no call at all that misses it is ``["no tool call"]`` (its word is ``no call``, not
+``wrong calls``). Arguments that are no JSON
 object never match an ``arguments`` subset (and are no crash).
 """
 
@@ -20,27 +23,76 @@ Call = tuple[str, str]
 
 
 def judge_expect(expect: Expect, calls: Sequence[Call]) -> list[str]:
-    """What ``calls`` (the final response's wire calls) miss of ``expect``; [] when met."""
+    """What ``calls`` (the final response's wire calls) miss of ``expect``; [] when met. A
+    response without a call that misses it says only ``no tool call``."""
     misses: list[str] = []
     n = len(calls)
     if n < expect.calls_min:
-        misses.append(f"{_calls(n)}, expected at least {expect.calls_min}")
+        misses.append(f"too few calls: {n} of min {expect.calls_min}")
     if expect.calls_max is not None and n > expect.calls_max:
-        misses.append(f"{_calls(n)}, expected at most {expect.calls_max}")
+        misses.append(f"too many calls: {n} of max {expect.calls_max}")
     if expect.parallel is True and n < 2:
-        misses.append(f"{_calls(n)} in the response, expected parallel calls")
+        misses.append(f"not parallel: {_calls(n)} in the response, expected 2 or more")
     if expect.parallel is False and n > 1:
-        misses.append(f"{_calls(n)} in one response, expected one at a time")
+        misses.append(f"parallel: {_calls(n)} in one response, expected one at a time")
     names = {name for name, _ in calls}
-    misses.extend(f"no call of {tool}" for tool in expect.tools if tool not in names)
+    misses.extend(f"tool {tool} not called" for tool in expect.tools if tool not in names)
     if (
         expect.arguments
         and n
         and not any(holds(_object(args), expect.arguments) for _, args in calls)
     ):
-        shown = orjson.dumps(dict(expect.arguments)).decode()
-        misses.append(f"no call's arguments hold {shown}")
-    return misses
+        misses.append("arguments differ: " + closest_difference(expect, calls))
+    return ["no tool call"] if misses and not n else misses
+
+
+def closest_difference(expect: Expect, calls: Sequence[Call]) -> str:
+    """Where the call nearest ``expect.arguments`` differs, e.g. ``city "Lyon" not "Paris"``
+    (``city missing``; ``not a JSON object``): the call of an expected tool holding the most
+    of the subset's keys, the first such call on a tie."""
+    wanted = set(expect.tools)
+
+    def score(call: Call) -> tuple[int, int]:
+        value = _object(call[1])
+        held = sum(
+            1
+            for k, v in expect.arguments.items()
+            if isinstance(value, Mapping) and k in value and holds(value[k], v)
+        )
+        return held, call[0] in wanted
+
+    best = max(calls, key=score)  # max keeps the first of equals
+    return _difference(_object(best[1]), expect.arguments, "") or "not as expected"
+
+
+def _difference(value: Any, subset: Any, path: str) -> str | None:
+    if isinstance(subset, Mapping):
+        if not isinstance(value, Mapping):
+            return f"{path or 'arguments'} not a JSON object"
+        for key, want in subset.items():
+            where = f"{path}.{key}" if path else str(key)
+            if key not in value:
+                return f"{where} missing"
+            found = _difference(value[key], want, where)
+            if found:
+                return found
+        return None
+    if holds(value, subset):
+        return None
+    return f"{path} {_shown(value)} not {_shown(subset)}"
+
+
+def _shown(value: Any) -> str:
+    text = orjson.dumps(value).decode() if _dumpable(value) else repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _dumpable(value: Any) -> bool:
+    try:
+        orjson.dumps(value)
+    except TypeError:
+        return False
+    return True
 
 
 def holds(value: Any, subset: Any) -> bool:

@@ -38,6 +38,7 @@ COLOURS: Final[dict[str, tuple[str, str, str, str]]] = {
     "retried": ("#6a1b9a", "#f3e5f5", "#ce93d8", "#3b2142"),
     "invalid": ("#b71c1c", "#ffebee", "#ef9a9a", "#4a1f1f"),
     "no call": ("#880e4f", "#fce4ec", "#f48fb1", "#47202f"),
+    "wrong calls": ("#4e342e", "#efe3dc", "#d7b8a8", "#3e2a22"),
     "error": ("#ffffff", "#c62828", "#ffffff", "#8e1c1c"),
     "skipped": ("#616161", "#e0e0e0", "#9e9e9e", "#333333"),
     "pending": ("#1565c0", "#e3f2fd", "#90caf9", "#1c2f45"),
@@ -103,6 +104,9 @@ def cell_details(cell: Cell) -> str:
         why = [run.error.type + ": " + run.error.message] if run.error else []
         why += [run.skipped] if run.skipped else []
         why += list(run.expect_failures)
+        if run.text_calls:
+            n = run.text_calls
+            why.append(f"{n} call{'s' if n != 1 else ''} written as text (no client's calls)")
         why += [f"retried: {run.retry_reason}"] if run.retried and run.retry_reason else []
         why += ["quirks: " + ", ".join(run.quirks)] if run.quirks else []
         lines.append(f"run {run.run}: {run.word}" + (" — " + "; ".join(why) if why else ""))

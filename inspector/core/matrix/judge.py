@@ -8,7 +8,8 @@ Invariants:
 - An error (the runner's, or a request the core calls failed) wins: the run is ``error``
   with its class, and nothing else is judged on it (no ``expected``, ``valid`` or clients).
 - Calls written in the assistant text count for neither the expectation nor ``calls``: no
-  client hands them over as tool calls.
+  client hands them over as tool calls (``text_calls`` counts them). A run that misses its
+  expectation is ``no call`` without a call on the wire, ``wrong calls`` with one.
 - Usage is read from every usage object the stream sent (Anthropic splits input and output
   over two), by the field names the providers use; None when the stream reported none.
 """
@@ -60,11 +61,8 @@ def judge_run(
                             "rate_limits": tuple(rate_limits)}  # fmt: skip
     if error is not None or final is None:
         return CellRun(word="error", error=error, quirks=_quirks(analysis), **base)
-    calls = [
-        (_text(v.call.name), v.call.arguments)
-        for v in final.verdicts
-        if not v.orphan and not from_text(v.call)
-    ]
+    made = [v.call for v in final.verdicts if not v.orphan]
+    calls = [(_text(c.name), c.arguments) for c in made if not from_text(c)]
     misses = judge_expect(expect, calls)
     records = analysis.records
     retried = next((r for r in records if r.outcome == core_attempts.RETRIED), None)
@@ -77,10 +75,12 @@ def judge_run(
     }
     quirks = _quirks(analysis)
     return CellRun(
-        word=run_word(expected=not misses, valid=False if word == "invalid" else valid,
+        word=run_word(expected=not misses, called=bool(calls),
+                      valid=False if word == "invalid" else valid,
                       retried=retried is not None, breaks_clients=bool(verdict.broken),
                       quirks=bool(set(quirks) - set(asked)), validation=validation),
-        expected=not misses, expect_failures=tuple(misses), calls=len(calls), valid=valid,
+        expected=not misses, expect_failures=tuple(misses), calls=len(calls),
+        text_calls=len(made) - len(calls), valid=valid,
         retried=retried is not None, retry_reason=retried.reason if retried else None,
         accepted_degraded=degraded, quirks=quirks,
         first_tool_fragment=first_tool_fragment(final.state), tokens=tokens(analysis),

@@ -29,6 +29,7 @@ _RUN: Final[dict[str, Any]] = {
         "expected": {"type": ["boolean", "null"]},
         "expect_failures": {"type": "array", "items": {"type": "string"}},
         "calls": {"type": "integer", "minimum": 0},
+        "text_calls": {"type": "integer", "minimum": 0},
         "valid": {"type": ["boolean", "null"]},
         "retried": {"type": "boolean"},
         "retry_reason": {"type": ["string", "null"]},

@@ -85,6 +85,7 @@ MatrixWord = Literal[
     "error",
     "skipped",
     "no call",
+    "wrong calls",
     "invalid",
     "retried",
     "breaks clients",
@@ -151,7 +152,11 @@ MEANING: Final[dict[str, str]] = {
     # matrix cells ("invalid" and "not checked" as above)
     "error": "the session failed (its error class says why): no verdict on its calls",
     "skipped": "not run (the reason says why, e.g. the target's key is not set)",
-    "no call": "the scenario's expected tool calls were not made",
+    "no call": "the model made no tool call (calls written in its text are no client's calls)",
+    "wrong calls": (
+        "the model called tools, but not as the scenario expects (too few or too many calls, "
+        "not parallel, a tool not called, other arguments: the reason says which)"
+    ),
     "breaks clients": "the calls are right, but some client library would not get them",
     "quirk": "the right calls, every client gets them, and the stream shows a known quirk",
     "pass": "the expected calls, valid, every client gets them, no quirk",
@@ -178,6 +183,7 @@ SYMBOL: Final[dict[str, str]] = {
     "error": "✖",
     "skipped": "⊘",
     "no call": "∅",
+    "wrong calls": "≠",
     "breaks clients": "✗",
     "quirk": "◐",
     "pass": "✔",
