@@ -5,6 +5,7 @@ direct body does. ``make test`` runs a handful per dialect with the official SDK
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.capture.reader import load
 from inspector.core.providers import REGISTRY, analyze_bytes
 from inspector.net.demo import SCENARIOS
-from inspector.net.proxy import Ending, RecordingProxy
+from inspector.net.proxy import Ending, Exchange, RecordingProxy
 
 pytestmark = pytest.mark.slow
 
@@ -35,6 +36,19 @@ async def proxy(demo: str, tmp_path: Path) -> AsyncIterator[RecordingProxy]:
     await server.start()
     yield server
     await server.stop()
+
+
+async def ended(proxy: RecordingProxy) -> Exchange:
+    """The last exchange once it has ended: its agent has had its answer (which the test
+    awaited) and its recording has closed (set up after the first byte, closed after the
+    last: never before the agent has it)."""
+    ex = proxy.exchanges[-1]
+    for _ in range(250):
+        if ex.ended:
+            break
+        await asyncio.sleep(0.02)
+    assert ex.ended
+    return ex
 
 
 async def fetch(client: httpx.AsyncClient, base: str, dialect: str, model: str) -> Any:
@@ -63,7 +77,7 @@ async def test_every_scenario_through_the_proxy(
             direct = await fetch(client, demo, dialect, model)
             proxied = await fetch(client, proxy.origin, dialect, model)
             assert proxied == direct, (model, dialect)
-            ex = proxy.exchanges[-1]
+            ex = await ended(proxy)
             assert ex.dialect == dialect and ex.model == model and ex.status == direct[0]
             assert ex.ending is (Ending.COMPLETE if direct[2] is None else Ending.BROKEN), model
             capture = load(str(ex.capture_path))

@@ -6,8 +6,9 @@ has arrived in one piece: a relay that fell behind catches up in one write inste
 upstream chunk, and one that keeps up gets each chunk the moment it arrives.
 
 Invariants:
-- The request goes out as the agent sent it: method, URL (not re-quoted), headers and body
-  byte for byte (minus the hop-by-hop ones, :meth:`Route.headers`); the client adds only
+- The request goes out as the agent sent it: method, URL (not re-quoted), headers in order
+  and body byte for byte (minus the hop-by-hop ones, :attr:`Route.headers`; a repeated name
+  keeps its first spelling, :func:`outgoing_headers`); the client adds only
   ``Host`` and, for a body, its ``Content-Length``: no ``User-Agent``, ``Accept``,
   ``Accept-Encoding`` or ``Content-Type`` of its own, no cookies kept between requests, no
   redirect followed (the agent gets the 3xx), no body decoded.
@@ -98,13 +99,24 @@ class UpstreamClient:
             return await self._session.request(
                 route.method,
                 URL(route.url, encoded=True),
-                headers=CIMultiDict(route.headers),
+                headers=outgoing_headers(route.headers),
                 data=route.body or None,
                 allow_redirects=False,
                 proxy=self._proxy,
             )
         except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
             raise as_httpx(exc, answered=False) from exc
+
+
+def outgoing_headers(pairs: Pairs) -> CIMultiDict[str]:
+    """``pairs`` for aiohttp, every value in order: a name repeated with another spelling
+    (``X-Trace`` then ``x-trace``) takes its first one, as aiohttp would otherwise keep only
+    the last value of the two (header names are case-insensitive: the meaning is the same)."""
+    spelt: dict[str, str] = {}
+    headers: CIMultiDict[str] = CIMultiDict()
+    for name, value in pairs:
+        headers.add(spelt.setdefault(name.lower(), name), value)
+    return headers
 
 
 def answer_of(response: aiohttp.ClientResponse) -> Answer:

@@ -130,10 +130,13 @@ class Relay:
         times the proxy received its bytes, however late the session reads them."""
         return self._now
 
-    async def settled(self, delay: float) -> None:
-        """Wait until the agent has had the body's first piece or will get none, or for
-        ``delay`` seconds when the upstream takes longer (never raises)."""
+    async def settled(self, delay: float, grace: float) -> None:
+        """Wait until the agent has had the body's first piece or will get none, then
+        ``grace`` seconds more (the agent reading it, the upstream sending the next ones), or
+        for ``delay`` seconds when the upstream takes longer (never raises)."""
         await asyncio.wait((self._settled,), timeout=delay)
+        if self._settled.done():
+            await asyncio.sleep(grace)
 
     async def head(self) -> Answer:
         """The upstream's answer (status and headers); raises its error when it gave none."""

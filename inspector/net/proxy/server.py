@@ -65,6 +65,11 @@ SETUP_DELAY: Final = 0.05
 """Seconds an LLM exchange's recording waits for the agent to have the body's first piece
 before it is set up anyway (an upstream that takes longer has it ready well before then)."""
 
+SETUP_GRACE: Final = 0.01
+"""Seconds more it waits after that first piece: the moments around the first byte are when
+the agent and the upstream are busiest, and the set-up's burst of work would compete with
+them for the CPU."""
+
 Listener = Callable[[Exchange], None]
 
 
@@ -205,7 +210,7 @@ class RecordingProxy:
         up the session and its capture, then run it over the relay's copy of the body to its
         end (its capture closed). The exchange has ended once its agent has had its answer
         too."""
-        await relay.settled(SETUP_DELAY)
+        await relay.settled(SETUP_DELAY, SETUP_GRACE)
         try:
             session, client = await self._session(relay, route, ex)
         except (InspectorError, ValueError) as exc:  # never block the agent for a capture
@@ -235,8 +240,8 @@ class RecordingProxy:
         """The session recording ``route`` from ``relay``, and its client (to close); raises
         what stops it from recording (a capture that cannot be created, a refused request)."""
         assert route.dialect is not None
-        try:
-            path = self._capture_path(ex.model or route.dialect)
+        try:  # a file created off the loop: the file system may take its time
+            path = await asyncio.to_thread(self._capture_path, ex.model or route.dialect)
         except (InspectorError, OSError) as exc:
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
             raise NotRecorded(f"cannot create a capture in {self.captures}: {why}") from None
