@@ -14,6 +14,7 @@ import pytest
 from inspector.cli import main
 from inspector.core.capture.reader import load
 from inspector.core.matrix.cells import Cell, ClientOutcome
+from inspector.core.matrix.expect import UNREADABLE
 from inspector.core.matrix.exports import cell_details
 from inspector.core.matrix.result import MatrixResult, load_result
 from inspector.core.matrix.schema import SCHEMA
@@ -36,6 +37,7 @@ SPEC = {
         _demo("fault-500"),
         {"profile": "openai", "model": "gpt-x", "name": "no key", "key_env": NO_KEY},
         _demo("demo-text-hermes"),
+        _demo("demo-truncated"),
     ],
     "scenarios": ["weather", "parallel"],
     "timeouts": {"read": 10, "session": 20},
@@ -76,8 +78,10 @@ async def test_a_small_matrix_runs_judges_records_and_round_trips(
         ("no key", "parallel"): "skipped",
         ("demo-text-hermes", "weather"): "no call",  # its calls are written in the text
         ("demo-text-hermes", "parallel"): "no call",
+        ("demo-truncated", "weather"): "invalid",  # cut arguments: not a wrong choice of call
+        ("demo-truncated", "parallel"): "wrong calls",  # one call, parallel due
     }
-    assert sorted(finished) == sorted(words) and len(started) == 10
+    assert sorted(finished) == sorted(words) and len(started) == 12
     assert ("no key", "weather") not in started
 
     clean = result.cell("demo-clean", "weather").runs[0]
@@ -95,6 +99,8 @@ async def test_a_small_matrix_runs_judges_records_and_round_trips(
     assert parallel.expected is False and parallel.calls == 1 and parallel.text_calls == 0
     text = result.cell("demo-text-hermes", "weather").runs[0]
     assert (text.calls, text.text_calls, text.expect_failures) == (0, 2, ("no tool call",))
+    cut = result.cell("demo-truncated", "weather").runs[0]
+    assert cut.expected is False and cut.expect_failures == (UNREADABLE,)
     tip = cell_details(result.cell("demo-text-hermes", "weather"))
     assert "run 1: no call — no tool call; 2 calls written as text" in tip, tip
     broken = result.cell("demo-parallel-index-0", "parallel").runs[0]

@@ -12,11 +12,15 @@ object never match an ``arguments`` subset (and are no crash).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 import orjson
 
 from inspector.core.requests.scenarios_expect import Expect
+
+UNREADABLE: Final = "arguments unreadable: no call's arguments are a JSON object"
+"""The ``arguments`` miss when no call's arguments parse: what is wrong is the argument text
+(the ``invalid`` word's case under a validation mode), not which call was made."""
 
 Call = tuple[str, str]
 """(name, arguments as received) of one call made on the wire."""
@@ -42,7 +46,10 @@ def judge_expect(expect: Expect, calls: Sequence[Call]) -> list[str]:
         and n
         and not any(holds(_object(args), expect.arguments) for _, args in calls)
     ):
-        misses.append("arguments differ: " + closest_difference(expect, calls))
+        readable = [c for c in calls if isinstance(_object(c[1]), Mapping)]
+        misses.append(
+            "arguments differ: " + closest_difference(expect, readable) if readable else UNREADABLE
+        )
     return ["no tool call"] if misses and not n else misses
 
 

@@ -9,7 +9,9 @@ Invariants:
   with its class, and nothing else is judged on it (no ``expected``, ``valid`` or clients).
 - Calls written in the assistant text count for neither the expectation nor ``calls``: no
   client hands them over as tool calls (``text_calls`` counts them). A run that misses its
-  expectation is ``no call`` without a call on the wire, ``wrong calls`` with one.
+  expectation is ``no call`` without a call on the wire, ``wrong calls`` with one; when no
+  call's arguments are a JSON object and the run is ``invalid``, that is the word (the
+  argument text is broken, not the choice of call), the miss still listed.
 - Usage is read from every usage object the stream sent (Anthropic splits input and output
   over two), by the field names the providers use; None when the stream reported none.
 """
@@ -24,7 +26,7 @@ from inspector.core.base.model import DeltaKind
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import from_text
 from inspector.core.matrix.cells import CellRun, ClientOutcome, ErrorInfo, RateLimit, run_word
-from inspector.core.matrix.expect import judge_expect
+from inspector.core.matrix.expect import UNREADABLE, judge_expect
 from inspector.core.reports.clients import clients_verdict
 from inspector.core.reports.headline import session_word
 from inspector.core.requests.scenarios_expect import Expect
@@ -64,6 +66,7 @@ def judge_run(
     made = [v.call for v in final.verdicts if not v.orphan]
     calls = [(_text(c.name), c.arguments) for c in made if not from_text(c)]
     misses = judge_expect(expect, calls)
+    wrong = [m for m in misses if m != UNREADABLE or word != "invalid"]
     records = analysis.records
     retried = next((r for r in records if r.outcome == core_attempts.RETRIED), None)
     degraded = any(r.outcome == core_attempts.DEGRADED for r in records)
@@ -75,7 +78,7 @@ def judge_run(
     }
     quirks = _quirks(analysis)
     return CellRun(
-        word=run_word(expected=not misses, called=bool(calls),
+        word=run_word(expected=not wrong, called=bool(calls),
                       valid=False if word == "invalid" else valid,
                       retried=retried is not None, breaks_clients=bool(verdict.broken),
                       quirks=bool(set(quirks) - set(asked)), validation=validation),
