@@ -7,7 +7,8 @@ Invariants:
   :data:`FLUSH_MS`, while the matrix runs, and once more when it ends. The clock stops with
   the run (no timer is left running).
 - Cancel keeps every finished run; the folder (``matrix.json``, ``matrix.md``,
-  ``matrix.html``) is written when a run ends, cancelled or not.
+  ``matrix.html``) is written when a run ends, cancelled or not (in a worker thread, unless
+  the task itself is being cancelled).
 - A rerun (a cell, a row, the failed cells) runs into the same result and folder: every other
   cell stays as it was.
 """
@@ -129,8 +130,10 @@ class MatrixRun(QObject):
             line = f"failed: {type(exc).__name__}: {exc}"
         finally:
             try:  # the folder first: it is written even when the window has gone
-                runner.save()
-                write_exports(runner.result, runner.out_dir)
+                if line == "stopped":  # cancelled from outside (the window closes): now
+                    _write_folder(runner)
+                else:  # ~40 ms of JSON and HTML for the default matrix: off the loop
+                    await asyncio.to_thread(_write_folder, runner)
             except OSError as exc:
                 line += f" (could not write {runner.out_dir}: {exc.strerror or exc})"
             if shiboken6.isValid(self._clock):
@@ -139,3 +142,10 @@ class MatrixRun(QObject):
                 self._tick()
                 self.running_changed.emit(False)
                 self.ended.emit(f"Matrix {line} — {runner.out_dir}")
+
+
+def _write_folder(runner: MatrixRunner) -> None:
+    """``matrix.json`` and the exports of a run that has ended (nothing changes its result
+    meanwhile: another run waits for this task)."""
+    runner.save()
+    write_exports(runner.result, runner.out_dir)

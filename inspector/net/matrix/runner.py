@@ -16,12 +16,17 @@ Invariants:
 - Every session is recorded as a capture under ``out_dir/captures`` (its path in the run);
   ``matrix.json`` is written by :meth:`save`, never half (a temporary file, then a rename).
 - The result's replicas are the registry's, in display order (the client column group).
+- Sessions share one pooled client per kind of target (loopback or not), made on the loop
+  from a TLS context built once per process in a worker thread, after the HTTP transport's
+  modules were imported there (:func:`prepare_transport`): nothing per session, and no
+  certificate bundle or first import of ~100 modules on the loop a window is drawn from.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ssl
 import time
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
@@ -133,12 +138,13 @@ class MatrixRunner:
         async with contextlib.AsyncExitStack() as stack:
             demo_url = self.demo_url or (await self._demo(stack) if needs_demo else None)
             clients: dict[bool, httpx.AsyncClient] = {}  # by "local": each made once, if needed
+            tls = await prepare_transport()
             for target, scenario, run, secret in jobs:
                 profile = target.profile.resolved(demo_url) if demo_url else target.profile
                 job = Job(target, self.spec.scenario(scenario), run, profile, secret)
                 local = _is_local(profile.base_url)
                 if local not in clients:
-                    made = _client(not local, self.spec.concurrency)
+                    made = _client(not local, self.spec.concurrency, tls[not local])
                     clients[local] = await stack.enter_async_context(made)
                 client = clients[local]
                 task = asyncio.create_task(
@@ -208,8 +214,29 @@ def _is_local(url: str) -> bool:
         return False
 
 
-def _client(trust_env: bool, concurrency: int) -> httpx.AsyncClient:
+def _client(trust_env: bool, concurrency: int, tls: ssl.SSLContext) -> httpx.AsyncClient:
     """One pooled client for the matrix's sessions (a loopback server never through a
     proxy from the environment)."""
     limits = httpx.Limits(max_connections=max(100, 2 * concurrency), max_keepalive_connections=32)
-    return httpx.AsyncClient(trust_env=trust_env, limits=limits)
+    return httpx.AsyncClient(trust_env=trust_env, limits=limits, verify=tls)
+
+
+_TLS: dict[bool, ssl.SSLContext] = {}
+
+
+async def prepare_transport() -> dict[bool, ssl.SSLContext]:
+    """The TLS contexts by ``trust_env`` (as httpx makes them by default: certifi's bundle,
+    ``SSL_CERT_FILE``/``SSL_CERT_DIR`` when the environment is trusted), built once per process
+    in a worker thread, which first imports what a client's first request needs (httpx
+    imports httpcore, anyio and h11/h2 lazily: in a window, under PySide's import hook, that
+    held the loop ~0.3-0.5 s at a matrix's start)."""
+    if not _TLS:
+        _TLS.update(await asyncio.to_thread(_build_tls))
+    return _TLS
+
+
+def _build_tls() -> dict[bool, ssl.SSLContext]:
+    import anyio._backends._asyncio  # noqa: F401 - httpcore's backend, imported on first connect
+    import httpcore  # noqa: F401 - httpx imports it when its first client is made
+
+    return {env: httpx.create_ssl_context(trust_env=env) for env in (False, True)}
