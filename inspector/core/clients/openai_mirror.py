@@ -50,32 +50,36 @@ class ChatMirror:
         self._looked = (calls, count)
 
     def _grown(self, pos: int, call: Any) -> bool:
-        """The call at ``pos`` shown without reading it whole: the same objects as when last
-        read (strings, or the same :class:`Pieces` with pieces added: shown as one more
-        part). False when it must be read whole."""
+        """The call at ``pos`` shown without reading its arguments whole: the same call and
+        function objects as when last read, an id and a name that are strings (or None), and
+        the same arguments (a string, or the same :class:`Pieces` with pieces added: shown as
+        one more part). False when it must be read whole."""
         shown = self._shown[pos] if pos < len(self._shown) else None
         if shown is None or call is not shown[0]:
             return False
         fn = call.get("function")
-        if fn is not shown[2] or call.get("id") is not shown[1]:
+        if fn is not shown[2]:
             return False
+        call_id = call.get("id")
         name, value = (fn.get("name"), fn.get("arguments")) if type(fn) is dict else (None, None)
-        was, count = shown[4], shown[5]
-        if name is not shown[3]:
+        if not (_plain(call_id) and _plain(name)):
             return False
+        was, count = shown[4], shown[5]
         if value is was:
             if type(value) is not Pieces:
-                return True
-        elif not (type(value) is Pieces and count == 0 and value.parts[0] is was):
-            return False
-        else:
+                count = -1  # a string (or None): the same text
+        elif type(value) is Pieces and count == 0 and value.parts[0] is was:
             count = 1  # a string turned into pieces by the next delta
-        assert isinstance(value, Pieces)
-        added = "".join(value.parts[count:])
+        else:
+            return False
+        added = "".join(value.parts[count:]) if count >= 0 else ""
+        partial = self.calls[pos]
         if added:
-            self.calls[pos].parts.append(added)
+            partial.parts.append(added)
+        if added or (call_id, name) != (partial.id, partial.name):
+            partial.id, partial.name = call_id, name
             self.touched.add(pos)
-        self._shown[pos] = (*shown[:5], len(value.parts))
+        self._shown[pos] = (call, call_id, fn, name, value, len(value.parts) if count >= 0 else 0)
         return True
 
     def _mirror_one(self, pos: int, call: Any) -> None:
