@@ -168,9 +168,10 @@ class Relay:
         """The session stopped reading: queue nothing more (the agent still gets it all)."""
         self._queue = None
 
-    def _put(self, item: Item) -> None:
+    def _put(self, item: Item, at: float | None = None) -> None:
+        """Queue ``item`` for the session, received at ``at`` (now, unless given)."""
         if self._queue is not None:
-            self._queue.put_nowait((item, time.monotonic()))
+            self._queue.put_nowait((item, time.monotonic() if at is None else at))
 
     async def _run(self) -> None:
         self._now = time.monotonic()  # the request leaves: its t 0
@@ -218,9 +219,10 @@ class Relay:
                     raise as_httpx(exc, answered=True) from exc
                 if not data:
                     break
+                at = time.monotonic()
                 await response.write(data)
                 self.relayed += len(data)
-                put(data)
+                put(data, at)
                 self._settle()
             await response.write_eof()
         except ConnectionError:  # the agent's side: its connection closed
