@@ -37,6 +37,7 @@ when it adds it to the next chunk's).
 from __future__ import annotations
 
 import json
+from collections import deque
 from typing import Any, ClassVar, Final, NoReturn
 
 from inspector.core.base.model import SSEEvent
@@ -107,6 +108,7 @@ class _Run(SdkChunkRun):
         self.kwargs: dict[str, Any] = {}
         self.own: ClientRaised | None = None
         self.fresh = 0
+        self.lookup = _Lookup()
 
     def feed(self, event: SSEEvent) -> None:
         self._guard(lambda: SdkChunkRun.feed(self, event))
@@ -158,11 +160,13 @@ class _Run(SdkChunkRun):
             if self.kind == AI and self.held:  # BaseMessageChunk.__add__ keeps no tool calls
                 self.held.clear()
                 self.calls.clear()
+                self.lookup = _Lookup()
             return
         for tc in message.tool_calls:
             self._merge(tc)
 
     def _append(self, tc: dict[str, Any]) -> None:
+        self.lookup.add(len(self.held), tc["index"], tc["id"])
         self.held.append(dict(tc))
         self.fresh += 1
         part = [tc["args"]] if tc["args"] else []
@@ -170,15 +174,18 @@ class _Run(SdkChunkRun):
         self.touched.add(len(self.calls) - 1)
 
     def _merge(self, tc: dict[str, Any]) -> None:
+        """Into the first held chunk with the same index whose id does not conflict (either
+        is None or ``""``, or both are equal), else appended."""
         index, cid = tc["index"], tc["id"]
-        if index is not None:
-            for pos, left in enumerate(self.held):
-                if left["index"] == index and (
-                    left["id"] in (None, "") or cid in (None, "") or left["id"] == cid
-                ):
-                    self._merge_into(pos, left, tc)
-                    return
-        self._append(tc)
+        pos = None if index is None else self.lookup.find(self.held, index, cid)
+        if pos is None:
+            self._append(tc)
+            return
+        left = self.held[pos]
+        was = left["id"]
+        self._merge_into(pos, left, tc)
+        if was in (None, "") and left["id"] not in (None, ""):
+            self.lookup.named(pos, index, left["id"])
 
     def _merge_into(self, pos: int, left: dict[str, Any], tc: dict[str, Any]) -> None:
         for key in ("name", "args", "id", "index"):
@@ -214,6 +221,47 @@ class _Run(SdkChunkRun):
             else:
                 invalid.append(HandedCall(tc["id"], tc["name"], raw))
         return valid + invalid
+
+
+class _Lookup:
+    """Where :meth:`_Run._merge` merges a chunk, found without scanning every held chunk
+    (``merge_lists`` does: quadratic when every delta brings a new id). Held chunks are only
+    appended (or all dropped), their index never changes, and an id only ever goes from empty
+    (None or ``""``) to set: so the first held chunk of an index, the ones of an index whose id
+    is empty (stale ones dropped as found) and the first of each (index, id) say it."""
+
+    def __init__(self) -> None:
+        self.first: dict[Any, int] = {}
+        self.empty: dict[Any, deque[int]] = {}
+        self.by_id: dict[tuple[Any, Any], int] = {}
+
+    def add(self, pos: int, index: Any, cid: Any) -> None:
+        """Chunk ``pos`` was appended."""
+        if index is None:
+            return
+        self.first.setdefault(index, pos)
+        if cid in (None, ""):
+            self.empty.setdefault(index, deque()).append(pos)
+        else:
+            self.by_id.setdefault((index, cid), pos)
+
+    def named(self, pos: int, index: Any, cid: Any) -> None:
+        """Chunk ``pos``'s empty id was set to ``cid`` by a merge."""
+        key = (index, cid)
+        self.by_id[key] = min(self.by_id.get(key, pos), pos)
+
+    def find(self, held: list[dict[str, Any]], index: Any, cid: Any) -> int | None:
+        """The first held chunk with ``index`` whose id does not conflict with ``cid``."""
+        first = self.first.get(index)
+        if first is None or cid in (None, ""):
+            return first
+        empty = self.empty.get(index)
+        while empty and held[empty[0]]["id"] not in (None, ""):
+            empty.popleft()
+        found = [
+            p for p in (empty[0] if empty else None, self.by_id.get((index, cid))) if p is not None
+        ]
+        return min(found) if found else None
 
 
 class _Text:

@@ -287,16 +287,19 @@ class _Run(SdkChunkRun):
 
     def _track(self, frag: Frag) -> None:
         """Choice 0's calls while the stream arrives (for where it diverges): a call shows
-        once it has an id and a name, in index order; a changed id or name rebuilds them."""
+        once it has an id and a name, in index order (a newly shown call rebuilds them)."""
         if frag.custom:
             return
         held = self.held.setdefault(frag.index, _Call())
         before = (held.id, held.name)
         held.add(frag)
         pos = self.shown.get(frag.index)
-        if pos is not None and (held.id, held.name) == before:
+        if pos is not None:  # shown already: the order stands (an id or name is never unset)
+            partial = self.calls[pos]
             if frag.arguments:
-                self.calls[pos].parts.append(frag.arguments)
+                partial.parts.append(frag.arguments)
+            if frag.arguments or (held.id, held.name) != before:
+                partial.id, partial.name = held.id, held.name
                 self.touched.add(pos)
             return
         if not (held.id and held.name):
