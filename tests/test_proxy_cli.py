@@ -79,7 +79,8 @@ async def test_one_line_per_request_and_a_clean_stop(demo: str, tmp_path: Path) 
     finally:
         proxy.kill()
     assert (code, err) == (0, ""), err
-    chat, models, stopped = out.splitlines()
+    *ended, stopped = out.splitlines()  # a line as each ends: the chat's once its capture closed
+    models, chat = sorted(ended, key=lambda line: line.split("  ")[1])  # GET, then POST
     assert chat.split("  ")[1:] == [
         "POST", "/v1/chat/completions", "demo-parallel", "200", "3 calls", label("accepted"),
     ]  # fmt: skip
