@@ -88,12 +88,18 @@ class ResponsesRun(SdkChunkRun):
         self.done: dict[Any, Any] = {}  # output_index -> the done item
         self.positions: dict[tuple[Any, Any, Any], Any] = {}
         self.final: list[Any] | None = None  # the completed response's output
+        self._only: Any = None
+        """The one item the event changed (an argument delta's), else None."""
+        self._looked: tuple[Any, int, dict[int, int]] = (None, 0, {})
+        """The snapshot's output as last looked at, its length, and each function call's
+        position among them (by ``id``)."""
         self._shown: list[tuple[tuple[str | None, str | None], Any, int] | None] = []
         """Per call shown: (id, name), the arguments value read and how many of its pieces
         (of a :class:`Pieces`), when the shown text is that value's; else None."""
 
     def chunk(self, data: Any) -> None:
         kind = attr(data, "type")
+        self._only = None
         self._accumulate(data, kind)
         self._events(data, kind)
         self._mirror()
@@ -137,6 +143,7 @@ class ResponsesRun(SdkChunkRun):
             output = self._item(attr(event, "output_index"))
             if attr(output, "type") == "function_call":
                 _append(output, attr(event, "delta"))
+                self._only = output
         elif kind == "response.output_item.done":
             self._item_done(attr(event, "item"), attr(event, "output_index"))
         elif kind == "response.completed":
@@ -233,11 +240,21 @@ class ResponsesRun(SdkChunkRun):
                     )
 
     def _mirror(self) -> None:
-        """``calls``: the function calls the library holds (the snapshot's, then the final)."""
+        """``calls``: the function calls the library holds (the snapshot's, then the final).
+        After an argument delta only its item is looked at, when the snapshot's output is
+        the same list, as long (items are only appended, never replaced or retyped)."""
         if self.final is not None:
             items = [i for i in self.final if _get(i, "type") == "function_call"]
         elif self.snapshot is not None:
-            items = [i for i in self.snapshot["output"] if _get(i, "type") == "function_call"]
+            output = self.snapshot["output"]
+            listed, count, where = self._looked
+            pos = where.get(id(self._only)) if listed is output and count == len(output) else None
+            if pos is not None:
+                if not self._grown(pos, self._only):
+                    self._mirror_one(pos, self._only)
+                return
+            items = [i for i in output if _get(i, "type") == "function_call"]
+            self._looked = (output, len(output), {id(i): p for p, i in enumerate(items)})
         else:
             return
         for pos, item in enumerate(items):
