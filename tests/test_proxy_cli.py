@@ -75,18 +75,26 @@ async def test_one_line_per_request_and_a_clean_stop(demo: str, tmp_path: Path) 
             final = await stream.get_final_completion()
         assert len(final.choices[0].message.tool_calls or []) == 3
         assert "demo-clean" in [m.id for m in (await agent.models.list()).data]
+        merged = await agent.chat.completions.create(
+            model="demo-parallel-index-0", messages=[{"role": "user", "content": "hi"}], stream=True
+        )
+        async for _ in merged:
+            pass
         code, out, err = await proxy.stop(signal.SIGTERM)
     finally:
         proxy.kill()
     assert (code, err) == (0, ""), err
     *ended, stopped = out.splitlines()  # a line as each ends: the chat's once its capture closed
+    (broken,) = [line for line in ended if "demo-parallel-index-0" in line]
+    assert "✗ breaks 4 clients: openai-python (merged)" in broken  # the clients speak too
+    ended.remove(broken)
     models, chat = sorted(ended, key=lambda line: line.split("  ")[1])  # GET, then POST
     assert chat.split("  ")[1:] == [
         "POST", "/v1/chat/completions", "demo-parallel", "200", "3 calls", label("accepted"),
     ]  # fmt: skip
     assert models.split("  ")[1:4] == ["GET", "/v1/models", "-"]
-    assert stopped == f"proxy stopped: 2 request(s), 1 recorded (captures: {captures})"
-    (path,) = captures.iterdir()
+    assert stopped == f"proxy stopped: 3 request(s), 2 recorded (captures: {captures})"
+    (path,) = [p for p in captures.iterdir() if "index-0" not in load(p).request_body["model"]]
     (attempt,) = load(path).attempts
     assert attempt.end is not None and attempt.end["reason"] == "eof"
     assert CANARY.encode() not in path.read_bytes() and CANARY not in "".join(proxy.banner) + out

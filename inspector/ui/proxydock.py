@@ -117,7 +117,9 @@ class ProxySessions(QAbstractTableModel):
         if word is None:
             return f"forwarded · {human_size(ex.size)}"
         calls = ex.calls or 0
-        return f"{words.label(word)} · {calls} call{'' if calls == 1 else 's'}"
+        text = f"{words.label(word)} · {calls} call{'' if calls == 1 else 's'}"
+        breaks = len(ex.breaks)
+        return f"{text} · ✗ breaks {breaks} client{'s' if breaks != 1 else ''}" if breaks else text
 
 
 def _cells(ex: Exchange) -> tuple[str, ...]:

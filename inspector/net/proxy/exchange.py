@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from inspector.core.analysis.session import Analysis
 from inspector.core.reports import words
+from inspector.core.reports.clients import clients_verdict
 
 from ..errors import one_line
 from ..runner import SessionRunner
@@ -69,6 +70,7 @@ class Exchange:
     """Why the exchange went wrong, in one line (no answer, cut off, not recorded), or None."""
     session: ProxySession | None = None
     """The recording session of an LLM exchange (None while forwarding only)."""
+    _breaks: list[str] | None = field(default=None, init=False, repr=False)
 
     @property
     def recorded(self) -> bool:
@@ -107,6 +109,19 @@ class Exchange:
         record = records[-1] if records else None
         return words.attempt_word(view, record, a.capture)
 
+    @property
+    def breaks(self) -> list[str]:
+        """Once the exchange has ended: the client replicas its stream breaks, each as
+        ``name (word)``; [] while it streams, for a forwarded request, or when every client
+        gets the inspector's calls. The replicas run once, when first asked."""
+        a = self.analysis
+        if not self.ended or a is None or not a.attempts:
+            return []
+        if self._breaks is None:
+            verdict = clients_verdict(a)
+            self._breaks = [f"{name} ({verdict.words[name]})" for name in verdict.broken]
+        return self._breaks
+
     def line(self) -> str:
         """The CLI's line: time, method, path, model, status, then calls and verdict for an
         LLM exchange or the size for another; the note, when there is one."""
@@ -118,6 +133,10 @@ class Exchange:
             parts.append(f"{calls if calls is not None else 0} call{'' if calls == 1 else 's'}")
             verdict = self.verdict
             parts.append(words.label(verdict) if verdict else "-")
+            breaks = self.breaks
+            if breaks:
+                count = f"{len(breaks)} client{'s' if len(breaks) != 1 else ''}"
+                parts.append(f"✗ breaks {count}: {', '.join(breaks)}")
         else:
             parts.append(human_size(self.size))
         line = "  ".join(parts)
