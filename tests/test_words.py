@@ -212,3 +212,14 @@ def test_an_attempt_followed_by_a_retry_is_retried_in_every_mode(
         "↻ retried · stream_invalid_tool_call → retry_streaming"
     )
     assert tree.topLevelItem(1).text(1) == "✔ accepted"
+
+
+def test_the_glossary_lists_every_client_and_matrix_word() -> None:
+    from pathlib import Path
+
+    from inspector.core.reports.words import CLIENT_WORDS, MATRIX_WORDS, MEANING, label
+
+    glossary = (Path(__file__).resolve().parents[1] / "docs" / "glossary.md").read_text()
+    missing = [w for w in (*CLIENT_WORDS, *MATRIX_WORDS) if f"| {label(w)} |" not in glossary]
+    assert not missing, f"docs/glossary.md lacks {missing}"
+    assert all(MEANING[w] in glossary for w in CLIENT_WORDS)

@@ -47,6 +47,9 @@ DOC_LINKS = (
     ("Provider &quirks (docs/quirks.md)", DOCS / "quirks.md"),
     ("&Demo provider (docs/demo-provider.md)", DOCS / "demo-provider.md"),
     ("&Words used (docs/glossary.md)", DOCS / "glossary.md"),
+    ("&Captures and HAR files (docs/captures.md)", DOCS / "captures.md"),
+    ("Recording &proxy (docs/proxy.md)", DOCS / "proxy.md"),
+    ("Compatibility &matrix (docs/matrix.md)", DOCS / "matrix.md"),
 )
 """Help's documentation items: (menu text, page)."""
 FIRST_RUN_KEY = "first_run_hint_shown"
