@@ -280,6 +280,20 @@ def test_a_mid_size_session_is_judged_one_replica_per_tick(
     assert {f" (1 of {len(CHAT)}", f" ({len(CHAT) - 1} of {len(CHAT)}"} <= steps, steps
 
 
+def test_closing_the_window_mid_run_stops_the_replicas(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A window closed while the replicas run tick by tick leaves no timer behind."""
+    need(*CHAT)
+    monkeypatch.setattr("inspector.ui.clientsfollow.SECONDS_PER_EVENT", 1.0)
+    monkeypatch.setattr("inspector.ui.clientsfollow.AUTO_SECONDS", 10.0)
+    follower = window.views.clients_follower
+    shown(window, INDEX_0)
+    assert follower.state == "running" and follower._tick.isActive()
+    window.close()
+    assert not follower._tick.isActive() and follower.state == "none"
+
+
 def test_the_empty_id_toggle_names_the_replica_literal_reproduces(window: MainWindow) -> None:
     need(LITERAL_MATCHES)
     box = window.bar.empty_id

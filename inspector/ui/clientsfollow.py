@@ -165,6 +165,10 @@ class ClientsFollower:
         self.refresh()
         self.views.show_status()
 
+    def stop(self) -> None:
+        """The window closes: no replica runs after it (the tick timer stops)."""
+        self._set("none", None, None)
+
     def _set(self, state: State, verdict: ClientsVerdict | None, key: Any) -> None:
         self.state, self.verdict, self._key, self.headline = state, verdict, key, ""
         if state != "running":

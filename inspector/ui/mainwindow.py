@@ -378,6 +378,7 @@ class MainWindow(QMainWindow):
             self.live_bar.remember(self.settings)
         self.doc.pause()
         self.doc.cancel_load()
+        self.views.clients_follower.stop()
         self.live.stop()  # the capture keeps every byte received; aclose() awaits the rest
         self.proxies.stop_all()
         for other in (self._compare, self.matrix):
