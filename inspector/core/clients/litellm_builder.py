@@ -287,7 +287,8 @@ class _Run(SdkChunkRun):
 
     def _track(self, frag: Frag) -> None:
         """Choice 0's calls while the stream arrives (for where it diverges): a call shows
-        once it has an id and a name, in index order (a newly shown call rebuilds them)."""
+        once it has an id and a name, in index order (a newly shown call is appended, or, when
+        it comes before a shown one, rebuilds them)."""
         if frag.custom:
             return
         held = self.held.setdefault(frag.index, _Call())
@@ -303,6 +304,11 @@ class _Run(SdkChunkRun):
                 self.touched.add(pos)
             return
         if not (held.id and held.name):
+            return
+        if self.shown and frag.index > next(reversed(self.shown)):  # the last in index order
+            self.shown[frag.index] = len(self.calls)  # after every call shown: appended
+            self.calls.append(Partial(held.id, held.name, list(held.parts), len(self.frags)))
+            self.touched.add(len(self.calls) - 1)
             return
         order = sorted(k for k, c in self.held.items() if c.id and c.name)
         self.shown = {k: i for i, k in enumerate(order)}

@@ -42,7 +42,7 @@ class ChatMirror:
         if merged is None or looked is not calls or looked_count != count:
             positions: Iterable[int] = range(count)
         else:
-            positions = sorted({p if p >= 0 else count + p for p in merged} & set(range(count)))
+            positions = sorted({p if p >= 0 else count + p for p in merged if -count <= p < count})
         for pos in positions:
             call = calls[pos]
             if not self._grown(pos, call):

@@ -109,6 +109,9 @@ class _ChatRun(SdkChunkRun):
         self.snapshot: dict[str, Any] | None = None
         self.states: list[_Choice] = []
         self.mirror = ChatMirror(self.calls, self.touched)
+        self._kinds: dict[int, tuple[Any, int, list[Any]]] = {}
+        """Per choice snapshot (by ``id``): its tool-call list and length, and each call's
+        type, kept while every call is a dict (see :meth:`_types_kept`)."""
 
     def chunk(self, data: Any) -> None:
         if attr(data, "object") != "chat.completion.chunk":
@@ -130,16 +133,17 @@ class _ChatRun(SdkChunkRun):
             try:
                 snapshot = choices[index]
                 held = attr(snapshot["message"], "tool_calls") or []
-                before = [c.get("type") if type(c) is dict else attr(c, "type") for c in held]
-                message = accumulate_delta(snapshot["message"], delta_dict(attr(choice, "delta")))
+                kept = self._kinds.get(id(snapshot))
+                if kept is not None and kept[0] is held and kept[1] == len(held):
+                    before = kept[2]
+                else:  # (a call that is no dict raises here, as in the library)
+                    before = [c.get("type") if type(c) is dict else attr(c, "type") for c in held]
+                delta = delta_dict(attr(choice, "delta"))
+                merged = _merged_at(delta, len(held))
+                message = accumulate_delta(snapshot["message"], delta)
                 snapshot["message"] = message
                 after = (message.get("tool_calls") or []) if before else []
-                for i, kind in enumerate(before):
-                    call = after[i]
-                    if kind == "function":
-                        assert (call.get("type") if type(call) is dict else attr(call, "type")) == (
-                            "function"
-                        )
+                self._types_kept(snapshot, before, after, merged if after is held else None)
             except IndexError:
                 snapshot = _new_choice(choice)
                 choices.append(snapshot)
@@ -155,6 +159,33 @@ class _ChatRun(SdkChunkRun):
         moderation = attr(chunk, "moderation")
         if moderation is not None and not isinstance(moderation, dict):
             raise AttributeError(f"'{type(moderation).__name__}' object has no attribute 'to_dict'")
+
+    def _types_kept(
+        self, snapshot: dict[str, Any], before: list[Any], after: Any, merged: set[int] | None
+    ) -> None:
+        """The library's check that no call typed ``function`` changed type in the merge
+        (every call; only the ``merged`` ones when the list is the same and as long: no other
+        call changed, and every call is a dict, or ``before`` would have raised), then the
+        types kept for the next chunk."""
+        if merged is not None and len(after) == len(before):
+            for i in merged:
+                kind, now = before[i], after[i].get("type")
+                if kind == "function":
+                    assert now == "function"
+                before[i] = now
+            self._kinds[id(snapshot)] = (after, len(after), before)
+            return
+        for i, kind in enumerate(before):
+            call = after[i]
+            if kind == "function":
+                assert (call.get("type") if type(call) is dict else attr(call, "type")) == (
+                    "function"
+                )
+        if type(after) is list and all(type(c) is dict for c in after):
+            kinds = [c.get("type") for c in after]
+            self._kinds[id(snapshot)] = (after, len(after), kinds)
+        else:
+            self._kinds.pop(id(snapshot), None)
 
     # -- ChatCompletionStreamState._build_events -----------------------------------------
 
@@ -209,6 +240,23 @@ class _ChatRun(SdkChunkRun):
             if pos == 0:  # the agent reads completion.choices[0].message.tool_calls
                 handed = [_read(call) for call in calls]
         return handed
+
+
+def _merged_at(delta: dict[Any, Any], count: int) -> set[int] | None:
+    """The positions (of a list of ``count`` calls) a delta's tool-call entries merge into,
+    or None when they may do anything else (an index that is no int, or out of range)."""
+    entries = delta.get("tool_calls")
+    if entries is None:
+        return set()
+    if type(entries) is not list:
+        return None
+    out = set()
+    for entry in entries:
+        at = entry.get("index") if type(entry) is dict else None
+        if type(at) is not int or not -count <= at < count:
+            return None
+        out.add(at % count)
+    return out
 
 
 def _initial_snapshot(chunk: dict[str, Any]) -> dict[str, Any]:
