@@ -68,9 +68,15 @@ def test_a_real_matrix_fills_live_and_a_click_opens_its_capture(
     flushes: list[int] = []
     real_flush = m.grid.flush
     m.grid.flush = lambda: flushes.append(real_flush()) or flushes[-1]  # type: ignore[method-assign]
+    showed: list[object] = []
+    real_show = m.grid.show_result
+    m.grid.show_result = lambda r: showed.append(r) or real_show(r)  # type: ignore[method-assign]
     qtbot.mouseClick(m.buttons["run"], Qt.MouseButton.LeftButton)
     assert m.runs.running and not m.buttons["run"].isEnabled() and m.buttons["cancel"].isEnabled()
+    assert m.runs.runner is not None and m.grid.result is m.runs.runner.result
+    assert showed == []  # the empty grid laid out alike was adopted, not refilled
     qloop.run_until_complete(m.runs.wait())
+    assert m.result is not None and not m.grid.adopt(m.result)  # it has runs: refilled
     texts = _texts(m)
     assert m.result is not None and m.result.scenarios == ["parallel", "weather"]
     assert texts[0][1].startswith("✔ pass\n1/1"), texts[0]  # demo-clean x weather

@@ -100,6 +100,26 @@ class MatrixGrid(QTableWidget):
             self._fill_row(r, row.name, every=True)
         self._size_groups()
 
+    def adopt(self, result: MatrixResult) -> bool:
+        """Show ``result`` in place of the one shown when both are laid out alike (rows,
+        columns) and neither has a run or a comparison mark: every cell already reads the same
+        (``… pending``), so nothing is refilled (~25 ms for the default matrix, on the loop a
+        run starts from). False: nothing changed, call :meth:`show_result`."""
+        old = self.result
+        if (
+            old is None
+            or self.changes
+            or (old.rows, old.scenarios, old.replicas)
+            != (result.rows, result.scenarios, result.replicas)
+            or any(c.runs for c in old)
+            or any(c.runs for c in result)
+        ):
+            return False
+        self.result = result
+        self._dirty.clear()
+        self.started.clear()
+        return True
+
     def group_bar(self) -> QWidget:
         """A line over the header naming the column groups (scenarios, client replicas)."""
         bar = QWidget()

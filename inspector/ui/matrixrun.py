@@ -81,7 +81,9 @@ class MatrixRun(QObject):
             demo_chunk_delay=self.demo_chunk_delay, result=result,
         )  # fmt: skip
         self.runner, self._cancelled = runner, False
-        if result is None or self.grid.result is not result:
+        if (result is None or self.grid.result is not result) and not self.grid.adopt(
+            runner.result
+        ):
             self.grid.show_result(runner.result)
         chosen = keys if keys is not None else [c.key for c in runner.result]
         if keys is not None:  # a rerun's cells go back to pending at once
