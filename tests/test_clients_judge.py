@@ -170,3 +170,19 @@ def test_a_replica_bug_is_a_result_never_the_end_of_the_report() -> None:
     assert result.agrees is False and verdict.words["broken"] == "raised"
     failed = run_replica(_Broken(), Exchange([], status=500), [], failed=True)
     assert failed.agrees is False  # a bug is never agreement, even on a failed request
+
+
+def test_a_result_does_not_keep_its_analysis_alive() -> None:
+    """The cache is weak on the stream state: a client's error must not hold a traceback
+    whose frames reach the analysis (the window would keep every session it judged)."""
+    import gc
+    import weakref
+
+    body = _chunk(_tc(0, "call_a", "f", "{}")) + b"data: : OPENROUTER PROCESSING\n\n"
+    analysis = _analysis(body)
+    result = judge_attempt(analysis.final, Toy())
+    assert result.error is not None and result.error.__traceback__ is None
+    state = weakref.ref(analysis.final.state)
+    del analysis
+    gc.collect()
+    assert state() is None

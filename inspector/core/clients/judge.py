@@ -202,7 +202,9 @@ def run_replica(
         at = last
         result.calls = run.finish()
     except ClientRaised as raised:
-        result.error = raised
+        # a fresh one: the raised one's traceback holds the frames, the exchange and so the
+        # analysis the weak cache is keyed on, which would then never be freed
+        result.error = ClientRaised(raised.type, raised.message)
     except Exception as bug:  # a replica's own bug must not end a report: say it plainly
         result.error = ClientRaised(REPLICA_BUG, f"{type(bug).__name__}: {bug}")
         failed = False  # never agreement, whatever the request did
