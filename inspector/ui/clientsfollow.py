@@ -42,12 +42,12 @@ if TYPE_CHECKING:
 AUTO_SECONDS = 0.5
 """The replicas run unasked only when :func:`cost` says they take at most this long (the window
 stands still meanwhile)."""
-SECONDS_PER_EVENT = 15e-6
+SECONDS_PER_EVENT = 13e-6
 """What one replica takes per wire event it reads, on average over the replicas speaking the
-dialect: measured on a shared 2-core machine, about 12 µs over the six OpenAI-compatible
+dialect: measured on a shared 2-core machine, about 10 µs over the six OpenAI-compatible
 replicas on the large-arguments sample (21,763 events: 5 µs openai-python, which skips its
-chunks, to 18 µs langchain) and 15 µs on ``make bench``'s 8 calls x 16 KiB chat stream (27k
-events: 7 µs by-id to 26 µs openai-python)."""
+chunks, to 14 µs langchain) and 13 µs on ``make bench``'s 8 calls x 16 KiB chat stream (27k
+events: 6 µs by-id to 22 µs openai-python)."""
 NOT_RUN = "clients not run"
 """The headline's second half while a large capture waits for the user to ask."""
 RUNNING = "clients running"
