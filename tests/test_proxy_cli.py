@@ -4,9 +4,11 @@ every capture closed, and one line for what cannot start."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import socket
+import subprocess
 import sys
 from pathlib import Path
 
@@ -98,6 +100,23 @@ async def test_one_line_per_request_and_a_clean_stop(demo: str, tmp_path: Path) 
     (attempt,) = load(path).attempts
     assert attempt.end is not None and attempt.end["reason"] == "eof"
     assert CANARY.encode() not in path.read_bytes() and CANARY not in "".join(proxy.banner) + out
+    _a_har_saved_from_the_proxy_opens_with_the_same_calls(path, tmp_path)
+
+
+def _a_har_saved_from_the_proxy_opens_with_the_same_calls(capture: Path, tmp: Path) -> None:
+    """What the issue asks of the two halves together: the proxied capture exported as HAR
+    (``export --har``) reads back, through ``analyze``, with the same calls and verdict."""
+    har = tmp / "proxied.har"
+    assert main(["export", str(capture), "--har", str(har)]) == 0
+    assert CANARY.encode() not in har.read_bytes()
+    reports = []
+    for source in (capture, har):
+        cli = Path(sys.executable).parent / "toolcall-inspector"
+        done = subprocess.run([cli, "analyze", source, "--json"], capture_output=True, check=False)
+        code, report = done.returncode, json.loads(done.stdout)
+        calls = [(c["id"], c["name"], c["arguments"]) for c in report["tool_calls"]]
+        reports.append((code, report["valid"], report["headline"], calls))
+    assert reports[0] == reports[1] and len(reports[0][3]) == 3
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
