@@ -186,3 +186,22 @@ def test_a_result_does_not_keep_its_analysis_alive() -> None:
     del analysis
     gc.collect()
     assert state() is None
+
+
+def test_clients_are_compared_with_the_conforming_reading_whatever_the_toggle() -> None:
+    """Under the ``literal`` empty-id policy the lanes show the by-id bug; a client that
+    assembles the calls right must not be said to break because of that."""
+    body = (
+        _chunk(_tc(0, "call_a", "get_weather", '{"city": '))
+        + _chunk({"index": 0, "id": "", "function": {"name": "", "arguments": '"Paris"}'}})
+        + b"data: [DONE]\n\n"
+    )
+    capture = load_bytes(body, "t.sse")
+    literal = Analysis.from_capture(
+        capture, Settings(dialect="openai-chat", empty_id="literal"), providers=REGISTRY
+    )
+    assert literal.final.verdicts[0].call.arguments == '{"city": '  # the bug, in the lanes
+    verdict = clients_verdict(literal, [Toy()])
+    assert verdict.words["toy"] == "agrees", verdict.results["toy"]
+    assert verdict.expected["toy"][0].arguments == '{"city": "Paris"}'
+    assert clients_verdict(literal, [Toy()]).results["toy"] is verdict.results["toy"]  # cached

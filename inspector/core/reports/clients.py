@@ -13,11 +13,13 @@ Invariants:
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from inspector.core.analysis.session import Analysis
+from inspector.core.calls.accumulator import ABSENT
 from inspector.core.calls.textcalls import from_text
 from inspector.core.clients.base import HandedCall, Replica
 from inspector.core.clients.judge import ClientResult, expected_calls, judge_clients
@@ -92,8 +94,34 @@ class ClientsVerdict:
         return out
 
 
+_CONFORMING: weakref.WeakKeyDictionary[Analysis, tuple[tuple[Any, ...], Analysis]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def conforming(analysis: Analysis) -> Analysis:
+    """``analysis`` read under the conforming empty-id policy (``absent``): what the clients
+    are compared with, whatever the toggle shows. The ``literal`` policy reproduces the by-id
+    client's bug in the lanes; comparing the other clients with that reading would call their
+    right calls wrong. The fork is cached per session and stream length (so the replicas'
+    own cache, keyed on its stream states, holds); a session still streaming is not forked."""
+    if analysis.settings.empty_id == ABSENT or not analysis.attempts:
+        return analysis
+    if any(not view.state.ended for view in analysis.attempts):
+        return analysis
+    key = (analysis.settings, tuple(len(view.state.events) for view in analysis.attempts))
+    hit = _CONFORMING.get(analysis)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    fork = analysis.fork(analysis.with_settings(empty_id=ABSENT))
+    _CONFORMING[analysis] = (key, fork)
+    return fork
+
+
 def clients_verdict(analysis: Analysis, replicas: Sequence[Replica] = REPLICAS) -> ClientsVerdict:
-    """Run (or read cached) every replica on ``analysis`` and word each result."""
+    """Run (or read cached) every replica on ``analysis`` and word each result, against the
+    inspector's conforming reading (:func:`conforming`)."""
+    analysis = conforming(analysis)
     results = judge_clients(analysis, replicas)
     words: dict[str, ClientWord] = {}
     expected: dict[str, list[HandedCall]] = {}
