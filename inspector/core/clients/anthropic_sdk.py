@@ -53,6 +53,7 @@ from inspector.core.clients.base import (
     Partial,
     Replica,
     ReplicaRun,
+    as_text,
 )
 from inspector.core.clients.jiter_partial import JiterError, partial_loads
 from inspector.core.clients.pins import Pins, lines, utf8_error
@@ -274,7 +275,7 @@ class _Run(ReplicaRun):
         slot = None
         if block.get("type") == "tool_use":
             slot = len(self.calls)
-            self.calls.append(Partial(_text(block.get("id")), _text(block.get("name"))))
+            self.calls.append(Partial(as_text(block.get("id")), as_text(block.get("name"))))
             self.touched.add(slot)
         self.slots.append(slot)
 
@@ -325,7 +326,7 @@ class _Run(ReplicaRun):
             arguments = json.dumps(block.get("input"), separators=(",", ":"), ensure_ascii=False)
         except (RecursionError, ValueError) as exc:
             raise ClientRaised(type(exc).__name__, str(exc)) from None
-        return HandedCall(_text(block.get("id")), _text(block.get("name")), arguments)
+        return HandedCall(as_text(block.get("id")), as_text(block.get("name")), arguments)
 
 
 def _parsed(buf: bytes) -> Any:
@@ -368,10 +369,6 @@ def _lax_int(value: Any) -> Any:
     if isinstance(value, str) and _INT_TEXT.fullmatch(value):
         return int(value)
     return value
-
-
-def _text(value: Any) -> str | None:
-    return value if value is None or isinstance(value, str) else str(value)
 
 
 class AnthropicSdk(Replica):

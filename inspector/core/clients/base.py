@@ -43,6 +43,12 @@ class Exchange:
     """The provider name the inspector read the body as (None when unknown)."""
 
 
+def as_text(value: object) -> str | None:
+    """An id or a name as an agent reads it: the string, None, or ``str()`` of anything else
+    (the one rule every replica and the driver use for identity fields)."""
+    return value if value is None or isinstance(value, str) else str(value)
+
+
 @dataclass(frozen=True)
 class HandedCall:
     """One call as the library hands it to the agent."""

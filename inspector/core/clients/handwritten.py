@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, ClassVar, Final
 
-from inspector.core.clients.base import Exchange, HandedCall, Partial, Replica
+from inspector.core.clients.base import Exchange, HandedCall, Partial, Replica, as_text
 from inspector.core.clients.openai_sse import VERSION, SdkChunkRun
 
 CHAT: Final = frozenset({"openai-chat"})
@@ -53,13 +53,9 @@ def shown(value: Any) -> str | None:
     """An id or name for the prefix check while the stream arrives: as :func:`_text`, None
     where even ``str()`` fails (an integer past Python's digit limit)."""
     try:
-        return _text(value)
+        return as_text(value)
     except ValueError:
         return None
-
-
-def _text(value: Any) -> str | None:
-    return value if isinstance(value, str) or value is None else str(value)
 
 
 def _grow(entry: dict[str, Any], added: Any) -> None:
@@ -107,7 +103,7 @@ class _LoopRun(SdkChunkRun):
 
     def handed(self) -> list[HandedCall]:
         return [
-            HandedCall(_text(e["id"]), _text(e["name"]), "".join(e["arguments"]))
+            HandedCall(as_text(e["id"]), as_text(e["name"]), "".join(e["arguments"]))
             for e in self.entries
         ]
 

@@ -30,7 +30,14 @@ from inspector.core.analysis.session import Analysis
 from inspector.core.base.model import plain
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import from_text
-from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Partial, Replica
+from inspector.core.clients.base import (
+    ClientRaised,
+    Exchange,
+    HandedCall,
+    Partial,
+    Replica,
+    as_text,
+)
 
 REPLICA_BUG: Final = "ReplicaBug"
 """The error type a result carries when the replica itself failed (never a library's
@@ -79,14 +86,8 @@ def expected_calls(view: AttemptView) -> list[HandedCall]:
         if v.orphan or from_text(v.call):
             continue
         c = v.call
-        out.append(HandedCall(_text(plain(c.id)), _text(plain(c.name)), c.arguments))
+        out.append(HandedCall(as_text(plain(c.id)), as_text(plain(c.name)), c.arguments))
     return out
-
-
-def _text(value: object) -> str | None:
-    if value is None:
-        return None
-    return value if isinstance(value, str) else str(value)
 
 
 def exchange_of(view: AttemptView) -> Exchange:

@@ -18,7 +18,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from inspector.core.clients.base import HandedCall, Partial
+from inspector.core.clients.base import HandedCall, Partial, as_text
 from inspector.core.clients.openai_deltas import Pieces
 
 
@@ -175,11 +175,6 @@ def _mirrored(call: Any) -> HandedCall:
         return _handed(call)
     except ValueError:
         return HandedCall(None, None, "")
-
-
-def as_text(value: Any) -> str | None:
-    """An id or a name as the agent reads it (``str()`` of what is no string)."""
-    return value if value is None or isinstance(value, str) else str(value)
 
 
 def as_arguments(value: Any) -> str:

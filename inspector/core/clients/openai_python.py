@@ -38,7 +38,7 @@ import re
 from typing import Any, ClassVar, Final
 
 from inspector.core.base.model import EventKind
-from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Replica
+from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Replica, as_text
 from inspector.core.clients.handwritten import attr
 from inspector.core.clients.openai_deltas import (
     accumulate_delta,
@@ -46,7 +46,7 @@ from inspector.core.clients.openai_deltas import (
     model_chunk,
     usage_text,
 )
-from inspector.core.clients.openai_mirror import ChatMirror, as_arguments, as_text, merged_into
+from inspector.core.clients.openai_mirror import ChatMirror, as_arguments, merged_into
 from inspector.core.clients.openai_responses import ResponsesRun
 from inspector.core.clients.openai_sse import VERSION, SdkChunkRun
 

@@ -27,12 +27,12 @@ sent as ``"0"`` is ``0`` to the library, ``"0"`` here); text formats and ``stric
 
 from __future__ import annotations
 
-import json
 from typing import Any, Final
 
-from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Partial
+from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Partial, as_text
 from inspector.core.clients.handwritten import attr
 from inspector.core.clients.openai_deltas import Pieces, fresh
+from inspector.core.clients.openai_mirror import as_arguments
 from inspector.core.clients.openai_sse import SdkChunkRun
 
 _LIFECYCLE: Final = frozenset(
@@ -270,7 +270,7 @@ class ResponsesRun(SdkChunkRun):
         if shown is None or type(value) not in (str, Pieces):
             return False
         try:
-            ident = (_text(_get(item, "call_id")), _text(_get(item, "name")))
+            ident = (as_text(_get(item, "call_id")), as_text(_get(item, "name")))
         except ValueError:
             return False
         was, count = shown[1], shown[2]
@@ -355,7 +355,9 @@ def _parsed_output(output: Any) -> list[Any]:
 def _handed(item: Any) -> HandedCall:
     """``item.call_id``, ``item.name``, ``item.arguments`` as the agent reads them."""
     arguments = _get(item, "arguments")
-    return HandedCall(_text(_get(item, "call_id")), _text(_get(item, "name")), _args(arguments))
+    return HandedCall(
+        as_text(_get(item, "call_id")), as_text(_get(item, "name")), as_arguments(arguments)
+    )
 
 
 def _mirrored(call: Any) -> HandedCall:
@@ -365,17 +367,3 @@ def _mirrored(call: Any) -> HandedCall:
         return _handed(call)
     except ValueError:
         return HandedCall(None, None, "")
-
-
-def _text(value: Any) -> str | None:
-    return value if value is None or isinstance(value, str) else str(value)
-
-
-def _args(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, Pieces):
-        return value.text()
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
