@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import gzip
-import importlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from types import ModuleType
@@ -23,6 +22,7 @@ import openai
 import orjson
 import pytest
 from aiohttp import web
+from sdktee import Tee, http_lib
 
 from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.capture.reader import load
@@ -48,52 +48,6 @@ QUESTION = "What's the weather in Paris?"
 
 
 # -- the agent's side: what it read, byte for byte --------------------------------------------
-
-
-class Tee:
-    """An HTTP client of ``lib`` (httpx, or an SDK's own copy of it) that keeps every response
-    body it reads, as read: a pass-through over the real network transport."""
-
-    def __init__(self, lib: ModuleType) -> None:
-        self.bodies: list[bytearray] = []
-        bodies = self.bodies
-
-        class Copy(lib.AsyncByteStream):  # type: ignore[name-defined,misc]
-            def __init__(self, inner: Any, sink: bytearray) -> None:
-                self._inner, self._sink = inner, sink
-
-            async def __aiter__(self) -> AsyncIterator[bytes]:
-                async for chunk in self._inner:
-                    self._sink += chunk
-                    yield chunk
-
-            async def aclose(self) -> None:
-                await self._inner.aclose()
-
-        class Transport(lib.AsyncBaseTransport):  # type: ignore[name-defined,misc]
-            def __init__(self) -> None:
-                self._inner = lib.AsyncHTTPTransport()
-
-            async def handle_async_request(self, request: Any) -> Any:
-                response = await self._inner.handle_async_request(request)
-                bodies.append(sink := bytearray())
-                return lib.Response(response.status_code, headers=response.headers,
-                                    stream=Copy(response.stream, sink),
-                                    extensions=response.extensions)  # fmt: skip
-
-            async def aclose(self) -> None:
-                await self._inner.aclose()
-
-        self.client = lib.AsyncClient(transport=Transport(), trust_env=False)
-
-    def last(self) -> bytes:
-        return bytes(self.bodies[-1])
-
-
-def http_lib(sdk: ModuleType) -> ModuleType:
-    """The httpx-like package ``sdk``'s HTTP client is built on."""
-    base = next(c for c in sdk.DefaultAsyncHttpxClient.__mro__ if c.__name__ == "AsyncClient")
-    return importlib.import_module(base.__module__.split(".")[0])
 
 
 @pytest.fixture
@@ -122,7 +76,7 @@ async def direct_and_proxied(make: Callable[[str, Tee], Any], lib: ModuleType, d
     finally:
         await direct_tee.client.aclose()
         await proxied_tee.client.aclose()
-    assert proxied_tee.last() == direct_tee.last() and direct_tee.last()
+    assert proxied_tee.last_body() == direct_tee.last_body() and direct_tee.last_body()
     return want, got
 
 
@@ -221,11 +175,16 @@ async def test_models_and_other_requests_are_forwarded_and_listed(
     assert [m.id for m in models.data][:2] == ["demo-clean", "demo-parallel"]
     async with httpx.AsyncClient(trust_env=False) as client:
         direct = await client.get(f"{demo}/v1/models")
-    assert tee.last() == direct.content
+    assert tee.last_body() == direct.content
     ex = await ended(proxy)
-    assert (ex.method, ex.path, ex.status, ex.size) == ("GET", "/v1/models", 200, len(tee.last()))
+    assert (ex.method, ex.path, ex.status, ex.size) == (
+        "GET",
+        "/v1/models",
+        200,
+        len(tee.last_body()),
+    )
     assert not ex.recorded and ex.verdict is None
-    assert ex.line().endswith(f"GET  /v1/models  -  200  {human_size(len(tee.last()))}")
+    assert ex.line().endswith(f"GET  /v1/models  -  200  {human_size(len(tee.last_body()))}")
     assert not (tmp_path / "captures").exists() or not list((tmp_path / "captures").iterdir())
 
 

@@ -11,18 +11,18 @@ provider ignored the snake_case ``parameters_json_schema`` that SDK sends).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import AsyncIterator
-from types import ModuleType
 from typing import Any
 
 import anthropic
 import openai
 import orjson
 import pytest
+import sdktee
 from google import genai
 from google.genai import types as gtypes
 from openai.lib.streaming.chat import ChatCompletionStreamState
+from sdktee import http_lib
 
 from inspector.core.calls.accumulator import ToolCall
 from inspector.core.calls.stream import StreamState
@@ -40,54 +40,8 @@ TOOLS = [("get_weather", "Current weather", SCHEMA), ("web_search", "Search the 
 QUESTION = "What's the weather in Paris?"
 
 
-def http_lib(sdk: ModuleType) -> ModuleType:
-    """The httpx-compatible package ``sdk``'s HTTP client is built on (httpx or httpx2)."""
-    base = next(c for c in sdk.DefaultAsyncHttpxClient.__mro__ if c.__name__ == "AsyncClient")
-    return importlib.import_module(base.__module__.split(".")[0])
-
-
-class Tee:
-    """``lib``'s real network transport, keeping a copy of every response body as it is read.
-
-    Only a pass-through: requests go over loopback TCP exactly as the SDK sends them.
-    """
-
-    def __init__(self, lib: ModuleType) -> None:
-        self.bodies: list[bytearray] = []
-        bodies = self.bodies
-
-        class Copy(lib.AsyncByteStream):  # type: ignore[name-defined,misc]
-            def __init__(self, inner: Any, sink: bytearray) -> None:
-                self._inner, self._sink = inner, sink
-
-            async def __aiter__(self) -> AsyncIterator[bytes]:
-                async for chunk in self._inner:
-                    self._sink += chunk
-                    yield chunk
-
-            async def aclose(self) -> None:
-                await self._inner.aclose()
-
-        class Transport(lib.AsyncBaseTransport):  # type: ignore[name-defined,misc]
-            def __init__(self) -> None:
-                self._inner = lib.AsyncHTTPTransport()
-
-            async def handle_async_request(self, request: Any) -> Any:
-                response = await self._inner.handle_async_request(request)
-                sink = bytearray()
-                bodies.append(sink)
-                return lib.Response(
-                    response.status_code,
-                    headers=response.headers,
-                    stream=Copy(response.stream, sink),
-                    extensions=response.extensions,
-                )
-
-            async def aclose(self) -> None:
-                await self._inner.aclose()
-
-        self.client = lib.AsyncClient(transport=Transport())
-        """An ``AsyncClient`` of ``lib`` to hand to the SDK."""
+class Tee(sdktee.Tee):
+    """:class:`sdktee.Tee`, read by the engine."""
 
     def last(self) -> StreamState:
         """The engine's analysis of the last body the SDK read."""
