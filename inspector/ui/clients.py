@@ -4,7 +4,7 @@ bytes, beside the inspector's own assembly.
 Invariants:
 - The pane shows a :class:`ClientsVerdict` it is given (:mod:`inspector.ui.clientsfollow`
   decides when one is computed) and computes nothing of its own: its texts come from
-  :mod:`inspector.ui.clientsdiff`, its words from the one vocabulary.
+  :mod:`inspector.core.reports.clientdiff`, its words from the one vocabulary.
 - One row per replica, in :data:`~inspector.core.clients.registry.REPLICAS` order: the word
   with its symbol (``n/a`` is never ✓), the name as the verdict shows it (``(unverified)``),
   library and version, what went wrong, and the chunk it diverges at.
@@ -38,11 +38,11 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.reports import words
+from inspector.core.reports.clientdiff import TOOLTIP_CHARS, comparison, short, what_happened
 from inspector.core.reports.clients import ClientsVerdict
 from inspector.core.reports.words import CLIENT_BREAKS
 
 from . import theme
-from .clientsdiff import TOOLTIP_CHARS, comparison, short, what_happened
 
 COLUMNS = ("", "client", "library", "what it did", "diverges at")
 WIDTHS = (134, 100, 118, 150, 78)

@@ -16,7 +16,7 @@ Invariants:
 - The Clients view is filled only while it is on show; the headline and the badges are
   always kept.
 - A lane's badge names every client that would not hand its call over as shown, for the
-  attempt on show only (:func:`inspector.ui.clientsdiff.lane_marks`).
+  attempt on show only (:func:`inspector.core.reports.clientdiff.lane_marks`).
 """
 
 from __future__ import annotations
@@ -30,11 +30,10 @@ from inspector.core.analysis.session import Analysis, AttemptView
 from inspector.core.clients import registry
 from inspector.core.clients.base import Replica
 from inspector.core.clients.judge import judge_attempt
+from inspector.core.reports.clientdiff import badge, lane_marks
 from inspector.core.reports.clients import ClientsVerdict, clients_verdict
 from inspector.core.reports.headline import DASH, headline, session_word
 from inspector.core.reports.words import shown_word
-
-from .clientsdiff import badge, lane_marks
 
 if TYPE_CHECKING:
     from .views import DocumentViews

@@ -136,13 +136,21 @@ def same_arguments(expected: str, got: str) -> bool:
         return False
 
 
+def same_call(want: HandedCall, have: HandedCall) -> bool:
+    """The client hands this call over as the inspector assembled it: the same id (any, when
+    the inspector has none), name and arguments."""
+    return (
+        same_id(want.id, have.id)
+        and (want.name or "") == (have.name or "")
+        and same_arguments(want.arguments, have.arguments)
+    )
+
+
 def same_calls(expected: Sequence[HandedCall], got: Sequence[HandedCall]) -> bool:
-    """Every call the same (see the module's invariants)."""
+    """Every call the same (:func:`same_call`), and as many."""
     return len(expected) == len(got) and all(
-        same_id(e.id, g.id) and (e.name or "") == (g.name or "")
-        and same_arguments(e.arguments, g.arguments)
-        for e, g in zip(expected, got, strict=True)
-    )  # fmt: skip
+        same_call(e, g) for e, g in zip(expected, got, strict=True)
+    )
 
 
 class _Prefix:

@@ -6,7 +6,9 @@ Invariants:
   each result was compared with) and decides nothing: the word is the verdict's
   (:func:`inspector.core.reports.words.client_word`), a field differs exactly when the driver's
   comparison (:mod:`inspector.core.clients.judge`) says it does.
-- No Qt: the view and the lanes lay out what these functions return.
+- Pure (a core module, no Qt): the Clients view and the lanes lay out what these functions
+  return; the per-call comparison is the driver's own
+  (:func:`inspector.core.clients.judge.same_call`).
 - Long values are cut for display (:func:`short`); whole texts go to tooltips, themselves cut
   at :data:`TOOLTIP_CHARS`.
 """
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 from inspector.core.analysis.attempt import AttemptView
 from inspector.core.calls.textcalls import from_text
 from inspector.core.clients.base import HandedCall, Replica
-from inspector.core.clients.judge import ClientResult, same_arguments, same_id
+from inspector.core.clients.judge import ClientResult, same_arguments, same_call, same_id
 from inspector.core.reports.clients import ClientsVerdict
 from inspector.core.reports.words import CLIENT_BREAKS
 
@@ -42,15 +44,6 @@ def short(text: str | None, limit: int = SHOWN_CHARS) -> str:
 
 def _calls(n: int) -> str:
     return f"{n} call{'s' if n != 1 else ''}"
-
-
-def same_call(want: HandedCall, have: HandedCall) -> bool:
-    """The client hands this call over as the inspector assembled it (judge's rules)."""
-    return (
-        same_id(want.id, have.id)
-        and (want.name or "") == (have.name or "")
-        and same_arguments(want.arguments, have.arguments)
-    )
 
 
 def what_happened(
