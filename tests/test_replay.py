@@ -17,7 +17,8 @@ from inspector.core.capture.records import Capture
 from inspector.core.capture.writer import CaptureWriter
 from inspector.core.events.sse import decode_all
 from inspector.core.providers import REGISTRY
-from inspector.core.replay.replayer import Replayer, Step, replay_plan, split_body
+from inspector.core.replay.plan import Step, split_body
+from inspector.core.replay.replayer import Replayer, replay_plan
 
 TOOLS = [
     {

@@ -12,7 +12,8 @@ Invariants:
   early feeding; reading goes on, and once the capture is whole the replayer feeds it from
   the start, still a slice at a time. Whether the early feeding matched the replay is
   checked against the finished capture, never assumed. A raw body (no records) is split into
-  wire events a megabyte per slice, with :func:`inspector.core.replay.replayer.split_body`'s cuts.
+  wire events a megabyte per slice, with :func:`inspector.core.replay.plan.split_body`'s cuts
+  (the plan keeps the body once, with an array of those cuts).
 - Quirk scanning (incremental) is done in the slices too: a view asking for quirks later
   finds little left to scan.
 - ``analysis`` is always the Analysis a front end should show: the one being fed (its
@@ -24,6 +25,7 @@ Invariants:
 from __future__ import annotations
 
 import time
+from array import array
 
 from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.base.provider import Providers
@@ -31,15 +33,14 @@ from inspector.core.capture.reader import CaptureReader
 from inspector.core.capture.records import Attempt
 from inspector.core.events.sse import SSEDecoder
 from inspector.core.providers import REGISTRY
-from inspector.core.replay.replayer import Plan, Replayer, event_cuts, split_at
+from inspector.core.replay.plan import SPLIT_BYTES, Plan, event_cuts, offsets
+from inspector.core.replay.replayer import Replayer
 from inspector.core.verdicts.tools import ToolRegistry
 
 RECORDS_PER_READ = 500
 """Records read between two looks at the clock (a few milliseconds of work)."""
 STEPS_PER_FEED = 1000
 """Replay steps fed between two looks at the clock once the file is read (fallback path)."""
-SPLIT_BYTES = 1 << 20
-"""Bytes of a raw body decoded between two looks at the clock while it is split into events."""
 
 
 class ProgressiveLoad:
@@ -69,7 +70,7 @@ class ProgressiveLoad:
         once read, a megabyte per slice, then replayed)."""
         self.plan = Plan()
         """The replay plan of what was fed, built as it is fed (the replayer's, if in order)."""
-        self._split: tuple[SSEDecoder, list[int]] | None = None  # a raw body being split
+        self._split: tuple[SSEDecoder, array[int]] | None = None  # a raw body being split
         self._split_at = 0  # bytes of it decoded so far
         self._current: Attempt | None = None  # the attempt being fed
         self._fed: dict[int, int] = {}  # attempt number -> its chunks fed (0 for an empty one)
@@ -175,7 +176,7 @@ class ProgressiveLoad:
         (attempt,) = self.reader.capture.attempts
         body = attempt.body
         if self._split is None:
-            self._split = (SSEDecoder(), [])
+            self._split = (SSEDecoder(), offsets(len(body)))
         decoder, cuts = self._split
         while self._split_at < len(body):
             piece = body[self._split_at : self._split_at + SPLIT_BYTES]
@@ -184,7 +185,8 @@ class ProgressiveLoad:
             if time.perf_counter() >= deadline:
                 return False
         event_cuts(decoder.close(), cuts)
-        self.plan.add_untimed(attempt.number, split_at(body, cuts))
+        self.plan.add_body(attempt.number, body, cuts)
+        self._split = None
         return True
 
     # -- the end of the file -------------------------------------------------------------

@@ -14,7 +14,8 @@ Invariants:
   included) at the events' end offsets: a gap (blank lines, a BOM, a data-less block) goes with
   the event after it, a tail after the last event with the last step, so the steps' data joined
   is the body byte for byte. Steps get the synthetic times ``i * untimed_interval``, and the
-  Analysis is fed those times (the body has none of its own).
+  Analysis is fed those times (the body has none of its own). The plan keeps the body once,
+  with its cut offsets (:mod:`inspector.core.replay.plan`).
 - At every position the Analysis is exactly what a live session has after receiving those
   chunks: earlier attempts ended, the current one open; once the plan is exhausted the last
   attempt is ended too, which makes the final state equal to ``Analysis.from_capture``.
@@ -29,172 +30,15 @@ Invariants:
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from itertools import accumulate
-from typing import overload
+from bisect import bisect_right
 
-from inspector.core.analysis.rounds import ToolEvent, merged
+from inspector.core.analysis.rounds import merged
 from inspector.core.analysis.session import Analysis, Settings
-from inspector.core.base.model import EventKind, SSEEvent
 from inspector.core.base.provider import Providers
 from inspector.core.capture.records import Attempt, Capture
-from inspector.core.events.sse import decode_all
 from inspector.core.providers import REGISTRY
+from inspector.core.replay.plan import Plan, body_cuts
 from inspector.core.verdicts.tools import ToolRegistry
-
-MergedStep = tuple[float, bytes | None, ToolEvent | None]
-"""(recorded t, chunk or None, event or None), as :func:`inspector.core.analysis.rounds.merged`
-yields."""
-
-
-@dataclass(frozen=True)
-class Step:
-    """One chunk to feed, placed on the session clock."""
-
-    attempt: int
-    """The number of the attempt the chunk belongs to (``Attempt.number``)."""
-    t: float
-    """Session time in seconds (non-decreasing along the plan)."""
-    data: bytes
-    """The chunk's bytes (empty for an attempt that recorded no chunks)."""
-    source_t: float = 0.0
-    """The time fed to the Analysis: the chunk's recorded seconds since its attempt's request
-    (for a raw body, the synthetic time)."""
-    event: ToolEvent | None = None
-    """A tool-loop event to add instead of a chunk (``data`` is then empty)."""
-
-
-def split_body(body: bytes) -> list[bytes]:
-    """``body`` cut after each wire event (comments included); the pieces join to ``body``."""
-    return split_at(body, event_cuts(decode_all(body)))
-
-
-def event_cuts(events: Iterable[SSEEvent], cuts: list[int] | None = None) -> list[int]:
-    """The offsets :func:`split_body` cuts at: each event's end (errors aside), increasing;
-    ``cuts`` is extended in place (events may come in several batches)."""
-    cuts = [] if cuts is None else cuts
-    for ev in events:
-        if ev.kind != EventKind.ERROR and ev.end > (cuts[-1] if cuts else 0):
-            cuts.append(ev.end)
-    return cuts
-
-
-def split_at(body: bytes, cuts: list[int]) -> list[bytes]:
-    """``body`` cut at ``cuts`` (from :func:`event_cuts`); a tail goes with the last piece."""
-    if not cuts:
-        return [body] if body else []
-    pieces = [body[a:b] for a, b in zip([0, *cuts[:-1]], cuts, strict=True)]
-    if cuts[-1] < len(body):
-        pieces[-1] += body[cuts[-1] :]
-    return pieces
-
-
-class Plan(Sequence[Step]):
-    """The replay plan stored in columns; a :class:`Step` is built only when one is asked for.
-
-    A million-chunk capture costs a few list copies here, not a million objects: ``pairs``
-    holds the capture's own ``(t, data)`` tuples (an event step has ``(t, b"")``), ``times``
-    the session clock, and attempts are kept as runs of consecutive steps.
-    """
-
-    def __init__(self) -> None:
-        self.pairs: list[tuple[float, bytes]] = []
-        """``(source_t, data)`` per step: what :meth:`Analysis.feed_many` takes."""
-        self.times: list[float] = []
-        """Session time per step (non-decreasing)."""
-        self.events: dict[int, ToolEvent] = {}
-        """Step index -> the tool-loop event fed at that step."""
-        self.event_steps: list[int] = []
-        """The keys of ``events``, ascending."""
-        self.starts: list[int] = []
-        """Index of each attempt's first step, ascending."""
-        self.numbers: list[int] = []
-        """The attempt number of each run in ``starts``."""
-        self._base = 0.0  # session time at the start of the last attempt
-
-    def __len__(self) -> int:
-        return len(self.pairs)
-
-    @overload
-    def __getitem__(self, index: int) -> Step: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[Step]: ...
-    def __getitem__(self, index: int | slice) -> Step | list[Step]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError("plan index out of range")
-        t, data = self.pairs[index]
-        return Step(self.attempt_at(index), self.times[index], data, t, self.events.get(index))
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Plan | list):
-            return len(self) == len(other) and list(self) == list(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def attempt_at(self, index: int) -> int:
-        """The attempt number of step ``index``."""
-        return self.numbers[bisect_right(self.starts, index) - 1]
-
-    def run_end(self, index: int, limit: int) -> int:
-        """One past the last step from ``index`` (below ``limit``) of the same attempt with no
-        tool-loop event: the steps :meth:`Analysis.feed_many` can take at once."""
-        run = bisect_right(self.starts, index)
-        if run < len(self.starts):
-            limit = min(limit, self.starts[run])
-        k = bisect_left(self.event_steps, index)
-        if k < len(self.event_steps):
-            limit = min(limit, self.event_steps[k])
-        return limit
-
-    @property
-    def clock(self) -> float:
-        """Session time of the last step (0 for an empty plan)."""
-        return self.times[-1] if self.times else 0.0
-
-    def _open(self, number: int) -> float:
-        """Start attempt ``number``'s run unless it is the last one; return its base time."""
-        if not self.numbers or self.numbers[-1] != number:
-            self.starts.append(len(self.pairs))
-            self.numbers.append(number)
-            self._base = self.clock
-        return self._base
-
-    def add_attempt(self, number: int, steps: Iterable[MergedStep]) -> None:
-        """Append an attempt's steps (recorded ``t``, chunk, event): its step times keep their
-        offsets from the attempt's start, never going back in time."""
-        base = self._open(number)
-        clock = self.clock
-        for t, data, event in steps:
-            clock = max(clock, base + t)
-            if event is not None:
-                self.events[len(self.pairs)] = event
-                self.event_steps.append(len(self.pairs))
-            self.pairs.append((t, data or b""))
-            self.times.append(clock)
-
-    def add_untimed(self, number: int, pieces: list[bytes], interval: float = 0.05) -> None:
-        """Append a raw body's pieces (one per wire event) at ``interval`` seconds apart."""
-        self._open(number)
-        for piece in pieces or [b""]:
-            t = len(self.pairs) * interval
-            self.pairs.append((t, piece))
-            self.times.append(t)
-
-    def add_chunks(self, number: int, chunks: list[tuple[float, bytes]]) -> None:
-        """:meth:`add_attempt` for chunks only, without a Python loop per step; more chunks of
-        the last attempt continue its run (a file read a slice at a time)."""
-        base = self._open(number)
-        self.pairs += chunks
-        times = list(accumulate([base + t for t, _ in chunks], max, initial=self.clock))
-        del times[0]
-        self.times += times
 
 
 def replay_plan(capture: Capture, *, untimed_interval: float = 0.05) -> Plan:
@@ -202,7 +46,8 @@ def replay_plan(capture: Capture, *, untimed_interval: float = 0.05) -> Plan:
     plan = Plan()
     if not capture.timed:
         for attempt in capture.attempts:
-            plan.add_untimed(attempt.number, split_body(attempt.body), untimed_interval)
+            body = attempt.body
+            plan.add_body(attempt.number, body, body_cuts(body), untimed_interval)
         return plan
     for attempt in capture.attempts:
         if attempt.events:
@@ -255,7 +100,7 @@ class Replayer:
     @property
     def duration(self) -> float:
         """Session time of the last step (0 for an empty plan)."""
-        return self.plan[-1].t if self.plan else 0.0
+        return self.plan.clock
 
     def time_at(self, position: int) -> float:
         """Session time once ``position`` steps are fed: the last fed step's time (0 at 0)."""
