@@ -49,9 +49,10 @@ def as_text(value: object) -> str | None:
     return value if value is None or isinstance(value, str) else str(value)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HandedCall:
-    """One call as the library hands it to the agent."""
+    """One call as the library hands it to the agent (one per call per result: slotted, and
+    shared with the inspector's own where equal, see :func:`.judge.run_replica`)."""
 
     id: str | None
     name: str | None
@@ -73,7 +74,7 @@ class ClientRaised(Exception):
         self.message = message
 
 
-@dataclass
+@dataclass(slots=True)
 class Partial:
     """One call as the library holds it while the stream arrives."""
 

@@ -38,6 +38,7 @@ from inspector.core.clients.base import (
     Replica,
     as_text,
 )
+from inspector.core.clients.openai_wire import forget as forget_dispatches
 
 REPLICA_BUG: Final = "ReplicaBug"
 """The error type a result carries when the replica itself failed (never a library's
@@ -55,7 +56,9 @@ class ClientResult:
     replica: str
     applies: bool
     """False for a dialect the library does not speak: ``n/a``, never agreement."""
-    calls: list[HandedCall] = field(default_factory=list)
+    calls: Sequence[HandedCall] = field(default_factory=list)
+    """What the client hands over: calls equal to the inspector's are the inspector's very
+    :class:`HandedCall` objects (the whole expected tuple when every call is), never a copy."""
     error: ClientRaised | None = None
     agrees: bool | None = None
     """None when it does not apply or the attempt is still streaming."""
@@ -78,16 +81,31 @@ class ClientResult:
         }
 
 
-def expected_calls(view: AttemptView) -> list[HandedCall]:
+_EXPECTED: weakref.WeakKeyDictionary[
+    AttemptView, tuple[object, int, bool, tuple[HandedCall, ...]]
+] = weakref.WeakKeyDictionary()
+
+
+def expected_calls(view: AttemptView) -> tuple[HandedCall, ...]:
     """The inspector's assembly of ``view``: its non-orphan calls in lane order, those written
-    in the text left out (every client hands them over as text, so none is expected)."""
+    in the text left out (every client hands them over as text, so none is expected).
+
+    Built once per attempt (until its verdicts, its stream or its end change) and shared by
+    every replica's run and result and by every view: never mutated, hence a tuple."""
+    verdicts, state = view.verdicts, view.state
+    key = (verdicts, len(state.events), state.ended)
+    kept = _EXPECTED.get(view)
+    if kept is not None and kept[0] is key[0] and kept[1:3] == key[1:]:
+        return kept[3]
     out = []
-    for v in view.verdicts:
+    for v in verdicts:
         if v.orphan or from_text(v.call):
             continue
         c = v.call
         out.append(HandedCall(as_text(plain(c.id)), as_text(plain(c.name)), c.arguments))
-    return out
+    calls = tuple(out)
+    _EXPECTED[view] = (verdicts, len(state.events), state.ended, calls)
+    return calls
 
 
 def exchange_of(view: AttemptView) -> Exchange:
@@ -222,21 +240,43 @@ def run_replica(
         result.agrees = failed
         result.diverges_at = None if failed else (broke if broke is not None else at)
         return result
+    result.calls = shared(expected, result.calls)
     result.agrees = not failed and same_calls(expected, result.calls)
     if not result.agrees:
         result.diverges_at = broke if broke is not None else last
     return result
 
 
+def shared(expected: Sequence[HandedCall], got: Sequence[HandedCall]) -> Sequence[HandedCall]:
+    """``got`` with every call equal to the inspector's at its position (the same id, name and
+    argument strings) replaced by the inspector's own object: ``expected`` itself when all
+    are, so an agreeing client holds no call of its own."""
+    out = list(got)
+    same = len(out) == len(expected)
+    for pos, (want, have) in enumerate(zip(expected, out, strict=False)):
+        if want is have or (
+            want.arguments == have.arguments and want.id == have.id and want.name == have.name
+        ):
+            out[pos] = want
+        else:
+            same = False
+    return expected if same else out
+
+
 # -- attempts and sessions -----------------------------------------------------------------
 
-_CACHE: weakref.WeakKeyDictionary[StreamState, dict[tuple[Any, ...], ClientResult]] = (
-    weakref.WeakKeyDictionary()
-)
+_CACHE: weakref.WeakKeyDictionary[
+    StreamState, dict[tuple[str, int, bool], list[tuple[Sequence[HandedCall], ClientResult]]]
+] = weakref.WeakKeyDictionary()
+_KEEP: Final = 4
+"""Results kept per replica, stream length and outcome (for as many readings of the calls:
+toggling a setting back finds its result)."""
 
 
 def judge_attempt(view: AttemptView, replica: Replica) -> ClientResult:
-    """What ``replica``'s library makes of one attempt (``agrees`` None while it streams)."""
+    """What ``replica``'s library makes of one attempt (``agrees`` None while it streams).
+    Cached per stream state, length, outcome and expected calls (compared by value: a
+    re-judge that leaves the inspector's calls as they were runs no replica again)."""
     state = view.state
     if state.dialect_name not in replica.dialects:
         return ClientResult(replica.name, applies=False, attempt=view.number)
@@ -244,13 +284,14 @@ def judge_attempt(view: AttemptView, replica: Replica) -> ClientResult:
         return ClientResult(replica.name, applies=True, attempt=view.number)
     expected = expected_calls(view)
     failed = view.failed
-    key = (replica.name, len(state.events), failed, tuple(expected))
-    cached = _CACHE.setdefault(state, {})
-    result = cached.get(key)
-    if result is None:
-        result = run_replica(replica, exchange_of(view), expected, failed)
-        result.attempt = view.number
-        cached[key] = result
+    kept = _CACHE.setdefault(state, {}).setdefault((replica.name, len(state.events), failed), [])
+    for calls, hit in kept:
+        if calls is expected or calls == expected:
+            return hit
+    result = run_replica(replica, exchange_of(view), expected, failed)
+    result.attempt = view.number
+    kept.append((expected, result))
+    del kept[:-_KEEP]
     return result
 
 
@@ -268,6 +309,7 @@ def judge_clients(analysis: Analysis, replicas: Sequence[Replica]) -> dict[str, 
             out[replica.name] = ClientResult(replica.name, applies=False, attempt=number)
             continue
         out[replica.name] = _deciding(results)
+    forget_dispatches()  # the SDK's decoding of each body: only needed while replicas run
     return out
 
 

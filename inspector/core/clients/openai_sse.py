@@ -138,8 +138,8 @@ def sdk_items(exchange: Exchange) -> list[SdkItem]:
         return [SdkItem(-1, raised=raised)]
     wire = dispatches(exchange)
     out: list[SdkItem] = []
-    for seq, name, data in zip(wire.seqs, wire.names, wire.datas, strict=True):
-        chunk, fail = _one(name, data)
+    for i, seq in enumerate(wire.seqs):
+        chunk, fail = _one(wire.name(i), wire.data(i))
         out.append(SdkItem(seq, chunk, fail))
         if fail is not None:
             return out
@@ -187,7 +187,7 @@ class SdkChunkRun(ReplicaRun):
         if raised is not None:
             raise raised
         wire = dispatches(exchange)
-        self._sdk_seqs, self._sdk_names, self._sdk_datas = wire.seqs, wire.names, wire.datas
+        self._sdk_wire, self._sdk_seqs = wire, wire.seqs
         self._sdk_next = 0
         self._sdk_last = _last(wire, exchange)
         first = self._sdk_first()
@@ -196,9 +196,8 @@ class SdkChunkRun(ReplicaRun):
 
     def _sdk_first(self) -> ClientRaised | None:
         if self._sdk_seqs:
-            return (
-                _one(self._sdk_names[0], self._sdk_datas[0])[1] if self._sdk_seqs[0] < 0 else None
-            )
+            wire = self._sdk_wire
+            return _one(wire.name(0), wire.data(0))[1] if self._sdk_seqs[0] < 0 else None
         last = self._sdk_last
         return _copy(last[1]) if last is not None and last[0] < 0 else None
 
@@ -226,7 +225,7 @@ class SdkChunkRun(ReplicaRun):
 
     def _sdk_read(self, i: int) -> None:
         """The ``i``-th dispatch decoded and read, or the SDK's raise there."""
-        data, fail = _one(self._sdk_names[i], self._sdk_datas[i])
+        data, fail = _one(self._sdk_wire.name(i), self._sdk_wire.data(i))
         if fail is not None:
             raise fail
         try:

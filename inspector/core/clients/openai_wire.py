@@ -7,13 +7,17 @@ models is listed in :mod:`.openai_sse`, which turns these dispatches into chunks
 
 Invariants:
 - :func:`dispatches` is a pure function of the exchange's events, body bytes and whether the
-  body was cut short; the same :class:`Dispatches` is returned when the same body and events
-  are asked about again (known by the body object, the number of events and the last event
-  object: events lists only grow, and an event belongs to one stream). The last
-  :data:`_KEEP` are kept, with their body and last event (not the analysis). Nothing in one is
-  ever changed after it is built.
-- ``data`` strings are handed out as they are (strings are immutable): each replica decodes
-  the JSON itself, so no decoded value is shared between replicas.
+  body was cut short; the same :class:`Dispatches` is returned when the same body (by
+  identity; the events container without bytes) with as many events is asked about again
+  (event objects are never compared: a container may build one per access). The last
+  :data:`_KEEP` are kept until :func:`forget`. Nothing in one is ever changed after it is
+  built.
+- Compact: a dispatch is its pin and the span of its data in the body (24 bytes); only data
+  no single span holds (several ``data:`` lines, no body) and event names are kept as
+  strings. :meth:`Dispatches.data` decodes a span when asked: each replica decodes the JSON
+  itself, so no decoded value is shared between replicas, and none is kept.
+- Building one reads the body once, line by line, without a copy of it (no list of lines;
+  an ASCII body is not decoded at all) and reads each event's offsets a few times at most.
 - Dispatches stop at the first ``[DONE]`` (``done``) or at an undecodable line (``end``: the
   ``UnicodeDecodeError``, pinned to the inspector's ERROR event for that line); pins never
   decrease.
@@ -22,9 +26,9 @@ Invariants:
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from array import array
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Final
@@ -35,52 +39,88 @@ from inspector.core.clients.base import ClientRaised, Exchange
 _LINE_END: Final = re.compile(b"\r\n|\r|\n")
 _KEEP: Final = 4
 """How many exchanges' dispatches are kept (replicas run one after another on each)."""
+_FIELDS: Final = (b"data", b"event", b"id", b"retry")
+_BIG: Final = 1 << 16
+"""Data spans at least this long are decoded through a memoryview (no bytes copy first)."""
 
 
 @dataclass
 class Dispatches:
     """What the SDK's SSE layer dispatches for one body (see the module's invariants)."""
 
-    seqs: list[int] = field(default_factory=list)
+    body: bytes = b""
+    seqs: array[int] = field(default_factory=lambda: array("q"))
     """The inspector event each dispatched event is pinned to."""
-    names: list[str | None] = field(default_factory=list)
-    """Each dispatched event's ``event:`` name (None for none, or ``message`` without bytes)."""
-    datas: list[str] = field(default_factory=list)
-    """Each dispatched event's data."""
+    spans: array[int] = field(default_factory=lambda: array("q"))
+    """Per dispatch, where its data lies in ``body`` (start, end; -1, -1: in ``texts``)."""
+    texts: dict[int, str] = field(default_factory=dict)
+    """Data no single span of the body holds, by dispatch."""
+    named: dict[int, str] = field(default_factory=dict)
+    """Each dispatched event's ``event:`` name, where it has one (not ``message`` without
+    bytes)."""
     done: bool = False
     """A ``[DONE]`` ended the stream (nothing after it is read, a cut body included)."""
     end: tuple[int, ClientRaised] | None = None
     """An undecodable line after the last dispatch: where, and the SDK's raise there."""
 
-    def add(self, seq: int, name: str | None, data: str) -> bool:
-        """Add one dispatch; False when it is ``[DONE]`` (the stream ends there)."""
-        if data.startswith("[DONE]"):
+    def __len__(self) -> int:
+        return len(self.seqs)
+
+    def name(self, i: int) -> str | None:
+        """The ``i``-th dispatch's event name (None for none)."""
+        return self.named.get(i)
+
+    def data(self, i: int) -> str:
+        """The ``i``-th dispatch's data, decoded afresh (the caller's to drop)."""
+        text = self.texts.get(i)
+        if text is not None:
+            return text
+        start, end = self.spans[2 * i], self.spans[2 * i + 1]
+        if end - start < _BIG:
+            return self.body[start:end].decode("utf-8")
+        return str(memoryview(self.body)[start:end], "utf-8")
+
+    def add(self, seq: int, name: str | None, text: str | None, span: tuple[int, int]) -> bool:
+        """Add one dispatch (its data as ``text``, or None: the body's ``span``); False when
+        it is ``[DONE]`` (the stream ends there)."""
+        if text is None and self.body.startswith(b"[DONE]", span[0], span[1]):
             self.done = True
             return False
+        if text is not None and text.startswith("[DONE]"):
+            self.done = True
+            return False
+        if name is not None:
+            self.named[len(self.seqs)] = name
+        if text is not None:
+            self.texts[len(self.seqs)] = text
+            span = (-1, -1)
         self.seqs.append(seq)
-        self.names.append(name)
-        self.datas.append(data)
+        self.spans.extend(span)
         return True
 
 
-_MEMO: OrderedDict[tuple[int, int, int, bool], tuple[object, bytes, Dispatches]] = OrderedDict()
+_MEMO: OrderedDict[tuple[int, int, bool], tuple[object, Dispatches]] = OrderedDict()
 
 
 def dispatches(exchange: Exchange) -> Dispatches:
     """The SDK's dispatched events for ``exchange`` (kept for the next replica to ask)."""
     events, body = exchange.events, exchange.body
-    last = events[-1] if events else None
-    cut = exchange.transport_error is not None
-    key = (id(last), len(events), id(body), cut)
+    owner: object = body if body else events
+    key = (id(owner), len(events), exchange.transport_error is not None)
     kept = _MEMO.get(key)
-    if kept is not None and kept[0] is last and kept[1] is body:
+    if kept is not None and kept[0] is owner:
         _MEMO.move_to_end(key)
-        return kept[2]
+        return kept[1]
     found = decode(exchange)
-    _MEMO[key] = (last, body, found)
+    _MEMO[key] = (owner, found)
     while len(_MEMO) > _KEEP:
         _MEMO.popitem(last=False)
     return found
+
+
+def forget() -> None:
+    """Drop every kept decoding (the replicas are done with these bodies)."""
+    _MEMO.clear()
 
 
 def decode(exchange: Exchange) -> Dispatches:
@@ -98,62 +138,83 @@ def _from_body(body: bytes, events: Sequence[SSEEvent], cut: bool) -> Dispatches
     its own (an undecodable one ends it); a blank line dispatches when an event type, data, a
     retry or a last event id is set; comments ignored; no BOM stripped; a final event without
     its blank line never dispatched. ``cut``: the SDK never decodes a last unended line."""
-    out = Dispatches()
+    out = Dispatches(body)
     pins = _Pins(events)
+    ascii_only = body.isascii()
     name: str | None = None
-    data: list[str] | None = None
+    data: list[tuple[int, int]] = []
     retry: int | None = None
     last_id: str | None = None
     pos = 0
-    for start, pos, raw in _lines(body):
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            out.end = (pins.bad_line(start, pos), _utf8(raw))
+    for start, stop, pos in _lines(body):
+        if not ascii_only and not _decodes(body, start, stop):
+            out.end = (pins.bad_line(start, pos), _utf8(body[start:stop]))
             return out
-        if not line:
+        if start == stop:
             if (name or data or last_id or retry is not None) and not out.add(
-                pins.at(pos), name or None, "\n".join(data or [])
+                pins.at(pos), name or None, *_data(body, data)
             ):
                 return out
-            name = data = retry = None
+            name, data, retry = None, [], None
             continue
-        if line[0] == ":":
+        if body[start] == 0x3A:  # ":": a comment
             continue
-        field_name, _, value = line.partition(":")
-        if value[:1] == " ":
-            value = value[1:]
-        if field_name == "event":
-            name = value
-        elif field_name == "data":
-            data = [value] if data is None else [*data, value]
-        elif field_name == "id" and "\0" not in value:
-            last_id = value
-        elif field_name == "retry":
+        colon = body.find(b":", start, stop)
+        head = colon if colon >= 0 else stop
+        if head - start > 5 or body[start:head] not in _FIELDS:
+            continue
+        field_name = body[start:head]
+        value = min(head + 1, stop)
+        if value < stop and body[value] == 0x20:
+            value += 1
+        if field_name == b"data":
+            data.append((value, stop))
+        elif field_name == b"event":
+            name = body[value:stop].decode("utf-8")
+        elif field_name == b"id":
+            text = body[value:stop].decode("utf-8")
+            if "\0" not in text:
+                last_id = text
+        else:
             with suppress(ValueError):
-                retry = int(value)
-    tail = body[pos:]
-    if tail and not cut:  # the SDK decodes the last line (it may raise), never dispatches it
-        try:
-            tail.decode("utf-8")
-        except UnicodeDecodeError:
-            out.end = (pins.bad_line(pos, len(body)), _utf8(tail))
+                retry = int(body[value:stop].decode("utf-8"))
+    # the SDK decodes the last line, never dispatches it
+    if pos < len(body) and not cut and not _decodes(body, pos, len(body)):
+        out.end = (pins.bad_line(pos, len(body)), _utf8(body[pos:]))
     return out
 
 
-def _lines(body: bytes) -> list[tuple[int, int, bytes]]:
-    """``(start, end, line)`` per ended line, ``end`` past its line end."""
-    out = []
+def _data(body: bytes, data: list[tuple[int, int]]) -> tuple[str | None, tuple[int, int]]:
+    """An event's data: one line's span of the body, else its lines joined as text."""
+    if len(data) == 1:
+        return None, data[0]
+    return "\n".join(body[a:b].decode("utf-8") for a, b in data), (-1, -1)
+
+
+def _lines(body: bytes) -> Iterator[tuple[int, int, int]]:
+    """``(start, stop, next)`` per ended line: its text is ``body[start:stop]``, the next line
+    starts at ``next`` (past its line end)."""
     pos = 0
     if b"\r" not in body:  # the common case, without a regular expression
-        for raw in body.split(b"\n")[:-1]:
-            out.append((pos, pos + len(raw) + 1, raw))
-            pos += len(raw) + 1
-        return out
+        find = body.find
+        end = find(b"\n")
+        while end >= 0:
+            yield pos, end, end + 1
+            pos = end + 1
+            end = find(b"\n", pos)
+        return
     for match in _LINE_END.finditer(body):
-        out.append((pos, match.end(), body[pos : match.start()]))
+        yield pos, match.start(), match.end()
         pos = match.end()
-    return out
+
+
+def _decodes(body: bytes, start: int, stop: int) -> bool:
+    """Whether ``body[start:stop]`` is UTF-8 (read through a view: no copy of a long line)."""
+    try:
+        str(memoryview(body)[start:stop], "utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _from_events(events: Sequence[SSEEvent]) -> Dispatches:
@@ -162,7 +223,8 @@ def _from_events(events: Sequence[SSEEvent]) -> Dispatches:
     out = Dispatches()
     for ev in events:
         if ev.kind == EventKind.EVENT:
-            if not out.add(ev.seq, None if ev.event == "message" else ev.event, ev.data):
+            name = None if ev.event == "message" else ev.event
+            if not out.add(ev.seq, name, ev.data, (-1, -1)):
                 return out
         elif ev.kind == EventKind.ERROR:
             out.end = (ev.seq, ClientRaised("UnicodeDecodeError", ev.data))
@@ -171,23 +233,48 @@ def _from_events(events: Sequence[SSEEvent]) -> Dispatches:
 
 
 class _Pins:
-    """Pins byte offsets to inspector events, never decreasing."""
+    """Pins byte offsets to inspector events, never decreasing. Offsets are asked in
+    ascending order: each search gallops forward from the last one (a few event reads per
+    dispatch, however many comments lie between)."""
 
     def __init__(self, events: Sequence[SSEEvent]) -> None:
         self.events = events
-        self.ends = [ev.end for ev in events]
+        self.last = -1
+        """The last event known to end at or before the last offset asked."""
         self.floor = -1
+
+    def _ending_by(self, offset: int) -> int:
+        """The index of the last event ending at or before ``offset`` (-1: none)."""
+        events, count = self.events, len(self.events)
+        low, step = self.last, 1
+        high = low + step
+        while high < count and events[high].end <= offset:
+            low, step = high, step * 2
+            high = low + step
+        high = min(high, count)
+        while high - low > 1:
+            mid = (low + high) // 2
+            if events[mid].end <= offset:
+                low = mid
+            else:
+                high = mid
+        self.last = low
+        return low
 
     def at(self, offset: int) -> int:
         """The last event ending at or before ``offset``."""
-        k = bisect_right(self.ends, offset) - 1
+        k = self._ending_by(offset)
         self.floor = max(self.floor, self.events[k].seq if k >= 0 else -1)
         return self.floor
 
     def bad_line(self, start: int, end: int) -> int:
         """The inspector's ERROR event for the undecodable line ``[start, end)``."""
-        for ev in self.events[bisect_right(self.ends, start) :]:
-            if ev.kind == EventKind.ERROR and start <= ev.start < end:
+        events = self.events
+        for k in range(self._ending_by(start) + 1, len(events)):
+            ev = events[k]
+            if ev.start >= end:
+                break
+            if ev.kind == EventKind.ERROR and start <= ev.start:
                 self.floor = max(self.floor, ev.seq)
                 return self.floor
         return self.at(end)

@@ -35,8 +35,9 @@ class ClientsVerdict:
     replicas: Sequence[Replica]
     results: dict[str, ClientResult]
     words: dict[str, ClientWord]
-    expected: dict[str, list[HandedCall]]
-    """Per replica: the inspector's calls of the attempt its result describes."""
+    expected: dict[str, Sequence[HandedCall]]
+    """Per replica: the inspector's calls of the attempt its result describes (one shared
+    tuple per attempt, :func:`~inspector.core.clients.judge.expected_calls`)."""
     written: int = 0
     """Calls of the final attempt written in the assistant text: no client expects them."""
 
@@ -124,11 +125,11 @@ def clients_verdict(analysis: Analysis, replicas: Sequence[Replica] = REPLICAS) 
     analysis = conforming(analysis)
     results = judge_clients(analysis, replicas)
     words: dict[str, ClientWord] = {}
-    expected: dict[str, list[HandedCall]] = {}
+    expected: dict[str, Sequence[HandedCall]] = {}
     views = {view.number: view for view in analysis.attempts}
     for name, result in results.items():
         view = views.get(result.attempt) if result.attempt is not None else None
-        calls = expected_calls(view) if view is not None and view.state.ended else []
+        calls = expected_calls(view) if view is not None and view.state.ended else ()
         expected[name] = calls
         words[name] = client_word(result, calls)
     written = sum(1 for v in analysis.final.verdicts if not v.orphan and from_text(v.call))
