@@ -104,12 +104,16 @@ class CaptureReader:
         header, lineno, pos, end = found
         warnings: list[str] = []
         self._cursor = _Cursor(lineno, pos)
+        lines = _lines(data, end + 1, lineno + 1, self._cursor, warnings)
         try:
-            header, self._records = compat.migrate(
-                header, _lines(data, end + 1, lineno + 1, self._cursor, warnings)
-            )
+            header, self._records = compat.migrate(header, lines)
         except CaptureError as exc:
             raise exc.located(name, lineno, pos) from None
+        # The file is at the current version: its lines are read by the loop in _read_lines
+        # (the same records, fewer steps per line); a migrated file goes through the
+        # converters' record stream.
+        self._data = data if self._records is lines else None
+        self._next = (end + 1, lineno + 1)  # the next line to read: offset and number
         warnings.extend(_meta_warnings(header, lineno))
         self._builder = CaptureBuilder(Capture(None, "capture", header, [], warnings))
         self.capture = self._builder.capture
@@ -127,19 +131,73 @@ class CaptureReader:
             return 0
         n = 0
         try:
-            for record in self._records:
-                builder.add(record, cursor.line)
-                n += 1
-                if n >= records:
-                    break
+            if self._data is not None:
+                n = self._read_lines(self._data, builder, records)
             else:
-                self.done = True
+                for record in self._records:
+                    builder.add(record, cursor.line)
+                    n += 1
+                    if n >= records:
+                        break
+                else:
+                    self.done = True
         except CaptureError as exc:
             raise exc.located(self._name, cursor.line, cursor.offset) from None
         if n or self.done:
             attempts = builder.attempts
             if len(attempts) != len(self.capture.attempts):
                 self.capture.attempts = [attempts[k] for k in sorted(attempts)]
+        return n
+
+    def _read_lines(self, data: bytes, builder: CaptureBuilder, records: int) -> int:
+        """:meth:`read` on the file's own lines: a chunk record in the shape the writer writes
+        (``type``, ``attempt`` of a known attempt, a float ``t`` and ``text``, nothing else) is
+        appended to its attempt here; any other record goes through ``builder.add``, which
+        takes every record the same way, so the capture is the same either way."""
+        cursor, attempts, loads = self._cursor, builder.attempts, orjson.loads
+        size, find = len(data), data.find
+        pos, lineno = self._next
+        current, chunks = 0, None  # the attempt the last chunk went to, and its chunks
+        n = 0
+        while n < records:
+            if pos >= size:
+                self.done = True
+                break
+            nl = find(b"\n", pos)
+            end = size if nl < 0 else nl
+            try:
+                record = loads(data[pos:end])
+            except orjson.JSONDecodeError as exc:
+                cursor.line, cursor.offset = lineno, pos
+                warnings = builder.capture.warnings
+                if not _unreadable(data[pos:end], nl < 0, exc, lineno, pos, warnings):
+                    self.done = True
+                    break
+                pos, lineno = end + 1, lineno + 1
+                continue
+            if type(record) is dict and len(record) == 4:
+                number, t, text = record.get("attempt"), record.get("t"), record.get("text")
+                if (
+                    type(number) is int
+                    and type(t) is float
+                    and type(text) is str
+                    and record.get("type") == "chunk"
+                ):
+                    if number != current:
+                        found = attempts.get(number)
+                        chunks = None if found is None else found.chunks
+                        current = number if found is not None else 0
+                    if chunks is not None:
+                        chunks.append((t, text.encode()))
+                        pos, lineno, n = end + 1, lineno + 1, n + 1
+                        continue
+            cursor.line, cursor.offset = lineno, pos
+            if not isinstance(record, dict):
+                raise CaptureError("record is not a JSON object", line=lineno, offset=pos)
+            builder.add(record, lineno)
+            pos, lineno, n = end + 1, lineno + 1, n + 1
+        cursor.line, cursor.offset = lineno, pos
+        self._next = (pos, lineno)
         return n
 
     def read_all(self) -> Capture:
@@ -224,21 +282,33 @@ def _lines(
         end = size if nl < 0 else nl
         line = data[pos:end]
         cursor.line, cursor.offset = lineno, pos
-        if line.strip():
-            try:
-                record = orjson.loads(line)
-            except orjson.JSONDecodeError as exc:
-                if nl < 0:
-                    warnings.append(
-                        f"line {lineno} is cut off (the capture was interrupted); ignored"
-                    )
-                    return
-                raise CaptureError(
-                    f"corrupt record (not valid JSON at column {exc.colno})",
-                    line=lineno,
-                    offset=pos,
-                ) from None
+        try:
+            record = orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
+            if not _unreadable(line, nl < 0, exc, lineno, pos, warnings):
+                return
+        else:
             if not isinstance(record, dict):
                 raise CaptureError("record is not a JSON object", line=lineno, offset=pos)
             yield record
         pos, lineno = end + 1, lineno + 1
+
+
+def _unreadable(
+    line: bytes,
+    last: bool,
+    exc: orjson.JSONDecodeError,
+    lineno: int,
+    pos: int,
+    warnings: list[str],
+) -> bool:
+    """A line that is no JSON: True for a blank one (skipped, reading goes on), False for a
+    cut-off last line (warned about: reading ends there); CaptureError for any other."""
+    if not line.strip():
+        return True
+    if last:
+        warnings.append(f"line {lineno} is cut off (the capture was interrupted); ignored")
+        return False
+    raise CaptureError(
+        f"corrupt record (not valid JSON at column {exc.colno})", line=lineno, offset=pos
+    ) from None
