@@ -42,6 +42,7 @@ from inspector.core.providers.common import (
     decode_object,
     error_at,
     function,
+    identity_at,
     index_at,
     object_at,
     split_system,
@@ -132,7 +133,7 @@ class AnthropicDialect(OwnDialect):
             if "content_block" not in obj or obj["content_block"] is None:
                 out.append(Delta(seq, _UNKNOWN, obj, data))
             return
-        bt = string_at(block, "type", seq, out, "content_block.")
+        bt = identity_at(block, "type", seq, out, "content_block.")
         if type(bt) is str and bt in TOOL_BLOCKS:
             extra: dict[str, Any] = {"block_type": bt}
             for k, v in block.items():
@@ -154,8 +155,8 @@ class AnthropicDialect(OwnDialect):
                     seq,
                     0,
                     index,
-                    string_at(block, "id", seq, out, "content_block."),
-                    string_at(block, "name", seq, out, "content_block."),
+                    identity_at(block, "id", seq, out, "content_block."),
+                    identity_at(block, "name", seq, out, "content_block."),
                     args,
                     bt,
                     obj_args,

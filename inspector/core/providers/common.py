@@ -9,12 +9,16 @@ Invariants:
 - A field of the wrong type is flagged once, with its path, by :func:`index_at`,
   :func:`string_at`, :func:`object_at` and :func:`error_at`
   (:mod:`inspector.core.calls.wirefield`).
-- Pure: nothing here keeps state or does I/O.
+- Identity strings (a call's id and name, an entry's or item's type, a Responses item id) are
+  shared (:func:`shared`, :func:`identity_at`): the same name repeated in 200,000 calls is one
+  string, not 200,000 (values and their identity checks are unchanged: a str equal to itself).
+- Pure: nothing here keeps state or does I/O (interning is the interpreter's, not ours).
 """
 
 from __future__ import annotations
 
 import copy
+import sys
 from typing import Any
 
 import orjson
@@ -133,6 +137,27 @@ def string_at(obj: dict[str, Any], key: str, seq: int, out: list[AnyDelta], path
     if value is not OMITTED and value is not None and type(value) is not str:
         out.append(wrong_type(seq, path + key, "string", value, obj))
     return value
+
+
+def identity_at(
+    obj: dict[str, Any], key: str, seq: int, out: list[AnyDelta], path: str = ""
+) -> Any:
+    """:func:`string_at` for an identity field (id, name, type): a string comes back shared."""
+    value = obj.get(key, OMITTED)
+    if type(value) is str:
+        return _intern(value)
+    if value is not OMITTED and value is not None:
+        out.append(wrong_type(seq, path + key, "string", value, obj))
+    return value
+
+
+_intern = sys.intern
+
+
+def shared(value: Any) -> Any:
+    """``value``, the one shared copy of it when it is a string (``sys.intern``: a repeated
+    identity string costs one object, and is freed once nothing holds it)."""
+    return _intern(value) if type(value) is str else value
 
 
 def object_at(obj: dict[str, Any], key: str, seq: int, out: list[AnyDelta], path: str = "") -> Any:

@@ -54,6 +54,7 @@ from inspector.core.providers.common import (
     decode_object,
     error_at,
     function,
+    identity_at,
     index_at,
     object_at,
     split_system,
@@ -207,8 +208,8 @@ class GeminiDialect(OwnDialect):
             obj_args = True
         elif args is not OMITTED and args is not None:
             out.append(wrong_type(seq, path + "args", "object", args, fc))
-        call_id = string_at(fc, "id", seq, out, path)
-        name = string_at(fc, "name", seq, out, path)
+        call_id = identity_at(fc, "id", seq, out, path)
+        name = identity_at(fc, "name", seq, out, path)
         streamed = "partialArgs" in fc or "willContinue" in fc
         named = type(name) is str and name != ""
         if self._streaming is not None and named:

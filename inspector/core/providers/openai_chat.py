@@ -5,15 +5,17 @@ This is the hot path: most providers speak it and a stream can carry thousands o
 ``OpenAIChat.feed`` does one ``orjson.loads`` per event and otherwise only dict lookups and
 object construction. A tool-call entry with an integer (or absent) index, string (or absent) id
 and name, whose ``function`` is an object with string (or absent) ``arguments``, is mapped
-inline; anything odder goes through ``_entry`` (same result, plus a flag for each field of the
-wrong type). A delta holding only ``tool_calls`` skips the role/reasoning/content/function_call
-lookups.
+inline; anything odder goes through :mod:`inspector.core.providers.openai_chat_fields` (same
+result, plus a flag for each field of the wrong type). A delta holding only ``tool_calls``
+skips the role/reasoning/content/function_call lookups.
 
 Invariants:
 - Tool-call identity fields (``index``, ``id``, ``function.name``, ``type``) and ``arguments``
   are passed on exactly as received: ``OMITTED`` when the key is absent, otherwise the value
   itself (``None``, ``""``, ``"null"`` included). Nothing here tests them for truthiness.
   (One limit is orjson's: an integer wider than 64 bits arrives as a float.)
+- Identity strings (id, name, type) are passed on shared (``sys.intern``): equal values, one
+  object for a name repeated in every call.
 - The one rewrite: arguments that arrived as a JSON object/array become their compact JSON text
   with ``args_object=True`` (llama-server / Ollama quirk); other non-strings stay as received.
 - A field of the wrong type (``choices`` not an array, an ``index`` that is not an integer, a
@@ -40,6 +42,7 @@ appends an assistant ``tool_calls`` message then one ``role: tool`` message per 
 from __future__ import annotations
 
 import copy
+import sys
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
@@ -66,12 +69,14 @@ from inspector.core.providers.common import (
     non_event,
     not_object,
     openai_error_body,
+    shared,
     undecodable,
     wrapped_error,
 )
+from inspector.core.providers.openai_chat_fields import legacy_call, odd_entry, text_field
 
 _loads = orjson.loads
-_dumps = orjson.dumps
+_intern = sys.intern
 _JSONDecodeError = orjson.JSONDecodeError
 
 _EVENT = EventKind.EVENT
@@ -86,93 +91,6 @@ _DONE = DeltaKind.DONE
 _UNKNOWN = DeltaKind.UNKNOWN
 
 # -- the dialect --------------------------------------------------------------------------------
-
-
-def _string(seq: int, path: str, value: Any, obj: Any, append: Any) -> None:
-    """Flag an identity field that is neither absent, null nor a string."""
-    if value is not OMITTED and value is not None and type(value) is not str:
-        append(wrong_type(seq, path, "string", value, obj))
-
-
-def _arguments(seq: int, path: str, a: Any, obj: Any, append: Any) -> tuple[Any, bool]:
-    """(arguments as the delta carries them, arrived as an object/array): an object or array
-    becomes its compact JSON text (llama-server / Ollama); any other non-string is flagged
-    and kept as received."""
-    if type(a) is dict or type(a) is list:
-        return _dumps(a).decode(), True
-    if a is not OMITTED and a is not None and type(a) is not str:
-        append(wrong_type(seq, f"{path}.arguments", "string", a, obj))
-    return a, False
-
-
-def _entry(seq: int, pos: int, n: Any, e: Any, where: str, obj: Any, append: Any) -> None:
-    """The slow path for one ``tool_calls`` entry: anything but a dict with an integer (or
-    absent) index, string (or absent) id and name, whose ``function`` is a dict with string (or
-    absent) ``arguments``. Every field of the wrong type is flagged, then the entry is mapped
-    as received."""
-    path = f"{where}.tool_calls[{pos}]"
-    if type(e) is not dict:
-        append(wrong_type(seq, path, "object", e, obj))
-        return
-    extra: dict[str, Any] | None = None
-    index = e.get("index", OMITTED)
-    if index is not OMITTED and index is not None and type(index) is not int:
-        append(wrong_type(seq, f"{path}.index", "integer", index, obj))
-    _string(seq, f"{path}.id", e.get("id", OMITTED), obj, append)
-    _string(seq, f"{path}.type", e.get("type", OMITTED), obj, append)
-    fn = e.get("function", OMITTED)
-    if type(fn) is dict:
-        name = fn.get("name", OMITTED)
-        _string(seq, f"{path}.function.name", name, obj, append)
-        a, obj_args = _arguments(seq, f"{path}.function", fn.get("arguments", OMITTED), obj, append)
-    else:
-        name = a = OMITTED
-        obj_args = False
-        if fn is not OMITTED:
-            extra = {"function": fn}
-            append(wrong_type(seq, f"{path}.function", "object", fn, obj))
-    if n != 0:
-        extra = extra or {}
-        extra["choice"] = n
-    append(
-        ToolCallDelta(
-            seq,
-            pos,
-            index,
-            e.get("id", OMITTED),
-            name,
-            a,
-            e.get("type", OMITTED),
-            obj_args,
-            False,
-            extra,
-        )
-    )
-
-
-def _legacy(seq: int, pos: int, n: Any, fc: Any, where: str, obj: Any, append: Any) -> None:
-    """The pre-tools ``delta.function_call`` {name, arguments}: no index, no id."""
-    path = f"{where}.function_call"
-    if type(fc) is not dict:
-        append(wrong_type(seq, path, "object", fc, obj))
-        return
-    name = fc.get("name", OMITTED)
-    _string(seq, f"{path}.name", name, obj, append)
-    a, obj_args = _arguments(seq, path, fc.get("arguments", OMITTED), obj, append)
-    extra: dict[str, Any] = {"legacy_function_call": True}
-    if n != 0:
-        extra["choice"] = n
-    append(ToolCallDelta(seq, pos, OMITTED, OMITTED, name, a, OMITTED, obj_args, False, extra))
-
-
-def _text(seq: int, kind: str, path: str, value: Any, craw: Any, obj: Any, append: Any) -> None:
-    """A TEXT or REASONING delta for a non-empty string; anything but a string or null is
-    flagged."""
-    if type(value) is str:
-        if value:
-            append(Delta(seq, kind, value, craw))
-    elif value is not None:
-        append(wrong_type(seq, path, "string", value, obj))
 
 
 class OpenAIChatDialect(OwnDialect):
@@ -230,15 +148,17 @@ class OpenAIChatDialect(OwnDialect):
                             append(Delta(seq, _META, {"role": role}, craw))
                         r = delta.get("reasoning_content")
                         if r is not None:
-                            _text(seq, _REASONING, f"choices[{k}].delta.reasoning_content", r,
+                            text_field(seq, _REASONING, f"choices[{k}].delta.reasoning_content", r,
                                   craw, obj, append)  # fmt: skip
                         r2 = delta.get("reasoning")
                         if r2 is not None and r2 != r:
-                            _text(seq, _REASONING, f"choices[{k}].delta.reasoning", r2, craw,
+                            text_field(seq, _REASONING, f"choices[{k}].delta.reasoning", r2, craw,
                                   obj, append)  # fmt: skip
                         c = delta.get("content")
                         if c is not None:
-                            _text(seq, _TEXT, f"choices[{k}].delta.content", c, craw, obj, append)
+                            text_field(
+                                seq, _TEXT, f"choices[{k}].delta.content", c, craw, obj, append
+                            )
                     pos = 0
                     if tcs is not None:
                         if type(tcs) is not list:
@@ -248,7 +168,7 @@ class OpenAIChatDialect(OwnDialect):
                         for e in tcs:
                             # Fast path: a dict entry with an integer (or absent) index and
                             # string (or absent) id and name, whose function is a dict with
-                            # string (or absent) arguments. Anything else goes through _entry().
+                            # string (or absent) arguments. Anything else goes through odd_entry().
                             if type(e) is dict:
                                 fn = e.get("function", OMITTED)
                                 if type(fn) is dict:
@@ -262,6 +182,13 @@ class OpenAIChatDialect(OwnDialect):
                                         and (id_ is OMITTED or type(id_) is str)
                                         and (name is OMITTED or type(name) is str)
                                     ):
+                                        typ = e.get("type", OMITTED)
+                                        if id_ is not OMITTED:  # identity strings: shared
+                                            id_ = _intern(id_)
+                                        if name is not OMITTED:
+                                            name = _intern(name)
+                                        if typ is not OMITTED:
+                                            typ = shared(typ)
                                         append(
                                             ToolCallDelta(
                                                 seq,
@@ -270,7 +197,7 @@ class OpenAIChatDialect(OwnDialect):
                                                 id_,
                                                 name,
                                                 a,
-                                                e.get("type", OMITTED),
+                                                typ,
                                                 False,
                                                 False,
                                                 None if n == 0 else {"choice": n},
@@ -278,12 +205,12 @@ class OpenAIChatDialect(OwnDialect):
                                         )
                                         pos += 1
                                         continue
-                            _entry(seq, pos, n, e, f"choices[{k}].delta", obj, append)
+                            odd_entry(seq, pos, n, e, f"choices[{k}].delta", obj, append)
                             pos += 1
                     if rest:
                         fc = delta.get("function_call")
                         if fc is not None:
-                            _legacy(seq, pos, n, fc, f"choices[{k}].delta", obj, append)
+                            legacy_call(seq, pos, n, fc, f"choices[{k}].delta", obj, append)
                 elif delta is not None:
                     append(wrong_type(seq, f"choices[{k}].delta", "object", delta, obj))
                 elif "message" in ch:  # a whole message where a delta belongs

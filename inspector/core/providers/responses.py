@@ -45,6 +45,7 @@ from inspector.core.providers.common import (
     error_at,
     error_message,
     function,
+    identity_at,
     index_at,
     object_at,
     openai_error_body,
@@ -116,7 +117,7 @@ class ResponsesDialect(OwnDialect):
         self, seq: int, obj: dict[str, Any], out: list[AnyDelta]
     ) -> tuple[Any, dict[str, Any]]:
         """(output index, extra) of an event that refers to an item by id and index."""
-        item_id = string_at(obj, "item_id", seq, out)
+        item_id = identity_at(obj, "item_id", seq, out)
         extra: dict[str, Any] = {"item_id": item_id}
         return self._index(index_at(obj, "output_index", seq, out), item_id, extra), extra
 
@@ -145,7 +146,7 @@ class ResponsesDialect(OwnDialect):
                 out.append(Delta(seq, DeltaKind.REASONING, text))
         elif t in _ARG_DONES:
             index, extra = self._ref(seq, obj, out)
-            name = string_at(obj, "name", seq, out)
+            name = identity_at(obj, "name", seq, out)
             args = string_at(obj, _ARG_DONES[t], seq, out)
             out.append(ToolCallDelta(seq, 0, index, OMITTED, name, args, final=True, extra=extra))
         elif t == "response.output_item.added" or t == "response.output_item.done":
@@ -196,11 +197,11 @@ class ResponsesDialect(OwnDialect):
             if obj.get("item") is None:
                 out.append(Delta(seq, _UNKNOWN, obj, data))
             return
-        it = string_at(item, "type", seq, out, "item.")
+        it = identity_at(item, "type", seq, out, "item.")
         if type(it) is not str or it not in CALL_ITEMS:
             out.append(Delta(seq, _META, {"type": t, "item": item}, obj))
             return
-        item_id = string_at(item, "id", seq, out, "item.")
+        item_id = identity_at(item, "id", seq, out, "item.")
         extra: dict[str, Any] = {"item_id": item_id}
         index = index_at(obj, "output_index", seq, out)
         done = t == "response.output_item.done"
@@ -208,8 +209,8 @@ class ResponsesDialect(OwnDialect):
             index = self._index(index, item_id, extra)
         elif not done and type(item_id) is str:
             self._index_of[item_id] = index
-        call_id = string_at(item, "call_id", seq, out, "item.")
-        name = string_at(item, "name", seq, out, "item.")
+        call_id = identity_at(item, "call_id", seq, out, "item.")
+        name = identity_at(item, "name", seq, out, "item.")
         args = string_at(item, "input" if it == "custom_tool_call" else "arguments", seq, out,
                          "item.")  # fmt: skip
         out.append(ToolCallDelta(seq, 0, index, call_id, name, args, it, final=done, extra=extra))
