@@ -14,6 +14,7 @@ Invariants:
 from __future__ import annotations
 
 from enum import Enum
+from operator import attrgetter
 from typing import Any, Final
 
 
@@ -113,10 +114,21 @@ class SSEEvent:
         self.comment = comment
         """The comment text (without the leading colon) for COMMENT events."""
 
+    def __eq__(self, other: object) -> bool:
+        """Value equality: an event built again from a compact log equals the one decoded."""
+        if type(other) is not SSEEvent:
+            return NotImplemented
+        return _fields(self) == _fields(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable (``t`` is set late): unhashable
+
     def __repr__(self) -> str:
         body = self.comment if self.kind == EventKind.COMMENT else self.data
         where = f"@{self.start}-{self.end}"
         return f"SSEEvent(#{self.seq} {self.kind} {self.event!r} {body[:40]!r} {where})"
+
+
+_fields = attrgetter(*SSEEvent.__slots__)
 
 
 class DeltaKind:

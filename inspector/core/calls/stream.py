@@ -10,6 +10,11 @@ Invariants:
   policy (:meth:`StreamState.rejudge`) rebuilds only the accumulator, from ``deltas``.
 - Per chunk the work is O(chunk): decode, map, route. Nothing re-scans earlier data; JSON
   progress and validation happen later, when a view or the report asks.
+- ``events`` and ``deltas`` are compact logs (:class:`EventLog`, :class:`DeltaLog`): read them
+  as sequences; an event (or a keep-alive delta) read back is a fresh, equal object.
+- Transient memory is bounded: a chunk (or a run of chunks) larger than ``SLICE`` bytes is
+  decoded in slices cut after a line feed, and each slice's events are mapped and routed
+  before the next is decoded (the decoder's result does not depend on the chunking).
 - The accumulator is created at the first delta (or the end), when the dialect names its
   provider: the provider's closing rule is the accumulator's.
 - Calls written in the assistant text (:mod:`inspector.core.calls.textcalls`) are read from
@@ -20,16 +25,25 @@ Invariants:
 from __future__ import annotations
 
 import builtins
-from collections.abc import Sequence
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import accumulate
+from operator import itemgetter
 from typing import Any
 
 from inspector.core.base.model import AnyDelta, Delta, DeltaKind, SSEEvent
 from inspector.core.base.provider import Dialect, Provider
 from inspector.core.calls.accumulator import ABSENT, Accumulator, EmptyIdPolicy
+from inspector.core.calls.deltalog import DeltaLog
 from inspector.core.calls.textcalls import TextCalls
+from inspector.core.events.log import EventLog
 from inspector.core.events.sse import SSEDecoder
 
 _TOOL = DeltaKind.TOOL_CALL
+_data = itemgetter(1)
+
+SLICE = 1 << 19
+"""Bytes decoded at once at most (more or less: slices are cut after a line feed)."""
 
 
 class StreamState:
@@ -40,9 +54,9 @@ class StreamState:
         """The incremental SSE decoder (keeps byte offsets and comments)."""
         self.dialect = dialect
         """The dialect mapper (a fresh one per body); an ``auto`` one sniffs, then delegates."""
-        self.events: list[SSEEvent] = []
+        self.events = EventLog()
         """Every wire event in arrival order; ``events[i].seq == i``."""
-        self.deltas: list[AnyDelta] = []
+        self.deltas = DeltaLog()
         """Every normalized delta in arrival order."""
         self.empty_id = empty_id
         """The empty-id policy the accumulator runs under."""
@@ -85,18 +99,38 @@ class StreamState:
 
     def feed(self, data: builtins.bytes, t: float = 0.0) -> int:
         """Take one chunk of the body; return how many wire events it completed."""
+        if len(data) > SLICE:
+            return sum(self._feed_one(piece, t) for piece in _slices(data))
+        return self._feed_one(data, t)
+
+    def _feed_one(self, data: builtins.bytes, t: float) -> int:
+        marked = self.decoder.marked
         events = self.decoder.feed(data, t)
         if events:
-            self._ingest(events)
+            self._ingest(events, self.decoder.marked == marked)
         return len(events)
 
     def feed_many(self, chunks: Sequence[tuple[float, builtins.bytes]]) -> int:
         """Take several ``(t, data)`` chunks at once: the same state as feeding them one by
-        one (see :meth:`SSEDecoder.feed_many`); return how many wire events they completed."""
-        events = self.decoder.feed_many(chunks)
-        if events:
-            self._ingest(events)
-        return len(events)
+        one (see :meth:`SSEDecoder.feed_many`); return how many wire events they completed.
+
+        They are decoded about ``SLICE`` bytes at a time, and a larger chunk alone in slices."""
+        ends = list(accumulate(map(len, map(_data, chunks))))
+        n = lo = done = 0
+        while lo < len(ends):
+            hi = bisect_right(ends, done + SLICE, lo)
+            if hi == lo:  # one chunk over SLICE
+                n += self.feed(chunks[lo][1], chunks[lo][0])
+                hi = lo + 1
+            else:
+                marked = self.decoder.marked
+                events = self.decoder.feed_many(chunks[lo:hi])
+                if events:
+                    self._ingest(events, self.decoder.marked == marked)
+                n += len(events)
+            done = ends[hi - 1]
+            lo = hi
+        return n
 
     def end(self, t: float | None = None) -> None:
         """The body ended: flush the decoder and dialect, and mark open calls truncated."""
@@ -104,26 +138,39 @@ class StreamState:
             return
         self.ended = True
         events = self.decoder.close(t)
-        start = len(self.deltas)
+        batch: list[AnyDelta] = []
         if events:
             self.events.extend(events)
             for ev in events:
-                self.dialect.feed(ev, self.deltas)
-        self.dialect.finish(self.deltas)
-        self._route(start)
+                self.dialect.feed(ev, batch)
+        self.dialect.finish(batch)
+        self.deltas.extend(batch)
+        self._route(batch)
         if self.text_calls is not None:
             self.text_calls.end(None, "end_of_stream")
         self._accumulator().end_of_stream()
 
-    def _ingest(self, events: list[SSEEvent]) -> None:
-        self.events.extend(events)
-        out = self.deltas
-        start = len(out)
-        feed = self.dialect.direct.feed  # auto, once decided: skips the wrapper
+    def _ingest(self, events: list[SSEEvent], plain: bool) -> None:
+        self.events.extend(events, plain)
+        batch: list[AnyDelta] = []
+        dialect = self.dialect
+        if dialect.provider is None:  # auto, still sniffing: through the wrapper until decided
+            events = self._sniffing(events, batch)
+        feed = dialect.direct.feed  # auto, once decided: skips the wrapper
         for ev in events:
-            feed(ev, out)
-        if len(out) > start:
-            self._route(start)
+            feed(ev, batch)
+        if batch:
+            self.deltas.extend(batch)
+            self._route(batch)
+
+    def _sniffing(self, events: list[SSEEvent], batch: list[AnyDelta]) -> list[SSEEvent]:
+        """Feed the wrapping ``auto`` dialect until it decides; return the events left."""
+        dialect = self.dialect
+        for k, ev in enumerate(events):
+            dialect.feed(ev, batch)
+            if dialect.provider is not None:
+                return events[k + 1 :]
+        return []
 
     def _accumulator(self) -> Accumulator:
         if self.acc is None:
@@ -133,12 +180,10 @@ class StreamState:
             self.acc = Accumulator(self.empty_id, provider.closing)
         return self.acc
 
-    def _route(self, start: int) -> None:
+    def _route(self, deltas: Iterable[AnyDelta]) -> None:
         acc = self._accumulator()
         add = acc.add
-        deltas = self.deltas
-        for i in range(start, len(deltas)):
-            d = deltas[i]
+        for d in deltas:
             if d.kind is _TOOL:
                 add(d)  # type: ignore[arg-type]
             else:
@@ -198,7 +243,7 @@ class StreamState:
         self.usage = None
         self.done_seq = None
         if self.deltas:  # none yet: the provider may still be unknown, and nothing to route
-            self._route(0)
+            self._route(self.deltas.stored())
         if self.ended:
             self._accumulator().end_of_stream()
 
@@ -218,3 +263,18 @@ class StreamState:
     def full_text(self) -> str:
         """All assistant text so far."""
         return "".join(self.text)
+
+
+def _slices(data: bytes) -> Iterator[bytes]:
+    """``data`` in pieces of about ``SLICE`` bytes, each cut just after a line feed; a line
+    longer than that stays whole in its piece (and ``data`` itself when nothing precedes it)."""
+    pos, n = 0, len(data)
+    while n - pos > SLICE:
+        cut = data.rfind(b"\n", pos, pos + SLICE) + 1
+        if cut <= pos:  # no line feed in the window: the piece runs to the end of the line
+            cut = data.find(b"\n", pos + SLICE) + 1
+            if cut == 0 or (pos == 0 and n - cut <= SLICE):
+                break  # the rest is one line (or one long line and a short tail): whole
+        yield data[pos:cut]
+        pos = cut
+    yield data[pos:] if pos else data

@@ -26,6 +26,9 @@ Invariants:
 - Emission order keeps ``end`` non-decreasing; EVENT ``start`` values strictly increase.
 - Work is linear in the bytes fed: an incomplete tail is kept as a list of pieces and joined
   once when a line end arrives, so 1-byte chunks of a long line never rescan the buffer.
+- A ``data:`` line longer than ``LONG`` bytes is decoded straight from the buffer (no copy of
+  the line, no copy of its value): the line's bytes are held at most twice (the pieces, then
+  the joined buffer) besides the decoded value.
 """
 
 from __future__ import annotations
@@ -35,48 +38,18 @@ from collections.abc import Iterable
 from itertools import accumulate, repeat
 
 from inspector.core.base.model import EventKind, SSEEvent
+from inspector.core.events.lines import parse_retry, split_cr
 
-__all__ = ["SSEDecoder", "decode_all"]
+__all__ = ["LONG", "SSEDecoder", "decode_all"]
+
+LONG = 1 << 20
+"""A line longer than this is a long line (see the module's invariants)."""
+_NEVER = 1 << 62  # past any offset: no chunk boundary to look for
 
 _BOM = b"\xef\xbb\xbf"
 _EVENT = EventKind.EVENT
 _COMMENT = EventKind.COMMENT
 _ERROR = EventKind.ERROR
-
-
-def _split_cr(buf: bytes) -> tuple[list[bytes], list[int], bytes]:
-    """Split ``buf`` (which holds a CR) into complete lines, their line-end sizes, and a tail.
-
-    A CR at the very end of ``buf`` stays in the tail: the next byte may be its LF.
-    """
-    cr = buf.count(b"\r")
-    if cr == buf.count(b"\n"):
-        lines = buf.split(b"\r\n")
-        if len(lines) == cr + 1:  # every CR and every LF is in a CRLF pair
-            tail = lines.pop()
-            return lines, [2] * len(lines), tail
-    out: list[bytes] = []
-    eols: list[int] = []
-    pieces = buf.split(b"\n")
-    tail = pieces.pop()
-    for piece in pieces:
-        if b"\r" not in piece:
-            out.append(piece)
-            eols.append(1)
-            continue
-        crlf = piece.endswith(b"\r")
-        sub = piece[:-1].split(b"\r") if crlf else piece.split(b"\r")
-        out += sub
-        eols += [1] * (len(sub) - 1)
-        eols.append(2 if crlf else 1)
-    if b"\r" in tail:
-        sub = tail.split(b"\r")
-        tail = sub.pop()
-        if not tail:  # buf ended with CR: hold that line back with its CR
-            tail = sub.pop() + b"\r"
-        out += sub
-        eols += [1] * len(sub)
-    return out, eols, tail
 
 
 class SSEDecoder:
@@ -97,10 +70,21 @@ class SSEDecoder:
         self._retry: int | None = None
         self._ev_start = -1  # first byte of the event being built; -1 when none
         self._comment_text = ""  # the last comment's text: a repeated one shares its string
+        self.marked = 0
+        """How many events emitted so far are not plain: a comment, an error, or an event with
+        an ``event:`` type, an id or a retry (a reader may skip looking for those when this
+        count did not move)."""
 
     def feed(self, data: bytes, t: float = 0.0) -> list[SSEEvent]:
         """Consume one chunk arriving at time ``t``; return the events it completed."""
         self._t = t
+        return self._feed(data, None, None)
+
+    def _feed(
+        self, data: bytes, ends: list[int] | None, times: list[float] | None
+    ) -> list[SSEEvent]:
+        """``feed``; with ``ends``/``times`` (one per joined chunk: its end offset and time)
+        each event takes the time of the chunk holding the end of the line it is emitted on."""
         if not data:
             return []
         self.offset += len(data)
@@ -118,14 +102,18 @@ class SSEDecoder:
             pending.clear()
         lines: list[bytes]
         eols: Iterable[int]
+        out: list[SSEEvent] = []
         if b"\r" in data:
-            lines, eols, tail = _split_cr(data)
+            lines, eols, tail = split_cr(data)
+        elif len(data) > LONG:
+            tail = self._run_long(data, out, ends, times)
+            lines = []
         else:
             lines = data.split(b"\n")
             tail = lines.pop()
             eols = repeat(1)
-        out: list[SSEEvent] = []
-        self._base = self._run(lines, eols, self._base, out)
+        if lines:
+            self._base = self._run(lines, eols, self._base, out, ends, times)
         if tail:
             pending.append(tail)
         self._tail_cr = tail.endswith(b"\r")
@@ -163,20 +151,13 @@ class SSEDecoder:
         if len(run) == 1:
             out += self.feed(run[0][1], run[0][0])
             return
-        start = self.offset
-        joined = b"".join([data for _, data in run])
-        events = self.feed(joined, run[-1][0])
-        if not events:
-            return
-        ends = list(accumulate([len(data) for _, data in run], initial=start))[1:]
         # Inside a run only the first line can start before its chunk (in bytes held from
         # earlier), so every line, and every event's ``end`` on it (an ERROR's bad byte too),
         # lies in the chunk whose end it is emitted at: that chunk's time is the event's.
-        k = 0
-        for ev in events:
-            k = bisect_left(ends, ev.end, k)
-            ev.t = run[k][0]
-        out += events
+        ends = list(accumulate([len(data) for _, data in run], initial=self.offset))[1:]
+        times = [t for t, _ in run]
+        self._t = times[-1]
+        out += self._feed(b"".join([data for _, data in run]), ends, times)
 
     def close(self, t: float | None = None) -> list[SSEEvent]:
         """End of stream: finish a partial last line and dispatch a pending event with data."""
@@ -212,8 +193,17 @@ class SSEDecoder:
             return head[3:]
         return head
 
-    def _run(self, lines: list[bytes], eols: Iterable[int], pos: int, out: list[SSEEvent]) -> int:
-        """Interpret complete lines starting at absolute offset ``pos``; return the end offset."""
+    def _run(
+        self,
+        lines: list[bytes],
+        eols: Iterable[int],
+        pos: int,
+        out: list[SSEEvent],
+        ends: list[int] | None = None,
+        times: list[float] | None = None,
+    ) -> int:
+        """Interpret complete lines starting at absolute offset ``pos``; return the end offset.
+        ``ends``/``times``: see :meth:`_feed`."""
         data = self._data
         etype = self._etype
         last_id = self._last_id
@@ -221,11 +211,20 @@ class SSEDecoder:
         ev_start = self._ev_start
         t = self._t
         seq = self._seq
+        marked = self.marked
+        k, bound = 0, _NEVER
+        if ends is not None and times is not None:
+            bound, t = ends[0], times[0]
         for raw, eol in zip(lines, eols, strict=False):
             end = pos + len(raw) + eol
+            if end > bound:  # the line ends in a later chunk of a joined run: its time
+                k = bisect_left(ends, end, k)  # type: ignore[arg-type]
+                bound, t = ends[k], times[k]  # type: ignore[index]
             if not raw:  # blank line: dispatch
                 if data:
                     text = "\n".join(data)
+                    if etype or last_id is not None or retry is not None:
+                        marked += 1
                     etn = etype or "message"
                     out.append(SSEEvent(seq, _EVENT, etn, text, last_id, retry, ev_start, end, t))
                     seq += 1
@@ -238,15 +237,17 @@ class SSEDecoder:
             try:
                 line = raw.decode()
             except UnicodeDecodeError as exc:
-                line = self._invalid(raw, seq, pos, exc, out)
+                line = self._invalid(raw, seq, pos, exc, out, t)
                 seq += 1
+                marked += 1
             if line.startswith("data: "):
                 data.append(line[6:])
             elif line.startswith("event: "):
                 etype = line[7:]
             elif line[0] == ":":
-                self._comment(line, seq, pos, end, out)
+                self._comment(line, seq, pos, end, out, t)
                 seq += 1
+                marked += 1
                 pos = end
                 continue
             else:
@@ -261,7 +262,7 @@ class SSEDecoder:
                     if "\0" not in value:
                         last_id = value
                 elif name == "retry":
-                    retry = _parse_retry(value, retry)
+                    retry = parse_retry(value, retry)
             if ev_start < 0:
                 ev_start = pos
             pos = end
@@ -271,9 +272,54 @@ class SSEDecoder:
         self._retry = retry
         self._ev_start = ev_start
         self._seq = seq
+        self.marked = marked
         return pos
 
-    def _comment(self, line: str, seq: int, start: int, end: int, out: list[SSEEvent]) -> None:
+    def _run_long(
+        self, data: bytes, out: list[SSEEvent], ends: list[int] | None, times: list[float] | None
+    ) -> bytes:
+        """Interpret the complete lines of a large buffer without CRs, a long ``data:`` line
+        decoded in place; return the incomplete tail."""
+        pos, n = 0, len(data)
+        view = memoryview(data)
+        while pos < n:
+            nl = data.find(b"\n", pos)
+            if nl < 0:
+                break
+            if nl - pos <= LONG:  # ordinary lines: every line up to LONG bytes on, at once
+                cut = data.rfind(b"\n", pos, pos + LONG + 1) + 1
+                lines = data[pos:cut].split(b"\n")
+                lines.pop()
+                self._base = self._run(lines, repeat(1), self._base, out, ends, times)
+                pos = cut
+            elif data.startswith(b"data: ", pos):
+                self._long_data(view[pos + 6 : nl], out, ends, times)
+                pos = nl + 1
+            else:
+                self._base = self._run([data[pos:nl]], [1], self._base, out, ends, times)
+                pos = nl + 1
+        return data[pos:]
+
+    def _long_data(
+        self, value: memoryview, out: list[SSEEvent], ends: list[int] | None, t: list[float] | None
+    ) -> None:
+        """A long ``data:`` line (``value`` is the field's value): what :meth:`_run` does."""
+        start = self._base
+        end = self._base = start + 6 + len(value) + 1
+        try:
+            text = str(value, "utf-8")
+        except UnicodeDecodeError as exc:
+            when = self._t if ends is None or t is None else t[bisect_left(ends, end)]
+            text = self._invalid(value, self._seq, start + 6, exc, out, when)
+            self._seq += 1
+            self.marked += 1
+        self._data.append(text)
+        if self._ev_start < 0:
+            self._ev_start = start
+
+    def _comment(
+        self, line: str, seq: int, start: int, end: int, out: list[SSEEvent], t: float
+    ) -> None:
         """Emit a comment line as its own event (one leading space after the colon dropped).
 
         A keep-alive repeats one text: each comment equal to the last shares its string (a
@@ -283,26 +329,22 @@ class SSEDecoder:
             text = self._comment_text
         else:
             self._comment_text = text
-        out.append(SSEEvent(seq, _COMMENT, "", "", None, None, start, end, self._t, text))
+        out.append(SSEEvent(seq, _COMMENT, "", "", None, None, start, end, t, text))
 
     def _invalid(
-        self, raw: bytes, seq: int, pos: int, exc: UnicodeDecodeError, out: list[SSEEvent]
+        self,
+        raw: bytes | memoryview,
+        seq: int,
+        pos: int,
+        exc: UnicodeDecodeError,
+        out: list[SSEEvent],
+        t: float,
     ) -> str:
         """Emit an ERROR for the first bad byte of a line; return the line decoded leniently."""
         bad = pos + exc.start
         reason = f"invalid UTF-8 byte 0x{raw[exc.start]:02x} at byte {bad}"
-        out.append(SSEEvent(seq, _ERROR, "", reason, None, None, bad, bad + 1, self._t))
-        return raw.decode("utf-8", "replace")
-
-
-def _parse_retry(value: str, current: int | None) -> int | None:
-    """WHATWG ``retry``: only a non-empty run of ASCII digits counts; anything else is ignored."""
-    if value.isascii() and value.isdigit():
-        try:
-            return int(value)
-        except ValueError:  # beyond int()'s digit limit: ignore like any other bad value
-            return current
-    return current
+        out.append(SSEEvent(seq, _ERROR, "", reason, None, None, bad, bad + 1, t))
+        return str(raw, "utf-8", "replace")
 
 
 def decode_all(body: bytes) -> list[SSEEvent]:

@@ -1,0 +1,247 @@
+"""A stream's wire events kept in columns: a few dozen bytes per event plus its text.
+
+:class:`EventLog` is a read-only ``Sequence[SSEEvent]`` that only the stream appends to
+(:meth:`EventLog.extend`). It keeps no event object: an index, a slice or an iteration builds
+fresh :class:`SSEEvent` objects that compare equal (``==``) to the ones appended.
+
+Invariants:
+- ``log[i].seq == i``: events are appended in ``seq`` order starting at 0, so ``seq`` is the
+  position and is not stored.
+- Per event: one kind byte, ``start`` and ``end`` (8 bytes each), one text reference (the data,
+  the comment text or the error reason) and, once two times differ, an 8-byte time. A repeated
+  comment text stays one shared string (the decoder shares it; the log keeps the reference).
+- The rare fields are kept only where they occur: an event type other than ``"message"`` (a
+  4-byte index into the types seen, created at the first such type), the last event ID (a
+  4-byte index into the ids seen, created at the first id) and ``retry`` (a dict by seq).
+- Building events for a slice or an iteration runs in C as far as it can (``map`` over the
+  columns); nothing here is ever mutated from outside the stream.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import repeat
+from operator import attrgetter
+from typing import Any, overload
+
+from inspector.core.base.model import EventKind, SSEEvent
+
+__all__ = ["EventLog"]
+
+_KINDS = (EventKind.EVENT, EventKind.COMMENT, EventKind.ERROR)
+_CODE = {kind: code for code, kind in enumerate(_KINDS)}
+_COMMENT = 1
+_DEFAULT_TYPE = ("message", "", "")  # the type an event has when none was set, by kind code
+_kind = attrgetter("kind")
+_event = attrgetter("event")
+_id = attrgetter("id")
+_retry = attrgetter("retry")
+_start = attrgetter("start")
+_end = attrgetter("end")
+_t = attrgetter("t")
+
+
+class EventLog(Sequence[SSEEvent]):
+    """Every wire event of one body, in columns (see the module's invariants)."""
+
+    __slots__ = (
+        "_ends",
+        "_id_values",
+        "_ids",
+        "_kinds",
+        "_retries",
+        "_starts",
+        "_t0",
+        "_texts",
+        "_times",
+        "_type_codes",
+        "_type_names",
+        "_types",
+    )
+
+    def __init__(self, events: Iterable[SSEEvent] = ()) -> None:
+        self._kinds = bytearray()
+        self._starts = array("q")
+        self._ends = array("q")
+        self._texts: list[str] = []
+        self._t0 = 0.0
+        self._times: array[float] | None = None  # None while every time equals _t0
+        self._types: array[int] | None = None  # None while every type is its kind's default
+        self._type_names: list[str] = ["message", ""]
+        self._type_codes: dict[str, int] = {"message": 0, "": 1}
+        self._ids: array[int] | None = None  # None while no event has an id
+        self._id_values: list[str | None] = [None]
+        self._retries: dict[int, int] = {}
+        events = list(events)
+        if events:
+            self.extend(events)
+
+    # -- appending (the stream only) -------------------------------------------------------
+
+    def extend(self, events: list[SSEEvent], plain: bool = False) -> None:
+        """Append ``events``, whose seqs continue this log's (``events[0].seq == len(self)``).
+
+        ``plain`` promises that every one is an EVENT of type ``"message"`` with no id and no
+        retry (:attr:`SSEDecoder.marked` tells): then those columns are not looked at."""
+        if not events:
+            return
+        n = len(self._kinds)
+        if events[0].seq != n:
+            raise ValueError(f"event #{events[0].seq} appended at position {n}")
+        self._starts.extend(map(_start, events))
+        self._ends.extend(map(_end, events))
+        self._add_times(events, n)
+        if plain and self._types is None and self._ids is None:
+            self._kinds += bytes(len(events))
+            self._texts += map(_data, events)
+            return
+        kinds = bytes(map(_CODE.__getitem__, map(_kind, events)))
+        self._kinds += kinds
+        if _COMMENT not in kinds:
+            self._texts += map(_data, events)
+        elif kinds.count(_COMMENT) == len(kinds):
+            self._texts += map(_comment, events)
+        else:
+            self._texts += [e.comment if e.kind == EventKind.COMMENT else e.data for e in events]
+        if self._types is not None or not set(map(_event, events)) <= {"message", ""}:
+            self._add_types(events, n)
+        if self._ids is not None or set(map(_id, events)) != {None}:
+            self._add_ids(events, n)
+        if set(map(_retry, events)) != {None}:
+            self._retries.update((e.seq, e.retry) for e in events if e.retry is not None)
+
+    def _add_times(self, events: list[SSEEvent], n: int) -> None:
+        times = array("d", map(_t, events))
+        if self._times is not None:
+            self._times += times
+            return
+        if n == 0:
+            self._t0 = times[0]
+        if times.count(self._t0) != len(times):
+            self._times = array("d", repeat(self._t0, n)) + times
+
+    def _add_types(self, events: list[SSEEvent], n: int) -> None:
+        if self._types is None:
+            self._types = array("I", [0 if k == 0 else 1 for k in self._kinds[:n]])
+        names, codes = self._type_names, self._type_codes
+        for name in set(map(_event, events)) - codes.keys():
+            codes[name] = len(names)
+            names.append(name)
+        self._types.extend(map(codes.__getitem__, map(_event, events)))
+
+    def _add_ids(self, events: list[SSEEvent], n: int) -> None:
+        if self._ids is None:
+            self._ids = array("I", repeat(0, n))
+        values = self._id_values
+        codes = []
+        for e in events:
+            value = e.id
+            if value is None:
+                codes.append(0)
+            else:
+                if value != values[-1]:
+                    values.append(value)
+                codes.append(len(values) - 1)
+        self._ids.extend(codes)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._kinds)
+
+    @overload
+    def __getitem__(self, index: int) -> SSEEvent: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[SSEEvent]: ...
+
+    def __getitem__(self, index: int | slice) -> SSEEvent | list[SSEEvent]:
+        if isinstance(index, slice):
+            lo, hi, step = index.indices(len(self._kinds))
+            if step == 1:
+                return list(self._build(lo, hi)) if hi > lo else []
+            return [self._one(i) for i in range(lo, hi, step)]
+        n = len(self._kinds)
+        i = index + n if index < 0 else index
+        if not 0 <= i < n:
+            raise IndexError("event index out of range")
+        return self._one(i)
+
+    def __iter__(self) -> Iterator[SSEEvent]:
+        n = len(self._kinds)
+        step = 4096  # build in blocks: a loop that stops early builds little
+        for lo in range(0, n, step):
+            yield from self._build(lo, min(n, lo + step))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, EventLog | list | tuple):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"EventLog({len(self)} events)"
+
+    def _one(self, i: int) -> SSEEvent:
+        kind = self._kinds[i]
+        text = self._texts[i]
+        types, ids = self._types, self._ids
+        return SSEEvent(
+            i,
+            _KINDS[kind],
+            self._type_names[types[i]] if types is not None else _DEFAULT_TYPE[kind],
+            "" if kind == _COMMENT else text,
+            self._id_values[ids[i]] if ids is not None else None,
+            self._retries.get(i),
+            self._starts[i],
+            self._ends[i],
+            self._times[i] if self._times is not None else self._t0,
+            text if kind == _COMMENT else "",
+        )
+
+    def _build(self, lo: int, hi: int) -> Iterator[SSEEvent]:
+        """Fresh events for positions ``lo``..``hi``, each column mapped in C."""
+        kinds = self._kinds[lo:hi]
+        texts = self._texts[lo:hi]
+        names, types, ids = self._type_names, self._types, self._ids
+        events: Iterable[str] = (
+            map(names.__getitem__, types[lo:hi])
+            if types is not None
+            else map(_DEFAULT_TYPE.__getitem__, kinds)
+        )
+        datas: Iterable[str]
+        comments: Iterable[str]
+        if _COMMENT not in kinds:
+            datas, comments = texts, repeat("")
+        elif kinds.count(_COMMENT) == len(kinds):
+            datas, comments = repeat(""), texts
+        else:
+            datas = [t if k != _COMMENT else "" for k, t in zip(kinds, texts, strict=True)]
+            comments = [t if k == _COMMENT else "" for k, t in zip(kinds, texts, strict=True)]
+        id_col: Iterable[str | None] = (
+            map(self._id_values.__getitem__, ids[lo:hi]) if ids is not None else repeat(None)
+        )
+        retries: Iterable[int | None] = (
+            map(self._retries.get, range(lo, hi)) if self._retries else repeat(None)
+        )
+        times: Iterable[float] = self._times[lo:hi] if self._times is not None else repeat(self._t0)
+        kind_names: Iterable[str] = map(_KINDS.__getitem__, kinds)
+        args: tuple[Iterable[Any], ...] = (
+            range(lo, hi),
+            kind_names,
+            events,
+            datas,
+            id_col,
+            retries,
+            self._starts[lo:hi],
+            self._ends[lo:hi],
+            times,
+            comments,
+        )
+        return map(SSEEvent, *args)
+
+
+_data = attrgetter("data")
+_comment = attrgetter("comment")

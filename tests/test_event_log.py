@@ -1,0 +1,201 @@
+"""The stream's compact logs (inspector.core.events.log, inspector.core.calls.deltalog) and
+its bounded ingest: what they give back equals what a plain decode gives, whatever the chunking,
+the slicing or the long-line path, and a keep-alive flood keeps no object per comment."""
+
+from __future__ import annotations
+
+import gc
+from itertools import pairwise
+from typing import Any
+from unittest.mock import patch
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from inspector.core.base.model import Delta, DeltaKind, EventKind, SSEEvent
+from inspector.core.calls import stream as stream_module
+from inspector.core.calls.deltalog import DeltaLog
+from inspector.core.calls.stream import StreamState
+from inspector.core.events import sse
+from inspector.core.events.log import EventLog
+from inspector.core.events.sse import SSEDecoder
+from inspector.core.providers import REGISTRY
+
+_PIECES = [
+    b"data: a",
+    b"data: \xc3\xa9t\xc3\xa9",
+    b"\n",
+    b"\n",
+    b"\r\n",
+    b"\r",
+    b": ping",
+    b": keep-alive",
+    b"event: x",
+    b"event: y",
+    b"id: 7",
+    b"id: 8",
+    b"retry: 5",
+    b"data: \xff\xfe",
+    b'data: {"k": 1}',
+    b"data: " + b"z" * 70,
+    b"",
+]
+
+
+def _cut(body: bytes, cuts: list[int]) -> list[bytes]:
+    points = sorted({0, len(body), *(c % (len(body) + 1) for c in cuts)})
+    return [body[a:b] for a, b in pairwise(points)]
+
+
+def _decode(chunks: list[tuple[float, bytes]]) -> tuple[list[SSEEvent], EventLog]:
+    """Plain events (one by one), and a log filled batch by batch as the stream does."""
+    plain_decoder, log_decoder = SSEDecoder(), SSEDecoder()
+    events: list[SSEEvent] = []
+    log = EventLog()
+    for t, data in chunks:
+        events += plain_decoder.feed(data, t)
+        marked = log_decoder.marked
+        batch = log_decoder.feed(data, t)
+        log.extend(batch, log_decoder.marked == marked)
+    events += plain_decoder.close()
+    log.extend(log_decoder.close())
+    return events, log
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    parts=st.lists(st.sampled_from(_PIECES), max_size=50),
+    cuts=st.lists(st.integers(min_value=0, max_value=600), max_size=20),
+    same_time=st.booleans(),
+)
+def test_the_log_gives_back_the_decoded_events_in_any_chunking(
+    parts: list[bytes], cuts: list[int], same_time: bool
+) -> None:
+    body = b"".join(parts)
+    chunks = [(0.0 if same_time else 0.5 * i, p) for i, p in enumerate(_cut(body, cuts))]
+    events, log = _decode(chunks)
+    assert log == events and len(log) == len(events)
+    assert list(log) == events
+    assert [log[i] for i in range(len(log))] == events
+    assert [log[-i] for i in range(1, len(log) + 1)] == events[::-1]
+    assert log[1:-1] == events[1:-1] and log[::3] == events[::3] and log[5:2] == []
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    parts=st.lists(st.sampled_from(_PIECES), max_size=50),
+    cuts=st.lists(st.integers(min_value=0, max_value=600), max_size=10),
+)
+def test_long_lines_decode_in_place_like_short_ones(parts: list[bytes], cuts: list[int]) -> None:
+    """With LONG made tiny, every line takes the long-line path: same events, same times."""
+    body = b"".join(parts)
+    chunks = [(0.5 * i, p) for i, p in enumerate(_cut(body, cuts))]
+    want = [(ev, ev.t) for ev in SSEDecoder().feed_many(chunks)]
+    with patch.object(sse, "LONG", 8):
+        got = [(ev, ev.t) for ev in SSEDecoder().feed_many(chunks)]
+    assert got == want
+
+
+def _state(body_chunks: list[tuple[float, bytes]], many: bool) -> StreamState:
+    state = StreamState(REGISTRY.get("openai-chat").dialect())
+    if many:
+        state.feed_many(body_chunks)
+    else:
+        for t, data in body_chunks:
+            state.feed(data, t)
+    state.end()
+    return state
+
+
+def _summary(state: StreamState) -> Any:
+    deltas = [(d.seq, d.kind, getattr(d, "value", None)) for d in state.deltas]
+    calls = [(c.id, c.name, c.arguments) for c in state.calls]
+    return list(state.events), deltas, calls, state.finish_reason
+
+
+_CALL = (
+    b'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1",'
+    b'"type":"function","function":{"name":"f","arguments":"{\\"a\\": 1}"}}]}}]}\n\n'
+)
+
+
+@pytest.mark.parametrize("many", [False, True])
+def test_big_chunks_are_ingested_in_slices_with_the_same_result(
+    many: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    body = b": hi\n" * 40 + _CALL + b": keep-alive\n" * 30 + b"data: " + b"q" * 300 + b"\n\n"
+    body += b'data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}\n\n'
+    chunks = [(1.0, body[:700]), (2.0, body[700:710]), (3.0, body[710:])]
+    want = _summary(_state(chunks, many))
+    monkeypatch.setattr(stream_module, "SLICE", 64)
+    assert _summary(_state(chunks, many)) == want
+    assert want[2] == [("call_1", "f", '{"a": 1}')]
+
+
+def test_a_keepalive_flood_keeps_no_object_per_comment() -> None:
+    """50,000 comments in one chunk: one shared text, keep-alive deltas as one run, no
+    SSEEvent or Delta per comment kept (counted among the gc-tracked objects)."""
+    n = 50_000
+    body = _CALL + b": keep-alive\n" * n + b"data: [DONE]\n\n"
+    gc.collect()
+    before = len(gc.get_objects())
+    state = StreamState(REGISTRY.get("openai-chat").dialect())
+    state.feed(body, 1.0)
+    state.end()
+    gc.collect()
+    assert len(gc.get_objects()) - before < n // 10
+    assert len(state.events) == n + 2 and len(state.deltas) >= n
+    assert len({id(text) for text in state.events._texts[1:-1]}) == 1
+    runs = {id(item) for item in state.deltas._items if not hasattr(item, "kind")}
+    assert len(runs) == 1
+    ev, d = state.events[n // 2], state.deltas[n // 2]
+    assert (ev.kind, ev.comment, ev.seq) == (EventKind.COMMENT, "keep-alive", n // 2)
+    assert (type(d), d.kind, d.value, d.raw, d.seq) == (
+        Delta,
+        DeltaKind.KEEPALIVE,
+        "keep-alive",
+        None,
+        n // 2,
+    )
+
+
+def _fields(deltas: Any) -> list[tuple[Any, ...]]:
+    return [(d.seq, d.kind, d.value, d.raw) for d in deltas]
+
+
+def test_the_delta_log_reads_like_the_list_it_was_given() -> None:
+    ping = Delta(9, DeltaKind.KEEPALIVE, "ping", {"type": "ping"})  # kept as is: it has raw
+    plain = [
+        Delta(0, DeltaKind.TEXT, "a"),
+        Delta(1, DeltaKind.KEEPALIVE, "k"),
+        Delta(2, DeltaKind.KEEPALIVE, "k"),
+        Delta(3, DeltaKind.KEEPALIVE, "other"),
+        Delta(5, DeltaKind.KEEPALIVE, "other"),
+        ping,
+        Delta(10, DeltaKind.KEEPALIVE, "k"),
+        Delta(11, DeltaKind.FINISH, "stop"),
+    ]
+    log = DeltaLog()
+    log.extend(plain[:2])
+    log.extend(plain[2:])
+    assert len(log) == len(plain) and log == plain and DeltaLog() == []
+    assert _fields(log) == _fields(plain)
+    assert log[5] is ping and log[0] is plain[0] and log[-1] is plain[-1]
+    assert _fields(log[2:5]) == _fields(plain[2:5]) and _fields(log[::2]) == _fields(plain[::2])
+    assert _fields(log[-3:]) == _fields(plain[-3:]) and _fields([log[-5]]) == _fields([plain[-5]])
+    assert [(d.seq, d.value) for d in log[1:5]] == [(1, "k"), (2, "k"), (3, "other"), (5, "other")]
+    assert list(log.stored()) == [plain[0], ping, plain[-1]]
+    assert log != plain[:-1] and log != [*plain[:-1], Delta(11, DeltaKind.FINISH, "stop")]
+
+
+def test_events_compare_by_value() -> None:
+    a = SSEEvent(0, EventKind.EVENT, "message", "x", None, None, 0, 9, 1.0)
+    b = SSEEvent(0, EventKind.EVENT, "message", "x", None, None, 0, 9, 1.0)
+    assert a == b and a != SSEEvent(0, EventKind.EVENT, "message", "x", None, None, 0, 9, 2.0)
+    with pytest.raises(TypeError):
+        hash(a)
+    log = EventLog([a])
+    assert log == [b] and log != [] and log[0] is not a
+    with pytest.raises(ValueError):
+        log.extend([a])  # seq 0 again: a log only grows in seq order
