@@ -58,26 +58,40 @@ def shown(value: Any) -> str | None:
         return None
 
 
-def _grow(entry: dict[str, Any], added: Any) -> None:
+def _grow(entry: Partial, added: Any) -> None:
     """``entry["arguments"] += added``, the text held as its pieces (``+=`` copies the whole
     string each time: quadratic in a call's size); anything but a string fails as ``str +=``
-    does."""
-    parts: list[str] = entry["arguments"]
+    does. A first piece gets a list of its own size."""
     if type(added) is str:
-        parts.append(added)
+        if entry.parts:
+            entry.parts.append(added)
+        else:
+            entry.parts = [added]
         return
-    text = "".join(parts)
+    text = "".join(entry.parts)
     text += added
-    parts[:] = [text]
+    entry.parts = [text]
+
+
+class _Entry(Partial):
+    """One entry as the loop holds it, and the very :class:`Partial` the driver reads (one
+    object per call): ``raw_id`` and ``raw_name`` are its values as Python holds them, ``id``
+    and ``name`` as shown; ``parts`` are the argument pieces, joined once at the end."""
+
+    __slots__ = ("pos", "raw_id", "raw_name")
+
+    def __init__(self, pos: int, raw_id: Any, raw_name: Any) -> None:
+        super().__init__(shown(raw_id), shown(raw_name), [])
+        self.pos, self.raw_id, self.raw_name = pos, raw_id, raw_name
 
 
 class _LoopRun(SdkChunkRun):
-    """Shared bookkeeping: the entries as the loop holds them, mirrored as Partials."""
+    """Shared bookkeeping: the entries as the loop holds them, which are the Partials."""
 
     def __init__(self, exchange: Exchange) -> None:
         super().__init__(exchange)
-        self.entries: list[dict[str, Any]] = []
-        self._pos: dict[int, int] = {}  # id(entry) -> its position
+        self.names: dict[str, str] = {}
+        """Each name once (a tool's name comes again with every call it makes)."""
 
     def chunk(self, data: Any) -> None:
         for tc in tool_call_entries(data):
@@ -86,32 +100,30 @@ class _LoopRun(SdkChunkRun):
     def entry(self, tc: Any) -> None:
         raise NotImplementedError
 
-    def open_entry(self, call_id: Any, name: Any) -> dict[str, Any]:
-        entry = {"id": call_id, "name": name, "arguments": []}
-        self._pos[id(entry)] = len(self.entries)
-        self.entries.append(entry)
-        self.calls.append(Partial(shown(call_id), shown(name)))
+    def once(self, name: Any) -> Any:
+        """``name``, the one object per name (names repeat with every call of a tool)."""
+        return self.names.setdefault(name, name) if type(name) is str else name
+
+    def open_entry(self, call_id: Any, name: Any) -> _Entry:
+        entry = _Entry(len(self.calls), call_id, self.once(name))
+        self.calls.append(entry)
         return entry
 
-    def sync(self, entry: dict[str, Any], added: str | None) -> None:
-        pos = self._pos[id(entry)]
-        partial = self.calls[pos]
-        partial.id, partial.name = shown(entry["id"]), shown(entry["name"])
-        if added:
-            partial.parts.append(added)
-        self.touched.add(pos)
+    def sync(self, entry: _Entry) -> None:
+        entry.id, entry.name = shown(entry.raw_id), shown(entry.raw_name)
+        self.touched.add(entry.pos)
 
     def handed(self) -> list[HandedCall]:
+        entries: list[Any] = self.calls
         return [
-            HandedCall(as_text(e["id"]), as_text(e["name"]), "".join(e["arguments"]))
-            for e in self.entries
+            HandedCall(as_text(e.raw_id), as_text(e.raw_name), "".join(e.parts)) for e in entries
         ]
 
 
 class _ByIndexRun(_LoopRun):
     def __init__(self, exchange: Exchange) -> None:
         super().__init__(exchange)
-        self.by_index: dict[Any, dict[str, Any]] = {}
+        self.by_index: dict[Any, _Entry] = {}
 
     def entry(self, tc: Any) -> None:
         index = attr(tc, "index")
@@ -121,24 +133,23 @@ class _ByIndexRun(_LoopRun):
             self.by_index[index] = entry
         call_id = attr(tc, "id")
         if call_id:
-            entry["id"] += call_id
+            entry.raw_id += call_id
         fn = attr(tc, "function")
-        added = None
         if fn:
             name = attr(fn, "name")
             if name:
-                entry["name"] += name
+                entry.raw_name = self.once(entry.raw_name + name)
             added = attr(fn, "arguments")
             if added:
                 _grow(entry, added)
-        self.sync(entry, added)
+        self.sync(entry)
 
 
 class _ByIdRun(_LoopRun):
     def __init__(self, exchange: Exchange) -> None:
         super().__init__(exchange)
-        self.by_id: dict[Any, dict[str, Any]] = {}
-        self.by_index: dict[Any, dict[str, Any]] = {}
+        self.by_id: dict[Any, _Entry] = {}
+        self.by_index: dict[Any, _Entry] = {}
 
     def entry(self, tc: Any) -> None:
         fn = attr(tc, "function")
@@ -159,11 +170,11 @@ class _ByIdRun(_LoopRun):
             if entry is None:
                 entry = self.open_entry(None, name or "")
                 self.by_index[index] = entry
-        if name and not entry["name"]:
-            entry["name"] = name
+        if name and not entry.raw_name:
+            entry.raw_name = self.once(name)
         if arguments:
             _grow(entry, arguments)
-        self.sync(entry, arguments)
+        self.sync(entry)
 
 
 class ByIndex(Replica):

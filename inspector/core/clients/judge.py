@@ -19,6 +19,7 @@ Invariants:
 from __future__ import annotations
 
 import weakref
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -171,12 +172,21 @@ def same_calls(expected: Sequence[HandedCall], got: Sequence[HandedCall]) -> boo
     )
 
 
+_UNSEEN: Final = -(2**63)
+"""A position the prefix check has not read yet."""
+
+
 class _Prefix:
-    """Whether a replica's calls so far are still a prefix of the inspector's calls."""
+    """Whether a replica's calls so far are still a prefix of the inspector's calls. What it
+    has checked of each position (parts, characters, the ``rewritten`` count it read them
+    under) is kept in three arrays, 24 bytes a call."""
 
     def __init__(self, expected: Sequence[HandedCall]) -> None:
         self.expected = expected
-        self.checked: dict[int, tuple[int, int, int]] = {}  # pos -> (parts, chars, rewritten)
+        count = len(expected)
+        self.parts = array("q", [0]) * count
+        self.chars = array("q", [0]) * count
+        self.rewritten = array("q", [_UNSEEN]) * count
 
     def holds(self, calls: list[Partial], touched: set[int]) -> bool:
         for pos in touched:
@@ -194,15 +204,16 @@ class _Prefix:
             return False
         if got.name and not (want.name or "").startswith(got.name):
             return False
-        parts, chars, rewritten = self.checked.get(pos, (0, 0, got.rewritten))
-        if rewritten != got.rewritten or parts > len(got.parts):
+        parts, chars = self.parts[pos], self.chars[pos]
+        if self.rewritten[pos] != got.rewritten or parts > len(got.parts):
             parts, chars = 0, 0
         text = want.arguments
-        for part in got.parts[parts:]:
+        for part in got.parts[parts:] if parts else got.parts:
             if not text.startswith(part, chars):
                 return False
             chars += len(part)
-        self.checked[pos] = (len(got.parts), chars, got.rewritten)
+        self.parts[pos], self.chars[pos] = len(got.parts), chars
+        self.rewritten[pos] = got.rewritten
         return True
 
 

@@ -101,13 +101,15 @@ class _Run(SdkChunkRun):
         """The class of the merged message (None before the first chunk)."""
         self.default = AI
         """The class of the last chunk: a chunk without a role gets it."""
-        self.held: list[dict[str, Any]] = []
-        """The merged message's tool-call chunks, in order (``self.calls`` mirrors them)."""
+        self.held: list[_Held] = []
+        """The merged message's tool-call chunks, in order (the very Partials of
+        ``self.calls``)."""
         self.content: Any = ""
         self.meta: dict[str, Any] = {}
         self.kwargs: dict[str, Any] = {}
         self.own: ClientRaised | None = None
-        self.fresh = 0
+        self.dropped = 0
+        """How many times the held calls were dropped (their Partials' ``rewritten``)."""
         self.lookup = _Lookup()
 
     def feed(self, event: SSEEvent) -> None:
@@ -161,16 +163,16 @@ class _Run(SdkChunkRun):
                 self.held.clear()
                 self.calls.clear()
                 self.lookup = _Lookup()
+                self.dropped += 1
             return
         for tc in message.tool_calls:
             self._merge(tc)
 
     def _append(self, tc: dict[str, Any]) -> None:
         self.lookup.add(len(self.held), tc["index"], tc["id"])
-        self.held.append(dict(tc))
-        self.fresh += 1
-        part = [tc["args"]] if tc["args"] else []
-        self.calls.append(Partial(tc["id"], tc["name"], part, rewritten=self.fresh))
+        held = _Held(tc, self.dropped)
+        self.held.append(held)
+        self.calls.append(held)
         self.touched.add(len(self.calls) - 1)
 
     def _merge(self, tc: dict[str, Any]) -> None:
@@ -182,26 +184,10 @@ class _Run(SdkChunkRun):
             self._append(tc)
             return
         left = self.held[pos]
-        was = left["id"]
-        self._merge_into(pos, left, tc)
-        if was in (None, "") and left["id"] not in (None, ""):
-            self.lookup.named(pos, index, left["id"])
-
-    def _merge_into(self, pos: int, left: dict[str, Any], tc: dict[str, Any]) -> None:
-        for key in ("name", "args", "id", "index"):
-            right, held = tc[key], left[key]
-            if right is None:
-                continue
-            if held is None or key == "index":
-                left[key] = right
-            elif key == "args":  # str + str (both validated), in pieces
-                left[key] = _Text(held, right) if isinstance(held, str) else held.add(right)
-            elif not (key == "id" and held == right):
-                left[key] = held + right
-        partial = self.calls[pos]
-        partial.id, partial.name = left["id"], left["name"]
-        if tc["args"]:
-            partial.parts.append(tc["args"])
+        was = left.id
+        left.merge(tc)
+        if was in (None, "") and left.id not in (None, ""):
+            self.lookup.named(pos, index, left.id)
         self.touched.add(pos)
 
     def handed(self) -> list[HandedCall]:
@@ -213,14 +199,49 @@ class _Run(SdkChunkRun):
             ))  # fmt: skip
         valid, invalid = [], []
         for tc in self.held:
-            raw = _str(tc["args"])
+            raw = tc.args()
             args = _parsed(raw)
             if isinstance(args, dict):
                 text = json.dumps(args, separators=(",", ":"), ensure_ascii=False)
-                valid.append(HandedCall(tc["id"], tc["name"] or "", text))
+                valid.append(HandedCall(tc.id, tc.name or "", text))
             else:
-                invalid.append(HandedCall(tc["id"], tc["name"], raw))
+                invalid.append(HandedCall(tc.id, tc.name, raw))
         return valid + invalid
+
+
+class _Held(Partial):
+    """One merged tool-call chunk as ``merge_lists`` holds it, and the very :class:`Partial`
+    the driver reads: ``id``, ``name`` and ``index`` as merged; its args, when it has any
+    (``has_args``: ``"args"`` is not None), are ``parts`` joined (``+`` copies the whole string
+    on every chunk: quadratic in its size). ``rewritten`` is how many times the held calls
+    were dropped before it was appended (a position is only ever appended to, or all are
+    dropped)."""
+
+    __slots__ = ("has_args", "index")
+
+    def __init__(self, tc: dict[str, Any], dropped: int) -> None:
+        args = tc["args"]
+        super().__init__(tc["id"], tc["name"], [args] if args else [], dropped)
+        self.index, self.has_args = tc["index"], args is not None
+
+    def merge(self, tc: dict[str, Any]) -> None:
+        """``merge_dicts`` of a chunk into this one: strings concatenated, an equal id kept
+        once, the index replaced (None never overwrites)."""
+        name, args, cid, index = tc["name"], tc["args"], tc["id"], tc["index"]
+        if name is not None:
+            self.name = name if self.name is None else self.name + name
+        if args is not None:
+            self.has_args = True
+            if args:
+                self.parts.append(args)
+        if cid is not None and self.id != cid:
+            self.id = cid if self.id is None else self.id + cid
+        if index is not None:
+            self.index = index
+
+    def args(self) -> str | None:
+        """The args as LangChain holds them."""
+        return "".join(self.parts) if self.has_args else None
 
 
 class _Lookup:
@@ -250,13 +271,13 @@ class _Lookup:
         key = (index, cid)
         self.by_id[key] = min(self.by_id.get(key, pos), pos)
 
-    def find(self, held: list[dict[str, Any]], index: Any, cid: Any) -> int | None:
+    def find(self, held: list[_Held], index: Any, cid: Any) -> int | None:
         """The first held chunk with ``index`` whose id does not conflict with ``cid``."""
         first = self.first.get(index)
         if first is None or cid in (None, ""):
             return first
         empty = self.empty.get(index)
-        while empty and held[empty[0]]["id"] not in (None, ""):
+        while empty and held[empty[0]].id not in (None, ""):
             empty.popleft()
         found = [
             p for p in (empty[0] if empty else None, self.by_id.get((index, cid))) if p is not None

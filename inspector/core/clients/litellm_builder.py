@@ -83,7 +83,7 @@ def _choice_index(raw: Any) -> int:
     return raw if isinstance(raw, int) else 0
 
 
-@dataclass
+@dataclass(slots=True)
 class _Call:
     """One (choice, index) key of ``get_combined_tool_content``."""
 
@@ -91,7 +91,8 @@ class _Call:
     name: str | None = None
     parts: list[str] = field(default_factory=list)
     custom: str | None = None
-    inputs: list[str] = field(default_factory=list)
+    inputs: list[str] | None = None
+    """A custom call's input pieces (None until one comes)."""
 
     def add(self, frag: Frag) -> None:
         """The last non-empty id and name win; argument (or input) text is joined."""
@@ -101,12 +102,17 @@ class _Call:
         else:
             self.name = frag.name or self.name
         if frag.arguments:
-            (self.inputs if frag.custom else self.parts).append(frag.arguments)
+            if not frag.custom:
+                self.parts.append(frag.arguments)
+            elif self.inputs is None:
+                self.inputs = [frag.arguments]
+            else:
+                self.inputs.append(frag.arguments)
 
     def handed(self) -> HandedCall | None:
         """The call as handed over (custom first), None when LiteLLM drops it."""
         if self.id and self.custom:
-            return HandedCall(self.id, self.custom, "".join(self.inputs))
+            return HandedCall(self.id, self.custom, "".join(self.inputs or ()))
         if self.id and self.name:
             return HandedCall(self.id, self.name, "".join(self.parts) or "{}")
         return None
@@ -130,8 +136,17 @@ class _Run(SdkChunkRun):
         """The last chunk's ``system_fingerprint`` (LiteLLM's own last chunk carries it)."""
         self.first_fingerprint: list[Any] | None = None
         """The first returned chunk's ``system_fingerprint`` (boxed: None is a value)."""
-        self.frags: list[Frag] = []
-        """Every fragment of every chunk returned to the agent, in order."""
+        self.keyed: dict[Any, dict[int, _Call]] = {}
+        """``get_combined_tool_content`` over every fragment returned to the agent so far, by
+        choice then index (its (choice, index) keys): what the builder makes of them, worked
+        out as they come (a key's call depends only on its own fragments, in order) instead
+        of keeping each one."""
+        self.names: dict[str, str] = {}
+        """Each name once (a tool's name comes again with every call it makes)."""
+        self.unkeyed: list[int] = []
+        """The choice (as ``_stream_choice_index`` reads it) of each fragment whose choice
+        cannot be a key (the builder fails on it, if it reads it)."""
+        self.frag_count = 0
         self.choices: set[int] = {0}
         """The choice indexes the agent's chunks carry (LiteLLM's last chunk is choice 0)."""
         self.broken = False
@@ -140,7 +155,7 @@ class _Run(SdkChunkRun):
         self.said: list[Any] = [None, None]
         """The content of the last two chunks returned (LiteLLM stops a model that repeats)."""
         self.repeats = 0
-        self.held: dict[int, _Call] = {}
+        self.held: dict[int, Partial] = {}
         self.shown: dict[int, int] = {}
         """Index -> position in ``self.calls`` of the calls shown."""
         """Choice 0's calls by index, as they stand (``self.calls`` shows the handed ones)."""
@@ -281,7 +296,13 @@ class _Run(SdkChunkRun):
             self.broken = True  # the builder joins the contents
         self.choices.add(_choice_index(raw))
         for frag in frags:
-            self.frags.append(frag)
+            self.frag_count += 1
+            if type(frag.name) is str:
+                frag.name = self.names.setdefault(frag.name, frag.name)
+            try:
+                self.keyed.setdefault(frag.choice, {}).setdefault(frag.index, _Call()).add(frag)
+            except TypeError:
+                self.unkeyed.append(_choice_index(frag.choice))
             if _choice_index(frag.choice) == 0:
                 self._track(frag)
 
@@ -291,31 +312,31 @@ class _Run(SdkChunkRun):
         it comes before a shown one, rebuilds them)."""
         if frag.custom:
             return
-        held = self.held.setdefault(frag.index, _Call())
+        held = self.held.get(frag.index)
+        if held is None:
+            held = self.held[frag.index] = Partial()
         before = (held.id, held.name)
-        held.add(frag)
+        held.id, held.name = frag.id or held.id, frag.name or held.name
+        if frag.arguments:
+            held.parts.append(frag.arguments)
         pos = self.shown.get(frag.index)
         if pos is not None:  # shown already: the order stands (an id or name is never unset)
-            partial = self.calls[pos]
-            if frag.arguments:
-                partial.parts.append(frag.arguments)
             if frag.arguments or (held.id, held.name) != before:
-                partial.id, partial.name = held.id, held.name
                 self.touched.add(pos)
             return
         if not (held.id and held.name):
             return
+        held.rewritten = self.frag_count  # (re)placed: the driver reads it whole
         if self.shown and frag.index > next(reversed(self.shown)):  # the last in index order
             self.shown[frag.index] = len(self.calls)  # after every call shown: appended
-            self.calls.append(Partial(held.id, held.name, list(held.parts), len(self.frags)))
+            self.calls.append(held)
             self.touched.add(len(self.calls) - 1)
             return
         order = sorted(k for k, c in self.held.items() if c.id and c.name)
         self.shown = {k: i for i, k in enumerate(order)}
-        self.calls[:] = [
-            Partial(self.held[k].id, self.held[k].name, list(self.held[k].parts), len(self.frags))
-            for k in order
-        ]
+        self.calls[:] = [self.held[k] for k in order]
+        for partial in self.calls:
+            partial.rewritten = self.frag_count
         self.touched.update(range(len(self.calls)))
 
     def handed(self) -> list[HandedCall]:
@@ -327,12 +348,15 @@ class _Run(SdkChunkRun):
         fingerprint = (self.first_fingerprint or [self.fingerprint])[0]
         self.broken |= fingerprint is not None and not isinstance(fingerprint, str)
         chosen = min(self.choices) if len(self.choices) > 1 else None
-        calls: dict[Any, _Call] = {}
+        if any(chosen is None or at == chosen for at in self.unkeyed):
+            self.broken = True
+        calls = {
+            (choice, index): call
+            for choice, by_index in self.keyed.items()
+            if chosen is None or _choice_index(choice) == chosen
+            for index, call in by_index.items()
+        }
         try:
-            for frag in self.frags:
-                if chosen is not None and _choice_index(frag.choice) != chosen:
-                    continue
-                calls.setdefault((frag.choice, frag.index), _Call()).add(frag)
             keys = sorted(calls)
         except TypeError:
             self.broken = True

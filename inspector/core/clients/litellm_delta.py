@@ -25,7 +25,7 @@ from typing import Any
 from inspector.core.clients.pydantic_words import lax_int, line, validation_error
 
 
-@dataclass
+@dataclass(slots=True)
 class Frag:
     """One validated tool-call fragment of a returned chunk."""
 
