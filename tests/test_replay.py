@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import itertools
 import json
 from pathlib import Path
@@ -17,6 +18,7 @@ from inspector.core.capture.records import Capture
 from inspector.core.capture.writer import CaptureWriter
 from inspector.core.events.sse import decode_all
 from inspector.core.providers import REGISTRY
+from inspector.core.replay import replayer as replayer_module
 from inspector.core.replay.plan import Step, split_body
 from inspector.core.replay.replayer import Replayer, replay_plan
 
@@ -422,3 +424,33 @@ def test_set_tools_rejudges_now_and_survives_a_backward_seek() -> None:
     replayer.seek(2)  # backward: a fresh Analysis must keep the user's tools
     replayer.finish()
     assert replayer.analysis.registry is tools and not replayer.analysis.all_valid
+
+
+def test_bulk_feeding_pauses_the_collector_and_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    capture = two_attempt_capture(tmp_path / "two.jsonl")
+    expected = Replayer(capture)
+    expected.finish()
+    monkeypatch.setattr(replayer_module, "RUN_STEPS", 2)  # several feed_many calls a run
+    monkeypatch.setattr(replayer_module, "BULK_STEPS", 3)
+    seen: list[bool] = []
+    feed_many = Analysis.feed_many
+
+    def spy(self: Analysis, chunks: Any) -> int:
+        seen.append(gc.isenabled())
+        return feed_many(self, chunks)
+
+    monkeypatch.setattr(Analysis, "feed_many", spy)
+    replayer = Replayer(capture)
+    replayer.step(2)  # below BULK_STEPS: the collector runs
+    assert seen == [True] and gc.isenabled()
+    replayer.finish()
+    assert len(seen) > 2 and not any(seen[1:]) and gc.isenabled()
+    assert snapshot(replayer.analysis) == snapshot(expected.analysis)
+    gc.disable()
+    try:
+        Replayer(capture).finish()  # a collector paused by the caller stays paused
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
