@@ -22,7 +22,6 @@ Invariants (what the SDK does, modelled here):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Final
 
 from inspector.core.clients.base import ClientRaised, Partial
@@ -44,13 +43,19 @@ def _nonblank(value: Any) -> str | None:
     return value if isinstance(value, str) and js_trim(value) else None
 
 
+_SETTLED: Final[tuple[str, ...]] = ()
+"""The stack of a state nothing changes any more (complete, or not structured): shared."""
+
+
 class ArgumentState:
     """``StreamingToolCallArgumentState``: whether the text holds a complete ``{…}``/``[…]``
     (counted structurally, strings and escapes respected; never parsed)."""
 
+    __slots__ = ("complete", "escaped", "in_string", "kind", "stack")
+
     def __init__(self, text: str = "") -> None:
         self.kind = "undetermined"
-        self.stack: list[str] = []
+        self.stack: list[str] | tuple[str, ...] = _SETTLED
         self.in_string = False
         self.escaped = False
         self.complete = False
@@ -65,7 +70,7 @@ class ArgumentState:
                     continue
                 if c not in "{[":
                     self.kind = "other"
-                    continue
+                    return
                 self.kind, self.stack = "structured", [c]
                 continue
             if self.kind != "structured" or self.complete:
@@ -80,30 +85,75 @@ class ArgumentState:
             elif c == '"':
                 self.in_string = True
             elif c in "{[":
-                self.stack.append(c)
+                self.stack.append(c)  # type: ignore[union-attr]  # (a list while structured)
             elif c in "}]":
                 if self.stack[-1] != ("{" if c == "}" else "["):
-                    self.kind = "other"
-                    continue
-                self.stack.pop()
+                    self.kind, self.stack = "other", _SETTLED
+                    return
+                self.stack.pop()  # type: ignore[union-attr]
                 self.complete = not self.stack
+                if self.complete:
+                    self.stack = _SETTLED
+                    return
 
 
-@dataclass(eq=False)
-class Tracked:
-    """One call the tracker holds; ``partial`` is what the driver sees (its parts are the
-    call's argument text, in the order it arrived)."""
+class Tracked(Partial):
+    """One call the tracker holds, and the very :class:`Partial` the driver sees (its parts
+    are the call's argument text, in the order it arrived)."""
 
-    partial: Partial
-    index: Any
-    sequence: int
-    """Its place in the tracker's calls (and in the driver's)."""
-    state: ArgumentState = field(default_factory=ArgumentState)
+    __slots__ = ("index", "sequence", "state")
+
+    def __init__(self, id_: str, name: str, index: Any, sequence: int) -> None:
+        super().__init__(id_, name)
+        self.index = index
+        self.sequence = sequence
+        """Its place in the tracker's calls (and in the driver's)."""
+        self.state = ArgumentState()
+
+    def grow(self, args: str) -> None:
+        """More argument text read into the state; a state nothing changes any more is
+        swapped for the shared one of its kind."""
+        state = self.state
+        if state is _COMPLETE or state is _OTHER:
+            return
+        state.append(args)
+        if state.complete:
+            self.state = _COMPLETE
+        elif state.kind == "other":
+            self.state = _OTHER
+
+    @property
+    def partial(self) -> Partial:
+        """What the driver sees: the call itself."""
+        return self
 
     @property
     def arguments(self) -> str:
         """The argument text so far."""
-        return "".join(self.partial.parts)
+        return "".join(self.parts)
+
+
+_COMPLETE: Final = ArgumentState("{}")
+"""The state of every call whose text holds a complete value (never changed again)."""
+_OTHER: Final = ArgumentState("x")
+"""The state of every call whose text is not structured (never changed again)."""
+
+
+def _many(calls: Tracked | list[Tracked] | None) -> list[Tracked] | None:
+    """A by-id or by-index entry as a list (one call is kept bare, not in a list)."""
+    return [calls] if isinstance(calls, Tracked) else calls
+
+
+def _add(table: dict[Any, Tracked | list[Tracked]], key: Any, call: Tracked, once: bool) -> None:
+    """``table[key].append(call)`` (skipped when ``once`` and it is there already)."""
+    held = table.get(key)
+    if held is None:
+        table[key] = call
+    elif isinstance(held, Tracked):
+        if not (once and held is call):
+            table[key] = [held, call]
+    elif not (once and call in held):
+        held.append(call)
 
 
 def _structured_start(text: Any) -> bool:
@@ -118,9 +168,10 @@ class Tracker:
     def __init__(self, calls: list[Partial], touched: set[int]) -> None:
         self.calls, self.touched = calls, touched
         self.tracked: list[Tracked] = []
-        self.by_id: dict[str, list[Tracked]] = {}
-        self.by_index: dict[Any, list[Tracked]] = {}
+        self.by_id: dict[str, Tracked | list[Tracked]] = {}
+        self.by_index: dict[Any, Tracked | list[Tracked]] = {}
         self.used: set[str] = set()
+        self.names: dict[str, str] = {}
         self.suffix: dict[str, int] = {}
         self.pending: dict[Any, dict[str, Any]] = {}
         self.forwarded: set[Any] = set()
@@ -172,22 +223,22 @@ class Tracker:
             found = self.open(id_, index, name, args if isinstance(args, str) else "")
         else:
             if id_ is not None:
-                self.by_id.setdefault(id_, []).append(found)
+                _add(self.by_id, id_, found, once=False)
             if args is not None:
-                found.state.append(args)
-                found.partial.parts.append(args)
+                found.grow(args)
+                found.parts.append(args)
                 self.touched.add(found.sequence)
-        if index is not None and found not in self.by_index.setdefault(index, []):
-            self.by_index[index].append(found)
+        if index is not None:
+            _add(self.by_index, index, found, once=True)
 
     def resolve(
         self, id_: str | None, index: Any, name: str | None, explicit: bool, empty: bool
     ) -> Tracked | str | None:
         """``resolveToolCall``: a call, ``"ambiguous"``, or None for a new call."""
-        at_index = self.by_index.get(index) if index is not None else None
-        named = [t for t in at_index or [] if name is None or t.partial.name == name]
+        at_index = _many(self.by_index.get(index)) if index is not None else None
+        named = [t for t in at_index or [] if name is None or t.name == name]
         if id_ is not None:
-            with_id = self.by_id.get(id_)
+            with_id = _many(self.by_id.get(id_))
             if with_id is not None:
                 if index is not None:
                     found = self.match([t for t in named if t in with_id], explicit)
@@ -199,7 +250,7 @@ class Tracker:
                         return "ambiguous"
                     return self.match(list(with_id), False)
                 if name is not None:
-                    return self.match([t for t in with_id if t.partial.name == name], explicit)
+                    return self.match([t for t in with_id if t.name == name], explicit)
                 return self.match(list(with_id), False)
             if named:
                 return None if explicit else self.match(named, name is not None and empty)
@@ -226,15 +277,16 @@ class Tracker:
 
     def open(self, id_: str | None, index: Any, name: str, args: str) -> Tracked:
         """``processNewToolCall``."""
-        call = Tracked(Partial(self.new_id(id_), name), index, len(self.tracked))
-        call.state = ArgumentState(args)
+        name = self.names.setdefault(name, name)  # a tool's name comes with every call
+        call = Tracked(self.new_id(id_), name, index, len(self.tracked))
+        call.grow(args)
         if args:
-            call.partial.parts.append(args)
+            call.parts = [args]
         self.tracked.append(call)
-        self.calls.append(call.partial)
+        self.calls.append(call)
         self.touched.add(len(self.calls) - 1)
         if id_ is not None:
-            self.by_id.setdefault(id_, []).append(call)
+            _add(self.by_id, id_, call, once=False)
         return call
 
     def new_id(self, id_: str | None) -> str:

@@ -205,7 +205,7 @@ class _Run(SdkChunkRun):
                 text = json.dumps(args, separators=(",", ":"), ensure_ascii=False)
                 valid.append(HandedCall(tc.id, tc.name or "", text))
             else:
-                invalid.append(HandedCall(tc.id, tc.name, raw))
+                invalid.append(HandedCall(tc.id, tc.name, raw or ""))  # (None parses as {})
         return valid + invalid
 
 

@@ -190,10 +190,7 @@ class _Run(ReplicaRun):
         if not self.finished:
             raise ClientRaised("InvalidResponseDataError", _NO_FINISH)
         try:
-            return [
-                HandedCall(t.partial.id, t.partial.name, handed_arguments(t.arguments))
-                for t in order
-            ]
+            return [HandedCall(t.id, t.name, handed_arguments(t.arguments)) for t in order]
         except RecursionError:
             raise ClientRaised("RangeError", "Maximum call stack size exceeded") from None
 
