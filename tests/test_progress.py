@@ -102,13 +102,11 @@ def test_the_cached_progress_goes_with_its_call_and_leaves_it_untouched() -> Non
 def test_advance_returns_the_number_of_new_rows() -> None:
     d0 = ToolCallDelta(0, 0, 0, "call_1", "f", '{"a"')
     call = ToolCall(0, d0)
-    call.fragments.append(d0)
-    call.accepted.append(True)
+    call.add_text(d0.text)
     progress = CallProgress()
     assert progress.advance(call, []) == 1
     for seq, text in ((1, ": 1"), (2, "}")):
-        call.fragments.append(ToolCallDelta(seq, 0, 0, OMITTED, OMITTED, text))
-        call.accepted.append(True)
+        call.take(ToolCallDelta(seq, 0, 0, OMITTED, OMITTED, text), text)
     assert progress.advance(call, []) == 2
     assert [r.length for r in progress.rows] == [4, 7, 8]
     assert [r.state for r in progress.rows][-1] == "complete"
@@ -193,8 +191,7 @@ def test_row_times_come_from_the_wire_events() -> None:
 def test_error_rows() -> None:
     d0 = ToolCallDelta(0, 0, 0, "c", "f", '{"a": 1}}')
     call = ToolCall(0, d0)
-    call.fragments.append(d0)
-    call.accepted.append(True)
+    call.add_text(d0.text)
     (row,) = progress_of(call, []).rows
     assert row.error and not row.complete
     assert row.state.startswith("error: unexpected '}' after the end of the JSON value")
@@ -254,9 +251,7 @@ def test_json_completeness_for_hand_made_cases() -> None:
     for text in ('{"a": [1, 2, {"b": "c"}]}', "[]", '"s"', "{", "", " ", "12"):
         d = ToolCallDelta(0, 0, 0, "c", "f", text)
         call = ToolCall(0, d)
-        call.fragments.append(d)
-        call.accepted.append(True)
-        call.parts.append(text)
+        call.add_text(text)
         progress = progress_of(call, [])
         assert progress.rows[-1].complete == _parses(text), text
         ref = JsonProgress()

@@ -1111,12 +1111,13 @@ def test_wire_chunks_stay_sorted_when_a_hit_points_back() -> None:
     from inspector.core.verdicts.quirkscan import WireScan
 
     scan = WireScan()
-    for seq in (5, 6, 6, 5, 7):  # a text tag straddling chunks reports an earlier one again
+    added: list[int] = []
+    for seq in (5, 6, 6, 5, 7, 3, 9):  # a tag straddling chunks reports an earlier one again
         scan.seen.add("text_mode_tool_call", seq)
-        hits = scan.seen.hits["text_mode_tool_call"]
-        assert scan.chunks("text_mode_tool_call") == sorted(set(hits))
-    assert scan.chunks("text_mode_tool_call") == [5, 6, 7]
-    assert scan.chunks("missing_done") == []
+        added.append(seq)
+        assert scan.chunks("text_mode_tool_call") == sorted(set(added))
+    assert scan.chunks("text_mode_tool_call") == [3, 5, 6, 7, 9]
+    assert list(scan.chunks("missing_done")) == []
 
 
 def test_finish_reasons_are_judged_per_dialect() -> None:

@@ -17,10 +17,16 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.core.base.model import Delta, DeltaKind
-from inspector.core.calls.accumulator import ToolCall
 from inspector.core.calls.stream import StreamState
+from inspector.core.calls.toolcall import ToolCall
 from inspector.core.capture.records import Capture
-from inspector.core.verdicts.judge import CallVerdict, Settings, judge_call, registry_for
+from inspector.core.verdicts.judge import (
+    CallVerdict,
+    Settings,
+    call_shape,
+    judge_call,
+    registry_for,
+)
 from inspector.core.verdicts.tools import ToolRegistry
 
 
@@ -38,7 +44,8 @@ class Judgement:
         """Every attempt's stream, in order (a Responses stream may echo its tools)."""
         self.generation = 0
         """Grows on every change that may change a verdict (see the module docstring)."""
-        self._verdicts: dict[int, tuple[ToolCall, tuple[Any, ...], CallVerdict]] = {}
+        self._verdicts: dict[ToolCall, CallVerdict] = {}  # by call object (identity)
+        self._under: tuple[Any, ...] = (None, None, None)  # what verdicts are judged under
         self._tools: ToolRegistry | None = None
         self._tools_generation = -1
 
@@ -67,22 +74,16 @@ class Judgement:
         while neither the call nor they changed. A call still open is not validated yet."""
         registry = self.tools()
         mode = self.settings.validation
-        key = (
-            call.length,
-            call.open,
-            call.truncated,
-            len(call.fragments),
-            call.name,
-            call.id,
-            mode,
-            id(registry),
-            state.empty_id,
-        )
-        cached = self._verdicts.get(id(call))
-        if cached is not None and cached[0] is call and cached[1] == key:
-            return cached[2]
+        under = self._under
+        if under[0] != mode or under[1] is not registry or under[2] != state.empty_id:
+            under = self._under = (mode, registry, state.empty_id)
+        shape = call_shape(call)
+        cached = self._verdicts.get(call)
+        if cached is not None and cached.shape == shape and cached.under is under:
+            return cached
         verdict = judge_call(state, call, mode, registry)
-        self._verdicts[id(call)] = (call, key, verdict)
+        verdict.shape, verdict.under = shape, under
+        self._verdicts[call] = verdict
         return verdict
 
     def _resolve_tools(self) -> ToolRegistry | None:

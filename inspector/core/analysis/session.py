@@ -27,9 +27,9 @@ from inspector.core.analysis.continuation import AssistantCall, AssistantTurn, p
 from inspector.core.analysis.judgement import Judgement
 from inspector.core.analysis.rounds import ROUND, ToolEvent, merged
 from inspector.core.base.provider import Providers
-from inspector.core.calls.accumulator import ToolCall
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import from_text
+from inspector.core.calls.toolcall import ToolCall
 from inspector.core.capture.records import Attempt, Capture
 from inspector.core.verdicts import attempts as attempts_mod
 from inspector.core.verdicts.judge import DIALECT_CHOICES, CallVerdict, Settings

@@ -3,8 +3,9 @@
 Invariants:
 - Input is the dialect's deltas, untouched; the accumulator never edits a delta. Re-judging
   under another policy means running a fresh Accumulator over the same deltas.
-- Cost is O(total bytes): an accepted argument fragment is appended to a list of parts; the
+- Cost is O(total bytes): an accepted argument fragment is appended to the call's pieces; the
   joined buffer is built at most once per call and then cached until the next fragment.
+  What a call keeps is compact (:mod:`inspector.core.calls.toolcall`).
 - Every fragment routed to a call is kept in ``call.fragments`` with ``call.accepted[i]``
   saying whether it was appended (False = dropped by the ``literal`` policy), so a view can
   show dropped fragments struck through in the lane they were meant for. Fragments with no
@@ -25,7 +26,20 @@ import orjson
 
 from inspector.core.base.model import OMITTED, Delta, DeltaKind, ToolCallDelta
 from inspector.core.base.provider import IN_ORDER, Closing
+from inspector.core.calls.toolcall import ToolCall
 from inspector.core.calls.wirefield import is_key
+
+__all__ = [
+    "ABSENT",
+    "CUTOFF_REASONS",
+    "EMPTY_ID_POLICIES",
+    "LITERAL",
+    "Accumulator",
+    "EmptyIdPolicy",
+    "ToolCall",
+    "empty_id_policy",
+    "repaired_id",
+]
 
 EmptyIdPolicy = Literal["absent", "literal"]
 """How an empty-string id or name is read (the empty-id accumulator bug, docs/glossary.md):
@@ -58,94 +72,6 @@ def _blank(value: object, policy: EmptyIdPolicy) -> bool:
     return policy == ABSENT and (value == "" or value == "null")
 
 
-class ToolCall:
-    """One assembled tool call: its identity as received and every fragment routed to it.
-
-    Only the :class:`Accumulator` changes a call. Views keep what they derive from one (e.g.
-    :func:`inspector.core.calls.progress.progress_of`) beside it, keyed weakly by the call.
-    """
-
-    __slots__ = (
-        "__weakref__",
-        "_joined",
-        "accepted",
-        "args_from_final",
-        "close_reason",
-        "close_seq",
-        "dropped_count",
-        "final_mismatch",
-        "fragments",
-        "id",
-        "id_changes",
-        "index",
-        "late_fragments",
-        "length",
-        "name",
-        "name_changes",
-        "open",
-        "parts",
-        "slot",
-        "truncated",
-    )
-
-    def __init__(self, slot: int, first: ToolCallDelta) -> None:
-        self.slot = slot
-        """Position of the call in the turn (lane order), from 0."""
-        self.index: Any = first.index
-        """The wire index as received on the opening fragment (OMITTED when missing)."""
-        self.id: Any = first.id
-        """The id as received: from the opening fragment, or the first later non-blank one."""
-        self.name: Any = first.name
-        """The name as received, established like ``id``."""
-        self.fragments: list[ToolCallDelta] = []
-        """Every fragment routed to this call, in arrival order (dropped ones included)."""
-        self.accepted: list[bool] = []
-        """Parallel to ``fragments``: False where the policy dropped the fragment."""
-        self.dropped_count = 0
-        """How many of ``accepted`` are False (kept so views need not count per flush)."""
-        self.parts: list[str] = []
-        """Accepted argument text, in order; ``arguments`` is their concatenation."""
-        self.length = 0
-        """Characters of accepted argument text."""
-        self._joined: str | None = ""
-        self.open = True
-        """False once the provider closed the call."""
-        self.close_seq: int | None = None
-        """Sequence number of the event that closed the call."""
-        self.close_reason: str | None = None
-        """What closed it: "close", "next_index", "finish", "done"."""
-        self.truncated = False
-        """The stream ended (or was cut off by a length finish) before the call completed."""
-        self.args_from_final = False
-        """The arguments came only from a done/final event (no deltas were streamed)."""
-        self.final_mismatch: str | None = None
-        """A final event restated arguments that differ from what was streamed (kept here)."""
-        self.id_changes: list[tuple[int, Any]] = []
-        """(seq, id) of continuation fragments that carried a different non-blank id."""
-        self.name_changes: list[tuple[int, Any]] = []
-        """(seq, name) of continuation fragments that carried a different non-blank name."""
-        self.late_fragments: list[int] = []
-        """Sequence numbers of fragments that arrived after the call was closed."""
-
-    @property
-    def arguments(self) -> str:
-        """The accepted argument text, joined once and cached until the next fragment."""
-        if self._joined is None:
-            self._joined = "".join(self.parts)
-        return self._joined
-
-    @property
-    def dropped(self) -> list[ToolCallDelta]:
-        """Fragments routed here but not appended (``literal`` policy)."""
-        return [f for f, ok in zip(self.fragments, self.accepted, strict=True) if not ok]
-
-    def __repr__(self) -> str:
-        return (
-            f"ToolCall(slot={self.slot} index={self.index!r} id={self.id!r} name={self.name!r} "
-            f"args={self.arguments[:40]!r} fragments={len(self.fragments)})"
-        )
-
-
 class Accumulator:
     """Routes tool-call fragments to calls by wire index (see the module docstring)."""
 
@@ -172,11 +98,17 @@ class Accumulator:
             a = d.arguments
             if call is not None and call.open and type(a) is str:
                 call.fragments.append(d)
-                call.accepted.append(True)
-                if a:
-                    call.parts.append(a)
+                if a:  # ToolCall.add_text, inline: this is the hot path
+                    parts = call._parts
+                    if parts is not None:
+                        parts.append(a)
+                        call._joined = None
+                    elif call.length:
+                        call._parts = [call._joined or "", a]
+                        call._joined = None
+                    else:
+                        call._joined = a
                     call.length += len(a)
-                    call._joined = None
                 return call
         policy = self.policy
         if policy == LITERAL and isinstance(d.id, str):
@@ -226,31 +158,34 @@ class Accumulator:
             self._by_index[d.index] = call
         if isinstance(d.id, str) and (self.policy == LITERAL or not _blank(d.id, ABSENT)):
             self._by_id.setdefault(d.id, call)
-        self._append(call, d)
+        self._arguments(call, d)  # the call holds its opener already
         return call
 
     def _join(self, call: ToolCall, d: ToolCallDelta) -> ToolCall:
         policy = self.policy
         if not call.open:
-            call.late_fragments.append(d.seq)
+            call.came_late(d.seq)
         if not _blank(d.id, policy):
             if _blank(call.id, policy):
                 call.id = d.id
                 if isinstance(d.id, str):
                     self._by_id.setdefault(d.id, call)
             elif d.id != call.id:
-                call.id_changes.append((d.seq, d.id))
+                call.changed_id(d.seq, d.id)
         if not _blank(d.name, policy):
             if _blank(call.name, policy):
                 call.name = d.name
             elif d.name != call.name:
-                call.name_changes.append((d.seq, d.name))
+                call.changed_name(d.seq, d.name)
         self._append(call, d)
         return call
 
     def _append(self, call: ToolCall, d: ToolCallDelta) -> None:
         call.fragments.append(d)
-        call.accepted.append(True)
+        self._arguments(call, d)
+
+    def _arguments(self, call: ToolCall, d: ToolCallDelta) -> None:
+        """Take ``d``'s arguments (``d`` is the call's latest fragment)."""
         a = d.arguments
         if a is OMITTED or a is None:
             return
@@ -259,17 +194,13 @@ class Accumulator:
         if d.final:
             self._reconcile(call, a)
         elif a:
-            call.parts.append(a)
-            call.length += len(a)
-            call._joined = None
+            call.add_text(a)
 
     def _reconcile(self, call: ToolCall, final: str) -> None:
         """A done/final event restates the whole arguments: fill or compare, never append."""
         if call.length == 0:
             if final:
-                call.parts.append(final)
-                call.length = len(final)
-                call._joined = None
+                call.add_text(final)
                 call.args_from_final = True
         elif final != call.arguments:
             call.final_mismatch = final
@@ -283,9 +214,7 @@ class Accumulator:
         if target is None:
             self.unrouted.append(d)
             return None
-        target.fragments.append(d)
-        target.accepted.append(False)
-        target.dropped_count += 1
+        target.refuse(d)
         return target
 
     # -- closing -------------------------------------------------------------------------

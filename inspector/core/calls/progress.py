@@ -24,12 +24,13 @@ Invariants:
 from __future__ import annotations
 
 import weakref
+from bisect import bisect_left
 from collections.abc import Sequence
 from typing import Any, Final
 
 from inspector.core.base.model import SSEEvent, ToolCallDelta
-from inspector.core.calls.accumulator import ToolCall
 from inspector.core.calls.jsonprogress import JsonProgress
+from inspector.core.calls.toolcall import ToolCall
 
 _MARKS: Final = {"\n": "↵", "\t": "⇥"}
 
@@ -115,13 +116,17 @@ class CallProgress:
         """Process fragments not yet seen, up to index ``upto`` (all by default); return the
         number of new rows. Rows depend only on earlier fragments, so a view can ask for
         just the rows it shows and pay for the rest when (if) it scrolls to them."""
-        frags, accepted, rows = call.fragments, call.accepted, self.rows
+        frags, dropped, rows = call.fragments, call.dropped_positions, self.rows
         start = len(rows)
         end = len(frags) if upto is None else min(upto, len(frags))
+        k = bisect_left(dropped, start)  # the next dropped position at or after ``start``
         for i in range(start, end):
             d = frags[i]
             text = fragment_text(d)
-            row = FragmentRow(d, _time(events, d.seq), text, accepted[i])
+            ok = k >= len(dropped) or dropped[k] != i
+            if not ok:
+                k += 1
+            row = FragmentRow(d, _time(events, d.seq), text, ok)
             if row.accepted and text and (not d.final or self.length == 0):
                 self.json.feed(text)
                 self.length += len(text)

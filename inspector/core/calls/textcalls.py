@@ -47,9 +47,9 @@ import re
 from typing import Final
 
 from inspector.core.base.model import OMITTED, ToolCallDelta
-from inspector.core.calls.accumulator import ToolCall
 from inspector.core.calls.textjson import ValueScan
 from inspector.core.calls.textobject import CallObject, TextCall, fragment
+from inspector.core.calls.toolcall import ToolCall
 
 MARKERS: Final = {"<tool_call>": "hermes", "[TOOL_CALLS]": "mistral", "<|python_tag|>": "llama"}
 """Each text marker that opens a call, and its format."""

@@ -30,8 +30,8 @@ from typing import Any, Final
 import orjson
 
 from inspector.core.base.model import OMITTED, ToolCallDelta
-from inspector.core.calls.accumulator import ToolCall
 from inspector.core.calls.textjson import Member, MemberScan
+from inspector.core.calls.toolcall import ToolCall
 
 _ARGS: Final = frozenset({"arguments", "parameters"})
 
@@ -47,19 +47,16 @@ class TextCall(ToolCall):
         """The format it was written in (``hermes``, ``mistral``, ``llama`` or ``json``)."""
         self.problem: str | None = None
         """What broke the call object's own syntax, or that it has no name."""
-        self.add(first)
+        a = first.arguments
+        if type(a) is str and a:
+            self.add_text(a)
 
     def add(self, d: ToolCallDelta) -> None:
         """Append one fragment (its id fills in a blank one: an id written late)."""
-        self.fragments.append(d)
-        self.accepted.append(True)
         if self.id is OMITTED and d.id is not OMITTED:
             self.id = d.id
         a = d.arguments
-        if type(a) is str and a:
-            self.parts.append(a)
-            self.length += len(a)
-            self._joined = None
+        self.take(d, a if type(a) is str else "")
 
     def finish(self, seq: int | None, reason: str, cut: bool) -> None:
         """Close the call (``cut``: the text ended inside it)."""

@@ -20,9 +20,10 @@ import orjson
 
 from inspector.core.base.model import OMITTED, AnyDelta, DeltaKind, ToolCallDelta
 from inspector.core.base.provider import Provider
-from inspector.core.calls.accumulator import CUTOFF_REASONS, ToolCall
+from inspector.core.calls.accumulator import CUTOFF_REASONS
 from inspector.core.calls.jsonprogress import JsonProgress
 from inspector.core.calls.stream import StreamState
+from inspector.core.calls.toolcall import ToolCall
 from inspector.core.calls.wirefield import is_key
 from inspector.core.verdicts.quirkscan import MALFORMED_CALL_REASONS
 from inspector.core.verdicts.seen import Seen, lane, real

@@ -14,8 +14,8 @@ Invariants:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Final
 
 from inspector.core.base.model import plain
 from inspector.core.calls.accumulator import (
@@ -72,9 +72,16 @@ class Settings:
         return {"dialect": self.dialect, "validation": self.validation, "empty_id": self.empty_id}
 
 
-@dataclass
+NO_PROBLEMS: Final[list[Problem]] = []
+"""The problems of every call that has none: one shared list, never to be changed."""
+
+
+@dataclass(slots=True)
 class CallVerdict:
-    """One call judged: its problems under the current settings."""
+    """One call judged: its problems under the current settings.
+
+    Slim: a stream may hold 200,000 calls. It keeps the call and what was found, never the
+    decoded arguments (validating a 200 MB argument string decodes it, and lets it go)."""
 
     call: ToolCall
     """The accumulated call."""
@@ -84,6 +91,10 @@ class CallVerdict:
     """An id-only entry with no name and no arguments: left out of the assistant turn."""
     repaired_id: str | None
     """The id generated for a named call that arrived without one (the id repair)."""
+    shape: int = field(default=-1, repr=False, compare=False)
+    """What the call looked like when judged (:func:`call_shape`), for a cache to compare."""
+    under: tuple[Any, ...] = field(default=(), repr=False, compare=False)
+    """What the call was judged under (mode, tools, policy), for a cache to compare."""
 
     @property
     def valid(self) -> bool:
@@ -144,11 +155,18 @@ def judge_call(
     name = None if acc.blank(call.name) else call.name
     repaired = repaired_id(call) if name is not None and acc.blank(call.id) else None
     if orphan:
-        return CallVerdict(call, [], True, None)
+        return CallVerdict(call, NO_PROBLEMS, True, None)
     if call.open:
-        return CallVerdict(call, [], False, repaired)
+        return CallVerdict(call, NO_PROBLEMS, False, repaired)
     args = call.arguments
     problems = validate_call(
         name, args, registry, mode, truncated=call.truncated, json_error=lambda: first_error(args)
     )  # only if it fails to parse
-    return CallVerdict(call, problems, False, repaired)
+    return CallVerdict(call, problems or NO_PROBLEMS, False, repaired)
+
+
+def call_shape(call: ToolCall) -> int:
+    """One number that changes whenever a verdict on ``call`` may: a call changes only by
+    taking fragments (its arguments, id, name and conclusions come with them), by closing
+    and by being found truncated."""
+    return len(call.fragments) << 2 | call.open << 1 | call.truncated

@@ -26,17 +26,20 @@ Invariants:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from sys import intern
 from typing import Any
 
 from inspector.core.base.model import ToolCallDelta
 from inspector.core.base.provider import Provider
-from inspector.core.calls.accumulator import ToolCall
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import from_text, written_notes
+from inspector.core.calls.toolcall import ToolCall
 from inspector.core.verdicts.callscan import claimed_end, scan_call, scan_truncation
 from inspector.core.verdicts.quirkscan import WireScan
 from inspector.core.verdicts.seen import Seen
+from inspector.core.verdicts.seqruns import SeqRuns
 
 #: code -> one-line description; the table order is the report order. docs/quirks.md explains each.
 QUIRKS: dict[str, str] = {
@@ -109,24 +112,46 @@ class Quirk:
     """Stable code (a key of :data:`QUIRKS`)."""
     message: str
     """One readable line, specific to this stream."""
-    chunks: list[int] = field(default_factory=list)
-    """Sequence numbers of the wire events that show it."""
+    chunks: Sequence[int] = field(default_factory=list)
+    """Sequence numbers of the wire events that show it, ascending, de-duplicated: a compact
+    :class:`~inspector.core.verdicts.seqruns.SeqRuns` from :func:`detect` (read it as a
+    sequence; it compares equal to the list it stands for)."""
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` shape."""
-        return {"code": self.code, "message": self.message, "chunks": self.chunks}
+        return {"code": self.code, "message": self.message, "chunks": list(self.chunks)}
+
+
+Findings = tuple[Any, ...]
+"""One call's findings, flat: ``(code, seq, note, code, seq, note, …)`` in the order found,
+the note None after a code's first hit (the shared empty tuple when there are none)."""
+
+
+class _Scanned:
+    """A call's findings, with what they were worked out from (see :meth:`QuirkScan.call`)."""
+
+    __slots__ = ("call", "findings", "fragments", "provider")
+
+    def __init__(self, call: ToolCall, provider: Provider | None, findings: Findings) -> None:
+        self.call = call
+        self.fragments = len(call.fragments)
+        self.provider = provider
+        self.findings = findings
 
 
 class QuirkScan:
     """What :func:`detect` keeps between calls on one stream: the incremental wire scan, and
-    each call's findings, reused while the call's shape is unchanged. The shape is the very
-    fragment objects routed to it plus what the accumulator concluded, so after a policy flip
-    a rebuilt call that got the same fragments reuses its predecessor's findings."""
+    each call's findings, reused while the call's shape is unchanged.
+
+    A call object changes only by taking fragments, so while it is the same object with as
+    many fragments, its findings stand. After a policy flip a rebuilt call that got the very
+    same fragment objects and the same conclusions (ids, names, changes, late fragments,
+    arguments) reuses its predecessor's findings."""
 
     def __init__(self) -> None:
         self.wire = WireScan()
         """The wire-level half (survives policy flips: it reads only events and deltas)."""
-        self._calls: dict[int, tuple[list[ToolCallDelta], tuple[Any, ...], Seen]] = {}
+        self._calls: dict[ToolCallDelta, _Scanned] = {}  # by opener (shared by every policy)
         self._cut: tuple[Any, Seen] = ((), Seen())
 
     def truncation(self, state: StreamState) -> Seen:
@@ -143,60 +168,97 @@ class QuirkScan:
             self._cut = (key, seen)
         return self._cut[1]
 
-    def call(self, call: ToolCall, state: StreamState) -> Seen:
+    def call(self, call: ToolCall, state: StreamState) -> Findings:
         """``call``'s own findings, scanned again only when its shape changed."""
         frags = call.fragments
-        orphan = state.acc is not None and state.acc.is_orphan(call)
-        key = (
-            len(frags),
-            tuple(call.id_changes),
-            tuple(call.name_changes),
-            tuple(call.late_fragments),
-            call.args_from_final,
-            call.final_mismatch,
-            call.arguments if call.final_mismatch is not None else None,
-            call.length,
-            call.id,
-            call.name,
-            orphan,
-            state.provider,
-        )
-        slot = id(frags[0])  # the opener: a delta object, shared by every policy's calls
-        cached = self._calls.get(slot)
-        if cached is not None and cached[1] == key and cached[0] == frags:  # identity-fast
-            return cached[2]
+        opener = frags[0]
+        provider = state.provider
+        cached = self._calls.get(opener)
+        if (
+            cached is not None
+            and cached.fragments == len(frags)
+            and cached.provider is provider
+            and (cached.call is call or _same_shape(cached.call, call, state))
+        ):
+            cached.call = call
+            return cached.findings
         seen = Seen()
-        scan_call(call, seen, state.provider, orphan)
-        self._calls[slot] = (frags, key, seen)
-        return seen
+        scan_call(call, seen, provider, state.acc is not None and state.acc.is_orphan(call))
+        findings = _flat(seen)
+        self._calls[opener] = _Scanned(call, provider, findings)
+        return findings
+
+
+def _same_shape(old: ToolCall, new: ToolCall, state: StreamState) -> bool:
+    """Does ``new`` (a rebuilt call) show what ``old`` showed: the same fragment objects and
+    the same conclusions drawn from them?"""
+    acc = state.acc
+    return (
+        len(old.fragments) == len(new.fragments)
+        and all(a is b for a, b in zip(old.fragments, new.fragments, strict=True))
+        and old.id == new.id
+        and old.name == new.name
+        and old.length == new.length
+        and list(old.id_changes) == list(new.id_changes)
+        and list(old.name_changes) == list(new.name_changes)
+        and list(old.late_fragments) == list(new.late_fragments)
+        and old.args_from_final == new.args_from_final
+        and old.final_mismatch == new.final_mismatch
+        and (new.final_mismatch is None or old.arguments == new.arguments)
+        and (acc is not None and acc.is_orphan(new)) == (acc is not None and acc.is_orphan(old))
+    )
+
+
+def _flat(seen: Seen) -> Findings:
+    """``seen`` as flat findings (notes interned: 200,000 calls may say the same one)."""
+    if not seen.hits:
+        return ()
+    out: list[Any] = []
+    for code, hits in seen.hits.items():
+        note = seen.notes.get(code)
+        for seq in hits:
+            out += (code, seq, intern(note) if note else None)
+            note = None
+    return tuple(out)
 
 
 def detect(state: StreamState, scan: QuirkScan | None = None) -> list[Quirk]:
     """Every quirk ``state`` shows, in :data:`QUIRKS` order. Pass the same ``scan`` on every
     call for one stream and each event, delta and unchanged call is scanned only once."""
     scan = scan or QuirkScan()
-    scan.wire.advance(state)
-    rest = Seen()
-    scan.wire.conclude(state, rest)
-    parts = [
-        scan.wire.seen,
-        rest,
-        scan.truncation(state),
-        *(scan.call(c, state) for c in state.calls if not from_text(c)),
-    ]
-    _scan_turn(state, rest, state.provider)
-    out = []
     wire = scan.wire
+    wire.advance(state)
+    rest = Seen()
+    wire.conclude(state, rest)
+    _scan_turn(state, rest, state.provider)
+    others: dict[str, list[int]] = {}  # code -> hits outside the wire scan, any order
+    notes = dict(wire.seen.notes)  # code -> the first note, in the order the parts come
+    for part in (rest, scan.truncation(state)):
+        for code, hits in part.hits.items():
+            others.setdefault(code, []).extend(hits)
+        for code, note in part.notes.items():
+            notes.setdefault(code, note)
+    for c in state.calls:
+        if from_text(c):
+            continue
+        findings = scan.call(c, state)
+        for i in range(0, len(findings), 3):
+            code = findings[i]
+            others.setdefault(code, []).append(findings[i + 1])
+            if findings[i + 2] is not None:
+                notes.setdefault(code, findings[i + 2])
+    out = []
     for code, desc in QUIRKS.items():
-        others = [h for part in parts[1:] for h in part.hits.get(code, ())]
-        if others:
-            chunks = sorted({*others, *wire.seen.hits.get(code, ())})
+        extra = others.get(code)
+        if extra:
+            chunks = SeqRuns(sorted({*extra, *wire.chunks(code)}))
         elif code in wire.seen.hits:
-            chunks = list(wire.chunks(code))  # already in order: a copy, not a sort
+            got = wire.chunks(code)
+            chunks = got.copy() if isinstance(got, SeqRuns) else SeqRuns(got)
         else:
             continue
-        note = next((n for part in parts if (n := part.notes.get(code))), None)
-        out.append(Quirk(code, f"{desc}: {note}" if note else desc, chunks))
+        said = notes.get(code)
+        out.append(Quirk(code, f"{desc}: {said}" if said else desc, chunks))
     return out
 
 

@@ -11,9 +11,10 @@ Invariants:
   stream records; a provider that changes under it (``auto`` deciding) restarts the scan.
 - The checks in :data:`PROVIDER_CHECKS` run only for a provider that lists them in its
   ``checks``; while the provider is unknown (``auto`` still sniffing, so no deltas yet) none do.
-- Hits arrive in stream order, so a code's hits are almost always non-decreasing:
-  :meth:`WireScan.chunks` keeps them de-duplicated as they come (sorting again only when one
-  points back), so a long stream's list is not sorted on every ask.
+- Hits arrive in stream order, so a code's hits are almost always non-decreasing: the scan
+  keeps them as :class:`~inspector.core.verdicts.seqruns.SeqRuns`, de-duplicated as they come
+  (merging again only when one points back), so a long stream's hits are neither sorted on
+  every ask nor kept one int object per chunk (a million keep-alives make two runs).
 - Conclusions that need the whole stream (``data_after_done``, ``id_repeated_every_chunk``,
   ``name_repeated_every_chunk``, ``missing_call_id``) are drawn by :meth:`WireScan.conclude`
   into a separate collector, never into the scan's own.
@@ -32,15 +33,18 @@ Invariants:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import orjson
 
-from inspector.core.base.model import OMITTED, Delta, DeltaKind, EventKind, ToolCallDelta
+from inspector.core.base.model import OMITTED, Delta, DeltaKind, EventKind, SSEEvent, ToolCallDelta
 from inspector.core.base.provider import Provider
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.wirefield import WIRE_FIELD_TYPE, describe, field_problem, is_key
+from inspector.core.verdicts.lanetrack import LaneTrack
 from inspector.core.verdicts.seen import Seen, lane, real
+from inspector.core.verdicts.seqruns import SeqRuns
 
 PROVIDER_CHECKS = frozenset(
     {
@@ -63,33 +67,9 @@ FIELDS_NAMED = 4
 
 _TEXT_CALL = re.compile(r"<tool_call>|<function_call>|<\|tool_call|\[TOOL_CALLS\]")
 _TAG_TAIL = 16  # characters of earlier text kept: longer than any _TEXT_CALL match
-
-
-class _IndexTrack:
-    """Per wire index: the opening identity, and how continuations repeated it."""
-
-    __slots__ = (
-        "continuations",
-        "early",
-        "first_id",
-        "first_name",
-        "identified",
-        "name_repeats",
-        "opened",
-        "repeats",
-    )
-
-    def __init__(self, first: ToolCallDelta) -> None:
-        self.opened = first.seq
-        self.first_id = first.id
-        self.first_name = first.name
-        self.continuations: list[int] = []
-        self.repeats = 0
-        self.name_repeats = 0
-        self.identified = real(first.id) or real(first.name)
-        """A real id or name arrived at this lane (argument fragments before it are early)."""
-        self.early: list[int] = []
-        """Chunks of argument fragments sent before any identity."""
+_SLICE = 4096  # events read back at once
+_COMMENT = EventKind.COMMENT
+_ERROR = EventKind.ERROR
 
 
 class WireScan:
@@ -99,7 +79,7 @@ class WireScan:
         self._reset(None)
 
     def _reset(self, provider: Provider | None) -> None:
-        self.seen = Seen()
+        self.seen = Seen(compact=True)
         """What the events and deltas scanned so far show."""
         self.provider = provider
         """The provider the scan ran under (None: not known yet)."""
@@ -112,14 +92,12 @@ class WireScan:
         self.deltas_done = 0
         self._per_chunk: dict[Any, int] = {}  # entries per lane in the current chunk
         self._last_seq = -1
-        self._tracks: dict[Any, _IndexTrack] = {}
-        self._ended: list[_IndexTrack] = []  # tracks replaced by a new call at the same index
-        self._keepalive: set[int] = set()
+        self._tracks: dict[Any, LaneTrack] = {}
+        self._ended: list[LaneTrack] = []  # tracks replaced by a new call at the same index
+        self._keepalive = SeqRuns()  # chunks of keep-alive deltas
         self._tail: list[tuple[int, str]] = []  # the last text characters, with their chunks
-        self._chunks: dict[str, list[int]] = {}  # code -> its hits so far, de-duplicated
-        self._done: dict[str, int] = {}  # code -> hits already in _chunks
         self._fields: dict[str, int] = {}  # wrong-type field description -> its first chunk
-        self._ids: dict[str, _IndexTrack] = {}  # real call id -> the track it opened
+        self._ids: dict[str, LaneTrack] = {}  # real call id -> the track it opened
         self._finishes: dict[Any, list[Any]] = {}  # choice -> [first seq, reason, repeated]
 
     def advance(self, state: StreamState) -> None:
@@ -127,62 +105,67 @@ class WireScan:
         provider = state.provider
         if provider is not self.provider:
             self._reset(provider)
-        seen = self.seen
-        events = state.events
-        for i in range(self.events_done, len(events)):
-            ev = events[i]
-            if ev.kind == EventKind.COMMENT:
-                seen.add("keepalive_comments", ev.seq, f"{ev.comment.strip()!r}")
-            elif ev.kind == EventKind.ERROR:
-                seen.add("invalid_utf8", ev.seq, ev.data)
-        self.events_done = len(events)
+        self._events(state.events)
         deltas = state.deltas
-        for i in range(self.deltas_done, len(deltas)):
-            d = deltas[i]
-            if isinstance(d, ToolCallDelta):
-                if d.seq != self._last_seq:
-                    self._per_chunk.clear()
-                    self._last_seq = d.seq
-                self._fragment(d)
-                if is_key(d.index):
-                    if d.final:
-                        self._final(d)
-                    else:
-                        self._continuation(d)
-            else:
-                if d.kind == DeltaKind.FINISH:
-                    self._finish(d)
-                elif d.kind == DeltaKind.KEEPALIVE:
-                    self._keepalive.add(d.seq)
-                elif d.kind == DeltaKind.TEXT and isinstance(d.value, str):
-                    self._text(d.seq, d.value)
-                elif d.kind == DeltaKind.UNKNOWN:
-                    problem = field_problem(d)
-                    if problem is not None:
-                        self._wrong_type(d.seq, describe(problem))
-                        continue
-                _other(d, seen)
-        self.deltas_done = len(deltas)
+        n = len(deltas)
+        for lo in range(self.deltas_done, n, _SLICE):
+            for d in deltas[lo : min(lo + _SLICE, n)]:
+                if isinstance(d, ToolCallDelta):
+                    self._tool(d)
+                else:
+                    self._delta(d)
+        self.deltas_done = n
 
-    def chunks(self, code: str) -> list[int]:
-        """``code``'s hits so far, ascending and de-duplicated, kept up to date incrementally
-        (hits arrive in stream order, so only the new ones are looked at). Do not modify."""
-        hits = self.seen.hits.get(code)
-        if not hits:
-            return []
-        clean = self._chunks.setdefault(code, [])
-        done = self._done.get(code, 0)
-        if done < len(hits):
-            last = clean[-1] if clean else -1
-            for seq in hits[done:]:
-                if seq < last:  # a tag straddling deltas points back at an earlier chunk
-                    clean[:] = sorted(set(hits))
-                    break
-                if seq != last:
-                    clean.append(seq)
-                    last = seq
-            self._done[code] = len(hits)
-        return clean
+    def _tool(self, d: ToolCallDelta) -> None:
+        if d.seq != self._last_seq:
+            self._per_chunk.clear()
+            self._last_seq = d.seq
+        self._fragment(d)
+        if is_key(d.index):
+            if d.final:
+                self._final(d)
+            else:
+                self._continuation(d)
+
+    def _delta(self, d: Delta) -> None:
+        kind = d.kind
+        if kind == DeltaKind.FINISH:
+            self._finish(d)
+        elif kind == DeltaKind.KEEPALIVE:
+            self._keepalive.append(d.seq)
+        elif kind == DeltaKind.TEXT and isinstance(d.value, str):
+            self._text(d.seq, d.value)
+        elif kind == DeltaKind.UNKNOWN:
+            problem = field_problem(d)
+            if problem is not None:
+                self._wrong_type(d.seq, describe(problem))
+                return
+        _other(d, self.seen)
+
+    def _events(self, events: Sequence[SSEEvent]) -> None:
+        """Comments and undecodable bytes among the events since the last call, read a slice
+        at a time (a compact event log builds its events per slice)."""
+        seen = self.seen
+        keep = seen.hits.get("keepalive_comments")
+        n = len(events)
+        for lo in range(self.events_done, n, _SLICE):
+            for ev in events[lo : min(lo + _SLICE, n)]:
+                kind = ev.kind
+                if kind == _COMMENT:
+                    if keep is not None:  # the common case, a million times: no note to make
+                        keep.append(ev.seq)
+                        continue
+                    seen.add("keepalive_comments", ev.seq, f"{ev.comment.strip()!r}")
+                    keep = seen.hits["keepalive_comments"]
+                elif kind == _ERROR:
+                    seen.add("invalid_utf8", ev.seq, ev.data)
+        self.events_done = n
+
+    def chunks(self, code: str) -> Sequence[int]:
+        """``code``'s hits so far, ascending and de-duplicated (kept so as they come: the scan
+        collects them as :class:`~inspector.core.verdicts.seqruns.SeqRuns`). Do not modify:
+        a reader that keeps them while the scan goes on keeps a copy."""
+        return self.seen.hits.get(code) or ()
 
     def conclude(self, state: StreamState, out: Seen) -> None:
         """Add to ``out`` what only the stream so far as a whole shows."""
@@ -228,9 +211,9 @@ class WireScan:
             self._open(key, d)
             return
         if d.id is OMITTED and d.name is OMITTED:  # the common continuation: arguments only
-            track.continuations.append(d.seq)
+            track.continue_at(d.seq)
             if not track.identified and type(d.arguments) is str and d.arguments:
-                track.early.append(d.seq)
+                track.early_at(d.seq)
             return
         seen = self.seen
         if real(d.id) and real(d.name) and real(track.first_id) and d.id != track.first_id:
@@ -245,7 +228,7 @@ class WireScan:
         named = real(d.name) and not real(track.first_name)
         if named:
             track.first_name = d.name  # likewise a nameless opener's first real name
-        track.continuations.append(d.seq)
+        track.continue_at(d.seq)
         if d.id == "":
             seen.add("empty_string_continuation_id", d.seq)
         elif not adopted and d.id is not OMITTED and d.id is not None and d.id == track.first_id:
@@ -260,17 +243,17 @@ class WireScan:
                 for seq in track.early:
                     seen.add("arguments_before_identity", seq, f"index {d.index!r}")
             elif type(d.arguments) is str and d.arguments:
-                track.early.append(d.seq)
+                track.early_at(d.seq)
 
     def _open(self, key: Any, d: ToolCallDelta) -> None:
         """A new call's track at ``key``, opened by ``d``."""
-        track = self._tracks[key] = _IndexTrack(d)
+        track = self._tracks[key] = LaneTrack(d)
         if real(d.id):
             self._claim(track, d)
         elif not track.identified and type(d.arguments) is str and d.arguments:
-            track.early.append(d.seq)
+            track.early_at(d.seq)
 
-    def _claim(self, track: _IndexTrack, d: ToolCallDelta) -> None:
+    def _claim(self, track: LaneTrack, d: ToolCallDelta) -> None:
         """``d``'s real id names ``track``'s call; another call named so first is a duplicate."""
         other = self._ids.setdefault(d.id, track)
         if other is not track:
@@ -310,7 +293,7 @@ class WireScan:
 
     def _wrong_type(self, seq: int, field: str) -> None:
         """A field of the wrong type: one hit per event; the note names each distinct one."""
-        self.seen.hits.setdefault(WIRE_FIELD_TYPE, []).append(seq)
+        self.seen.add(WIRE_FIELD_TYPE, seq)
         fields = self._fields
         if field in fields:
             return

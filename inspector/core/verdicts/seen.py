@@ -10,17 +10,28 @@ from typing import Any
 
 from inspector.core.base.model import ToolCallDelta
 from inspector.core.calls.wirefield import is_key
+from inspector.core.verdicts.seqruns import SeqRuns
 
 
 class Seen:
-    """Collects chunk numbers (and the first note) per quirk code while scanning."""
+    """Collects chunk numbers (and the first note) per quirk code while scanning.
 
-    def __init__(self) -> None:
-        self.hits: dict[str, list[int]] = {}
+    A ``compact`` one keeps each code's chunks as :class:`SeqRuns` (ascending, de-duplicated,
+    a few bytes per run: for scans that live as long as the stream); a plain one keeps them
+    as added, in a list (for short-lived ones)."""
+
+    __slots__ = ("_compact", "hits", "notes")
+
+    def __init__(self, compact: bool = False) -> None:
+        self.hits: dict[str, list[int] | SeqRuns] = {}
         self.notes: dict[str, str] = {}
+        self._compact = compact
 
     def add(self, code: str, seq: int, note: str | None = None) -> None:
-        self.hits.setdefault(code, []).append(seq)
+        hits = self.hits.get(code)
+        if hits is None:
+            hits = self.hits[code] = SeqRuns() if self._compact else []
+        hits.append(seq)
         if note and code not in self.notes:
             self.notes[code] = note
 
@@ -30,8 +41,12 @@ def real(value: Any) -> bool:
     return isinstance(value, str) and value not in ("", "null")
 
 
-def lane(d: ToolCallDelta) -> tuple[Any, Any]:
-    """(choice, wire index): with ``n`` > 1 every choice numbers its calls from 0. A choice
-    that is no integer or string shares lane None (the dialect flagged it)."""
+def lane(d: ToolCallDelta) -> Any:
+    """The wire lane of ``d``: its wire index for the first choice (choice 0, the common
+    case: no tuple per lane), else (choice, wire index): with ``n`` > 1 every choice numbers
+    its calls from 0. A choice that is no integer or string shares lane (None, index) (the
+    dialect flagged it). An index is an int or a string, so the two forms never collide."""
     choice = d.extra.get("choice", 0) if d.extra else 0
+    if type(choice) is int and choice == 0:
+        return d.index
     return (choice if is_key(choice) else None), d.index

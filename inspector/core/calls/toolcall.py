@@ -1,0 +1,257 @@
+"""One assembled tool call (:class:`ToolCall`), kept compact: a stream may hold 200,000 of them.
+
+Invariants:
+- Only the accumulator (and the text-call reader, for calls written in the text) changes a
+  call; everything else reads it. Every attribute reads as a sequence or a value; none is a
+  list to append to from outside.
+- What most calls never need costs nothing per call until it is first needed:
+  ``id_changes``, ``name_changes`` and ``late_fragments`` are the shared empty tuple until
+  the first entry (then a list); the dropped fragments are kept as their positions in
+  ``fragments`` (the shared empty tuple while none was dropped), and ``accepted`` is a view
+  over them (:class:`Accepted`), not a list of booleans.
+- The argument text is held once: one accepted piece is kept as the joined text itself (no
+  list); from the second on, the pieces are kept in a list and joined once when asked,
+  cached until the next piece. ``parts`` reads the pieces either way (a one-tuple for one).
+- A call is never a key of the core's own caches by value: views keep what they derive from
+  one beside it, keyed weakly by the call (``__weakref__``).
+"""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_left
+from collections.abc import Iterator, Sequence
+from typing import Any, Final, overload
+
+from inspector.core.base.model import ToolCallDelta
+
+NONE: Final[tuple[()]] = ()
+"""The shared empty sequence a rarely-filled attribute holds until its first entry."""
+
+
+class ToolCall:
+    """One assembled tool call: its identity as received and every fragment routed to it.
+
+    Only the :class:`~inspector.core.calls.accumulator.Accumulator` changes a call (see the
+    module docstring). Views keep what they derive from one (e.g.
+    :func:`inspector.core.calls.progress.progress_of`) beside it, keyed weakly by the call.
+    """
+
+    __slots__ = (
+        "__weakref__",
+        "_dropped",
+        "_joined",
+        "_parts",
+        "args_from_final",
+        "close_reason",
+        "close_seq",
+        "final_mismatch",
+        "fragments",
+        "id",
+        "id_changes",
+        "index",
+        "late_fragments",
+        "length",
+        "name",
+        "name_changes",
+        "open",
+        "slot",
+        "truncated",
+    )
+
+    def __init__(self, slot: int, first: ToolCallDelta) -> None:
+        self.slot = slot
+        """Position of the call in the turn (lane order), from 0."""
+        self.index: Any = first.index
+        """The wire index as received on the opening fragment (OMITTED when missing)."""
+        self.id: Any = first.id
+        """The id as received: from the opening fragment, or the first later non-blank one."""
+        self.name: Any = first.name
+        """The name as received, established like ``id``."""
+        self.fragments: list[ToolCallDelta] = [first]
+        """Every fragment routed to this call, in arrival order (dropped ones included): the
+        opener is the first (its arguments are the caller's to take, :meth:`add_text`)."""
+        self._dropped: Sequence[int] = NONE  # positions in fragments, ascending (an array once any)
+        self._parts: list[str] | None = None  # the pieces, from the second piece on
+        self._joined: str | None = ""  # the joined text (the only piece while _parts is None)
+        self.length = 0
+        """Characters of accepted argument text."""
+        self.open = True
+        """False once the provider closed the call."""
+        self.close_seq: int | None = None
+        """Sequence number of the event that closed the call."""
+        self.close_reason: str | None = None
+        """What closed it: "close", "next_index", "finish", "done"."""
+        self.truncated = False
+        """The stream ended (or was cut off by a length finish) before the call completed."""
+        self.args_from_final = False
+        """The arguments came only from a done/final event (no deltas were streamed)."""
+        self.final_mismatch: str | None = None
+        """A final event restated arguments that differ from what was streamed (kept here)."""
+        self.id_changes: Sequence[tuple[int, Any]] = NONE
+        """(seq, id) of continuation fragments that carried a different non-blank id."""
+        self.name_changes: Sequence[tuple[int, Any]] = NONE
+        """(seq, name) of continuation fragments that carried a different non-blank name."""
+        self.late_fragments: Sequence[int] = NONE
+        """Sequence numbers of fragments that arrived after the call was closed."""
+
+    # -- reading -------------------------------------------------------------------------
+
+    @property
+    def arguments(self) -> str:
+        """The accepted argument text, joined once and cached until the next piece."""
+        joined = self._joined
+        if joined is None:
+            joined = self._joined = "".join(self._parts or NONE)
+        return joined
+
+    @property
+    def parts(self) -> Sequence[str]:
+        """The accepted argument pieces, in order; ``arguments`` is their concatenation."""
+        if self._parts is not None:
+            return self._parts
+        return (self._joined,) if self._joined else NONE
+
+    @property
+    def accepted(self) -> Accepted:
+        """Parallel to ``fragments``: False where the policy dropped the fragment."""
+        return Accepted(self)
+
+    @property
+    def dropped_count(self) -> int:
+        """How many fragments the policy dropped."""
+        return len(self._dropped)
+
+    @property
+    def dropped_positions(self) -> Sequence[int]:
+        """Positions in ``fragments`` of the dropped ones, ascending."""
+        return self._dropped
+
+    @property
+    def dropped(self) -> list[ToolCallDelta]:
+        """Fragments routed here but not appended (``literal`` policy)."""
+        frags = self.fragments
+        return [frags[i] for i in self._dropped]
+
+    def __repr__(self) -> str:
+        return (
+            f"ToolCall(slot={self.slot} index={self.index!r} id={self.id!r} name={self.name!r} "
+            f"args={self.arguments[:40]!r} fragments={len(self.fragments)})"
+        )
+
+    # -- changing (the accumulator and the text-call reader only) ------------------------
+
+    def take(self, d: ToolCallDelta, text: str) -> None:
+        """Append fragment ``d``, accepted, whose argument text is ``text`` (may be empty)."""
+        self.fragments.append(d)
+        self.add_text(text)
+
+    def add_text(self, text: str) -> None:
+        """Append an accepted piece of argument text (nothing for an empty one)."""
+        if not text:
+            return
+        parts = self._parts
+        if parts is not None:
+            parts.append(text)
+            self._joined = None
+        elif self.length:
+            self._parts = [self._joined or "", text]
+            self._joined = None
+        else:
+            self._joined = text
+        self.length += len(text)
+
+    def refuse(self, d: ToolCallDelta) -> None:
+        """Append fragment ``d``, dropped by the policy (kept to be shown struck through)."""
+        dropped = self._dropped
+        if type(dropped) is not array:
+            dropped = self._dropped = array("q")
+        dropped.append(len(self.fragments))
+        self.fragments.append(d)
+
+    def changed_id(self, seq: int, new_id: Any) -> None:
+        """A continuation at ``seq`` carried another non-blank id."""
+        changes = self.id_changes
+        if type(changes) is list:
+            changes.append((seq, new_id))
+        else:
+            self.id_changes = [(seq, new_id)]
+
+    def changed_name(self, seq: int, new_name: Any) -> None:
+        """A continuation at ``seq`` carried another non-blank name."""
+        changes = self.name_changes
+        if type(changes) is list:
+            changes.append((seq, new_name))
+        else:
+            self.name_changes = [(seq, new_name)]
+
+    def came_late(self, seq: int) -> None:
+        """A fragment at ``seq`` arrived after the call was closed."""
+        late = self.late_fragments
+        if type(late) is list:
+            late.append(seq)
+        else:
+            self.late_fragments = [seq]
+
+
+class Accepted(Sequence[bool]):
+    """A live view of a call's ``accepted`` flags: True per fragment except the dropped ones.
+
+    Reads like the list it replaces (len, index, slice, iterate, count, ``==`` a list)."""
+
+    __slots__ = ("_call",)
+
+    def __init__(self, call: ToolCall) -> None:
+        self._call = call
+
+    def __len__(self) -> int:
+        return len(self._call.fragments)
+
+    @overload
+    def __getitem__(self, index: int) -> bool: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[bool]: ...
+
+    def __getitem__(self, index: int | slice) -> bool | list[bool]:
+        if isinstance(index, slice):
+            return self._slice(*index.indices(len(self)))
+        n = len(self)
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError("accepted index out of range")
+        dropped = self._call._dropped
+        k = bisect_left(dropped, index)
+        return not (k < len(dropped) and dropped[k] == index)
+
+    def _slice(self, start: int, stop: int, step: int) -> list[bool]:
+        dropped = self._call._dropped
+        if step != 1:
+            gone = set(dropped)
+            return [i not in gone for i in range(start, stop, step)]
+        out = [True] * max(0, stop - start)
+        for k in range(bisect_left(dropped, start), bisect_left(dropped, stop)):
+            out[dropped[k] - start] = False
+        return out
+
+    def __iter__(self) -> Iterator[bool]:
+        dropped = set(self._call._dropped)
+        return (i not in dropped for i in range(len(self)))
+
+    def count(self, value: Any) -> int:
+        """How many flags equal ``value`` (as ``list.count``), without walking them."""
+        dropped = len(self._call._dropped)
+        if value == 1:
+            return len(self) - dropped
+        return dropped if value == 0 else 0
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Accepted | list | tuple):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(list(self))
