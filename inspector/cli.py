@@ -121,13 +121,14 @@ def demo_server(args: argparse.Namespace) -> int:
 
 def analyze(args: argparse.Namespace) -> int:
     """``toolcall-inspector analyze``: the exit-code table of :mod:`.core.reports.exitcodes`
-    (a raw body that is not a stream is one line and exit 2, before any analysis)."""
-    import orjson
-
+    (a raw body that is not a stream is one line and exit 2, before any analysis). The code
+    is decided before the report is written; the report is written as it is made."""
     from inspector.core.capture.reader import load
     from inspector.core.replay.harsessions import is_har_file
     from inspector.core.reports.clientreport import named_replicas
     from inspector.core.reports.gate import check_stream
+
+    from .clihar import emit
 
     named_replicas(args.client or [])  # an unknown client is refused before any reading
     if is_har_file(args.path):  # its LLM sessions, each judged as below (inspector.clihar)
@@ -138,21 +139,19 @@ def analyze(args: argparse.Namespace) -> int:
         raise InspectorError(f"{args.path}: --entry picks a session of a HAR file; this is none")
     capture = load(args.path)
     check_stream(capture, args.path)
-    doc, code = _judge(args, capture, args.path)
-    if args.json:
-        sys.stdout.buffer.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n")
-    else:
-        sys.stdout.write(doc)
-    sys.stdout.flush()
+    report, code = _judge(args, capture, args.path)
+    emit(report, args.json)
     return code
 
 
 def _judge(args: argparse.Namespace, capture: Capture, source: str) -> tuple[Any, int]:
-    """One capture judged as ``analyze`` asks: (the report, JSON or text; the exit code)."""
+    """One capture judged as ``analyze`` asks: (the report, made as it is written: the lazy
+    JSON document or the text's lines, each ended; the exit code, decided here)."""
     from inspector.core.reports import report
     from inspector.core.reports.clientreport import check_speaks, gated_status, named_replicas
     from inspector.core.reports.clients import clients_verdict
     from inspector.core.reports.gate import header_settings
+    from inspector.core.reports.jsonreport import json_doc
     from inspector.core.verdicts.tools import ToolRegistry
 
     named = named_replicas(args.client or [])
@@ -164,8 +163,9 @@ def _judge(args: argparse.Namespace, capture: Capture, source: str) -> tuple[Any
     check_speaks(clients, named, analysis.dialect)
     code = gated_status(analysis, clients, named).code
     if args.json:
-        return report.to_json(analysis, source, clients, named), code
-    return report.to_text(analysis, source, sys.stdout.isatty(), clients, named), code
+        return json_doc(analysis, source, clients, named), code
+    lines = report.text_lines(analysis, source, sys.stdout.isatty(), clients, named)
+    return (f"{line}\n" for line in lines), code
 
 
 NO_DISPLAY = (

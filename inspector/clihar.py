@@ -20,19 +20,21 @@ Invariants:
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from itertools import chain
 from typing import Any
-
-import orjson
 
 from inspector.core.base.errors import InspectorError
 from inspector.core.capture.format import CaptureError
 from inspector.core.capture.records import Capture
 from inspector.core.replay.harsessions import HarSession, HarSessions, load_sessions
+from inspector.core.reports.jsonstream import write_json
 
 Judged = tuple[Any, int]
-"""(the report: a JSON document under ``--json``, else text; the exit code)."""
+"""(the report, made as it is written: a lazy JSON document (:mod:`.core.reports.jsonstream`)
+under ``--json``, else the text's pieces, each ended by a newline; the exit code)."""
 Judge = Callable[[Capture, str], Judged]
 """Judges one capture (``source``: how the report names it) as ``analyze`` does."""
 
@@ -59,40 +61,77 @@ def _one(session: HarSession, path: str, judge: Judge, as_json: bool) -> int:
     if session.problem is not None:
         raise CaptureError(session.problem, path=path)
     report, code = judge(session.capture, source_of(path, session))
-    _emit(report, as_json)
+    emit(report, as_json)
     return code
 
 
 def _several(sessions: HarSessions, path: str, judge: Judge, as_json: bool) -> int:
-    results: list[dict[str, Any]] = []
+    """Each session judged as its turn to be written comes (one analysis alive at a time)."""
     codes: list[int] = []
-    texts = [f"{path}: {sessions.summary}\n"]
-    texts += [f"  {s.label}{f'  ({s.problem})' if s.problem else ''}\n" for s in sessions.sessions]
-    for s in sessions.sessions:
-        item: dict[str, Any] = {"entry": s.entry, "label": s.label}
-        if s.problem is not None:
-            results.append({**item, "problem": s.problem})
-            continue
-        try:
-            report, code = judge(s.capture, source_of(path, s))
-        except InspectorError as exc:
-            results.append({**item, "problem": str(exc)})
-            texts.append(f"\n── {s.label} ──\n{exc}\n")
-            continue
-        codes.append(code)
-        results.append({**item, "report": report})
-        texts.append(f"\n── HAR {s.label} ──\n{report}")
+
+    def judged() -> Iterator[tuple[HarSession, Judged | str]]:
+        for s in sessions.sessions:
+            if s.problem is not None:
+                yield s, s.problem
+                continue
+            try:
+                report, code = judge(s.capture, source_of(path, s))
+            except InspectorError as exc:
+                yield s, str(exc)
+                continue
+            codes.append(code)
+            yield s, (report, code)
+
+    each = judged()
     if as_json:
         doc = {"har": path, "summary": sessions.summary, "hidden": sessions.hidden}
-        _emit({**doc, "sessions": results}, True)
+        emit({**doc, "sessions": (_entry(s, j) for s, j in each)}, True)
     else:
-        _emit("".join(texts), False)
+        head = [f"{path}: {sessions.summary}\n"]
+        head += [
+            f"  {s.label}{f'  ({s.problem})' if s.problem else ''}\n" for s in sessions.sessions
+        ]
+        emit(chain(head, chain.from_iterable(_text(s, j) for s, j in each)), False)
+    for _ in each:  # a reader that stopped early: the sessions not written still decide the code
+        pass
     return max(codes) if codes else 2
 
 
-def _emit(report: Any, as_json: bool) -> None:
-    if as_json:
-        sys.stdout.buffer.write(orjson.dumps(report, option=orjson.OPT_INDENT_2) + b"\n")
-    else:
-        sys.stdout.write(report)
-    sys.stdout.flush()
+def _entry(session: HarSession, judged: Judged | str) -> dict[str, Any]:
+    item: dict[str, Any] = {"entry": session.entry, "label": session.label}
+    if isinstance(judged, str):
+        return {**item, "problem": judged}
+    return {**item, "report": judged[0]}
+
+
+def _text(session: HarSession, judged: Judged | str) -> Iterable[str]:
+    if isinstance(judged, str):
+        # a session left out before judging is in the list above; one that failed says why
+        return [] if session.problem is not None else [f"\n── {session.label} ──\n{judged}\n"]
+    return chain([f"\n── HAR {session.label} ──\n"], judged[0])
+
+
+def emit(report: Any, as_json: bool) -> None:
+    """Write one report to stdout as it is made: a JSON document (its lazy parts made as
+    written, :func:`.jsonstream.write_json`) or the text's pieces, each ended. A reader that
+    stops reading (``analyze … | head``) ends the writing quietly; the exit code stands."""
+    try:
+        if as_json:
+            write_json(report, sys.stdout.buffer)
+        else:
+            for piece in report:
+                sys.stdout.write(piece)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _stdout_to_devnull()
+
+
+def _stdout_to_devnull() -> None:
+    """Point stdout at the null device, so what is still buffered (flushed at exit) goes
+    nowhere instead of raising again."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):  # no file descriptor (a test's stand-in)
+        pass

@@ -20,102 +20,35 @@ Invariants:
   from one :class:`~inspector.core.reports.clients.ClientsVerdict`.
 - Provider quirk checks that do not apply to a stream's dialect are named as "not checked for
   this dialect" (JSON ``quirks_not_checked``), never left to read as clean.
+- Both are made as they are written: the JSON document by :mod:`.jsonreport` (lazy parts,
+  written by :func:`.jsonstream.write_json`; :func:`to_json` is that document made plain),
+  the text by :func:`text_lines`, one line at a time (:func:`to_text` joins them). Neither
+  holds a second copy of the calls: a call's row or dict is made when written.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from inspector.core.analysis.numbering import place_names
-from inspector.core.analysis.rounds import LOOP_END, ROUND
 from inspector.core.analysis.session import Analysis, AttemptView, CallVerdict
-from inspector.core.base.model import OMITTED, plain, presence
+from inspector.core.base.model import OMITTED
 from inspector.core.calls.textobject import TextCall
 from inspector.core.reports.clientreport import clients_lines, gate_lines, gated_status
 from inspector.core.reports.clients import ClientsVerdict, clients_verdict
 from inspector.core.reports.headline import headline
+from inspector.core.reports.jsonreport import (
+    attempt_parts,
+    json_doc,
+    loop_json,
+    not_checked_quirks,
+    utf8_size,
+)
+from inspector.core.reports.jsonstream import materialize
 from inspector.core.reports.words import attempt_word, call_word, retry_facts, shown_word
-from inspector.core.verdicts.quirkscan import PROVIDER_CHECKS
-
-FORMAT_VERSION = 3
-"""3: ``headline`` (:func:`.headline.headline`) and ``clients`` (always present: per client
-replica its ``calls``, ``error``, ``agrees``, ``diverges_at``, ``word``, ``library``,
-``version``, ``verified``, ``attempt``, ``applies``) are added, and the top-level ``valid`` is
-false (exit 1) also when a body is not valid UTF-8 (a client raises there or reads U+FFFD).
-2: ``valid`` (per call and top level) is null when validation is off: nothing was checked,
-and a script reading ``valid`` must not take that for a pass (1 said true)."""
-
-
-def call_json(v: CallVerdict, validation: str = "structural") -> dict[str, Any]:
-    """One call in the ``--json`` shape (``word`` said under ``validation``)."""
-    c = v.call
-    return {
-        "word": call_word(v, validation=validation),
-        "index": plain(c.index),
-        "index_presence": presence(c.index),
-        "written_as": c.form if isinstance(c, TextCall) else None,
-        "id": plain(c.id),
-        "id_presence": presence(c.id),
-        "name": plain(c.name),
-        "name_presence": presence(c.name),
-        "arguments": c.arguments,
-        "fragments": len(c.fragments) - c.dropped_count,
-        "bytes": len(c.arguments.encode("utf-8")),
-        "valid": None if validation == "off" else v.valid,
-        "problems": [p.to_json() for p in v.problems],
-        "repaired_id": v.repaired_id,
-        "effective_id": plain(v.effective_id),
-        "dropped_fragments": [
-            {"chunk": f.seq, "id": plain(f.id), "id_presence": presence(f.id), "arguments": f.text}
-            for f in c.dropped
-        ],
-        "truncated": c.truncated,
-        "closed_by": c.close_reason,
-        "chunks": sorted({f.seq for f in c.fragments}),
-    }
-
-
-def attempt_json(view: AttemptView, validation: str = "structural") -> dict[str, Any]:
-    """The stream-level facts of one attempt."""
-    st = view.state
-    return {
-        "dialect": st.dialect_name,
-        "events": len(st.events),
-        "bytes": st.bytes,
-        "finish_reason": st.finish_reason,
-        "usage": st.usage,
-        "text": st.full_text,
-        "reasoning": "".join(st.reasoning),
-        "errors": [str(e.value) for e in st.errors],
-        "tool_calls": [call_json(v, validation) for v in view.verdicts if not v.orphan],
-        "quirks": [q.to_json() for q in view.quirks],
-        "quirks_not_checked": not_checked_quirks(view),
-        "round": view.round,
-    }
-
-
-def not_checked_quirks(view: AttemptView) -> list[str]:
-    """The provider-dependent quirk checks that do not apply to this attempt's dialect (its
-    provider does not list them), sorted; [] while the dialect is unknown."""
-    provider = view.state.dialect.provider
-    if provider is None:
-        return []
-    return sorted(PROVIDER_CHECKS - provider.checks)
-
-
-def loop_json(analysis: Analysis) -> dict[str, Any] | None:
-    """How a tool loop ended (its ``loop_end`` event), or None for other sessions."""
-    ends = [e for e in analysis.events if e.kind == LOOP_END]
-    if not ends and not analysis.events:
-        return None
-    end = dict(ends[-1].data) if ends else {}
-    modes = [e.data.get("mode") for e in analysis.events if e.kind == ROUND]
-    return {"mode": modes[0] if modes else None, "end_reason": end.get("reason"),
-            "rounds": len(analysis.rounds), "error": end.get("error"),
-            "final_text": analysis.final.state.full_text,
-            "saved": round(sum(r.saved for r in analysis.rounds), 6)}  # fmt: skip
 
 
 def to_json(
@@ -124,42 +57,17 @@ def to_json(
     clients: ClientsVerdict | None = None,
     named: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """The whole ``analyze --json`` document (``clients``: a verdict already made, else every
-    registered replica's; ``named``: the ``--client`` names, whose breaking adds to ``exit``)."""
-    final = analysis.final
-    records = analysis.records
-    mode = analysis.settings.validation
-    attempts = []
-    for rec, view in zip(records, analysis.attempts, strict=True):
-        word = attempt_word(view, rec, analysis.capture)
-        attempts.append({**rec.to_json(), "word": word, **attempt_json(view, mode)})
-    if not attempts:  # no attempt began (an Analysis fed nothing): the empty final attempt
-        attempts.append({"word": "accepted", **attempt_json(final, mode)})
-    last = attempts[-1]  # the final attempt's facts, computed once
-    st = final.state
-    clients = clients or clients_verdict(analysis)
-    status = gated_status(analysis, clients, named)
-    return {
-        "format_version": FORMAT_VERSION,
-        "source": source,
-        "headline": headline(analysis, clients, status),
-        "dialect": analysis.dialect,
-        "settings": analysis.settings.to_json(),
-        "tools_known": analysis.registry is not None and len(analysis.registry) > 0,
-        "valid": _session_valid(analysis, status.broken),
-        "exit": status.to_json(),
-        "tool_calls": last["tool_calls"],
-        "orphan_entries": [call_json(v, mode) for v in final.verdicts if v.orphan],
-        "unrouted_fragments": len(st.acc.unrouted) if st.acc else 0,
-        "attempts": attempts,
-        "quirks": last["quirks"],
-        "quirks_not_checked": last["quirks_not_checked"],
-        "warnings": analysis.warnings,
-        **{k: last[k] for k in ("finish_reason", "usage", "text", "reasoning", "errors")},
-        "rounds": [r.to_json() for r in analysis.rounds],
-        "loop": loop_json(analysis),
-        "clients": clients.to_json(),
-    }
+    """The whole ``analyze --json`` document as one dict (``clients``: a verdict already
+    made, else every registered replica's; ``named``: the ``--client`` names, whose breaking
+    adds to ``exit``). ``analyze`` writes :func:`.jsonreport.json_doc` as it is made instead."""
+    doc: dict[str, Any] = materialize(json_doc(analysis, source, clients, named))
+    return doc
+
+
+def attempt_json(view: AttemptView, validation: str = "structural") -> dict[str, Any]:
+    """The stream-level facts of one attempt, as one dict."""
+    parts: dict[str, Any] = materialize(attempt_parts(view, validation))
+    return parts
 
 
 @dataclass
@@ -175,19 +83,10 @@ class Finding:
     """Which call or attempt it concerns, readable ("call 0 ExecCommand")."""
     message: str
     """One readable line."""
-    chunks: list[int] = field(default_factory=list)
-    """Wire event sequence numbers to jump to."""
+    chunks: Sequence[int] = ()
+    """Wire event sequence numbers to jump to (ascending; a quirk's own, never copied)."""
     slot: int | None = None
     """The call's lane, when it concerns one call."""
-
-
-def _session_valid(analysis: Analysis, broken: bool) -> bool | None:
-    """False when a request failed, an attempt was cut off or a body is not UTF-8; else null
-    with validation off
-    (nothing was checked), else whether every call of each round's final attempt is valid."""
-    if broken:
-        return False
-    return None if analysis.settings.validation == "off" else analysis.all_valid
 
 
 def findings(analysis: Analysis, view: AttemptView | None = None) -> list[Finding]:
@@ -245,58 +144,38 @@ def to_text(
     clients: ClientsVerdict | None = None,
     named: Sequence[str] = (),
 ) -> str:
-    """The human report: the headline, a per-call table, then attempts, quirks, warnings and
-    the clients (``clients``: a verdict already made, else every registered replica's), and
-    one line per ``--client`` name in ``named``."""
+    """The human report as one string (:func:`text_lines`, each line ended)."""
+    return "".join(f"{line}\n" for line in text_lines(analysis, source, colour, clients, named))
+
+
+def text_lines(
+    analysis: Analysis,
+    source: str | None = None,
+    colour: bool = False,
+    clients: ClientsVerdict | None = None,
+    named: Sequence[str] = (),
+) -> Iterator[str]:
+    """The human report, line by line as made: the headline, a per-call table, then attempts,
+    quirks, warnings and the clients (``clients``: a verdict already made, else every
+    registered replica's), and one line per ``--client`` name in ``named``."""
 
     def paint(code: str, text: str) -> str:
         return f"{code}{text}{_RESET}" if colour else text
 
     s = analysis.settings
     final = analysis.final
-    lines = [
+    yield (
         f"{source or '<stream>'}: {analysis.dialect or 'unknown dialect'} · validation "
         f"{s.validation} · empty-id {s.empty_id} · {len(analysis.attempts)} attempt(s)"
-    ]
+    )
     clients = clients or clients_verdict(analysis)
     status = gated_status(analysis, clients, named)
     verdict = headline(analysis, clients, status)
-    lines.append(paint(_GREEN if not status.code and not clients.broken else _RED, verdict))
-    rows = [("#", "index", "id", "name", "frags", "bytes", "verdict", "problems")]
-    for v in final.verdicts:
-        c = v.call
-        dropped = c.dropped_count
-        frags = f"{len(c.fragments) - dropped}" + (f" ({dropped} dropped)" if dropped else "")
-        verdict = shown_word(call_word(v, validation=s.validation))
-        ident = shown(c.id) + (f" → {v.repaired_id} (repaired)" if v.repaired_id else "")
-        problems = "; ".join(f"{p.code}: {p.message}" for p in v.problems)
-        rows.append(
-            (
-                str(c.slot),
-                f"text ({c.form})" if isinstance(c, TextCall) else shown(c.index),
-                _clip(ident, 40),
-                _clip(shown(c.name), 24),
-                frags,
-                str(len(c.arguments.encode())),
-                verdict,
-                problems,
-            )
-        )
-    if len(rows) == 1:
-        lines.append("no tool calls")
-    else:
-        widths = [max(len(r[i]) for r in rows) for i in range(7)]
-        for n, r in enumerate(rows):
-            cells = [r[i].ljust(widths[i]) for i in range(7)] + [r[7]]
-            line = "  ".join(cells).rstrip()
-            if n and colour:
-                line = paint(
-                    _GREEN if r[6] == "valid" else (_DIM if r[6] == "orphan" else _RED), line
-                )
-            lines.append(line)
+    yield paint(_GREEN if not status.code and not clients.broken else _RED, verdict)
+    yield from _table(final, s.validation, paint if colour else None)
     for v in final.verdicts:
         if not v.orphan:
-            lines.append(f"  [{v.call.slot}] arguments: {_clip(repr(v.call.arguments), 100)}")
+            yield f"  [{v.call.slot}] arguments: {_clip(repr(v.call.arguments), 100)}"
     words = [
         attempt_word(view, rec, analysis.capture)
         for view, rec in zip(analysis.attempts, analysis.records, strict=True)
@@ -306,40 +185,80 @@ def to_text(
         or any(rec.reason for rec in analysis.records)
         or any(w != "accepted" for w in words)
     ):
-        lines.append("attempts:")
+        yield "attempts:"
         for rec, word in zip(analysis.records, words, strict=True):
             reason, recovery = retry_facts(word, rec)  # none for a retry that never happened
             extra = f" reason={reason}" if reason else ""
             extra += f" recovery={recovery}" if recovery else ""
-            lines.append(f"  {rec.attempt}: {word}{extra}")
+            yield f"  {rec.attempt}: {word}{extra}"
     for reason in status.attempts + status.undecodable:  # calls are in the table above
-        lines.append(paint(_RED, reason))
+        yield paint(_RED, reason)
     st = final.state
-    lines.append(
+    yield (
         f"finish: {st.finish_reason!r}  usage: {st.usage!r}"
         if st.finish or st.usage
         else "finish: none"
     )
     if st.full_text:
-        lines.append(f"text: {_clip(repr(st.full_text), 100)}")
+        yield f"text: {_clip(repr(st.full_text), 100)}"
     for e in st.errors:
-        lines.append(paint(_RED, f"provider error: {e.value}"))
+        yield paint(_RED, f"provider error: {e.value}")
     if final.quirks:
-        lines.append("quirks:")
+        yield "quirks:"
         for q in final.quirks:
-            chunks = ",".join(map(str, q.chunks[:12])) + ("…" if len(q.chunks) > 12 else "")
-            lines.append(f"  {paint(_YELLOW, q.code)}  chunks {chunks}  {q.message}")
+            shown_chunks = ",".join(map(str, q.chunks[:12])) + ("…" if len(q.chunks) > 12 else "")
+            yield f"  {paint(_YELLOW, q.code)}  chunks {shown_chunks}  {q.message}"
     unchecked = not_checked_quirks(final)
     if unchecked:
-        lines.append(f"quirks not checked for this dialect: {', '.join(unchecked)}")
+        yield f"quirks not checked for this dialect: {', '.join(unchecked)}"
     for w in analysis.warnings:
-        lines.append(paint(_YELLOW, f"warning: {w}"))
+        yield paint(_YELLOW, f"warning: {w}")
     if analysis.events:
-        lines += rounds_text(analysis)
-    lines += clients_lines(clients)
+        yield from rounds_text(analysis)
+    yield from clients_lines(clients)
     for name, line in zip(named, gate_lines(clients, named), strict=True):
-        lines.append(paint(_RED if name in clients.broken else _GREEN, line))
-    return "\n".join(lines) + "\n"
+        yield paint(_RED if name in clients.broken else _GREEN, line)
+
+
+Paint = Callable[[str, str], str]
+"""Colours a line (an ANSI code, the text)."""
+
+_HEADER = ("#", "index", "id", "name", "frags", "bytes", "verdict", "problems")
+
+
+def _row(v: CallVerdict, validation: str) -> tuple[str, ...]:
+    """One call's cells of the table (the verdict column in :func:`.words.shown_word`)."""
+    c = v.call
+    dropped = c.dropped_count
+    frags = f"{len(c.fragments) - dropped}" + (f" ({dropped} dropped)" if dropped else "")
+    ident = shown(c.id) + (f" → {v.repaired_id} (repaired)" if v.repaired_id else "")
+    return (
+        str(c.slot),
+        f"text ({c.form})" if isinstance(c, TextCall) else shown(c.index),
+        _clip(ident, 40),
+        _clip(shown(c.name), 24),
+        frags,
+        str(utf8_size(c.arguments)),
+        shown_word(call_word(v, validation=validation)),
+        "; ".join(f"{p.code}: {p.message}" for p in v.problems),
+    )
+
+
+def _table(view: AttemptView, validation: str, paint: Paint | None) -> Iterator[str]:
+    """The per-call table: a first pass for the column widths, a second that makes each row
+    again as it is written (no row is kept); ``paint`` colours a row by its verdict."""
+    widths = [len(cell) for cell in _HEADER[:7]]
+    for v in view.verdicts:
+        widths = [max(w, len(cell)) for w, cell in zip(widths, _row(v, validation), strict=False)]
+    if not view.verdicts:
+        yield "no tool calls"
+        return
+    rows = chain([_HEADER], (_row(v, validation) for v in view.verdicts))
+    for n, r in enumerate(rows):
+        line = "  ".join([r[i].ljust(widths[i]) for i in range(7)] + [r[7]]).rstrip()
+        if n and paint is not None:
+            line = paint(_GREEN if r[6] == "valid" else (_DIM if r[6] == "orphan" else _RED), line)
+        yield line
 
 
 def _ms(seconds: float | None) -> str:
