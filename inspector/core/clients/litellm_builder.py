@@ -137,15 +137,12 @@ class _Run(SdkChunkRun):
         self.first_fingerprint: list[Any] | None = None
         """The first returned chunk's ``system_fingerprint`` (boxed: None is a value)."""
         self.keyed: dict[Any, dict[int, _Call]] = {}
-        """``get_combined_tool_content`` over every fragment returned to the agent so far, by
-        choice then index (its (choice, index) keys): what the builder makes of them, worked
-        out as they come (a key's call depends only on its own fragments, in order) instead
-        of keeping each one."""
+        """``get_combined_tool_content`` of every fragment returned so far, by choice then
+        index, worked out as they come (a key's call depends only on its own fragments)."""
         self.names: dict[str, str] = {}
         """Each name once (a tool's name comes again with every call it makes)."""
         self.unkeyed: list[int] = []
-        """The choice (as ``_stream_choice_index`` reads it) of each fragment whose choice
-        cannot be a key (the builder fails on it, if it reads it)."""
+        """``_stream_choice_index`` of each fragment whose choice is no key (unhashable)."""
         self.frag_count = 0
         self.choices: set[int] = {0}
         """The choice indexes the agent's chunks carry (LiteLLM's last chunk is choice 0)."""
@@ -350,6 +347,23 @@ class _Run(SdkChunkRun):
         chosen = min(self.choices) if len(self.choices) > 1 else None
         if any(chosen is None or at == chosen for at in self.unkeyed):
             self.broken = True
+        ordered = self._ordered(chosen)
+        if self.broken or ordered is None:
+            self._raise(error("APIError", BUILDER))
+        handed = (call.handed() for call in ordered)
+        return [c for c in handed if c is not None]
+
+    def _ordered(self, chosen: int | None) -> list[_Call] | None:
+        """The calls of the chosen choice (every choice when None) sorted by their (choice,
+        index) keys, None where the keys do not sort. One choice sorts by index alone (its
+        keys' choices are the one same object)."""
+        groups = [
+            by_index
+            for choice, by_index in self.keyed.items()
+            if chosen is None or _choice_index(choice) == chosen
+        ]
+        if len(groups) == 1:
+            return [groups[0][index] for index in sorted(groups[0])]
         calls = {
             (choice, index): call
             for choice, by_index in self.keyed.items()
@@ -357,13 +371,9 @@ class _Run(SdkChunkRun):
             for index, call in by_index.items()
         }
         try:
-            keys = sorted(calls)
+            return [calls[k] for k in sorted(calls)]
         except TypeError:
-            self.broken = True
-        if self.broken:
-            self._raise(error("APIError", BUILDER))
-        handed = (calls[k].handed() for k in keys)
-        return [c for c in handed if c is not None]
+            return None
 
 
 class LiteLLMReplica(Replica):
