@@ -80,6 +80,11 @@ def test_the_log_gives_back_the_decoded_events_in_any_chunking(
     assert [log[i] for i in range(len(log))] == events
     assert [log[-i] for i in range(1, len(log) + 1)] == events[::-1]
     assert log[1:-1] == events[1:-1] and log[::3] == events[::3] and log[5:2] == []
+    for kind in (EventKind.EVENT, EventKind.COMMENT, EventKind.ERROR):
+        assert list(log.select(kind)) == [ev for ev in events if ev.kind == kind]
+        assert log.count_of(kind) == sum(ev.kind == kind for ev in events)
+    starts, ends = log.offsets()
+    assert (list(starts), list(ends)) == ([e.start for e in events], [e.end for e in events])
 
 
 @settings(max_examples=100, deadline=None)

@@ -42,7 +42,7 @@ from inspector.core.events.sse import SSEDecoder
 _TOOL = DeltaKind.TOOL_CALL
 _data = itemgetter(1)
 
-SLICE = 1 << 19
+SLICE = 1 << 18
 """Bytes decoded at once at most (more or less: slices are cut after a line feed)."""
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import repeat
+from itertools import chain, repeat
 from operator import attrgetter
 from typing import Any, overload
 
@@ -32,6 +32,7 @@ __all__ = ["EventLog"]
 _KINDS = (EventKind.EVENT, EventKind.COMMENT, EventKind.ERROR)
 _CODE = {kind: code for code, kind in enumerate(_KINDS)}
 _COMMENT = 1
+_BLOCK = 4096
 _DEFAULT_TYPE = ("message", "", "")  # the type an event has when none was set, by kind code
 _kind = attrgetter("kind")
 _event = attrgetter("event")
@@ -169,10 +170,30 @@ class EventLog(Sequence[SSEEvent]):
         return self._one(i)
 
     def __iter__(self) -> Iterator[SSEEvent]:
+        # built in blocks (a loop that stops early builds little), chained in C
         n = len(self._kinds)
-        step = 4096  # build in blocks: a loop that stops early builds little
-        for lo in range(0, n, step):
-            yield from self._build(lo, min(n, lo + step))
+        return chain.from_iterable(map(self._block, range(0, n, _BLOCK)))
+
+    def _block(self, lo: int) -> Iterator[SSEEvent]:
+        return self._build(lo, min(len(self._kinds), lo + _BLOCK))
+
+    def select(self, kind: str) -> Iterator[SSEEvent]:
+        """The events of one kind, in order, building no other (``select(EventKind.EVENT)``
+        skips a flood of comments at the cost of a byte scan)."""
+        code = _CODE[kind]
+        kinds = self._kinds
+        if kinds.count(code) == len(kinds):
+            return iter(self)
+        return map(self._one, (i for i, k in enumerate(kinds) if k == code))
+
+    def offsets(self) -> tuple[array[int], array[int]]:
+        """Copies of the ``start`` and ``end`` columns (for bisecting by byte offset without
+        building events; copies, so the log can still grow)."""
+        return array("q", self._starts), array("q", self._ends)
+
+    def count_of(self, kind: str) -> int:
+        """How many events of one kind (a byte count, nothing built)."""
+        return self._kinds.count(_CODE[kind])
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, EventLog | list | tuple):
