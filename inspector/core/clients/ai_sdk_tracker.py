@@ -22,6 +22,7 @@ Invariants (what the SDK does, modelled here):
 
 from __future__ import annotations
 
+import re
 from typing import Any, Final
 
 from inspector.core.clients.base import ClientRaised, Partial
@@ -62,39 +63,48 @@ class ArgumentState:
         self.append(text)
 
     def append(self, text: str) -> None:
+        """Read more text: only the characters that matter are visited (found by a regular
+        expression: quotes and backslashes in a string; quotes and brackets outside)."""
         if self.kind == "other" or self.complete:
             return  # nothing more changes it
-        for c in text:
-            if self.kind == "undetermined":
-                if c in _JS_SPACE:
-                    continue
-                if c not in "{[":
-                    self.kind = "other"
-                    return
-                self.kind, self.stack = "structured", [c]
+        i, n = 0, len(text)
+        if self.kind == "undetermined":
+            while i < n and text[i] in _JS_SPACE:
+                i += 1
+            if i == n:
+                return
+            if text[i] not in "{[":
+                self.kind = "other"
+                return
+            self.kind, self.stack = "structured", [text[i]]
+            i += 1
+        while i < n:
+            if self.escaped:  # the character after a backslash, in a string
+                self.escaped = False
+                i += 1
                 continue
-            if self.kind != "structured" or self.complete:
-                continue
+            found = (_IN_STRING if self.in_string else _OUTSIDE).search(text, i)
+            if found is None:
+                return
+            c, i = found.group(), found.end()
             if self.in_string:
-                if self.escaped:
-                    self.escaped = False
-                elif c == "\\":
-                    self.escaped = True
-                elif c == '"':
-                    self.in_string = False
+                self.escaped, self.in_string = c == "\\", c == "\\"
             elif c == '"':
                 self.in_string = True
             elif c in "{[":
                 self.stack.append(c)  # type: ignore[union-attr]  # (a list while structured)
-            elif c in "}]":
-                if self.stack[-1] != ("{" if c == "}" else "["):
-                    self.kind, self.stack = "other", _SETTLED
-                    return
+            elif self.stack[-1] != ("{" if c == "}" else "["):
+                self.kind, self.stack = "other", _SETTLED
+                return
+            else:
                 self.stack.pop()  # type: ignore[union-attr]
-                self.complete = not self.stack
-                if self.complete:
-                    self.stack = _SETTLED
+                if not self.stack:
+                    self.complete, self.stack = True, _SETTLED
                     return
+
+
+_IN_STRING: Final = re.compile(r'["\\]')
+_OUTSIDE: Final = re.compile(r'["{}\[\]]')
 
 
 class Tracked(Partial):

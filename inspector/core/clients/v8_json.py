@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterable
 from typing import Any, Final
 
 _WS: Final = " \t\n\r"
@@ -319,47 +320,72 @@ def number_text(x: float) -> str:
     return f"{sign}{digits[0]}{tail}e{'+' if e >= 0 else '-'}{abs(e)}"
 
 
-def _quote(s: str) -> str:
-    out = ['"']
-    for c in s:
-        o = ord(c)
-        if c == '"' or c == "\\":
-            out.append("\\" + c)
-        elif o < 0x20:
-            named = {8: "\\b", 9: "\\t", 10: "\\n", 12: "\\f", 13: "\\r"}.get(o)
-            out.append(named or f"\\u{o:04x}")
-        elif 0xD800 <= o <= 0xDFFF:
-            out.append(f"\\u{o:04x}")
-        else:
-            out.append(c)
+_NEEDS_ESCAPE: Final = re.compile('["\\\\\x00-\x1f\ud800-\udfff]')
+"""What ``JSON.stringify`` escapes in a string: ``"``, ``\\``, control characters and (Python
+holds only lone ones) surrogates."""
+_NAMED: Final = {8: "\\b", 9: "\\t", 10: "\\n", 12: "\\f", 13: "\\r"}
+
+
+def _escaped(match: re.Match[str]) -> str:
+    c = match.group()
+    o = ord(c)
+    if c == '"' or c == "\\":
+        return "\\" + c
+    return _NAMED.get(o) or f"\\u{o:04x}"
+
+
+def _quote(s: str, out: list[str]) -> None:
+    """``s`` quoted, as pieces appended to ``out`` (a string with nothing to escape is
+    appended as it is: never copied)."""
     out.append('"')
+    out.append(_NEEDS_ESCAPE.sub(_escaped, s) if _NEEDS_ESCAPE.search(s) else s)
+    out.append('"')
+
+
+def stringify(value: Any, indent: int = 0) -> str:
+    """``JSON.stringify(value)``, or ``JSON.stringify(value, null, indent)``: written as
+    pieces, joined once (no copy of a long string per level)."""
+    out: list[str] = []
+    _write(value, indent, 0, out)
     return "".join(out)
 
 
-def stringify(value: Any, indent: int = 0, _depth: int = 0) -> str:
-    """``JSON.stringify(value)``, or ``JSON.stringify(value, null, indent)``."""
+def _write(value: Any, indent: int, depth: int, out: list[str]) -> None:
     if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, int | float):
-        return number_text(float(value))
-    if isinstance(value, str):
-        return _quote(value)
-    if isinstance(value, dict):
-        items = [f"{_quote(k)}:{' ' if indent else ''}{stringify(v, indent, _depth + 1)}"
-                 for k, v in value.items()]  # fmt: skip
-        return _wrap("{", "}", items, indent, _depth)
-    items = [stringify(v, indent, _depth + 1) for v in value]
-    return _wrap("[", "]", items, indent, _depth)
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif isinstance(value, int | float):
+        out.append(number_text(float(value)))
+    elif isinstance(value, str):
+        _quote(value, out)
+    elif isinstance(value, dict):
+        _items("{", "}", value.items(), True, indent, depth, out)
+    else:
+        _items("[", "]", ((None, v) for v in value), False, indent, depth, out)
 
 
-def _wrap(open_: str, close: str, items: list[str], indent: int, depth: int) -> str:
-    if not items:
-        return open_ + close
-    if not indent:
-        return open_ + ",".join(items) + close
-    inner = "\n" + " " * (indent * (depth + 1))
-    return open_ + inner + ("," + inner).join(items) + "\n" + " " * (indent * depth) + close
+def _items(
+    open_: str,
+    close: str,
+    items: Iterable[tuple[Any, Any]],
+    keyed: bool,
+    indent: int,
+    depth: int,
+    out: list[str],
+) -> None:
+    out.append(open_)
+    inner = "\n" + " " * (indent * (depth + 1)) if indent else ""
+    any_item = False
+    for key, item in items:
+        out.append(("," + inner) if any_item else inner)
+        any_item = True
+        if keyed:
+            _quote(key, out)
+            out.append(": " if indent else ":")
+        _write(item, indent, depth + 1, out)
+    if any_item and indent:
+        out.append("\n" + " " * (indent * depth))
+    out.append(close)

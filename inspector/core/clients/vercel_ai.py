@@ -204,17 +204,20 @@ def _cut(why: str) -> bool:
 def _unterminated_last(exchange: Exchange) -> int | None:
     """The ``seq`` of a last event with no blank line after it (eventsource-parser never
     dispatches it; a trailing CR is held back for an LF that never comes), else None."""
-    body = exchange.body
-    events = [ev for ev in exchange.events if ev.kind == EventKind.EVENT]
-    if not body or not events or events[-1].end < len(body):
+    body, events = exchange.body, exchange.events
+    last = next(
+        (events[k] for k in range(len(events) - 1, -1, -1) if events[k].kind == EventKind.EVENT),
+        None,
+    )  # (read from the end: only the events after the last one are looked at)
+    if not body or last is None or last.end < len(body):
         return None
-    tail = body[events[-1].start :].removesuffix(b"\r")  # a last CR waits for its LF forever
+    tail = body[last.start :].removesuffix(b"\r")  # a last CR waits for its LF forever
     if tail.endswith(b"\r\n"):
         tail = tail[:-2]
     elif tail.endswith((b"\r", b"\n")):
         tail = tail[:-1]
     ended = tail.endswith((b"\r", b"\n"))
-    return None if ended else events[-1].seq
+    return None if ended else last.seq
 
 
 class VercelAi(Replica):
