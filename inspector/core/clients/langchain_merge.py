@@ -202,6 +202,7 @@ class _Run(SdkChunkRun):
             raw = tc.args()
             args = _parsed(raw)
             if isinstance(args, dict):
+                raw, tc.parts = None, []  # the parsed value holds the text: dropped before dumps
                 text = json.dumps(args, separators=(",", ":"), ensure_ascii=False)
                 valid.append(HandedCall(tc.id, tc.name or "", text))
             else:

@@ -44,7 +44,7 @@ from http import HTTPStatus
 from typing import Any, ClassVar, Final
 
 from inspector.core.base.model import EventKind, SSEEvent
-from inspector.core.clients.ai_sdk_tracker import Tracker, js_trim
+from inspector.core.clients.ai_sdk_tracker import Tracked, Tracker, js_trim
 from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Replica, ReplicaRun
 from inspector.core.clients.v8_json import JsSyntaxError, number_text, parse, stringify
 from inspector.core.clients.zod_chunk import ERROR, check_chunk, issues
@@ -190,9 +190,23 @@ class _Run(ReplicaRun):
         if not self.finished:
             raise ClientRaised("InvalidResponseDataError", _NO_FINISH)
         try:
-            return [HandedCall(t.id, t.name, handed_arguments(t.arguments)) for t in order]
+            return [_handed(t) for t in order]
         except RecursionError:
             raise ClientRaised("RangeError", "Maximum call stack size exceeded") from None
+
+
+def _handed(call: Tracked) -> HandedCall:
+    """:func:`handed_arguments` of a call, its text dropped once parsed (so a long one is not
+    held twice while it is written again)."""
+    text, call.parts = call.arguments, []
+    if not js_trim(text):
+        return HandedCall(call.id, call.name, "{}")
+    try:
+        value = secure_parse(text)
+    except JsSyntaxError:
+        return HandedCall(call.id, call.name, text)
+    text = ""
+    return HandedCall(call.id, call.name, stringify(value))
 
 
 def _cut(why: str) -> bool:
