@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 
-from inspector.core.base.model import OMITTED, AnyDelta, DeltaKind, ToolCallDelta
+from inspector.core.base.model import OMITTED, AnyDelta, ToolCallDelta
 from inspector.core.base.provider import Provider
 from inspector.core.calls.accumulator import CUTOFF_REASONS
 from inspector.core.calls.jsonprogress import JsonProgress
@@ -27,8 +27,6 @@ from inspector.core.calls.toolcall import ToolCall
 from inspector.core.calls.wirefield import is_key
 from inspector.core.verdicts.quirkscan import MALFORMED_CALL_REASONS
 from inspector.core.verdicts.seen import Seen, lane, real
-
-_TOOL = DeltaKind.TOOL_CALL
 
 
 def scan_call(call: ToolCall, seen: Seen, provider: Provider | None, orphan: bool) -> None:
@@ -160,17 +158,23 @@ def scan_truncation(deltas: Sequence[AnyDelta], seen: Seen, claimed: tuple[int, 
     although the finish claims a normal end: judged on the wire (every fragment at the lane,
     whatever a policy routed where), a cumulative lane left out. The JSON is walked only when
     orjson rejects the text."""
-    lanes: dict[Any, list[tuple[int, str]]] = {}
+    lanes: dict[Any, list[str]] = {}  # lane -> its argument pieces
+    last: dict[Any, int] = {}  # lane -> the chunk of its last piece
     for d in deltas:
-        if d.kind is _TOOL and isinstance(d, ToolCallDelta) and not d.final and is_key(d.index):
+        if type(d) is ToolCallDelta and not d.final and is_key(d.index):
             a = d.arguments
             if type(a) is str and a:
-                key = d.index if d.extra is None else lane(d)  # an int, or (choice, index)
-                lanes.setdefault(key, []).append((d.seq, a))
-    for texts in lanes.values():
-        if len(texts) > 1 and texts[1][1].startswith(texts[0][1]):
+                key = d.index if d.extra is None else lane(d)
+                pieces = lanes.get(key)
+                if pieces is None:
+                    lanes[key] = [a]
+                else:
+                    pieces.append(a)
+                last[key] = d.seq
+    for key, texts in lanes.items():
+        if len(texts) > 1 and texts[1].startswith(texts[0]):
             continue  # cumulative: the joined text only looks like a prefix ({"a{"a": 1})
-        text = "".join(a for _, a in texts)
+        text = "".join(texts)
         try:
             orjson.loads(text)
             continue
@@ -179,7 +183,7 @@ def scan_truncation(deltas: Sequence[AnyDelta], seen: Seen, claimed: tuple[int, 
         progress = JsonProgress()
         progress.feed(text)
         if progress.error is None and not progress.complete and not progress.empty:
-            seen.add("silent_truncation", texts[-1][0], f"{progress.label()} under {claimed[1]!r}")
+            seen.add("silent_truncation", last[key], f"{progress.label()} under {claimed[1]!r}")
             seen.add("silent_truncation", claimed[0])
 
 

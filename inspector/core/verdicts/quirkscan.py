@@ -70,6 +70,7 @@ _TAG_TAIL = 16  # characters of earlier text kept: longer than any _TEXT_CALL ma
 _SLICE = 4096  # events read back at once
 _COMMENT = EventKind.COMMENT
 _ERROR = EventKind.ERROR
+_KEEPALIVE = DeltaKind.KEEPALIVE
 
 
 class WireScan:
@@ -110,29 +111,28 @@ class WireScan:
         n = len(deltas)
         for lo in range(self.deltas_done, n, _SLICE):
             for d in deltas[lo : min(lo + _SLICE, n)]:
-                if isinstance(d, ToolCallDelta):
-                    self._tool(d)
+                if isinstance(d, ToolCallDelta):  # inline: once per fragment
+                    if d.seq != self._last_seq:
+                        self._per_chunk.clear()
+                        self._last_seq = d.seq
+                    self._fragment(d)
+                    if is_key(d.index):
+                        if d.final:
+                            self._final(d)
+                        else:
+                            self._continuation(d)
+                elif d.kind == _KEEPALIVE:  # inline: once per keep-alive
+                    self._keepalive.append(d.seq)
+                    if d.raw is not None:
+                        _other(d, self.seen)
                 else:
                     self._delta(d)
         self.deltas_done = n
-
-    def _tool(self, d: ToolCallDelta) -> None:
-        if d.seq != self._last_seq:
-            self._per_chunk.clear()
-            self._last_seq = d.seq
-        self._fragment(d)
-        if is_key(d.index):
-            if d.final:
-                self._final(d)
-            else:
-                self._continuation(d)
 
     def _delta(self, d: Delta) -> None:
         kind = d.kind
         if kind == DeltaKind.FINISH:
             self._finish(d)
-        elif kind == DeltaKind.KEEPALIVE:
-            self._keepalive.append(d.seq)
         elif kind == DeltaKind.TEXT and isinstance(d.value, str):
             self._text(d.seq, d.value)
         elif kind == DeltaKind.UNKNOWN:
