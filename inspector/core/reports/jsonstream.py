@@ -4,8 +4,9 @@
 A document is plain JSON values (dict with str keys, list, tuple, str, int, float, bool, None)
 plus two lazy kinds:
 - an *iterable* that is none of those (a generator, a ``range``, an ``array``, any compact
-  ``Sequence``): written as a JSON array, item by item, each item released before the next is
-  made (scalars are written in batches of :data:`BATCH`);
+  ``Sequence``): written as a JSON array, item by item, each container item released before
+  the next is made (scalars are pulled and written in batches of :data:`BATCH`: an array of
+  numbers is cheap, and an array should not mix small scalars with big dicts);
 - a *deferred value*: a zero-argument callable, called when its turn to be written comes.
 
 Invariants:
@@ -26,6 +27,7 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from itertools import islice
 from typing import Any, Protocol
 
 import orjson
@@ -36,6 +38,9 @@ BATCH = 4096
 _PLAIN = (str, int, float, list, tuple, dict, type(None), bytes, bytearray, memoryview)
 """Handed to orjson as they are (it refuses the binary ones, as a whole dump would)."""
 _OPTION = orjson.OPT_INDENT_2
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+"""An item of exactly one of these types (not a subclass) starts a batch."""
 
 Deferred = Callable[[], Any]
 """A value computed when its turn to be written comes (e.g. a long text needed once)."""
@@ -81,7 +86,7 @@ def materialize(value: Any) -> Any:
         return value
     if callable(value):
         return materialize(value())
-    return [materialize(item) for item in value]
+    return [item if type(item) in _SCALARS else materialize(item) for item in value]
 
 
 def _dumps(value: Any, depth: int) -> bytes:
@@ -121,28 +126,30 @@ def _object(obj: dict[Any, Any], out: Sink, depth: int) -> None:
 
 
 def _array(items: Iterable[Any], out: Sink, depth: int) -> None:
-    """A lazy array: containers one by one, scalars in batches; ``[]`` when empty."""
+    """A lazy array, ``[]`` when empty. An item that is a container (or lazy) is written on
+    its own and released before the next is made; a scalar starts a batch of up to
+    :data:`BATCH` items pulled at once and dumped by one orjson call (one by one instead when
+    the batch holds a lazy item)."""
     pad = b"\n" + b"  " * (depth + 1)
-    state = [b"["]  # what goes before the next item: "[" first, then ","
-    batch: list[Any] = []
-
-    def flush() -> None:
-        if batch:
-            inner = _dumps(batch, depth)[1 : -(2 + 2 * depth)]  # the items, without [ and \n]
-            out.write(state[0] + inner)
-            state[0] = b","
-            batch.clear()
-
-    for item in items:
-        if isinstance(item, (dict, list, tuple)) or is_lazy(item):
-            flush()
-            out.write(state[0] + pad)
-            state[0] = b","
+    sep = b"["  # what goes before the next item
+    rest = iter(items)
+    for item in rest:
+        if type(item) not in _SCALARS:
+            out.write(sep + pad)
+            sep = b","
             _value(item, out, depth + 1)
             del item  # released before the next one is made
+            continue
+        batch = [item, *islice(rest, BATCH - 1)]
+        try:
+            inner = _dumps(batch, depth)[1 : -(2 + 2 * depth)]  # the items, without [ and \n]
+        except TypeError:
+            for one in batch:
+                out.write(sep + pad)
+                sep = b","
+                _value(one, out, depth + 1)
         else:
-            batch.append(item)
-            if len(batch) >= BATCH:
-                flush()
-    flush()
-    out.write(b"[]" if state[0] == b"[" else b"\n" + b"  " * depth + b"]")
+            out.write(sep + inner)
+            sep = b","
+        del batch
+    out.write(b"[]" if sep == b"[" else b"\n" + b"  " * depth + b"]")
