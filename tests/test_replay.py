@@ -19,7 +19,8 @@ from inspector.core.capture.writer import CaptureWriter
 from inspector.core.events.sse import decode_all
 from inspector.core.providers import REGISTRY
 from inspector.core.replay import replayer as replayer_module
-from inspector.core.replay.plan import Step, split_body
+from inspector.core.replay.cuts import split_body
+from inspector.core.replay.plan import Step
 from inspector.core.replay.replayer import Replayer, replay_plan
 
 TOOLS = [

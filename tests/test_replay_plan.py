@@ -5,6 +5,7 @@ event) gave, on every recorded stream and on hand-made edge cases."""
 from __future__ import annotations
 
 import gc
+import random
 from pathlib import Path
 
 import pytest
@@ -13,8 +14,8 @@ from conftest import all_real_fixtures
 from inspector.core.base.model import EventKind
 from inspector.core.capture.reader import load, load_bytes
 from inspector.core.events.sse import decode_all
-from inspector.core.replay import plan as plan_module
-from inspector.core.replay.plan import Plan, Step, body_cuts, split_body
+from inspector.core.replay.cuts import CutFinder, body_cuts, split_at, split_body
+from inspector.core.replay.plan import Plan, Step
 from inspector.core.replay.replayer import Replayer, replay_plan
 
 CORPUS = Path(__file__).parent / "clients" / "corpus"
@@ -81,10 +82,37 @@ def test_untimed_plan_equals_the_old_splitting_on_every_body() -> None:
         assert plan[-1] == Step(3, plan.clock, pieces[-1], plan.clock)
 
 
-def test_cuts_found_a_few_bytes_at_a_time_are_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(plan_module, "SPLIT_BYTES", 5)
+def _scanned(body: bytes, size: int) -> list[int]:
+    finder = CutFinder(body)
+    steps = 0
+    while not finder.scan(size):
+        steps += 1
+    assert steps >= (len(body) - 3) // max(size, 1) - 1  # it really went a slice at a time
+    return list(finder.cuts)
+
+
+def test_cuts_found_a_few_bytes_at_a_time_are_the_same() -> None:
     for body in EDGES + [p.read_bytes() for p in all_real_fixtures()[:4]]:
-        assert split_body(body) == (_old_pieces(body) if body else [])
+        for size in (1, 2, 5, 64):
+            pieces = split_at(body, _scanned(body, size))
+            assert pieces == (_old_pieces(body) if body else [])
+
+
+TOKENS = [b"data", b"data:", b"data: x", b":", b": c", b"\r", b"\n", b"\r\n", b"\xef\xbb\xbf",
+          b"x", b"\xff", b"\xe2\x82", b"event: y", b"id: 1", b"retry: 5", b"dat", b"a", b" ",
+          b"data x", b"\n\n"]  # fmt: skip
+
+
+def test_cuts_equal_the_decoders_event_ends_on_random_bodies() -> None:
+    rng = random.Random(1717)
+    for _ in range(3000):
+        body = b"".join(rng.choice(TOKENS) for _ in range(rng.randint(0, 14)))
+        expected: list[int] = []
+        for e in decode_all(body):
+            if e.kind != EventKind.ERROR and e.end > (expected[-1] if expected else 0):
+                expected.append(e.end)
+        assert list(body_cuts(body)) == expected, body
+        assert _scanned(body, rng.randint(1, 4)) == expected, body
 
 
 def test_several_bodies_continue_the_step_numbers() -> None:

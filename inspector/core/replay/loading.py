@@ -12,8 +12,8 @@ Invariants:
   early feeding; reading goes on, and once the capture is whole the replayer feeds it from
   the start, still a slice at a time. Whether the early feeding matched the replay is
   checked against the finished capture, never assumed. A raw body (no records) is split into
-  wire events a megabyte per slice, with :func:`inspector.core.replay.plan.split_body`'s cuts
-  (the plan keeps the body once, with an array of those cuts).
+  wire events ``SPLIT_BYTES`` at a time, with :func:`inspector.core.replay.cuts.split_body`'s
+  cuts (the plan keeps the body once, with an array of those cuts).
 - Quirk scanning (incremental) is done in the slices too: a view asking for quirks later
   finds little left to scan.
 - ``analysis`` is always the Analysis a front end should show: the one being fed (its
@@ -25,15 +25,14 @@ Invariants:
 from __future__ import annotations
 
 import time
-from array import array
 
 from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.base.provider import Providers
 from inspector.core.capture.reader import CaptureReader
 from inspector.core.capture.records import Attempt
-from inspector.core.events.sse import SSEDecoder
 from inspector.core.providers import REGISTRY
-from inspector.core.replay.plan import SPLIT_BYTES, Plan, event_cuts, offsets
+from inspector.core.replay.cuts import CutFinder
+from inspector.core.replay.plan import Plan
 from inspector.core.replay.replayer import Replayer
 from inspector.core.verdicts.tools import ToolRegistry
 
@@ -41,6 +40,8 @@ RECORDS_PER_READ = 500
 """Records read between two looks at the clock (a few milliseconds of work)."""
 STEPS_PER_FEED = 1000
 """Replay steps fed between two looks at the clock once the file is read (fallback path)."""
+SPLIT_BYTES = 1 << 18
+"""Bytes of a raw body scanned for its cuts between two looks at the clock."""
 
 
 class ProgressiveLoad:
@@ -67,11 +68,10 @@ class ProgressiveLoad:
         """Set once the file is read: the replay of the whole capture."""
         self.in_order = self.reader.capture.timed
         """Still feeding in file order (never for a raw body: it is split into wire events
-        once read, a megabyte per slice, then replayed)."""
+        once read, ``SPLIT_BYTES`` at a time, then replayed)."""
         self.plan = Plan()
         """The replay plan of what was fed, built as it is fed (the replayer's, if in order)."""
-        self._split: tuple[SSEDecoder, array[int]] | None = None  # a raw body being split
-        self._split_at = 0  # bytes of it decoded so far
+        self._split: CutFinder | None = None  # a raw body being split
         self._current: Attempt | None = None  # the attempt being fed
         self._fed: dict[int, int] = {}  # attempt number -> its chunks fed (0 for an empty one)
 
@@ -86,7 +86,7 @@ class ProgressiveLoad:
         the replay catches up."""
         r = self.replayer
         if r is None and not self.reader.capture.timed:
-            return self._split_at, self.reader.size
+            return self._split.pos if self._split else 0, self.reader.size
         if r is None or (r.at_end and r.position == 0):
             return self.reader.offset, self.reader.size
         return r.position, len(r.plan)
@@ -171,22 +171,18 @@ class ProgressiveLoad:
     # -- a raw body ------------------------------------------------------------------------
 
     def _split_raw(self, deadline: float) -> bool:
-        """Cut a raw body into one replay step per wire event (:func:`split_body`'s cuts), a
-        megabyte at a time; True once the plan is built."""
+        """Cut a raw body into one replay step per wire event (its cuts found by
+        :class:`~inspector.core.replay.cuts.CutFinder`), ``SPLIT_BYTES`` at a time; True once
+        the plan is built."""
         (attempt,) = self.reader.capture.attempts
         body = attempt.body
         if self._split is None:
-            self._split = (SSEDecoder(), offsets(len(body)))
-        decoder, cuts = self._split
-        while self._split_at < len(body):
-            piece = body[self._split_at : self._split_at + SPLIT_BYTES]
-            event_cuts(decoder.feed(piece), cuts)
-            self._split_at += len(piece)
+            self._split = CutFinder(body)
+        finder = self._split
+        while not finder.scan(SPLIT_BYTES):
             if time.perf_counter() >= deadline:
                 return False
-        event_cuts(decoder.close(), cuts)
-        self.plan.add_body(attempt.number, body, cuts)
-        self._split = None
+        self.plan.add_body(attempt.number, body, finder.cuts)
         return True
 
     # -- the end of the file -------------------------------------------------------------

@@ -13,32 +13,26 @@ Invariants:
   ``times`` are sequences computed on the fly: a body is never held twice, nor a tuple, bytes
   or float kept per event.
 - A plan is timed or untimed throughout: mixing the two is a ValueError.
-- A body's cuts are :func:`split_body`'s: after each wire event (comments included), errors
-  aside; a gap (blank lines, a BOM, a data-less block) goes with the event after it, a tail
-  after the last event with the last step.
+- A body's cuts are :mod:`inspector.core.replay.cuts`'s: after each wire event (comments
+  included), errors aside; a gap (blank lines, a BOM, a data-less block) goes with the event
+  after it, a tail after the last event with the last step.
 """
 
 from __future__ import annotations
 
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, MutableSequence, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import overload
 
 from inspector.core.analysis.rounds import ToolEvent
-from inspector.core.base.model import EventKind, SSEEvent
-from inspector.core.events.sse import SSEDecoder
+from inspector.core.replay.cuts import step_ends
 
 MergedStep = tuple[float, bytes | None, ToolEvent | None]
 """(recorded t, chunk or None, event or None), as :func:`inspector.core.analysis.rounds.merged`
 yields."""
-
-SPLIT_BYTES = 1 << 20
-"""Bytes of a body decoded at once while finding its cuts (bounds the events held at once)."""
-
-_ERROR = EventKind.ERROR
 
 
 @dataclass(frozen=True)
@@ -58,58 +52,6 @@ class Step:
     """A tool-loop event to add instead of a chunk (``data`` is then empty)."""
 
 
-def offsets(body_size: int) -> array[int]:
-    """An empty array fit for offsets into a body of ``body_size`` bytes (4 bytes each below
-    4 GiB)."""
-    return array("I" if body_size < 1 << 32 else "q")
-
-
-def event_cuts(events: Iterable[SSEEvent], cuts: MutableSequence[int]) -> MutableSequence[int]:
-    """Extend ``cuts`` in place with the offsets :func:`split_body` cuts at (each event's end,
-    errors aside, increasing): events may come in several batches. Returns ``cuts``."""
-    last = cuts[-1] if cuts else 0
-    for ev in events:
-        if ev.kind != _ERROR and ev.end > last:
-            last = ev.end
-            cuts.append(last)
-    return cuts
-
-
-def body_cuts(body: bytes) -> array[int]:
-    """:func:`split_body`'s cuts of ``body``, decoded a megabyte at a time."""
-    decoder, cuts = SSEDecoder(), offsets(len(body))
-    for at in range(0, len(body), SPLIT_BYTES):
-        event_cuts(decoder.feed(body[at : at + SPLIT_BYTES]), cuts)
-    return event_cuts(decoder.close(), cuts)  # type: ignore[return-value]
-
-
-def split_at(body: bytes, cuts: Sequence[int]) -> list[bytes]:
-    """``body`` cut at ``cuts`` (from :func:`event_cuts`); a tail goes with the last piece."""
-    ends = _ends(body, cuts)
-    return [body[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)] if body else []
-
-
-def split_body(body: bytes) -> list[bytes]:
-    """``body`` cut after each wire event (comments included); the pieces join to ``body``."""
-    return split_at(body, body_cuts(body))
-
-
-def _ends(body: bytes, cuts: Sequence[int]) -> array[int]:
-    """Each step's end offset: ``cuts`` with the last one moved to the body's end (a tail
-    goes with the last step); one step for a body without cuts (an empty one if it is). An
-    array from :func:`offsets` is taken over (changed in place), not copied."""
-    ends = offsets(len(body))
-    if isinstance(cuts, array) and cuts.typecode == ends.typecode:
-        ends = cuts
-    else:
-        ends.extend(cuts)
-    if not ends:
-        ends.append(len(body))
-    elif ends[-1] < len(body):
-        ends[-1] = len(body)
-    return ends
-
-
 class _Bodies(Sequence[tuple[float, bytes]]):
     """``(i * interval, piece)`` per step of an untimed plan, cut from its bodies on the fly."""
 
@@ -121,7 +63,7 @@ class _Bodies(Sequence[tuple[float, bytes]]):
         self.size = 0
 
     def add(self, body: bytes, cuts: Sequence[int]) -> None:
-        ends = _ends(body, cuts)
+        ends = step_ends(body, cuts)
         self.firsts.append(self.size)
         self.bodies.append(body)
         self.ends.append(ends)
@@ -295,9 +237,9 @@ class Plan(Sequence[Step]):
     def add_body(
         self, number: int, body: bytes, cuts: Sequence[int], interval: float = 0.05
     ) -> None:
-        """Append a raw body cut at ``cuts`` (:func:`body_cuts`; an array of offsets is taken
-        over, not copied), one step per wire event, ``interval`` seconds apart; every body of a
-        plan has the same interval."""
+        """Append a raw body cut at ``cuts`` (:func:`~inspector.core.replay.cuts.body_cuts`;
+        an array of offsets is taken over, not copied), one step per wire event, ``interval``
+        seconds apart; every body of a plan has the same interval."""
         pairs = self.pairs
         if not isinstance(pairs, _Bodies):
             if pairs:

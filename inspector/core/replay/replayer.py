@@ -40,7 +40,8 @@ from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.base.provider import Providers
 from inspector.core.capture.records import Attempt, Capture
 from inspector.core.providers import REGISTRY
-from inspector.core.replay.plan import Plan, body_cuts
+from inspector.core.replay.cuts import body_cuts
+from inspector.core.replay.plan import Plan
 from inspector.core.verdicts.tools import ToolRegistry
 
 
