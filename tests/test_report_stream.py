@@ -21,7 +21,7 @@ from inspector.core.capture.reader import load
 from inspector.core.providers import REGISTRY
 from inspector.core.reports import jsonreport, report
 from inspector.core.reports.clients import clients_verdict
-from inspector.core.reports.jsonreport import clients_json, json_doc
+from inspector.core.reports.jsonreport import clients_json, json_doc, quirk_json
 from inspector.core.reports.jsonstream import BATCH, materialize, write_json
 
 CORPUS = Path(__file__).resolve().parent / "clients" / "corpus"
@@ -125,7 +125,9 @@ def test_every_capture_written_as_made_is_the_whole_dump(path: Path) -> None:
     clients = clients_verdict(analysis)
     whole = report.to_json(analysis, str(path), clients)
     assert written(json_doc(analysis, str(path), clients)) == dumped(whole)
-    assert materialize(clients_json(clients)) == clients.to_json()  # the same shape
+    assert materialize(clients_json(clients)) == clients.to_json()  # the same shapes
+    for quirk in analysis.final.quirks:
+        assert materialize(quirk_json(quirk)) == quirk.to_json()
     assert whole["tool_calls"] == whole["attempts"][-1]["tool_calls"]
     assert whole["quirks"] == whole["attempts"][-1]["quirks"]
     lines = list(report.text_lines(analysis, str(path), True, clients))
@@ -152,3 +154,13 @@ def test_the_report_makes_one_call_dict_at_a_time(monkeypatch: pytest.MonkeyPatc
     assert max(alive_when_made) == 0
     monkeypatch.undo()
     assert out == dumped(report.to_json(analysis, str(path)))
+
+
+def test_a_quirk_is_written_in_its_own_shape_its_chunks_streamed() -> None:
+    analysis = analysis_of(CORPUS / "openai-chat" / "demo-keepalives.jsonl")
+    quirks = analysis.final.quirks
+    assert "keepalive_comments" in [q.code for q in quirks]
+    for quirk in quirks:
+        lazy = quirk_json(quirk)
+        assert not isinstance(lazy["chunks"], list)  # the quirk's own sequence, not a copy
+        assert materialize(lazy) == quirk.to_json()

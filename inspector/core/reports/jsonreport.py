@@ -85,9 +85,9 @@ def calls_json(view: AttemptView, validation: str, orphan: bool = False) -> Iter
 
 
 def quirk_json(q: Quirk) -> dict[str, Any]:
-    """One quirk in the ``--json`` shape, its chunks streamed (a keep-alive quirk has one per
-    comment)."""
-    return {**q.to_json(), "chunks": iter(q.chunks)}
+    """One quirk in :meth:`.Quirk.to_json`'s shape, its chunks streamed from the quirk's own
+    sequence, never copied (a keep-alive quirk has one per comment)."""
+    return {"code": q.code, "message": q.message, "chunks": iter(q.chunks)}
 
 
 def attempt_parts(view: AttemptView, validation: str = "structural") -> dict[str, Any]:
