@@ -108,6 +108,10 @@ def test_seqruns_equal_the_list_they_replace() -> None:
     assert [runs[i] for i in range(-len(want), len(want))] == want + want
     assert runs[2:5] == want[2:5] and 7 in runs and 8 not in runs
     assert runs.copy() == runs and runs.runs == 4  # 2..5, 7, 9..10, 12
+    runs.add_run(12, 20)  # joins the last run
+    runs.add_run(30, 32)
+    runs.add_run(0, 2)  # points back: merged at the next read
+    assert runs == [0, 1, 2, 3, 4, 5, 7, 9, 10, *range(12, 20), 30, 31] and runs.runs == 5
     million = SeqRuns(range(1, 1_000_001))
     assert len(million) == 1_000_000 and million.runs == 1 and million[-1] == 1_000_000
 

@@ -95,7 +95,7 @@ class WireScan:
         self._last_seq = -1
         self._tracks: dict[Any, LaneTrack] = {}
         self._ended: list[LaneTrack] = []  # tracks replaced by a new call at the same index
-        self._keepalive = SeqRuns()  # chunks of keep-alive deltas
+        self._keepalive = SeqRuns()  # chunks of keep-alive deltas that are no comment event
         self._tail: list[tuple[int, str]] = []  # the last text characters, with their chunks
         self._fields: dict[str, int] = {}  # wrong-type field description -> its first chunk
         self._ids: dict[str, LaneTrack] = {}  # real call id -> the track it opened
@@ -122,8 +122,8 @@ class WireScan:
                         else:
                             self._continuation(d)
                 elif d.kind == _KEEPALIVE:  # inline: once per keep-alive
-                    self._keepalive.append(d.seq)
-                    if d.raw is not None:
+                    if d.raw is not None:  # not one restating a comment (its event says it)
+                        self._keepalive.append(d.seq)
                         _other(d, self.seen)
                 else:
                     self._delta(d)
@@ -144,22 +144,38 @@ class WireScan:
 
     def _events(self, events: Sequence[SSEEvent]) -> None:
         """Comments and undecodable bytes among the events since the last call, read a slice
-        at a time (a compact event log builds its events per slice)."""
+        at a time (a compact event log builds its events per slice); consecutive comments are
+        added as one run (a million keep-alives in a row: one call, not a million)."""
         seen = self.seen
-        keep = seen.hits.get("keepalive_comments")
         n = len(events)
-        for lo in range(self.events_done, n, _SLICE):
-            for ev in events[lo : min(lo + _SLICE, n)]:
+        lo = hi = -1  # the run of comments being read: seqs lo..hi-1
+        for start in range(self.events_done, n, _SLICE):
+            for ev in events[start : min(start + _SLICE, n)]:
                 kind = ev.kind
                 if kind == _COMMENT:
-                    if keep is not None:  # the common case, a million times: no note to make
-                        keep.append(ev.seq)
+                    seq = ev.seq
+                    if seq == hi:
+                        hi += 1
                         continue
-                    seen.add("keepalive_comments", ev.seq, f"{ev.comment.strip()!r}")
-                    keep = seen.hits["keepalive_comments"]
+                    if hi > lo:
+                        self._comments(lo, hi, None)
+                    if "keepalive_comments" not in seen.hits:
+                        self._comments(seq, seq + 1, f"{ev.comment.strip()!r}")
+                        lo = hi = seq + 1
+                    else:
+                        lo, hi = seq, seq + 1
                 elif kind == _ERROR:
                     seen.add("invalid_utf8", ev.seq, ev.data)
+        if hi > lo:
+            self._comments(lo, hi, None)
         self.events_done = n
+
+    def _comments(self, lo: int, hi: int, note: str | None) -> None:
+        """Comment events ``lo``..``hi - 1`` (the first one's text makes the note)."""
+        self.seen.add("keepalive_comments", lo, note)
+        runs = self.seen.hits["keepalive_comments"]
+        assert isinstance(runs, SeqRuns)  # a compact Seen
+        runs.add_run(lo + 1, hi)
 
     def chunks(self, code: str) -> Sequence[int]:
         """``code``'s hits so far, ascending and de-duplicated (kept so as they come: the scan

@@ -60,6 +60,24 @@ class SeqRuns(Sequence[int]):
         self._count += 1
         self._offsets = None
 
+    def add_run(self, lo: int, hi: int) -> None:
+        """Add ``lo``..``hi - 1`` (nothing when ``hi <= lo``): O(1) in order, as ``append``."""
+        if hi <= lo:
+            return
+        stops = self._stops
+        if self._pending is None and stops and lo == stops[-1]:
+            stops[-1] = hi
+            self._count += hi - lo
+            self._offsets = None
+        elif self._pending is None and (not stops or lo > stops[-1]):
+            self._starts.append(lo)
+            stops.append(hi)
+            self._count += hi - lo
+            self._offsets = None
+        else:
+            for seq in range(lo, hi):
+                self.append(seq)
+
     def copy(self) -> SeqRuns:
         """An independent copy (O(runs))."""
         self._settle()
