@@ -148,12 +148,12 @@ class OpenAIChatDialect(OwnDialect):
                             append(Delta(seq, _META, {"role": role}, craw))
                         r = delta.get("reasoning_content")
                         if r is not None:
-                            text_field(seq, _REASONING, f"choices[{k}].delta.reasoning_content", r,
-                                  craw, obj, append)  # fmt: skip
+                            text_field(seq, _REASONING, f"choices[{k}].delta.reasoning_content",
+                                       r, craw, obj, append)  # fmt: skip
                         r2 = delta.get("reasoning")
                         if r2 is not None and r2 != r:
-                            text_field(seq, _REASONING, f"choices[{k}].delta.reasoning", r2, craw,
-                                  obj, append)  # fmt: skip
+                            text_field(seq, _REASONING, f"choices[{k}].delta.reasoning", r2,
+                                       craw, obj, append)  # fmt: skip
                         c = delta.get("content")
                         if c is not None:
                             text_field(
@@ -168,7 +168,7 @@ class OpenAIChatDialect(OwnDialect):
                         for e in tcs:
                             # Fast path: a dict entry with an integer (or absent) index and
                             # string (or absent) id and name, whose function is a dict with
-                            # string (or absent) arguments. Anything else goes through odd_entry().
+                            # string (or absent) arguments. Anything else: odd_entry().
                             if type(e) is dict:
                                 fn = e.get("function", OMITTED)
                                 if type(fn) is dict:
