@@ -17,7 +17,7 @@ Invariants:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -108,6 +108,12 @@ class ReplicaRun(ABC):
     @abstractmethod
     def feed(self, event: SSEEvent) -> None:
         """Read one wire event (raise :class:`ClientRaised` where the library would)."""
+
+    def relevant(self, events: Sequence[SSEEvent]) -> Iterable[SSEEvent]:
+        """The events of ``events`` (the exchange's) this run must be fed, in order: every
+        one unless the run knows that feeding any other would change nothing and raise
+        nothing (then the driver feeds only these: a flood of comments costs nothing)."""
+        return events
 
     @abstractmethod
     def finish(self) -> list[HandedCall]:

@@ -230,7 +230,7 @@ def run_replica(
     at: int | None = first  # where a raise would be: open -> first event, finish -> last
     try:
         run = replica.open(exchange)
-        for event in events:
+        for event in run.relevant(events):
             at = event.seq
             run.feed(event)
             if run.touched:

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import json
 from abc import abstractmethod
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -160,6 +161,22 @@ def _last(wire: Dispatches, exchange: Exchange) -> tuple[int, ClientRaised] | No
 # -- a replica run over the SDK's chunks -----------------------------------------------------
 
 
+def _stops(seqs: Sequence[int], last: int | None) -> Iterator[int]:
+    """The distinct pins (never below 0) of ``seqs`` (ascending) and then ``last``."""
+    prev = -1
+    for seq in seqs:
+        if seq > prev:
+            prev = seq
+            yield seq
+        elif prev < 0:
+            prev = 0
+            yield 0
+    if last is not None and last > prev:
+        yield last
+    elif last is not None and prev < 0:
+        yield 0
+
+
 def _copy(raised: ClientRaised) -> ClientRaised:
     """A shared raise, raised afresh (each run gets its own exception object)."""
     return ClientRaised(raised.type, raised.message)
@@ -209,6 +226,15 @@ class SdkChunkRun(ReplicaRun):
         last = self._sdk_last
         if last is not None and self._sdk_next == len(seqs) and last[0] <= at:
             raise _copy(last[1])
+
+    def relevant(self, events: Sequence[SSEEvent]) -> Iterable[SSEEvent]:
+        """Only the events a dispatch or the SDK's last raise is pinned to (each once; a pin
+        before the first event is the first event): at any other, :meth:`feed` does
+        nothing. Every event when they are not numbered by position."""
+        if not events or events[0].seq != 0 or events[-1].seq != len(events) - 1:
+            return events
+        last = self._sdk_last
+        return (events[seq] for seq in _stops(self._sdk_seqs, last[0] if last else None))
 
     def finish(self) -> list[HandedCall]:
         while self._sdk_next < len(self._sdk_seqs):

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from array import array
+from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import suppress
@@ -234,17 +235,26 @@ def _from_events(events: Sequence[SSEEvent]) -> Dispatches:
 
 class _Pins:
     """Pins byte offsets to inspector events, never decreasing. Offsets are asked in
-    ascending order: each search gallops forward from the last one (a few event reads per
-    dispatch, however many comments lie between)."""
+    ascending order: each search starts from the last one, bisecting the events' end offsets
+    when the events can give them as a column (no event built), else galloping over the
+    events (a few event reads per dispatch, however many comments lie between)."""
 
     def __init__(self, events: Sequence[SSEEvent]) -> None:
         self.events = events
         self.last = -1
         """The last event known to end at or before the last offset asked."""
         self.floor = -1
+        offsets = getattr(events, "offsets", None)
+        numbered = bool(events) and events[0].seq == 0 and events[-1].seq == len(events) - 1
+        self.ends: Sequence[int] | None = offsets()[1] if callable(offsets) and numbered else None
+        """The events' end offsets, when they come as a column (events numbered by position:
+        an index is then its seq)."""
 
     def _ending_by(self, offset: int) -> int:
         """The index of the last event ending at or before ``offset`` (-1: none)."""
+        if self.ends is not None:
+            self.last = bisect_right(self.ends, offset, max(self.last, 0)) - 1
+            return self.last
         events, count = self.events, len(self.events)
         low, step = self.last, 1
         high = low + step
@@ -264,7 +274,8 @@ class _Pins:
     def at(self, offset: int) -> int:
         """The last event ending at or before ``offset``."""
         k = self._ending_by(offset)
-        self.floor = max(self.floor, self.events[k].seq if k >= 0 else -1)
+        seq = k if self.ends is not None or k < 0 else self.events[k].seq
+        self.floor = max(self.floor, seq)
         return self.floor
 
     def bad_line(self, start: int, end: int) -> int:

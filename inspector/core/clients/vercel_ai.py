@@ -40,6 +40,7 @@ arguments), and the SDK's retries (the runner sets ``maxRetries: 0``).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from http import HTTPStatus
 from typing import Any, ClassVar, Final
 
@@ -156,6 +157,15 @@ class _Run(ReplicaRun):
         self.tracker = Tracker(self.calls, self.touched)
         self.finished = False
         self.last = _unterminated_last(exchange)
+
+    def relevant(self, events: Sequence[SSEEvent]) -> Iterable[SSEEvent]:
+        """Only dispatched events: comments and errors are never read (picked without
+        building the others, where the events can say which they are)."""
+        select = getattr(events, "select", None)
+        if callable(select):
+            picked: Iterable[SSEEvent] = select(EventKind.EVENT)
+            return picked
+        return (event for event in events if event.kind == EventKind.EVENT)
 
     def feed(self, event: SSEEvent) -> None:
         if event.kind != EventKind.EVENT or event.seq == self.last or event.data == "[DONE]":
