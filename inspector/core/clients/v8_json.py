@@ -91,12 +91,21 @@ _DECODER: Final = json.JSONDecoder(
 """Python's C parser, giving JavaScript's values (``json.loads`` with these hooks, built once)."""
 
 
+_PLAIN_DECODER: Final = json.JSONDecoder(
+    parse_int=float, parse_float=float, parse_constant=_no_constant
+)
+""":data:`_DECODER` for text with no key that may be an array index (no reordering due)."""
+_MAYBE_INDEX_KEY: Final = re.compile(r'"(?:[0-9]|\\u003[0-9])')  # a digit, maybe escaped
+
+
 def parse(text: str) -> Any:
     """``JSON.parse(text)`` (see the module's invariants). Python's C parser reads what both
     accept (the same grammar but for ``NaN``/``Infinity``); V8's words come from the model
-    below, which only runs on text that fails."""
+    below, which only runs on text that fails. Objects are only reordered (a Python hook per
+    object) when some string starts with a digit: some key may be an array index."""
+    decoder = _DECODER if _MAYBE_INDEX_KEY.search(text) else _PLAIN_DECODER
     try:
-        return _DECODER.decode(text)
+        return decoder.decode(text)
     except (ValueError, RecursionError):
         pass
     try:
