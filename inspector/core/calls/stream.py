@@ -25,6 +25,7 @@ Invariants:
 from __future__ import annotations
 
 import builtins
+from array import array
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import accumulate
@@ -115,7 +116,7 @@ class StreamState:
         one (see :meth:`SSEDecoder.feed_many`); return how many wire events they completed.
 
         They are decoded about ``SLICE`` bytes at a time, and a larger chunk alone in slices."""
-        ends = list(accumulate(map(len, map(_data, chunks))))
+        ends = array("q", accumulate(map(len, map(_data, chunks))))  # no int object each
         n = lo = done = 0
         while lo < len(ends):
             hi = bisect_right(ends, done + SLICE, lo)
