@@ -36,12 +36,11 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-import orjson
-
 from inspector.core.base.model import OMITTED, Delta, DeltaKind, EventKind, SSEEvent, ToolCallDelta
 from inspector.core.base.provider import Provider
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.wirefield import WIRE_FIELD_TYPE, describe, field_problem, is_key
+from inspector.core.verdicts.deltaquirks import delta_quirks
 from inspector.core.verdicts.lanetrack import LaneTrack
 from inspector.core.verdicts.seen import Seen, lane, real
 from inspector.core.verdicts.seqruns import SeqRuns
@@ -115,6 +114,16 @@ class WireScan:
                     if d.seq != self._last_seq:
                         self._per_chunk.clear()
                         self._last_seq = d.seq
+                    if (
+                        d.id is OMITTED
+                        and d.name is OMITTED
+                        and type(d.index) is int
+                        and d.extra is None
+                        and not d.final
+                        and not d.args_object
+                    ):
+                        self._plain(d)
+                        continue
                     self._fragment(d)
                     if is_key(d.index):
                         if d.final:
@@ -124,7 +133,7 @@ class WireScan:
                 elif d.kind == _KEEPALIVE:  # inline: once per keep-alive
                     if d.raw is not None:  # not one restating a comment (its event says it)
                         self._keepalive.append(d.seq)
-                        _other(d, self.seen)
+                        delta_quirks(d, self.seen)
                 else:
                     self._delta(d)
         self.deltas_done = n
@@ -140,7 +149,7 @@ class WireScan:
             if problem is not None:
                 self._wrong_type(d.seq, describe(problem))
                 return
-        _other(d, self.seen)
+        delta_quirks(d, self.seen)
 
     def _events(self, events: Sequence[SSEEvent]) -> None:
         """Comments and undecodable bytes among the events since the last call, read a slice
@@ -218,6 +227,26 @@ class WireScan:
             count = self._per_chunk[key] = self._per_chunk.get(key, 0) + 1
             if count == 2:
                 seen.add("duplicate_index_in_chunk", d.seq, f"index {d.index}")
+
+    def _plain(self, d: ToolCallDelta) -> None:
+        """The common fragment, checked as :meth:`_fragment` and :meth:`_continuation` would:
+        arguments only, at an integer index of the first choice, no identity at all."""
+        key = d.index  # its lane (choice 0)
+        if self._duplicate_index:
+            count = self._per_chunk[key] = self._per_chunk.get(key, 0) + 1
+            if count == 2:
+                self.seen.add("duplicate_index_in_chunk", d.seq, f"index {d.index}")
+        track = self._tracks.get(key)
+        if track is None:
+            self._open(key, d)
+            return
+        seqs = track.continuations
+        if isinstance(seqs, list):
+            seqs.append(d.seq)
+        else:
+            track.continuations = [d.seq]
+        if not track.identified and type(d.arguments) is str and d.arguments:
+            track.early_at(d.seq)
 
     def _continuation(self, d: ToolCallDelta) -> None:
         """Fragments at an index seen before are continuations, whatever a policy makes of them."""
@@ -340,42 +369,3 @@ class WireScan:
             tail.insert(0, (s, text[-need:]))
             need -= len(text)
         self._tail = tail
-
-
-def _other(d: Delta, seen: Seen) -> None:
-    kind = d.kind
-    if kind == DeltaKind.ERROR:
-        raw = d.raw if isinstance(d.raw, dict) else {}
-        if raw.get("wire") != "decode":
-            seen.add("error_after_200", d.seq, str(d.value)[:120])
-    elif kind == DeltaKind.USAGE:
-        if isinstance(d.raw, dict) and d.raw.get("choices") == []:
-            seen.add("usage_only_chunk", d.seq)
-    elif kind == DeltaKind.META:
-        if isinstance(d.value, dict) and d.value.get("role") == "":
-            seen.add("empty_role", d.seq)
-    elif kind == DeltaKind.KEEPALIVE:
-        if isinstance(d.raw, str) and d.raw.lstrip().startswith(":"):
-            seen.add("keepalive_in_data", d.seq, repr(d.raw[:40]))
-    elif kind == DeltaKind.UNKNOWN and isinstance(d.value, dict) and "undecodable" in d.value:
-        joined = _joined_events(d.raw)
-        if joined:
-            seen.add("events_not_separated", d.seq, f"{joined} JSON values in one event")
-        else:
-            seen.add("undecodable_data", d.seq, str(d.value["undecodable"])[:80])
-
-
-def _joined_events(data: Any) -> int:
-    """How many whole events ``data`` holds when it is several JSON values on lines of their own
-    (``data:`` lines with no blank line between them, joined by the SSE decoder); else 0."""
-    if not isinstance(data, str) or "\n" not in data:
-        return 0
-    lines = [line for line in data.split("\n") if line.strip()]
-    for line in lines:
-        if line.strip() == "[DONE]":
-            continue
-        try:
-            orjson.loads(line)
-        except orjson.JSONDecodeError:
-            return 0
-    return len(lines) if len(lines) > 1 else 0
