@@ -131,3 +131,22 @@ def test_a_million_keepalives_make_one_quirk_of_two_runs() -> None:
     assert isinstance(quirk.chunks, SeqRuns) and quirk.chunks.runs == 2
     assert quirk.chunks == list(range(1, 20_001)) + list(range(20_002, 40_002))
     assert quirk.to_json()["chunks"] == list(quirk.chunks)
+
+
+def test_a_round_lists_its_calls_lazily_for_a_streamed_report() -> None:
+    analysis = analyze(
+        b'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":'
+        b'{"name":"f","arguments":"{}"}},{"index":1,"id":"b","function":{"name":"g",'
+        b'"arguments":"{}"}}]},"finish_reason":"tool_calls"}]}\n\ndata: [DONE]\n\n'
+    )
+    (rnd,) = analysis.rounds
+    whole, lazy = rnd.to_json(), rnd.to_json(lazy=True)
+    assert not isinstance(lazy["tool_calls"], list)
+    assert (
+        list(lazy["tool_calls"])
+        == whole["tool_calls"]
+        == [
+            {"slot": 0, "id": "a", "name": "f"},
+            {"slot": 1, "id": "b", "name": "g"},
+        ]
+    )

@@ -178,18 +178,23 @@ class Round:
         streaming = max(0.0, max(r.completed.t for r in results if r.completed) - end)
         return max(0.0, sequential - streaming)
 
-    def to_json(self) -> dict[str, Any]:
-        """The ``analyze --json`` shape (``rounds`` entries)."""
+    def to_json(self, lazy: bool = False) -> dict[str, Any]:
+        """The ``analyze --json`` shape (``rounds`` entries); ``lazy``: its ``tool_calls`` an
+        iterator of their entries (a writer that streams the report makes each as it writes
+        it, not 200,000 at once)."""
         st = self.final.state
         end = self.stream_end
+        calls = (
+            {"slot": v.call.slot, "id": plain(v.effective_id), "name": plain(v.name)}
+            for v in self.final.verdicts
+            if not v.orphan
+        )
         return {
             "round": self.number,
             "attempts": [v.number for v in self.attempts],
             "finish_reason": st.finish_reason,
             "text": st.full_text,
-            "tool_calls": [{"slot": v.call.slot, "id": plain(v.effective_id),
-                            "name": plain(v.name)}
-                           for v in self.final.verdicts if not v.orphan],
+            "tool_calls": calls if lazy else list(calls),
             "tool_results": [{**r.to_json(), "saved": round(r.saved(end), 6) if end else 0.0}
                              for r in self.results],
             "stream_end": end,
