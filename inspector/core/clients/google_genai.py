@@ -39,6 +39,7 @@ and validation of fields off the function-call path (usage, safety ratings, fini
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from http import HTTPStatus
 from typing import Any, ClassVar, Final
@@ -130,6 +131,10 @@ def cut_raise(exchange: Exchange) -> ClientRaised | None:
     return None
 
 
+_RAW_IN_STRING: Final = re.compile(r'["\\]')
+_RAW_OUTSIDE: Final = re.compile(r'["{}]')
+
+
 class _RawJson:
     """``_RawJsonLineBuffer``: lines kept until their braces balance outside strings."""
 
@@ -140,20 +145,21 @@ class _RawJson:
         self.escaped = False
 
     def add(self, line: str) -> str | None:
-        for c in line:
+        i, n = 0, len(line)
+        while i < n:  # only quotes, backslashes and braces are visited
+            if self.in_string and self.escaped:
+                self.escaped, i = False, i + 1
+                continue
+            found = (_RAW_IN_STRING if self.in_string else _RAW_OUTSIDE).search(line, i)
+            if found is None:
+                break
+            c, i = found.group(), found.end()
             if self.in_string:
-                if self.escaped:
-                    self.escaped = False
-                elif c == "\\":
-                    self.escaped = True
-                elif c == '"':
-                    self.in_string = False
+                self.escaped, self.in_string = c == "\\", c == "\\"
             elif c == '"':
                 self.in_string = True
-            elif c == "{":
-                self.depth += 1
-            elif c == "}":
-                self.depth -= 1
+            else:
+                self.depth += 1 if c == "{" else -1
         self.lines.append(line)
         return self.flush() if self.depth == 0 else None
 
