@@ -194,15 +194,18 @@ class LaneWidget(QFrame):
         self._finished_for = None
         self._refresh(mode)
 
-    def sync(self, verdict: CallVerdict | None, mode: str, rows: bool = True) -> None:
-        """Once per flush: new buffer text, header and completion state, and (with ``rows``)
-        the new fragment rows."""
+    def sync(
+        self, verdict: CallVerdict | None, mode: str, rows: bool = True, streaming: bool = False
+    ) -> None:
+        """Once per flush: new buffer text (out of sight it may wait while data streams in:
+        :meth:`TailBuffer.follow`), header and completion state, and (with ``rows``) the new
+        fragment rows."""
         if self.call is None:
             return
         self.verdict = verdict
         if rows:
             self.model.sync()
-        self.buffer.follow(self.call)
+        self.buffer.follow(self.call, streaming)
         self._refresh(mode)
 
     def _refresh(self, mode: str) -> None:
@@ -230,9 +233,9 @@ class LaneWidget(QFrame):
         label, light, dark = lane_verdict(v, call, mode)
         colour = dark if theme.is_dark() else light
         repaired = v.repaired_id if v else None
-        dropped = (
-            call.dropped_count if rows >= len(call.fragments) else call.accepted[:rows].count(False)
-        )
+        dropped = call.dropped_count  # of the rows on show: counted only when some were
+        if dropped and rows < len(call.fragments):  # dropped (empty-id literal), else O(1)
+            dropped = call.accepted[:rows].count(False)
         written = written_as(call)  # a call written in the text has no wire index
         where = f"<b>from text</b> ({escape(written)})" if written else _ident("index", call.index)
         header = (

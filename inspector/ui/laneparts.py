@@ -11,6 +11,9 @@ Invariants:
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTextEdit, QWidget
@@ -43,12 +46,13 @@ class TailBuffer(QPlainTextEdit):
         self.start = self.shown = self._parts = 0
 
     def show_call(self, call: ToolCall) -> None:
-        """Show ``call``'s arguments afresh (their tail)."""
-        args = call.arguments
-        self.start = max(0, len(args) - BUFFER_TAIL)
-        self.setPlainText(args[self.start :])
-        self.shown, self._parts = len(args), len(call.parts)
-        note = f"showing the last {BUFFER_TAIL:,} of {len(args):,} characters"
+        """Show ``call``'s arguments afresh (their tail, read from the last pieces: never the
+        whole text, which a streaming lane would join on every flush)."""
+        tail = tail_of(call.parts, BUFFER_TAIL)
+        self.start = call.length - len(tail)
+        self.setPlainText(tail)
+        self.shown, self._parts = call.length, len(call.parts)
+        note = f"showing the last {len(tail):,} of {call.length:,} characters"
         self.setToolTip(note if self.start else "")
 
     def keep_for(self, old: ToolCall | None, call: ToolCall) -> bool:
@@ -61,13 +65,16 @@ class TailBuffer(QPlainTextEdit):
         self._parts = len(call.parts)
         return True
 
-    def follow(self, call: ToolCall) -> None:
+    def follow(self, call: ToolCall, streaming: bool = False) -> None:
         """Once per flush: append what arrived since (or show the tail afresh when the text
-        on show would grow past twice the tail)."""
+        on show would grow past twice the tail). While data streams in (``streaming``), a
+        buffer scrolled out of sight is not shown afresh: it catches up at a flush that finds
+        it in sight, or once the stream stands still."""
         if call.length <= self.shown:
             return
         if call.length - self.start > 2 * BUFFER_TAIL:
-            self.show_call(call)
+            if not (streaming and self.visibleRegion().isEmpty()):
+                self.show_call(call)
             return
         new = "".join(call.parts[self._parts :])
         cursor = self.textCursor()
@@ -102,6 +109,21 @@ class TailBuffer(QPlainTextEdit):
         return True
 
 
+_FIGURES = re.compile(r"[0-9]")
+
+
+def tail_of(parts: Sequence[str], limit: int) -> str:
+    """The last ``limit`` characters of ``"".join(parts)``, joining only the last pieces."""
+    pieces: list[str] = []
+    size, i = 0, len(parts)
+    while i > 0 and size < limit:
+        i -= 1
+        pieces.append(parts[i])
+        size += len(parts[i])
+    text = "".join(reversed(pieces))
+    return text[size - limit :] if size > limit else text
+
+
 class StatusLabel(QLabel):
     """A rich-text status line of a fixed size that follows its text and width: a base line
     (verdict and counts, replaced on every change) and notes under it, one per kind (the JSON
@@ -112,6 +134,7 @@ class StatusLabel(QLabel):
         self.setTextFormat(Qt.TextFormat.RichText)
         self.setWordWrap(True)
         self._size = (0, 0)
+        self._shape = (0, "")  # last measured: the width and the text, its figures as 0
         self._base = ""
         self._notes: dict[str, str] = {}
         self._measure = QLabel(self)  # a hidden twin: a label's own heightForWidth never
@@ -139,8 +162,15 @@ class StatusLabel(QLabel):
         self.fit(width)
 
     def fit(self, width: int) -> None:
-        """Take ``width`` and the height the text needs there."""
+        """Take ``width`` and the height the text needs there. The text is measured again only
+        when its shape changed, not when only its figures did (digits share one width in the
+        UI fonts): a streaming lane's counts change on every flush, and measuring rich text
+        costs most of a millisecond."""
         width = max(width, 50)
+        shape = (width, _FIGURES.sub("0", self.text()))
+        if shape == self._shape:
+            return
+        self._shape = shape
         self._measure.setText(self.text())
         size = (width, self._measure.heightForWidth(width))
         if size != self._size:

@@ -68,8 +68,9 @@ class LanesView(QScrollArea):
         bar.rangeChanged.connect(lambda _lo, _hi: self._show_hint())
         bar.valueChanged.connect(lambda _v: self._show_hint())
 
-    def rebind(self, view: AttemptView | None, mode: str) -> None:
-        """Bind lanes to the current calls (after a re-judge, seek or new file)."""
+    def rebind(self, view: AttemptView | None, mode: str, new_lanes: int | None = None) -> None:
+        """Bind lanes to the current calls (after a re-judge, seek or new file), building at
+        most ``new_lanes`` lanes (None: all it takes); :meth:`sync` adds the others."""
         old, self._mode, self.bound_to = self.bound_to, mode, view
         # A rewound replay (F5, a seek back) will show the same calls again: hidden lanes keep
         # their place in the row, so a lane that reappears mid-replay is only painted, without
@@ -105,9 +106,14 @@ class LanesView(QScrollArea):
             if policy.retainSizeWhenHidden() != rewound:
                 policy.setRetainSizeWhenHidden(rewound)
                 lane.setSizePolicy(policy)
+        built = 0
         for i, call in enumerate(calls):
-            lane = self.lanes[i] if i < len(self.lanes) else self._add_lane()
-            lane.bind(
+            if i >= len(self.lanes):
+                if new_lanes is not None and built >= new_lanes:
+                    break
+                self._add_lane()
+                built += 1
+            self.lanes[i].bind(
                 call,
                 verdicts[i] if i < len(verdicts) else None,
                 view.state.events if view else (),
@@ -117,28 +123,34 @@ class LanesView(QScrollArea):
         self._show_empty(view)
         self._show_hint()
 
-    def sync(self, view: AttemptView | None, rows: bool = True) -> bool:
-        """Once per flush: new lanes for new calls, then each lane's own sync (fragment rows
-        only with ``rows``: announcing rows repaints every table, see MainWindow._on_flush).
-        True when a lane appeared (its first paint is this flush's big cost)."""
+    def sync(
+        self, view: AttemptView | None, rows: bool = True, new_lanes: int | None = None
+    ) -> bool:
+        """Once per flush: new lanes for new calls (at most ``new_lanes``; None: all), then
+        each lane's own sync (fragment rows only with ``rows``: announcing rows repaints every
+        table, see DocumentViews.on_flush). ``new_lanes`` says data streams in: lanes out of
+        sight may then wait to show their text afresh. True when a lane appeared (building
+        and first painting it is this flush's big cost)."""
         if view is None:
             return False
         calls, verdicts = view.state.calls, view.verdicts
-        added = False
+        added = 0
         for i, call in enumerate(calls):
             v = verdicts[i] if i < len(verdicts) else None
             if i >= len(self.lanes):
+                if new_lanes is not None and added >= new_lanes:
+                    break
                 self._add_lane().bind(call, v, view.state.events, self._mode)
-                added = True
+                added += 1
             elif self.lanes[i].call is not call:
                 self.lanes[i].bind(call, v, view.state.events, self._mode)
             else:
-                self.lanes[i].sync(v, self._mode, rows)
+                self.lanes[i].sync(v, self._mode, rows, streaming=new_lanes is not None)
         self._results(view)
         self._show_empty(view)
         if added:
             self._show_hint()
-        return added
+        return added > 0
 
     def _show_empty(self, view: AttemptView | None) -> None:
         """The placeholder of an attempt without calls; "(yet)" only while it streams."""

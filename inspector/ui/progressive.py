@@ -6,9 +6,15 @@ Invariants:
   of a second), so it alone runs on a worker thread; the bytes come back whole through a
   queued signal. One thread owns the core: no locks, no torn reads.
 - Slices run from a 1-ms timer (not 0: other timers, the replay clock among them, get their
-  turn) and last at most ``LOAD_SLICE`` seconds, so input is handled between them and the
+  turn) and last about ``LOAD_SLICE`` seconds, so input is handled between them and the
   window is usable from the first records; ``flush`` asks for a view flush every
-  ``LOAD_FLUSH`` seconds.
+  ``LOAD_FLUSH`` seconds, in a tick of its own (a tick is one slice, one flush or one piece
+  of work ahead of the views, never two: the loop is held for the longest of them, not their
+  sum).
+- Whole-stream work the views would ask for in one go is done ahead of them, in ticks of its
+  own: the verdicts when an attempt or a call begins (resolving the tools; validating the
+  call that closed), and once the file is in each attempt's verdicts and quirks; the views
+  then find them cached, and rebind to the replay (``finished``) from caches.
 - A read that was cancelled, or overtaken by another, is dropped when its bytes arrive.
 - ``progress`` reports (done, total), then (-1, 0) when loading stops for any reason: after
   ``finished`` or ``kept``, so whoever hears it finds the document showing what came of it.
@@ -19,15 +25,18 @@ from __future__ import annotations
 import gc
 import threading
 import time
+from collections import deque
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from inspector.core.analysis.session import AttemptView
 from inspector.core.base.errors import InspectorError
 from inspector.core.capture.reader import read_file
 
 from .sources import LoadingSource, ReplaySource
 
-LOAD_SLICE = 0.025
+LOAD_SLICE = 0.02
 """Seconds of reading and feeding per slice (the longest the event loop waits for one)."""
 LOAD_FLUSH = 0.1
 """Seconds between view flushes while a file loads (views catch up 10 times a second)."""
@@ -61,6 +70,10 @@ class ProgressiveOpen(QObject):
         self._timer.setInterval(1)
         self._timer.timeout.connect(self._slice)
         self._flushed = 0.0
+        self._ending: ReplaySource | None = None  # the file is in: its replay, shown next
+        self._todo: deque[Callable[[], object]] = deque()  # work ahead of the views
+        self._judged: tuple[AttemptView, int] | None = None  # (attempt, calls) last judged
+        self._fed = False  # a slice ran since the last flush
         self._file_read.connect(self._on_file_read)
 
     @property
@@ -91,7 +104,8 @@ class ProgressiveOpen(QObject):
 
     def feed(self, source: LoadingSource) -> None:
         """Feed ``source`` (the file just read, now on show) a slice at a time."""
-        self.source = source
+        self.source, self._ending, self._judged, self._fed = source, None, None, False
+        self._todo.clear()
         self.progress.emit(*source.progress)
         self._flushed = time.monotonic()
         self._timer.start()
@@ -110,8 +124,7 @@ class ProgressiveOpen(QObject):
         source = self.source
         if source is None:
             return
-        self._timer.stop()
-        self.source = None
+        self._forget()
         self.kept.emit(source.kept())
         self.progress.emit(-1, 0)
 
@@ -121,9 +134,14 @@ class ProgressiveOpen(QObject):
             self.reading = None
             self.progress.emit(-1, 0)
         if self.source is not None:
-            self._timer.stop()
-            self.source = None
+            self._forget()
             self.progress.emit(-1, 0)
+
+    def _forget(self) -> None:
+        """Feeding stops: nothing of the source is kept here (it may be hundreds of MB)."""
+        self._timer.stop()
+        self.source = self._ending = self._judged = None
+        self._todo.clear()
 
     def _on_file_read(self, token: int, path: str, data: bytes, error: str) -> None:
         if token != self._token or self.reading is None:
@@ -135,10 +153,33 @@ class ProgressiveOpen(QObject):
             self.read.emit(path, data)
 
     def _slice(self) -> None:
+        """One timer tick: pieces of work the views would ask for (for a slice's time), else
+        the views' flush when due, else a slice of reading and feeding; never two of these, so
+        none waits behind another in one turn of the event loop. Whole-stream work the views
+        ask for first is done ahead of them, in ticks of its own: the verdicts when an attempt
+        or a call begins (the first ones resolve the tools, checking every schema; later, the
+        call before it closed and is validated) and, once the file is in, each attempt's
+        verdicts and quirks; then ``finished`` rebinds the views."""
         source = self.source
         if source is None:
             self._timer.stop()
             return
+        if self._todo:
+            self._work()
+            return
+        if self._ending is not None:
+            whole = self._ending
+            self._forget()
+            self.finished.emit(whole)
+            self.progress.emit(-1, 0)
+            return
+        now = time.monotonic()
+        if self._fed and now - self._flushed >= LOAD_FLUSH:
+            self._flushed, self._fed = now, False
+            self.progress.emit(*source.progress)
+            self.flush.emit()
+            return
+        self._fed = True
         try:
             replay: ReplaySource | None = source.step(LOAD_SLICE)
         except InspectorError as exc:  # a corrupt record: keep what was read before it
@@ -149,13 +190,21 @@ class ProgressiveOpen(QObject):
         # pause the window) from rescanning millions of records and events every time. The
         # core makes no reference cycles (tests/test_loading.py checks), so freezing keeps
         # nothing alive that refcounting would not free.
+        views = source.analysis.attempts
+        judged = (views[-1], len(views[-1].state.calls)) if views else None
+        if judged != self._judged:  # a new attempt or call: the call before it closed
+            self._judged = judged
+            self._todo.append(views[-1].judge)
         if replay is not None:
-            self._timer.stop()
-            self.source = None
-            self.finished.emit(replay)
-            self.progress.emit(-1, 0)
-            return
-        self.progress.emit(*source.progress)
-        if time.monotonic() - self._flushed >= LOAD_FLUSH:
-            self.flush.emit()
-            self._flushed = time.monotonic()
+            self._ending = replay
+            views = replay.analysis.attempts
+            self._todo.extend(v.judge for v in views)
+            self._todo.extend(v.detect_quirks for v in views)
+
+    def _work(self) -> None:
+        """Pieces of work ahead of the views, for a slice's time (at least one)."""
+        todo = self._todo
+        deadline = time.perf_counter() + LOAD_SLICE
+        todo.popleft()()
+        while todo and time.perf_counter() < deadline:
+            todo.popleft()()

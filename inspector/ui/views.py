@@ -48,6 +48,9 @@ HEAVY_PERIOD = {"raw": 0.2, "rows": 0.2, "side": 0.25}
 """Seconds between the heavy view jobs while data streams in (raw wire rows, lane fragment
 rows, the side panes that scan the whole stream); the final flush and every re-judge bring
 them up to date at once."""
+LANES_PER_FLUSH = 2
+"""Lanes built at most per flush while data streams in (building, polishing and first
+painting one costs some 15 ms): the others come in the next flushes."""
 EMPTY_ID_AS = {"literal": f" (as {LITERAL_MATCHES})"}
 """The status line names the client replica an empty-id policy reproduces."""
 TABS = ("raw", "problems", "clients", "turn", "timeline")
@@ -115,11 +118,11 @@ class DocumentViews:
         if not self.doc.streaming:
             self.catch_up()
             return
-        if view is not None and self.lanes.bound_to is not view:
-            self.lanes.rebind(view, self.doc.settings.validation)  # a new attempt: binding
+        if view is not None and self.lanes.bound_to is not view:  # a new attempt: binding
+            self.lanes.rebind(view, self.doc.settings.validation, LANES_PER_FLUSH)
             return  # it is this flush's work
-        if self.lanes.sync(view, rows=False):
-            return  # a lane appeared: painting it is this flush's work, the heavy jobs wait
+        if self.lanes.sync(view, rows=False, new_lanes=LANES_PER_FLUSH):
+            return  # lanes appeared: painting them is this flush's work, the heavy jobs wait
         now = time.monotonic()
         due = [
             (at + period, job) for job, (at, period) in self._heavy.items() if now - at >= period
@@ -129,7 +132,7 @@ class DocumentViews:
             if job == "raw":
                 self.raw.model.sync(view.state.events if view else None)
             elif job == "rows":
-                self.lanes.sync(view)
+                self.lanes.sync(view, new_lanes=LANES_PER_FLUSH)
             else:  # quirks, timeline: whole-stream scans
                 self.refresh_side()
             took = time.monotonic() - now
