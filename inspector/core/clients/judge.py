@@ -259,19 +259,36 @@ def run_replica(
 
 
 def shared(expected: Sequence[HandedCall], got: Sequence[HandedCall]) -> Sequence[HandedCall]:
-    """``got`` with every call equal to the inspector's at its position (the same id, name and
-    argument strings) replaced by the inspector's own object: ``expected`` itself when all
-    are, so an agreeing client holds no call of its own."""
+    """``got`` holding the inspector's objects wherever it equals them: a call equal to the
+    inspector's at its position, or else to the inspector's call with its id (a merge shifts
+    positions), is that :class:`HandedCall`; a call that only shares its arguments shares
+    their string. ``expected`` itself when every call is the inspector's, in order: an
+    agreeing client holds no call of its own."""
     out = list(got)
     same = len(out) == len(expected)
-    for pos, (want, have) in enumerate(zip(expected, out, strict=False)):
-        if want is have or (
-            want.arguments == have.arguments and want.id == have.id and want.name == have.name
-        ):
+    by_id: dict[str | None, HandedCall] | None = None
+    for pos, have in enumerate(out):
+        want = expected[pos] if pos < len(expected) else None
+        if want is not None and _equal(want, have):
             out[pos] = want
-        else:
-            same = False
+            continue
+        same = False
+        if by_id is None:
+            by_id = {call.id: call for call in reversed(expected)}  # the first with an id
+        for candidate in (want, by_id.get(have.id)):
+            if candidate is not None and _equal(candidate, have):
+                out[pos] = candidate
+                break
+            if candidate is not None and candidate.arguments == have.arguments:
+                out[pos] = HandedCall(have.id, have.name, candidate.arguments)
+                break
     return expected if same else out
+
+
+def _equal(want: HandedCall, have: HandedCall) -> bool:
+    return want is have or (
+        want.arguments == have.arguments and want.id == have.id and want.name == have.name
+    )
 
 
 # -- attempts and sessions -----------------------------------------------------------------
