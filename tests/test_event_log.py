@@ -102,6 +102,39 @@ def test_long_lines_decode_in_place_like_short_ones(parts: list[bytes], cuts: li
     assert got == want
 
 
+_BLOCKS = [b"data: a\n\n", b'data: {"k": 1}\n\n', b"data: \xc3\xa9\n\n", b"data: \xff\n\n"]
+_BLOCKS += [b"data: x", b"\n", b": c\n", b"id: 3\n", b"data:b\n\n", b"data: \n\n", b"\n\n"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    parts=st.lists(st.sampled_from(_BLOCKS), max_size=40),
+    cuts=st.lists(st.integers(min_value=0, max_value=400), max_size=8),
+    groups=st.integers(min_value=1, max_value=5),
+)
+def test_all_data_blocks_decode_at_once_like_line_by_line(
+    parts: list[bytes], cuts: list[int], groups: int
+) -> None:
+    """With the size gate off, every buffer of ``data:`` blocks takes the at-once path: the
+    same events, times and state as line by line, in one feed or grouped chunks."""
+    body = b"".join(parts)
+    chunks = [(0.25 * i, p) for i, p in enumerate(_cut(body, cuts))]
+
+    def run() -> list[tuple[SSEEvent, float]]:
+        decoder = SSEDecoder()
+        events = [
+            ev
+            for i in range(0, len(chunks), groups)
+            for ev in decoder.feed_many(chunks[i : i + groups])
+        ]
+        events += decoder.feed(b"data: end\n\n", 9.0) + decoder.close()
+        return [(ev, ev.t) for ev in events]
+
+    want = run()
+    with patch.object(sse, "_MANY", 0):
+        assert run() == want
+
+
 def _state(body_chunks: list[tuple[float, bytes]], many: bool) -> StreamState:
     state = StreamState(REGISTRY.get("openai-chat").dialect())
     if many:

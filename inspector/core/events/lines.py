@@ -1,9 +1,36 @@
-"""Line-level helpers of the SSE decoder: splitting a buffer with CRs into lines, and the
-``retry`` field's value. Pure functions, no state."""
+"""Line-level helpers of the SSE decoder: splitting a buffer with CRs into lines, the common
+all-``data:`` buffer cut into its events at once, and the ``retry`` field's value. Pure
+functions, no state."""
 
 from __future__ import annotations
 
-__all__ = ["parse_retry", "split_cr"]
+from itertools import accumulate, repeat
+from operator import add, itemgetter
+
+__all__ = ["data_blocks", "parse_retry", "split_cr"]
+
+_VALUE = itemgetter(slice(6, None))
+
+
+def data_blocks(data: bytes) -> tuple[list[str], list[int], bytes] | None:
+    """``data`` (no CR, starting at a line start) as events when it is nothing but blocks of
+    one ``data: <value>`` line and a blank line, then a tail without LF: each block's value,
+    the offset past each block relative to ``data`` (both LFs included), and the tail. None
+    when it is anything else (another field, a comment, a multi-line block, invalid UTF-8):
+    the decoder then goes line by line. The values are what line-by-line decoding gives."""
+    lines = data.split(b"\n")
+    tail = lines.pop()
+    if not lines or len(lines) & 1 or any(lines[1::2]):
+        return None  # not every other line blank
+    fields = lines[0::2]
+    if not all(map(bytes.startswith, fields, repeat(b"data: "))):
+        return None
+    try:
+        values = list(map(bytes.decode, map(_VALUE, fields)))
+    except UnicodeDecodeError:
+        return None
+    stops = list(map(add, accumulate(map(len, fields)), range(2, 2 * len(fields) + 1, 2)))
+    return values, stops, tail
 
 
 def split_cr(buf: bytes) -> tuple[list[bytes], list[int], bytes]:

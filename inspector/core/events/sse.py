@@ -36,14 +36,16 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Iterable
 from itertools import accumulate, repeat
+from typing import Any
 
 from inspector.core.base.model import EventKind, SSEEvent
-from inspector.core.events.lines import parse_retry, split_cr
+from inspector.core.events.lines import data_blocks, parse_retry, split_cr
 
 __all__ = ["LONG", "SSEDecoder", "decode_all"]
 
 LONG = 1 << 20
 """A line longer than this is a long line (see the module's invariants)."""
+_MANY = 2048  # bytes from which all-data blocks are worth trying at once (data_blocks)
 _NEVER = 1 << 62  # past any offset: no chunk boundary to look for
 
 _BOM = b"\xef\xbb\xbf"
@@ -105,6 +107,9 @@ class SSEDecoder:
         out: list[SSEEvent] = []
         if b"\r" in data:
             lines, eols, tail = split_cr(data)
+        elif len(data) > _MANY and self._idle() and (blocks := data_blocks(data)) is not None:
+            tail = self._blocks(*blocks, out, ends, times)
+            lines = []
         elif len(data) > LONG:
             tail = self._run_long(data, out, ends, times)
             lines = []
@@ -118,6 +123,41 @@ class SSEDecoder:
             pending.append(tail)
         self._tail_cr = tail.endswith(b"\r")
         return out
+
+    def _idle(self) -> bool:
+        """No event is being built: the next line starts a block afresh."""
+        return self._ev_start < 0 and not self._data and not self._etype and self._retry is None
+
+    def _blocks(
+        self, values: list[str], offsets: list[int], tail: bytes, out: list[SSEEvent], *when: Any
+    ) -> bytes:
+        """Emit the events :func:`data_blocks` found (what :meth:`_run` would emit); ``when``
+        is ``ends, times`` as :meth:`_feed` takes them."""
+        base, seq, k, last_id = self._base, self._seq, len(values), self._last_id
+        stops = [base + o for o in offsets] if base else offsets
+        ends, times = when
+        t: Iterable[float] = repeat(self._t) if ends is None else times
+        if ends is not None and ends != stops:  # each by the chunk holding its end
+            t = map(times.__getitem__, map(bisect_left, repeat(ends), stops))
+        ids, nones = repeat(last_id), repeat(None)
+        kinds, types = repeat(_EVENT), repeat("message")
+        out += map(
+            SSEEvent,
+            range(seq, seq + k),
+            kinds,
+            types,
+            values,
+            ids,
+            nones,
+            [base, *stops],
+            stops,
+            t,
+        )
+        self._seq = seq + k
+        self._base = stops[-1]
+        if last_id is not None:
+            self.marked += k
+        return tail
 
     def feed_many(self, chunks: Iterable[tuple[float, bytes]]) -> list[SSEEvent]:
         """Consume several ``(t, data)`` chunks: exactly the events (``t`` included) that
