@@ -37,6 +37,7 @@ def test_a_one_fragment_call_allocates_no_per_call_empty_lists() -> None:
     assert call.late_fragments is NONE and call.dropped_positions is NONE
     assert call.parts == ('{"a": 1}',) and call.arguments == '{"a": 1}'
     assert call._parts is None  # one piece: the text itself, no list
+    assert call._rare is None and not call.args_from_final and call.final_mismatch is None
     assert call.fragments == [acc.calls[0].fragments[0]] and call.dropped_count == 0
     assert not hasattr(call, "__dict__")
     gc.collect()
@@ -77,7 +78,7 @@ def test_parts_and_arguments_across_pieces() -> None:
     assert call.length == 8
 
 
-def test_rare_attributes_become_lists_on_their_first_entry() -> None:
+def test_rare_attributes_are_kept_from_their_first_entry() -> None:
     acc = Accumulator()
     acc.add(frag(0, 0, "a", "f", "{"))
     acc.add(frag(1, 0, "b", OMITTED, "}"))
@@ -85,7 +86,7 @@ def test_rare_attributes_become_lists_on_their_first_entry() -> None:
     acc.add(frag(3, 0, args=" "))
     call = acc.calls[0]
     assert call.id_changes == [(1, "b")] and call.late_fragments == [3]
-    assert call.name_changes is NONE
+    assert list(call.name_changes) == [] and call.dropped_count == 0
 
 
 def test_a_verdict_is_slim_and_shares_its_empty_problems() -> None:

@@ -4,11 +4,12 @@ Invariants:
 - Only the accumulator (and the text-call reader, for calls written in the text) changes a
   call; everything else reads it. Every attribute reads as a sequence or a value; none is a
   list to append to from outside.
-- What most calls never need costs nothing per call until it is first needed:
-  ``id_changes``, ``name_changes`` and ``late_fragments`` are the shared empty tuple until
-  the first entry (then a list); the dropped fragments are kept as their positions in
-  ``fragments`` (the shared empty tuple while none was dropped), and ``accepted`` is a view
-  over them (:class:`Accepted`), not a list of booleans.
+- What most calls never need costs one slot per call until it is first needed: dropped
+  fragments, ``id_changes``, ``name_changes``, ``late_fragments``, ``args_from_final`` and
+  ``final_mismatch`` live in a record made at the first of them; until then the sequences
+  read as the shared empty tuple. The dropped fragments are kept as their positions in
+  ``fragments``, and ``accepted`` is a view over them (:class:`Accepted`), not a list of
+  booleans.
 - The argument text is held once: one accepted piece is kept as the joined text itself (no
   list); from the second on, the pieces are kept in a list and joined once when asked,
   cached until the next piece. ``parts`` reads the pieces either way (a one-tuple for one).
@@ -39,21 +40,16 @@ class ToolCall:
 
     __slots__ = (
         "__weakref__",
-        "_dropped",
         "_joined",
         "_parts",
-        "args_from_final",
+        "_rare",
         "close_reason",
         "close_seq",
-        "final_mismatch",
         "fragments",
         "id",
-        "id_changes",
         "index",
-        "late_fragments",
         "length",
         "name",
-        "name_changes",
         "open",
         "slot",
         "truncated",
@@ -71,9 +67,9 @@ class ToolCall:
         self.fragments: list[ToolCallDelta] = [first]
         """Every fragment routed to this call, in arrival order (dropped ones included): the
         opener is the first (its arguments are the caller's to take, :meth:`add_text`)."""
-        self._dropped: Sequence[int] = NONE  # positions in fragments, ascending (an array once any)
         self._parts: list[str] | None = None  # the pieces, from the second piece on
         self._joined: str | None = ""  # the joined text (the only piece while _parts is None)
+        self._rare: _Rare | None = None  # what few calls have, made at its first need
         self.length = 0
         """Characters of accepted argument text."""
         self.open = True
@@ -84,16 +80,6 @@ class ToolCall:
         """What closed it: "close", "next_index", "finish", "done"."""
         self.truncated = False
         """The stream ended (or was cut off by a length finish) before the call completed."""
-        self.args_from_final = False
-        """The arguments came only from a done/final event (no deltas were streamed)."""
-        self.final_mismatch: str | None = None
-        """A final event restated arguments that differ from what was streamed (kept here)."""
-        self.id_changes: Sequence[tuple[int, Any]] = NONE
-        """(seq, id) of continuation fragments that carried a different non-blank id."""
-        self.name_changes: Sequence[tuple[int, Any]] = NONE
-        """(seq, name) of continuation fragments that carried a different non-blank name."""
-        self.late_fragments: Sequence[int] = NONE
-        """Sequence numbers of fragments that arrived after the call was closed."""
 
     # -- reading -------------------------------------------------------------------------
 
@@ -120,18 +106,51 @@ class ToolCall:
     @property
     def dropped_count(self) -> int:
         """How many fragments the policy dropped."""
-        return len(self._dropped)
+        return len(self._rare.dropped) if self._rare else 0
 
     @property
     def dropped_positions(self) -> Sequence[int]:
         """Positions in ``fragments`` of the dropped ones, ascending."""
-        return self._dropped
+        return self._rare.dropped if self._rare else NONE
 
     @property
     def dropped(self) -> list[ToolCallDelta]:
         """Fragments routed here but not appended (``literal`` policy)."""
         frags = self.fragments
-        return [frags[i] for i in self._dropped]
+        return [frags[i] for i in self.dropped_positions]
+
+    @property
+    def id_changes(self) -> Sequence[tuple[int, Any]]:
+        """(seq, id) of continuation fragments that carried a different non-blank id."""
+        return self._rare.id_changes if self._rare else NONE
+
+    @property
+    def name_changes(self) -> Sequence[tuple[int, Any]]:
+        """(seq, name) of continuation fragments that carried a different non-blank name."""
+        return self._rare.name_changes if self._rare else NONE
+
+    @property
+    def late_fragments(self) -> Sequence[int]:
+        """Sequence numbers of fragments that arrived after the call was closed."""
+        return self._rare.late_fragments if self._rare else NONE
+
+    @property
+    def args_from_final(self) -> bool:
+        """The arguments came only from a done/final event (no deltas were streamed)."""
+        return self._rare.args_from_final if self._rare else False
+
+    @args_from_final.setter
+    def args_from_final(self, value: bool) -> None:
+        self._more().args_from_final = value
+
+    @property
+    def final_mismatch(self) -> str | None:
+        """A final event restated arguments that differ from what was streamed (kept here)."""
+        return self._rare.final_mismatch if self._rare else None
+
+    @final_mismatch.setter
+    def final_mismatch(self, value: str | None) -> None:
+        self._more().final_mismatch = value
 
     def __repr__(self) -> str:
         return (
@@ -163,35 +182,48 @@ class ToolCall:
 
     def refuse(self, d: ToolCallDelta) -> None:
         """Append fragment ``d``, dropped by the policy (kept to be shown struck through)."""
-        dropped = self._dropped
-        if type(dropped) is not array:
-            dropped = self._dropped = array("q")
-        dropped.append(len(self.fragments))
+        self._more().dropped.append(len(self.fragments))
         self.fragments.append(d)
 
     def changed_id(self, seq: int, new_id: Any) -> None:
         """A continuation at ``seq`` carried another non-blank id."""
-        changes = self.id_changes
-        if type(changes) is list:
-            changes.append((seq, new_id))
-        else:
-            self.id_changes = [(seq, new_id)]
+        self._more().id_changes.append((seq, new_id))
 
     def changed_name(self, seq: int, new_name: Any) -> None:
         """A continuation at ``seq`` carried another non-blank name."""
-        changes = self.name_changes
-        if type(changes) is list:
-            changes.append((seq, new_name))
-        else:
-            self.name_changes = [(seq, new_name)]
+        self._more().name_changes.append((seq, new_name))
 
     def came_late(self, seq: int) -> None:
         """A fragment at ``seq`` arrived after the call was closed."""
-        late = self.late_fragments
-        if type(late) is list:
-            late.append(seq)
-        else:
-            self.late_fragments = [seq]
+        self._more().late_fragments.append(seq)
+
+    def _more(self) -> _Rare:
+        rare = self._rare
+        if rare is None:
+            rare = self._rare = _Rare()
+        return rare
+
+
+class _Rare:
+    """What few calls have: dropped fragments, changes of identity, late fragments, done
+    events that supplied or contradicted the arguments. Made at the first need of a call."""
+
+    __slots__ = (
+        "args_from_final",
+        "dropped",
+        "final_mismatch",
+        "id_changes",
+        "late_fragments",
+        "name_changes",
+    )
+
+    def __init__(self) -> None:
+        self.dropped: array[int] = array("q")  # positions in fragments, ascending
+        self.id_changes: list[tuple[int, Any]] = []
+        self.name_changes: list[tuple[int, Any]] = []
+        self.late_fragments: list[int] = []
+        self.args_from_final = False
+        self.final_mismatch: str | None = None
 
 
 class Accepted(Sequence[bool]):
@@ -221,12 +253,12 @@ class Accepted(Sequence[bool]):
             index += n
         if not 0 <= index < n:
             raise IndexError("accepted index out of range")
-        dropped = self._call._dropped
+        dropped = self._call.dropped_positions
         k = bisect_left(dropped, index)
         return not (k < len(dropped) and dropped[k] == index)
 
     def _slice(self, start: int, stop: int, step: int) -> list[bool]:
-        dropped = self._call._dropped
+        dropped = self._call.dropped_positions
         if step != 1:
             gone = set(dropped)
             return [i not in gone for i in range(start, stop, step)]
@@ -236,12 +268,12 @@ class Accepted(Sequence[bool]):
         return out
 
     def __iter__(self) -> Iterator[bool]:
-        dropped = set(self._call._dropped)
+        dropped = set(self._call.dropped_positions)
         return (i not in dropped for i in range(len(self)))
 
     def count(self, value: Any) -> int:
         """How many flags equal ``value`` (as ``list.count``), without walking them."""
-        dropped = len(self._call._dropped)
+        dropped = len(self._call.dropped_positions)
         if value == 1:
             return len(self) - dropped
         return dropped if value == 0 else 0
