@@ -51,43 +51,39 @@ class CutFinder:
         """Read the lines that end within the next ``size`` bytes (at least one byte further);
         return True once the whole body is read."""
         body, n, cuts = self.body, len(self.body), self.cuts
-        limit = min(self._seen + max(size, 1), n)
+        find, starts, cut = body.find, body.startswith, cuts.append
+        seen, cr = self._seen, self._cr  # no LF from pos up to seen; the next CR (-1: none)
+        limit = min(seen + max(size, 1), n)
         pos, data = self.pos, self._data
-        while not self.done:
-            end, after = self._line_end(pos, limit)
-            if end < 0:
-                if limit < n:  # the line goes on past the limit: next time
-                    break
-                if pos == n:  # the end of the body ends the last block
-                    if data and (not cuts or cuts[-1] < n):
-                        cuts.append(n)
-                    self.done = True
-                    break
-                end = after = n  # a last line with no line end
+        while True:
+            if 0 <= cr < pos:
+                cr = find(b"\r", pos)
+            lf = find(b"\n", seen if seen > pos else pos, limit)
+            seen = limit if lf < 0 else lf
+            if 0 <= cr < limit and (lf < 0 or cr < lf):  # the line ends at a CR (or CRLF)
+                end, after = cr, cr + 2 if starts(b"\n", cr + 1) else cr + 1
+            elif lf >= 0:
+                end, after = lf, lf + 1
+            elif limit < n:  # the line goes on past the limit: next time
+                break
+            elif pos < n:  # a last line with no line end
+                end = after = n
+            else:  # the end of the body ends the last block
+                if data and (not cuts or cuts[-1] < n):
+                    cut(n)
+                self.done = True
+                break
             if end == pos:  # a blank line: dispatch
                 if data:
-                    cuts.append(after)
+                    cut(after)
                 data = False
             elif body[pos] == _COLON:
-                cuts.append(after)
-            elif body.startswith(b"data", pos) and (end == pos + 4 or body[pos + 4] == _COLON):
+                cut(after)
+            elif starts(b"data", pos) and (end == pos + 4 or body[pos + 4] == _COLON):
                 data = True
             pos = after
-        self.pos, self._data = pos, data
+        self.pos, self._data, self._seen, self._cr = pos, data, seen, cr
         return self.done
-
-    def _line_end(self, pos: int, limit: int) -> tuple[int, int]:
-        """(the end of the line at ``pos``, the start of the next) if it ends before
-        ``limit``; (-1, -1) otherwise."""
-        body = self.body
-        lf = body.find(b"\n", max(pos, self._seen), limit)
-        self._seen = limit if lf < 0 else lf  # no LF from pos up to there
-        cr = self._cr
-        if 0 <= cr < pos:
-            cr = self._cr = body.find(b"\r", pos)
-        if 0 <= cr < limit and (lf < 0 or cr < lf):
-            return cr, cr + 2 if body.startswith(b"\n", cr + 1) else cr + 1
-        return (lf, lf + 1) if lf >= 0 else (-1, -1)
 
 
 def body_cuts(body: bytes) -> array[int]:
