@@ -34,7 +34,6 @@ message, a stream error object whose ``message`` is no string, usage details of 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final, NoReturn
 
 from inspector.core.base.model import SSEEvent
@@ -46,7 +45,14 @@ from inspector.core.clients.base import (
     Replica,
     ReplicaRun,
 )
-from inspector.core.clients.litellm_delta import Frag, Invalid, attr, check_usage, fragments
+from inspector.core.clients.litellm_delta import (
+    Frag,
+    Invalid,
+    KeyCall,
+    attr,
+    check_usage,
+    fragments,
+)
 from inspector.core.clients.litellm_errors import (
     BUILDER,
     NO_FINISH,
@@ -83,41 +89,6 @@ def _choice_index(raw: Any) -> int:
     return raw if isinstance(raw, int) else 0
 
 
-@dataclass(slots=True)
-class _Call:
-    """One (choice, index) key of ``get_combined_tool_content``."""
-
-    id: str | None = None
-    name: str | None = None
-    parts: list[str] = field(default_factory=list)
-    custom: str | None = None
-    inputs: list[str] | None = None
-    """A custom call's input pieces (None until one comes)."""
-
-    def add(self, frag: Frag) -> None:
-        """The last non-empty id and name win; argument (or input) text is joined."""
-        self.id = frag.id or self.id
-        if frag.custom:
-            self.custom = frag.name or self.custom
-        else:
-            self.name = frag.name or self.name
-        if frag.arguments:
-            if not frag.custom:
-                self.parts.append(frag.arguments)
-            elif self.inputs is None:
-                self.inputs = [frag.arguments]
-            else:
-                self.inputs.append(frag.arguments)
-
-    def handed(self) -> HandedCall | None:
-        """The call as handed over (custom first), None when LiteLLM drops it."""
-        if self.id and self.custom:
-            return HandedCall(self.id, self.custom, "".join(self.inputs or ()))
-        if self.id and self.name:
-            return HandedCall(self.id, self.name, "".join(self.parts) or "{}")
-        return None
-
-
 class _Run(SdkChunkRun):
     def __init__(self, exchange: Exchange) -> None:
         super().__init__(exchange)
@@ -136,7 +107,7 @@ class _Run(SdkChunkRun):
         """The last chunk's ``system_fingerprint`` (LiteLLM's own last chunk carries it)."""
         self.first_fingerprint: list[Any] | None = None
         """The first returned chunk's ``system_fingerprint`` (boxed: None is a value)."""
-        self.keyed: dict[Any, dict[int, _Call]] = {}
+        self.keyed: dict[Any, dict[int, KeyCall]] = {}
         """``get_combined_tool_content`` of every fragment returned so far, by choice then
         index, worked out as they come (a key's call depends only on its own fragments)."""
         self.names: dict[str, str] = {}
@@ -296,26 +267,35 @@ class _Run(SdkChunkRun):
             self.frag_count += 1
             if type(frag.name) is str:
                 frag.name = self.names.setdefault(frag.name, frag.name)
+            call = None
             try:
-                self.keyed.setdefault(frag.choice, {}).setdefault(frag.index, _Call()).add(frag)
+                call = self.keyed.setdefault(frag.choice, {}).setdefault(frag.index, KeyCall())
+                call.add(frag)
             except TypeError:
                 self.unkeyed.append(_choice_index(frag.choice))
             if _choice_index(frag.choice) == 0:
-                self._track(frag)
+                self._track(frag, call)
 
-    def _track(self, frag: Frag) -> None:
+    def _track(self, frag: Frag, call: KeyCall | None) -> None:
         """Choice 0's calls while the stream arrives (for where it diverges): a call shows
         once it has an id and a name, in index order (a newly shown call is appended, or, when
-        it comes before a shown one, rebuilds them)."""
+        it comes before a shown one, rebuilds them). A call's argument pieces are the
+        builder's own list for its key while only that key's fragments reach it (``call``:
+        where this fragment went), a copy from the first that does not."""
         if frag.custom:
             return
         held = self.held.get(frag.index)
         if held is None:
             held = self.held[frag.index] = Partial()
+            if call is not None and frag.choice == 0:  # (its parts hold this fragment's only)
+                held.parts = call.parts  # appended to by the builder's call from now on
         before = (held.id, held.name)
         held.id, held.name = frag.id or held.id, frag.name or held.name
-        if frag.arguments:
-            held.parts.append(frag.arguments)
+        if call is None or held.parts is not call.parts:
+            if frag.arguments and held.parts is self._shared(frag.index):
+                held.parts = list(held.parts)  # another key's fragment: no longer the same
+            if frag.arguments:
+                held.parts.append(frag.arguments)
         pos = self.shown.get(frag.index)
         if pos is not None:  # shown already: the order stands (an id or name is never unset)
             if frag.arguments or (held.id, held.name) != before:
@@ -323,7 +303,6 @@ class _Run(SdkChunkRun):
             return
         if not (held.id and held.name):
             return
-        held.rewritten = self.frag_count  # (re)placed: the driver reads it whole
         if self.shown and frag.index > next(reversed(self.shown)):  # the last in index order
             self.shown[frag.index] = len(self.calls)  # after every call shown: appended
             self.calls.append(held)
@@ -335,6 +314,12 @@ class _Run(SdkChunkRun):
         for partial in self.calls:
             partial.rewritten = self.frag_count
         self.touched.update(range(len(self.calls)))
+
+    def _shared(self, index: int) -> list[str] | None:
+        """The builder's argument list for (choice 0, ``index``), None when it has none."""
+        by_index = self.keyed.get(0)
+        call = by_index.get(index) if by_index is not None else None
+        return call.parts if call is not None else None
 
     def handed(self) -> list[HandedCall]:
         if self.dispatched and self.finish_reason is None:
@@ -353,7 +338,7 @@ class _Run(SdkChunkRun):
         handed = (call.handed() for call in ordered)
         return [c for c in handed if c is not None]
 
-    def _ordered(self, chosen: int | None) -> list[_Call] | None:
+    def _ordered(self, chosen: int | None) -> list[KeyCall] | None:
         """The calls of the chosen choice (every choice when None) sorted by their (choice,
         index) keys, None where the keys do not sort. One choice sorts by index alone (its
         keys' choices are the one same object)."""

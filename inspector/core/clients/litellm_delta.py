@@ -14,14 +14,17 @@ Invariants:
   no JSON object are left out.
 - :func:`attr` reads a model's field as Python would: None when absent, AttributeError (worded
   as Python words it) on what is no model.
+- :class:`KeyCall` is what ``stream_chunk_builder`` makes of one (choice, index) key's
+  fragments, fed them in order: the last non-empty id and name, the argument pieces.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.core.clients.base import HandedCall
 from inspector.core.clients.pydantic_words import lax_int, line, validation_error
 
 
@@ -37,6 +40,41 @@ class Frag:
     arguments: str
     custom: bool = False
     """A custom tool call: ``name`` is its ``custom.name``, ``arguments`` its ``custom.input``."""
+
+
+@dataclass(slots=True)
+class KeyCall:
+    """One (choice, index) key of ``stream_chunk_builder``'s ``get_combined_tool_content``."""
+
+    id: str | None = None
+    name: str | None = None
+    parts: list[str] = field(default_factory=list)
+    custom: str | None = None
+    inputs: list[str] | None = None
+    """A custom call's input pieces (None until one comes)."""
+
+    def add(self, frag: Frag) -> None:
+        """The last non-empty id and name win; argument (or input) text is joined."""
+        self.id = frag.id or self.id
+        if frag.custom:
+            self.custom = frag.name or self.custom
+        else:
+            self.name = frag.name or self.name
+        if frag.arguments:
+            if not frag.custom:
+                self.parts.append(frag.arguments)
+            elif self.inputs is None:
+                self.inputs = [frag.arguments]
+            else:
+                self.inputs.append(frag.arguments)
+
+    def handed(self) -> HandedCall | None:
+        """The call as handed over (custom first), None when LiteLLM drops it."""
+        if self.id and self.custom:
+            return HandedCall(self.id, self.custom, "".join(self.inputs or ()))
+        if self.id and self.name:
+            return HandedCall(self.id, self.name, "".join(self.parts) or "{}")
+        return None
 
 
 class Invalid(Exception):
