@@ -44,7 +44,7 @@ class Judgement:
         """Every attempt's stream, in order (a Responses stream may echo its tools)."""
         self.generation = 0
         """Grows on every change that may change a verdict (see the module docstring)."""
-        self._verdicts: dict[ToolCall, CallVerdict] = {}  # by call object (identity)
+        self._verdicts: dict[StreamState, list[CallVerdict | None]] = {}  # by call slot
         self._under: tuple[Any, ...] = (None, None, None)  # what verdicts are judged under
         self._tools: ToolRegistry | None = None
         self._tools_generation = -1
@@ -78,12 +78,23 @@ class Judgement:
         if under[0] != mode or under[1] is not registry or under[2] != state.empty_id:
             under = self._under = (mode, registry, state.empty_id)
         shape = call_shape(call)
-        cached = self._verdicts.get(call)
-        if cached is not None and cached.shape == shape and cached.under is under:
+        kept = self._verdicts.get(state)
+        if kept is None:
+            kept = self._verdicts[state] = []
+        slot = call.slot
+        cached = kept[slot] if slot < len(kept) else None
+        if (
+            cached is not None
+            and cached.call is call
+            and cached.shape == shape
+            and cached.under is under
+        ):
             return cached
         verdict = judge_call(state, call, mode, registry)
         verdict.shape, verdict.under = shape, under
-        self._verdicts[call] = verdict
+        if slot >= len(kept):
+            kept.extend([None] * (slot + 1 - len(kept)))
+        kept[slot] = verdict
         return verdict
 
     def _resolve_tools(self) -> ToolRegistry | None:

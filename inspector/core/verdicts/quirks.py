@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 from sys import intern
 from typing import Any
 
-from inspector.core.base.model import ToolCallDelta
 from inspector.core.base.provider import Provider
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import from_text, written_notes
@@ -130,12 +129,11 @@ the note None after a code's first hit (the shared empty tuple when there are no
 class _Scanned:
     """A call's findings, with what they were worked out from (see :meth:`QuirkScan.call`)."""
 
-    __slots__ = ("call", "findings", "fragments", "provider")
+    __slots__ = ("call", "findings", "fragments")
 
-    def __init__(self, call: ToolCall, provider: Provider | None, findings: Findings) -> None:
+    def __init__(self, call: ToolCall, findings: Findings) -> None:
         self.call = call
         self.fragments = len(call.fragments)
-        self.provider = provider
         self.findings = findings
 
 
@@ -144,14 +142,15 @@ class QuirkScan:
     each call's findings, reused while the call's shape is unchanged.
 
     A call object changes only by taking fragments, so while it is the same object with as
-    many fragments, its findings stand. After a policy flip a rebuilt call that got the very
-    same fragment objects and the same conclusions (ids, names, changes, late fragments,
-    arguments) reuses its predecessor's findings."""
+    many fragments, its findings stand. After a policy flip a rebuilt call in the same slot
+    that got the very same fragment objects and the same conclusions (ids, names, changes,
+    late fragments, arguments) reuses its predecessor's findings."""
 
     def __init__(self) -> None:
         self.wire = WireScan()
         """The wire-level half (survives policy flips: it reads only events and deltas)."""
-        self._calls: dict[ToolCallDelta, _Scanned] = {}  # by opener (shared by every policy)
+        self._calls: list[_Scanned | None] = []  # by call slot
+        self._provider: Provider | None = None  # the provider the findings were made under
         self._cut: tuple[Any, Seen] = ((), Seen())
 
     def truncation(self, state: StreamState) -> Seen:
@@ -170,22 +169,24 @@ class QuirkScan:
 
     def call(self, call: ToolCall, state: StreamState) -> Findings:
         """``call``'s own findings, scanned again only when its shape changed."""
-        frags = call.fragments
-        opener = frags[0]
-        provider = state.provider
-        cached = self._calls.get(opener)
+        if state.provider is not self._provider:
+            self._calls, self._provider = [], state.provider
+        kept = self._calls
+        slot = call.slot
+        cached = kept[slot] if slot < len(kept) else None
         if (
             cached is not None
-            and cached.fragments == len(frags)
-            and cached.provider is provider
+            and cached.fragments == len(call.fragments)
             and (cached.call is call or _same_shape(cached.call, call, state))
         ):
             cached.call = call
             return cached.findings
         seen = Seen()
-        scan_call(call, seen, provider, state.acc is not None and state.acc.is_orphan(call))
+        scan_call(call, seen, state.provider, state.acc is not None and state.acc.is_orphan(call))
         findings = _flat(seen)
-        self._calls[opener] = _Scanned(call, provider, findings)
+        if slot >= len(kept):
+            kept.extend([None] * (slot + 1 - len(kept)))
+        kept[slot] = _Scanned(call, findings)
         return findings
 
 
