@@ -80,7 +80,7 @@ def _scan_arguments(call: ToolCall, seen: Seen, provider: Provider | None) -> No
             seen.add("zero_arg_empty_string", texts[0][0], f"{call.name!r}")
             return
     _scan_tail(call, seen)
-    _scan_replay(frags, seen)
+    whole = _scan_replay(frags, seen)  # a one-fragment call's text: decoded once, not twice
     _scan_cumulative(((seq, a) for seq, a in _texts(frags) if a), seen)
     # The opener alone carries id, name and complete arguments (judged on that wire entry, not
     # on what a policy routed after it, so ``absent`` and ``literal`` agree).
@@ -91,7 +91,7 @@ def _scan_arguments(call: ToolCall, seen: Seen, provider: Provider | None) -> No
         and "whole_call_single_chunk" in provider.checks
         and real(opener.id)
         and real(opener.name)
-        and _complete_object(opener.arguments)
+        and (opener.arguments is whole or _complete_object(opener.arguments))
     ):
         seen.add("whole_call_single_chunk", opener.seq, f"{call.name!r}")
 
@@ -123,13 +123,14 @@ def _scan_tail(call: ToolCall, seen: Seen) -> None:
         seen.add("opener_replayed", seq, f"{call.id!r}")
 
 
-def _scan_replay(frags: list[ToolCallDelta], seen: Seen) -> None:
+def _scan_replay(frags: list[ToolCallDelta], seen: Seen) -> str | None:
     """The last non-empty fragment is the complete arguments, and the text streamed before it
-    already ends with them: concatenation doubles the object. Costs O(its length)."""
+    already ends with them: concatenation doubles the object. Costs O(its length). Returns
+    that fragment's text when it is a whole JSON object (so it is not decoded again)."""
     texts = ((seq, a) for seq, a in _texts(reversed(frags)) if a)
     last = next(texts, None)
     if last is None or not last[1].rstrip().endswith("}") or not _complete_object(last[1]):
-        return
+        return None
     seq, whole = last
     tail: list[str] = []
     got = 0
@@ -140,6 +141,7 @@ def _scan_replay(frags: list[ToolCallDelta], seen: Seen) -> None:
             break
     if got >= len(whole) and "".join(reversed(tail)).endswith(whole):
         seen.add("arguments_replayed", seq, f"{len(whole)} characters sent again")
+    return whole
 
 
 def claimed_end(state: StreamState) -> tuple[int, str] | None:
