@@ -61,3 +61,20 @@ def test_gemini_names_and_ids_are_shared() -> None:
     deltas = _deltas("gemini", body)
     assert len(deltas) == 50 and {(d.id, d.name) for d in deltas} == {("c1", "lookup")}
     assert len({id(d.name) for d in deltas}) == len({id(d.id) for d in deltas}) == 1
+
+
+def test_responses_fragments_of_one_item_share_their_extra() -> None:
+    added = (
+        'data: {"type":"response.output_item.added","output_index":0,"item":{"type":'
+        '"function_call","id":"fc_1","call_id":"call_1","name":"lookup","arguments":""}}\n\n'
+    )
+    delta = (
+        'data: {"type":"response.function_call_arguments.delta","item_id":"fc_1"%s,"delta":"x"}\n\n'
+    )
+    body = (added + delta % ',"output_index":0' * 3 + delta % "" * 3).encode()
+    deltas = _deltas("openai-responses", body)[1:]
+    assert len(deltas) == 6 and all(d.index == 0 for d in deltas)
+    assert [d.extra for d in deltas] == [{"item_id": "fc_1"}] * 3 + [
+        {"item_id": "fc_1", "index_from_item_id": True}
+    ] * 3
+    assert len({id(d.extra) for d in deltas[:3]}) == len({id(d.extra) for d in deltas[3:]}) == 1

@@ -105,6 +105,8 @@ class ResponsesDialect(OwnDialect):
         super().__init__(provider)
         self._index_of: dict[str, Any] = {}
         """item id -> output_index, from ``output_item.added`` (for events lacking the index)."""
+        self._extras: dict[tuple[str, bool], dict[str, Any]] = {}
+        """(item id, index taken from it) -> the extra its fragments share."""
 
     def _index(self, index: Any, item_id: Any, extra: dict[str, Any]) -> Any:
         """The output index as received, or (when absent) the one its item id was added at."""
@@ -116,10 +118,19 @@ class ResponsesDialect(OwnDialect):
     def _ref(
         self, seq: int, obj: dict[str, Any], out: list[AnyDelta]
     ) -> tuple[Any, dict[str, Any]]:
-        """(output index, extra) of an event that refers to an item by id and index."""
+        """(output index, extra) of an event that refers to an item by id and index. The
+        extra of an item named by a string id is one dict shared by all its fragments (a
+        call streamed in 100,000 deltas has one, not 100,000): it is never changed after."""
         item_id = identity_at(obj, "item_id", seq, out)
-        extra: dict[str, Any] = {"item_id": item_id}
-        return self._index(index_at(obj, "output_index", seq, out), item_id, extra), extra
+        index = index_at(obj, "output_index", seq, out)
+        if type(item_id) is not str:
+            extra: dict[str, Any] = {"item_id": item_id}
+            return self._index(index, item_id, extra), extra
+        key = (item_id, index is OMITTED and item_id in self._index_of)
+        shared_extra = self._extras.get(key)
+        if shared_extra is None:
+            shared_extra = self._extras[key] = {"item_id": item_id}
+        return self._index(index, item_id, shared_extra), shared_extra
 
     def feed(self, ev: SSEEvent, out: list[AnyDelta]) -> None:
         """Append the deltas for one wire event, in wire order."""
