@@ -82,7 +82,11 @@ def test_the_log_gives_back_the_decoded_events_in_any_chunking(
     assert log[1:-1] == events[1:-1] and log[::3] == events[::3] and log[5:2] == []
     for kind in (EventKind.EVENT, EventKind.COMMENT, EventKind.ERROR):
         assert list(log.select(kind)) == [ev for ev in events if ev.kind == kind]
+        assert list(log.select(kind, 3)) == [ev for ev in events[3:] if ev.kind == kind]
         assert log.count_of(kind) == sum(ev.kind == kind for ev in events)
+        seqs = [i for lo, hi in log.runs(kind, 2) for i in range(lo, hi)]
+        assert seqs == [ev.seq for ev in events[2:] if ev.kind == kind]
+        assert all(events[hi].kind != kind for _, hi in log.runs(kind) if hi < len(events))
     starts, ends = log.offsets()
     assert (list(starts), list(ends)) == ([e.start for e in events], [e.end for e in events])
 
@@ -104,6 +108,7 @@ def test_long_lines_decode_in_place_like_short_ones(parts: list[bytes], cuts: li
 
 _BLOCKS = [b"data: a\n\n", b'data: {"k": 1}\n\n', b"data: \xc3\xa9\n\n", b"data: \xff\n\n"]
 _BLOCKS += [b"data: x", b"\n", b": c\n", b"id: 3\n", b"data:b\n\n", b"data: \n\n", b"\n\n"]
+_BLOCKS += [b": keep-alive\n", b": keep-alive\n", b": \xe2\x82\n", b":x\n", b": \n", b": k"]
 
 
 @settings(max_examples=150, deadline=None)
@@ -115,8 +120,9 @@ _BLOCKS += [b"data: x", b"\n", b": c\n", b"id: 3\n", b"data:b\n\n", b"data: \n\n
 def test_all_data_blocks_decode_at_once_like_line_by_line(
     parts: list[bytes], cuts: list[int], groups: int
 ) -> None:
-    """With the size gate off, every buffer of ``data:`` blocks takes the at-once path: the
-    same events, times and state as line by line, in one feed or grouped chunks."""
+    """With the size gate off, every buffer of ``data:`` blocks or of comments takes the
+    at-once path: the same events, times and state as line by line, in one feed or grouped
+    chunks."""
     body = b"".join(parts)
     chunks = [(0.25 * i, p) for i, p in enumerate(_cut(body, cuts))]
 
@@ -224,6 +230,7 @@ def test_the_delta_log_reads_like_the_list_it_was_given() -> None:
     assert _fields(log[-3:]) == _fields(plain[-3:]) and _fields([log[-5]]) == _fields([plain[-5]])
     assert [(d.seq, d.value) for d in log[1:5]] == [(1, "k"), (2, "k"), (3, "other"), (5, "other")]
     assert list(log.stored()) == [plain[0], ping, plain[-1]]
+    assert list(log.stored(6)) == [plain[-1]] and list(log.stored(1)) == [ping, plain[-1]]
     assert log != plain[:-1] and log != [*plain[:-1], Delta(11, DeltaKind.FINISH, "stop")]
 
 

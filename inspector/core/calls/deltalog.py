@@ -66,28 +66,31 @@ class DeltaLog(Sequence[AnyDelta]):
             items += batch
             return
         last = items[-1] if items else None
-        for d in batch:
-            if not _restated(d):
-                items.append(d)
+        append = items.append
+        pos = len(items)
+        for d in batch:  # inline: once per delta of a keep-alive flood
+            if d.kind is not _KEEPALIVE or not _restated(d):
+                append(d)
                 last = d
-                continue
-            pos = len(items)
-            if (
+            elif (
                 type(last) is _Run
                 and d.seq == last.seq + pos - last.pos
                 and (d.value is last.text or d.value == last.text)
             ):
-                items.append(last)
-                continue
-            last = _Run(pos, d.seq, d.value)
-            self._runs += 1
-            items.append(last)
+                append(last)
+            else:
+                last = _Run(pos, d.seq, d.value)
+                self._runs += 1
+                append(last)
+            pos += 1
 
-    def stored(self) -> Iterator[AnyDelta]:
-        """The deltas kept as objects, in order: all but the keep-alives restating comments."""
+    def stored(self, start: int = 0) -> Iterator[AnyDelta]:
+        """The deltas kept as objects from position ``start`` on, in order: all but the
+        keep-alives restating comments (a reader that skips those builds nothing)."""
+        items = self._items[start:] if start else self._items
         if not self._runs:
-            return iter(self._items)  # type: ignore[arg-type]
-        return (d for d in self._items if type(d) is not _Run)  # type: ignore[misc]
+            return iter(items)  # type: ignore[arg-type]
+        return (d for d in items if type(d) is not _Run)  # type: ignore[misc]
 
     def __len__(self) -> int:
         return len(self._items)

@@ -41,6 +41,7 @@ from inspector.core.events.log import EventLog
 from inspector.core.events.sse import SSEDecoder
 
 _TOOL = DeltaKind.TOOL_CALL
+_KEEPALIVE = DeltaKind.KEEPALIVE
 _data = itemgetter(1)
 
 SLICE = 1 << 18
@@ -185,9 +186,10 @@ class StreamState:
         acc = self._accumulator()
         add = acc.add
         for d in deltas:
-            if d.kind is _TOOL:
+            kind = d.kind
+            if kind is _TOOL:
                 add(d)  # type: ignore[arg-type]
-            else:
+            elif kind is not _KEEPALIVE:  # a keep-alive changes nothing routed
                 self._other(acc, d)  # type: ignore[arg-type]
 
     def _other(self, acc: Accumulator, d: Delta) -> None:

@@ -7,9 +7,23 @@ from __future__ import annotations
 from itertools import accumulate, repeat
 from operator import add, itemgetter
 
-__all__ = ["data_blocks", "parse_retry", "split_cr"]
+from inspector.core.base.model import EventKind
 
-_VALUE = itemgetter(slice(6, None))
+__all__ = ["at_once", "comment_lines", "data_blocks", "parse_retry", "split_cr"]
+
+_VALUE = itemgetter(slice(6, None))  # after "data: "
+_TEXT = itemgetter(slice(2, None))  # after ": "
+
+
+def at_once(data: bytes, last: str) -> tuple[str, list[str], list[int], bytes] | None:
+    """``data`` (no CR, starting at a line start, no event being built) cut into events at once
+    when it is all data blocks (:func:`data_blocks`) or all comments (:func:`comment_lines`):
+    their kind, then what that function gives; None otherwise."""
+    if data.startswith(b": "):
+        comments = comment_lines(data, last)
+        return None if comments is None else (EventKind.COMMENT, *comments)
+    blocks = data_blocks(data)
+    return None if blocks is None else (EventKind.EVENT, *blocks)
 
 
 def data_blocks(data: bytes) -> tuple[list[str], list[int], bytes] | None:
@@ -31,6 +45,28 @@ def data_blocks(data: bytes) -> tuple[list[str], list[int], bytes] | None:
         return None
     stops = list(map(add, accumulate(map(len, fields)), range(2, 2 * len(fields) + 1, 2)))
     return values, stops, tail
+
+
+def comment_lines(data: bytes, last: str) -> tuple[list[str], list[int], bytes] | None:
+    """``data`` (no CR, starting at a line start, no event being built) as comment events when
+    every complete line is a ``: <text>`` comment: each text (equal texts, and one equal to
+    ``last``, share one string), the offset past each line relative to ``data``, and the tail.
+    None when any line is something else: the decoder then goes line by line."""
+    lines = data.split(b"\n")
+    tail = lines.pop()
+    if not lines or not all(map(bytes.startswith, lines, repeat(b": "))):
+        return None
+    try:
+        texts = list(map(bytes.decode, map(_TEXT, lines)))
+    except UnicodeDecodeError:
+        return None
+    shared = {last: last}
+    texts = list(map(shared.setdefault, texts, texts))
+    return texts, list(accumulate(map(len, lines), _past_line, initial=0))[1:], tail
+
+
+def _past_line(pos: int, size: int) -> int:
+    return pos + size + 1
 
 
 def split_cr(buf: bytes) -> tuple[list[bytes], list[int], bytes]:

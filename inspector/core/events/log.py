@@ -19,6 +19,7 @@ Invariants:
 
 from __future__ import annotations
 
+import re
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain, repeat
@@ -33,6 +34,7 @@ _KINDS = (EventKind.EVENT, EventKind.COMMENT, EventKind.ERROR)
 _CODE = {kind: code for code, kind in enumerate(_KINDS)}
 _COMMENT = 1
 _BLOCK = 4096
+_RUN = [re.compile(b"%c+" % code) for code in range(3)]  # a run of one kind's code
 _DEFAULT_TYPE = ("message", "", "")  # the type an event has when none was set, by kind code
 _kind = attrgetter("kind")
 _event = attrgetter("event")
@@ -177,14 +179,20 @@ class EventLog(Sequence[SSEEvent]):
     def _block(self, lo: int) -> Iterator[SSEEvent]:
         return self._build(lo, min(len(self._kinds), lo + _BLOCK))
 
-    def select(self, kind: str) -> Iterator[SSEEvent]:
-        """The events of one kind, in order, building no other (``select(EventKind.EVENT)``
-        skips a flood of comments at the cost of a byte scan)."""
+    def select(self, kind: str, start: int = 0) -> Iterator[SSEEvent]:
+        """The events of one kind from position ``start`` on, in order, building no other
+        (``select(EventKind.ERROR)`` skips a flood of comments at the cost of a byte scan)."""
         code = _CODE[kind]
         kinds = self._kinds
-        if kinds.count(code) == len(kinds):
+        if not start and kinds.count(code) == len(kinds):
             return iter(self)
-        return map(self._one, (i for i, k in enumerate(kinds) if k == code))
+        return chain.from_iterable(self._build(lo, hi) for lo, hi in self.runs(kind, start))
+
+    def runs(self, kind: str, start: int = 0) -> Iterator[tuple[int, int]]:
+        """``(lo, hi)`` per run of consecutive events of one kind from position ``start`` on
+        (positions ``lo``..``hi - 1``; found by a byte scan, nothing built): a million
+        keep-alives in a row are one run."""
+        return (m.span() for m in _RUN[_CODE[kind]].finditer(self._kinds, start))
 
     def offsets(self) -> tuple[array[int], array[int]]:
         """Copies of the ``start`` and ``end`` columns (for bisecting by byte offset without

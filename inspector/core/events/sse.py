@@ -39,7 +39,7 @@ from itertools import accumulate, repeat
 from typing import Any
 
 from inspector.core.base.model import EventKind, SSEEvent
-from inspector.core.events.lines import data_blocks, parse_retry, split_cr
+from inspector.core.events.lines import at_once, parse_retry, split_cr
 
 __all__ = ["LONG", "SSEDecoder", "decode_all"]
 
@@ -107,8 +107,8 @@ class SSEDecoder:
         out: list[SSEEvent] = []
         if b"\r" in data:
             lines, eols, tail = split_cr(data)
-        elif len(data) > _MANY and self._idle() and (blocks := data_blocks(data)) is not None:
-            tail = self._blocks(*blocks, out, ends, times)
+        elif len(data) > _MANY and self._idle() and (found := at_once(data, self._comment_text)):
+            tail = self._emit(*found, out, ends, times)
             lines = []
         elif len(data) > LONG:
             tail = self._run_long(data, out, ends, times)
@@ -128,10 +128,16 @@ class SSEDecoder:
         """No event is being built: the next line starts a block afresh."""
         return self._ev_start < 0 and not self._data and not self._etype and self._retry is None
 
-    def _blocks(
-        self, values: list[str], offsets: list[int], tail: bytes, out: list[SSEEvent], *when: Any
+    def _emit(
+        self,
+        kind: str,
+        values: list[str],
+        offsets: list[int],
+        tail: bytes,
+        out: list[SSEEvent],
+        *when: Any,
     ) -> bytes:
-        """Emit the events :func:`data_blocks` found (what :meth:`_run` would emit); ``when``
+        """Emit the events :meth:`_at_once` found (what :meth:`_run` would emit); ``when``
         is ``ends, times`` as :meth:`_feed` takes them."""
         base, seq, k, last_id = self._base, self._seq, len(values), self._last_id
         stops = [base + o for o in offsets] if base else offsets
@@ -139,23 +145,19 @@ class SSEDecoder:
         t: Iterable[float] = repeat(self._t) if ends is None else times
         if ends is not None and ends != stops:  # each by the chunk holding its end
             t = map(times.__getitem__, map(bisect_left, repeat(ends), stops))
-        ids, nones = repeat(last_id), repeat(None)
-        kinds, types = repeat(_EVENT), repeat("message")
-        out += map(
-            SSEEvent,
-            range(seq, seq + k),
-            kinds,
-            types,
-            values,
-            ids,
-            nones,
-            [base, *stops],
-            stops,
-            t,
-        )
+        seqs, starts, nones = range(seq, seq + k), [base, *stops], repeat(None)
+        if kind == _COMMENT:
+            empty = repeat("")
+            out += map(
+                SSEEvent, seqs, repeat(kind), empty, empty, nones, nones, starts, stops, t, values
+            )
+            self._comment_text = values[-1]
+        else:
+            types, ids = repeat("message"), repeat(last_id)
+            out += map(SSEEvent, seqs, repeat(kind), types, values, ids, nones, starts, stops, t)
         self._seq = seq + k
         self._base = stops[-1]
-        if last_id is not None:
+        if last_id is not None or kind == _COMMENT:
             self.marked += k
         return tail
 
