@@ -732,6 +732,7 @@ def bench_open(
     from inspector.core.analysis.session import Settings
     from inspector.core.capture.reader import load
     from inspector.core.replay.replayer import Replayer
+    from inspector.ui.progressive import LOAD_SLICE
 
     print(
         f"\n[1] open {wl.chunks:,} chunks ({wl.size / 1e6:.0f} MB; {N_CALLS} calls × "
@@ -761,6 +762,8 @@ def bench_open(
     over = [g for _, g in gaps if g > 0.1]
     gc_pauses = gcm.between(ot.t_open, ot.t_done)
     slices = rec.samples.get("load_slice", [])
+    steps = rec.samples.get("load_step", [])
+    ahead = rec.samples.get("load_work", [])
     flushes = rec.calls.get("on_flush", 0)
     dispose(window)
 
@@ -823,8 +826,19 @@ def bench_open(
         f"{sum(d for _, d in slices):.1f} s of core work on the UI thread",
     )
     row(
-        "  view flushes while loading / their time",
-        f"{flushes}",
+        "    of which core slices: count / longest",
+        f"{len(steps)} / {max((d for _, d in steps), default=0) * 1e3:.0f} ms",
+        f"{sum(d for _, d in steps):.1f} s; budget {LOAD_SLICE * 1e3:.0f} ms each "
+        "(LoadingSource.step)",
+    )
+    row(
+        "    of which work ahead of the views: count / longest",
+        f"{len(ahead)} / {max((d for _, d in ahead), default=0) * 1e3:.0f} ms",
+        f"{sum(d for _, d in ahead):.2f} s (verdicts as calls close; at the end, quirks)",
+    )
+    row(
+        "  view flushes while loading / their time / longest",
+        f"{flushes} / {rec.maxi.get('on_flush', 0.0) * 1e3:.0f} ms",
         f"{rec.get('on_flush'):.2f} s (+ paint)",
     )
     row(
@@ -1142,6 +1156,7 @@ def install_recorder() -> Recorder:
     from inspector.ui.lanes import LanesView, LaneWidget
     from inspector.ui.models import EventsModel, FragmentsModel
     from inspector.ui.progressive import ProgressiveOpen
+    from inspector.ui.sources import LoadingSource
     from inspector.ui.views import DocumentViews
 
     rec = Recorder()
@@ -1161,6 +1176,8 @@ def install_recorder() -> Recorder:
     rec.wrap(DocumentViews, "refresh_side", "refresh_side")
     rec.wrap(Document, "_tick", "tick", keep=True)
     rec.wrap(ProgressiveOpen, "_slice", "load_slice", keep=True)
+    rec.wrap(LoadingSource, "step", "load_step", keep=True)  # the core's slice of a tick
+    rec.wrap(ProgressiveOpen, "_work", "load_work", keep=True)  # verdicts, quirks: ahead of views
     return rec
 
 

@@ -194,3 +194,38 @@ def test_a_lane_buffer_shows_the_tail_from_the_last_pieces_only(qtbot: Any) -> N
     qtbot.waitExposed(buffer)
     buffer.follow(call, streaming=True)  # in sight: shown afresh while streaming too
     assert buffer.toPlainText() == "".join(parts)[-BUFFER_TAIL:]
+
+
+def test_a_long_streams_timeline_row_does_not_grow_with_the_stream() -> None:
+    from inspector.core.analysis.session import Analysis, Settings
+    from inspector.core.providers import REGISTRY
+    from inspector.ui.timeline import STREAM_TICKS, bands
+
+    a = Analysis(Settings(), providers=REGISTRY)
+    n = 3 * STREAM_TICKS + 5
+    for i in range(n):
+        a.feed(b": keep-alive\n\n", i / 1000)
+    (band,) = bands(a)
+    ticks = [b.t0 for b in band.bars if b.row == 0]
+    assert STREAM_TICKS // 2 < len(ticks) <= STREAM_TICKS + 1
+    assert ticks[0] == 0.0 and ticks[-1] == (n - 1) / 1000 and ticks == sorted(ticks)
+
+
+def test_the_turn_panes_text_appends_what_arrived_and_shows_another_list_afresh(
+    qtbot: Any,
+) -> None:
+    from inspector.ui.panes import PiecesText
+
+    pane = PiecesText()
+    qtbot.addWidget(pane)
+    text = ["Hello", ", "]
+    pane.follow(text)
+    assert pane.toPlainText() == "Hello, "
+    text.append("world")
+    pane.setPlainText("(stale)")  # only what arrived is appended: the rest is not rewritten
+    pane.follow(text)
+    assert pane.toPlainText() == "(stale)world"
+    pane.follow(["another ", "attempt"])
+    assert pane.toPlainText() == "another attempt"
+    pane.follow(None)
+    assert pane.toPlainText() == ""

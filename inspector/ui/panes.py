@@ -7,10 +7,11 @@ finding -> chunks) goes through wire event sequence numbers only, which every ro
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFormLayout,
@@ -30,7 +31,11 @@ from inspector.core.reports import words
 from inspector.core.reports.words import attempt_word, call_word
 
 from ..core.analysis.numbering import attempt_places
+from .laneparts import tail_of
 from .models import SEQ_ROLE, EventsModel, FindingsModel
+
+TEXT_TAIL = 64 * 1024
+"""The Turn pane shows at most this many trailing characters of a text it shows afresh."""
 
 
 def _table(model: Any, stretch: int, widths: tuple[int, ...]) -> QTableView:
@@ -143,8 +148,8 @@ class TurnPane(QWidget):
         self.usage.setWordWrap(True)
         self.errors = QLabel()
         self.errors.setWordWrap(True)
-        self.text = QPlainTextEdit(readOnly=True)
-        self.reasoning = QPlainTextEdit(readOnly=True)
+        self.text = PiecesText()
+        self.reasoning = PiecesText()
         for w in (self.text, self.reasoning):
             w.setMaximumHeight(90)
         form.addRow("Finish reason", self.finish)
@@ -161,12 +166,32 @@ class TurnPane(QWidget):
         self.errors.setText(
             "; ".join(str(e.value) for e in st.errors) if st and st.errors else "none"
         )
-        text = st.full_text if st else ""
-        if self.text.toPlainText() != text:
-            self.text.setPlainText(text)
-        reasoning = "".join(st.reasoning) if st else ""
-        if self.reasoning.toPlainText() != reasoning:
-            self.reasoning.setPlainText(reasoning)
+        self.text.follow(st.text if st else None)
+        self.reasoning.follow(st.reasoning if st else None)
+
+
+class PiecesText(QPlainTextEdit):
+    """Text that arrives in pieces (an attempt's text or reasoning), shown as it grows: only
+    the pieces that arrived since are appended, so a refresh costs what arrived, not the whole
+    text; another list of pieces (another attempt) shows its last :data:`TEXT_TAIL` characters.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(readOnly=True)
+        self._pieces: Sequence[str] | None = None  # the list on show (its identity)
+        self._count = 0  # of its pieces, how many are shown
+
+    def follow(self, pieces: Sequence[str] | None) -> None:
+        """Show ``pieces`` (None: nothing), appending what arrived since the last call."""
+        if pieces is not self._pieces or len(pieces or ()) < self._count:
+            self._pieces, self._count = pieces, len(pieces or ())
+            self.setPlainText(tail_of(pieces or (), TEXT_TAIL))
+        elif pieces is not None and len(pieces) > self._count:
+            new = "".join(pieces[self._count :])
+            self._count = len(pieces)
+            cursor = self.textCursor()
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            cursor.insertText(new)
 
 
 class AttemptsPane(QTreeWidget):

@@ -3,7 +3,8 @@
 Invariants:
 - Painted with QPainter from core state only (no chart library: QtCharts would pull the
   175 MB Addons wheel). ``refresh`` recomputes the few rectangles once per flush; paintEvent
-  only draws them.
+  only draws them. Their number does not grow with the stream: a long stream's row shows
+  every n-th chunk (:data:`STREAM_TICKS`).
 - Time runs left to right on each attempt's own clock (seconds since its request), one band
   per attempt titled "round R · attempt N" (N from 1 in each round, as the Live toolbar says
   it), so the overlap of tool execution with streaming is visible.
@@ -14,6 +15,7 @@ Invariants:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF, Qt
@@ -21,6 +23,7 @@ from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from inspector.core.analysis.session import Analysis, AttemptView
+from inspector.core.base.model import SSEEvent
 from inspector.core.reports import words
 from inspector.core.reports.words import attempt_word, call_word
 
@@ -31,6 +34,9 @@ ROW = 18
 """Pixels per timeline row."""
 LEFT = 150
 """Pixels reserved for row labels."""
+STREAM_TICKS = 2048
+"""Ticks drawn at most on an attempt's stream row: the timeline is recomputed on every side
+refresh and painted whole, so it must not grow with a million-event stream."""
 
 
 @dataclass
@@ -79,6 +85,15 @@ _CALL_COLOUR = {"valid": "#1e88e5", "streaming": "#1e88e5", "not checked": "#9e9
 """A call bar's colour by its word; any other word (invalid, truncated) is red."""
 
 
+def _stream_ticks(events: Sequence[SSEEvent]) -> list[Bar]:
+    """The stream row: a tick per wire event, or for a long stream every n-th of them and the
+    last (:data:`STREAM_TICKS` at most: a pause in the stream still shows as a gap)."""
+    n = len(events)
+    step = max(1, -(-n // STREAM_TICKS))
+    seqs = [*range(0, n, step), *([n - 1] if n and (n - 1) % step else [])]
+    return [Bar(0, t, t, "#607d8b") for t in (events[i].t for i in seqs)]
+
+
 def _band(view: AttemptView, place: RoundAttempt, mode: str) -> Band:
     st = view.state
     events = st.events
@@ -86,7 +101,7 @@ def _band(view: AttemptView, place: RoundAttempt, mode: str) -> Band:
     def t_of(seq: int) -> float:
         return events[seq].t if 0 <= seq < len(events) else 0.0
 
-    labels, bars = ["stream"], [Bar(0, ev.t, ev.t, "#607d8b") for ev in events]
+    labels, bars = ["stream"], _stream_ticks(events)
     for v in view.verdicts:
         call = v.call
         labels.append(f"#{call.slot} {call.name if isinstance(call.name, str) else '?'}")
