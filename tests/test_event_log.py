@@ -234,6 +234,23 @@ def test_the_delta_log_reads_like_the_list_it_was_given() -> None:
     assert log != plain[:-1] and log != [*plain[:-1], Delta(11, DeltaKind.FINISH, "stop")]
 
 
+def test_whole_batches_of_keepalives_join_one_run() -> None:
+    """A flood arrives slice by slice: each batch of restating keep-alives joins the run the
+    last one started; a batch of keep-alives with a raw object (a ping) stays objects."""
+    log = DeltaLog()
+    pings = [Delta(i, DeltaKind.KEEPALIVE, "ping", {"type": "ping"}) for i in range(3)]
+    log.extend(pings)
+    floods = [[Delta(i, DeltaKind.KEEPALIVE, "k") for i in range(a, a + 5)] for a in (3, 8, 13)]
+    for batch in floods:
+        log.extend(batch)
+    assert list(log.stored()) == pings and len(log) == 18
+    assert len({id(item) for item in log._items[3:]}) == 1
+    want = pings + [d for batch in floods for d in batch]
+    assert log == want and _fields(log) == _fields(want)
+    log.extend([Delta(20, DeltaKind.KEEPALIVE, "k"), Delta(21, DeltaKind.KEEPALIVE, "k")])
+    assert [d.seq for d in log[-3:]] == [17, 20, 21] and len({id(x) for x in log._items}) == 5
+
+
 def test_events_compare_by_value() -> None:
     a = SSEEvent(0, EventKind.EVENT, "message", "x", None, None, 0, 9, 1.0)
     b = SSEEvent(0, EventKind.EVENT, "message", "x", None, None, 0, 9, 1.0)

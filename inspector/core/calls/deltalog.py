@@ -29,6 +29,8 @@ __all__ = ["DeltaLog"]
 
 _KEEPALIVE = DeltaKind.KEEPALIVE
 _kind = attrgetter("kind")
+_raw = attrgetter("raw")
+_value = attrgetter("value")
 
 
 class _Run:
@@ -66,6 +68,8 @@ class DeltaLog(Sequence[AnyDelta]):
             items += batch
             return
         last = items[-1] if items else None
+        if self._one_run(batch, last):
+            return
         append = items.append
         pos = len(items)
         for d in batch:  # inline: once per delta of a keep-alive flood
@@ -83,6 +87,31 @@ class DeltaLog(Sequence[AnyDelta]):
                 self._runs += 1
                 append(last)
             pos += 1
+
+    def _one_run(self, batch: list[AnyDelta], last: object) -> bool:
+        """Append ``batch`` at once when it is one run of keep-alives restating comments (what
+        a flood of them gives, slice after slice); False, appending nothing, otherwise."""
+        first = batch[0]
+        n = len(batch)
+        if (
+            batch[-1].seq - first.seq != n - 1  # seqs strictly increase: consecutive
+            or set(map(type, batch)) != {Delta}
+            or set(map(_kind, batch)) != {_KEEPALIVE}
+            or list(map(_raw, batch)).count(None) != n  # equality, not hashing: raw may be a dict
+            or not _restated(first)
+            or list(map(_value, batch)).count(first.value) != n
+        ):
+            return False
+        pos = len(self._items)
+        if not (
+            type(last) is _Run
+            and first.seq == last.seq + pos - last.pos
+            and last.text == first.value
+        ):
+            last = _Run(pos, first.seq, first.value)
+            self._runs += 1
+        self._items += [last] * n
+        return True
 
     def stored(self, start: int = 0) -> Iterator[AnyDelta]:
         """The deltas kept as objects from position ``start`` on, in order: all but the
