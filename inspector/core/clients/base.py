@@ -19,7 +19,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from inspector.core.base.model import SSEEvent
 
@@ -41,6 +41,12 @@ class Exchange:
     """Why the body ended early (a reset, a timeout), None for a clean end of the body."""
     dialect: str | None = None
     """The provider name the inspector read the body as (None when unknown)."""
+
+
+LONG_TEXT: Final = 1 << 16
+"""Characters from which a call's text a library re-writes (parses, then writes as JSON) is
+dropped once parsed, before it is written again (never held twice); a shorter one is kept,
+to be handed over itself when written the same (no second copy of equal text)."""
 
 
 def as_text(value: object) -> str | None:

@@ -179,7 +179,9 @@ _UNSEEN: Final = -(2**63)
 class _Prefix:
     """Whether a replica's calls so far are still a prefix of the inspector's calls. What it
     has checked of each position (parts, characters, the ``rewritten`` count it read them
-    under) is kept in three arrays, 24 bytes a call."""
+    under) is kept in three arrays, 24 bytes a call. A call whose one part is the whole of
+    the inspector's arguments gets the inspector's string in its place (equal, immutable:
+    nothing a library does can tell), so a run holds no second copy of agreeing text."""
 
     def __init__(self, expected: Sequence[HandedCall]) -> None:
         self.expected = expected
@@ -212,6 +214,8 @@ class _Prefix:
             if not text.startswith(part, chars):
                 return False
             chars += len(part)
+        if chars == len(text) and len(got.parts) == 1 and got.parts[0] is not text:
+            got.parts[0] = text  # the same text: the inspector's string, not a second copy
         self.parts[pos], self.chars[pos] = len(got.parts), chars
         self.rewritten[pos] = got.rewritten
         return True

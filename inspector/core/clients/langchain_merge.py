@@ -42,6 +42,7 @@ from typing import Any, ClassVar, Final, NoReturn
 
 from inspector.core.base.model import SSEEvent
 from inspector.core.clients.base import (
+    LONG_TEXT,
     ClientRaised,
     Exchange,
     HandedCall,
@@ -202,9 +203,10 @@ class _Run(SdkChunkRun):
             raw = tc.args()
             args = _parsed(raw)
             if isinstance(args, dict):
-                raw, tc.parts = None, []  # the parsed value holds the text: dropped before dumps
+                tc.parts = []
+                raw = raw if raw is not None and len(raw) < LONG_TEXT else None  # (dropped if long)
                 text = json.dumps(args, separators=(",", ":"), ensure_ascii=False)
-                valid.append(HandedCall(tc.id, tc.name or "", text))
+                valid.append(HandedCall(tc.id, tc.name or "", raw if text == raw else text))
             else:
                 invalid.append(HandedCall(tc.id, tc.name, raw or ""))  # (None parses as {})
         return valid + invalid

@@ -46,7 +46,14 @@ from typing import Any, ClassVar, Final
 
 from inspector.core.base.model import EventKind, SSEEvent
 from inspector.core.clients.ai_sdk_tracker import Tracked, Tracker, js_trim
-from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Replica, ReplicaRun
+from inspector.core.clients.base import (
+    LONG_TEXT,
+    ClientRaised,
+    Exchange,
+    HandedCall,
+    Replica,
+    ReplicaRun,
+)
 from inspector.core.clients.v8_json import JsSyntaxError, number_text, parse, stringify
 from inspector.core.clients.zod_chunk import ERROR, check_chunk, issues
 
@@ -206,8 +213,8 @@ class _Run(ReplicaRun):
 
 
 def _handed(call: Tracked) -> HandedCall:
-    """:func:`handed_arguments` of a call, its text dropped once parsed (so a long one is not
-    held twice while it is written again)."""
+    """:func:`handed_arguments` of a call: its text dropped once parsed when long (not held
+    twice while written again), else handed over itself when written the same."""
     text, call.parts = call.arguments, []
     if not js_trim(text):
         return HandedCall(call.id, call.name, "{}")
@@ -215,8 +222,9 @@ def _handed(call: Tracked) -> HandedCall:
         value = secure_parse(text)
     except JsSyntaxError:
         return HandedCall(call.id, call.name, text)
-    text = ""
-    return HandedCall(call.id, call.name, stringify(value))
+    text = text if len(text) < LONG_TEXT else ""  # (a long one dropped before it is written)
+    written = stringify(value)
+    return HandedCall(call.id, call.name, text if written == text else written)
 
 
 def _cut(why: str) -> bool:
