@@ -109,6 +109,8 @@ def test_long_lines_decode_in_place_like_short_ones(parts: list[bytes], cuts: li
 _BLOCKS = [b"data: a\n\n", b'data: {"k": 1}\n\n', b"data: \xc3\xa9\n\n", b"data: \xff\n\n"]
 _BLOCKS += [b"data: x", b"\n", b": c\n", b"id: 3\n", b"data:b\n\n", b"data: \n\n", b"\n\n"]
 _BLOCKS += [b": keep-alive\n", b": keep-alive\n", b": \xe2\x82\n", b":x\n", b": \n", b": k"]
+_BLOCKS += [b"event: t\ndata: 1\n\n", b"event: u\ndata: \xc3\xa9\n\n", b"event: \ndata: 2\n\n"]
+_BLOCKS += [b"event: v\ndata: 3\n", b"event: w\n", b"event: \xff\ndata: 4\n\n"]
 
 
 @settings(max_examples=150, deadline=None)
@@ -120,8 +122,8 @@ _BLOCKS += [b": keep-alive\n", b": keep-alive\n", b": \xe2\x82\n", b":x\n", b": 
 def test_all_data_blocks_decode_at_once_like_line_by_line(
     parts: list[bytes], cuts: list[int], groups: int
 ) -> None:
-    """With the size gate off, every buffer of ``data:`` blocks or of comments takes the
-    at-once path: the same events, times and state as line by line, in one feed or grouped
+    """With the size gate off, every buffer of ``data:`` blocks (typed or not) or of comments
+    takes the at-once path: the same events, times and state as line by line, in one feed or grouped
     chunks."""
     body = b"".join(parts)
     chunks = [(0.25 * i, p) for i, p in enumerate(_cut(body, cuts))]

@@ -4,29 +4,36 @@ functions, no state."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from itertools import accumulate, repeat
 from operator import add, itemgetter
 
-from inspector.core.base.model import EventKind
+from inspector.core.base.model import EventKind, SSEEvent
 
-__all__ = ["at_once", "comment_lines", "data_blocks", "parse_retry", "split_cr"]
+__all__ = ["Found", "at_once", "built", "comment_lines", "data_blocks", "parse_retry", "split_cr"]
 
 _VALUE = itemgetter(slice(6, None))  # after "data: "
 _TEXT = itemgetter(slice(2, None))  # after ": "
+_TYPE = itemgetter(slice(7, None))  # after "event: "
 
 
-def at_once(data: bytes, last: str) -> tuple[str, list[str], list[int], bytes] | None:
+Found = tuple[list[str], list[int], bytes, list[str] | None]
+"""What a buffer cut at once gives: the values (data or comment texts), the offset past each
+event relative to the buffer, the incomplete tail, and the event types (None: "message")."""
+
+
+def at_once(data: bytes, last: str) -> tuple[str, *Found] | None:
     """``data`` (no CR, starting at a line start, no event being built) cut into events at once
-    when it is all data blocks (:func:`data_blocks`) or all comments (:func:`comment_lines`):
-    their kind, then what that function gives; None otherwise."""
+    when it is all data blocks (:func:`data_blocks`, :func:`typed_blocks`) or all comments
+    (:func:`comment_lines`): their kind, then what that function gives; None otherwise."""
     if data.startswith(b": "):
         comments = comment_lines(data, last)
         return None if comments is None else (EventKind.COMMENT, *comments)
-    blocks = data_blocks(data)
+    blocks = typed_blocks(data) if data.startswith(b"event: ") else data_blocks(data)
     return None if blocks is None else (EventKind.EVENT, *blocks)
 
 
-def data_blocks(data: bytes) -> tuple[list[str], list[int], bytes] | None:
+def data_blocks(data: bytes) -> Found | None:
     """``data`` (no CR, starting at a line start) as events when it is nothing but blocks of
     one ``data: <value>`` line and a blank line, then a tail without LF: each block's value,
     the offset past each block relative to ``data`` (both LFs included), and the tail. None
@@ -44,10 +51,34 @@ def data_blocks(data: bytes) -> tuple[list[str], list[int], bytes] | None:
     except UnicodeDecodeError:
         return None
     stops = list(map(add, accumulate(map(len, fields)), range(2, 2 * len(fields) + 1, 2)))
-    return values, stops, tail
+    return values, stops, tail, None
 
 
-def comment_lines(data: bytes, last: str) -> tuple[list[str], list[int], bytes] | None:
+def typed_blocks(data: bytes) -> Found | None:
+    """:func:`data_blocks` for blocks of an ``event: <type>`` line, a ``data: <value>`` line
+    and a blank line (what Anthropic and the Responses API send); a block with an empty type
+    (which means "message") goes line by line."""
+    lines = data.split(b"\n")
+    tail = lines.pop()
+    if not lines or len(lines) % 3 or any(lines[2::3]):
+        return None
+    names, fields = lines[0::3], lines[1::3]
+    if not all(map(bytes.startswith, names, repeat(b"event: "))) or not all(
+        map(bytes.startswith, fields, repeat(b"data: "))
+    ):
+        return None
+    try:
+        types = list(map(bytes.decode, map(_TYPE, names)))
+        values = list(map(bytes.decode, map(_VALUE, fields)))
+    except UnicodeDecodeError:
+        return None
+    if "" in types:
+        return None
+    sizes = accumulate(map(add, map(len, names), map(len, fields)))
+    return values, list(map(add, sizes, range(3, 3 * len(fields) + 1, 3))), tail, types
+
+
+def comment_lines(data: bytes, last: str) -> Found | None:
     """``data`` (no CR, starting at a line start, no event being built) as comment events when
     every complete line is a ``: <text>`` comment: each text (equal texts, and one equal to
     ``last``, share one string), the offset past each line relative to ``data``, and the tail.
@@ -62,7 +93,29 @@ def comment_lines(data: bytes, last: str) -> tuple[list[str], list[int], bytes] 
         return None
     shared = {last: last}
     texts = list(map(shared.setdefault, texts, texts))
-    return texts, list(accumulate(map(len, lines), _past_line, initial=0))[1:], tail
+    return texts, list(accumulate(map(len, lines), _past_line, initial=0))[1:], tail, None
+
+
+def built(
+    kind: str,
+    seq: int,
+    bounds: list[int],
+    values: list[str],
+    types: list[str] | None,
+    last_id: str | None,
+    times: Iterable[float],
+) -> Iterator[SSEEvent]:
+    """The events of what :func:`at_once` found, from ``seq`` on: event ``i`` covers
+    ``bounds[i]``..``bounds[i + 1]`` (built by ``map``, no Python loop)."""
+    seqs, nones, stops = range(seq, seq + len(values)), repeat(None), bounds[1:]
+    if kind == EventKind.COMMENT:
+        empty = repeat("")
+        return map(
+            SSEEvent, seqs, repeat(kind), empty, empty, nones, nones, bounds, stops, times, values
+        )
+    named: Iterable[str] = repeat("message") if types is None else types
+    ids = repeat(last_id)
+    return map(SSEEvent, seqs, repeat(kind), named, values, ids, nones, bounds, stops, times)
 
 
 def _past_line(pos: int, size: int) -> int:

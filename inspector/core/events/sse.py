@@ -39,7 +39,7 @@ from itertools import accumulate, repeat
 from typing import Any
 
 from inspector.core.base.model import EventKind, SSEEvent
-from inspector.core.events.lines import at_once, parse_retry, split_cr
+from inspector.core.events.lines import at_once, built, parse_retry, split_cr
 
 __all__ = ["LONG", "SSEDecoder", "decode_all"]
 
@@ -128,38 +128,23 @@ class SSEDecoder:
         """No event is being built: the next line starts a block afresh."""
         return self._ev_start < 0 and not self._data and not self._etype and self._retry is None
 
-    def _emit(
-        self,
-        kind: str,
-        values: list[str],
-        offsets: list[int],
-        tail: bytes,
-        out: list[SSEEvent],
-        *when: Any,
-    ) -> bytes:
-        """Emit the events :meth:`_at_once` found (what :meth:`_run` would emit); ``when``
-        is ``ends, times`` as :meth:`_feed` takes them."""
-        base, seq, k, last_id = self._base, self._seq, len(values), self._last_id
+    def _emit(self, kind: str, *found: Any) -> bytes:
+        """Emit the events :func:`at_once` found (what :meth:`_run` would emit); ``found`` is
+        what it gives after the kind, then ``out``, ``ends`` and ``times`` as in :meth:`_feed`."""
+        values, offsets, tail, types, out, ends, times = found
+        base, seq, last_id = self._base, self._seq, self._last_id
         stops = [base + o for o in offsets] if base else offsets
-        ends, times = when
         t: Iterable[float] = repeat(self._t) if ends is None else times
         if ends is not None and ends != stops:  # each by the chunk holding its end
             t = map(times.__getitem__, map(bisect_left, repeat(ends), stops))
-        seqs, starts, nones = range(seq, seq + k), [base, *stops], repeat(None)
+        out += built(kind, seq, [base, *stops], values, types, last_id, t)
         if kind == _COMMENT:
-            empty = repeat("")
-            out += map(
-                SSEEvent, seqs, repeat(kind), empty, empty, nones, nones, starts, stops, t, values
-            )
             self._comment_text = values[-1]
-        else:
-            types, ids = repeat("message"), repeat(last_id)
-            out += map(SSEEvent, seqs, repeat(kind), types, values, ids, nones, starts, stops, t)
-        self._seq = seq + k
+        self._seq = seq + len(values)
         self._base = stops[-1]
-        if last_id is not None or kind == _COMMENT:
-            self.marked += k
-        return tail
+        if last_id is not None or kind == _COMMENT or types is not None:
+            self.marked += len(values)
+        return bytes(tail)
 
     def feed_many(self, chunks: Iterable[tuple[float, bytes]]) -> list[SSEEvent]:
         """Consume several ``(t, data)`` chunks: exactly the events (``t`` included) that
