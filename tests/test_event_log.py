@@ -87,6 +87,7 @@ def test_the_log_gives_back_the_decoded_events_in_any_chunking(
         seqs = [i for lo, hi in log.runs(kind, 2) for i in range(lo, hi)]
         assert seqs == [ev.seq for ev in events[2:] if ev.kind == kind]
         assert all(events[hi].kind != kind for _, hi in log.runs(kind) if hi < len(events))
+    assert [log.time_at(i) for i in range(-len(log), len(log))] == [e.t for e in events * 2]
     starts, ends = log.offsets()
     assert (list(starts), list(ends)) == ([e.start for e in events], [e.end for e in events])
 

@@ -199,6 +199,13 @@ class EventLog(Sequence[SSEEvent]):
         building events; copies, so the log can still grow)."""
         return array("q", self._starts), array("q", self._ends)
 
+    def time_at(self, i: int) -> float:
+        """``self[i].t`` without building the event (what a timeline asks per call)."""
+        times = self._times
+        if not -len(self._kinds) <= i < len(self._kinds):
+            raise IndexError("event index out of range")
+        return times[i] if times is not None else self._t0
+
     def count_of(self, kind: str) -> int:
         """How many events of one kind (a byte count, nothing built)."""
         return self._kinds.count(_CODE[kind])
