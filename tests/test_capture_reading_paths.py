@@ -6,6 +6,7 @@ one-line errors, on every recorded capture and on hand-made odd lines."""
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -123,3 +124,16 @@ def test_reading_a_slice_at_a_time_gives_the_same_capture() -> None:
             offsets.append(reader.offset)
         assert reader.capture == whole
         assert offsets == sorted(offsets) and offsets[-1] == len(data)
+
+
+@pytest.mark.usefixtures("from_version_0")
+def test_a_reader_lets_the_file_go_once_it_is_read() -> None:
+    for version in (b'"version":1', b'"version":0'):
+        data = _capture(CHUNK, CHUNK, {**CHUNK, "attempt": 2}).replace(b'"version":1', version)
+        before = sys.getrefcount(data)
+        reader = CaptureReader(data, "x")
+        reader.read(1)
+        assert sys.getrefcount(data) > before  # still reading
+        reader.read_all()
+        assert sys.getrefcount(data) == before
+        assert [len(a.chunks) for a in reader.capture.attempts] == [2, 1]

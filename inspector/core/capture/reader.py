@@ -92,6 +92,7 @@ class CaptureReader:
         """Every record has been read."""
         self._name = name
         self._records: Iterator[dict[str, Any]] = iter(())
+        self._data: bytes | None = None  # the file, while its lines are read by _read_lines
         self._cursor = _Cursor(1, 0)
         self._builder: CaptureBuilder | None = None
         if not data:
@@ -112,7 +113,8 @@ class CaptureReader:
         # The file is at the current version: its lines are read by the loop in _read_lines
         # (the same records, fewer steps per line); a migrated file goes through the
         # converters' record stream.
-        self._data = data if self._records is lines else None
+        if self._records is lines:
+            self._data, self._records = data, iter(())
         self._next = (end + 1, lineno + 1)  # the next line to read: offset and number
         warnings.extend(_meta_warnings(header, lineno))
         self._builder = CaptureBuilder(Capture(None, "capture", header, [], warnings))
@@ -143,6 +145,8 @@ class CaptureReader:
                     self.done = True
         except CaptureError as exc:
             raise exc.located(self._name, cursor.line, cursor.offset) from None
+        if self.done:  # the file's bytes are no longer needed: let them go
+            self._data, self._records = None, iter(())
         if n or self.done:
             attempts = builder.attempts
             if len(attempts) != len(self.capture.attempts):
