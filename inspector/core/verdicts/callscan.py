@@ -13,7 +13,7 @@ Invariants:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import orjson
@@ -155,7 +155,7 @@ def claimed_end(state: StreamState) -> tuple[int, str] | None:
     return None if reason in MALFORMED_CALL_REASONS else (seq, reason)
 
 
-def scan_truncation(deltas: Sequence[AnyDelta], seen: Seen, claimed: tuple[int, str]) -> None:
+def scan_truncation(deltas: Iterable[AnyDelta], seen: Seen, claimed: tuple[int, str]) -> None:
     """Lanes whose streamed argument text is a proper prefix of JSON (no error, not complete)
     although the finish claims a normal end: judged on the wire (every fragment at the lane,
     whatever a policy routed where), a cumulative lane left out. The JSON is walked only when

@@ -163,7 +163,7 @@ class QuirkScan:
         key = (len(state.deltas), claimed)
         if self._cut[0] != key:
             seen = Seen()
-            scan_truncation(state.deltas, seen, claimed)
+            scan_truncation(state.deltas.stored(), seen, claimed)  # no keep-alive built
             self._cut = (key, seen)
         return self._cut[1]
 

@@ -36,10 +36,11 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from inspector.core.base.model import OMITTED, Delta, DeltaKind, EventKind, SSEEvent, ToolCallDelta
+from inspector.core.base.model import OMITTED, Delta, DeltaKind, EventKind, ToolCallDelta
 from inspector.core.base.provider import Provider
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.wirefield import WIRE_FIELD_TYPE, describe, field_problem, is_key
+from inspector.core.events.log import EventLog
 from inspector.core.verdicts.deltaquirks import delta_quirks
 from inspector.core.verdicts.lanetrack import LaneTrack
 from inspector.core.verdicts.seen import Seen, lane, real
@@ -66,7 +67,6 @@ FIELDS_NAMED = 4
 
 _TEXT_CALL = re.compile(r"<tool_call>|<function_call>|<\|tool_call|\[TOOL_CALLS\]")
 _TAG_TAIL = 16  # characters of earlier text kept: longer than any _TEXT_CALL match
-_SLICE = 4096  # events read back at once
 _COMMENT = EventKind.COMMENT
 _ERROR = EventKind.ERROR
 _KEEPALIVE = DeltaKind.KEEPALIVE
@@ -108,34 +108,32 @@ class WireScan:
         self._events(state.events)
         deltas = state.deltas
         n = len(deltas)
-        for lo in range(self.deltas_done, n, _SLICE):
-            for d in deltas[lo : min(lo + _SLICE, n)]:
-                if isinstance(d, ToolCallDelta):  # inline: once per fragment
-                    if d.seq != self._last_seq:
-                        self._per_chunk.clear()
-                        self._last_seq = d.seq
-                    if (
-                        d.id is OMITTED
-                        and d.name is OMITTED
-                        and type(d.index) is int
-                        and d.extra is None
-                        and not d.final
-                        and not d.args_object
-                    ):
-                        self._plain(d)
-                        continue
-                    self._fragment(d)
-                    if is_key(d.index):
-                        if d.final:
-                            self._final(d)
-                        else:
-                            self._continuation(d)
-                elif d.kind == _KEEPALIVE:  # inline: once per keep-alive
-                    if d.raw is not None:  # not one restating a comment (its event says it)
-                        self._keepalive.append(d.seq)
-                        delta_quirks(d, self.seen)
-                else:
-                    self._delta(d)
+        for d in deltas.stored(self.deltas_done):  # keep-alives restating comments: skipped
+            if isinstance(d, ToolCallDelta):  # inline: once per fragment
+                if d.seq != self._last_seq:
+                    self._per_chunk.clear()
+                    self._last_seq = d.seq
+                if (
+                    d.id is OMITTED
+                    and d.name is OMITTED
+                    and type(d.index) is int
+                    and d.extra is None
+                    and not d.final
+                    and not d.args_object
+                ):
+                    self._plain(d)
+                    continue
+                self._fragment(d)
+                if is_key(d.index):
+                    if d.final:
+                        self._final(d)
+                    else:
+                        self._continuation(d)
+            elif d.kind == _KEEPALIVE:  # a keep-alive that is no comment event (a ping)
+                self._keepalive.append(d.seq)
+                delta_quirks(d, self.seen)
+            else:
+                self._delta(d)
         self.deltas_done = n
 
     def _delta(self, d: Delta) -> None:
@@ -151,33 +149,19 @@ class WireScan:
                 return
         delta_quirks(d, self.seen)
 
-    def _events(self, events: Sequence[SSEEvent]) -> None:
-        """Comments and undecodable bytes among the events since the last call, read a slice
-        at a time (a compact event log builds its events per slice); consecutive comments are
-        added as one run (a million keep-alives in a row: one call, not a million)."""
-        seen = self.seen
-        n = len(events)
-        lo = hi = -1  # the run of comments being read: seqs lo..hi-1
-        for start in range(self.events_done, n, _SLICE):
-            for ev in events[start : min(start + _SLICE, n)]:
-                kind = ev.kind
-                if kind == _COMMENT:
-                    seq = ev.seq
-                    if seq == hi:
-                        hi += 1
-                        continue
-                    if hi > lo:
-                        self._comments(lo, hi, None)
-                    if "keepalive_comments" not in seen.hits:
-                        self._comments(seq, seq + 1, f"{ev.comment.strip()!r}")
-                        lo = hi = seq + 1
-                    else:
-                        lo, hi = seq, seq + 1
-                elif kind == _ERROR:
-                    seen.add("invalid_utf8", ev.seq, ev.data)
-        if hi > lo:
-            self._comments(lo, hi, None)
-        self.events_done = n
+    def _events(self, events: EventLog) -> None:
+        """Comments and undecodable bytes among the events since the last call, found without
+        building the others: a run of consecutive comments is added at once (a million
+        keep-alives in a row: one run, and one event built for the note)."""
+        start = self.events_done
+        for lo, hi in events.runs(_COMMENT, start):
+            note = None
+            if "keepalive_comments" not in self.seen.hits:
+                note = f"{events[lo].comment.strip()!r}"
+            self._comments(lo, hi, note)
+        for ev in events.select(_ERROR, start):
+            self.seen.add("invalid_utf8", ev.seq, ev.data)
+        self.events_done = len(events)
 
     def _comments(self, lo: int, hi: int, note: str | None) -> None:
         """Comment events ``lo``..``hi - 1`` (the first one's text makes the note)."""
