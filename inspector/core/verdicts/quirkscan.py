@@ -180,9 +180,10 @@ class WireScan:
         """Add to ``out`` what only the stream so far as a whole shows."""
         done = state.done_seq
         if done is not None:  # events, not deltas: a chunk that maps to no delta still counts
-            for ev in state.events[done + 1 :]:
-                if ev.kind != EventKind.COMMENT and ev.seq not in self._keepalive:
-                    out.add("data_after_done", ev.seq)
+            for kind in (EventKind.EVENT, _ERROR):  # comments built not even then
+                for ev in state.events.select(kind, done + 1):
+                    if ev.seq not in self._keepalive:
+                        out.add("data_after_done", ev.seq)
         for track in [*self._ended, *self._tracks.values()]:
             if track.continuations and track.repeats == len(track.continuations):
                 for seq in track.continuations:
