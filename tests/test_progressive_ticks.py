@@ -229,3 +229,42 @@ def test_the_turn_panes_text_appends_what_arrived_and_shows_another_list_afresh(
     assert pane.toPlainText() == "another attempt"
     pane.follow(None)
     assert pane.toPlainText() == ""
+
+
+def test_thousands_of_calls_get_a_page_of_lanes_and_the_others_are_reached(
+    qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from inspector.ui import lanes as lanes_module
+
+    monkeypatch.setattr(lanes_module, "MAX_LANES", 4)
+    chunks = [_chunk(i, f'{{"n": {i}}}', head=True) for i in range(10)]
+    path = tmp_path / "ten-calls.sse"
+    path.write_bytes(b"".join([*chunks, _chunk(0, "", finish="tool_calls"), b"data: [DONE]\n\n"]))
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.show()
+    assert w.open(str(path))
+    lanes = w.lanes
+    assert [lane.call.slot for lane in lanes.lanes if lane.call] == [0, 1, 2, 3]
+    hint = lanes.hint.text()
+    assert lanes.hint.isVisible() and hint.startswith("lanes 1–4 of 10") and hint.endswith("→")
+    w.views.show_call(9)  # the Attempts tree picks a call past the lanes: they page to it
+    assert [lane.call.slot for lane in lanes.lanes if lane.call] == [8, 9]
+    assert lanes.hint.text() == "lanes 9–10 of 10 ↺"  # a click goes back to the first
+    lanes.hint.click()
+    assert [lane.call.slot for lane in lanes.lanes if lane.call] == [0, 1, 2, 3]
+    for _ in range(8):  # the hint scrolls to the lanes out of sight, then to the next page
+        lanes.scroll_to_next()
+        qtbot.wait(20)  # the scroll and the layout happen
+        if lanes.first:
+            break
+    assert [lane.call.slot for lane in lanes.lanes if lane.call] == [4, 5, 6, 7]
+    w.views.show_call(9)
+    seq = w.doc.view.state.calls[5].fragments[0].seq
+    w.views.select(seq)  # an event of a call past the lanes: its lane comes, selected
+    lane = next(lane for lane in lanes.lanes if lane.call and lane.call.slot == 5)
+    assert lane.table.currentIndex().row() == 0
+    assert [lane.call.slot for lane in lanes.lanes if lane.call] == [4, 5, 6, 7]
+    tree = w.attempts
+    assert tree.topLevelItem(0).childCount() == 10  # the tree lists every call (up to 200)

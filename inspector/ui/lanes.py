@@ -20,7 +20,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QScrollArea, QToolButton, QWidget
 
-from inspector.core.analysis.session import AttemptView
+from inspector.core.analysis.session import AttemptView, CallVerdict
+from inspector.core.calls.accumulator import ToolCall
 
 from . import theme
 from .lane import LaneWidget
@@ -29,6 +30,10 @@ from .models import elide_json_column
 __all__ = ["LaneWidget", "LanesView"]
 
 NO_CALLS_YET = "No tool calls yet."
+MAX_LANES = 24
+"""Lanes built at most for one attempt (building one costs some 15 ms, and a stream of
+thousands of calls would hold the window for minutes): they show the calls from ``first`` on;
+picking a call elsewhere (the Attempts tree, a selected event, the hint) moves them."""
 MAX_SPARE = 32
 """Hidden lanes kept for reuse at most (a replay rewound over hundreds of calls rebuilds the
 ones beyond these)."""
@@ -57,11 +62,16 @@ class LanesView(QScrollArea):
         self._keep_for: object = None  # the recorded attempt a rewind will show again
         self.bound_to: AttemptView | None = None
         """The attempt the lanes show; another one (a retry began) means rebind."""
+        self.first = 0
+        """The slot of the call the first lane shows (see :data:`MAX_LANES`)."""
         self._mode = "structural"
         self.hint = QToolButton(self)
         """"3 lanes · 2 off-screen →": shown while some lane is not wholly in view."""
         self.hint.setObjectName("lanes-hint")
-        self.hint.setToolTip("Scroll sideways (or click here) to see the other lanes")
+        self.hint.setToolTip(
+            "Scroll sideways (or click here) to see the other lanes; past the last, the next"
+            " calls get the lanes (or, ↺, the first ones again)"
+        )
         self.hint.clicked.connect(self.scroll_to_next)
         self.hint.hide()
         bar = self.horizontalScrollBar()
@@ -89,9 +99,10 @@ class LanesView(QScrollArea):
             self._keep_for = view.source
         else:  # another attempt or file, or a re-judge
             self._keep_for = None
+        if view is None or old is None or (view.source, view.number) != (old.source, old.number):
+            self.first = 0  # another attempt starts from its first call
         rewound = self._keep_for is not None
-        calls = view.state.calls if view else []
-        verdicts = view.verdicts if view else []
+        calls, verdicts = self._window(view)
         while len(self.lanes) > len(calls):  # kept, hidden, for reuse (a few dozen at most)
             lane = self.lanes.pop()
             lane.unbind()
@@ -113,12 +124,7 @@ class LanesView(QScrollArea):
                     break
                 self._add_lane()
                 built += 1
-            self.lanes[i].bind(
-                call,
-                verdicts[i] if i < len(verdicts) else None,
-                view.state.events if view else (),
-                mode,
-            )
+            self.lanes[i].bind(call, verdicts[i], view.state.events if view else (), mode)
         self._results(view)
         self._show_empty(view)
         self._show_hint()
@@ -133,10 +139,10 @@ class LanesView(QScrollArea):
         and first painting it is this flush's big cost)."""
         if view is None:
             return False
-        calls, verdicts = view.state.calls, view.verdicts
+        calls, verdicts = self._window(view)
         added = 0
         for i, call in enumerate(calls):
-            v = verdicts[i] if i < len(verdicts) else None
+            v = verdicts[i]
             if i >= len(self.lanes):
                 if new_lanes is not None and added >= new_lanes:
                     break
@@ -151,6 +157,29 @@ class LanesView(QScrollArea):
         if added:
             self._show_hint()
         return added > 0
+
+    def _window(self, view: AttemptView | None) -> tuple[list[ToolCall], list[CallVerdict | None]]:
+        """The calls the lanes show (:data:`MAX_LANES` from ``first``) and their verdicts."""
+        if view is None:
+            return [], []
+        calls = view.state.calls
+        if self.first >= len(calls):
+            self.first = 0
+        end = self.first + MAX_LANES
+        verdicts: list[CallVerdict | None] = list(view.verdicts[self.first : end])
+        window = list(calls[self.first : end])
+        return window, verdicts + [None] * (len(window) - len(verdicts))
+
+    def show_slot(self, slot: int) -> LaneWidget | None:
+        """The lane of call ``slot``, moving the lanes to its window first if need be."""
+        view = self.bound_to
+        if view is None or not 0 <= slot < len(view.state.calls):
+            return None
+        if not self.first <= slot < self.first + MAX_LANES:
+            self.first = slot - slot % MAX_LANES
+            self.rebind(view, self._mode)
+        i = slot - self.first
+        return self.lanes[i] if i < len(self.lanes) else None
 
     def _show_empty(self, view: AttemptView | None) -> None:
         """The placeholder of an attempt without calls; "(yet)" only while it streams."""
@@ -183,16 +212,31 @@ class LanesView(QScrollArea):
         if after:  # its right edge to the viewport's (its left edge, if it is wider)
             g = after[0].geometry()
             self.horizontalScrollBar().setValue(min(g.left(), g.right() - right + 1))
+        elif self._beyond() > 0 or (self.first and not before):  # the next page of calls
+            self.show_slot(self.first + len(self.lanes) if self._beyond() > 0 else 0)
+            self.horizontalScrollBar().setValue(0)
         elif before:
             self.horizontalScrollBar().setValue(before[0].x())
 
+    def _beyond(self) -> int:
+        """Calls of the attempt on show past the last lane built (:data:`MAX_LANES`)."""
+        view = self.bound_to
+        return len(view.state.calls) - self.first - len(self.lanes) if view is not None else 0
+
     def _show_hint(self) -> None:
         left, right = self.off_screen() if self.horizontalScrollBar().maximum() else (0, 0)
-        if not left and not right:
+        beyond = self._beyond()
+        paged = self.first > 0 or beyond > 0  # some calls have no lane (MAX_LANES)
+        if not left and not right and not paged:
             self.hint.hide()
             return
-        arrows = ("← " if left else "") + ("→" if right else "")
-        text = f"{len(self.lanes)} lanes · {left + right} off-screen {arrows.strip()}"
+        lanes = f"{len(self.lanes)} lanes"
+        if paged:
+            calls = self.first + len(self.lanes) + beyond
+            lanes = f"lanes {self.first + 1}–{self.first + len(self.lanes)} of {calls:,}"
+        off = f" · {left + right} off-screen" if left or right else ""
+        arrows = ("← " if left else "") + ("→" if right or beyond > 0 else "")
+        text = f"{lanes}{off} {arrows.strip() or '↺'}"  # ↺: back to the first lanes
         if self.hint.text() != text:
             self.hint.setText(text)
             self.hint.adjustSize()
@@ -228,11 +272,21 @@ class LanesView(QScrollArea):
         return lane
 
     def select_seq(self, seq: int) -> LaneWidget | None:
-        """Select the fragment from wire event ``seq`` in whichever lane has it."""
+        """Select the fragment from wire event ``seq`` in whichever lane has it (a call past
+        the lanes built gets lanes first)."""
         for lane in self.lanes:
             if lane.select_seq(seq):
                 self.ensureWidgetVisible(lane)
                 return lane
+        view = self.bound_to
+        calls = view.state.calls if view is not None else []
+        if len(calls) <= len(self.lanes):
+            return None
+        slot = next((c.slot for c in calls if _holds(c, seq)), None)
+        found = self.show_slot(slot) if slot is not None else None
+        if found is not None and found.select_seq(seq):
+            self.ensureWidgetVisible(found)
+            return found
         return None
 
     def mark_clients(self, badges: dict[int, tuple[str, str]]) -> None:
@@ -250,3 +304,11 @@ class LanesView(QScrollArea):
             lane.status.set_note(
                 "mark", f"<b>≠ {escape(note)}</b>" if note else None, lane.status_width()
             )
+
+
+def _holds(call: ToolCall, seq: int) -> bool:
+    """Was a fragment of ``call`` read from wire event ``seq``?"""
+    frags = call.fragments
+    if not frags or not frags[0].seq <= seq <= frags[-1].seq:
+        return False
+    return any(f.seq == seq for f in frags)

@@ -34,6 +34,8 @@ from ..core.analysis.numbering import attempt_places
 from .laneparts import tail_of
 from .models import SEQ_ROLE, EventsModel, FindingsModel
 
+MAX_CALL_ITEMS = 200
+"""Calls listed at most under an attempt in the Attempts tree (then "… N more calls")."""
 TEXT_TAIL = 64 * 1024
 """The Turn pane shows at most this many trailing characters of a text it shows afresh."""
 
@@ -241,8 +243,9 @@ class AttemptsPane(QTreeWidget):
                         call_word(v, validation=mode),
                         _result_text(results.get((view.number, v.call.slot))),
                     )
-                    for v in view.verdicts
+                    for v in view.verdicts[:MAX_CALL_ITEMS]
                 ),
+                len(view.state.calls),
             )
             for r, view in zip(records, analysis.attempts, strict=False)
         ]
@@ -252,8 +255,13 @@ class AttemptsPane(QTreeWidget):
         self.clear()
         looped = len({s[0] for s in shape}) > 1
         parents: dict[int, QTreeWidgetItem] = {}
-        for rnd, number, in_round, outcome, reason, recovery, calls in shape:
+        for rnd, number, in_round, outcome, reason, recovery, calls, total in shape:
             top = self._attempt_item(number, in_round, outcome, reason, recovery, calls)
+            if total > len(calls):  # a tree of thousands of calls takes seconds to build
+                more = QTreeWidgetItem([f"… {total - len(calls):,} more calls", ""])
+                more.setToolTip(0, "The lanes page through every call (the hint over them)")
+                more.setData(0, Qt.ItemDataRole.UserRole, (number, None))
+                top.addChild(more)
             if looped:
                 if rnd not in parents:
                     parents[rnd] = QTreeWidgetItem([f"Round {rnd}", ""])

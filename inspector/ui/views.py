@@ -261,8 +261,8 @@ class DocumentViews:
 
     def show_call(self, slot: int) -> None:
         """Scroll to the lane of call ``slot`` and select its first fragment."""
-        if 0 <= slot < len(self.lanes.lanes):
-            lane = self.lanes.lanes[slot]
+        lane = self.lanes.show_slot(slot)
+        if lane is not None:
             self.lanes.ensureWidgetVisible(lane)
             if lane.model.rowCount():
                 lane.table.selectRow(0)
