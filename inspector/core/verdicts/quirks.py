@@ -195,8 +195,7 @@ def _same_shape(old: ToolCall, new: ToolCall, state: StreamState) -> bool:
     the same conclusions drawn from them?"""
     acc = state.acc
     return (
-        len(old.fragments) == len(new.fragments)
-        and all(a is b for a, b in zip(old.fragments, new.fragments, strict=True))
+        old.fragments == new.fragments  # the same objects (compared by identity, in C)
         and old.id == new.id
         and old.name == new.name
         and old.length == new.length
