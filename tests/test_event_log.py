@@ -237,6 +237,41 @@ def test_the_delta_log_reads_like_the_list_it_was_given() -> None:
     assert log != plain[:-1] and log != [*plain[:-1], Delta(11, DeltaKind.FINISH, "stop")]
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    steps=st.lists(st.tuples(st.integers(0, 3), st.sampled_from(["k", "p"])), max_size=40),
+    cuts=st.lists(st.integers(min_value=0, max_value=40), max_size=6),
+    lo=st.integers(-45, 45),
+    hi=st.integers(-45, 45),
+    step=st.sampled_from([1, 1, 2, -1, 3]),
+)
+def test_the_delta_log_reads_like_a_list_whatever_the_runs(
+    steps: list[tuple[int, str]], cuts: list[int], lo: int, hi: int, step: int
+) -> None:
+    """Random mixes of restating keep-alives (seq gaps, text changes), pings and other deltas,
+    appended in random batches: every way of reading gives the list's deltas."""
+    plain: list[Any] = []
+    seq = 0
+    for gap, text in steps:
+        seq += 1 + (gap == 3)
+        if gap == 2:
+            plain.append(Delta(seq, DeltaKind.TEXT, text))
+        elif gap == 1 and text == "p":
+            plain.append(Delta(seq, DeltaKind.KEEPALIVE, "ping", {"type": "ping"}))
+        else:
+            plain.append(Delta(seq, DeltaKind.KEEPALIVE, text))
+    log = DeltaLog()
+    bounds = sorted({0, len(plain), *(c % (len(plain) + 1) for c in cuts)})
+    for a, b in pairwise(bounds):
+        log.extend(plain[a:b])
+    assert len(log) == len(plain) and log == plain and _fields(log) == _fields(plain)
+    assert _fields(log[i] for i in range(-len(plain), len(plain))) == _fields(plain * 2)
+    assert _fields(log[lo:hi:step]) == _fields(plain[lo:hi:step])
+    start = abs(lo) % (len(plain) + 1)
+    kept = [d for d in plain[start:] if d.kind != DeltaKind.KEEPALIVE or d.raw is not None]
+    assert list(log.stored(start)) == kept
+
+
 def test_whole_batches_of_keepalives_join_one_run() -> None:
     """A flood arrives slice by slice: each batch of restating keep-alives joins the run the
     last one started; a batch of keep-alives with a raw object (a ping) stays objects."""

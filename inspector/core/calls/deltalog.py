@@ -4,22 +4,27 @@
 (:meth:`DeltaLog.extend`). Tool-call fragments and every other delta are kept as the objects
 the dialect made (a :class:`ToolCallDelta` routed to a call is the very object the call
 holds). A KEEPALIVE delta that restates a comment event (``Delta(seq, KEEPALIVE, text)`` with
-no ``raw``, what a dialect makes of ``: keep-alive``) is kept as one reference to a shared run:
-a run covers consecutive positions whose seqs are consecutive and whose text is the same, so a
-million keep-alives in a row hold one run object and a list slot each. Asking for such a
-position builds a fresh ``Delta`` equal in every field to the one appended.
+no ``raw``, what a dialect makes of ``: keep-alive``) joins a run: consecutive positions whose
+seqs are consecutive and whose text is the same are one entry, so a million keep-alives in a
+row are one small object. Asking for such a position builds a fresh ``Delta`` equal in every
+field to the one appended.
 
 Invariants:
 - ``len``, indexing, slicing and iteration give the deltas in the order they were appended,
   each with the same ``seq``, ``kind``, ``value`` and ``raw``; never rely on the identity of a
   keep-alive delta read back (a fresh object per access), only of the others.
+- Until the first run, the entries are the deltas themselves (reading is a list's reading);
+  from then on ``_pos`` holds each entry's first position (a bisect finds an index's entry).
 - :meth:`DeltaLog.stored` walks the deltas that routing acts on (every one except those
   keep-alives) without building anything.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from array import array
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain, islice
 from operator import attrgetter
 from typing import TypeGuard, overload
 
@@ -34,17 +39,21 @@ _value = attrgetter("value")
 
 
 class _Run:
-    """Keep-alives restating comments at positions ``pos``.. with seqs ``seq``.. (same text)."""
+    """``count`` keep-alives restating comments, with seqs ``seq``.. and the same text."""
 
-    __slots__ = ("pos", "seq", "text")
+    __slots__ = ("count", "seq", "text")
 
-    def __init__(self, pos: int, seq: int, text: str) -> None:
-        self.pos = pos
+    def __init__(self, seq: int, text: str, count: int) -> None:
         self.seq = seq
         self.text = text
+        self.count = count
 
-    def at(self, pos: int) -> Delta:
-        return Delta(self.seq + pos - self.pos, _KEEPALIVE, self.text)
+    def at(self, offset: int) -> Delta:
+        return Delta(self.seq + offset, _KEEPALIVE, self.text)
+
+    def follows(self, d: Delta) -> bool:
+        """True when ``d`` continues this run (next seq, same text)."""
+        return d.seq == self.seq + self.count and (d.value is self.text or d.value == self.text)
 
 
 def _restated(d: AnyDelta) -> TypeGuard[Delta]:
@@ -52,47 +61,56 @@ def _restated(d: AnyDelta) -> TypeGuard[Delta]:
     return type(d) is Delta and d.kind == _KEEPALIVE and d.raw is None and type(d.value) is str
 
 
+def _expand(item: AnyDelta | _Run) -> Iterable[AnyDelta]:
+    return map(item.at, range(item.count)) if type(item) is _Run else (item,)  # type: ignore[return-value]
+
+
 class DeltaLog(Sequence[AnyDelta]):
     """Every normalized delta of one body, in arrival order (see the module's invariants)."""
 
-    __slots__ = ("_items", "_runs")
+    __slots__ = ("_items", "_n", "_pos")
 
     def __init__(self) -> None:
         self._items: list[AnyDelta | _Run] = []
-        self._runs = 0  # how many runs were ever started: 0 means every item is a delta
+        self._pos: array[int] | None = None  # each entry's first position, once a run exists
+        self._n = 0
 
     def extend(self, batch: list[AnyDelta]) -> None:
         """Append a batch of deltas (keep-alives that restate comments join runs)."""
-        items = self._items
+        if not batch:
+            return
+        items, pos = self._items, self._pos
         if _KEEPALIVE not in map(_kind, batch):
+            if pos is not None:
+                pos.extend(range(self._n, self._n + len(batch)))
             items += batch
+            self._n += len(batch)
             return
-        last = items[-1] if items else None
-        if self._one_run(batch, last):
+        if self._one_run(batch):
             return
-        append = items.append
-        pos = len(items)
         for d in batch:  # inline: once per delta of a keep-alive flood
+            last = items[-1] if items else None
             if d.kind is not _KEEPALIVE or not _restated(d):
-                append(d)
-                last = d
-            elif (
-                type(last) is _Run
-                and d.seq == last.seq + pos - last.pos
-                and (d.value is last.text or d.value == last.text)
-            ):
-                append(last)
+                self._add(d)
+            elif type(last) is _Run and last.follows(d):
+                last.count += 1
+                self._n += 1
             else:
-                last = _Run(pos, d.seq, d.value)
-                self._runs += 1
-                append(last)
-            pos += 1
+                self._add(_Run(d.seq, d.value, 1))
 
-    def _one_run(self, batch: list[AnyDelta], last: object) -> bool:
+    def _add(self, item: AnyDelta | _Run) -> None:
+        """Append one entry (a delta, or a new run of ``count`` keep-alives)."""
+        if self._pos is None and type(item) is _Run:
+            self._pos = array("q", range(len(self._items)))
+        if self._pos is not None:
+            self._pos.append(self._n)
+        self._items.append(item)
+        self._n += item.count if type(item) is _Run else 1
+
+    def _one_run(self, batch: list[AnyDelta]) -> bool:
         """Append ``batch`` at once when it is one run of keep-alives restating comments (what
         a flood of them gives, slice after slice); False, appending nothing, otherwise."""
-        first = batch[0]
-        n = len(batch)
+        first, n = batch[0], len(batch)
         if (
             batch[-1].seq - first.seq != n - 1  # seqs strictly increase: consecutive
             or set(map(type, batch)) != {Delta}
@@ -102,27 +120,25 @@ class DeltaLog(Sequence[AnyDelta]):
             or list(map(_value, batch)).count(first.value) != n
         ):
             return False
-        pos = len(self._items)
-        if not (
-            type(last) is _Run
-            and first.seq == last.seq + pos - last.pos
-            and last.text == first.value
-        ):
-            last = _Run(pos, first.seq, first.value)
-            self._runs += 1
-        self._items += [last] * n
+        last = self._items[-1] if self._items else None
+        if type(last) is _Run and last.follows(first):
+            last.count += n
+            self._n += n
+        else:
+            self._add(_Run(first.seq, first.value, n))
         return True
 
     def stored(self, start: int = 0) -> Iterator[AnyDelta]:
         """The deltas kept as objects from position ``start`` on, in order: all but the
         keep-alives restating comments (a reader that skips those builds nothing)."""
-        items = self._items[start:] if start else self._items
-        if not self._runs:
-            return iter(items)  # type: ignore[arg-type]
+        pos = self._pos
+        if pos is None:
+            return iter(self._items[start:] if start else self._items)  # type: ignore[arg-type]
+        items = self._items[bisect_left(pos, start) :]
         return (d for d in items if type(d) is not _Run)  # type: ignore[misc]
 
     def __len__(self) -> int:
-        return len(self._items)
+        return self._n
 
     @overload
     def __getitem__(self, index: int) -> AnyDelta: ...
@@ -131,29 +147,36 @@ class DeltaLog(Sequence[AnyDelta]):
     def __getitem__(self, index: slice) -> list[AnyDelta]: ...
 
     def __getitem__(self, index: int | slice) -> AnyDelta | list[AnyDelta]:
-        items = self._items
+        if self._pos is None:
+            return self._items[index]  # type: ignore[return-value]
         if isinstance(index, slice):
-            if not self._runs:
-                return items[index]  # type: ignore[return-value]
-            lo, hi, step = index.indices(len(items))
-            return [self._one(i) for i in range(lo, hi, step)]
-        d = items[index]
-        if type(d) is _Run:
-            return d.at(index + len(items) if index < 0 else index)
-        return d  # type: ignore[return-value]
+            lo, hi, step = index.indices(self._n)
+            if step != 1:
+                return [self._one(i) for i in range(lo, hi, step)]
+            return list(islice(self._from(lo), max(0, hi - lo)))
+        i = index + self._n if index < 0 else index
+        if not 0 <= i < self._n:
+            raise IndexError("delta index out of range")
+        return self._one(i)
 
     def _one(self, i: int) -> AnyDelta:
-        d = self._items[i]
-        return d.at(i) if type(d) is _Run else d  # type: ignore[return-value]
+        k = bisect_right(self._pos, i) - 1  # type: ignore[arg-type]
+        item = self._items[k]
+        return item.at(i - self._pos[k]) if type(item) is _Run else item  # type: ignore[index,return-value]
+
+    def _from(self, lo: int) -> Iterator[AnyDelta]:
+        """Every delta from position ``lo`` on (a run it falls in, from there)."""
+        if self._pos is None or lo >= self._n:
+            return iter(self._items[lo:])  # type: ignore[arg-type]
+        k = bisect_right(self._pos, lo) - 1
+        item, skip = self._items[k], lo - self._pos[k]
+        head = map(item.at, range(skip, item.count)) if type(item) is _Run else iter((item,))
+        return chain(head, chain.from_iterable(map(_expand, self._items[k + 1 :])))  # type: ignore[arg-type]
 
     def __iter__(self) -> Iterator[AnyDelta]:
-        if not self._runs:
+        if self._pos is None:
             return iter(self._items)  # type: ignore[arg-type]
-        return self._built()
-
-    def _built(self) -> Iterator[AnyDelta]:
-        for i, d in enumerate(self._items):
-            yield d.at(i) if type(d) is _Run else d  # type: ignore[misc]
+        return chain.from_iterable(map(_expand, self._items))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, DeltaLog | list | tuple):
