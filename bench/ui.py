@@ -420,6 +420,12 @@ class Probe:
         t = self.ticks
         return [(a, b - a) for a, b in itertools.pairwise(t) if lo <= b <= hi]
 
+    def overlapping(self, lo: float, hi: float) -> list[tuple[float, float]]:
+        """(start, length) of every gap with a part within [lo, hi] (a stall that began while
+        loading and ended after it counts)."""
+        t = self.ticks
+        return [(a, b - a) for a, b in itertools.pairwise(t) if a < hi and b > lo]
+
 
 def longest(gaps: list[tuple[float, float]]) -> float:
     return max((g for _, g in gaps), default=0.0)
@@ -758,7 +764,7 @@ def bench_open(
     )
     gaps = probe.gaps(ot.t_open, ot.t_done + 1)
     stall = longest(gaps)
-    stall_loading = longest(probe.gaps(ot.t_returned, ot.t_all_in))
+    stall_loading = longest(probe.overlapping(ot.t_returned, ot.t_all_in))
     over = [g for _, g in gaps if g > 0.1]
     gc_pauses = gcm.between(ot.t_open, ot.t_done)
     slices = rec.samples.get("load_slice", [])
@@ -813,7 +819,7 @@ def bench_open(
     row(
         "longest event-loop stall while loading",
         ms(stall_loading),
-        f"10 ms probe; target ≤ {LOAD_STALL_S * 1e3:.0f} ms",
+        f"10 ms probe, incl. the end (judging, rebind); target ≤ {LOAD_STALL_S * 1e3:.0f} ms",
     )
     row(
         "longest event-loop stall, whole open",
