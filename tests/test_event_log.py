@@ -289,6 +289,21 @@ def test_whole_batches_of_keepalives_join_one_run() -> None:
     assert [d.seq for d in log[-3:]] == [17, 20, 21] and len({id(x) for x in log._items}) == 5
 
 
+def test_an_event_of_4_gib_widens_the_size_column() -> None:
+    def event(seq: int, start: int, end: int) -> SSEEvent:
+        return SSEEvent(seq, EventKind.EVENT, "message", "x", None, None, start, end, 0.0)
+
+    events = [
+        event(0, 0, 5),
+        event(1, 5, 9),
+        event(2, 9, 9 + (1 << 33)),
+        event(3, 1 << 34, 1 << 35),
+    ]
+    log = EventLog(events[:1])
+    log.extend(events[1:])
+    assert log == events and list(log.offsets()[1]) == [5, 9, 9 + (1 << 33), 1 << 35]
+
+
 def test_events_compare_by_value() -> None:
     a = SSEEvent(0, EventKind.EVENT, "message", "x", None, None, 0, 9, 1.0)
     b = SSEEvent(0, EventKind.EVENT, "message", "x", None, None, 0, 9, 1.0)

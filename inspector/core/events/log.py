@@ -7,9 +7,9 @@ fresh :class:`SSEEvent` objects that compare equal (``==``) to the ones appended
 Invariants:
 - ``log[i].seq == i``: events are appended in ``seq`` order starting at 0, so ``seq`` is the
   position and is not stored.
-- Per event: one kind byte, ``start`` and ``end`` (8 bytes each), one text reference (the data,
-  the comment text or the error reason) and, once two times differ, an 8-byte time. A repeated
-  comment text stays one shared string (the decoder shares it; the log keeps the reference).
+- Per event: one kind byte, ``start`` (8 bytes) and ``end - start`` (4), one text reference
+  (the data, the comment text or the error reason) and, once two times differ, an 8-byte time.
+  A repeated comment text stays one shared string (the decoder shares it; the log keeps it).
 - The rare fields are kept only where they occur: an event type other than ``"message"`` (a
   4-byte index into the types seen, created at the first such type), the last event ID (a
   4-byte index into the ids seen, created at the first id) and ``retry`` (a dict by seq).
@@ -23,7 +23,7 @@ import re
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain, repeat
-from operator import attrgetter
+from operator import add, attrgetter, sub
 from typing import Any, overload
 
 from inspector.core.base.model import EventKind, SSEEvent
@@ -49,11 +49,11 @@ class EventLog(Sequence[SSEEvent]):
     """Every wire event of one body, in columns (see the module's invariants)."""
 
     __slots__ = (
-        "_ends",
         "_id_values",
         "_ids",
         "_kinds",
         "_retries",
+        "_sizes",
         "_starts",
         "_t0",
         "_texts",
@@ -66,7 +66,7 @@ class EventLog(Sequence[SSEEvent]):
     def __init__(self, events: Iterable[SSEEvent] = ()) -> None:
         self._kinds = bytearray()
         self._starts = array("q")
-        self._ends = array("q")
+        self._sizes = array("I")  # end - start: 4 bytes (8 once an event spans 4 GiB)
         self._texts: list[str] = []
         self._t0 = 0.0
         self._times: array[float] | None = None  # None while every time equals _t0
@@ -93,7 +93,13 @@ class EventLog(Sequence[SSEEvent]):
         if events[0].seq != n:
             raise ValueError(f"event #{events[0].seq} appended at position {n}")
         self._starts.extend(map(_start, events))
-        self._ends.extend(map(_end, events))
+        sizes = list(map(sub, map(_end, events), map(_start, events)))
+        try:
+            self._sizes.extend(sizes)
+        except OverflowError:  # an event of 4 GiB or more: 8 bytes from now on
+            del self._sizes[n:]  # what went in before the failing size
+            self._sizes = array("q", self._sizes)
+            self._sizes.extend(sizes)
         self._add_times(events, n)
         if plain and self._types is None and self._ids is None:
             self._kinds += bytes(len(events))
@@ -197,7 +203,7 @@ class EventLog(Sequence[SSEEvent]):
     def offsets(self) -> tuple[array[int], array[int]]:
         """Copies of the ``start`` and ``end`` columns (for bisecting by byte offset without
         building events; copies, so the log can still grow)."""
-        return array("q", self._starts), array("q", self._ends)
+        return array("q", self._starts), array("q", map(add, self._starts, self._sizes))
 
     def time_at(self, i: int) -> float:
         """``self[i].t`` without building the event (what a timeline asks per call)."""
@@ -232,7 +238,7 @@ class EventLog(Sequence[SSEEvent]):
             self._id_values[ids[i]] if ids is not None else None,
             self._retries.get(i),
             self._starts[i],
-            self._ends[i],
+            self._starts[i] + self._sizes[i],
             self._times[i] if self._times is not None else self._t0,
             text if kind == _COMMENT else "",
         )
@@ -272,7 +278,7 @@ class EventLog(Sequence[SSEEvent]):
             id_col,
             retries,
             self._starts[lo:hi],
-            self._ends[lo:hi],
+            map(add, self._starts[lo:hi], self._sizes[lo:hi]),
             times,
             comments,
         )
