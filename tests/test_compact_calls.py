@@ -151,3 +151,20 @@ def test_a_round_lists_its_calls_lazily_for_a_streamed_report() -> None:
             {"slot": 1, "id": "b", "name": "g"},
         ]
     )
+
+
+def test_an_attempt_record_keeps_verdicts_and_makes_diagnostics_when_read() -> None:
+    analysis = analyze(
+        b'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"a","function":'
+        b'{"name":"f","arguments":"{bad"}}]},"finish_reason":"tool_calls"}]}\n\ndata: [DONE]\n\n'
+    )
+    (record,) = analysis.records
+    (verdict,) = record.invalid
+    assert isinstance(verdict, CallVerdict) and not verdict.valid
+    (diagnostic,) = record.invalid_tool_calls
+    assert diagnostic["raw_arguments"] == "{bad" and diagnostic["problems"][0]["code"] == (
+        "invalid_json"
+    )
+    lazy = record.to_json(lazy=True)
+    assert not isinstance(lazy["invalid_tool_calls"], list)
+    assert list(lazy["invalid_tool_calls"]) == record.to_json()["invalid_tool_calls"]

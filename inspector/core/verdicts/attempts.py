@@ -16,7 +16,7 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Final, Literal, Protocol, get_args
 
 from inspector.core.verdicts.tools import ToolRegistry
@@ -71,8 +71,8 @@ class AttemptRecord:
     """The attempt reason when the response had invalid native calls."""
     recovery_action: RecoveryAction | None = None
     """``retry_streaming`` when a retry follows (or would follow) this attempt."""
-    invalid_tool_calls: list[dict[str, Any]] = field(default_factory=list)
-    """Diagnostics of the calls still invalid (raw arguments included)."""
+    invalid: Sequence[VerdictLike] = ()
+    """The verdicts of the calls still invalid (their diagnostics are made when read)."""
     usage: Any = None
     """This request's own usage, as the provider reported it."""
     duration: float | None = None
@@ -80,14 +80,22 @@ class AttemptRecord:
     error: str | None = None
     """Transport or provider error that ended the attempt, if any."""
 
-    def to_json(self) -> dict[str, Any]:
-        """The ``--json`` shape."""
+    @property
+    def invalid_tool_calls(self) -> list[dict[str, Any]]:
+        """Diagnostics of the calls still invalid (raw arguments included), made when read:
+        a record keeps verdicts, not a dict per invalid call."""
+        return [v.diagnostic() for v in self.invalid]
+
+    def to_json(self, lazy: bool = False) -> dict[str, Any]:
+        """The ``--json`` shape; ``lazy``: its ``invalid_tool_calls`` an iterator of their
+        entries (for a report written as it is made)."""
+        diagnostics = (v.diagnostic() for v in self.invalid)
         return {
             "attempt": self.attempt,
             "outcome": self.outcome,
             "reason": self.reason,
             "recovery_action": self.recovery_action,
-            "invalid_tool_calls": self.invalid_tool_calls,
+            "invalid_tool_calls": diagnostics if lazy else list(diagnostics),
             "usage": self.usage,
             "duration": self.duration,
             "error": self.error,
@@ -144,9 +152,7 @@ def plan(
         else:
             rec.outcome, rec.recovery_action = INVALID, RETRY_STREAMING
         if reason is not None and rec.outcome in (DEGRADED, INVALID):
-            rec.invalid_tool_calls = [
-                v.diagnostic() for v in verdicts if not v.valid and not v.orphan
-            ]
+            rec.invalid = [v for v in verdicts if not v.valid and not v.orphan]
         records.append(rec)
         previous = reason
     return records
