@@ -19,6 +19,9 @@ class LoadProgress(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.label = QLabel()
+        widest = "Loading 100 % (1,000,000 of 1,000,000)"  # a size that follows the text
+        self.label.setFixedWidth(self.label.fontMetrics().horizontalAdvance(widest) + 8)  # lays
+        # out the status bar, and repaints the window around it, at every flush
         self.bar = QProgressBar()
         self.bar.setFixedWidth(160)
         self.bar.setTextVisible(False)
@@ -41,8 +44,11 @@ class LoadProgress(QWidget):
         self.bar.setRange(0, max(total // scale, 1))
         self.bar.setValue(done // scale)
         share = f"{100 * done / total:.0f} %" if total else ""
-        self.label.setText(f"Loading {share} ({_size(done)} of {_size(total)})")
-        self.show()
+        text = f"Loading {share} ({_size(done)} of {_size(total)})"
+        if text != self.label.text():
+            self.label.setText(text)
+        if self.isHidden():
+            self.show()
 
 
 def _size(n: int) -> str:
