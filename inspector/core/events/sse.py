@@ -36,6 +36,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Iterable
 from itertools import accumulate, repeat
+from operator import itemgetter
 from typing import Any
 
 from inspector.core.base.model import EventKind, SSEEvent
@@ -46,7 +47,12 @@ __all__ = ["LONG", "SSEDecoder", "decode_all"]
 LONG = 1 << 20
 """A line longer than this is a long line (see the module's invariants)."""
 _MANY = 2048  # bytes from which all-data blocks are worth trying at once (data_blocks)
-_NEVER = 1 << 62  # past any offset: no chunk boundary to look for
+_NEVER = 1 << 62
+_first, _second, _last = (
+    itemgetter(0),
+    itemgetter(1),
+    itemgetter(-1),
+)  # past any offset: no chunk boundary to look for
 
 _BOM = b"\xef\xbb\xbf"
 _EVENT = EventKind.EVENT
@@ -157,6 +163,11 @@ class SSEDecoder:
         may start a CRLF) never falls inside a joined run.
         """
         out: list[SSEEvent] = []
+        if isinstance(chunks, list) and len(chunks) > 1 and self._head is None:
+            datas = list(map(_second, chunks))  # one run, the common case: checked in C
+            if all(datas) and list(map(_last, datas[:-1])).count(10) == len(datas) - 1:
+                self._feed_run(chunks, out, datas)
+                return out
         run: list[tuple[float, bytes]] = []
         for chunk in chunks:
             data = chunk[1]
@@ -174,17 +185,20 @@ class SSEDecoder:
             self._feed_run(run, out)
         return out
 
-    def _feed_run(self, run: list[tuple[float, bytes]], out: list[SSEEvent]) -> None:
+    def _feed_run(
+        self, run: list[tuple[float, bytes]], out: list[SSEEvent], datas: list[bytes] | None = None
+    ) -> None:
         if len(run) == 1:
             out += self.feed(run[0][1], run[0][0])
             return
+        datas = datas or list(map(_second, run))
         # Inside a run only the first line can start before its chunk (in bytes held from
         # earlier), so every line, and every event's ``end`` on it (an ERROR's bad byte too),
         # lies in the chunk whose end it is emitted at: that chunk's time is the event's.
-        ends = list(accumulate([len(data) for _, data in run], initial=self.offset))[1:]
-        times = [t for t, _ in run]
+        ends = list(accumulate(map(len, datas), initial=self.offset))[1:]
+        times = list(map(_first, run))
         self._t = times[-1]
-        out += self._feed(b"".join([data for _, data in run]), ends, times)
+        out += self._feed(b"".join(datas), ends, times)
 
     def close(self, t: float | None = None) -> list[SSEEvent]:
         """End of stream: finish a partial last line and dispatch a pending event with data."""
