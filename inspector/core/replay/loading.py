@@ -36,8 +36,9 @@ from inspector.core.replay.plan import Plan
 from inspector.core.replay.replayer import Replayer
 from inspector.core.verdicts.tools import ToolRegistry
 
-RECORDS_PER_READ = 500
-"""Records read between two looks at the clock (a few milliseconds of work)."""
+RECORDS_PER_READ = 100
+"""Records read (and fed) between two looks at the clock: ~2-3 ms of work, so a 20 ms slice
+overruns by little even on a loaded machine (500 let slices run to 70-90 ms there)."""
 STEPS_PER_FEED = 1000
 """Replay steps fed between two looks at the clock once the file is read (fallback path)."""
 SPLIT_BYTES = 1 << 18
