@@ -36,13 +36,19 @@ class ChatMirror:
         """Point ``calls`` at the first choice's tool calls as they now stand (a call's
         arguments only grow by concatenation, unless replaced: then they are rewritten).
         Only the calls the chunk merged into are looked at when the list is the same one,
-        as long (then no other call changed: see :func:`merged_into`)."""
+        as long (then no other call changed: see :func:`merged_into`), and those plus the
+        new ones when it grew by entries past its end (appended there)."""
         count = len(calls)
         looked, looked_count = self._looked
-        if merged is None or looked is not calls or looked_count != count:
+        if merged is None or looked is not calls or looked_count > count:
             positions: Iterable[int] = range(count)
-        else:
+        elif looked_count == count:
             positions = sorted({p if p >= 0 else count + p for p in merged if -count <= p < count})
+        elif all(p >= 0 for p in merged):  # entries past the end were appended there
+            held = sorted(p for p in merged if p < looked_count)
+            positions = [*held, *range(looked_count, count)]
+        else:
+            positions = range(count)
         for pos in positions:
             call = calls[pos]
             if not self._grown(pos, call):

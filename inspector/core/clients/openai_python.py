@@ -167,12 +167,15 @@ class _ChatRun(SdkChunkRun):
         (every call; only the ``merged`` ones when the list is the same and as long: no other
         call changed, and every call is a dict, or ``before`` would have raised), then the
         types kept for the next chunk."""
-        if merged is not None and len(after) == len(before):
+        if merged is not None and len(after) >= len(before):
+            count = len(before)
             for i in merged:
-                kind, now = before[i], after[i].get("type")
-                if kind == "function":
-                    assert now == "function"
-                before[i] = now
+                if i < count:
+                    kind, now = before[i], after[i].get("type")
+                    if kind == "function":
+                        assert now == "function"
+                    before[i] = now
+            before += [c.get("type") for c in after[count:]]  # appended: dicts, as entries are
             self._kinds[id(snapshot)] = (after, len(after), before)
             return
         for i, kind in enumerate(before):
@@ -244,7 +247,8 @@ class _ChatRun(SdkChunkRun):
 
 def _merged_at(delta: dict[Any, Any], count: int) -> set[int] | None:
     """The positions (of a list of ``count`` calls) a delta's tool-call entries merge into,
-    or None when they may do anything else (an index that is no int, or out of range)."""
+    an entry past the end being appended there (``accumulate_delta`` inserts it at the end),
+    or None when they may do anything else (an index that is no int, or before the start)."""
     entries = delta.get("tool_calls")
     if entries is None:
         return set()
@@ -253,8 +257,11 @@ def _merged_at(delta: dict[Any, Any], count: int) -> set[int] | None:
     out = set()
     for entry in entries:
         at = entry.get("index") if type(entry) is dict else None
-        if type(at) is not int or not -count <= at < count:
+        if type(at) is not int or at < -count:
             return None
+        if at >= count:
+            count += 1  # appended: a new position, read whole
+            continue
         out.add(at % count)
     return out
 
