@@ -141,7 +141,7 @@ def attempts_json(analysis: Analysis) -> Iterator[dict[str, Any]]:
         return
     for rec, view in zip(analysis.records, analysis.attempts, strict=True):
         word = attempt_word(view, rec, analysis.capture)
-        yield {**rec.to_json(), "word": word, **attempt_parts(view, mode)}
+        yield {**rec.to_json(lazy=True), "word": word, **attempt_parts(view, mode)}
 
 
 def clients_json(clients: ClientsVerdict) -> dict[str, Any]:
@@ -196,7 +196,7 @@ def json_doc(
         "quirks_not_checked": last["quirks_not_checked"],
         "warnings": analysis.warnings,
         **{k: last[k] for k in ("finish_reason", "usage", "text", "reasoning", "errors")},
-        "rounds": [r.to_json() for r in analysis.rounds],
+        "rounds": (r.to_json(lazy=True) for r in analysis.rounds),
         "loop": lambda: loop_json(analysis),
         "clients": clients_json(clients),
     }
