@@ -78,3 +78,19 @@ def test_responses_fragments_of_one_item_share_their_extra() -> None:
         {"item_id": "fc_1", "index_from_item_id": True}
     ] * 3
     assert len({id(d.extra) for d in deltas[:3]}) == len({id(d.extra) for d in deltas[3:]}) == 1
+
+
+def test_unique_ids_keep_no_table_that_grows_with_the_stream() -> None:
+    """A stream of calls each with its own id shares nothing, so it must hold nothing: the
+    sharing table stays bounded (sys.intern's would hold an entry per live id)."""
+    from inspector.core.providers import common
+
+    chunk = (
+        'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":%d,"id":"call_u%d",'
+        '"type":"function","function":{"name":"lookup","arguments":"{}"}}]}}]}\n\n'
+    )
+    body = "".join(chunk % (i, i) for i in range(3000)).encode()
+    deltas = _deltas("openai-chat", body)
+    assert len({d.id for d in deltas}) == 3000
+    assert len(common._IDS) <= common._IDS_MAX < 3000
+    assert len({id(d.name) for d in deltas}) == 1  # a name seen in every call is still shared

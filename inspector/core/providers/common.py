@@ -12,7 +12,8 @@ Invariants:
 - Identity strings (a call's id and name, an entry's or item's type, a Responses item id) are
   shared (:func:`shared`, :func:`identity_at`): the same name repeated in 200,000 calls is one
   string, not 200,000 (values and their identity checks are unchanged: a str equal to itself).
-- Pure: nothing here keeps state or does I/O (interning is the interpreter's, not ours).
+- Pure: nothing here does I/O; the only state is a small bounded table of recently seen
+  identity strings (:func:`shared`), which changes no result.
 """
 
 from __future__ import annotations
@@ -145,7 +146,7 @@ def identity_at(
     """:func:`string_at` for an identity field (id, name, type): a string comes back shared."""
     value = obj.get(key, OMITTED)
     if type(value) is str:
-        return _intern(value)
+        return shared_id(value) if key in _ID_KEYS else _intern(value)
     if value is not OMITTED and value is not None:
         out.append(wrong_type(seq, path + key, "string", value, obj))
     return value
@@ -153,11 +154,33 @@ def identity_at(
 
 _intern = sys.intern
 
+_IDS: dict[str, str] = {}
+"""The ids seen last (at most ``_IDS_MAX``): a repeated one is handed back as the copy already
+held. Bounded, unlike ``sys.intern``'s table, which holds an entry for every live string: a
+stream of 200,000 calls, each with its own id, kept ~50-100 bytes a call there."""
+_IDS_MAX = 256
+_ID_KEYS = frozenset({"id", "call_id", "item_id"})
+
 
 def shared(value: Any) -> Any:
-    """``value``, the one shared copy of it when it is a string (``sys.intern``: a repeated
-    identity string costs one object, and is freed once nothing holds it)."""
+    """``value``, the one shared copy of it when it is a string (``sys.intern``): a name or a
+    type repeated in every call costs one object. For the few names and types of a stream."""
     return _intern(value) if type(value) is str else value
+
+
+def shared_id(value: Any) -> Any:
+    """``value``, the copy already held when the same id was seen recently (an item id on each
+    of its 100,000 fragments costs one object), else itself: ids are mostly unique, so the
+    table is small and bounded. Equal strings either way: nothing but memory depends on it."""
+    if type(value) is not str:
+        return value
+    got = _IDS.get(value)
+    if got is not None:
+        return got
+    if len(_IDS) >= _IDS_MAX:
+        _IDS.clear()
+    _IDS[value] = value
+    return value
 
 
 def object_at(obj: dict[str, Any], key: str, seq: int, out: list[AnyDelta], path: str = "") -> Any:

@@ -14,8 +14,8 @@ Invariants:
   are passed on exactly as received: ``OMITTED`` when the key is absent, otherwise the value
   itself (``None``, ``""``, ``"null"`` included). Nothing here tests them for truthiness.
   (One limit is orjson's: an integer wider than 64 bits arrives as a float.)
-- Identity strings (id, name, type) are passed on shared (``sys.intern``): equal values, one
-  object for a name repeated in every call.
+- Identity strings (id, name, type) are passed on shared (``common.shared`` / ``shared_id``):
+  equal values, one object for a name repeated in every call.
 - The one rewrite: arguments that arrived as a JSON object/array become their compact JSON text
   with ``args_object=True`` (llama-server / Ollama quirk); other non-strings stay as received.
 - A field of the wrong type (``choices`` not an array, an ``index`` that is not an integer, a
@@ -42,7 +42,6 @@ appends an assistant ``tool_calls`` message then one ``role: tool`` message per 
 from __future__ import annotations
 
 import copy
-import sys
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
@@ -70,13 +69,13 @@ from inspector.core.providers.common import (
     not_object,
     openai_error_body,
     shared,
+    shared_id,
     undecodable,
     wrapped_error,
 )
 from inspector.core.providers.openai_chat_fields import legacy_call, odd_entry, text_field
 
 _loads = orjson.loads
-_intern = sys.intern
 _JSONDecodeError = orjson.JSONDecodeError
 
 _EVENT = EventKind.EVENT
@@ -184,9 +183,9 @@ class OpenAIChatDialect(OwnDialect):
                                     ):
                                         typ = e.get("type", OMITTED)
                                         if id_ is not OMITTED:  # identity strings: shared
-                                            id_ = _intern(id_)
+                                            id_ = shared_id(id_)
                                         if name is not OMITTED:
-                                            name = _intern(name)
+                                            name = shared(name)
                                         if typ is not OMITTED:
                                             typ = shared(typ)
                                         append(

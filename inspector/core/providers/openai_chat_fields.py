@@ -16,7 +16,7 @@ import orjson
 
 from inspector.core.base.model import OMITTED, Delta, ToolCallDelta
 from inspector.core.calls.wirefield import wrong_type
-from inspector.core.providers.common import shared
+from inspector.core.providers.common import shared, shared_id
 
 _dumps = orjson.dumps
 
@@ -72,7 +72,7 @@ def odd_entry(seq: int, pos: int, n: Any, e: Any, where: str, obj: Any, append: 
             seq,
             pos,
             index,
-            shared(e.get("id", OMITTED)),
+            shared_id(e.get("id", OMITTED)),
             shared(name),
             a,
             shared(e.get("type", OMITTED)),
