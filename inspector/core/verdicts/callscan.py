@@ -7,8 +7,8 @@ Invariants:
   when that changed. It is cheap on long calls: only a zero-length call is walked whole; the
   rest looks at the first fragments and at the last ones.
 - Checks on a call's fragments read every fragment routed to it, dropped ones too (the
-  provider sent them); :func:`scan_truncation` reads the wire deltas per lane, so neither
-  depends on the empty-id policy.
+  provider sent them), so they do not depend on the empty-id policy; the cut a finish hides
+  is judged per wire lane (:mod:`inspector.core.verdicts.lanetext`).
 """
 
 from __future__ import annotations
@@ -18,15 +18,13 @@ from typing import Any
 
 import orjson
 
-from inspector.core.base.model import OMITTED, AnyDelta, ToolCallDelta
+from inspector.core.base.model import OMITTED, ToolCallDelta
 from inspector.core.base.provider import Provider
 from inspector.core.calls.accumulator import CUTOFF_REASONS
-from inspector.core.calls.jsonprogress import JsonProgress
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.toolcall import ToolCall
-from inspector.core.calls.wirefield import is_key
 from inspector.core.verdicts.quirkscan import MALFORMED_CALL_REASONS
-from inspector.core.verdicts.seen import Seen, lane, real
+from inspector.core.verdicts.seen import Seen, real
 
 
 def scan_call(call: ToolCall, seen: Seen, provider: Provider | None, orphan: bool) -> None:
@@ -153,40 +151,6 @@ def claimed_end(state: StreamState) -> tuple[int, str] | None:
     if type(reason) is not str or not reason or reason in CUTOFF_REASONS:
         return None
     return None if reason in MALFORMED_CALL_REASONS else (seq, reason)
-
-
-def scan_truncation(deltas: Iterable[AnyDelta], seen: Seen, claimed: tuple[int, str]) -> None:
-    """Lanes whose streamed argument text is a proper prefix of JSON (no error, not complete)
-    although the finish claims a normal end: judged on the wire (every fragment at the lane,
-    whatever a policy routed where), a cumulative lane left out. The JSON is walked only when
-    orjson rejects the text."""
-    lanes: dict[Any, list[str]] = {}  # lane -> its argument pieces
-    last: dict[Any, int] = {}  # lane -> the chunk of its last piece
-    for d in deltas:
-        if type(d) is ToolCallDelta and not d.final and is_key(d.index):
-            a = d.arguments
-            if type(a) is str and a:
-                key = d.index if d.extra is None else lane(d)
-                pieces = lanes.get(key)
-                if pieces is None:
-                    lanes[key] = [a]
-                else:
-                    pieces.append(a)
-                last[key] = d.seq
-    for key, texts in lanes.items():
-        if len(texts) > 1 and texts[1].startswith(texts[0]):
-            continue  # cumulative: the joined text only looks like a prefix ({"a{"a": 1})
-        text = "".join(texts)
-        try:
-            orjson.loads(text)
-            continue
-        except orjson.JSONDecodeError:
-            pass
-        progress = JsonProgress()
-        progress.feed(text)
-        if progress.error is None and not progress.complete and not progress.empty:
-            seen.add("silent_truncation", last[key], f"{progress.label()} under {claimed[1]!r}")
-            seen.add("silent_truncation", claimed[0])
 
 
 def _scan_cumulative(texts: Iterator[tuple[int, str]], seen: Seen) -> None:

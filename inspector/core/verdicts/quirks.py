@@ -20,8 +20,9 @@ Invariants:
   reads each event and delta once, and survives policy flips; a call is scanned again only
   when it changed (new fragments, a new accumulator; :mod:`inspector.core.verdicts.callscan`);
   a cut hidden by a normal finish is looked for again only when deltas arrived after that
-  finish. The result always equals a fresh ``detect(state)`` on the same state, so asking on
-  every UI flush costs O(new data).
+  finish, in O(lanes) (each lane's text is followed as a JSON state as it streams). The
+  result always equals a fresh ``detect(state)`` on the same state, so asking on every UI
+  flush costs O(new data).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from inspector.core.base.provider import Provider
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import from_text, written_notes
 from inspector.core.calls.toolcall import ToolCall
-from inspector.core.verdicts.callscan import claimed_end, scan_call, scan_truncation
+from inspector.core.verdicts.callscan import claimed_end, scan_call
 from inspector.core.verdicts.quirkscan import WireScan
 from inspector.core.verdicts.seen import Seen
 from inspector.core.verdicts.seqruns import SeqRuns
@@ -155,15 +156,18 @@ class QuirkScan:
 
     def truncation(self, state: StreamState) -> Seen:
         """``silent_truncation`` per wire lane, once the finish claims a normal end; redone
-        only when deltas arrived since (every lane's text is joined then: O(stream), which
-        after such a finish is usually a usage chunk and the end marker away)."""
+        only when deltas arrived since. O(lanes): the wire scan follows each lane's text as a
+        JSON state while it streams (:mod:`inspector.core.verdicts.lanetext`)."""
         claimed = claimed_end(state)
         if claimed is None:
             return _NOTHING
         key = (len(state.deltas), claimed)
         if self._cut[0] != key:
+            self.wire.advance(state)  # a no-op after detect's own
             seen = Seen()
-            scan_truncation(state.deltas.stored(), seen, claimed)  # no keep-alive built
+            for seq, label in self.wire.texts.cut():
+                seen.add("silent_truncation", seq, f"{label} under {claimed[1]!r}")
+                seen.add("silent_truncation", claimed[0])
             self._cut = (key, seen)
         return self._cut[1]
 

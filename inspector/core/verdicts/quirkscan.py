@@ -42,6 +42,7 @@ from inspector.core.calls.stream import StreamState
 from inspector.core.calls.wirefield import WIRE_FIELD_TYPE, describe, field_problem, is_key
 from inspector.core.events.log import EventLog
 from inspector.core.verdicts.deltaquirks import delta_quirks
+from inspector.core.verdicts.lanetext import LaneTexts
 from inspector.core.verdicts.lanetrack import LaneTrack
 from inspector.core.verdicts.seen import Seen, lane, real
 from inspector.core.verdicts.seqruns import SeqRuns
@@ -99,6 +100,8 @@ class WireScan:
         self._fields: dict[str, int] = {}  # wrong-type field description -> its first chunk
         self._ids: dict[str, LaneTrack] = {}  # real call id -> the track it opened
         self._finishes: dict[Any, list[Any]] = {}  # choice -> [first seq, reason, repeated]
+        self.texts = LaneTexts()
+        """Every wire lane's argument text as a JSON state (the ``silent_truncation`` check)."""
 
     def advance(self, state: StreamState) -> None:
         """Scan what ``state`` received since the last call."""
@@ -129,11 +132,15 @@ class WireScan:
                         self._final(d)
                     else:
                         self._continuation(d)
+                        a = d.arguments
+                        if type(a) is str and a:
+                            self.texts.add(d.index if d.extra is None else lane(d), a, d.seq)
             elif d.kind == _KEEPALIVE:  # a keep-alive that is no comment event (a ping)
                 self._keepalive.append(d.seq)
                 delta_quirks(d, self.seen)
             else:
                 self._delta(d)
+        self.texts.flush()
         self.deltas_done = n
 
     def _delta(self, d: Delta) -> None:
@@ -217,6 +224,9 @@ class WireScan:
         """The common fragment, checked as :meth:`_fragment` and :meth:`_continuation` would:
         arguments only, at an integer index of the first choice, no identity at all."""
         key = d.index  # its lane (choice 0)
+        a = d.arguments
+        if type(a) is str and a:
+            self.texts.add(key, a, d.seq)
         if self._duplicate_index:
             count = self._per_chunk[key] = self._per_chunk.get(key, 0) + 1
             if count == 2:
@@ -230,7 +240,7 @@ class WireScan:
             seqs.append(d.seq)
         else:
             track.continuations = [d.seq]
-        if not track.identified and type(d.arguments) is str and d.arguments:
+        if not track.identified and type(a) is str and a:
             track.early_at(d.seq)
 
     def _continuation(self, d: ToolCallDelta) -> None:

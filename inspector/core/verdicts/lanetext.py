@@ -1,0 +1,109 @@
+"""The argument text per wire lane, followed as it streams (:class:`LaneTexts`): what the
+``silent_truncation`` check needs at the finish, kept as a JSON state per lane instead of the
+lane's pieces, so the check at the finish costs O(lanes), not O(stream).
+
+Invariants:
+- A lane's text is the concatenation of its non-empty string argument pieces, in arrival
+  order (every non-final fragment at the lane, whatever a policy routed where); it is fed to
+  the lane's :class:`~inspector.core.calls.jsonprogress.JsonProgress` a batch at a time
+  (:meth:`LaneTexts.flush`: one join and one feed per lane touched since the last flush;
+  JSON progress does not depend on how the text is split).
+- A lane whose second piece starts with its first is cumulative (the joined text only looks
+  like a prefix): never reported. A lane whose text is complete or has an error can never be
+  an open prefix again (after a complete value only whitespace keeps it complete; an error is
+  sticky): it is settled, and its state dropped (:data:`SETTLED`).
+- :meth:`LaneTexts.cut` gives what the whole-stream scan (join each lane's pieces, and report
+  a proper prefix of JSON) gives, lanes in first-appearance order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, Final
+
+from inspector.core.calls.jsonprogress import JsonProgress
+
+
+class LaneText:
+    """One lane's text so far: its JSON state, its first piece (for the cumulative check)
+    and the pieces not fed yet."""
+
+    __slots__ = ("first", "key", "last", "pending", "pieces", "progress")
+
+    def __init__(self, key: Any = None) -> None:
+        self.key = key
+        """The lane's key in :attr:`LaneTexts.lanes`."""
+        self.first: str | None = None
+        """The lane's first piece, until its second one decides whether it is cumulative."""
+        self.pieces = 0
+        """Pieces fed so far."""
+        self.pending: list[str] = []
+        """Pieces arrived since the last flush."""
+        self.last = -1
+        """The chunk of the lane's last piece."""
+        self.progress = JsonProgress()
+
+
+SETTLED: Final = LaneText()
+"""The state of every settled lane (never reported, whatever follows): shared, never fed."""
+
+
+class LaneTexts:
+    """Every wire lane's argument text, as a JSON state (see the module docstring)."""
+
+    __slots__ = ("dirty", "lanes")
+
+    def __init__(self) -> None:
+        self.lanes: dict[Any, LaneText] = {}
+        """Lane key -> its text (:data:`SETTLED` once it can no longer be a cut)."""
+        self.dirty: list[LaneText] = []
+        """Lanes with pending pieces, in the order they got their first pending one."""
+
+    def add(self, key: Any, text: str, seq: int) -> None:
+        """A non-empty argument piece ``text`` at lane ``key``, in chunk ``seq``."""
+        lane = self.lanes.get(key)
+        if lane is None:
+            lane = self.lanes[key] = LaneText(key)
+        elif lane is SETTLED:
+            return
+        pending = lane.pending
+        if not pending:
+            self.dirty.append(lane)
+        pending.append(text)
+        lane.last = seq
+
+    def flush(self) -> None:
+        """Feed every lane its pending pieces (one join and one feed per lane), settling the
+        lanes that can no longer be a cut."""
+        if not self.dirty:
+            return
+        lanes = self.lanes
+        for lane in self.dirty:
+            pending = lane.pending
+            if lane.pieces < 2:
+                if lane.first is None:
+                    lane.first = pending[0]
+                second = pending[1 - lane.pieces] if len(pending) + lane.pieces > 1 else None
+                if second is not None:
+                    if second.startswith(lane.first):  # cumulative: never a cut
+                        lanes[lane.key] = SETTLED
+                        continue
+                    lane.first = None
+            lane.pieces += len(pending)
+            progress = lane.progress
+            progress.feed(pending[0] if len(pending) == 1 else "".join(pending))
+            pending.clear()
+            if progress.error is not None or progress.complete:
+                lanes[lane.key] = SETTLED
+        self.dirty = []
+
+    def cut(self) -> Iterator[tuple[int, str]]:
+        """(chunk of its last piece, JSON state) of every lane whose text is a proper prefix
+        of JSON (no error, not complete, not only whitespace), in first-appearance order."""
+        self.flush()
+        for lane in self.lanes.values():
+            if lane is SETTLED:
+                continue
+            progress = lane.progress
+            if progress.error is None and not progress.complete and not progress.empty:
+                yield lane.last, progress.label()
