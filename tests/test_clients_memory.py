@@ -116,3 +116,28 @@ def test_cut_arguments_parse_without_a_list_per_character() -> None:
     assert parse_partial_json('{"blob": "' + long + "\nz") == {"blob": long + "\nz"}
     assert parse_partial_json('{"a": [1, {"b": "c\\') == {"a": [1, {"b": "c"}]}
     assert parse_partial_json('{"a": 1]') is None
+
+
+def test_openai_python_reads_each_call_a_bounded_number_of_times(monkeypatch: Any) -> None:
+    """A chunk that appends a call past the end is checked against that call (and the ones it
+    merged into), not every call held: the work stays linear in the number of calls."""
+    from inspector.core.clients import openai_mirror
+
+    reads = 0
+    grown = openai_mirror.ChatMirror._grown
+
+    def counted(self: openai_mirror.ChatMirror, pos: int, call: Any) -> bool:
+        nonlocal reads
+        reads += 1
+        return grown(self, pos, call)
+
+    monkeypatch.setattr(openai_mirror.ChatMirror, "_grown", counted)
+    analysis = _analysis(_many_calls())
+    result = run_replica(
+        replica("openai-python"),
+        exchange_of(analysis.final),
+        expected_calls(analysis.final),
+        False,
+    )
+    assert result.agrees and len(result.calls) == CALLS
+    assert reads <= 2 * CALLS  # every call re-read on every new call: CALLS² / 2
