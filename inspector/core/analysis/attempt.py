@@ -19,6 +19,7 @@ from typing import Any
 from inspector.core.analysis.continuation import ToolResult
 from inspector.core.analysis.judgement import Judgement
 from inspector.core.analysis.rounds import TOOL_DISPATCH, ToolEvent
+from inspector.core.analysis.verdictlist import VerdictList
 from inspector.core.base.model import plain
 from inspector.core.calls.accumulator import Accumulator
 from inspector.core.calls.stream import StreamState
@@ -44,7 +45,7 @@ class AttemptView:
         self.events: list[ToolEvent] = []
         """Synthetic tool-loop events of this attempt, in arrival order."""
         self._judgement = judgement
-        self._verdicts: list[CallVerdict] = []
+        self._verdicts = VerdictList()
         self._judged_at = -1  # the judgement's generation the verdicts were worked out under
         self._quirks: list[Quirk] = []
         self._quirk_scan = QuirkScan()  # incremental: each event and delta scanned once
@@ -68,12 +69,13 @@ class AttemptView:
 
     def judge(self) -> list[CallVerdict]:
         """The verdicts, worked out again if the stream, the settings or the tools changed
-        since they last were (each call's verdict is cached by the judgement)."""
+        since they last were: only the calls that may have changed are judged again
+        (:mod:`inspector.core.analysis.verdictlist`; each verdict is cached by the judgement)."""
         j = self._judgement
         if self._judged_at != j.generation:
-            self._verdicts = [j.verdict(self.state, c) for c in self.state.calls]
+            self._verdicts.refresh(j, self.state)
             self._judged_at = j.generation
-        return self._verdicts
+        return self._verdicts.verdicts
 
     @property
     def quirks(self) -> list[Quirk]:

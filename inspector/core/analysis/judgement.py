@@ -69,14 +69,22 @@ class Judgement:
             self._tools_generation = self.generation
         return self._tools
 
-    def verdict(self, state: StreamState, call: ToolCall) -> CallVerdict:
-        """``call`` (of ``state``) judged under the current settings and tools, from the cache
-        while neither the call nor they changed. A call still open is not validated yet."""
+    def basis(self, state: StreamState) -> tuple[Any, ...]:
+        """What ``state``'s verdicts are judged under now: (validation mode, tools, empty-id
+        policy), the same object for as long as none of them changes (a reader that kept it
+        knows by identity whether every verdict may have changed)."""
         registry = self.tools()
         mode = self.settings.validation
         under = self._under
         if under[0] != mode or under[1] is not registry or under[2] != state.empty_id:
             under = self._under = (mode, registry, state.empty_id)
+        return under
+
+    def verdict(self, state: StreamState, call: ToolCall) -> CallVerdict:
+        """``call`` (of ``state``) judged under the current settings and tools, from the cache
+        while neither the call nor they changed. A call still open is not validated yet."""
+        under = self.basis(state)
+        mode, registry = under[0], under[1]
         shape = call_shape(call)
         kept = self._verdicts.get(state)
         if kept is None:
