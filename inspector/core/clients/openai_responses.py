@@ -241,17 +241,15 @@ class ResponsesRun(SdkChunkRun):
 
     def _mirror(self) -> None:
         """``calls``: the function calls the library holds (the snapshot's, then the final).
-        After an argument delta only its item is looked at, when the snapshot's output is
-        the same list, as long (items are only appended, never replaced or retyped)."""
+        While the snapshot's output is the same list, only the items appended to it since and
+        the item an argument delta changed are looked at (items are only appended, never
+        replaced or retyped, and only argument deltas change a function call)."""
         if self.final is not None:
             items = [i for i in self.final if _get(i, "type") == "function_call"]
         elif self.snapshot is not None:
             output = self.snapshot["output"]
             listed, count, where = self._looked
-            pos = where.get(id(self._only)) if listed is output and count == len(output) else None
-            if pos is not None:
-                if not self._grown(pos, self._only):
-                    self._mirror_one(pos, self._only)
+            if listed is output and count <= len(output) and self._follow(output, count, where):
                 return
             items = [i for i in output if _get(i, "type") == "function_call"]
             self._looked = (output, len(output), {id(i): p for p, i in enumerate(items)})
@@ -260,6 +258,23 @@ class ResponsesRun(SdkChunkRun):
         for pos, item in enumerate(items):
             if not self._grown(pos, item):
                 self._mirror_one(pos, item)
+
+    def _follow(self, output: list[Any], count: int, where: dict[int, int]) -> bool:
+        """Mirror the function calls appended to ``output`` past ``count`` and the one item
+        an argument delta changed; False when that item is not among those shown."""
+        start = len(where)
+        new = [i for i in output[count:] if _get(i, "type") == "function_call"]
+        where.update((id(item), start + k) for k, item in enumerate(new))
+        self._looked = (output, len(output), where)
+        for k, item in enumerate(new):
+            if not self._grown(start + k, item):
+                self._mirror_one(start + k, item)
+        if self._only is None:
+            return True
+        pos = where.get(id(self._only))
+        if pos is not None and not self._grown(pos, self._only):
+            self._mirror_one(pos, self._only)
+        return pos is not None
 
     def _grown(self, pos: int, item: Any) -> bool:
         """The call at ``pos`` shown without reading its text whole: its id and name as shown,
