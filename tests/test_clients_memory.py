@@ -141,3 +141,47 @@ def test_openai_python_reads_each_call_a_bounded_number_of_times(monkeypatch: An
     )
     assert result.agrees and len(result.calls) == CALLS
     assert reads <= 2 * CALLS  # every call re-read on every new call: CALLS² / 2
+
+
+def _responses_body(n: int) -> bytes:
+    def event(obj: dict[str, Any]) -> bytes:
+        return f"event: {obj['type']}\ndata: {json.dumps(obj)}\n\n".encode()
+
+    response = {"id": "resp_1", "object": "response", "status": "in_progress", "output": []}
+    out, done = [event({"type": "response.created", "response": response})], []
+    for i in range(n):
+        item = {"type": "function_call", "id": f"fc_{i}", "call_id": f"call_{i}",
+                "name": "lookup", "arguments": "", "status": "in_progress"}  # fmt: skip
+        args = f'{{"id":{i}}}'
+        out.append(event({"type": "response.output_item.added", "output_index": i, "item": item}))
+        delta = {"output_index": i, "item_id": f"fc_{i}", "delta": args}
+        out.append(event({"type": "response.function_call_arguments.delta", **delta}))
+        done.append({**item, "arguments": args, "status": "completed"})
+        out.append(
+            event({"type": "response.output_item.done", "output_index": i, "item": done[-1]})
+        )
+    final = {**response, "status": "completed", "output": done}
+    return b"".join(out) + event({"type": "response.completed", "response": final})
+
+
+def test_the_responses_mirror_reads_each_call_a_bounded_number_of_times(
+    monkeypatch: Any,
+) -> None:
+    from inspector.core.clients.openai_responses import ResponsesRun
+
+    reads = 0
+    grown = ResponsesRun._grown
+
+    def counted(self: ResponsesRun, pos: int, item: Any) -> bool:
+        nonlocal reads
+        reads += 1
+        return grown(self, pos, item)
+
+    monkeypatch.setattr(ResponsesRun, "_grown", counted)
+    capture = load_bytes(_responses_body(CALLS), "t.sse")
+    settings = Settings(dialect="openai-responses")
+    analysis = Analysis.from_capture(capture, settings, providers=REGISTRY)
+    expected = expected_calls(analysis.final)
+    run = run_replica(replica("openai-python"), exchange_of(analysis.final), expected, False)
+    assert run.agrees and len(expected) == CALLS
+    assert reads <= 4 * CALLS  # every call re-read on every event: 3 * CALLS² / 2
