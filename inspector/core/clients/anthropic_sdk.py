@@ -42,7 +42,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Final
 
 from inspector.core.base.model import EventKind, SSEEvent
@@ -56,7 +56,7 @@ from inspector.core.clients.base import (
     as_text,
 )
 from inspector.core.clients.jiter_partial import JiterError, partial_loads
-from inspector.core.clients.pins import Pins, lines, utf8_error
+from inspector.core.clients.pins import Pins, lines, stops, utf8_error
 
 _CLASSES: Final = {
     400: "BadRequestError", 401: "AuthenticationError", 402: "PaymentRequiredError",
@@ -203,6 +203,12 @@ class _Run(ReplicaRun):
     def feed(self, event: SSEEvent) -> None:
         while self.next < len(self.items) and self.items[self.next][0] <= event.seq:
             self.step()
+
+    def relevant(self, events: Sequence[SSEEvent]) -> Iterable[SSEEvent]:
+        """Only the events an SSE item is pinned to (see ``SdkChunkRun.relevant``)."""
+        if not events or events[0].seq != 0 or events[-1].seq != len(events) - 1:
+            return events
+        return (events[seq] for seq in stops([item[0] for item in self.items], None))
 
     def finish(self) -> list[HandedCall]:
         while self.next < len(self.items):

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from http import HTTPStatus
 from typing import Any, ClassVar, Final
 
@@ -53,7 +53,7 @@ from inspector.core.clients.base import (
     Replica,
     ReplicaRun,
 )
-from inspector.core.clients.pins import Pins, lines
+from inspector.core.clients.pins import Pins, lines, stops
 
 PYDANTIC: Final = "2.14"
 """The pydantic version in the validation errors' links (the goldens' environment)."""
@@ -307,6 +307,12 @@ class _Run(ReplicaRun):
     def feed(self, event: SSEEvent) -> None:
         while self.next < len(self.segments) and self.segments[self.next][0] <= event.seq:
             self.step()
+
+    def relevant(self, events: Sequence[SSEEvent]) -> Iterable[SSEEvent]:
+        """Only the events a segment is pinned to (see ``SdkChunkRun.relevant``)."""
+        if not events or events[0].seq != 0 or events[-1].seq != len(events) - 1:
+            return events
+        return (events[seq] for seq in stops([seg[0] for seg in self.segments], None))
 
     def finish(self) -> list[HandedCall]:
         while self.next < len(self.segments):

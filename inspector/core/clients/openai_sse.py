@@ -49,13 +49,14 @@ from __future__ import annotations
 
 import json
 from abc import abstractmethod
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from inspector.core.base.model import SSEEvent
 from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, ReplicaRun
 from inspector.core.clients.openai_wire import Dispatches, dispatches
+from inspector.core.clients.pins import stops
 
 VERSION: Final = "3.57.0"
 """The openai SDK version this layer follows."""
@@ -161,22 +162,6 @@ def _last(wire: Dispatches, exchange: Exchange) -> tuple[int, ClientRaised] | No
 # -- a replica run over the SDK's chunks -----------------------------------------------------
 
 
-def _stops(seqs: Sequence[int], last: int | None) -> Iterator[int]:
-    """The distinct pins (never below 0) of ``seqs`` (ascending) and then ``last``."""
-    prev = -1
-    for seq in seqs:
-        if seq > prev:
-            prev = seq
-            yield seq
-        elif prev < 0:
-            prev = 0
-            yield 0
-    if last is not None and last > prev:
-        yield last
-    elif last is not None and prev < 0:
-        yield 0
-
-
 def _copy(raised: ClientRaised) -> ClientRaised:
     """A shared raise, raised afresh (each run gets its own exception object)."""
     return ClientRaised(raised.type, raised.message)
@@ -234,7 +219,7 @@ class SdkChunkRun(ReplicaRun):
         if not events or events[0].seq != 0 or events[-1].seq != len(events) - 1:
             return events
         last = self._sdk_last
-        return (events[seq] for seq in _stops(self._sdk_seqs, last[0] if last else None))
+        return (events[seq] for seq in stops(self._sdk_seqs, last[0] if last else None))
 
     def finish(self) -> list[HandedCall]:
         while self._sdk_next < len(self._sdk_seqs):

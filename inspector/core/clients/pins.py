@@ -78,3 +78,19 @@ def utf8_error(raw: bytes) -> str:
     except UnicodeDecodeError as exc:
         return str(exc)
     return ""
+
+
+def stops(seqs: Sequence[int], last: int | None) -> Iterator[int]:
+    """The distinct pins (never below 0) of ``seqs`` (ascending) and then ``last``."""
+    prev = -1
+    for seq in seqs:
+        if seq > prev:
+            prev = seq
+            yield seq
+        elif prev < 0:
+            prev = 0
+            yield 0
+    if last is not None and last > prev:
+        yield last
+    elif last is not None and prev < 0:
+        yield 0
