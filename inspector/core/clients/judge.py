@@ -14,6 +14,11 @@ Invariants:
   on, or, when it only differs in what it hands over at the end, the last event; None when it
   agrees. The check is linear in the stream: only the calls a replica touched are re-checked.
 - Results are cached per stream state and settings; nothing here changes the analysis.
+- Memory: the inspector's calls are built once per attempt (one tuple, shared by every run,
+  result and view); a client's call equal to the inspector's is the inspector's object (an
+  agreeing client's ``calls`` is that tuple); a run is fed only the events it reads
+  (:meth:`~.base.ReplicaRun.relevant`) and dropped once finished; what a run holds while it
+  reads is what its library holds, once (see each replica).
 """
 
 from __future__ import annotations
