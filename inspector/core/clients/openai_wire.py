@@ -41,6 +41,9 @@ _LINE_END: Final = re.compile(b"\r\n|\r|\n")
 _KEEP: Final = 4
 """How many exchanges' dispatches are kept (replicas run one after another on each)."""
 _FIELDS: Final = (b"data", b"event", b"id", b"retry")
+_BYTES_PER_EVENT: Final = 64
+"""Events at least this long on average are pinned by bisecting a copy of their end column
+(a flood of short comments is galloped over instead: a copy would cost more than the body)."""
 _BIG: Final = 1 << 16
 """Data spans at least this long are decoded through a memoryview (no bytes copy first)."""
 
@@ -140,7 +143,7 @@ def _from_body(body: bytes, events: Sequence[SSEEvent], cut: bool) -> Dispatches
     retry or a last event id is set; comments ignored; no BOM stripped; a final event without
     its blank line never dispatched. ``cut``: the SDK never decodes a last unended line."""
     out = Dispatches(body)
-    pins = _Pins(events)
+    pins = _Pins(events, len(body))
     ascii_only = body.isascii()
     name: str | None = None
     data: list[tuple[int, int]] = []
@@ -239,16 +242,19 @@ class _Pins:
     when the events can give them as a column (no event built), else galloping over the
     events (a few event reads per dispatch, however many comments lie between)."""
 
-    def __init__(self, events: Sequence[SSEEvent]) -> None:
+    def __init__(self, events: Sequence[SSEEvent], size: int = 0) -> None:
         self.events = events
         self.last = -1
         """The last event known to end at or before the last offset asked."""
         self.floor = -1
         offsets = getattr(events, "offsets", None)
         numbered = bool(events) and events[0].seq == 0 and events[-1].seq == len(events) - 1
-        self.ends: Sequence[int] | None = offsets()[1] if callable(offsets) and numbered else None
+        worth = size >= _BYTES_PER_EVENT * len(events)  # (the columns cost 16 bytes an event)
+        self.ends: Sequence[int] | None = (
+            offsets()[1] if callable(offsets) and numbered and worth else None
+        )
         """The events' end offsets, when they come as a column (events numbered by position:
-        an index is then its seq)."""
+        an index is then its seq) and events are long enough for a copy of it to be small."""
 
     def _ending_by(self, offset: int) -> int:
         """The index of the last event ending at or before ``offset`` (-1: none)."""
