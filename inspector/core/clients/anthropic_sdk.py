@@ -56,7 +56,7 @@ from inspector.core.clients.base import (
     as_text,
 )
 from inspector.core.clients.jiter_partial import JiterError, partial_loads
-from inspector.core.clients.pins import Pins, lines, stops, utf8_error
+from inspector.core.clients.pins import Pins, lines, pinned, utf8_error
 
 _CLASSES: Final = {
     400: "BadRequestError", 401: "AuthenticationError", 402: "PaymentRequiredError",
@@ -117,6 +117,7 @@ def sse_items(exchange: Exchange) -> list[Item]:
     data: list[str] | None = None
     last_id: str | None = None
     retry: int | None = None
+    names: dict[str, str] = {}
     for start, end, raw, ended in lines(exchange.body):
         try:
             line = raw.decode("utf-8")
@@ -137,7 +138,7 @@ def sse_items(exchange: Exchange) -> list[Item]:
         field, _, value = line.partition(":")
         value = value[1:] if value.startswith(" ") else value
         if field == "event":
-            event = value
+            event = names.setdefault(value, value)  # each event name kept once
         elif field == "data":
             data = [*(data or []), value]
         elif field == "id" and "\0" not in value:
@@ -206,9 +207,7 @@ class _Run(ReplicaRun):
 
     def relevant(self, events: Sequence[SSEEvent]) -> Iterable[SSEEvent]:
         """Only the events an SSE item is pinned to (see ``SdkChunkRun.relevant``)."""
-        if not events or events[0].seq != 0 or events[-1].seq != len(events) - 1:
-            return events
-        return (events[seq] for seq in stops([item[0] for item in self.items], None))
+        return pinned(events, [item[0] for item in self.items])
 
     def finish(self) -> list[HandedCall]:
         while self.next < len(self.items):

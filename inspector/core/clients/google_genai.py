@@ -53,7 +53,7 @@ from inspector.core.clients.base import (
     Replica,
     ReplicaRun,
 )
-from inspector.core.clients.pins import Pins, lines, stops
+from inspector.core.clients.pins import Pins, lines, pinned
 
 PYDANTIC: Final = "2.14"
 """The pydantic version in the validation errors' links (the goldens' environment)."""
@@ -310,9 +310,7 @@ class _Run(ReplicaRun):
 
     def relevant(self, events: Sequence[SSEEvent]) -> Iterable[SSEEvent]:
         """Only the events a segment is pinned to (see ``SdkChunkRun.relevant``)."""
-        if not events or events[0].seq != 0 or events[-1].seq != len(events) - 1:
-            return events
-        return (events[seq] for seq in stops([seg[0] for seg in self.segments], None))
+        return pinned(events, [seg[0] for seg in self.segments])
 
     def finish(self) -> list[HandedCall]:
         while self.next < len(self.segments):

@@ -56,7 +56,7 @@ from typing import Any, Final
 from inspector.core.base.model import SSEEvent
 from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, ReplicaRun
 from inspector.core.clients.openai_wire import Dispatches, dispatches
-from inspector.core.clients.pins import stops
+from inspector.core.clients.pins import pinned
 
 VERSION: Final = "3.57.0"
 """The openai SDK version this layer follows."""
@@ -216,10 +216,8 @@ class SdkChunkRun(ReplicaRun):
         """Only the events a dispatch or the SDK's last raise is pinned to (each once; a pin
         before the first event is the first event): at any other, :meth:`feed` does
         nothing. Every event when they are not numbered by position."""
-        if not events or events[0].seq != 0 or events[-1].seq != len(events) - 1:
-            return events
         last = self._sdk_last
-        return (events[seq] for seq in stops(self._sdk_seqs, last[0] if last else None))
+        return pinned(events, self._sdk_seqs, last[0] if last else None)
 
     def finish(self) -> list[HandedCall]:
         while self._sdk_next < len(self._sdk_seqs):

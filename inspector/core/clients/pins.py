@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
 from inspector.core.base.model import EventKind, SSEEvent
@@ -94,3 +94,13 @@ def stops(seqs: Sequence[int], last: int | None) -> Iterator[int]:
         yield last
     elif last is not None and prev < 0:
         yield 0
+
+
+def pinned(
+    events: Sequence[SSEEvent], seqs: Sequence[int], last: int | None = None
+) -> Iterable[SSEEvent]:
+    """The events at :func:`stops` of ``seqs`` and ``last`` (what a run that only acts at
+    its pins must be fed), or every event when they are not numbered by position."""
+    if not events or events[0].seq != 0 or events[-1].seq != len(events) - 1:
+        return events
+    return (events[seq] for seq in stops(seqs, last))
