@@ -98,6 +98,7 @@ class AttemptView:
         to do, instead of a view paying for everything since its last look."""
         st = self.state
         self._quirk_scan.wire.advance(st)
+        self._quirk_scan.fold(st)  # the calls that closed: their findings merged once
 
     # -- facts ---------------------------------------------------------------------------
 

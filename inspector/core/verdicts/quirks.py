@@ -34,12 +34,13 @@ from typing import Any
 
 from inspector.core.base.provider import Provider
 from inspector.core.calls.stream import StreamState
-from inspector.core.calls.textcalls import from_text, written_notes
+from inspector.core.calls.textcalls import written_notes
 from inspector.core.calls.toolcall import ToolCall
+from inspector.core.verdicts.callfold import CallFold, Look, ToolDeltas
 from inspector.core.verdicts.callscan import claimed_end, scan_call
 from inspector.core.verdicts.quirkscan import WireScan
 from inspector.core.verdicts.seen import Seen
-from inspector.core.verdicts.seqruns import SeqRuns
+from inspector.core.verdicts.seqruns import SeqRuns, merged
 
 #: code -> one-line description; the table order is the report order. docs/quirks.md explains each.
 QUIRKS: dict[str, str] = {
@@ -153,6 +154,27 @@ class QuirkScan:
         self._calls: list[_Scanned | None] = []  # by call slot
         self._provider: Provider | None = None  # the provider the findings were made under
         self._cut: tuple[Any, Seen] = ((), Seen())
+        self._fold = CallFold()  # the leading closed calls' findings, merged once
+        self._tool_deltas = ToolDeltas()
+
+    def look(self, state: StreamState) -> Look:
+        """Every call's findings merged, the calls that can no longer change from the fold
+        (:mod:`inspector.core.verdicts.callfold`): O(calls that may still change)."""
+        return self._fitting(state).look(state, lambda c: self.call(c, state))
+
+    def fold(self, state: StreamState) -> None:
+        """Fold the calls that closed since (O(new calls)): a feeder with a time budget calls
+        this, so a look when the stream is in has only the open calls left."""
+        self._fitting(state).advance(state, lambda c: self.call(c, state))
+
+    def _fitting(self, state: StreamState) -> CallFold:
+        """The fold, started again if a folded call changed (or the calls did)."""
+        count = self._tool_deltas.update(state)
+        fold = self._fold
+        if not fold.fits(state, count):
+            fold = CallFold(state.calls, state.acc, state.provider)
+            self._fold = fold if fold.fits(state, count) else CallFold()
+        return fold
 
     def truncation(self, state: StreamState) -> Seen:
         """``silent_truncation`` per wire lane, once the finish claims a normal end; redone
@@ -234,28 +256,27 @@ def detect(state: StreamState, scan: QuirkScan | None = None) -> list[Quirk]:
     wire.advance(state)
     rest = Seen()
     wire.conclude(state, rest)
-    _scan_turn(state, rest, state.provider)
-    others: dict[str, list[int]] = {}  # code -> hits outside the wire scan, any order
+    look = scan.look(state)
+    _scan_turn(state, rest, state.provider, look)
+    others = look.hits  # code -> hits outside the wire scan (this call's own)
     notes = dict(wire.seen.notes)  # code -> the first note, in the order the parts come
     for part in (rest, scan.truncation(state)):
         for code, hits in part.hits.items():
-            others.setdefault(code, []).extend(hits)
+            runs = others.get(code)
+            if runs is None:
+                runs = others[code] = SeqRuns()
+            for seq in hits:
+                runs.append(seq)
         for code, note in part.notes.items():
             notes.setdefault(code, note)
-    for c in state.calls:
-        if from_text(c):
-            continue
-        findings = scan.call(c, state)
-        for i in range(0, len(findings), 3):
-            code = findings[i]
-            others.setdefault(code, []).append(findings[i + 1])
-            if findings[i + 2] is not None:
-                notes.setdefault(code, findings[i + 2])
+    for code, note in look.notes.items():
+        notes.setdefault(code, note)
     out = []
     for code, desc in QUIRKS.items():
         extra = others.get(code)
         if extra:
-            chunks = SeqRuns(sorted({*extra, *wire.chunks(code)}))
+            got = wire.chunks(code)
+            chunks = merged(extra, got if isinstance(got, SeqRuns) else SeqRuns(got))
         elif code in wire.seen.hits:
             got = wire.chunks(code)
             chunks = got.copy() if isinstance(got, SeqRuns) else SeqRuns(got)
@@ -266,25 +287,24 @@ def detect(state: StreamState, scan: QuirkScan | None = None) -> list[Quirk]:
     return out
 
 
-def _scan_turn(state: StreamState, seen: Seen, provider: Provider | None) -> None:
+def _scan_turn(state: StreamState, seen: Seen, provider: Provider | None, look: Look) -> None:
     if provider is None:  # still sniffing: no deltas, no calls, not ended
         return
-    acc = state.acc
-    calls = [c for c in state.calls if not from_text(c) and not (acc and acc.is_orphan(c))]
-    for seq, note in written_notes(state.calls):  # the provider left these calls as text
+    for seq, note in written_notes(look.written):  # the provider left these calls as text
         seen.add("text_mode_tool_call", seq, note)
-    if "sparse_index" in provider.checks:
+    if "sparse_index" in provider.checks and not look.gapless:
         indexes = sorted({c.index for c in state.calls if type(c.index) is int})
         if indexes and indexes != list(range(len(indexes))):
             gap = next(i for n, i in enumerate(indexes) if i != n)  # the first out-of-place one
             first = next(c for c in state.calls if c.index == gap)
             seen.add("sparse_index", first.fragments[0].seq, f"indexes {indexes}")
+    calls = look.turn
     reason = state.finish_reason
-    if calls and state.finish and reason != "" and not provider.is_tool_finish(reason, len(calls)):
+    if calls and state.finish and reason != "" and not provider.is_tool_finish(reason, calls):
         seen.add(
             "finish_reason_mismatch",
             state.finish[-1][0],
-            f"{reason!r} with {len(calls)} tool call(s)",
+            f"{reason!r} with {calls} tool call(s)",
         )
     last = state.events[-1].seq if state.events else 0
     if state.ended and not state.finish and state.events:

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any
 
 from inspector.core.base.model import OMITTED, Delta, DeltaKind, EventKind, ToolCallDelta
@@ -191,15 +192,22 @@ class WireScan:
                 for ev in state.events.select(kind, done + 1):
                     if ev.seq not in self._keepalive:
                         out.add("data_after_done", ev.seq)
-        for track in [*self._ended, *self._tracks.values()]:
-            if track.continuations and track.repeats == len(track.continuations):
-                for seq in track.continuations:
-                    out.add("id_repeated_every_chunk", seq, f"{track.first_id!r}")
-            if track.continuations and track.name_repeats == len(track.continuations):
-                for seq in track.continuations:
-                    out.add("name_repeated_every_chunk", seq, f"{track.first_name!r}")
-            if self._ids_expected and real(track.first_name) and not real(track.first_id):
-                out.add("missing_call_id", track.opened, f"{track.first_name!r}")
+        ids_expected = self._ids_expected
+        for track in chain(self._ended, self._tracks.values()):  # inline: once per call
+            seqs = track.continuations
+            if seqs:
+                if track.repeats == len(seqs):
+                    for seq in seqs:
+                        out.add("id_repeated_every_chunk", seq, f"{track.first_id!r}")
+                if track.name_repeats == len(seqs):
+                    for seq in seqs:
+                        out.add("name_repeated_every_chunk", seq, f"{track.first_name!r}")
+            if ids_expected:
+                fid = track.first_id
+                if type(fid) is str and fid and fid != "null":
+                    continue  # a real id (the common case, decided without a call)
+                if real(track.first_name) and not real(fid):
+                    out.add("missing_call_id", track.opened, f"{track.first_name!r}")
 
     # -- per delta -----------------------------------------------------------------------
 

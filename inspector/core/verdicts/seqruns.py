@@ -168,3 +168,23 @@ class SeqRuns(Sequence[int]):
 def as_seqruns(seqs: Sequence[int]) -> SeqRuns:
     """``seqs`` (any order, repeats allowed) as runs."""
     return SeqRuns(sorted(set(seqs)))
+
+
+def merged(a: SeqRuns, b: SeqRuns) -> SeqRuns:
+    """A new :class:`SeqRuns` holding the numbers of both (O(runs log runs))."""
+    a._settle()
+    b._settle()
+    out = SeqRuns()
+    runs = zip(a._starts, a._stops, strict=True), zip(b._starts, b._stops, strict=True)
+    pairs = sorted(chain(*runs))
+    for lo, hi in pairs:
+        stops = out._stops
+        if stops and lo <= stops[-1]:
+            if hi > stops[-1]:
+                out._count += hi - stops[-1]
+                stops[-1] = hi
+        else:
+            out._starts.append(lo)
+            stops.append(hi)
+            out._count += hi - lo
+    return out
