@@ -7,7 +7,8 @@ Invariants:
   order (every non-final fragment at the lane, whatever a policy routed where); it is fed to
   the lane's :class:`~inspector.core.calls.jsonprogress.JsonProgress` a batch at a time
   (:meth:`LaneTexts.flush`: one join and one feed per lane touched since the last flush;
-  JSON progress does not depend on how the text is split).
+  JSON progress does not depend on how the text is split). A lane whose first batch is a
+  whole JSON value (orjson accepts it: a call sent whole) settles without an automaton.
 - A lane whose second piece starts with its first is cumulative (the joined text only looks
   like a prefix): never reported. A lane whose text is complete or has an error can never be
   an open prefix again (after a complete value only whitespace keeps it complete; an error is
@@ -20,6 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any, Final
+
+from orjson import JSONDecodeError, loads
 
 from inspector.core.calls.jsonprogress import JsonProgress
 
@@ -41,7 +44,8 @@ class LaneText:
         """Pieces arrived since the last flush."""
         self.last = -1
         """The chunk of the lane's last piece."""
-        self.progress = JsonProgress()
+        self.progress: JsonProgress | None = None
+        """Its JSON state, from its first flush that is no whole JSON value."""
 
 
 SETTLED: Final = LaneText()
@@ -90,9 +94,17 @@ class LaneTexts:
                         continue
                     lane.first = None
             lane.pieces += len(pending)
-            progress = lane.progress
-            progress.feed(pending[0] if len(pending) == 1 else "".join(pending))
+            text = pending[0] if len(pending) == 1 else "".join(pending)
             pending.clear()
+            progress = lane.progress
+            if progress is None:  # its first text: a whole value settles it (no automaton)
+                try:
+                    loads(text)
+                    lanes[lane.key] = SETTLED
+                    continue
+                except JSONDecodeError:
+                    progress = lane.progress = JsonProgress()
+            progress.feed(text)
             if progress.error is not None or progress.complete:
                 lanes[lane.key] = SETTLED
         self.dirty = []
@@ -105,5 +117,7 @@ class LaneTexts:
             if lane is SETTLED:
                 continue
             progress = lane.progress
+            if progress is None:  # never flushed: impossible after flush(), kept for types
+                continue
             if progress.error is None and not progress.complete and not progress.empty:
                 yield lane.last, progress.label()
