@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from inspector.core.clients.base import ClientRaised, Partial
+from inspector.core.clients.base import ClientRaised, Partial, ReplicaRun
 
 GENERATED: Final = "0000000000000000"
 """What ``generateId()`` returns under the runner's fixed random source."""
@@ -114,9 +114,9 @@ class Tracked(Partial):
     __slots__ = ("index", "sequence", "state")
 
     def __init__(self, id_: str, name: str, index: Any, sequence: int) -> None:
-        super().__init__(id_, name)
+        super().__init__(id_, name, "")
         self.index = index
-        self.sequence = sequence
+        self.sequence = index if type(index) is int and index == sequence else sequence
         """Its place in the tracker's calls (and in the driver's)."""
         self.state = ArgumentState()
 
@@ -136,11 +136,6 @@ class Tracked(Partial):
     def partial(self) -> Partial:
         """What the driver sees: the call itself."""
         return self
-
-    @property
-    def arguments(self) -> str:
-        """The argument text so far."""
-        return "".join(self.parts)
 
 
 _COMPLETE: Final = ArgumentState("{}")
@@ -175,8 +170,12 @@ def _structured_start(text: Any) -> bool:
 class Tracker:
     """The provider's pending buffer plus the shared tracker (see the module's invariants)."""
 
-    def __init__(self, calls: list[Partial], touched: set[int]) -> None:
+    def __init__(
+        self, calls: list[Partial], touched: set[int], run: ReplicaRun | None = None
+    ) -> None:
         self.calls, self.touched = calls, touched
+        self.run = run
+        """The run it tracks for (its strings shared with the inspector's equal ones)."""
         self.tracked: list[Tracked] = []
         self.by_id: dict[str, Tracked | list[Tracked]] = {}
         self.by_index: dict[Any, Tracked | list[Tracked]] = {}
@@ -236,7 +235,7 @@ class Tracker:
                 _add(self.by_id, id_, found, once=False)
             if args is not None:
                 found.grow(args)
-                found.parts.append(args)
+                found.add(args)
                 self.touched.add(found.sequence)
         if index is not None:
             _add(self.by_index, index, found, once=True)
@@ -288,10 +287,14 @@ class Tracker:
     def open(self, id_: str | None, index: Any, name: str, args: str) -> Tracked:
         """``processNewToolCall``."""
         name = self.names.setdefault(name, name)  # a tool's name comes with every call
-        call = Tracked(self.new_id(id_), name, index, len(self.tracked))
+        pos = len(self.tracked)
+        run = self.run
+        if run is not None:  # the inspector's equal string: one copy
+            id_ = run.same_id(pos, id_)
+        call = Tracked(self.new_id(id_), name, index, pos)
         call.grow(args)
         if args:
-            call.parts = [args]
+            call.parts = args if run is None else run.same_text(pos, args)
         self.tracked.append(call)
         self.calls.append(call)
         self.touched.add(len(self.calls) - 1)

@@ -322,7 +322,7 @@ class _Run(ReplicaRun):
             self.first_buf.setdefault(index, (buf, len(buf)))
         slot = self.slots[pos]
         if slot is not None and fragment:
-            self.calls[slot].parts.append(fragment)
+            self.calls[slot].add(fragment)
             self.touched.add(slot)
 
     @staticmethod

@@ -19,7 +19,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar, Final
+from typing import Any, ClassVar, Final
 
 from inspector.core.base.model import SSEEvent
 
@@ -86,8 +86,10 @@ class Partial:
 
     id: str | None = None
     name: str | None = None
-    parts: list[str] = field(default_factory=list)
-    """Argument text in the order the library appended it."""
+    parts: list[str] | str = field(default_factory=list)
+    """Argument text in the order the library appended it: a list of pieces, or a string:
+    one piece held as itself, ``""`` none (no list for the common one-piece call; a replica
+    that holds it so starts from ``""`` and grows it with :meth:`add`)."""
     rewritten: int = 0
     """Bumped each time the library replaced argument text already held (the driver then
     re-checks the whole string)."""
@@ -95,21 +97,66 @@ class Partial:
     @property
     def arguments(self) -> str:
         """The argument text so far."""
-        return "".join(self.parts)
+        parts = self.parts
+        return parts if type(parts) is str else "".join(parts)
+
+    def add(self, piece: str) -> None:
+        """``piece`` appended to the argument text: a list is appended to in place (a library
+        that shares the list sees the piece); a string becomes the piece itself when empty,
+        else a list of the two."""
+        parts = self.parts
+        if not isinstance(parts, str):
+            parts.append(piece)
+        elif parts:
+            self.parts = [parts, piece]
+        else:
+            self.parts = piece
 
     def handed(self) -> HandedCall:
         """This call handed over as it stands."""
         return HandedCall(self.id, self.name, self.arguments)
 
 
+def pieces(parts: list[str] | str) -> Sequence[str]:
+    """``Partial.parts`` as a sequence of pieces (a string is one piece, ``""`` none)."""
+    if isinstance(parts, str):
+        return (parts,) if parts else ()
+    return parts
+
+
 class ReplicaRun(ABC):
     """One replica reading one response body."""
+
+    expected: Sequence[HandedCall] = ()
+    """The inspector's calls, set by the driver before the first event: a run may hold the
+    inspector's string in place of an equal one it decoded (:meth:`same_id`,
+    :meth:`same_text`): equal strings are immutable and alike to every library operation,
+    so what it hands over and raises never changes, and it holds no second copy."""
 
     def __init__(self) -> None:
         self.calls: list[Partial] = []
         """What the library holds so far, in hand-over order."""
         self.touched: set[int] = set()
         """Positions in ``calls`` changed since the driver cleared it."""
+
+    def same_id(self, pos: int, value: Any) -> Any:
+        """``value`` (an id as decoded), or the inspector's equal id of call ``pos``."""
+        expected = self.expected
+        if pos < len(expected) and type(value) is str:
+            want = expected[pos].id
+            if value == want:
+                return want
+        return value
+
+    def same_text(self, pos: int, value: Any) -> Any:
+        """``value`` (argument text as decoded), or the inspector's equal arguments of call
+        ``pos``."""
+        expected = self.expected
+        if pos < len(expected) and type(value) is str:
+            want = expected[pos].arguments
+            if value == want:
+                return want
+        return value
 
     @abstractmethod
     def feed(self, event: SSEEvent) -> None:

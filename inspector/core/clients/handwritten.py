@@ -60,15 +60,12 @@ def shown(value: Any) -> str | None:
 
 def _grow(entry: Partial, added: Any) -> None:
     """``entry["arguments"] += added``, the text held as its pieces (``+=`` copies the whole
-    string each time: quadratic in a call's size); anything but a string fails as ``str +=``
-    does. A first piece gets a list of its own size."""
+    string each time: quadratic in a call's size; a first piece is held as itself, no list);
+    anything but a string fails as ``str +=`` does."""
     if type(added) is str:
-        if entry.parts:
-            entry.parts.append(added)
-        else:
-            entry.parts = [added]
+        entry.add(added)
         return
-    text = "".join(entry.parts)
+    text = entry.arguments
     text += added
     entry.parts = [text]
 
@@ -81,7 +78,7 @@ class _Entry(Partial):
     __slots__ = ("pos", "raw_id", "raw_name")
 
     def __init__(self, pos: int, raw_id: Any, raw_name: Any) -> None:
-        super().__init__(shown(raw_id), shown(raw_name), [])
+        super().__init__(shown(raw_id), shown(raw_name), "")
         self.pos, self.raw_id, self.raw_name = pos, raw_id, raw_name
 
 
@@ -104,20 +101,27 @@ class _LoopRun(SdkChunkRun):
         """``name``, the one object per name (names repeat with every call of a tool)."""
         return self.names.setdefault(name, name) if type(name) is str else name
 
-    def open_entry(self, call_id: Any, name: Any) -> _Entry:
-        entry = _Entry(len(self.calls), call_id, self.once(name))
+    def open_entry(self, call_id: Any, name: Any, index: Any) -> _Entry:
+        """A new entry at the end; its position is the fragment's index object when equal
+        (the dict keeps that int anyway: no second int per call)."""
+        pos = len(self.calls)
+        entry = _Entry(index if type(index) is int and index == pos else pos, "", "")
+        entry.raw_id, entry.raw_name = self.same_id(pos, call_id), self.once(name)
         self.calls.append(entry)
         return entry
 
     def sync(self, entry: _Entry) -> None:
-        entry.id, entry.name = shown(entry.raw_id), shown(entry.raw_name)
+        """The shown id and name after a fragment, and the argument text, as the inspector's
+        equal strings where they are (one copy, see :attr:`.base.ReplicaRun.expected`)."""
+        entry.raw_id = raw_id = self.same_id(entry.pos, entry.raw_id)
+        entry.id, entry.name = shown(raw_id), shown(entry.raw_name)
+        if type(entry.parts) is str:
+            entry.parts = self.same_text(entry.pos, entry.parts)
         self.touched.add(entry.pos)
 
     def handed(self) -> list[HandedCall]:
         entries: list[Any] = self.calls
-        return [
-            HandedCall(as_text(e.raw_id), as_text(e.raw_name), "".join(e.parts)) for e in entries
-        ]
+        return [HandedCall(as_text(e.raw_id), as_text(e.raw_name), e.arguments) for e in entries]
 
 
 class _ByIndexRun(_LoopRun):
@@ -129,7 +133,7 @@ class _ByIndexRun(_LoopRun):
         index = attr(tc, "index")
         entry = self.by_index.get(index)
         if entry is None:
-            entry = self.open_entry("", "")
+            entry = self.open_entry("", "", index)
             self.by_index[index] = entry
         call_id = attr(tc, "id")
         if call_id:
@@ -162,13 +166,13 @@ class _ByIdRun(_LoopRun):
             if entry is None:
                 if not name:
                     return  # no call has this id and there is no name to open one: lost
-                entry = self.open_entry(call_id, name)
-                self.by_id[call_id] = entry
+                entry = self.open_entry(call_id, name, index)
+                self.by_id[entry.raw_id] = entry
                 self.by_index[index] = entry
         else:
             entry = self.by_index.get(index)
             if entry is None:
-                entry = self.open_entry(None, name or "")
+                entry = self.open_entry(None, name or "", index)
                 self.by_index[index] = entry
         if name and not entry.raw_name:
             entry.raw_name = self.once(name)

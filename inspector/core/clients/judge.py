@@ -43,6 +43,7 @@ from inspector.core.clients.base import (
     Partial,
     Replica,
     as_text,
+    pieces,
 )
 from inspector.core.clients.openai_wire import forget as forget_dispatches
 
@@ -211,17 +212,23 @@ class _Prefix:
             return False
         if got.name and not (want.name or "").startswith(got.name):
             return False
+        if got.id is not want.id and got.id == want.id:
+            got.id = want.id  # the inspector's string, not a second copy
+        held = pieces(got.parts)
         parts, chars = self.parts[pos], self.chars[pos]
-        if self.rewritten[pos] != got.rewritten or parts > len(got.parts):
+        if self.rewritten[pos] != got.rewritten or parts > len(held):
             parts, chars = 0, 0
         text = want.arguments
-        for part in got.parts[parts:] if parts else got.parts:
+        for part in held[parts:] if parts else held:
             if not text.startswith(part, chars):
                 return False
             chars += len(part)
-        if chars == len(text) and len(got.parts) == 1 and got.parts[0] is not text:
-            got.parts[0] = text  # the same text: the inspector's string, not a second copy
-        self.parts[pos], self.chars[pos] = len(got.parts), chars
+        if chars == len(text) and len(held) == 1 and held[0] is not text:
+            if isinstance(got.parts, str):  # the same text: the inspector's string
+                got.parts = text
+            else:
+                got.parts[0] = text
+        self.parts[pos], self.chars[pos] = len(held), chars
         self.rewritten[pos] = got.rewritten
         return True
 
@@ -239,6 +246,7 @@ def run_replica(
     at: int | None = first  # where a raise would be: open -> first event, finish -> last
     try:
         run = replica.open(exchange)
+        run.expected = expected
         for event in run.relevant(events):
             at = event.seq
             run.feed(event)

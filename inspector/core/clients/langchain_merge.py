@@ -236,7 +236,7 @@ class _Held(Partial):
         if args is not None:
             self.has_args = True
             if args:
-                self.parts.append(args)
+                self.add(args)
         if cid is not None and self.id != cid:
             self.id = cid if self.id is None else self.id + cid
         if index is not None:

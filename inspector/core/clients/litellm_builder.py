@@ -295,7 +295,7 @@ class _Run(SdkChunkRun):
             if frag.arguments and held.parts is self._shared(frag.index):
                 held.parts = list(held.parts)  # another key's fragment: no longer the same
             if frag.arguments:
-                held.parts.append(frag.arguments)
+                held.add(frag.arguments)
         pos = self.shown.get(frag.index)
         if pos is not None:  # shown already: the order stands (an id or name is never unset)
             if frag.arguments or (held.id, held.name) != before:

@@ -81,7 +81,7 @@ class ChatMirror:
         added = "".join(value.parts[count:]) if count >= 0 else ""
         partial = self.calls[pos]
         if added:
-            partial.parts.append(added)
+            partial.add(added)
         if added or (call_id, name) != (partial.id, partial.name):
             partial.id, partial.name = call_id, name
             self.touched.add(pos)
@@ -102,7 +102,7 @@ class ChatMirror:
             return
         self.touched.add(pos)
         if now.arguments.startswith(before):
-            partial.parts.append(now.arguments[len(before) :])
+            partial.add(now.arguments[len(before) :])
         else:
             partial.parts = [now.arguments]
             partial.rewritten += 1

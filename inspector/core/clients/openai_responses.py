@@ -301,7 +301,7 @@ class ResponsesRun(SdkChunkRun):
         assert isinstance(value, Pieces)
         added = "".join(value.parts[count:])
         if added:
-            self.calls[pos].parts.append(added)
+            self.calls[pos].add(added)
             self.touched.add(pos)
         self._shown[pos] = (shown[0], value, len(value.parts))
         return True
@@ -325,7 +325,7 @@ class ResponsesRun(SdkChunkRun):
         if (held.id, held.name, before) == (now.id, now.name, now.arguments):
             return
         if now.arguments.startswith(before):
-            held.parts.append(now.arguments[len(before) :])
+            held.add(now.arguments[len(before) :])
         else:
             held.parts = [now.arguments]
             held.rewritten += 1

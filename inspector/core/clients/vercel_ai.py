@@ -161,7 +161,7 @@ class _Run(ReplicaRun):
     def __init__(self, exchange: Exchange) -> None:
         super().__init__()
         self.exchange = exchange
-        self.tracker = Tracker(self.calls, self.touched)
+        self.tracker = Tracker(self.calls, self.touched, self)
         self.finished = False
         self.last = _unterminated_last(exchange)
 
@@ -215,7 +215,7 @@ class _Run(ReplicaRun):
 def _handed(call: Tracked) -> HandedCall:
     """:func:`handed_arguments` of a call: its text dropped once parsed when long (not held
     twice while written again), else handed over itself when written the same."""
-    text, call.parts = call.arguments, []
+    text, call.parts = call.arguments, ""
     if not js_trim(text):
         return HandedCall(call.id, call.name, "{}")
     try:
