@@ -110,6 +110,8 @@ class _Run(SdkChunkRun):
         self.kwargs: dict[str, Any] = {}
         self.own: ClientRaised | None = None
         self.dropped = 0
+        self.names: dict[str, str] = {}
+        """Each tool name once (a name comes again with every call of its tool)."""
         """How many times the held calls were dropped (their Partials' ``rewritten``)."""
         self.lookup = _Lookup()
 
@@ -170,7 +172,14 @@ class _Run(SdkChunkRun):
             self._merge(tc)
 
     def _append(self, tc: dict[str, Any]) -> None:
-        self.lookup.add(len(self.held), tc["index"], tc["id"])
+        """A new held chunk; its id and args the inspector's equal strings, its name the
+        run's one object per name (no second copy while the run lives)."""
+        pos = len(self.held)
+        tc["id"], tc["args"] = self.same_id(pos, tc["id"]), self.same_text(pos, tc["args"])
+        name = tc["name"]
+        if type(name) is str:
+            tc["name"] = self.names.setdefault(name, name)
+        self.lookup.add(pos, tc["index"], tc["id"])
         held = _Held(tc, self.dropped)
         self.held.append(held)
         self.calls.append(held)
@@ -203,7 +212,7 @@ class _Run(SdkChunkRun):
             raw = tc.args()
             args = _parsed(raw)
             if isinstance(args, dict):
-                tc.parts = []
+                tc.parts = ""
                 raw = raw if raw is not None and len(raw) < LONG_TEXT else None  # (dropped if long)
                 text = json.dumps(args, separators=(",", ":"), ensure_ascii=False)
                 valid.append(HandedCall(tc.id, tc.name or "", raw if text == raw else text))
@@ -224,7 +233,7 @@ class _Held(Partial):
 
     def __init__(self, tc: dict[str, Any], dropped: int) -> None:
         args = tc["args"]
-        super().__init__(tc["id"], tc["name"], [args] if args else [], dropped)
+        super().__init__(tc["id"], tc["name"], args or "", dropped)
         self.index, self.has_args = tc["index"], args is not None
 
     def merge(self, tc: dict[str, Any]) -> None:
@@ -244,7 +253,7 @@ class _Held(Partial):
 
     def args(self) -> str | None:
         """The args as LangChain holds them."""
-        return "".join(self.parts) if self.has_args else None
+        return self.arguments if self.has_args else None
 
 
 class _Lookup:
