@@ -1,0 +1,70 @@
+"""While a replica runs, it holds the inspector's strings where its own are equal (ids,
+one-piece argument text), each tool name once, and a one-piece call's text without a list:
+what it holds per call stays small on a long stream of calls."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.capture.reader import load_bytes
+from inspector.core.clients.base import Partial, pieces
+from inspector.core.clients.judge import exchange_of, expected_calls, run_replica
+from inspector.core.clients.registry import replica
+from inspector.core.providers import REGISTRY
+
+CALLS = 5_000
+SHARING = ("by-index", "by-id", "langchain", "vercel-ai")
+
+
+def _body() -> bytes:
+    out = []
+    for i in range(CALLS):
+        fn = {"name": "lookup", "arguments": f'{{"id":{i}}}'}
+        call = {"index": i, "id": f"call_{i:08d}", "type": "function", "function": fn}
+        choice = {"index": 0, "delta": {"tool_calls": [call]}, "finish_reason": None}
+        out.append(b"data: " + json.dumps({"model": "m", "choices": [choice]}).encode() + b"\n\n")
+    tail = {"model": "m", "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}
+    return b"".join(out) + b"data: " + json.dumps(tail).encode() + b"\n\ndata: [DONE]\n\n"
+
+
+@pytest.fixture(scope="module")
+def view() -> Any:
+    analysis = Analysis.from_capture(
+        load_bytes(_body(), "calls.sse"), Settings(), None, providers=REGISTRY
+    )
+    return analysis.attempts[-1]
+
+
+@pytest.mark.parametrize("name", SHARING)
+def test_a_run_holds_the_inspectors_strings_and_each_name_once(view: Any, name: str) -> None:
+    expected = expected_calls(view)
+    exchange = exchange_of(view)
+    assert len(expected) == CALLS
+    run = replica(name).open(exchange)
+    run.expected = expected
+    for event in run.relevant(exchange.events):
+        run.feed(event)
+    held = run.calls  # before finish: what the run holds while the stream arrives
+    assert len(held) == CALLS
+    assert len({id(call.name) for call in held}) == 1
+    assert all(c.id is e.id for c, e in zip(held, expected, strict=True))
+    assert all(c.parts is e.arguments for c, e in zip(held, expected, strict=True))
+    result = run_replica(replica(name), exchange, expected, False)
+    assert result.agrees and result.calls is expected
+
+
+def test_a_one_piece_text_is_the_piece_and_a_shared_list_is_appended_in_place() -> None:
+    call = Partial(parts="")
+    assert pieces(call.parts) == () and call.arguments == ""
+    call.add("ab")
+    assert call.parts == "ab" and pieces(call.parts) == ("ab",)
+    call.add("c")
+    assert call.parts == ["ab", "c"] and call.arguments == "abc"
+    shared: list[str] = []
+    listed = Partial(parts=shared)
+    listed.add("x")
+    assert listed.parts is shared and shared == ["x"]
