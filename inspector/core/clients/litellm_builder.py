@@ -267,6 +267,9 @@ class _Run(SdkChunkRun):
             self.frag_count += 1
             if type(frag.name) is str:
                 frag.name = self.names.setdefault(frag.name, frag.name)
+            if type(frag.index) is int:  # the inspector's equal strings: no second copy
+                frag.id = self.same_id(frag.index, frag.id)
+                frag.arguments = self.same_text(frag.index, frag.arguments)
             call = None
             try:
                 call = self.keyed.setdefault(frag.choice, {}).setdefault(frag.index, KeyCall())
