@@ -307,7 +307,10 @@ class _Run(SdkChunkRun):
         if not (held.id and held.name):
             return
         if self.shown and frag.index > next(reversed(self.shown)):  # the last in index order
-            self.shown[frag.index] = len(self.calls)  # after every call shown: appended
+            pos = len(self.calls)  # after every call shown: appended (its index's int when
+            self.shown[frag.index] = (
+                frag.index if type(frag.index) is int and frag.index == pos else pos
+            )
             self.calls.append(held)
             self.touched.add(len(self.calls) - 1)
             return

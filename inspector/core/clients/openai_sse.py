@@ -114,11 +114,12 @@ def transport_raise(exchange: Exchange) -> ClientRaised | None:
     return ClientRaised("APIConnectionError", "Connection error.")
 
 
-def _one(event: str | None, data: str) -> tuple[Any, ClientRaised | None]:
-    """What the SDK's ``__stream__`` does with one dispatched event (not ``[DONE]``):
-    (chunk, raise)."""
+def _one(wire: Dispatches, i: int) -> tuple[Any, ClientRaised | None]:
+    """What the SDK's ``__stream__`` does with the ``i``-th dispatched event (not
+    ``[DONE]``): (chunk, raise)."""
+    event = wire.name(i)
     try:
-        value = json.loads(data)
+        value = wire.value(i)
     except (ValueError, RecursionError) as exc:  # JSONDecodeError; a number past int's limit
         return None, ClientRaised(type(exc).__name__, str(exc))
     if event is not None and event.startswith("thread."):
@@ -141,7 +142,7 @@ def sdk_items(exchange: Exchange) -> list[SdkItem]:
     wire = dispatches(exchange)
     out: list[SdkItem] = []
     for i, seq in enumerate(wire.seqs):
-        chunk, fail = _one(wire.name(i), wire.data(i))
+        chunk, fail = _one(wire, i)
         out.append(SdkItem(seq, chunk, fail))
         if fail is not None:
             return out
@@ -199,7 +200,7 @@ class SdkChunkRun(ReplicaRun):
     def _sdk_first(self) -> ClientRaised | None:
         if self._sdk_seqs:
             wire = self._sdk_wire
-            return _one(wire.name(0), wire.data(0))[1] if self._sdk_seqs[0] < 0 else None
+            return _one(wire, 0)[1] if self._sdk_seqs[0] < 0 else None
         last = self._sdk_last
         return _copy(last[1]) if last is not None and last[0] < 0 else None
 
@@ -234,7 +235,7 @@ class SdkChunkRun(ReplicaRun):
 
     def _sdk_read(self, i: int) -> None:
         """The ``i``-th dispatch decoded and read, or the SDK's raise there."""
-        data, fail = _one(self._sdk_wire.name(i), self._sdk_wire.data(i))
+        data, fail = _one(self._sdk_wire, i)
         if fail is not None:
             raise fail
         try:

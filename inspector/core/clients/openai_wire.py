@@ -25,6 +25,7 @@ Invariants:
 
 from __future__ import annotations
 
+import json
 import re
 from array import array
 from bisect import bisect_right
@@ -32,7 +33,9 @@ from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
+
+import orjson
 
 from inspector.core.base.model import EventKind, SSEEvent
 from inspector.core.clients.base import ClientRaised, Exchange
@@ -62,6 +65,8 @@ class Dispatches:
     named: dict[int, str] = field(default_factory=dict)
     """Each dispatched event's ``event:`` name, where it has one (not ``message`` without
     bytes)."""
+    long_digits: bool | None = None
+    """The body holds 19 digits in a row somewhere (None: not looked yet)."""
     done: bool = False
     """A ``[DONE]`` ended the stream (nothing after it is read, a cut body included)."""
     end: tuple[int, ClientRaised] | None = None
@@ -84,6 +89,20 @@ class Dispatches:
             return self.body[start:end].decode("utf-8")
         return str(memoryview(self.body)[start:end], "utf-8")
 
+    def value(self, i: int) -> Any:
+        """``json.loads`` of the ``i``-th dispatch's data as the SDK calls it (the stdlib),
+        read by orjson straight from the body where both give the same (:func:`sdk_loads`;
+        a body with 19 digits in a row anywhere is read by :func:`sdk_loads` per dispatch)."""
+        if i not in self.texts:
+            if self.long_digits is None:
+                self.long_digits = _LONG_DIGITS_BYTES.search(self.body) is not None
+            if not self.long_digits:
+                with suppress(orjson.JSONDecodeError):
+                    return orjson.loads(
+                        memoryview(self.body)[self.spans[2 * i] : self.spans[2 * i + 1]]
+                    )
+        return sdk_loads(self.data(i))
+
     def add(self, seq: int, name: str | None, text: str | None, span: tuple[int, int]) -> bool:
         """Add one dispatch (its data as ``text``, or None: the body's ``span``); False when
         it is ``[DONE]`` (the stream ends there)."""
@@ -101,6 +120,25 @@ class Dispatches:
         self.seqs.append(seq)
         self.spans.extend(span)
         return True
+
+
+_LONG_DIGITS: Final = re.compile(r"[0-9]{19}")
+"""Nineteen digits in a row: a number orjson may read otherwise than Python (an integer past
+64 bits becomes a float there; one of up to 18 digits is exact in both)."""
+_LONG_DIGITS_BYTES: Final = re.compile(rb"[0-9]{19}")
+
+
+def sdk_loads(data: str) -> Any:
+    """``json.loads(data)`` (the stdlib, as the SDK calls it), read by orjson where both give
+    the same value: orjson reads a text without 19 digits in a row to the same values, types,
+    key order and duplicate-key winner (tests/test_clients_sdk_loads.py compares them on
+    random texts); whatever it refuses (NaN, Infinity, a number past a double, a lone
+    surrogate, a deep nesting, any malformed text) is read by the stdlib, so a refusal's
+    type and message, and what only the stdlib accepts, are the stdlib's own."""
+    if _LONG_DIGITS.search(data) is None:
+        with suppress(orjson.JSONDecodeError):
+            return orjson.loads(data)
+    return json.loads(data)
 
 
 _MEMO: OrderedDict[tuple[int, int, bool], tuple[object, Dispatches]] = OrderedDict()
