@@ -39,6 +39,9 @@ _PIECES = [
     b"data: \xff\xfe",
     b'data: {"k": 1}',
     b"data: " + b"z" * 70,
+    b"data:b",
+    b"data",
+    b"data: \xef\xbb\xbf",
     b"",
 ]
 
@@ -49,12 +52,14 @@ def _cut(body: bytes, cuts: list[int]) -> list[bytes]:
 
 
 def _decode(chunks: list[tuple[float, bytes]]) -> tuple[list[SSEEvent], EventLog]:
-    """Plain events (one by one), and a log filled batch by batch as the stream does."""
+    """Plain events (one by one), and a log filled batch by batch as the stream does, holding
+    the chunks (so plain data events are read back from them)."""
     plain_decoder, log_decoder = SSEDecoder(), SSEDecoder()
     events: list[SSEEvent] = []
     log = EventLog()
     for t, data in chunks:
         events += plain_decoder.feed(data, t)
+        log.hold(log_decoder.offset, [data])
         marked = log_decoder.marked
         batch = log_decoder.feed(data, t)
         log.extend(batch, log_decoder.marked == marked)
@@ -68,11 +73,12 @@ def _decode(chunks: list[tuple[float, bytes]]) -> tuple[list[SSEEvent], EventLog
     parts=st.lists(st.sampled_from(_PIECES), max_size=50),
     cuts=st.lists(st.integers(min_value=0, max_value=600), max_size=20),
     same_time=st.booleans(),
+    bom=st.booleans(),
 )
 def test_the_log_gives_back_the_decoded_events_in_any_chunking(
-    parts: list[bytes], cuts: list[int], same_time: bool
+    parts: list[bytes], cuts: list[int], same_time: bool, bom: bool
 ) -> None:
-    body = b"".join(parts)
+    body = b"\xef\xbb\xbf" * bom + b"".join(parts)
     chunks = [(0.0 if same_time else 0.5 * i, p) for i, p in enumerate(_cut(body, cuts))]
     events, log = _decode(chunks)
     assert log == events and len(log) == len(events)
@@ -178,6 +184,100 @@ def test_big_chunks_are_ingested_in_slices_with_the_same_result(
     monkeypatch.setattr(stream_module, "SLICE", 64)
     assert _summary(_state(chunks, many)) == want
     assert want[2] == [("call_1", "f", '{"a": 1}')]
+
+
+_WIRE = [
+    b'data: {"k": 1}\n\n',
+    b"data: " + b"w" * 90 + b"\n\n",
+    b"data: a\ndata: b\n\n",
+    b"data: a\r\n\r\n",
+    b"data: a\r\rdata: c\n\n",
+    b"data: \xc3\xa9\n\n",
+    b"data: \xff\n\n",
+    b"data:b\n\n",
+    b"data: x\n: inside\n\n",
+    b"data: ab\r\n\n",
+    b"data:ab\r\n\n",
+    b"event: t\ndata: 1\n\n",
+    b"id: 4\ndata: 2\n\n",
+    b"retry: 9\ndata: 3\n\n",
+    b": keep-alive\n",
+    b"foo: bar\ndata: z\n\n",
+    b"data: " + b"v" * 300 + b"\n\n",
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    parts=st.lists(st.sampled_from(_WIRE), max_size=40),
+    cuts=st.lists(st.integers(min_value=0, max_value=2000), max_size=12),
+    bom=st.booleans(),
+    many=st.booleans(),
+    small_slices=st.booleans(),
+)
+def test_a_stream_reads_plain_data_back_from_the_chunks_it_holds(
+    parts: list[bytes], cuts: list[int], bom: bool, many: bool, small_slices: bool
+) -> None:
+    """Fed through StreamState (one by one or in runs, big chunks in slices or not), the events
+    are those of a plain decode, whichever of them are read back from the held chunks."""
+    body = b"\xef\xbb\xbf" * bom + b"".join(parts)
+    chunks = [(0.5 * i, p) for i, p in enumerate(_cut(body, cuts))]
+    with patch.object(stream_module, "SLICE", 64 if small_slices else stream_module.SLICE):
+        state = _state(chunks, many)
+    decoder = SSEDecoder()
+    events = [ev for t, data in chunks for ev in decoder.feed(data, t)] + decoder.close()
+    log = state.events
+    assert list(log) == events and log[:] == events
+    assert [log[i] for i in range(len(log))] == events
+    assert [ev.data for ev in log.select(EventKind.EVENT, 1)] == [
+        ev.data for ev in events[1:] if ev.kind == EventKind.EVENT
+    ]
+    assert log.derived <= sum(ev.kind == EventKind.EVENT for ev in events)
+
+
+def test_plain_data_events_keep_no_text_and_the_chunks_are_the_fed_objects() -> None:
+    """Only a one-line, LF, ASCII, plain data event inside one chunk is read back; the log
+    holds the very chunk objects fed (a big chunk, not its slices)."""
+    plain = [b"data: " + b"%d" % i * 40 + b"\n\n" for i in range(10_000)]
+    kept = [b"data: \xc3\xa9\n\n", b"data: a\ndata: b\n\n", b"data: a\r\n\r\n", b"data:b\n\n"]
+    kept += [b"event: t\ndata: 1\n\n", b"data: x\n: c\n\n", b"data: ab\r\n\n"]
+    body = b"".join(plain) + b"".join(kept)
+    state = StreamState(REGISTRY.get("openai-chat").dialect())
+    state.feed(body)  # far over SLICE: decoded in slices
+    state.end()
+    assert state.events.derived == len(plain)
+    assert list(state.events) == sse.decode_all(body)
+    held = state.events._held
+    assert held is not None and len(held.chunks) == 1 and held.chunks[0] is body
+
+    chunks = [(float(i), c) for i, c in enumerate(plain + kept)]
+    state = StreamState(REGISTRY.get("openai-chat").dialect())
+    state.feed_many(chunks)
+    state.end()
+    assert state.events.derived == len(plain)
+    held = state.events._held
+    assert held is not None and all(a is b for a, b in zip(held.chunks, plain, strict=False))
+    assert list(state.events) == SSEDecoder().feed_many(chunks) + SSEDecoder().close()
+    assert [ev.t for ev in state.events] == [ev.t for ev in SSEDecoder().feed_many(chunks)]
+
+
+def test_an_event_across_chunks_keeps_its_text_and_a_stream_that_derived_nothing_lets_go() -> None:
+    state = StreamState(REGISTRY.get("openai-chat").dialect())
+    state.feed(b"data: ab")
+    state.feed(b"c\n\ndata: d\n\n")
+    state.end()
+    assert [ev.data for ev in state.events] == ["abc", "d"] and state.events.derived == 1
+    chunks = [(0.0, b'data: {"k": 1}\n\ndata: abc\n'), (1.0, b"\n"), (2.0, b"data: d\r\r")]
+    state = StreamState(REGISTRY.get("openai-chat").dialect())
+    state.feed_many(chunks)  # one run: the event across the first two chunks is in its batch
+    state.end()
+    assert [ev.data for ev in state.events] == ['{"k": 1}', "abc", "d"]
+    assert state.events.derived == 2
+    state = StreamState(REGISTRY.get("anthropic").dialect())
+    state.feed(b"event: ping\ndata: {}\n\n: x\n")
+    state.end()
+    assert state.events.derived == 0 and state.events._held is None
+    assert [ev.data for ev in state.events] == ["{}", ""]
 
 
 def test_a_keepalive_flood_keeps_no_object_per_comment() -> None:

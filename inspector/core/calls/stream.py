@@ -12,6 +12,16 @@ Invariants:
   progress and validation happen later, when a view or the report asks.
 - ``events`` and ``deltas`` are compact logs (:class:`EventLog`, :class:`DeltaLog`): read them
   as sequences; an event (or a keep-alive delta) read back is a fresh, equal object.
+- The stream holds a reference to every chunk it is fed (the very ``bytes`` object, never a
+  slice or a copy of it), so a plain data event keeps no text: the event log reads its data back
+  from the chunk (:mod:`inspector.core.events.held`). Held by rule, not by a heuristic: every
+  caller in the app feeds bytes that live as long as the stream anyway (a capture attempt's
+  ``chunks``: the live client appends each chunk to its attempt before feeding it, the capture
+  reader and a raw body keep theirs, the replayer feeds its plan's pieces), so a reference costs
+  16 bytes a chunk where the texts cost about the input again. A caller that feeds bytes nobody
+  else keeps (:func:`~inspector.core.providers.analyze_bytes`) pays the chunks instead of
+  the texts, about the same for data events; and a stream that derived no event's data (all
+  comments, typed events or ids) lets its chunks go when it ends.
 - Transient memory is bounded: a chunk (or a run of chunks) larger than ``SLICE`` bytes is
   decoded in slices cut after a line feed, and each slice's events are mapped and routed
   before the next is decoded (the decoder's result does not depend on the chunking).
@@ -101,6 +111,11 @@ class StreamState:
 
     def feed(self, data: builtins.bytes, t: float = 0.0) -> int:
         """Take one chunk of the body; return how many wire events it completed."""
+        if data:
+            self.events.hold(self.decoder.offset, (data,))
+        return self._feed_whole(data, t)
+
+    def _feed_whole(self, data: builtins.bytes, t: float) -> int:
         if len(data) > SLICE:
             return sum(self._feed_one(piece, t) for piece in _slices(data))
         return self._feed_one(data, t)
@@ -117,12 +132,15 @@ class StreamState:
         one (see :meth:`SSEDecoder.feed_many`); return how many wire events they completed.
 
         They are decoded about ``SLICE`` bytes at a time, and a larger chunk alone in slices."""
-        ends = array("q", accumulate(map(len, map(_data, chunks))))  # no int object each
+        datas = list(map(_data, chunks))
+        self.events.hold(self.decoder.offset, datas)
+        ends = array("q", accumulate(map(len, datas)))  # no int object each
+        del datas
         n = lo = done = 0
         while lo < len(ends):
             hi = bisect_right(ends, done + SLICE, lo)
             if hi == lo:  # one chunk over SLICE
-                n += self.feed(chunks[lo][1], chunks[lo][0])
+                n += self._feed_whole(chunks[lo][1], chunks[lo][0])
                 hi = lo + 1
             else:
                 marked = self.decoder.marked
@@ -151,6 +169,7 @@ class StreamState:
         if self.text_calls is not None:
             self.text_calls.end(None, "end_of_stream")
         self._accumulator().end_of_stream()
+        self.events.settle()
 
     def _ingest(self, events: list[SSEEvent], plain: bool) -> None:
         self.events.extend(events, plain)

@@ -9,6 +9,9 @@ Invariants:
   position and is not stored.
 - Per event: one kind byte, ``start`` (8 bytes) and ``end - start`` (4), one text reference
   (the data, the comment text or the error reason) and, once two times differ, an 8-byte time.
+- A plain data event whose bytes lie in a chunk the log holds (:meth:`EventLog.hold`, see
+  :mod:`.held` for exactly which events) keeps ``None`` for its text: its data is read back
+  from the chunk whenever the event is built, equal to the text it had.
   A repeated comment text stays one shared string (the decoder shares it; the log keeps it).
 - The rare fields are kept only where they occur: an event type other than ``"message"`` (a
   4-byte index into the types seen, created at the first such type), the last event ID (a
@@ -22,11 +25,12 @@ from __future__ import annotations
 import re
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import chain, repeat
-from operator import add, attrgetter, sub
+from itertools import chain, compress, count, repeat
+from operator import add, attrgetter, is_, sub
 from typing import Any, overload
 
 from inspector.core.base.model import EventKind, SSEEvent
+from inspector.core.events.held import HeldChunks
 
 __all__ = ["EventLog"]
 
@@ -49,6 +53,8 @@ class EventLog(Sequence[SSEEvent]):
     """Every wire event of one body, in columns (see the module's invariants)."""
 
     __slots__ = (
+        "_derived",
+        "_held",
         "_id_values",
         "_ids",
         "_kinds",
@@ -67,7 +73,9 @@ class EventLog(Sequence[SSEEvent]):
         self._kinds = bytearray()
         self._starts = array("q")
         self._sizes = array("I")  # end - start: 4 bytes (8 once an event spans 4 GiB)
-        self._texts: list[str] = []
+        self._texts: list[str | None] = []  # None: derived from a held chunk
+        self._held: HeldChunks | None = None
+        self._derived = 0  # how many texts are None
         self._t0 = 0.0
         self._times: array[float] | None = None  # None while every time equals _t0
         self._types: array[int] | None = None  # None while every type is its kind's default
@@ -103,22 +111,59 @@ class EventLog(Sequence[SSEEvent]):
         self._add_times(events, n)
         if plain and self._types is None and self._ids is None:
             self._kinds += bytes(len(events))
-            self._texts += map(_data, events)
+            self._add_texts(list(map(_data, events)), n, sizes, None)
             return
         kinds = bytes(map(_CODE.__getitem__, map(_kind, events)))
         self._kinds += kinds
         if _COMMENT not in kinds:
-            self._texts += map(_data, events)
+            self._add_texts(list(map(_data, events)), n, sizes, list(map(_is_plain, events)))
         elif kinds.count(_COMMENT) == len(kinds):
             self._texts += map(_comment, events)
         else:
-            self._texts += [e.comment if e.kind == EventKind.COMMENT else e.data for e in events]
+            texts = [e.comment if e.kind == EventKind.COMMENT else e.data for e in events]
+            self._add_texts(texts, n, sizes, list(map(_is_plain, events)))
         if self._types is not None or not set(map(_event, events)) <= {"message", ""}:
             self._add_types(events, n)
         if self._ids is not None or set(map(_id, events)) != {None}:
             self._add_ids(events, n)
         if set(map(_retry, events)) != {None}:
             self._retries.update((e.seq, e.retry) for e in events if e.retry is not None)
+
+    def hold(self, start: int, datas: Sequence[bytes]) -> None:
+        """Hold references to ``datas``, the chunks about to be decoded, fed one after
+        another from absolute offset ``start`` on (the stream only, before it decodes them)."""
+        if self._held is None:
+            self._held = HeldChunks()
+        self._held.hold(start, datas)
+
+    def settle(self) -> None:
+        """The stream ended: let the chunks go when no event's data is derived from them."""
+        if not self._derived:
+            self._held = None
+
+    @property
+    def derived(self) -> int:
+        """How many events' data is read back from a held chunk (not kept as text)."""
+        return self._derived
+
+    def _add_texts(
+        self, datas: list[str], n: int, sizes: list[int], plain: list[bool] | None
+    ) -> None:
+        """Append the texts of events ``n``.. (``plain``: which ones may be derived; None:
+        every one), ``None`` for each whose data a held chunk gives back."""
+        held = self._held
+        if held is None or not held.chunks:
+            self._texts += datas
+            return
+        ok = held.derivable(self._starts[n:], sizes, datas)
+        if plain is not None:
+            ok = list(map(all, zip(ok, plain, strict=True)))
+        derived = ok.count(True)
+        if not derived:
+            self._texts += datas
+            return
+        self._derived += derived
+        self._texts += [None if k else d for k, d in zip(ok, datas, strict=True)]
 
     def _add_times(self, events: list[SSEEvent], n: int) -> None:
         times = array("d", map(_t, events))
@@ -229,6 +274,9 @@ class EventLog(Sequence[SSEEvent]):
     def _one(self, i: int) -> SSEEvent:
         kind = self._kinds[i]
         text = self._texts[i]
+        if text is None and self._held is not None:
+            text = self._held.text(self._starts[i], self._sizes[i])
+        assert text is not None
         types, ids = self._types, self._ids
         return SSEEvent(
             i,
@@ -246,7 +294,7 @@ class EventLog(Sequence[SSEEvent]):
     def _build(self, lo: int, hi: int) -> Iterator[SSEEvent]:
         """Fresh events for positions ``lo``..``hi``, each column mapped in C."""
         kinds = self._kinds[lo:hi]
-        texts = self._texts[lo:hi]
+        texts: list[str] = self._filled(lo, hi) if self._derived else self._texts[lo:hi]  # type: ignore[assignment]
         names, types, ids = self._type_names, self._types, self._ids
         events: Iterable[str] = (
             map(names.__getitem__, types[lo:hi])
@@ -284,6 +332,31 @@ class EventLog(Sequence[SSEEvent]):
         )
         return map(SSEEvent, *args)
 
+    def _filled(self, lo: int, hi: int) -> list[str]:
+        """The texts of positions ``lo``..``hi``, the derived ones read back."""
+        texts = self._texts[lo:hi]
+        held = self._held
+        missing = texts.count(None)
+        if not missing or held is None:
+            return texts  # type: ignore[return-value]
+        starts, sizes = self._starts[lo:hi], self._sizes[lo:hi]
+        if missing == len(texts):
+            return held.texts(starts, sizes)
+        where = list(compress(count(), map(is_, texts, repeat(None))))
+        got = held.texts(list(map(starts.__getitem__, where)), list(map(sizes.__getitem__, where)))
+        found: dict[int, str | None] = dict(zip(where, got, strict=True))
+        return list(map(found.get, count(), texts))  # type: ignore[arg-type]
+
 
 _data = attrgetter("data")
 _comment = attrgetter("comment")
+
+
+def _is_plain(event: SSEEvent) -> bool:
+    """An EVENT of type "message" with no id and no retry (its data may be derived)."""
+    return (
+        event.kind == EventKind.EVENT
+        and event.event == "message"
+        and event.id is None
+        and event.retry is None
+    )
