@@ -94,3 +94,27 @@ def test_closed_calls_are_scanned_once_and_a_late_fragment_starts_again() -> Non
     scanned.clear()
     assert _as_dicts(detect(state, scan)) == _as_dicts(detect(state))
     assert 0 in scanned  # the fold started again
+
+
+def test_tracks_are_concluded_again_only_when_one_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from inspector.core.verdicts import quirkscan
+
+    walks: list[int] = []
+    original = quirkscan.conclude_tracks
+
+    def counting(tracks: Any, ids_expected: bool) -> Any:
+        walks.append(1)
+        return original(tracks, ids_expected)
+
+    monkeypatch.setattr(quirkscan, "conclude_tracks", counting)
+    state = StreamState(REGISTRY.dialect("openai-chat"))
+    scan = QuirkScan()
+    state.feed(chat(*(chunk(tc(i, f"call_{i}", "f", '{"a": 1}')) for i in range(30)), done=False))
+    detect(state, scan)
+    assert len(walks) == 1
+    state.feed(chat(chunk(tc(30, "call_30", "f", '{"a": 1}')), done=False))  # a whole call
+    assert _as_dicts(detect(state, scan)) == _as_dicts(detect(state))
+    assert len(walks) == 2  # the fresh detect's own walk only
+    state.feed(chat(chunk(tc(30, "call_30", args=" ")), done=False))  # a continuation
+    assert _as_dicts(detect(state, scan)) == _as_dicts(detect(state))
+    assert len(walks) == 4

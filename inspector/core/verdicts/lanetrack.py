@@ -8,8 +8,10 @@ their identity, and a call sent whole has no continuation).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from inspector.core.base.model import ToolCallDelta
-from inspector.core.verdicts.seen import real
+from inspector.core.verdicts.seen import Seen, real
 
 
 class LaneTrack:
@@ -53,3 +55,27 @@ class LaneTrack:
             seqs.append(seq)
         else:
             self.early = [seq]
+
+
+def conclude_tracks(tracks: Iterable[LaneTrack], ids_expected: bool) -> Seen:
+    """What the tracks show as a whole (continuations that all repeat the id or the name; a
+    named opener without an id when ``ids_expected``), in the tracks' order. The wire scan
+    works it out again only when a track changed in a way read here (a continuation, an
+    id-less opener), not per new call sent whole."""
+    out = Seen(compact=True)
+    for track in tracks:  # inline: once per call
+        seqs = track.continuations
+        if seqs:
+            if track.repeats == len(seqs):
+                for seq in seqs:
+                    out.add("id_repeated_every_chunk", seq, f"{track.first_id!r}")
+            if track.name_repeats == len(seqs):
+                for seq in seqs:
+                    out.add("name_repeated_every_chunk", seq, f"{track.first_name!r}")
+        if ids_expected:
+            fid = track.first_id
+            if type(fid) is str and fid and fid != "null":
+                continue  # a real id (the common case, decided without a call)
+            if real(track.first_name) and not real(fid):
+                out.add("missing_call_id", track.opened, f"{track.first_name!r}")
+    return out

@@ -263,6 +263,9 @@ def detect(state: StreamState, scan: QuirkScan | None = None) -> list[Quirk]:
     for part in (rest, scan.truncation(state)):
         for code, hits in part.hits.items():
             runs = others.get(code)
+            if isinstance(hits, SeqRuns):  # the tracks' conclusions: merged run by run
+                others[code] = merged(runs, hits) if runs is not None else hits.copy()
+                continue
             if runs is None:
                 runs = others[code] = SeqRuns()
             for seq in hits:

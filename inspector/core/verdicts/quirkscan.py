@@ -44,7 +44,7 @@ from inspector.core.calls.wirefield import WIRE_FIELD_TYPE, describe, field_prob
 from inspector.core.events.log import EventLog
 from inspector.core.verdicts.deltaquirks import delta_quirks
 from inspector.core.verdicts.lanetext import LaneTexts
-from inspector.core.verdicts.lanetrack import LaneTrack
+from inspector.core.verdicts.lanetrack import LaneTrack, conclude_tracks
 from inspector.core.verdicts.seen import Seen, lane, real
 from inspector.core.verdicts.seqruns import SeqRuns
 
@@ -101,6 +101,8 @@ class WireScan:
         self._fields: dict[str, int] = {}  # wrong-type field description -> its first chunk
         self._ids: dict[str, LaneTrack] = {}  # real call id -> the track it opened
         self._finishes: dict[Any, list[Any]] = {}  # choice -> [first seq, reason, repeated]
+        self._changes = 0  # grows whenever a track changes in a way conclude() reads
+        self._concluded: tuple[int, Seen] | None = None  # (changes, what the tracks showed)
         self.texts = LaneTexts()
         """Every wire lane's argument text as a JSON state (the ``silent_truncation`` check)."""
 
@@ -192,22 +194,20 @@ class WireScan:
                 for ev in state.events.select(kind, done + 1):
                     if ev.seq not in self._keepalive:
                         out.add("data_after_done", ev.seq)
-        ids_expected = self._ids_expected
-        for track in chain(self._ended, self._tracks.values()):  # inline: once per call
-            seqs = track.continuations
-            if seqs:
-                if track.repeats == len(seqs):
-                    for seq in seqs:
-                        out.add("id_repeated_every_chunk", seq, f"{track.first_id!r}")
-                if track.name_repeats == len(seqs):
-                    for seq in seqs:
-                        out.add("name_repeated_every_chunk", seq, f"{track.first_name!r}")
-            if ids_expected:
-                fid = track.first_id
-                if type(fid) is str and fid and fid != "null":
-                    continue  # a real id (the common case, decided without a call)
-                if real(track.first_name) and not real(fid):
-                    out.add("missing_call_id", track.opened, f"{track.first_name!r}")
+        concluded = self._concluded
+        if concluded is None or concluded[0] != self._changes:
+            tracks = chain(self._ended, self._tracks.values())
+            concluded = (self._changes, conclude_tracks(tracks, self._ids_expected))
+            self._concluded = concluded
+        for code, runs in concluded[1].hits.items():
+            got = out.hits.get(code)
+            if got is None:
+                out.hits[code] = runs.copy() if isinstance(runs, SeqRuns) else list(runs)
+            else:
+                for seq in runs:
+                    got.append(seq)
+        for code, note in concluded[1].notes.items():
+            out.notes.setdefault(code, note)
 
     # -- per delta -----------------------------------------------------------------------
 
@@ -243,6 +243,7 @@ class WireScan:
         if track is None:
             self._open(key, d)
             return
+        self._changes += 1
         seqs = track.continuations
         if isinstance(seqs, list):
             seqs.append(d.seq)
@@ -258,6 +259,7 @@ class WireScan:
         if track is None:
             self._open(key, d)
             return
+        self._changes += 1
         if d.id is OMITTED and d.name is OMITTED:  # the common continuation: arguments only
             track.continue_at(d.seq)
             if not track.identified and type(d.arguments) is str and d.arguments:
@@ -298,7 +300,9 @@ class WireScan:
         track = self._tracks[key] = LaneTrack(d)
         if real(d.id):
             self._claim(track, d)
-        elif not track.identified and type(d.arguments) is str and d.arguments:
+            return
+        self._changes += 1  # an opener without an id: a missing call id, maybe
+        if not track.identified and type(d.arguments) is str and d.arguments:
             track.early_at(d.seq)
 
     def _claim(self, track: LaneTrack, d: ToolCallDelta) -> None:
