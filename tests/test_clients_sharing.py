@@ -17,7 +17,7 @@ from inspector.core.clients.registry import replica
 from inspector.core.providers import REGISTRY
 
 CALLS = 5_000
-SHARING = ("by-index", "by-id", "langchain", "vercel-ai")
+SHARING = ("by-index", "by-id", "langchain", "vercel-ai", "litellm")
 
 
 def _body() -> bytes:
@@ -68,3 +68,28 @@ def test_a_one_piece_text_is_the_piece_and_a_shared_list_is_appended_in_place() 
     listed = Partial(parts=shared)
     listed.add("x")
     assert listed.parts is shared and shared == ["x"]
+
+
+def test_litellm_reads_its_builders_calls_until_a_custom_fragment_splits_one() -> None:
+    def chunk(calls: list[dict[str, Any]], finish: str | None = None) -> bytes:
+        choice = {"index": 0, "delta": {"tool_calls": calls}, "finish_reason": finish}
+        return b"data: " + json.dumps({"model": "m", "choices": [choice]}).encode() + b"\n\n"
+
+    plain = {"index": 0, "id": "a", "type": "function", "function": {"name": "f", "arguments": "{"}}
+    more = {"index": 0, "function": {"arguments": "}"}}
+    custom = {"index": 0, "id": "b", "type": "custom", "custom": {"name": "c", "input": "x"}}
+    body = chunk([plain]) + chunk([custom]) + chunk([more], "tool_calls") + b"data: [DONE]\n\n"
+    view = Analysis.from_capture(
+        load_bytes(body, "split.sse"), Settings(), None, providers=REGISTRY
+    ).attempts[-1]
+    exchange = exchange_of(view)
+    run: Any = replica("litellm").open(exchange)
+    fed = list(run.relevant(exchange.events))
+    run.feed(fed[0])
+    assert run.calls and run.calls[0] is run.keyed[0][0]  # the builder's own call
+    for event in fed[1:]:
+        run.feed(event)
+    held = run.calls[0]
+    assert held is not run.keyed[0][0]  # split: the custom fragment's id is the builder's only
+    assert (held.id, held.name, held.arguments) == ("a", "f", "{}")
+    assert run.keyed[0][0].id == "b"

@@ -51,6 +51,7 @@ from inspector.core.clients.litellm_delta import (
     KeyCall,
     attr,
     check_usage,
+    delta_empty,
     fragments,
 )
 from inspector.core.clients.litellm_errors import (
@@ -67,21 +68,6 @@ _REPEATS: Final = 100
 """``litellm.REPEATED_STREAMING_CHUNK_LIMIT``."""
 
 # -- one chunk, as CustomStreamWrapper returns it --------------------------------------------
-
-
-def _delta_empty(delta: Any, text: Any) -> bool:
-    """``is_delta_empty`` on choice 0's rebuilt ``Delta``."""
-    if delta is None:
-        return True
-    calls, function_call = delta.get("tool_calls"), delta.get("function_call")
-    if calls is None and function_call is None:
-        return not text
-    if isinstance(calls, list | tuple):
-        try:
-            fragments(0, calls)
-        except Invalid:
-            return True  # Delta(): empty
-    return False
 
 
 def _choice_index(raw: Any) -> int:
@@ -191,7 +177,7 @@ class _Run(SdkChunkRun):
             return  # a usage-only chunk
         if not self._non_empty(delta, text):
             if self.finish_reason is not None and not self.sent_last:  # returned as the last
-                if _delta_empty(delta, text):
+                if delta_empty(delta, text):
                     hash(self.finish_reason)  # map_finish_reason looks it up
                     self.sent_last = True
                 self._returned(data)
@@ -273,11 +259,28 @@ class _Run(SdkChunkRun):
             call = None
             try:
                 call = self.keyed.setdefault(frag.choice, {}).setdefault(frag.index, KeyCall())
-                call.add(frag)
             except TypeError:
                 self.unkeyed.append(_choice_index(frag.choice))
-            if _choice_index(frag.choice) == 0:
+            tracked = _choice_index(frag.choice) == 0
+            merged = self.held.get(frag.index)
+            if type(merged) is KeyCall and not (tracked and not frag.custom and merged is call):
+                self._split(frag.index, merged)
+            if call is not None:
+                call.take(frag)
+            if tracked:
                 self._track(frag, call)
+
+    def _split(self, index: int, merged: KeyCall) -> None:
+        """Choice 0's call at ``index`` no longer the builder's own object: a fragment is about
+        to reach one and not the other (a custom one, another key's): a copy of it from now on
+        (the driver reads the copy at the same position, equal)."""
+        parts = merged.parts
+        held = Partial(merged.id, merged.name, parts if isinstance(parts, str) else list(parts))
+        held.rewritten = merged.rewritten
+        self.held[index] = held
+        pos = self.shown.get(index)
+        if pos is not None:
+            self.calls[pos] = held
 
     def _track(self, frag: Frag, call: KeyCall | None) -> None:
         """Choice 0's calls while the stream arrives (for where it diverges): a call shows
@@ -289,14 +292,22 @@ class _Run(SdkChunkRun):
             return
         held = self.held.get(frag.index)
         if held is None:
-            held = self.held[frag.index] = Partial()
-            if call is not None and frag.choice == 0:  # (its parts hold this fragment's only)
-                held.parts = call.parts  # appended to by the builder's call from now on
-        before = (held.id, held.name)
+            if call is not None and call.starts(frag):
+                held = call  # the builder's call is what the driver reads
+                if len(call.parts) == 1:  # one piece: the piece itself, no list
+                    call.parts = call.parts[0]
+            else:
+                held = Partial()
+                if call is not None and frag.choice == 0:  # (its parts hold this one's only)
+                    held.parts = call.parts  # appended to by the builder's call from now on
+            self.held[frag.index] = held
+        merged = held is call  # (taken already: its id or name shows as any change)
+        before = (None, None) if merged and (frag.id or frag.name) else (held.id, held.name)
         held.id, held.name = frag.id or held.id, frag.name or held.name
         if call is None or held.parts is not call.parts:
-            if frag.arguments and held.parts is self._shared(frag.index):
-                held.parts = list(held.parts)  # another key's fragment: no longer the same
+            shared = self._shared(frag.index)
+            if frag.arguments and held.parts is shared and isinstance(shared, list):
+                held.parts = list(shared)  # another key's fragment: no longer the same
             if frag.arguments:
                 held.add(frag.arguments)
         pos = self.shown.get(frag.index)
@@ -321,7 +332,7 @@ class _Run(SdkChunkRun):
             partial.rewritten = self.frag_count
         self.touched.update(range(len(self.calls)))
 
-    def _shared(self, index: int) -> list[str] | None:
+    def _shared(self, index: int) -> list[str] | str | None:
         """The builder's argument list for (choice 0, ``index``), None when it has none."""
         by_index = self.keyed.get(0)
         call = by_index.get(index) if by_index is not None else None
@@ -341,7 +352,7 @@ class _Run(SdkChunkRun):
         ordered = self._ordered(chosen)
         if self.broken or ordered is None:
             self._raise(error("APIError", BUILDER))
-        handed = (call.handed() for call in ordered)
+        handed = (call.handed_over() for call in ordered)
         return [c for c in handed if c is not None]
 
     def _ordered(self, chosen: int | None) -> list[KeyCall] | None:

@@ -21,10 +21,10 @@ Invariants:
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from inspector.core.clients.base import HandedCall
+from inspector.core.clients.base import HandedCall, Partial
 from inspector.core.clients.pydantic_words import lax_int, line, validation_error
 
 
@@ -43,17 +43,28 @@ class Frag:
 
 
 @dataclass(slots=True)
-class KeyCall:
-    """One (choice, index) key of ``stream_chunk_builder``'s ``get_combined_tool_content``."""
+class KeyCall(Partial):
+    """One (choice, index) key of ``stream_chunk_builder``'s ``get_combined_tool_content``,
+    and a :class:`Partial` (a choice-0 call the driver reads is this very object while the
+    two hold the same: no second object per call)."""
 
-    id: str | None = None
-    name: str | None = None
-    parts: list[str] = field(default_factory=list)
     custom: str | None = None
     inputs: list[str] | None = None
     """A custom call's input pieces (None until one comes)."""
 
-    def add(self, frag: Frag) -> None:
+    def starts(self, frag: Frag) -> bool:
+        """This call, for choice 0 (exactly), holds what a new call the driver reads would
+        after ``frag``, its first: no custom fragment, the same id and name."""
+        return (
+            type(frag.choice) is int
+            and frag.choice == 0
+            and self.custom is None
+            and self.inputs is None
+            and self.id == (frag.id or None)
+            and self.name == (frag.name or None)
+        )
+
+    def take(self, frag: Frag) -> None:
         """The last non-empty id and name win; argument (or input) text is joined."""
         self.id = frag.id or self.id
         if frag.custom:
@@ -62,19 +73,34 @@ class KeyCall:
             self.name = frag.name or self.name
         if frag.arguments:
             if not frag.custom:
-                self.parts.append(frag.arguments)
+                self.add(frag.arguments)
             elif self.inputs is None:
                 self.inputs = [frag.arguments]
             else:
                 self.inputs.append(frag.arguments)
 
-    def handed(self) -> HandedCall | None:
+    def handed_over(self) -> HandedCall | None:
         """The call as handed over (custom first), None when LiteLLM drops it."""
         if self.id and self.custom:
             return HandedCall(self.id, self.custom, "".join(self.inputs or ()))
         if self.id and self.name:
-            return HandedCall(self.id, self.name, "".join(self.parts) or "{}")
+            return HandedCall(self.id, self.name, self.arguments or "{}")
         return None
+
+
+def delta_empty(delta: Any, text: Any) -> bool:
+    """``is_delta_empty`` on choice 0's rebuilt ``Delta``."""
+    if delta is None:
+        return True
+    calls, function_call = delta.get("tool_calls"), delta.get("function_call")
+    if calls is None and function_call is None:
+        return not text
+    if isinstance(calls, list | tuple):
+        try:
+            fragments(0, calls)
+        except Invalid:
+            return True  # Delta(): empty
+    return False
 
 
 class Invalid(Exception):
