@@ -165,6 +165,9 @@ class QuirkScan:
     def fold(self, state: StreamState) -> None:
         """Fold the calls that closed since (O(new calls)): a feeder with a time budget calls
         this, so a look when the stream is in has only the open calls left."""
+        fold, calls = self._fold, state.calls
+        if fold.calls is calls and fold.upto < len(calls) and calls[fold.upto].open:
+            return  # the first call not folded is still open: nothing to fold (O(1))
         self._fitting(state).advance(state, lambda c: self.call(c, state))
 
     def _fitting(self, state: StreamState) -> CallFold:
