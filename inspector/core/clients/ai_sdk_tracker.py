@@ -23,6 +23,7 @@ Invariants (what the SDK does, modelled here):
 from __future__ import annotations
 
 import re
+from operator import attrgetter
 from typing import Any, Final
 
 from inspector.core.clients.base import ClientRaised, Partial, ReplicaRun
@@ -144,6 +145,10 @@ _OTHER: Final = ArgumentState("x")
 """The state of every call whose text is not structured (never changed again)."""
 
 
+_index: Final = attrgetter("index")
+"""A call's index (a sort key that makes no object per call)."""
+
+
 def _many(calls: Tracked | list[Tracked] | None) -> list[Tracked] | None:
     """A by-id or by-index entry as a list (one call is kept bare, not in a list)."""
     return [calls] if isinstance(calls, Tracked) else calls
@@ -210,8 +215,8 @@ class Tracker:
         for index, pending in list(self.pending.items()):
             self.process(pending["id"], index, None, "".join(pending["args"]))
         self.pending.clear()
-        if all(t.index is not None for t in self.tracked):
-            return sorted(self.tracked, key=lambda t: (t.index, t.sequence))
+        if all(t.index is not None for t in self.tracked):  # by (index, sequence): the calls
+            return sorted(self.tracked, key=_index)  # are in sequence order, the sort stable
         return list(self.tracked)
 
     # -- StreamingToolCallTracker.processDelta -----------------------------------------------

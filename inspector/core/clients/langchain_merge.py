@@ -174,7 +174,8 @@ class _Run(SdkChunkRun):
     def _append(self, tc: dict[str, Any]) -> None:
         """A new held chunk; its id and args the inspector's equal strings, its name the
         run's one object per name (no second copy while the run lives)."""
-        pos = len(self.held)
+        pos, index = len(self.held), tc["index"]
+        pos = index if type(index) is int and index == pos else pos  # (one int for both)
         tc["id"], tc["args"] = self.same_id(pos, tc["id"]), self.same_text(pos, tc["args"])
         name = tc["name"]
         if type(name) is str:
