@@ -9,6 +9,10 @@ Invariants:
   the positions changed since the driver last cleared it. A replica appends argument text to
   ``Partial.parts`` and bumps ``Partial.rewritten`` when it replaces text already there; this
   keeps the driver's prefix check linear in the stream.
+- A run may hold the inspector's string wherever its own is equal
+  (:attr:`ReplicaRun.expected`); the driver swaps it in for an agreeing id and whole argument
+  text. Strings are immutable and equal ones alike to every operation a library does, so
+  what a run hands over or raises never depends on it (the goldens hold every replica to it).
 - :meth:`ReplicaRun.finish` returns the calls the library hands to the agent, arguments as a
   string exactly as handed over (for libraries that hand over parsed objects: their JSON,
   compact, keys in the object's order).
