@@ -170,7 +170,9 @@ def test_settled_lanes_keep_no_state_and_open_ones_report_their_last_piece() -> 
     texts.add(2, '{"c"', 9)
     texts.add(2, '{"c": 1}', 10)  # cumulative: never a cut
     assert list(texts.cut()) == [(3, "open: in number (depth 2)")]
-    assert texts.lanes[0] is SETTLED and texts.lanes[2] is SETTLED
+    assert list(texts.lanes) == [1] and texts.settled == bytearray([1, 0, 1])  # a byte each
     texts.add(0, "x", 11)  # a settled lane takes nothing more
     texts.add(1, "]", 12)
+    texts.add((1, 0), "{}", 13)  # a lane of another choice settles in the table
     assert list(texts.cut()) == [(12, "open: depth 1")]
+    assert texts.lanes[(1, 0)] is SETTLED

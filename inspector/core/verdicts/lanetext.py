@@ -12,7 +12,8 @@ Invariants:
 - A lane whose second piece starts with its first is cumulative (the joined text only looks
   like a prefix): never reported. A lane whose text is complete or has an error can never be
   an open prefix again (after a complete value only whitespace keeps it complete; an error is
-  sticky): it is settled, and its state dropped (:data:`SETTLED`).
+  sticky): it is settled, and its state dropped (:data:`SETTLED`, or a byte in
+  :attr:`LaneTexts.settled` for a small integer key).
 - :meth:`LaneTexts.cut` gives what the whole-stream scan (join each lane's pieces, and report
   a proper prefix of JSON) gives, lanes in first-appearance order.
 """
@@ -48,6 +49,8 @@ class LaneText:
         """Its JSON state, from its first flush that is no whole JSON value."""
 
 
+_INDEXES: Final = 1 << 22  # settled lanes at wire indexes below this are kept as a byte
+
 SETTLED: Final = LaneText()
 """The state of every settled lane (never reported, whatever follows): shared, never fed."""
 
@@ -55,11 +58,15 @@ SETTLED: Final = LaneText()
 class LaneTexts:
     """Every wire lane's argument text, as a JSON state (see the module docstring)."""
 
-    __slots__ = ("dirty", "lanes")
+    __slots__ = ("dirty", "lanes", "settled")
 
     def __init__(self) -> None:
         self.lanes: dict[Any, LaneText] = {}
-        """Lane key -> its text (:data:`SETTLED` once it can no longer be a cut)."""
+        """Lane key -> its text (:data:`SETTLED` once it can no longer be a cut, unless its
+        key is a small wire index: then it leaves the table for :attr:`settled`)."""
+        self.settled = bytearray()
+        """1 at each settled lane whose key is a wire index in [0, 2**22): a byte a call sent
+        whole, not a table entry."""
         self.dirty: list[LaneText] = []
         """Lanes with pending pieces, in the order they got their first pending one."""
 
@@ -67,6 +74,9 @@ class LaneTexts:
         """A non-empty argument piece ``text`` at lane ``key``, in chunk ``seq``."""
         lane = self.lanes.get(key)
         if lane is None:
+            settled = self.settled
+            if type(key) is int and 0 <= key < len(settled) and settled[key]:
+                return
             lane = self.lanes[key] = LaneText(key)
         elif lane is SETTLED:
             return
@@ -81,7 +91,6 @@ class LaneTexts:
         lanes that can no longer be a cut."""
         if not self.dirty:
             return
-        lanes = self.lanes
         for lane in self.dirty:
             pending = lane.pending
             if lane.pieces < 2:
@@ -90,7 +99,7 @@ class LaneTexts:
                 second = pending[1 - lane.pieces] if len(pending) + lane.pieces > 1 else None
                 if second is not None:
                     if second.startswith(lane.first):  # cumulative: never a cut
-                        lanes[lane.key] = SETTLED
+                        self._settle(lane.key)
                         continue
                     lane.first = None
             lane.pieces += len(pending)
@@ -100,14 +109,25 @@ class LaneTexts:
             if progress is None:  # its first text: a whole value settles it (no automaton)
                 try:
                     loads(text)
-                    lanes[lane.key] = SETTLED
+                    self._settle(lane.key)
                     continue
                 except JSONDecodeError:
                     progress = lane.progress = JsonProgress()
             progress.feed(text)
             if progress.error is not None or progress.complete:
-                lanes[lane.key] = SETTLED
+                self._settle(lane.key)
         self.dirty = []
+
+    def _settle(self, key: Any) -> None:
+        """Lane ``key`` can no longer be a cut: its state goes."""
+        if type(key) is int and 0 <= key < _INDEXES:
+            settled = self.settled
+            if key >= len(settled):  # grown by doubling: no allocation per new lane
+                settled.extend(bytes(max(key + 1 - len(settled), len(settled), 64)))
+            settled[key] = 1
+            del self.lanes[key]
+        else:
+            self.lanes[key] = SETTLED
 
     def cut(self) -> Iterator[tuple[int, str]]:
         """(chunk of its last piece, JSON state) of every lane whose text is a proper prefix
