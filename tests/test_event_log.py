@@ -273,6 +273,13 @@ def test_an_event_across_chunks_keeps_its_text_and_a_stream_that_derived_nothing
     state.end()
     assert [ev.data for ev in state.events] == ['{"k": 1}', "abc", "d"]
     assert state.events.derived == 2
+    mutable = bytearray(b"data: q\n\n")
+    state = StreamState(REGISTRY.get("openai-chat").dialect())
+    state.feed_many([])
+    state.feed_many([(0.0, b""), (0.0, b"data: p\n\n"), (1.0, b""), (1.0, mutable)])  # type: ignore[list-item]
+    mutable[6:7] = b"z"  # a bytearray fed is held as a copy
+    state.end()
+    assert [ev.data for ev in state.events] == ["p", "q"] and state.events.derived == 2
     state = StreamState(REGISTRY.get("anthropic").dialect())
     state.feed(b"event: ping\ndata: {}\n\n: x\n")
     state.end()

@@ -19,7 +19,8 @@ Invariants:
   between ``data: `` and the two line ends: equal to what the decoder built from them.
 - Every other event keeps its text: one spanning chunks, a non-ASCII or multi-line one, an
   event with a type, id or retry, comments and errors.
-- Chunks are appended in body order with non-decreasing starts; empty chunks are not held.
+- Chunks are appended in body order, back to back (empty ones are not held); a held chunk is
+  immutable (``bytes``).
 """
 
 from __future__ import annotations
@@ -46,14 +47,15 @@ class HeldChunks:
         self.starts = array("q")
 
     def hold(self, start: int, datas: Sequence[bytes]) -> None:
-        """Hold ``datas``, fed one after another from absolute offset ``start`` on."""
+        """Hold ``datas``, fed one after another from absolute offset ``start`` on (a chunk
+        that is not ``bytes``, a ``bytearray`` that could change, is held as a copy)."""
+        if set(map(type, datas)) != {bytes}:
+            datas = list(map(bytes, datas))
         if not all(datas):
             datas = list(filter(None, datas))
-            if not datas:
-                return
-            starts = accumulate(map(len, datas[:-1]), initial=start)
-            self.starts.extend(starts)
-        elif len(datas) == 1:
+        if not datas:
+            return
+        if len(datas) == 1:
             self.starts.append(start)
         else:
             self.starts.extend(accumulate(map(len, datas[:-1]), initial=start))
@@ -69,7 +71,9 @@ class HeldChunks:
         first, last = bisect_right(cs, starts[0]) - 1, bisect_right(cs, ends[-1] - 1) - 1
         if first == last:
             return [first], True
-        return list(map(sub, map(bisect_right, repeat(cs), starts), repeat(1))), False
+        local = cs[first : last + 1].tolist()  # a list: a probe reads no new int object
+        found = map(bisect_right, repeat(local), starts)
+        return list(map(add, found, repeat(first - 1))), False
 
     def derivable(
         self, starts: Sequence[int], sizes: Sequence[int], datas: list[str]
@@ -96,14 +100,14 @@ class HeldChunks:
 
     def texts(self, starts: Sequence[int], sizes: Sequence[int]) -> list[str]:
         """The derived data of the events at these ranges (each :meth:`derivable`): the bytes
-        they span decoded once and cut (ASCII: a str offset is a byte offset), else each
-        event's bytes decoded alone."""
+        they span decoded once as Latin-1 (a str offset is a byte offset; the events' own bytes
+        are ASCII) and cut, else each event's bytes decoded alone."""
         ends = list(map(add, starts, sizes))
         where, one = self._locate(starts, ends)
         cs, chunks = self.starts, self.chunks
         span = self._span(starts[0], ends[-1], where, one)
-        if span is not None and span.isascii():
-            text, base = span.decode("ascii"), starts[0] if one else cs[where[0]]
+        if span is not None:  # Latin-1: a char per byte, and an ASCII slice is plain ASCII
+            text, base = span.decode("latin-1"), starts[0] if one else cs[where[0]]
             lo = map(add, starts, repeat(6 - base))
             hi = map(add, ends, repeat(-2 - base))
             return list(map(text.__getitem__, map(slice, lo, hi)))

@@ -163,7 +163,10 @@ class EventLog(Sequence[SSEEvent]):
             self._texts += datas
             return
         self._derived += derived
-        self._texts += [None if k else d for k, d in zip(ok, datas, strict=True)]
+        if derived == len(ok):
+            self._texts += repeat(None, derived)
+        else:
+            self._texts += [None if k else d for k, d in zip(ok, datas, strict=True)]
 
     def _add_times(self, events: list[SSEEvent], n: int) -> None:
         times = array("d", map(_t, events))
