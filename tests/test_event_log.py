@@ -17,6 +17,7 @@ from inspector.core.base.model import Delta, DeltaKind, EventKind, SSEEvent
 from inspector.core.calls import stream as stream_module
 from inspector.core.calls.deltalog import DeltaLog
 from inspector.core.calls.stream import StreamState
+from inspector.core.events import held as held_module
 from inspector.core.events import sse
 from inspector.core.events.log import EventLog
 from inspector.core.events.sse import SSEDecoder
@@ -214,16 +215,18 @@ _WIRE = [
     bom=st.booleans(),
     many=st.booleans(),
     small_slices=st.booleans(),
+    prune=st.booleans(),
 )
 def test_a_stream_reads_plain_data_back_from_the_chunks_it_holds(
-    parts: list[bytes], cuts: list[int], bom: bool, many: bool, small_slices: bool
+    parts: list[bytes], cuts: list[int], bom: bool, many: bool, small_slices: bool, prune: bool
 ) -> None:
     """Fed through StreamState (one by one or in runs, big chunks in slices or not), the events
     are those of a plain decode, whichever of them are read back from the held chunks."""
     body = b"\xef\xbb\xbf" * bom + b"".join(parts)
     chunks = [(0.5 * i, p) for i, p in enumerate(_cut(body, cuts))]
-    with patch.object(stream_module, "SLICE", 64 if small_slices else stream_module.SLICE):
-        state = _state(chunks, many)
+    slices = patch.object(stream_module, "SLICE", 64 if small_slices else stream_module.SLICE)
+    with slices, patch.object(held_module, "PRUNE", 0 if prune else held_module.PRUNE):
+        state = _state(chunks, many)  # PRUNE 0: unused chunks let go after every batch
     decoder = SSEDecoder()
     events = [ev for t, data in chunks for ev in decoder.feed(data, t)] + decoder.close()
     log = state.events
@@ -259,6 +262,24 @@ def test_plain_data_events_keep_no_text_and_the_chunks_are_the_fed_objects() -> 
     assert held is not None and all(a is b for a, b in zip(held.chunks, plain, strict=False))
     assert list(state.events) == SSEDecoder().feed_many(chunks) + SSEDecoder().close()
     assert [ev.t for ev in state.events] == [ev.t for ev in SSEDecoder().feed_many(chunks)]
+
+
+def test_a_stream_holds_only_the_chunks_it_reads_data_back_from() -> None:
+    """A flood of comment chunks with a few data events: the comment chunks are let go as the
+    stream goes, the data chunks stay."""
+    data = [b"data: %d\n\n" % i for i in range(5)]
+    chunks = [(0.0, b": keep-alive\n") for _ in range(20_000)]
+    for k, d in enumerate(data):
+        chunks.insert(4000 * k + 7, (0.0, d))
+    state = StreamState(REGISTRY.get("openai-chat").dialect())
+    for lo in range(0, len(chunks), 300):
+        state.feed_many(chunks[lo : lo + 300])
+    state.end()
+    held = state.events._held
+    assert held is not None and len(held) < 1200 and state.events.derived == 5
+    assert all(any(c is d for c in held.chunks) for d in data)
+    decoder = SSEDecoder()
+    assert list(state.events) == decoder.feed_many(chunks) + decoder.close()
 
 
 def test_an_event_across_chunks_keeps_its_text_and_a_stream_that_derived_nothing_lets_go() -> None:

@@ -20,7 +20,8 @@ Invariants:
 - Every other event keeps its text: one spanning chunks, a non-ASCII or multi-line one, an
   event with a type, id or retry, comments and errors.
 - Chunks are appended in body order, back to back (empty ones are not held); a held chunk is
-  immutable (``bytes``).
+  immutable (``bytes``). A chunk no event's data is derived from is let go once the decoder is
+  past it (:meth:`HeldChunks.prune`), so the chunks held may have gaps between them.
 """
 
 from __future__ import annotations
@@ -28,23 +29,27 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
-from itertools import accumulate, repeat
-from operator import add, eq, getitem, sub
+from itertools import accumulate, compress, repeat
+from operator import add, eq, ge, getitem, le, sub
 
-__all__ = ["HeldChunks"]
+__all__ = ["PRUNE", "HeldChunks"]
 
 _OPEN = b"data: "
+PRUNE = 1024
+"""Chunks held before the first :meth:`HeldChunks.prune` looks (then twice those kept)."""
 _SLACK = 1 << 16  # bytes a joined span may hold besides twice the events
 
 
 class HeldChunks:
     """References to the fed chunks and their start offsets (see the module's invariants)."""
 
-    __slots__ = ("chunks", "starts")
+    __slots__ = ("_kept", "chunks", "starts", "used")
 
     def __init__(self) -> None:
         self.chunks: list[bytes] = []
         self.starts = array("q")
+        self.used = bytearray()  # per chunk: 1 once an event's data is derived from it
+        self._kept = 0  # chunks left by the last prune
 
     def hold(self, start: int, datas: Sequence[bytes]) -> None:
         """Hold ``datas``, fed one after another from absolute offset ``start`` on (a chunk
@@ -60,43 +65,75 @@ class HeldChunks:
         else:
             self.starts.extend(accumulate(map(len, datas[:-1]), initial=start))
         self.chunks += datas
+        self.used += bytes(len(datas))
 
     def __len__(self) -> int:
         return len(self.chunks)
 
+    def prune(self, frontier: int, force: bool = False) -> None:
+        """Let go of the chunks that end by ``frontier`` (the end of the last event emitted:
+        an event read back holds nothing emitted, so none to come starts before it) and that
+        no event's data is derived from; done once the chunks doubled since the last time, so
+        it costs O(1) a chunk (``force``: now). A flood of comments cut one piece per event
+        holds none of them."""
+        chunks = self.chunks
+        if len(chunks) < 2 * self._kept + PRUNE and not force:
+            return
+        done = bisect_right(self.starts, frontier) - 1  # chunks before it end by frontier
+        if done > 0:
+            used, cs = self.used, self.starts
+            self.chunks = list(compress(chunks[:done], used[:done])) + chunks[done:]
+            self.starts = array("q", compress(cs[:done], used[:done])) + cs[done:]
+            self.used = bytearray(used[:done].replace(b"\0", b"")) + used[done:]
+        self._kept = len(self.chunks)
+
     def _locate(self, starts: Sequence[int], ends: Sequence[int]) -> tuple[list[int], bool]:
-        """Each range's chunk index, and whether all lie in the same chunk (checked by the
-        first and last; chunk and event ranges are both in body order)."""
+        """Each range's chunk index (the last chunk starting at or before it: it lies in it
+        only if it ends by that chunk's end), and whether all lie in that one chunk."""
         cs = self.starts
         first, last = bisect_right(cs, starts[0]) - 1, bisect_right(cs, ends[-1] - 1) - 1
-        if first == last:
+        if first == last >= 0 and ends[-1] <= cs[first] + len(self.chunks[first]):
             return [first], True
+        first = max(first, 0)
         local = cs[first : last + 1].tolist()  # a list: a probe reads no new int object
         found = map(bisect_right, repeat(local), starts)
         return list(map(add, found, repeat(first - 1))), False
 
     def derivable(
-        self, starts: Sequence[int], sizes: Sequence[int], datas: list[str]
+        self,
+        starts: Sequence[int],
+        sizes: Sequence[int],
+        datas: list[str],
+        plain: list[bool] | None,
     ) -> list[bool]:
-        """For each plain EVENT (its range and data), whether its data can be derived."""
+        """For each event (its range and data; ``plain``: which are plain EVENTs, None: all),
+        whether its data can be derived; the chunks those lie in are marked used."""
         if not self.chunks or not datas:
             return [False] * len(datas)
         ends = list(map(add, starts, sizes))
         where, one = self._locate(starts, ends)
         cs, chunks = self.starts, self.chunks
         fits = map(eq, sizes, map(add, map(len, datas), repeat(8)))
+        checks: list[Iterable[bool]] = [map(str.isascii, datas), fits]
         if one:
             chunk, base = chunks[where[0]], cs[where[0]]
-            rels = list(map(sub, starts, repeat(base)))
-            opens = map(chunk.startswith, repeat(_OPEN), rels)
-            inside: Iterable[bool] = repeat(True)
+            checks.append(map(chunk.startswith, repeat(_OPEN), map(sub, starts, repeat(base))))
         else:
             held = list(map(chunks.__getitem__, where))
             rels = list(map(sub, starts, map(cs.__getitem__, where)))
-            opens = map(bytes.startswith, held, repeat(_OPEN), rels)
-            inside = map(int.__ge__, map(len, held), map(add, rels, sizes))
-        checks = zip(map(str.isascii, datas), fits, inside, opens, strict=False)
-        return list(map(all, checks))
+            checks.append(map(le, repeat(0), rels))  # not before its chunk (-1: none held)
+            checks.append(map(ge, map(len, held), map(add, rels, sizes)))
+            checks.append(map(bytes.startswith, held, repeat(_OPEN), rels))
+        if plain is not None:
+            checks.append(plain)
+        ok = list(map(all, zip(*checks, strict=False)))
+        if one:
+            if True in ok:
+                self.used[where[0]] = 1
+        else:
+            for k in set(compress(where, ok)):
+                self.used[k] = 1
+        return ok
 
     def texts(self, starts: Sequence[int], sizes: Sequence[int]) -> list[str]:
         """The derived data of the events at these ranges (each :meth:`derivable`): the bytes
@@ -120,15 +157,18 @@ class HeldChunks:
 
     def _span(self, start: int, end: int, where: list[int], one: bool) -> bytes | None:
         """The bytes ``[start, end)`` when in one chunk, else the whole chunks they lie in
-        joined (from the first one's start) when that is not much more; None otherwise."""
+        joined (from the first one's start) when that is not much more and they are back to
+        back; None otherwise."""
         cs, chunks = self.starts, self.chunks
         if one:
             base = cs[where[0]]
             return chunks[where[0]][start - base : end - base]
         first, last = where[0], where[-1]
-        if cs[last] + len(chunks[last]) - cs[first] > 2 * (end - start) + _SLACK:
+        size = cs[last] + len(chunks[last]) - cs[first]
+        if size > 2 * (end - start) + _SLACK:
             return None
-        return b"".join(chunks[first : last + 1])
+        span = b"".join(chunks[first : last + 1])
+        return span if len(span) == size else None  # not back to back: some were let go
 
     def text(self, start: int, size: int) -> str:
         """The derived data of one event (:meth:`derivable`)."""

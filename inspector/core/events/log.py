@@ -97,6 +97,11 @@ class EventLog(Sequence[SSEEvent]):
         retry (:attr:`SSEDecoder.marked` tells): then those columns are not looked at."""
         if not events:
             return
+        self._extend(events, plain)
+        if self._held is not None:  # once the chunks these are read back from are marked
+            self._held.prune(events[-1].end)
+
+    def _extend(self, events: list[SSEEvent], plain: bool) -> None:
         n = len(self._kinds)
         if events[0].seq != n:
             raise ValueError(f"event #{events[0].seq} appended at position {n}")
@@ -140,6 +145,8 @@ class EventLog(Sequence[SSEEvent]):
         """The stream ended: let the chunks go when no event's data is derived from them."""
         if not self._derived:
             self._held = None
+        elif self._kinds and self._held is not None:
+            self._held.prune(self._starts[-1] + self._sizes[-1], force=True)
 
     @property
     def derived(self) -> int:
@@ -155,9 +162,7 @@ class EventLog(Sequence[SSEEvent]):
         if held is None or not held.chunks:
             self._texts += datas
             return
-        ok = held.derivable(self._starts[n:], sizes, datas)
-        if plain is not None:
-            ok = list(map(all, zip(ok, plain, strict=True)))
+        ok = held.derivable(self._starts[n:], sizes, datas, plain)
         derived = ok.count(True)
         if not derived:
             self._texts += datas
