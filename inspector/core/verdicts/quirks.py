@@ -168,7 +168,9 @@ class QuirkScan:
         fold, calls = self._fold, state.calls
         if fold.calls is calls and fold.upto < len(calls) and calls[fold.upto].open:
             return  # the first call not folded is still open: nothing to fold (O(1))
-        self._fitting(state).advance(state, lambda c: self.call(c, state))
+        fold = self._fitting(state)
+        if fold is self._fold:  # a fold that does not add up is not kept: nothing to advance
+            fold.advance(state, lambda c: self.call(c, state))
 
     def _fitting(self, state: StreamState) -> CallFold:
         """The fold, started again if a folded call changed (or the calls did)."""
