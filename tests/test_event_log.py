@@ -225,7 +225,8 @@ def test_a_stream_reads_plain_data_back_from_the_chunks_it_holds(
     body = b"\xef\xbb\xbf" * bom + b"".join(parts)
     chunks = [(0.5 * i, p) for i, p in enumerate(_cut(body, cuts))]
     slices = patch.object(stream_module, "SLICE", 64 if small_slices else stream_module.SLICE)
-    with slices, patch.object(held_module, "PRUNE", 0 if prune else held_module.PRUNE):
+    largest = patch.object(held_module, "LARGEST", 100 if prune else held_module.LARGEST)
+    with slices, largest, patch.object(held_module, "PRUNE", 0 if prune else held_module.PRUNE):
         state = _state(chunks, many)  # PRUNE 0: unused chunks let go after every batch
     decoder = SSEDecoder()
     events = [ev for t, data in chunks for ev in decoder.feed(data, t)] + decoder.close()
@@ -244,6 +245,7 @@ def test_plain_data_events_keep_no_text_and_the_chunks_are_the_fed_objects() -> 
     plain = [b"data: " + b"%d" % i * 40 + b"\n\n" for i in range(10_000)]
     kept = [b"data: \xc3\xa9\n\n", b"data: a\ndata: b\n\n", b"data: a\r\n\r\n", b"data:b\n\n"]
     kept += [b"event: t\ndata: 1\n\n", b"data: x\n: c\n\n", b"data: ab\r\n\n"]
+    kept.append(b"data: " + b"L" * held_module.LARGEST + b"\n\n")  # too large: one shared text
     body = b"".join(plain) + b"".join(kept)
     state = StreamState(REGISTRY.get("openai-chat").dialect())
     state.feed(body)  # far over SLICE: decoded in slices

@@ -17,8 +17,8 @@ Invariants:
   range is one ``data: `` line and a blank line of one byte line ends each (LF, or a CR, which
   the bytes in the middle do not depend on). Derived data is ``bytes.decode`` of the bytes
   between ``data: `` and the two line ends: equal to what the decoder built from them.
-- Every other event keeps its text: one spanning chunks, a non-ASCII or multi-line one, an
-  event with a type, id or retry, comments and errors.
+- Every other event keeps its text: one spanning chunks, a non-ASCII or multi-line one, one
+  over ``LARGEST`` bytes, an event with a type, id or retry, comments and errors.
 - Chunks are appended in body order, back to back (empty ones are not held); a held chunk is
   immutable (``bytes``). A chunk no event's data is derived from is let go once the decoder is
   past it (:meth:`HeldChunks.prune`), so the chunks held may have gaps between them.
@@ -32,11 +32,14 @@ from collections.abc import Iterable, Sequence
 from itertools import accumulate, compress, repeat
 from operator import add, eq, ge, getitem, le, sub
 
-__all__ = ["PRUNE", "HeldChunks"]
+__all__ = ["LARGEST", "PRUNE", "HeldChunks"]
 
 _OPEN = b"data: "
 PRUNE = 1024
 """Chunks held before the first :meth:`HeldChunks.prune` looks (then twice those kept)."""
+LARGEST = 1 << 20
+"""The largest event read back (bytes); a larger one keeps its one text, which every event
+built from it shares (read back, each would be a fresh copy)."""
 _SLACK = 1 << 16  # bytes a joined span may hold besides twice the events
 
 
@@ -115,6 +118,8 @@ class HeldChunks:
         cs, chunks = self.starts, self.chunks
         fits = map(eq, sizes, map(add, map(len, datas), repeat(8)))
         checks: list[Iterable[bool]] = [map(str.isascii, datas), fits]
+        if max(sizes) > LARGEST:
+            checks.append(map(ge, repeat(LARGEST), sizes))
         if one:
             chunk, base = chunks[where[0]], cs[where[0]]
             checks.append(map(chunk.startswith, repeat(_OPEN), map(sub, starts, repeat(base))))
@@ -142,7 +147,7 @@ class HeldChunks:
         ends = list(map(add, starts, sizes))
         where, one = self._locate(starts, ends)
         cs, chunks = self.starts, self.chunks
-        span = self._span(starts[0], ends[-1], where, one)
+        span = self._span(starts[0], ends[-1], where, one, sum(sizes))
         if span is not None:  # Latin-1: a char per byte, and an ASCII slice is plain ASCII
             text, base = span.decode("latin-1"), starts[0] if one else cs[where[0]]
             lo = map(add, starts, repeat(6 - base))
@@ -155,17 +160,19 @@ class HeldChunks:
         pieces: Iterable[bytes] = map(getitem, held, map(slice, lo, hi))  # type: ignore[arg-type]
         return list(map(bytes.decode, pieces))
 
-    def _span(self, start: int, end: int, where: list[int], one: bool) -> bytes | None:
+    def _span(self, start: int, end: int, where: list[int], one: bool, need: int) -> bytes | None:
         """The bytes ``[start, end)`` when in one chunk, else the whole chunks they lie in
-        joined (from the first one's start) when that is not much more and they are back to
-        back; None otherwise."""
+        joined (from the first one's start) when they are back to back; None when that is
+        much more than the ``need`` bytes of the events (other events lie between them)."""
         cs, chunks = self.starts, self.chunks
+        if end - start > 2 * need + _SLACK:
+            return None
         if one:
             base = cs[where[0]]
             return chunks[where[0]][start - base : end - base]
         first, last = where[0], where[-1]
         size = cs[last] + len(chunks[last]) - cs[first]
-        if size > 2 * (end - start) + _SLACK:
+        if size > 2 * need + _SLACK:
             return None
         span = b"".join(chunks[first : last + 1])
         return span if len(span) == size else None  # not back to back: some were let go
