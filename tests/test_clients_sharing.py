@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 
 from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.base.model import EventKind
 from inspector.core.capture.reader import load_bytes
 from inspector.core.clients.base import Partial, pieces
 from inspector.core.clients.judge import exchange_of, expected_calls, run_replica
+from inspector.core.clients.pins import BLOCK, of_kind
 from inspector.core.clients.registry import replica
 from inspector.core.providers import REGISTRY
 
@@ -93,3 +95,19 @@ def test_litellm_reads_its_builders_calls_until_a_custom_fragment_splits_one() -
     assert held is not run.keyed[0][0]  # split: the custom fragment's id is the builder's only
     assert (held.id, held.name, held.arguments) == ("a", "f", "{}")
     assert run.keyed[0][0].id == "b"
+
+
+def test_of_kind_gives_the_events_of_a_kind_in_order_a_block_at_a_time() -> None:
+    chunk = b'data: {"model":"m","choices":[]}\n\n'
+    body = b"".join(chunk * (i % 3) + b": keep-alive\n" * (i % 5) for i in range(400))
+    state = (
+        Analysis.from_capture(load_bytes(body, "mixed.sse"), Settings(), None, providers=REGISTRY)
+        .attempts[-1]
+        .state
+    )
+    events = state.events
+    assert callable(getattr(events, "runs", None))  # (the block-wise path is the one taken)
+    want = [e.seq for e in events if e.kind == EventKind.EVENT]
+    assert len(want) > 2 * BLOCK
+    assert [e.seq for e in of_kind(events, EventKind.EVENT)] == want
+    assert [e.seq for e in of_kind(list(events), EventKind.EVENT)] == want

@@ -54,6 +54,7 @@ from inspector.core.clients.base import (
     Replica,
     ReplicaRun,
 )
+from inspector.core.clients.pins import of_kind
 from inspector.core.clients.v8_json import JsSyntaxError, number_text, parse, stringify
 from inspector.core.clients.zod_chunk import ERROR, check_chunk, issues
 
@@ -167,12 +168,8 @@ class _Run(ReplicaRun):
 
     def relevant(self, events: Sequence[SSEEvent]) -> Iterable[SSEEvent]:
         """Only dispatched events: comments and errors are never read (picked without
-        building the others, where the events can say which they are)."""
-        select = getattr(events, "select", None)
-        if callable(select):
-            picked: Iterable[SSEEvent] = select(EventKind.EVENT)
-            return picked
-        return (event for event in events if event.kind == EventKind.EVENT)
+        building the others, where the events can say which they are; a block at a time)."""
+        return of_kind(events, EventKind.EVENT)
 
     def feed(self, event: SSEEvent) -> None:
         if event.kind != EventKind.EVENT or event.seq == self.last or event.data == "[DONE]":
