@@ -4,6 +4,7 @@ what it holds per call stays small on a long stream of calls."""
 
 from __future__ import annotations
 
+import gc
 import json
 from typing import Any
 
@@ -111,3 +112,21 @@ def test_of_kind_gives_the_events_of_a_kind_in_order_a_block_at_a_time() -> None
     assert len(want) > 2 * BLOCK
     assert [e.seq for e in of_kind(events, EventKind.EVENT)] == want
     assert [e.seq for e in of_kind(list(events), EventKind.EVENT)] == want
+
+
+@pytest.mark.parametrize("name", [*SHARING, "openai-python"])
+def test_a_finished_run_leaves_no_cycle_behind(view: Any, name: str) -> None:
+    """A run's objects are freed when it ends, not at the next garbage collection (a cycle
+    through a run kept a whole stream's calls alive while the next replica ran)."""
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        run_replica(replica(name), exchange_of(view), expected_calls(view), False)
+        gc.collect()
+        left = len(gc.garbage)
+    finally:
+        gc.garbage.clear()
+        gc.set_debug(0)
+        gc.enable()
+    assert left == 0

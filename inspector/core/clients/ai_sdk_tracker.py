@@ -23,10 +23,11 @@ Invariants (what the SDK does, modelled here):
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from operator import attrgetter
 from typing import Any, Final
 
-from inspector.core.clients.base import ClientRaised, Partial, ReplicaRun
+from inspector.core.clients.base import ClientRaised, HandedCall, Partial, same_id, same_text
 
 GENERATED: Final = "0000000000000000"
 """What ``generateId()`` returns under the runner's fixed random source."""
@@ -175,12 +176,10 @@ def _structured_start(text: Any) -> bool:
 class Tracker:
     """The provider's pending buffer plus the shared tracker (see the module's invariants)."""
 
-    def __init__(
-        self, calls: list[Partial], touched: set[int], run: ReplicaRun | None = None
-    ) -> None:
+    def __init__(self, calls: list[Partial], touched: set[int]) -> None:
         self.calls, self.touched = calls, touched
-        self.run = run
-        """The run it tracks for (its strings shared with the inspector's equal ones)."""
+        self.expected: Sequence[HandedCall] = ()
+        """The inspector's calls (an equal id or text is held as the inspector's string)."""
         self.tracked: list[Tracked] = []
         self.by_id: dict[str, Tracked | list[Tracked]] = {}
         self.by_index: dict[Any, Tracked | list[Tracked]] = {}
@@ -293,13 +292,11 @@ class Tracker:
         """``processNewToolCall``."""
         name = self.names.setdefault(name, name)  # a tool's name comes with every call
         pos = len(self.tracked)
-        run = self.run
-        if run is not None:  # the inspector's equal string: one copy
-            id_ = run.same_id(pos, id_)
+        id_ = same_id(self.expected, pos, id_)  # the inspector's equal string: one copy
         call = Tracked(self.new_id(id_), name, index, pos)
         call.grow(args)
         if args:
-            call.parts = args if run is None else run.same_text(pos, args)
+            call.parts = same_text(self.expected, pos, args)
         self.tracked.append(call)
         self.calls.append(call)
         self.touched.add(len(self.calls) - 1)

@@ -121,6 +121,24 @@ class Partial:
         return HandedCall(self.id, self.name, self.arguments)
 
 
+def same_id(expected: Sequence[HandedCall], pos: int, value: Any) -> Any:
+    """``value``, or ``expected[pos].id`` when equal (see :attr:`ReplicaRun.expected`)."""
+    if pos < len(expected) and type(value) is str:
+        want = expected[pos].id
+        if value == want:
+            return want
+    return value
+
+
+def same_text(expected: Sequence[HandedCall], pos: int, value: Any) -> Any:
+    """``value``, or ``expected[pos].arguments`` when equal."""
+    if pos < len(expected) and type(value) is str:
+        want = expected[pos].arguments
+        if value == want:
+            return want
+    return value
+
+
 def pieces(parts: list[str] | str) -> Sequence[str]:
     """``Partial.parts`` as a sequence of pieces (a string is one piece, ``""`` none)."""
     if isinstance(parts, str):
@@ -145,22 +163,12 @@ class ReplicaRun(ABC):
 
     def same_id(self, pos: int, value: Any) -> Any:
         """``value`` (an id as decoded), or the inspector's equal id of call ``pos``."""
-        expected = self.expected
-        if pos < len(expected) and type(value) is str:
-            want = expected[pos].id
-            if value == want:
-                return want
-        return value
+        return same_id(self.expected, pos, value)
 
     def same_text(self, pos: int, value: Any) -> Any:
         """``value`` (argument text as decoded), or the inspector's equal arguments of call
         ``pos``."""
-        expected = self.expected
-        if pos < len(expected) and type(value) is str:
-            want = expected[pos].arguments
-            if value == want:
-                return want
-        return value
+        return same_text(self.expected, pos, value)
 
     @abstractmethod
     def feed(self, event: SSEEvent) -> None:

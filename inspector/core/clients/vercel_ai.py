@@ -162,9 +162,19 @@ class _Run(ReplicaRun):
     def __init__(self, exchange: Exchange) -> None:
         super().__init__()
         self.exchange = exchange
-        self.tracker = Tracker(self.calls, self.touched, self)
+        self.tracker = Tracker(self.calls, self.touched)
         self.finished = False
         self.last = _unterminated_last(exchange)
+
+    @property
+    def expected(self) -> Sequence[HandedCall]:
+        """The inspector's calls, held by the tracker (no reference back to the run: a run
+        and its tracker in a cycle would outlive the run until a garbage collection)."""
+        return self.tracker.expected
+
+    @expected.setter
+    def expected(self, calls: Sequence[HandedCall]) -> None:
+        self.tracker.expected = calls
 
     def relevant(self, events: Sequence[SSEEvent]) -> Iterable[SSEEvent]:
         """Only dispatched events: comments and errors are never read (picked without
