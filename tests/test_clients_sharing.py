@@ -13,6 +13,7 @@ import pytest
 from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.base.model import EventKind
 from inspector.core.capture.reader import load_bytes
+from inspector.core.clients.ai_sdk_tracker import GENERATED, Tracker
 from inspector.core.clients.base import Partial, pieces
 from inspector.core.clients.judge import exchange_of, expected_calls, run_replica
 from inspector.core.clients.pins import BLOCK, of_kind
@@ -130,3 +131,13 @@ def test_a_finished_run_leaves_no_cycle_behind(view: Any, name: str) -> None:
         gc.set_debug(0)
         gc.enable()
     assert left == 0
+
+
+def test_the_ai_sdk_tracker_makes_up_ids_no_call_holds() -> None:
+    tracker = Tracker([], set())
+    wire = [None, None, f"{GENERATED}-2", None, "a", "a", f"{GENERATED}-1"]
+    got = [tracker.open(w, i, "f", "").id for i, w in enumerate(wire)]
+    assert got == [
+        GENERATED, f"{GENERATED}-1", f"{GENERATED}-2", f"{GENERATED}-3", "a", f"{GENERATED}-4",
+        f"{GENERATED}-5",
+    ]  # fmt: skip

@@ -183,7 +183,8 @@ class Tracker:
         self.tracked: list[Tracked] = []
         self.by_id: dict[str, Tracked | list[Tracked]] = {}
         self.by_index: dict[Any, Tracked | list[Tracked]] = {}
-        self.used: set[str] = set()
+        self.generated: set[str] = set()
+        """The ids made up for calls (``usedIds`` is these and the tracked calls' wire ids)."""
         self.names: dict[str, str] = {}
         self.suffix: dict[str, int] = {}
         self.pending: dict[Any, dict[str, Any]] = {}
@@ -306,17 +307,25 @@ class Tracker:
 
     def new_id(self, id_: str | None) -> str:
         """``createToolCallId``."""
-        if id_ is not None and id_ not in self.used:
-            self.used.add(id_)
+        if id_ is not None and not self.taken(id_):
             return id_
-        if GENERATED not in self.used:
-            self.used.add(GENERATED)
+        if not self.taken(GENERATED):
+            self.generated.add(GENERATED)
             return GENERATED
         start = self.suffix.get(GENERATED, 1)
-        for n in range(start, start + len(self.used) + 1):
+        for n in range(start, start + len(self.tracked) + 1):
             candidate = f"{GENERATED}-{n}"
-            if candidate not in self.used:
-                self.used.add(candidate)
+            if not self.taken(candidate):
+                self.generated.add(candidate)
                 self.suffix[GENERATED] = n + 1
                 return candidate
         raise ClientRaised("Error", "Failed to create a unique tool call ID.")
+
+    def taken(self, id_: str) -> bool:
+        """``usedIds.has(id_)``: the ids handed out are the tracked calls' own, so no set of
+        them is kept: a call given its wire id is under that id in ``by_id`` (added when it
+        opened), a generated one is in ``generated``."""
+        if id_ in self.generated:
+            return True
+        held = self.by_id.get(id_)
+        return held is not None and any(t.id == id_ for t in _many(held) or ())
