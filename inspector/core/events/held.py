@@ -90,14 +90,17 @@ class HeldChunks:
             self.used = bytearray(used[:done].replace(b"\0", b"")) + used[done:]
         self._kept = len(self.chunks)
 
-    def _locate(self, starts: Sequence[int], ends: Sequence[int]) -> tuple[list[int], bool]:
+    def _locate(self, starts: Sequence[int], end: int) -> tuple[list[int], bool]:
         """Each range's chunk index (the last chunk starting at or before it: it lies in it
-        only if it ends by that chunk's end), and whether all lie in that one chunk."""
+        only if it ends by that chunk's end), and whether all, ending by ``end``, lie in that
+        one chunk."""
         cs = self.starts
-        first, last = bisect_right(cs, starts[0]) - 1, bisect_right(cs, ends[-1] - 1) - 1
-        if first == last >= 0 and ends[-1] <= cs[first] + len(self.chunks[first]):
+        first, last = bisect_right(cs, starts[0]) - 1, bisect_right(cs, end - 1) - 1
+        if first == last >= 0 and end <= cs[first] + len(self.chunks[first]):
             return [first], True
         first = max(first, 0)
+        if last - first + 1 == len(starts) and cs[first : last + 1] == starts:
+            return list(range(first, last + 1)), False  # one chunk each (a capture's events)
         local = cs[first : last + 1].tolist()  # a list: a probe reads no new int object
         found = map(bisect_right, repeat(local), starts)
         return list(map(add, found, repeat(first - 1))), False
@@ -105,47 +108,84 @@ class HeldChunks:
     def derivable(
         self,
         starts: Sequence[int],
-        sizes: Sequence[int],
+        sizes: list[int],
         datas: list[str],
         plain: list[bool] | None,
     ) -> list[bool]:
         """For each event (its range and data; ``plain``: which are plain EVENTs, None: all),
         whether its data can be derived; the chunks those lie in are marked used."""
-        if not self.chunks or not datas:
-            return [False] * len(datas)
-        ends = list(map(add, starts, sizes))
-        where, one = self._locate(starts, ends)
+        n = len(datas)
+        if not self.chunks or not n:
+            return [False] * n
+        where, one = self._locate(starts, starts[-1] + sizes[-1])
+        if (plain is None or False not in plain) and self._all(starts, sizes, datas, where, one):
+            ok = [True] * n
+        else:
+            ok = self._each(starts, sizes, datas, where, one)
+            if plain is not None:
+                ok = list(map(all, zip(ok, plain, strict=True)))
+        if one:
+            if True in ok:
+                self.used[where[0]] = 1
+        elif ok.count(True) == n and where[-1] - where[0] + 1 == n:
+            self.used[where[0] : where[-1] + 1] = bytes([1]) * n
+        else:
+            for k in set(compress(where, ok)):
+                self.used[k] = 1
+        return ok
+
+    def _all(
+        self, starts: Sequence[int], sizes: list[int], datas: list[str], where: list[int], one: bool
+    ) -> bool:
+        """Whether every event can be derived (the common batch), a column at a time: each
+        starts with ``data: `` in its chunk, the bytes are ASCII, and the sizes add up to the
+        data's lengths plus 8 each (each is at least that, so every one is exactly that)."""
+        if max(sizes) > LARGEST or sum(sizes) != sum(map(len, datas)) + 8 * len(datas):
+            return False
         cs, chunks = self.starts, self.chunks
-        fits = map(eq, sizes, map(add, map(len, datas), repeat(8)))
-        checks: list[Iterable[bool]] = [map(str.isascii, datas), fits]
+        if one:
+            chunk, base = chunks[where[0]], cs[where[0]]
+            rels = map(sub, starts, repeat(base)) if base else starts
+            if False in map(chunk.startswith, repeat(_OPEN), rels):
+                return False
+            return chunk[starts[0] - base : starts[-1] + sizes[-1] - base].isascii()
+        if where[-1] - where[0] + 1 != len(starts) or cs[where[0] : where[-1] + 1] != starts:
+            return False  # not one event at the start of each chunk
+        held = chunks[where[0] : where[-1] + 1]
+        if False in map(bytes.startswith, held, repeat(_OPEN)):
+            return False
+        return False not in map(ge, map(len, held), sizes) and all(map(bytes.isascii, held))
+
+    def _each(
+        self, starts: Sequence[int], sizes: list[int], datas: list[str], where: list[int], one: bool
+    ) -> list[bool]:
+        """Whether each event can be derived, one at a time (see the module's invariants)."""
+        cs, chunks = self.starts, self.chunks
+        checks: list[Iterable[bool]] = [map(str.isascii, datas)]
+        checks.append(map(eq, sizes, map(add, map(len, datas), repeat(8))))
         if max(sizes) > LARGEST:
             checks.append(map(ge, repeat(LARGEST), sizes))
         if one:
             chunk, base = chunks[where[0]], cs[where[0]]
             checks.append(map(chunk.startswith, repeat(_OPEN), map(sub, starts, repeat(base))))
+        elif where[-1] - where[0] + 1 == len(starts) and cs[where[0] : where[-1] + 1] == starts:
+            held = chunks[where[0] : where[-1] + 1]  # one event at the start of each chunk
+            checks.append(map(ge, map(len, held), sizes))
+            checks.append(map(bytes.startswith, held, repeat(_OPEN)))
         else:
             held = list(map(chunks.__getitem__, where))
             rels = list(map(sub, starts, map(cs.__getitem__, where)))
             checks.append(map(le, repeat(0), rels))  # not before its chunk (-1: none held)
             checks.append(map(ge, map(len, held), map(add, rels, sizes)))
             checks.append(map(bytes.startswith, held, repeat(_OPEN), rels))
-        if plain is not None:
-            checks.append(plain)
-        ok = list(map(all, zip(*checks, strict=False)))
-        if one:
-            if True in ok:
-                self.used[where[0]] = 1
-        else:
-            for k in set(compress(where, ok)):
-                self.used[k] = 1
-        return ok
+        return list(map(all, zip(*checks, strict=False)))
 
     def texts(self, starts: Sequence[int], sizes: Sequence[int]) -> list[str]:
         """The derived data of the events at these ranges (each :meth:`derivable`): the bytes
         they span decoded once as Latin-1 (a str offset is a byte offset; the events' own bytes
         are ASCII) and cut, else each event's bytes decoded alone."""
         ends = list(map(add, starts, sizes))
-        where, one = self._locate(starts, ends)
+        where, one = self._locate(starts, ends[-1])
         cs, chunks = self.starts, self.chunks
         span = self._span(starts[0], ends[-1], where, one, sum(sizes))
         if span is not None:  # Latin-1: a char per byte, and an ASCII slice is plain ASCII
