@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import gc
 import json
+import random
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -16,6 +18,7 @@ from inspector.core.capture.reader import load_bytes
 from inspector.core.clients.ai_sdk_tracker import GENERATED, Tracker
 from inspector.core.clients.base import Partial, pieces
 from inspector.core.clients.judge import exchange_of, expected_calls, run_replica
+from inspector.core.clients.langchain_merge import _Lookup
 from inspector.core.clients.pins import BLOCK, of_kind
 from inspector.core.clients.registry import replica
 from inspector.core.providers import REGISTRY
@@ -141,3 +144,39 @@ def test_the_ai_sdk_tracker_makes_up_ids_no_call_holds() -> None:
         GENERATED, f"{GENERATED}-1", f"{GENERATED}-2", f"{GENERATED}-3", "a", f"{GENERATED}-4",
         f"{GENERATED}-5",
     ]  # fmt: skip
+
+
+class _TupleLookup:
+    """The lookup's (index, id) table as a dict keyed by tuples (the plain reading)."""
+
+    def __init__(self) -> None:
+        self.by_id: dict[tuple[Any, Any], int] = {}
+
+    def add(self, pos: int, index: Any, cid: Any) -> None:
+        if index is not None and cid not in (None, ""):
+            self.by_id.setdefault((index, cid), pos)
+
+    def named(self, pos: int, index: Any, cid: Any) -> None:
+        self.by_id[(index, cid)] = min(self.by_id.get((index, cid), pos), pos)
+
+
+def test_langchains_lookup_by_id_is_the_tuple_keyed_table() -> None:
+    rng = random.Random(3)
+    for _ in range(200):
+        held: list[Any] = []
+        lookup, plain = _Lookup(held), _TupleLookup()
+        for _ in range(30):
+            index, cid = rng.choice((0, 1, 2, 1.0, True)), rng.choice(("a", "b", "c", "", None))
+            if held and rng.random() < 0.3:
+                pos = rng.randrange(len(held))
+                lookup.named(pos, held[pos].index, cid)
+                plain.named(pos, held[pos].index, cid)
+                continue
+            lookup.add(len(held), index, cid)
+            plain.add(len(held), index, cid)
+            held.append(SimpleNamespace(index=index, id=cid))
+        for (index, cid), pos in plain.by_id.items():
+            assert lookup._get(index, cid) == pos
+        for index in (0, 1, 2):
+            for cid in ("a", "b", "c"):
+                assert lookup._get(index, cid) == plain.by_id.get((index, cid))

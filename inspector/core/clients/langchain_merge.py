@@ -110,10 +110,10 @@ class _Run(SdkChunkRun):
         self.kwargs: dict[str, Any] = {}
         self.own: ClientRaised | None = None
         self.dropped = 0
+        """How many times the held calls were dropped (their Partials' ``rewritten``)."""
         self.names: dict[str, str] = {}
         """Each tool name once (a name comes again with every call of its tool)."""
-        """How many times the held calls were dropped (their Partials' ``rewritten``)."""
-        self.lookup = _Lookup()
+        self.lookup = _Lookup(self.held)
 
     def feed(self, event: SSEEvent) -> None:
         self._guard(lambda: SdkChunkRun.feed(self, event))
@@ -165,7 +165,7 @@ class _Run(SdkChunkRun):
             if self.kind == AI and self.held:  # BaseMessageChunk.__add__ keeps no tool calls
                 self.held.clear()
                 self.calls.clear()
-                self.lookup = _Lookup()
+                self.lookup = _Lookup(self.held)
                 self.dropped += 1
             return
         for tc in message.tool_calls:
@@ -264,25 +264,28 @@ class _Lookup:
     (None or ``""``) to set: so the first held chunk of an index, the ones of an index whose id
     is empty (stale ones dropped as found) and the first of each (index, id) say it."""
 
-    def __init__(self) -> None:
+    def __init__(self, held: list[_Held]) -> None:
+        self.held = held
         self.first: dict[Any, int] = {}
         self.empty: dict[Any, deque[int]] = {}
-        self.by_id: dict[tuple[Any, Any], int] = {}
+        self.by_id: dict[Any, int | dict[Any, int]] = {}
+        """The first chunk of each (index, id), by id: its position when the id came with one
+        index (the chunk there says which; no key tuple per chunk), else by index."""
 
     def add(self, pos: int, index: Any, cid: Any) -> None:
-        """Chunk ``pos`` was appended."""
+        """Chunk ``pos`` is being appended (with ``index`` and id ``cid``)."""
         if index is None:
             return
         self.first.setdefault(index, pos)
         if cid in (None, ""):
             self.empty.setdefault(index, deque()).append(pos)
-        else:
-            self.by_id.setdefault((index, cid), pos)
+        elif self._get(index, cid) is None:
+            self._set(index, cid, pos)
 
     def named(self, pos: int, index: Any, cid: Any) -> None:
         """Chunk ``pos``'s empty id was set to ``cid`` by a merge."""
-        key = (index, cid)
-        self.by_id[key] = min(self.by_id.get(key, pos), pos)
+        was = self._get(index, cid)
+        self._set(index, cid, pos if was is None else min(was, pos))
 
     def find(self, held: list[_Held], index: Any, cid: Any) -> int | None:
         """The first held chunk with ``index`` whose id does not conflict with ``cid``."""
@@ -292,10 +295,28 @@ class _Lookup:
         empty = self.empty.get(index)
         while empty and held[empty[0]].id not in (None, ""):
             empty.popleft()
-        found = [
-            p for p in (empty[0] if empty else None, self.by_id.get((index, cid))) if p is not None
-        ]
+        found = [p for p in (empty[0] if empty else None, self._get(index, cid)) if p is not None]
         return min(found) if found else None
+
+    def _get(self, index: Any, cid: Any) -> int | None:
+        """``by_id[(index, cid)]`` (None when absent)."""
+        at = self.by_id.get(cid)
+        if at is None or isinstance(at, dict):
+            return None if at is None else at.get(index)
+        there = self.held[at].index
+        return at if there is index or there == index else None
+
+    def _set(self, index: Any, cid: Any, pos: int) -> None:
+        """``by_id[(index, cid)] = pos``."""
+        at = self.by_id.get(cid)
+        if at is None:
+            self.by_id[cid] = pos
+        elif isinstance(at, dict):
+            at[index] = pos
+        else:
+            there = self.held[at].index
+            same = there is index or there == index
+            self.by_id[cid] = pos if same else {there: at, index: pos}
 
 
 class _Text:
