@@ -118,46 +118,73 @@ class HeldChunks:
         if not self.chunks or not n:
             return [False] * n
         where, one = self._locate(starts, starts[-1] + sizes[-1])
-        if (plain is None or False not in plain) and self._all(starts, sizes, datas, where, one):
-            ok = [True] * n
-        else:
-            ok = self._each(starts, sizes, datas, where, one)
+        aligned = not one and self._aligned(starts, where)
+        ok = None
+        if plain is None or False not in plain:
+            ok = self._quick(starts, sizes, datas, where, one, aligned)
+        if ok is None:
+            ok = self._each(starts, sizes, datas, where, one, aligned)
             if plain is not None:
                 ok = list(map(all, zip(ok, plain, strict=True)))
         if one:
             if True in ok:
                 self.used[where[0]] = 1
-        elif ok.count(True) == n and where[-1] - where[0] + 1 == n:
-            self.used[where[0] : where[-1] + 1] = bytes([1]) * n
+        elif aligned:  # no other event starts in these chunks before these
+            self.used[where[0] : where[-1] + 1] = bytes(ok)
         else:
             for k in set(compress(where, ok)):
                 self.used[k] = 1
         return ok
 
-    def _all(
-        self, starts: Sequence[int], sizes: list[int], datas: list[str], where: list[int], one: bool
-    ) -> bool:
-        """Whether every event can be derived (the common batch), a column at a time: each
-        starts with ``data: `` in its chunk, the bytes are ASCII, and the sizes add up to the
-        data's lengths plus 8 each (each is at least that, so every one is exactly that)."""
-        if max(sizes) > LARGEST or sum(sizes) != sum(map(len, datas)) + 8 * len(datas):
-            return False
+    def _aligned(self, starts: Sequence[int], where: list[int]) -> bool:
+        """Whether each event starts a chunk of its own (a capture's events)."""
+        first, last = where[0], where[-1]
+        return last - first + 1 == len(starts) and self.starts[first : last + 1] == starts
+
+    def _quick(
+        self,
+        starts: Sequence[int],
+        sizes: list[int],
+        datas: list[str],
+        where: list[int],
+        one: bool,
+        aligned: bool,
+    ) -> list[bool] | None:
+        """Which events can be derived, checked a column at a time when that settles it: the
+        ASCII ones (their data is ASCII) when each of those starts with ``data: `` in its chunk
+        and their sizes add up to their data's lengths plus 8 each (each is at least that, so
+        every one is exactly that); None when it does not settle it."""
+        if not one and not aligned:
+            return None
+        ascii_ = list(map(str.isascii, datas))
+        m = ascii_.count(True)
+        if m < len(datas):
+            starts, sizes = list(compress(starts, ascii_)), list(compress(sizes, ascii_))
+            datas = list(compress(datas, ascii_))
+        if not m:
+            return ascii_
+        if max(sizes) > LARGEST or sum(sizes) != sum(map(len, datas)) + 8 * m:
+            return None
         cs, chunks = self.starts, self.chunks
         if one:
             chunk, base = chunks[where[0]], cs[where[0]]
             rels = map(sub, starts, repeat(base)) if base else starts
-            if False in map(chunk.startswith, repeat(_OPEN), rels):
-                return False
-            return chunk[starts[0] - base : starts[-1] + sizes[-1] - base].isascii()
-        if where[-1] - where[0] + 1 != len(starts) or cs[where[0] : where[-1] + 1] != starts:
-            return False  # not one event at the start of each chunk
+            return None if False in map(chunk.startswith, repeat(_OPEN), rels) else ascii_
         held = chunks[where[0] : where[-1] + 1]
+        if m < len(ascii_):
+            held = list(compress(held, ascii_))
         if False in map(bytes.startswith, held, repeat(_OPEN)):
-            return False
-        return False not in map(ge, map(len, held), sizes) and all(map(bytes.isascii, held))
+            return None
+        return None if False in map(ge, map(len, held), sizes) else ascii_
 
     def _each(
-        self, starts: Sequence[int], sizes: list[int], datas: list[str], where: list[int], one: bool
+        self,
+        starts: Sequence[int],
+        sizes: list[int],
+        datas: list[str],
+        where: list[int],
+        one: bool,
+        aligned: bool,
     ) -> list[bool]:
         """Whether each event can be derived, one at a time (see the module's invariants)."""
         cs, chunks = self.starts, self.chunks
@@ -168,7 +195,7 @@ class HeldChunks:
         if one:
             chunk, base = chunks[where[0]], cs[where[0]]
             checks.append(map(chunk.startswith, repeat(_OPEN), map(sub, starts, repeat(base))))
-        elif where[-1] - where[0] + 1 == len(starts) and cs[where[0] : where[-1] + 1] == starts:
+        elif aligned:
             held = chunks[where[0] : where[-1] + 1]  # one event at the start of each chunk
             checks.append(map(ge, map(len, held), sizes))
             checks.append(map(bytes.startswith, held, repeat(_OPEN)))
