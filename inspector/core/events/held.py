@@ -46,17 +46,23 @@ _SLACK = 1 << 16  # bytes a joined span may hold besides twice the events
 class HeldChunks:
     """References to the fed chunks and their start offsets (see the module's invariants)."""
 
-    __slots__ = ("_kept", "chunks", "starts", "used")
+    __slots__ = ("chunks", "limit", "starts", "used")
 
     def __init__(self) -> None:
         self.chunks: list[bytes] = []
         self.starts = array("q")
         self.used = bytearray()  # per chunk: 1 once an event's data is derived from it
-        self._kept = 0  # chunks left by the last prune
+        self.limit = PRUNE  # how many chunks held make :meth:`prune` look
 
     def hold(self, start: int, datas: Sequence[bytes]) -> None:
         """Hold ``datas``, fed one after another from absolute offset ``start`` on (a chunk
         that is not ``bytes``, a ``bytearray`` that could change, is held as a copy)."""
+        if len(datas) == 1 and type(datas[0]) is bytes:  # one chunk fed live: no list work
+            if datas[0]:
+                self.starts.append(start)
+                self.chunks.append(datas[0])
+                self.used.append(0)
+            return
         if set(map(type, datas)) != {bytes}:
             datas = list(map(bytes, datas))
         if not all(datas):
@@ -80,7 +86,7 @@ class HeldChunks:
         it costs O(1) a chunk (``force``: now). A flood of comments cut one piece per event
         holds none of them."""
         chunks = self.chunks
-        if len(chunks) < 2 * self._kept + PRUNE and not force:
+        if len(chunks) < self.limit and not force:
             return
         done = bisect_right(self.starts, frontier) - 1  # chunks before it end by frontier
         if done > 0:
@@ -88,7 +94,7 @@ class HeldChunks:
             self.chunks = list(compress(chunks[:done], used[:done])) + chunks[done:]
             self.starts = array("q", compress(cs[:done], used[:done])) + cs[done:]
             self.used = bytearray(used[:done].replace(b"\0", b"")) + used[done:]
-        self._kept = len(self.chunks)
+        self.limit = 2 * len(self.chunks) + PRUNE
 
     def _locate(self, starts: Sequence[int], end: int) -> tuple[list[int], bool]:
         """Each range's chunk index (the last chunk starting at or before it: it lies in it
@@ -117,6 +123,8 @@ class HeldChunks:
         n = len(datas)
         if not self.chunks or not n:
             return [False] * n
+        if n == 1:
+            return [self.one(starts[0], sizes[0], datas[0], plain is None or plain[0])]
         where, one = self._locate(starts, starts[-1] + sizes[-1])
         aligned = not one and self._aligned(starts, where)
         ok = None
@@ -134,6 +142,26 @@ class HeldChunks:
         else:
             for k in set(compress(where, ok)):
                 self.used[k] = 1
+        return ok
+
+    def one(self, start: int, size: int, data: str, plain: bool) -> bool:
+        """:meth:`derivable` for one event (what a chunk fed live completes)."""
+        k = len(self.chunks) - 1
+        base = self.starts[k]
+        if start < base:
+            k = bisect_right(self.starts, start) - 1
+            base = self.starts[k]
+        chunk = self.chunks[k] if k >= 0 else b""
+        ok = (
+            plain
+            and k >= 0
+            and size == len(data) + 8 <= LARGEST
+            and start + size <= base + len(chunk)
+            and data.isascii()
+            and chunk.startswith(_OPEN, start - base)
+        )
+        if ok:
+            self.used[k] = 1
         return ok
 
     def _aligned(self, starts: Sequence[int], where: list[int]) -> bool:

@@ -97,12 +97,10 @@ class EventLog(Sequence[SSEEvent]):
         retry (:attr:`SSEDecoder.marked` tells): then those columns are not looked at."""
         if not events:
             return
-        self._extend(events, plain)
-        if self._held is not None:  # once the chunks these are read back from are marked
-            self._held.prune(events[-1].end)
-
-    def _extend(self, events: list[SSEEvent], plain: bool) -> None:
         n = len(self._kinds)
+        held = self._held
+        if held is not None and n and len(held.chunks) >= held.limit:  # past the events so far
+            held.prune(self._starts[-1] + self._sizes[-1])
         if events[0].seq != n:
             raise ValueError(f"event #{events[0].seq} appended at position {n}")
         self._starts.extend(map(_start, events))
@@ -162,7 +160,10 @@ class EventLog(Sequence[SSEEvent]):
         if held is None or not held.chunks:
             self._texts += datas
             return
-        ok = held.derivable(self._starts[n:], sizes, datas, plain)
+        if len(datas) == 1:  # one event (a chunk fed live): no columns to build
+            ok = [held.one(self._starts[n], sizes[0], datas[0], plain is None or plain[0])]
+        else:
+            ok = held.derivable(self._starts[n:], sizes, datas, plain)
         derived = ok.count(True)
         if not derived:
             self._texts += datas
