@@ -36,7 +36,10 @@ __all__ = ["LARGEST", "PRUNE", "HeldChunks"]
 
 _OPEN = b"data: "
 PRUNE = 1024
-"""Chunks held before the first :meth:`HeldChunks.prune` looks (then twice those kept)."""
+"""Chunks held before the first :meth:`HeldChunks.prune` looks."""
+PRUNE_EVERY = 1 << 16
+"""New chunks at most between two looks of :meth:`HeldChunks.prune` (a look compresses only
+what came since the last one: each is a few milliseconds, never a pass over a million)."""
 LARGEST = 1 << 20
 """The largest event read back (bytes); a larger one keeps its one text, which every event
 built from it shares (read back, each would be a fresh copy)."""
@@ -46,13 +49,14 @@ _SLACK = 1 << 16  # bytes a joined span may hold besides twice the events
 class HeldChunks:
     """References to the fed chunks and their start offsets (see the module's invariants)."""
 
-    __slots__ = ("chunks", "limit", "starts", "used")
+    __slots__ = ("chunks", "kept", "limit", "starts", "used")
 
     def __init__(self) -> None:
         self.chunks: list[bytes] = []
         self.starts = array("q")
         self.used = bytearray()  # per chunk: 1 once an event's data is derived from it
         self.limit = PRUNE  # how many chunks held make :meth:`prune` look
+        self.kept = 0  # the chunks before this one are past a prune: every one is used
 
     def hold(self, start: int, datas: Sequence[bytes]) -> None:
         """Hold ``datas``, fed one after another from absolute offset ``start`` on (a chunk
@@ -82,19 +86,27 @@ class HeldChunks:
     def prune(self, frontier: int, force: bool = False) -> None:
         """Let go of the chunks that end by ``frontier`` (the end of the last event emitted:
         an event read back holds nothing emitted, so none to come starts before it) and that
-        no event's data is derived from; done once the chunks doubled since the last time, so
-        it costs O(1) a chunk (``force``: now). A flood of comments cut one piece per event
-        holds none of them."""
+        no event's data is derived from; done once the chunks doubled since the last time, or
+        grew by ``PRUNE_EVERY`` (``force``: now), over the chunks since the last look only. A
+        flood of comments cut one piece per event holds none of them."""
         chunks = self.chunks
         if len(chunks) < self.limit and not force:
             return
         done = bisect_right(self.starts, frontier) - 1  # chunks before it end by frontier
-        if done > 0:
+        lo = self.kept  # only what came since the last prune is looked at (an earlier chunk
+        if done > lo:  # is used, or gone: none to come starts before the frontier)
             used, cs = self.used, self.starts
-            self.chunks = list(compress(chunks[:done], used[:done])) + chunks[done:]
-            self.starts = array("q", compress(cs[:done], used[:done])) + cs[done:]
-            self.used = bytearray(used[:done].replace(b"\0", b"")) + used[done:]
-        self.limit = 2 * len(self.chunks) + PRUNE
+            part = used[lo:done]
+            if part.count(0):
+                kept = part.replace(b"\0", b"")
+                # in place: a slice assigned moves the pointers after it, where a new list
+                # would touch every held chunk's reference count (~100 ms at 600,000)
+                chunks[lo:done] = list(compress(chunks[lo:done], part))
+                cs[lo:done] = array("q", compress(cs[lo:done], part))
+                used[lo:done] = kept
+                done = lo + len(kept)
+            self.kept = done
+        self.limit = len(self.chunks) + min(len(self.chunks) + PRUNE, PRUNE_EVERY)
 
     def _locate(self, starts: Sequence[int], end: int) -> tuple[list[int], bool]:
         """Each range's chunk index (the last chunk starting at or before it: it lies in it
