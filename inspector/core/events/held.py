@@ -144,8 +144,22 @@ class HeldChunks:
             if 0 < i < n:  # chunk are checked as one batch, a column at a time (each alone
                 rest = slice(i, None)  # cost ~0.6 us an event); those begun before, each alone
                 lead, tail = (None, None) if plain is None else (plain[:i], plain[rest])
-                head = self._checked(starts[:i], sizes[:i], datas[:i], lead, where[:i])
+                head = self._settle(starts[:i], sizes[:i], datas[:i], lead, where[:i], False)
                 return head + self.derivable(starts[rest], sizes[rest], datas[rest], tail)
+        return self._settle(starts, sizes, datas, plain, where, one, aligned)
+
+    def _settle(
+        self,
+        starts: Sequence[int],
+        sizes: list[int],
+        datas: list[str],
+        plain: list[bool] | None,
+        where: list[int],
+        one: bool,
+        aligned: bool = False,
+    ) -> list[bool]:
+        """:meth:`derivable` for events located at ``where``: checked a column at a time where
+        that settles it, else each alone; the chunks of those derived marked used."""
         ok = None
         if plain is None or False not in plain:
             ok = self._quick(starts, sizes, datas, where, one, aligned)
@@ -161,22 +175,6 @@ class HeldChunks:
         else:
             for k in set(compress(where, ok)):
                 self.used[k] = 1
-        return ok
-
-    def _checked(
-        self,
-        starts: Sequence[int],
-        sizes: list[int],
-        datas: list[str],
-        plain: list[bool] | None,
-        where: list[int],
-    ) -> list[bool]:
-        """:meth:`_each` for events in several chunks, the chunks of those derived marked."""
-        ok = self._each(starts, sizes, datas, where, False, False)
-        if plain is not None:
-            ok = list(map(all, zip(ok, plain, strict=True)))
-        for k in set(compress(where, ok)):
-            self.used[k] = 1
         return ok
 
     def one(self, start: int, size: int, data: str, plain: bool) -> bool:
