@@ -73,14 +73,16 @@ class ClientResult:
     attempt: int | None = None
     """The attempt number this result describes."""
 
-    def to_json(self) -> dict[str, Any]:
-        """The ``analyze --json`` shape of one ``clients`` entry."""
+    def to_json(self, lazy: bool = False) -> dict[str, Any]:
+        """The ``analyze --json`` shape of one ``clients`` entry (``lazy``: its calls an
+        iterator of their entries, for a report written as it is made)."""
         error = None if self.error is None else {
             "type": self.error.type, "message": self.error.message
         }  # fmt: skip
+        calls = (c.to_json() for c in self.calls)
         return {
             "applies": self.applies,
-            "calls": [c.to_json() for c in self.calls],
+            "calls": calls if lazy else list(calls),
             "error": error,
             "agrees": self.agrees,
             "diverges_at": self.diverges_at,

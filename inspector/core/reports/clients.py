@@ -82,17 +82,17 @@ class ClientsVerdict:
 
     def to_json(self) -> dict[str, Any]:
         """The ``analyze --json`` ``clients`` section: one entry per replica."""
-        out: dict[str, Any] = {}
-        for replica in self.replicas:
-            result = self.results[replica.name]
-            out[replica.name] = {
-                **result.to_json(),
-                "word": self.words[replica.name],
-                "library": replica.library,
-                "version": replica.version,
-                "verified": replica.name in VERIFIED,
-            }
-        return out
+        return {replica.name: self.entry(replica) for replica in self.replicas}
+
+    def entry(self, replica: Replica, lazy: bool = False) -> dict[str, Any]:
+        """One replica's entry of :meth:`to_json` (``lazy``: its calls an iterator)."""
+        return {
+            **self.results[replica.name].to_json(lazy),
+            "word": self.words[replica.name],
+            "library": replica.library,
+            "version": replica.version,
+            "verified": replica.name in VERIFIED,
+        }
 
 
 _CONFORMING: weakref.WeakKeyDictionary[Analysis, tuple[tuple[Any, ...], Analysis]] = (

@@ -17,7 +17,6 @@ Invariants:
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -26,8 +25,6 @@ from inspector.core.analysis.rounds import LOOP_END, ROUND
 from inspector.core.analysis.session import Analysis, AttemptView, CallVerdict
 from inspector.core.base.model import plain, presence
 from inspector.core.calls.textobject import TextCall
-from inspector.core.clients.base import Replica
-from inspector.core.clients.registry import VERIFIED
 from inspector.core.reports.clientreport import gated_status
 from inspector.core.reports.clients import ClientsVerdict, clients_verdict
 from inspector.core.reports.headline import headline
@@ -147,21 +144,7 @@ def attempts_json(analysis: Analysis) -> Iterator[dict[str, Any]]:
 def clients_json(clients: ClientsVerdict) -> dict[str, Any]:
     """The ``clients`` section (:meth:`.ClientsVerdict.to_json`'s shape), one replica made
     at a time as it is written, its calls streamed."""
-
-    def entry(replica: Replica) -> dict[str, Any]:
-        name = replica.name
-        result = clients.results[name]
-        shape = dataclasses.replace(result, calls=()).to_json()  # its keys, in their order
-        return {
-            **shape,
-            "calls": (c.to_json() for c in result.calls),
-            "word": clients.words[name],
-            "library": replica.library,
-            "version": replica.version,
-            "verified": name in VERIFIED,
-        }
-
-    return {r.name: functools.partial(entry, r) for r in clients.replicas}
+    return {r.name: functools.partial(clients.entry, r, True) for r in clients.replicas}
 
 
 def json_doc(
