@@ -57,7 +57,7 @@ from inspector.core.base.model import (
     SSEEvent,
     ToolCallDelta,
 )
-from inspector.core.base.provider import IN_ORDER, Turn, TurnResult, WireRequest
+from inspector.core.base.provider import IN_ORDER, Provider, Turn, TurnResult, WireRequest
 from inspector.core.calls.wirefield import wrong_type
 from inspector.core.providers.common import (
     OwnDialect,
@@ -74,6 +74,7 @@ from inspector.core.providers.common import (
     wrapped_error,
 )
 from inspector.core.providers.openai_chat_fields import legacy_call, odd_entry, text_field
+from inspector.core.providers.openai_chat_shape import Shape, ShapeMemo
 
 _loads = orjson.loads
 _JSONDecodeError = orjson.JSONDecodeError
@@ -95,13 +96,38 @@ _UNKNOWN = DeltaKind.UNKNOWN
 class OpenAIChatDialect(OwnDialect):
     """Maps ``chat.completion.chunk`` events (and their many imitations) to deltas."""
 
+    def __init__(self, provider: Provider, memo: bool = True) -> None:
+        super().__init__(provider)
+        self._shape: Shape | None = None
+        """The shape memo's current shape (:mod:`.openai_chat_shape`): None most of the time
+        in a stream whose chunks all differ."""
+        self._memo = ShapeMemo(self._unmemoized, "arguments", _plain, False) if memo else None
+
+    def _unmemoized(self, ev: SSEEvent) -> list[AnyDelta]:
+        """The full path's deltas for ``ev`` (the shape memo's proofs)."""
+        memo, shape = self._memo, self._shape
+        self._memo = self._shape = None
+        out: list[AnyDelta] = []
+        try:
+            self.feed(ev, out)
+        finally:
+            self._memo, self._shape = memo, shape
+        return out
+
     def feed(self, ev: SSEEvent, out: list[AnyDelta]) -> None:
         """Append the deltas for one wire event, in wire order."""
         if ev.kind != _EVENT:
             out.append(non_event(ev))
             return
+        shape = self._shape
+        if shape is not None:
+            got = shape.map(ev)
+            if got is not None:
+                out.append(got)
+                return
         data = ev.data
         seq = ev.seq
+        n0 = len(out)
         if data == "[DONE]":  # ~20 ns per event; letting loads() raise costs ~3 µs once
             out.append(Delta(seq, _DONE))
             return
@@ -236,6 +262,19 @@ class OpenAIChatDialect(OwnDialect):
             # No choices to map and nothing else we know (Azure's prompt_filter_results
             # chunk, an empty object …): keep it visible, verbatim.
             append(Delta(seq, _UNKNOWN, obj, data))
+        if len(out) == n0 + 1 and self._memo is not None:  # one delta: a shape candidate?
+            one = out[n0]
+            if type(one) is ToolCallDelta:
+                memo = self._memo
+                if shape is None and memo.skip:
+                    memo.skip -= 1
+                else:
+                    self._shape = memo.after(ev, one, obj, shape)
+
+
+def _plain(delta: ToolCallDelta) -> bool:
+    """A delta a shape may stand for: a choice-0 call (no ``extra``)."""
+    return delta.extra is None
 
 
 # -- the provider --------------------------------------------------------------------------------

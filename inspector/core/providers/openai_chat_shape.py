@@ -1,0 +1,334 @@
+"""The shape memo: an event whose data differs from an already-mapped one only in its argument
+text (and in values the dialect never reads) is mapped without decoding it, exactly as the full
+path would map it.
+
+A :class:`Shape` is the raw data of one event cut around its holes: the body of the argument
+string (``"arguments"`` of a Chat tool call, ``"delta"`` of a Responses arguments event), and
+the values of top-level keys the dialect never reads (``obfuscation``, ``sequence_number``).
+Its texts are ``parts[0] + hole + parts[1] + … + parts[-1]``. It holds the one
+:class:`ToolCallDelta` the full path made of that event, minus ``seq`` and ``arguments``.
+
+Invariants:
+- A shape exists only if it was proved: the full path, run on the event's data with sentinels
+  in the holes (two sets), gave exactly one ToolCallDelta equal to the shape's with the argument
+  sentinel as arguments, and each other hole read back as its key's value. The sentinels begin
+  with ``~``, which JSON allows only inside a string, and hold no ``"``, ``\\`` or control
+  character; the number sentinels are plain digit runs.
+- :meth:`Shape.map` answers only for data that decomposes as ``parts`` around holes that each
+  pass their check: the argument hole is a JSON string body (plain text, else
+  ``orjson.loads('"' + M + '"')`` succeeds), a string hole likewise, a number hole ASCII digits
+  without a leading zero (at most 18). Anything else is None: the full path, unchanged.
+- The dialect never reads the keys of the other holes (:data:`IGNORED`).
+
+Why a match is exact, whatever split was found (an unescaped ``"`` in M, a trailing
+backslash, control characters, lone surrogates, the parts' own text inside M, whitespace
+around colons): a JSON lexer reads left to right, so its state after ``parts[0]`` is the one it
+had in the proof, inside a string (the sentinel came back as a string's whole value, and the
+``~`` would not lex outside one). A hole that passes its check is consumed entirely within
+that string and the next ``"`` of the parts closes it (a number hole: a whole number token,
+ended by the part's first character, as the proofs showed). So every token outside the holes
+is the proof's, and the decoded object is the proof's object with the hole values replaced.
+Both proofs saw the argument hole's text come back as ``arguments``: that token is the
+argument value (a key, or any other token, would not follow the sentinel), and the dialect
+passes a string argument on untouched. The other holes are values of keys it never reads. A
+fragment decoded on its own is decoded by the same string parser as in the whole document.
+
+Churn costs nothing measurable: a shape is built only after the full path mapped an event to
+one such delta; a shape that missed is kept once if it hit since its last miss, else dropped.
+Dropping a shape that never hit (or failing to build one) doubles the number of candidate
+events skipped before the next try; a shape with hits resets it. A stream whose every chunk
+differs builds O(log n) shapes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+
+from inspector.core.base.model import OMITTED, AnyDelta, SSEEvent, ToolCallDelta
+
+_loads = orjson.loads
+_JSONDecodeError = orjson.JSONDecodeError
+
+IGNORED = ("obfuscation", "sequence_number")
+"""Top-level keys neither dialect reads: their values may differ between an event and its
+shape (OpenAI pads each chunk with a random ``obfuscation``; Responses numbers each event)."""
+
+ARGS, TEXT, DIGITS = 0, 1, 2
+"""Hole kinds: the argument string's body, another string's body, a non-negative integer."""
+
+_SENTINELS = (
+    {ARGS: "~shape proof 0~", TEXT: "~pad 0~", DIGITS: "7"},
+    {ARGS: "~é shape-proof 1 ~~", TEXT: "~pad-1 é~", DIGITS: "1234567"},
+)
+_STRING = r'\s*:\s*"((?:[^"\\]|\\.)*)"'
+_NUMBER = r"\s*:\s*(\d+)(?![\d.eE])"
+
+
+def _string_body(hole: str) -> Any:
+    """The value of a JSON string body, or None when it is not one."""
+    if '"' not in hole and "\\" not in hole and hole.isprintable():
+        return hole
+    try:
+        return _loads('"' + hole + '"')
+    except _JSONDecodeError:
+        return None
+
+
+def _number(hole: str) -> bool:
+    """``hole`` is a JSON integer orjson reads as an int: digits, no leading zero, <= 18."""
+    return (
+        hole.isascii() and hole.isdigit() and len(hole) <= 18 and (hole[0] != "0" or len(hole) == 1)
+    )
+
+
+class Shape:
+    """One proved event shape with its argument hole only (see the module docstring)."""
+
+    __slots__ = (
+        "extra",
+        "head",
+        "hits",
+        "id",
+        "index",
+        "lh",
+        "lt",
+        "name",
+        "proto",
+        "seen",
+        "tail",
+        "type",
+    )
+
+    def __init__(self, parts: list[str], proto: ToolCallDelta) -> None:
+        self.head = parts[0]
+        """The text before the first hole."""
+        self.tail = parts[-1]
+        """The text after the last hole."""
+        self.lh = len(self.head)
+        self.lt = len(self.tail)
+        self.proto = proto
+        """The delta the shape was made from (its seq and arguments are replaced)."""
+        self.index, self.id, self.name = proto.index, proto.id, proto.name
+        self.type, self.extra = proto.type, proto.extra
+        self.hits = 0
+        """Events mapped by this shape."""
+        self.seen = 0
+        """``hits`` at its last miss (a shape is kept through one miss after a hit)."""
+
+    def map(self, ev: SSEEvent) -> ToolCallDelta | None:
+        """The delta for ``ev`` if its data fits the shape, else None (not a decode)."""
+        data = ev.data
+        if not (data.startswith(self.head) and data.endswith(self.tail)):
+            return None
+        end = len(data) - self.lt
+        if end < self.lh:
+            return None
+        return self._delta(ev.seq, data[self.lh : end])
+
+    def _delta(self, seq: int, m: str) -> ToolCallDelta | None:
+        """The delta with argument hole ``m``, or None when ``m`` is not a JSON string body."""
+        if '"' in m or "\\" in m or not m.isprintable():
+            try:
+                m = _loads('"' + m + '"')
+            except _JSONDecodeError:
+                return None
+        self.hits += 1
+        return ToolCallDelta(
+            seq, 0, self.index, self.id, self.name, m, self.type, False, False, self.extra
+        )
+
+
+class HoledShape(Shape):
+    """A shape with holes besides the argument one, or tied to an ``event:`` name."""
+
+    __slots__ = ("after", "before", "event")
+
+    def __init__(
+        self, parts: list[str], kinds: list[int], event: str | None, proto: ToolCallDelta
+    ) -> None:
+        super().__init__(parts, proto)
+        at = kinds.index(ARGS)
+        self.before = tuple(zip(parts[1 : at + 1], kinds[:at], strict=True))
+        """(text after the hole, kind) of each hole before the argument hole, in order."""
+        self.after = tuple(
+            zip(reversed(parts[at + 1 : -1]), reversed(kinds[at + 1 :]), strict=True)
+        )
+        """(text before the hole, kind) of each hole after it, from the last."""
+        self.event = event
+        """The ``event:`` name the data must come with (None: the dialect ignores it)."""
+
+    def map(self, ev: SSEEvent) -> ToolCallDelta | None:
+        """The delta for ``ev`` if its data fits the shape, else None (not a decode)."""
+        data = ev.data
+        if not (data.startswith(self.head) and data.endswith(self.tail)):
+            return None
+        start = self.lh
+        end = len(data) - self.lt
+        if end < start or (self.event is not None and ev.event != self.event):
+            return None
+        for text, kind in self.before:
+            i = data.find(text, start, end)
+            if i < 0 or not _fits(kind, data[start:i]):
+                return None
+            start = i + len(text)
+        for text, kind in self.after:
+            i = data.rfind(text, start, end)
+            if i < 0 or not _fits(kind, data[i + len(text) : end]):
+                return None
+            end = i
+        return self._delta(ev.seq, data[start:end])
+
+
+def _fits(kind: int, hole: str) -> bool:
+    """A non-argument hole passes its check."""
+    if kind == DIGITS:
+        return _number(hole)
+    return _string_body(hole) is not None
+
+
+class ShapeMemo:
+    """One dialect's shape builder and its backoff (see the module docstring).
+
+    ``run`` maps an event through the dialect's full path (no memo) and returns its deltas;
+    ``args_key`` is the key of the argument string; ``fits`` says which of the dialect's
+    deltas a shape may stand for; ``event`` says whether the dialect reads the ``event:``
+    field."""
+
+    __slots__ = ("args_key", "built", "event", "fits", "level", "run", "skip")
+
+    def __init__(
+        self,
+        run: Callable[[SSEEvent], list[AnyDelta]],
+        args_key: str,
+        fits: Callable[[ToolCallDelta], bool],
+        event: bool,
+    ) -> None:
+        self.run = run
+        self.args_key = args_key
+        self.fits = fits
+        self.event = event
+        self.level = 0
+        """Shapes dropped (or not built) in a row without a hit."""
+        self.skip = 0
+        """Candidate events still to skip before the next try."""
+        self.built = 0
+        """Shapes built so far."""
+
+    def after(
+        self, ev: SSEEvent, delta: ToolCallDelta, obj: dict[str, Any], shape: Shape | None
+    ) -> Shape | None:
+        """The shape to keep after the full path mapped ``ev`` to the one delta ``delta``
+        (``shape``, the current one, missed it)."""
+        if shape is not None:
+            if shape.hits > shape.seen:
+                shape.seen = shape.hits
+                self.level = 0
+                return shape
+            self.level = 0 if shape.hits else self.level + 1
+            self.skip = (1 << self.level) - 1
+        if self.skip:
+            self.skip -= 1
+            return None
+        new = self.build(ev, delta, obj)
+        if new is None:
+            self.level += 1
+            self.skip = (1 << self.level) - 1
+        else:
+            self.built += 1
+        return new
+
+    def build(self, ev: SSEEvent, delta: ToolCallDelta, obj: dict[str, Any]) -> Shape | None:
+        """A proved shape for ``ev``, or None."""
+        a = delta.arguments
+        if type(a) is not str or delta.args_object or delta.final or delta.pos:
+            return None
+        if not self.fits(delta):
+            return None
+        data = ev.data
+        holes = [(_at(data, self.args_key, _STRING, a), ARGS)]
+        for key in IGNORED:
+            value = obj.get(key, OMITTED)
+            if type(value) is str:
+                holes.append((_at(data, key, _STRING, value), TEXT))
+            elif type(value) is int and value >= 0:
+                holes.append((_at(data, key, _NUMBER, value), DIGITS))
+            elif value is not OMITTED:
+                return None
+        if any(span is None for span, _ in holes):
+            return None
+        spans = sorted((span, kind) for span, kind in holes if span is not None)
+        parts, kinds, last = [], [], 0
+        for (start, end), kind in spans:
+            if start < last:
+                return None
+            parts.append(data[last:start])
+            kinds.append(kind)
+            last = end
+        parts.append(data[last:])
+        if not self._proved(ev, parts, kinds, delta):
+            return None
+        if len(kinds) == 1 and not self.event:
+            return Shape(parts, delta)
+        return HoledShape(parts, kinds, ev.event if self.event else None, delta)
+
+    def _proved(
+        self, ev: SSEEvent, parts: list[str], kinds: list[int], delta: ToolCallDelta
+    ) -> bool:
+        """The full path maps both sentinel substitutions as the shape would."""
+        for sentinel in _SENTINELS:
+            text = parts[0] + "".join(
+                sentinel[k] + p for k, p in zip(kinds, parts[1:], strict=True)
+            )
+            probe = SSEEvent(ev.seq, ev.kind, ev.event, text, ev.id, ev.retry, ev.start, ev.end)
+            got = self.run(probe)
+            if len(got) != 1 or not _same(got[0], delta, sentinel[ARGS]):
+                return False
+            try:
+                obj = _loads(text)
+            except _JSONDecodeError:
+                return False
+            if type(obj) is not dict:
+                return False
+            for key in IGNORED:
+                if key in obj:
+                    want = sentinel[TEXT] if type(obj[key]) is str else int(sentinel[DIGITS])
+                    if obj[key] != want or type(obj[key]) is not type(want):
+                        return False
+            if sum(1 for k in kinds if k != ARGS) != sum(1 for key in IGNORED if key in obj):
+                return False
+        return True
+
+
+def _at(data: str, key: str, pattern: str, value: Any) -> tuple[int, int] | None:
+    """The span of the one ``"key": value`` literal in ``data`` whose value is ``value``."""
+    found = None
+    for m in re.finditer('"' + re.escape(key) + '"' + pattern, data):
+        body = m.group(1)
+        got = int(body) if pattern is _NUMBER else _string_body(body)
+        if got == value and type(got) is type(value):
+            if found is not None:
+                return None
+            found = m.span(1)
+    return found
+
+
+def _same(got: AnyDelta, want: ToolCallDelta, arguments: str) -> bool:
+    """``got`` is ``want`` with ``arguments``, field by field."""
+    return (
+        type(got) is ToolCallDelta
+        and got.seq == want.seq
+        and got.pos == want.pos
+        and got.index == want.index
+        and type(got.index) is type(want.index)
+        and got.id == want.id
+        and got.name == want.name
+        and got.type == want.type
+        and got.arguments == arguments
+        and got.args_object is want.args_object
+        and got.final is want.final
+        and got.extra == want.extra
+    )

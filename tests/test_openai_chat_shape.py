@@ -1,0 +1,338 @@
+"""The shape memo (inspector.core.providers.openai_chat_shape): every delta it makes is the one
+the full path makes (every field), on the real recordings, the demo provider's captures, and
+generated streams whose fragments hit every edge of the split (escapes, raw control
+characters, lone surrogates, a lone backslash, the shape's own text inside a fragment,
+whitespace after colons, obfuscation padding), cut at random chunk boundaries; and it skips the
+decode on a uniform stream while a stream whose chunks all differ builds O(log n) shapes."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import all_real_fixtures
+
+from inspector.core.base.model import AnyDelta, SSEEvent, ToolCallDelta
+from inspector.core.base.provider import Dialect
+from inspector.core.calls.stream import StreamState
+from inspector.core.capture.reader import load
+from inspector.core.providers import openai_chat, openai_chat_shape
+from inspector.core.providers.openai_chat import PROVIDER as CHAT
+from inspector.core.providers.openai_chat import OpenAIChatDialect
+
+CORPUS = Path(__file__).resolve().parent / "clients" / "corpus"
+
+# -- comparing ------------------------------------------------------------------------------
+
+
+def fields(d: Any) -> tuple[Any, ...]:
+    """Every field of a delta."""
+    if type(d) is ToolCallDelta:
+        return ("tool", d.seq, d.pos, d.index, d.id, d.name, d.arguments, d.type,
+                d.args_object, d.final, d.extra)  # fmt: skip
+    return (d.kind, d.seq, d.value, d.raw)
+
+
+def chat(memo: bool) -> OpenAIChatDialect:
+    return OpenAIChatDialect(CHAT, memo=memo)
+
+
+def streamed(dialect: Dialect, body: bytes, rng: random.Random) -> list[tuple[Any, ...]]:
+    """The deltas of ``body`` fed through a StreamState in random pieces."""
+    state = StreamState(dialect)
+    at = 0
+    while at < len(body):
+        step = rng.choice((1, 2, 7, 40, 300, 5000))
+        state.feed(body[at : at + step])
+        at += step
+    state.end()
+    return [fields(d) for d in state.deltas]
+
+
+def mapped(dialect: Dialect, datas: list[str], event: str = "message") -> list[tuple[Any, ...]]:
+    """The deltas of events with these data strings, fed straight to the dialect."""
+    out: list[AnyDelta] = []
+    for seq, data in enumerate(datas):
+        dialect.feed(SSEEvent(seq, "event", event, data, None, None, 0, 0), out)
+    return [fields(d) for d in out]
+
+
+@pytest.fixture
+def hits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the deltas the memo made (one list cell)."""
+    count = [0]
+    real = openai_chat_shape.Shape._delta
+
+    def counted(self: openai_chat_shape.Shape, seq: int, m: str) -> ToolCallDelta | None:
+        got = real(self, seq, m)
+        count[0] += got is not None
+        return got
+
+    monkeypatch.setattr(openai_chat_shape.Shape, "_delta", counted)
+    return count
+
+
+@pytest.fixture
+def decodes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the chat dialect's whole-payload decodes (one list cell)."""
+    count = [0]
+    real = openai_chat._loads
+
+    def counted(data: str) -> Any:
+        count[0] += 1
+        return real(data)
+
+    monkeypatch.setattr(openai_chat, "_loads", counted)
+    return count
+
+
+# -- generated chat streams -----------------------------------------------------------------
+
+SAMPLE = (
+    '{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,'
+    '"delta":{"tool_calls":[{"index":0,"function":{"arguments":"x"}}]},"logprobs":null,'
+    '"finish_reason":null}]}'
+)
+TAIL = SAMPLE[SAMPLE.index('"x"') + 2 :]
+HEAD = SAMPLE[: SAMPLE.index('"x"') + 1]
+
+BODIES = [
+    # plain text, raw non-ASCII, characters isprintable() refuses but JSON allows
+    *("", "a", "abc def", "{", "}", ": ", "é", "ф", "😀", "\u2028", "\x7f", "\u200b", "\xa0"),
+    # escapes
+    *('\\"', "\\\\", "\\n", "\\u00e9", "\\ud83d\\ude00", "\\/", 'x\\"y\\\\z', '{\\"path\\": \\"'),
+    # not a string body: the whole chunk is not JSON, or the hole is elsewhere
+    *("\\", "a\\", "\\\\\\", '"', 'a"b', "\x01", "\n", "\t", "\\ud800", "\\ud83d", "\\x", "\\u12"),
+    *("\ud800", "\udfff", 'x","arguments":"y', 'x"}}]},"usage":{"a":1},"z":{"q":"'),
+    # the shape's own text inside a fragment
+    TAIL,
+    TAIL + HEAD,
+    json.dumps(TAIL)[1:-1],
+    "x" + TAIL[:-1],
+    HEAD[-20:],
+    '"' + TAIL,
+]
+PADS = ["", "a", "aZ09", "q" * 37, "é", "\\u00e9", '\\"', "\\\\", '"', "\\", "\x02", "\ud800"]
+
+
+def chunk(
+    index: Any,
+    body: str,
+    *,
+    ident: str = "c",
+    call_id: str | None = None,
+    name: str | None = None,
+    pad: str | None = None,
+    spaced: bool = False,
+    ascii_only: bool = True,
+) -> str:
+    """One chat chunk with one tool-call entry whose argument body (and padding) are raw text,
+    inserted as they are: the chunk need not be JSON."""
+    entry: dict[str, Any] = {"index": index}
+    if call_id is not None:
+        entry.update(id=call_id, type="function")
+    fn: dict[str, Any] = {} if name is None else {"name": name}
+    fn["arguments"] = "@ARG@"
+    entry["function"] = fn
+    obj: dict[str, Any] = {"id": ident, "object": "chat.completion.chunk", "created": 1,
+                           "model": "m é", "choices": [{"index": 0, "delta": {
+                               "tool_calls": [entry]}, "logprobs": None,
+                               "finish_reason": None}]}  # fmt: skip
+    if pad is not None:
+        obj["obfuscation"] = "@PAD@"
+    seps = (", ", ": ") if spaced else (",", ":")
+    text = json.dumps(obj, ensure_ascii=ascii_only, separators=seps)
+    return text.replace('"@ARG@"', f'"{body}"').replace('"@PAD@"', f'"{pad}"')
+
+
+def other(kind: str) -> str:
+    """A chunk that maps to something else than one tool call."""
+    delta: dict[str, Any] = {"content": "hi"} if kind == "text" else {}
+    reason = "tool_calls" if kind == "finish" else None
+    obj: dict[str, Any] = {"id": "c", "choices": [{"index": 0, "delta": delta,
+                                                   "finish_reason": reason}]}  # fmt: skip
+    if kind == "usage":
+        obj = {"id": "c", "choices": [], "usage": {"total_tokens": 3}}
+    return json.dumps(obj)
+
+
+def random_stream(rng: random.Random) -> list[str]:
+    """Data strings of one generated stream: calls in index order, each streamed in fragments
+    drawn from BODIES and plain words, with the odd identity change and foreign chunk."""
+    pad = rng.random() < 0.4
+    spaced = rng.random() < 0.2
+    ascii_only = rng.random() < 0.5
+    ident = "c"
+    datas: list[str] = []
+    for index in range(rng.randint(1, 3)):
+        datas.append(chunk(index, "", call_id=f"call_{index}", name="f", spaced=spaced))
+        for _ in range(rng.randint(0, 40)):
+            roll = rng.random()
+            body = rng.choice(BODIES) if roll < 0.3 else rng.choice(("ab", "c d", "{", "é", ""))
+            kw: dict[str, Any] = {"ident": ident, "spaced": spaced, "ascii_only": ascii_only}
+            if pad:
+                kw["pad"] = rng.choice(PADS) if rng.random() < 0.3 else "x" * rng.randint(0, 9)
+            if roll > 0.97:
+                kw["call_id"] = ""  # the empty-id continuation
+            elif roll > 0.95:
+                kw["name"] = ""
+            elif roll > 0.93:
+                ident = f"c{len(datas)}"
+                kw["ident"] = ident
+            elif roll > 0.91:
+                kw["spaced"] = not spaced
+            elif roll > 0.89:
+                datas.append(other(rng.choice(("text", "usage", "finish"))))
+            datas.append(chunk(index if roll > 0.005 else index + 1, body, **kw))
+    datas.append(other("finish"))
+    datas.append("[DONE]")
+    return datas
+
+
+def body_of(datas: list[str]) -> bytes:
+    return b"".join(b"data: " + d.encode("utf-8", "surrogatepass") + b"\n\n" for d in datas)
+
+
+# -- the tests ------------------------------------------------------------------------------
+
+
+def test_real_recordings_map_the_same_with_and_without_the_memo(hits: list[int]) -> None:
+    rng = random.Random(17)
+    seen = 0
+    for path in all_real_fixtures():
+        meta = json.loads(path.with_suffix(".meta.json").read_text())
+        if meta["dialect"] != "openai-chat":
+            continue
+        seen += 1
+        body = path.read_bytes()
+        assert streamed(chat(True), body, rng) == streamed(chat(False), body, rng), path.name
+    assert seen >= 5
+    assert hits[0] >= 20  # gpt-4o, deepseek, the gateway and qwen streams hit
+
+
+def test_demo_captures_map_the_same_with_and_without_the_memo(hits: list[int]) -> None:
+    rng = random.Random(3)
+    paths = sorted((CORPUS / "openai-chat").glob("*.jsonl"))
+    assert len(paths) >= 20
+    for path in paths:
+        for attempt in load(path).attempts:
+            body = b"".join(data for _, data in attempt.chunks)
+            assert streamed(chat(True), body, rng) == streamed(chat(False), body, rng), path.name
+    assert hits[0] >= 100
+
+
+def test_generated_streams_map_the_same_through_the_stream_state(hits: list[int]) -> None:
+    rng = random.Random(20261202)
+    for _ in range(150):
+        body = body_of(random_stream(rng))
+        assert streamed(chat(True), body, rng) == streamed(chat(False), body, rng)
+    assert hits[0] >= 1000
+
+
+def test_generated_streams_map_the_same_event_by_event(hits: list[int]) -> None:
+    """Straight to the dialect: lone surrogates and raw controls reach the memo as they are."""
+    rng = random.Random(5)
+    for _ in range(150):
+        datas = random_stream(rng)
+        assert mapped(chat(True), datas) == mapped(chat(False), datas)
+    assert hits[0] >= 1000
+
+
+def uniform(n: int, body: str = "ab", **kw: Any) -> list[str]:
+    return [chunk(0, "", call_id="call_0", name="f", **kw)] + [chunk(0, body, **kw)] * n
+
+
+@pytest.mark.parametrize("kw", [{}, {"pad": "x"}, {"spaced": True}, {"pad": "é", "spaced": True}])
+@pytest.mark.parametrize("body", BODIES + PADS)
+def test_every_edge_after_a_shape(kw: dict[str, Any], body: str, hits: list[int]) -> None:
+    """Each edge fragment (or padding) arrives when a proved shape is in place."""
+    datas = uniform(4, **kw)
+    if "pad" in kw:
+        datas += [chunk(0, "ab", pad=body, spaced=kw.get("spaced", False))]
+    datas += [chunk(0, body, **kw), chunk(0, "z", **kw)]
+    assert mapped(chat(True), datas) == mapped(chat(False), datas)
+    assert hits[0] >= 2  # the shape was in place when the edge arrived
+
+
+def test_a_uniform_stream_is_decoded_a_handful_of_times(decodes: list[int]) -> None:
+    datas = uniform(2000, '{\\"k\\": \\"é') + uniform(2000, "plain", pad="o") + ["[DONE]"]
+    want = mapped(chat(False), datas)
+    full = decodes[0]
+    decodes[0] = 0
+    assert mapped(chat(True), datas) == want
+    assert full == 4002
+    assert decodes[0] <= 20  # first chunks, the chunks before a shape, and the proofs
+
+
+def test_all_different_chunks_build_log_n_shapes(decodes: list[int]) -> None:
+    n = 4096
+    datas = [chunk(0, "ab", ident=f"chunk{i}") for i in range(n)]
+    dialect = chat(True)
+    assert mapped(dialect, datas) == mapped(chat(False), datas)
+    memo = dialect._memo
+    assert memo is not None
+    assert 5 <= memo.built <= 13  # log2(4096) + 1
+    assert decodes[0] <= 2 * n + 3 * 13  # each chunk twice (both dialects), proofs
+
+
+def test_a_shape_with_hits_survives_one_miss_and_resets_the_backoff(hits: list[int]) -> None:
+    datas = [*uniform(50), other("text"), chunk(0, "ab", ident="x"), *uniform(50)[1:]]
+    dialect = chat(True)
+    assert mapped(dialect, datas) == mapped(chat(False), datas)
+    assert hits[0] >= 95
+    assert dialect._memo is not None and dialect._memo.level == 0
+
+
+def test_no_shape_is_built_from_events_the_fast_path_does_not_cover() -> None:
+    datas = [chunk(1, "ab").replace('"index":0', '"index":1')] * 20  # choice 1: an extra
+    datas += [chunk(0, "@").replace('"@"', '{"a":1}')] * 20  # object arguments
+    dialect = chat(True)
+    assert mapped(dialect, datas) == mapped(chat(False), datas)
+    assert dialect._memo is not None and dialect._memo.built == 0
+
+
+Proof = Callable[[SSEEvent], list[AnyDelta]]
+
+
+def test_an_unproved_shape_is_never_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A proof that disagrees (here: the full path made to add a flag) leaves no shape."""
+    dialect = chat(True)
+    memo = dialect._memo
+    assert memo is not None
+    real: Proof = memo.run
+
+    def lying(ev: SSEEvent) -> list[AnyDelta]:
+        return [*real(ev), *real(ev)]
+
+    monkeypatch.setattr(memo, "run", lying)
+    datas = uniform(100)
+    assert mapped(dialect, datas) == mapped(chat(False), datas)
+    assert memo.built == 0 and dialect._shape is None
+
+
+def test_data_where_the_shape_text_overlaps_is_not_a_match(hits: list[int]) -> None:
+    """Data that starts with the text before the hole and ends with the text after it, but
+    is shorter than both (they share the quote): no hole at all, so the full path."""
+    text = chunk(0, "@")
+    at = text.index('"@"')
+    overlapping = text[: at + 1] + text[at + 3 :]
+    datas = [*uniform(6), overlapping, chunk(0, "ab")]
+    assert mapped(chat(True), datas) == mapped(chat(False), datas)
+    assert hits[0] >= 3
+
+
+def test_a_located_literal_that_is_not_the_argument_is_refused_by_the_proof(
+    hits: list[int],
+) -> None:
+    """The argument key spelled with an escape is not where the literal search looks; a decoy
+    ``"arguments"`` key with the same value is. Only the proof tells them apart."""
+    decoy = '{"arguments":"%s","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,'
+    decoy += '"function":{"argument\\u0073":"ab"}}]}}]}'
+    datas = [decoy % "ab"] * 6 + [decoy % "cd"] * 6
+    dialect = chat(True)
+    assert mapped(dialect, datas) == mapped(chat(False), datas)
+    assert dialect._memo is not None and dialect._memo.built == 0 and hits[0] == 0
