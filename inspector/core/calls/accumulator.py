@@ -6,7 +6,8 @@ Invariants:
 - Cost is O(total bytes): an accepted argument fragment is appended to the call's pieces; the
   joined buffer is built at most once per call and then cached until the next fragment.
   What a call keeps is compact (:mod:`inspector.core.calls.toolcall`).
-- Every fragment routed to a call is kept in ``call.fragments`` with ``call.accepted[i]``
+- Every fragment routed to a call is kept in ``call.fragments`` (no list while it is the only
+  one, :mod:`~inspector.core.calls.toolcall`) with ``call.accepted[i]``
   saying whether it was appended (False = dropped by the ``literal`` policy), so a view can
   show dropped fragments struck through in the lane they were meant for. Fragments with no
   lane at all go to ``Accumulator.unrouted``.
@@ -97,7 +98,11 @@ class Accumulator:
             call = self._by_index.get(d.index) if type(d.index) is int else None
             a = d.arguments
             if call is not None and call.open and type(a) is str:
-                call.fragments.append(d)
+                frags = call._frags  # ToolCall.keep, inline
+                if frags is not None:
+                    frags.append(d)
+                else:
+                    call._frags = [call._first, d]
                 if a:  # ToolCall.add_text, inline: this is the hot path
                     parts = call._parts
                     if parts is not None:
@@ -181,7 +186,7 @@ class Accumulator:
         return call
 
     def _append(self, call: ToolCall, d: ToolCallDelta) -> None:
-        call.fragments.append(d)
+        call.keep(d)
         self._arguments(call, d)
 
     def _arguments(self, call: ToolCall, d: ToolCallDelta) -> None:

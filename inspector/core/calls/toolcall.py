@@ -10,6 +10,13 @@ Invariants:
   read as the shared empty tuple. The dropped fragments are kept as their positions in
   ``fragments``, and ``accepted`` is a view over them (:class:`Accepted`), not a list of
   booleans.
+- A call of one fragment holds no list (most calls of a long session are one chunk each):
+  ``_first`` is the opener, ``_frags`` None until a second fragment arrives, then the list of
+  all of them (the opener first). ``fragments`` reads as that list either way (a fresh
+  one-item list for one fragment: equal to the list it used to be, never to be appended to).
+  The accumulator's hot path tests ``_frags is not None``, as cheap as the append it guards.
+- ``slot`` is the opener's wire index object itself when they are equal (the usual case): no
+  second int per call.
 - The argument text is held once: one accepted piece is kept as the joined text itself (no
   list); from the second on, the pieces are kept in a list and joined once when asked,
   cached until the next piece. ``parts`` reads the pieces either way (a one-tuple for one).
@@ -40,12 +47,13 @@ class ToolCall:
 
     __slots__ = (
         "__weakref__",
+        "_first",
+        "_frags",
         "_joined",
         "_parts",
         "_rare",
         "close_reason",
         "close_seq",
-        "fragments",
         "id",
         "index",
         "length",
@@ -56,17 +64,17 @@ class ToolCall:
     )
 
     def __init__(self, slot: int, first: ToolCallDelta) -> None:
-        self.slot = slot
+        index = first.index
+        self.slot: int = index if type(index) is int and index == slot else slot
         """Position of the call in the turn (lane order), from 0."""
-        self.index: Any = first.index
+        self.index: Any = index
         """The wire index as received on the opening fragment (OMITTED when missing)."""
         self.id: Any = first.id
         """The id as received: from the opening fragment, or the first later non-blank one."""
         self.name: Any = first.name
         """The name as received, established like ``id``."""
-        self.fragments: list[ToolCallDelta] = [first]
-        """Every fragment routed to this call, in arrival order (dropped ones included): the
-        opener is the first (its arguments are the caller's to take, :meth:`add_text`)."""
+        self._first = first
+        self._frags: list[ToolCallDelta] | None = None  # all of them, from the second on
         self._parts: list[str] | None = None  # the pieces, from the second piece on
         self._joined: str | None = ""  # the joined text (the only piece while _parts is None)
         self._rare: _Rare | None = None  # what few calls have, made at its first need
@@ -82,6 +90,20 @@ class ToolCall:
         """The stream ended (or was cut off by a length finish) before the call completed."""
 
     # -- reading -------------------------------------------------------------------------
+
+    @property
+    def fragments(self) -> list[ToolCallDelta]:
+        """Every fragment routed to this call, in arrival order (dropped ones included): the
+        opener is the first (its arguments are the caller's to take, :meth:`add_text`). Read
+        only: for a one-fragment call it is a fresh one-item list (see the module docstring)."""
+        frags = self._frags
+        return [self._first] if frags is None else frags
+
+    @property
+    def fragment_count(self) -> int:
+        """``len(fragments)``, without making the one-item list."""
+        frags = self._frags
+        return 1 if frags is None else len(frags)
 
     @property
     def arguments(self) -> str:
@@ -155,15 +177,23 @@ class ToolCall:
     def __repr__(self) -> str:
         return (
             f"ToolCall(slot={self.slot} index={self.index!r} id={self.id!r} name={self.name!r} "
-            f"args={self.arguments[:40]!r} fragments={len(self.fragments)})"
+            f"args={self.arguments[:40]!r} fragments={self.fragment_count})"
         )
 
     # -- changing (the accumulator and the text-call reader only) ------------------------
 
     def take(self, d: ToolCallDelta, text: str) -> None:
         """Append fragment ``d``, accepted, whose argument text is ``text`` (may be empty)."""
-        self.fragments.append(d)
+        self.keep(d)
         self.add_text(text)
+
+    def keep(self, d: ToolCallDelta) -> None:
+        """Append fragment ``d`` to ``fragments`` (its text and flags are the caller's)."""
+        frags = self._frags
+        if frags is not None:
+            frags.append(d)
+        else:
+            self._frags = [self._first, d]
 
     def add_text(self, text: str) -> None:
         """Append an accepted piece of argument text (nothing for an empty one)."""
@@ -182,8 +212,8 @@ class ToolCall:
 
     def refuse(self, d: ToolCallDelta) -> None:
         """Append fragment ``d``, dropped by the policy (kept to be shown struck through)."""
-        self._more().dropped.append(len(self.fragments))
-        self.fragments.append(d)
+        self._more().dropped.append(self.fragment_count)
+        self.keep(d)
 
     def changed_id(self, seq: int, new_id: Any) -> None:
         """A continuation at ``seq`` carried another non-blank id."""
@@ -237,7 +267,7 @@ class Accepted(Sequence[bool]):
         self._call = call
 
     def __len__(self) -> int:
-        return len(self._call.fragments)
+        return self._call.fragment_count
 
     @overload
     def __getitem__(self, index: int) -> bool: ...

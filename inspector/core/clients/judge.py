@@ -14,9 +14,11 @@ Invariants:
   on, or, when it only differs in what it hands over at the end, the last event; None when it
   agrees. The check is linear in the stream: only the calls a replica touched are re-checked.
 - Results are cached per stream state and settings; nothing here changes the analysis.
-- Memory: the inspector's calls are built once per attempt (one tuple, shared by every run,
-  result and view); a client's call equal to the inspector's is the inspector's object (an
-  agreeing client's ``calls`` is that tuple); a run is fed only the events it reads
+- Memory: the inspector's calls are built once per attempt (one :class:`.InspectorCalls`,
+  shared by every run, result and view: a reference per call, each :class:`HandedCall` made
+  when read); a client's call equal to the inspector's is held as the inspector's position
+  (:class:`.ClientCalls`; an agreeing client's ``calls`` is the inspector's sequence itself,
+  with no slot of its own); a run is fed only the events it reads
   (:meth:`~.base.ReplicaRun.relevant`) and dropped once finished; what a run holds while it
   reads is what its library holds, once (see each replica).
 """
@@ -33,18 +35,10 @@ import orjson
 
 from inspector.core.analysis.attempt import AttemptView
 from inspector.core.analysis.session import Analysis
-from inspector.core.base.model import plain
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import from_text
-from inspector.core.clients.base import (
-    ClientRaised,
-    Exchange,
-    HandedCall,
-    Partial,
-    Replica,
-    as_text,
-    pieces,
-)
+from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Partial, Replica, pieces
+from inspector.core.clients.handed import ClientCalls, InspectorCalls, handed
 from inspector.core.clients.openai_wire import forget as forget_dispatches
 
 REPLICA_BUG: Final = "ReplicaBug"
@@ -64,8 +58,8 @@ class ClientResult:
     applies: bool
     """False for a dialect the library does not speak: ``n/a``, never agreement."""
     calls: Sequence[HandedCall] = field(default_factory=list)
-    """What the client hands over: calls equal to the inspector's are the inspector's very
-    :class:`HandedCall` objects (the whole expected tuple when every call is), never a copy."""
+    """What the client hands over: calls equal to the inspector's are read from the
+    inspector's calls (the whole expected sequence when every call is), never a copy."""
     error: ClientRaised | None = None
     agrees: bool | None = None
     """None when it does not apply or the attempt is still streaming."""
@@ -91,28 +85,26 @@ class ClientResult:
 
 
 _EXPECTED: weakref.WeakKeyDictionary[
-    AttemptView, tuple[object, int, bool, tuple[HandedCall, ...]]
+    AttemptView, tuple[object, int, bool, Sequence[HandedCall]]
 ] = weakref.WeakKeyDictionary()
 
 
-def expected_calls(view: AttemptView) -> tuple[HandedCall, ...]:
+def expected_calls(view: AttemptView) -> Sequence[HandedCall]:
     """The inspector's assembly of ``view``: its non-orphan calls in lane order, those written
     in the text left out (every client hands them over as text, so none is expected).
 
     Built once per attempt (until its verdicts, its stream or its end change) and shared by
-    every replica's run and result and by every view: never mutated, hence a tuple."""
+    every replica's run and result and by every view: never mutated. An ended attempt's is an
+    :class:`.InspectorCalls` (its calls never change again); a streaming one's, a tuple of
+    the calls as they stand."""
     verdicts, state = view.verdicts, view.state
     key = (verdicts, len(state.events), state.ended)
     kept = _EXPECTED.get(view)
     if kept is not None and kept[0] is key[0] and kept[1:3] == key[1:]:
         return kept[3]
-    out = []
-    for v in verdicts:
-        if v.orphan or from_text(v.call):
-            continue
-        c = v.call
-        out.append(HandedCall(as_text(plain(c.id)), as_text(plain(c.name)), c.arguments))
-    calls = tuple(out)
+    kept_calls = [v.call for v in verdicts if not v.orphan and not from_text(v.call)]
+    calls: Sequence[HandedCall]
+    calls = InspectorCalls(kept_calls) if state.ended else tuple(map(handed, kept_calls))
     _EXPECTED[view] = (verdicts, len(state.events), state.ended, calls)
     return calls
 
@@ -271,37 +263,42 @@ def run_replica(
         result.diverges_at = None if failed else (broke if broke is not None else at)
         return result
     result.calls = shared(expected, result.calls)
-    result.agrees = not failed and same_calls(expected, result.calls)
+    result.agrees = not failed and (result.calls is expected or same_calls(expected, result.calls))
     if not result.agrees:
         result.diverges_at = broke if broke is not None else last
     return result
 
 
 def shared(expected: Sequence[HandedCall], got: Sequence[HandedCall]) -> Sequence[HandedCall]:
-    """``got`` holding the inspector's objects wherever it equals them: a call equal to the
+    """``got`` reading the inspector's calls wherever it equals them: a call equal to the
     inspector's at its position, or else to the inspector's call with its id (a merge shifts
-    positions), is that :class:`HandedCall`; a call that only shares its arguments shares
-    their string. ``expected`` itself when every call is the inspector's, in order: an
-    agreeing client holds no call of its own."""
-    out = list(got)
-    same = len(out) == len(expected)
-    by_id: dict[str | None, HandedCall] | None = None
-    for pos, have in enumerate(out):
-        want = expected[pos] if pos < len(expected) else None
-        if want is not None and _equal(want, have):
-            out[pos] = want
+    positions), is held as that position (:class:`.ClientCalls`); a call that only shares its
+    arguments shares their string. ``expected`` itself when every call is the inspector's,
+    in order: an agreeing client holds no call of its own."""
+    count = len(expected)
+    if len(got) == count and all(_equal(expected[pos], have) for pos, have in enumerate(got)):
+        return expected
+    out = ClientCalls(expected)
+    by_id: dict[str | None, int] | None = None
+    for pos, have in enumerate(got):
+        if pos < count and _equal(expected[pos], have):
+            out.inspectors(pos)
             continue
-        same = False
-        if by_id is None:
-            by_id = {call.id: call for call in reversed(expected)}  # the first with an id
-        for candidate in (want, by_id.get(have.id)):
-            if candidate is not None and _equal(candidate, have):
-                out[pos] = candidate
+        if by_id is None:  # the first call with each id
+            by_id = {expected[at].id: at for at in range(count - 1, -1, -1)}
+        for at in (pos, by_id.get(have.id)):
+            if at is None or at >= count:
+                continue
+            candidate = expected[at]
+            if _equal(candidate, have):
+                out.inspectors(at)
                 break
-            if candidate is not None and candidate.arguments == have.arguments:
-                out[pos] = HandedCall(have.id, have.name, candidate.arguments)
+            if candidate.arguments == have.arguments:
+                out.own(HandedCall(have.id, have.name, candidate.arguments))
                 break
-    return expected if same else out
+        else:
+            out.own(have)
+    return out
 
 
 def _equal(want: HandedCall, have: HandedCall) -> bool:

@@ -1,0 +1,133 @@
+"""The inspector's calls as clients are compared with them, and a client's calls beside them,
+held without one object per call (a session may hold 200,000 calls).
+
+Invariants:
+- :class:`InspectorCalls` reads an ended attempt's calls (never changed once it ended) and
+  makes each :class:`~.base.HandedCall` when it is read: it holds the calls, one reference
+  each, and the last call it made (a replica and the driver read one position several times
+  in a row). Its items are equal, field for field, to those a tuple built once would hold:
+  the id and name as an agent reads them (:func:`~.base.as_text`), the call's own
+  ``arguments`` string (never a copy).
+- :class:`ClientCalls` is a client's calls where most are the inspector's: per position,
+  the inspector's position it equals, or one of its own; one array slot a call.
+- Both are sequences of :class:`~.base.HandedCall` (len, int and slice index, iteration,
+  ``==`` any sequence of equal calls); nothing changes them once made.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterator, Sequence
+from typing import overload
+
+from inspector.core.base.model import plain
+from inspector.core.calls.toolcall import ToolCall
+from inspector.core.clients.base import HandedCall, as_text
+
+_NONE: tuple[int, HandedCall | None] = (-1, None)
+
+
+def handed(call: ToolCall) -> HandedCall:
+    """``call`` as the inspector expects a client to hand it over."""
+    return HandedCall(as_text(plain(call.id)), as_text(plain(call.name)), call.arguments)
+
+
+class _Calls(Sequence[HandedCall]):
+    """What both sequences share: slices, equality, no hash."""
+
+    __slots__ = ()
+
+    @overload
+    def __getitem__(self, index: int) -> HandedCall: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[HandedCall, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> HandedCall | tuple[HandedCall, ...]:
+        if isinstance(index, slice):
+            return tuple(self.at(i) for i in range(*index.indices(len(self))))
+        n = len(self)
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError("call index out of range")
+        return self.at(index)
+
+    def at(self, pos: int) -> HandedCall:
+        """The call at ``pos`` (``0 <= pos < len``)."""
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str | bytes):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({list(self)!r})"
+
+
+class InspectorCalls(_Calls):
+    """The inspector's calls of one ended attempt, each made when read (module docstring)."""
+
+    __slots__ = ("_calls", "_last")
+
+    def __init__(self, calls: Sequence[ToolCall]) -> None:
+        self._calls = tuple(calls)
+        self._last = _NONE  # (pos, the call made there): one slot, swapped whole
+
+    def __len__(self) -> int:
+        return len(self._calls)
+
+    def at(self, pos: int) -> HandedCall:
+        last = self._last
+        if last[0] == pos:
+            return last[1]  # type: ignore[return-value]
+        made = handed(self._calls[pos])
+        self._last = (pos, made)
+        return made
+
+    def __iter__(self) -> Iterator[HandedCall]:
+        return map(handed, self._calls)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, InspectorCalls) and other._calls == self._calls:
+            return True  # the same call objects (compared by identity, in C)
+        return super().__eq__(other)
+
+
+class ClientCalls(_Calls):
+    """A client's calls that mostly equal the inspector's (module docstring): ``_at[pos]`` is
+    the inspector's position (>= 0) or ``-1 - k`` for ``_own[k]``."""
+
+    __slots__ = ("_at", "_expected", "_own")
+
+    def __init__(self, expected: Sequence[HandedCall]) -> None:
+        self._expected = expected
+        self._at: array[int] = array("q")
+        self._own: list[HandedCall] = []
+
+    def inspectors(self, pos: int) -> None:
+        """Append the inspector's call at ``pos``."""
+        self._at.append(pos)
+
+    def own(self, call: HandedCall) -> None:
+        """Append a call of the client's own."""
+        self._at.append(-1 - len(self._own))
+        self._own.append(call)
+
+    def source(self, pos: int) -> int | None:
+        """The inspector's position the call at ``pos`` is, None for one of the client's."""
+        at = self._at[pos]
+        return at if at >= 0 else None
+
+    def __len__(self) -> int:
+        return len(self._at)
+
+    def at(self, pos: int) -> HandedCall:
+        at = self._at[pos]
+        return self._expected[at] if at >= 0 else self._own[-1 - at]
+
+    def __iter__(self) -> Iterator[HandedCall]:
+        return (self.at(pos) for pos in range(len(self._at)))
