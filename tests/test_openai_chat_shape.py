@@ -20,9 +20,11 @@ from inspector.core.base.model import AnyDelta, SSEEvent, ToolCallDelta
 from inspector.core.base.provider import Dialect
 from inspector.core.calls.stream import StreamState
 from inspector.core.capture.reader import load
-from inspector.core.providers import openai_chat, openai_chat_shape
+from inspector.core.providers import common, openai_chat, openai_chat_shape
 from inspector.core.providers.openai_chat import PROVIDER as CHAT
 from inspector.core.providers.openai_chat import OpenAIChatDialect
+from inspector.core.providers.responses import PROVIDER as RESPONSES
+from inspector.core.providers.responses import ResponsesDialect
 
 CORPUS = Path(__file__).resolve().parent / "clients" / "corpus"
 
@@ -53,10 +55,12 @@ def streamed(dialect: Dialect, body: bytes, rng: random.Random) -> list[tuple[An
     return [fields(d) for d in state.deltas]
 
 
-def mapped(dialect: Dialect, datas: list[str], event: str = "message") -> list[tuple[Any, ...]]:
-    """The deltas of events with these data strings, fed straight to the dialect."""
+def mapped(dialect: Dialect, datas: list[Any]) -> list[tuple[Any, ...]]:
+    """The deltas of events with these data strings (or (event name, data) pairs), fed
+    straight to the dialect."""
     out: list[AnyDelta] = []
-    for seq, data in enumerate(datas):
+    for seq, item in enumerate(datas):
+        event, data = item if type(item) is tuple else ("message", item)
         dialect.feed(SSEEvent(seq, "event", event, data, None, None, 0, 0), out)
     return [fields(d) for d in out]
 
@@ -65,14 +69,15 @@ def mapped(dialect: Dialect, datas: list[str], event: str = "message") -> list[t
 def hits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Counts the deltas the memo made (one list cell)."""
     count = [0]
-    real = openai_chat_shape.Shape._delta
+    for cls in (openai_chat_shape.Shape, openai_chat_shape.HoledShape):
+        real = cls.map
 
-    def counted(self: openai_chat_shape.Shape, seq: int, m: str) -> ToolCallDelta | None:
-        got = real(self, seq, m)
-        count[0] += got is not None
-        return got
+        def counted(self: Any, ev: SSEEvent, real: Any = real) -> ToolCallDelta | None:
+            got: ToolCallDelta | None = real(self, ev)
+            count[0] += got is not None
+            return got
 
-    monkeypatch.setattr(openai_chat_shape.Shape, "_delta", counted)
+        monkeypatch.setattr(cls, "map", counted)
     return count
 
 
@@ -193,8 +198,13 @@ def random_stream(rng: random.Random) -> list[str]:
     return datas
 
 
-def body_of(datas: list[str]) -> bytes:
-    return b"".join(b"data: " + d.encode("utf-8", "surrogatepass") + b"\n\n" for d in datas)
+def body_of(datas: list[Any]) -> bytes:
+    out = []
+    for item in datas:
+        event, data = item if type(item) is tuple else (None, item)
+        head = b"" if event is None else b"event: " + event.encode() + b"\n"
+        out.append(head + b"data: " + data.encode("utf-8", "surrogatepass") + b"\n\n")
+    return b"".join(out)
 
 
 # -- the tests ------------------------------------------------------------------------------
@@ -335,4 +345,135 @@ def test_a_located_literal_that_is_not_the_argument_is_refused_by_the_proof(
     datas = [decoy % "ab"] * 6 + [decoy % "cd"] * 6
     dialect = chat(True)
     assert mapped(dialect, datas) == mapped(chat(False), datas)
+    assert dialect._memo is not None and dialect._memo.built == 0 and hits[0] == 0
+
+
+# -- the Responses dialect ------------------------------------------------------------------
+
+ARGS_DELTA = "response.function_call_arguments.delta"
+NUMBERS = ["0", "7", "12", "012", "-3", "1e2", "3.0", '"3"', "123456789012345678", "9" * 19]
+NUMBERS += ["9" * 400]  # orjson: "number is infinity", the whole event undecodable
+
+
+def resp(memo: bool) -> ResponsesDialect:
+    return ResponsesDialect(RESPONSES, memo=memo)
+
+
+def args_event(
+    body: str, pad: str | None, number: str, *, item: str = "fc_1", keys: tuple[str, ...] = (),
+    spaced: bool = False, event: str = ARGS_DELTA,
+) -> tuple[str, str]:  # fmt: skip
+    """One arguments delta with raw argument body, padding and sequence number text, its keys
+    in the order given (default: OpenAI's)."""
+    full = {"type": ARGS_DELTA, "sequence_number": "@SEQ@", "item_id": item, "output_index": 0,
+            "delta": "@ARG@", "obfuscation": "@PAD@"}  # fmt: skip
+    obj = {k: full[k] for k in keys or full if k != "obfuscation" or pad is not None}
+    text = json.dumps(obj, separators=(", ", ": ") if spaced else (",", ":"))
+    text = text.replace('"@SEQ@"', number).replace('"@ARG@"', f'"{body}"')
+    return event, text.replace('"@PAD@"', f'"{pad}"')
+
+
+def added(item: str, index: int) -> tuple[str, str]:
+    call = {"id": item, "type": "function_call", "call_id": "call_" + item, "name": "f"}
+    obj = {"type": "response.output_item.added", "output_index": index, "item": call}
+    return "response.output_item.added", json.dumps(obj)
+
+
+def random_responses(rng: random.Random) -> list[tuple[str, str]]:
+    """One generated Responses stream: items added, then streamed in arguments deltas."""
+    keys = ["type", "sequence_number", "item_id", "output_index", "delta", "obfuscation"]
+    if rng.random() < 0.3:
+        rng.shuffle(keys)
+    spaced = rng.random() < 0.2
+    items: list[tuple[str, str]] = []
+    for n, item in enumerate(rng.sample(["fc_1", "fc_2", "fc_3"], rng.randint(1, 3))):
+        items.append(added(item, n))
+        for _ in range(rng.randint(0, 40)):
+            roll = rng.random()
+            body = rng.choice(BODIES) if roll < 0.3 else rng.choice(("ab", "c d", "{", "é"))
+            pad = rng.choice(PADS) if roll > 0.8 else "p" * rng.randint(0, 12)
+            number = rng.choice(NUMBERS) if roll > 0.9 else str(len(items))
+            use = tuple(keys)
+            if roll > 0.97:
+                use = tuple(k for k in keys if k != rng.choice(keys))  # one key missing
+            event = "message" if 0.95 < roll < 0.96 else ARGS_DELTA
+            items.append(args_event(body, pad, number, item=item, keys=use, spaced=spaced,
+                                    event=event))  # fmt: skip
+    items.append(("response.completed", '{"type":"response.completed","response":{}}'))
+    return items
+
+
+def test_real_and_demo_responses_streams_map_the_same(hits: list[int]) -> None:
+    rng = random.Random(11)
+    bodies = [p.read_bytes() for p in all_real_fixtures() if p.name.startswith("responses-")]
+    assert len(bodies) >= 2
+    paths = sorted((CORPUS / "openai-responses").glob("*.jsonl"))
+    assert len(paths) >= 10
+    for path in paths:
+        bodies += [b"".join(d for _, d in a.chunks) for a in load(path).attempts]
+    for body in bodies:
+        assert streamed(resp(True), body, rng) == streamed(resp(False), body, rng)
+    assert hits[0] >= 20
+
+
+def test_generated_responses_streams_map_the_same(hits: list[int]) -> None:
+    rng = random.Random(99)
+    for _ in range(120):
+        items = random_responses(rng)
+        assert mapped(resp(True), items) == mapped(resp(False), items)
+        body = body_of(items)
+        assert streamed(resp(True), body, rng) == streamed(resp(False), body, rng)
+    assert hits[0] >= 1000
+
+
+@pytest.mark.parametrize("spaced", [False, True])
+@pytest.mark.parametrize("hole", ["delta", "obfuscation", "sequence_number"])
+def test_every_responses_edge_after_a_shape(hole: str, spaced: bool, hits: list[int]) -> None:
+    edges = {"delta": BODIES, "obfuscation": PADS + BODIES, "sequence_number": NUMBERS}[hole]
+    for edge in edges:
+        items = [added("fc_1", 0)] + [args_event("ab", "pq", str(n), spaced=spaced)
+                                      for n in range(5)]  # fmt: skip
+        body, pad, number = {"delta": (edge, "x", "9"), "obfuscation": ("ab", edge, "9"),
+                             "sequence_number": ("ab", "x", edge)}[hole]  # fmt: skip
+        items += [args_event(body, pad, number, spaced=spaced), args_event("z", "", "5")]
+        before = hits[0]
+        assert mapped(resp(True), items) == mapped(resp(False), items), edge
+        assert hits[0] - before >= 2  # the shape was in place when the edge arrived
+
+
+def test_a_uniform_responses_stream_is_decoded_a_handful_of_times(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    count = [0]
+    real = common._loads
+
+    def counted(data: str) -> Any:
+        count[0] += 1
+        return real(data)
+
+    monkeypatch.setattr(common, "_loads", counted)
+    items = [added("fc_1", 0)]
+    items += [args_event('\\"é' * (n % 3), "o" * (n % 17), str(n)) for n in range(3000)]
+    assert mapped(resp(True), items) == mapped(resp(False), items)
+    assert count[0] <= 3001 + 20
+
+
+def test_a_responses_shape_needs_the_type_field_or_its_event_name(hits: list[int]) -> None:
+    """Without ``type`` the event name decides what the data is: a shape is tied to it."""
+    keys = ("sequence_number", "item_id", "output_index", "delta")
+    items = [added("fc_1", 0)] + [args_event("ab", None, str(n), keys=keys) for n in range(6)]
+    items += [args_event("cd", None, "7", keys=keys, event="response.output_text.delta")]
+    items += [args_event("ef", None, "8", keys=keys, event="message")]
+    assert mapped(resp(True), items) == mapped(resp(False), items)
+    assert hits[0] >= 3
+
+
+def test_a_responses_shape_never_outlives_what_the_dialect_learns(hits: list[int]) -> None:
+    """Deltas naming an item not added yet and no index: their index comes from the item
+    once it is added, so no shape stands for them."""
+    keys = ("type", "sequence_number", "item_id", "delta")
+    late = [args_event("ab", None, str(n), item="fc_9", keys=keys) for n in range(6)]
+    items = [*late, added("fc_9", 2), *late]
+    dialect = resp(True)
+    assert mapped(dialect, items) == mapped(resp(False), items)
     assert dialect._memo is not None and dialect._memo.built == 0 and hits[0] == 0

@@ -3,10 +3,15 @@ its requests (``/chat/completions``), continuations and error bodies.
 
 This is the hot path: most providers speak it and a stream can carry thousands of chunks.
 ``OpenAIChat.feed`` does one ``orjson.loads`` per event and otherwise only dict lookups and
-object construction. A tool-call entry with an integer (or absent) index, string (or absent) id
-and name, whose ``function`` is an object with string (or absent) ``arguments``, is mapped
-inline; anything odder goes through :mod:`inspector.core.providers.openai_chat_fields` (same
-result, plus a flag for each field of the wrong type). A delta holding only ``tool_calls``
+object construction; a chunk that differs from a proved one only in its argument text (and
+``obfuscation`` padding) is mapped by the shape memo without a decode
+(:mod:`inspector.core.providers.openai_chat_shape`: same deltas, field for field; one
+attribute check per event while no shape exists).
+
+A tool-call entry with an integer (or absent) index, string (or absent) id and name, whose
+``function`` is an object with string (or absent) ``arguments``, is mapped inline; anything
+odder goes through :mod:`inspector.core.providers.openai_chat_fields` (same result, plus a
+flag for each field of the wrong type). A delta holding only ``tool_calls``
 skips the role/reasoning/content/function_call lookups.
 
 Invariants:

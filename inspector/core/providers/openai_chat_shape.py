@@ -127,7 +127,16 @@ class Shape:
         end = len(data) - self.lt
         if end < self.lh:
             return None
-        return self._delta(ev.seq, data[self.lh : end])
+        m = data[self.lh : end]  # _delta(), inlined: the hot path
+        if '"' in m or "\\" in m or not m.isprintable():
+            try:
+                m = _loads('"' + m + '"')
+            except _JSONDecodeError:
+                return None
+        self.hits += 1
+        return ToolCallDelta(
+            ev.seq, 0, self.index, self.id, self.name, m, self.type, False, False, self.extra
+        )
 
     def _delta(self, seq: int, m: str) -> ToolCallDelta | None:
         """The delta with argument hole ``m``, or None when ``m`` is not a JSON string body."""

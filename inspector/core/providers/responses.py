@@ -14,6 +14,10 @@ Invariants:
   its calls arrive only through these final fragments.
 - ``custom_tool_call`` items (free-form input) map like function calls, with ``input`` as the
   arguments and the ``custom_tool_call_input.*`` events as the fragments.
+- An arguments delta that differs from a proved one only in its ``delta`` text,
+  ``obfuscation`` and ``sequence_number`` is mapped by the shape memo without a decode
+  (:mod:`inspector.core.providers.openai_chat_shape`), only for an integer ``output_index``
+  and a string item id: what the dialect learns later cannot change such a delta.
 - The stream ends with ``response.completed`` / ``.incomplete`` (FINISH, USAGE, DONE) or
   ``response.failed`` (ERROR, FINISH("failed"), DONE); there is no ``[DONE]``.
 - Known lifecycle events with no normalized meaning become META ``{"type": …}`` (the object is
@@ -34,7 +38,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from inspector.core.base.model import OMITTED, AnyDelta, Delta, DeltaKind, SSEEvent, ToolCallDelta
+from inspector.core.base.model import (
+    OMITTED,
+    AnyDelta,
+    Delta,
+    DeltaKind,
+    EventKind,
+    SSEEvent,
+    ToolCallDelta,
+)
 from inspector.core.base.provider import EXPLICIT, Provider, Turn, TurnResult, WireRequest
 from inspector.core.calls.wirefield import wrong_type
 from inspector.core.providers.common import (
@@ -52,6 +64,7 @@ from inspector.core.providers.common import (
     split_system,
     string_at,
 )
+from inspector.core.providers.openai_chat_shape import Shape, ShapeMemo
 
 CALL_ITEMS = frozenset({"function_call", "custom_tool_call"})
 """Output item types the client executes (and so the inspector accumulates)."""
@@ -83,6 +96,7 @@ LIFECYCLE_FAMILIES = (
 )
 """Prefixes of built-in (server-side) tool and audio events, also shown as META."""
 
+_EVENT = EventKind.EVENT
 _META = DeltaKind.META
 _UNKNOWN = DeltaKind.UNKNOWN
 _TEXT_EVENTS = frozenset({"response.output_text.delta"})
@@ -101,8 +115,11 @@ _ARG_DONES = {
 class ResponsesDialect(OwnDialect):
     """Maps Responses API ``response.*`` events to deltas."""
 
-    def __init__(self, provider: Provider) -> None:
+    def __init__(self, provider: Provider, memo: bool = True) -> None:
         super().__init__(provider)
+        self._shape: Shape | None = None
+        """The shape memo's current shape (:mod:`.openai_chat_shape`), for arguments deltas."""
+        self._memo = ShapeMemo(self._unmemoized, "delta", _by_index, True) if memo else None
         self._index_of: dict[str, Any] = {}
         """item id -> output_index, from ``output_item.added`` (for events lacking the index)."""
         self._extras: dict[tuple[str, bool], dict[str, Any]] = {}
@@ -132,8 +149,26 @@ class ResponsesDialect(OwnDialect):
             shared_extra = self._extras[key] = {"item_id": item_id}
         return self._index(index, item_id, shared_extra), shared_extra
 
+    def _unmemoized(self, ev: SSEEvent) -> list[AnyDelta]:
+        """The full path's deltas for ``ev`` (the shape memo's proofs)."""
+        memo, shape = self._memo, self._shape
+        self._memo = self._shape = None
+        out: list[AnyDelta] = []
+        try:
+            self.feed(ev, out)
+        finally:
+            self._memo, self._shape = memo, shape
+        return out
+
     def feed(self, ev: SSEEvent, out: list[AnyDelta]) -> None:
         """Append the deltas for one wire event, in wire order."""
+        shape = self._shape
+        if shape is not None and ev.kind == _EVENT:
+            got = shape.map(ev)
+            if got is not None:
+                out.append(got)
+                return
+        n0 = len(out)
         obj = decode_object(ev, out)
         if obj is None:
             return
@@ -146,7 +181,14 @@ class ResponsesDialect(OwnDialect):
         if t in _ARG_DELTAS:
             index, extra = self._ref(seq, obj, out)
             args = string_at(obj, "delta", seq, out)
-            out.append(ToolCallDelta(seq, 0, index, OMITTED, OMITTED, args, extra=extra))
+            one = ToolCallDelta(seq, 0, index, OMITTED, OMITTED, args, extra=extra)
+            out.append(one)
+            memo = self._memo
+            if memo is not None and len(out) == n0 + 1:
+                if shape is None and memo.skip:
+                    memo.skip -= 1
+                else:
+                    self._shape = memo.after(ev, one, obj, shape)
         elif t in _TEXT_EVENTS:
             text = string_at(obj, "delta", seq, out)
             if type(text) is str and text:
@@ -227,6 +269,18 @@ class ResponsesDialect(OwnDialect):
         out.append(ToolCallDelta(seq, 0, index, call_id, name, args, it, final=done, extra=extra))
         if done:
             out.append(Delta(seq, DeltaKind.CLOSE, index, obj))
+
+
+def _by_index(delta: ToolCallDelta) -> bool:
+    """A delta a shape may stand for: an integer ``output_index`` on the wire and a string
+    item id (so its extra is the one shared dict, whatever the dialect learns later)."""
+    extra = delta.extra
+    return (
+        type(delta.index) is int
+        and extra is not None
+        and type(extra.get("item_id")) is str
+        and "index_from_item_id" not in extra
+    )
 
 
 def error_event_message(obj: dict[str, Any]) -> str:
