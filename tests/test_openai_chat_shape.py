@@ -313,12 +313,12 @@ def test_an_unproved_shape_is_never_kept(monkeypatch: pytest.MonkeyPatch) -> Non
     dialect = chat(True)
     memo = dialect._memo
     assert memo is not None
-    real: Proof = memo.run
+    real: Proof = dialect._unmemoized
 
     def lying(ev: SSEEvent) -> list[AnyDelta]:
         return [*real(ev), *real(ev)]
 
-    monkeypatch.setattr(memo, "run", lying)
+    monkeypatch.setattr(dialect, "_unmemoized", lying)
     datas = uniform(100)
     assert mapped(dialect, datas) == mapped(chat(False), datas)
     assert memo.built == 0 and dialect._shape is None

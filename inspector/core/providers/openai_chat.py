@@ -106,7 +106,7 @@ class OpenAIChatDialect(OwnDialect):
         self._shape: Shape | None = None
         """The shape memo's current shape (:mod:`.openai_chat_shape`): None most of the time
         in a stream whose chunks all differ."""
-        self._memo = ShapeMemo(self._unmemoized, "arguments", _plain, False) if memo else None
+        self._memo = ShapeMemo("arguments", _plain, False) if memo else None
 
     def _unmemoized(self, ev: SSEEvent) -> list[AnyDelta]:
         """The full path's deltas for ``ev`` (the shape memo's proofs)."""
@@ -274,7 +274,7 @@ class OpenAIChatDialect(OwnDialect):
                 if shape is None and memo.skip:
                     memo.skip -= 1
                 else:
-                    self._shape = memo.after(ev, one, obj, shape)
+                    self._shape = memo.after(ev, one, obj, shape, self._unmemoized)
 
 
 def _plain(delta: ToolCallDelta) -> bool:

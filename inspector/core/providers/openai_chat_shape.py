@@ -57,6 +57,9 @@ IGNORED = ("obfuscation", "sequence_number")
 """Top-level keys neither dialect reads: their values may differ between an event and its
 shape (OpenAI pads each chunk with a random ``obfuscation``; Responses numbers each event)."""
 
+Run = Callable[[SSEEvent], list[AnyDelta]]
+"""A dialect's full path (no memo): an event -> its deltas."""
+
 ARGS, TEXT, DIGITS = 0, 1, 2
 """Hole kinds: the argument string's body, another string's body, a non-negative integer."""
 
@@ -202,21 +205,14 @@ def _fits(kind: int, hole: str) -> bool:
 class ShapeMemo:
     """One dialect's shape builder and its backoff (see the module docstring).
 
-    ``run`` maps an event through the dialect's full path (no memo) and returns its deltas;
     ``args_key`` is the key of the argument string; ``fits`` says which of the dialect's
     deltas a shape may stand for; ``event`` says whether the dialect reads the ``event:``
-    field."""
+    field. ``run``, passed to each build (the memo holds no reference to its dialect), maps an
+    event through the dialect's full path (no memo) and returns its deltas."""
 
-    __slots__ = ("args_key", "built", "event", "fits", "level", "run", "skip")
+    __slots__ = ("args_key", "built", "event", "fits", "level", "skip")
 
-    def __init__(
-        self,
-        run: Callable[[SSEEvent], list[AnyDelta]],
-        args_key: str,
-        fits: Callable[[ToolCallDelta], bool],
-        event: bool,
-    ) -> None:
-        self.run = run
+    def __init__(self, args_key: str, fits: Callable[[ToolCallDelta], bool], event: bool) -> None:
         self.args_key = args_key
         self.fits = fits
         self.event = event
@@ -228,7 +224,7 @@ class ShapeMemo:
         """Shapes built so far."""
 
     def after(
-        self, ev: SSEEvent, delta: ToolCallDelta, obj: dict[str, Any], shape: Shape | None
+        self, ev: SSEEvent, delta: ToolCallDelta, obj: dict[str, Any], shape: Shape | None, run: Run
     ) -> Shape | None:
         """The shape to keep after the full path mapped ``ev`` to the one delta ``delta``
         (``shape``, the current one, missed it)."""
@@ -242,7 +238,7 @@ class ShapeMemo:
         if self.skip:
             self.skip -= 1
             return None
-        new = self.build(ev, delta, obj)
+        new = self.build(ev, delta, obj, run)
         if new is None:
             self.level += 1
             self.skip = (1 << self.level) - 1
@@ -250,7 +246,9 @@ class ShapeMemo:
             self.built += 1
         return new
 
-    def build(self, ev: SSEEvent, delta: ToolCallDelta, obj: dict[str, Any]) -> Shape | None:
+    def build(
+        self, ev: SSEEvent, delta: ToolCallDelta, obj: dict[str, Any], run: Run
+    ) -> Shape | None:
         """A proved shape for ``ev``, or None."""
         a = delta.arguments
         if type(a) is not str or delta.args_object or delta.final or delta.pos:
@@ -278,38 +276,37 @@ class ShapeMemo:
             kinds.append(kind)
             last = end
         parts.append(data[last:])
-        if not self._proved(ev, parts, kinds, delta):
+        if not _proved(ev, parts, kinds, delta, run):
             return None
         if len(kinds) == 1 and not self.event:
             return Shape(parts, delta)
         return HoledShape(parts, kinds, ev.event if self.event else None, delta)
 
-    def _proved(
-        self, ev: SSEEvent, parts: list[str], kinds: list[int], delta: ToolCallDelta
-    ) -> bool:
-        """The full path maps both sentinel substitutions as the shape would."""
-        for sentinel in _SENTINELS:
-            text = parts[0] + "".join(
-                sentinel[k] + p for k, p in zip(kinds, parts[1:], strict=True)
-            )
-            probe = SSEEvent(ev.seq, ev.kind, ev.event, text, ev.id, ev.retry, ev.start, ev.end)
-            got = self.run(probe)
-            if len(got) != 1 or not _same(got[0], delta, sentinel[ARGS]):
-                return False
-            try:
-                obj = _loads(text)
-            except _JSONDecodeError:
-                return False
-            if type(obj) is not dict:
-                return False
-            for key in IGNORED:
-                if key in obj:
-                    want = sentinel[TEXT] if type(obj[key]) is str else int(sentinel[DIGITS])
-                    if obj[key] != want or type(obj[key]) is not type(want):
-                        return False
-            if sum(1 for k in kinds if k != ARGS) != sum(1 for key in IGNORED if key in obj):
-                return False
-        return True
+
+def _proved(
+    ev: SSEEvent, parts: list[str], kinds: list[int], delta: ToolCallDelta, run: Run
+) -> bool:
+    """The full path maps both sentinel substitutions as the shape would."""
+    for sentinel in _SENTINELS:
+        text = parts[0] + "".join(sentinel[k] + p for k, p in zip(kinds, parts[1:], strict=True))
+        probe = SSEEvent(ev.seq, ev.kind, ev.event, text, ev.id, ev.retry, ev.start, ev.end)
+        got = run(probe)
+        if len(got) != 1 or not _same(got[0], delta, sentinel[ARGS]):
+            return False
+        try:
+            obj = _loads(text)
+        except _JSONDecodeError:
+            return False
+        if type(obj) is not dict:
+            return False
+        for key in IGNORED:
+            if key in obj:
+                want = sentinel[TEXT] if type(obj[key]) is str else int(sentinel[DIGITS])
+                if obj[key] != want or type(obj[key]) is not type(want):
+                    return False
+        if sum(1 for k in kinds if k != ARGS) != sum(1 for key in IGNORED if key in obj):
+            return False
+    return True
 
 
 def _at(data: str, key: str, pattern: str, value: Any) -> tuple[int, int] | None:
