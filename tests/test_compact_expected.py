@@ -10,6 +10,7 @@ from typing import Any
 
 from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.capture.reader import load_bytes
+from inspector.core.clients.ai_sdk_tracker import Tracker
 from inspector.core.clients.base import HandedCall
 from inspector.core.clients.handed import ClientCalls, InspectorCalls
 from inspector.core.clients.judge import exchange_of, expected_calls, run_replica, shared
@@ -92,3 +93,19 @@ def test_shared_keeps_the_inspectors_arguments_for_a_renamed_call() -> None:
     assert isinstance(out, ClientCalls) and out.source(0) is None and out.source(1) == 1
     assert out[0] == got[0] and out[0].arguments is expected[0].arguments
     assert shared(expected, list(expected)) is expected
+
+
+def test_the_ai_sdk_tracker_holds_forwarded_indexes_as_bytes() -> None:
+    tracker = Tracker([], set())
+    for i in range(500):
+        fn = {"name": "f", "arguments": "{}"}
+        tracker.delta({"index": float(i), "id": f"c{i}", "function": fn})  # as JSON.parse reads
+    forwarded = tracker.forwarded
+    assert len(tracker.tracked) == 500 and not forwarded.others and len(forwarded.flags) == 500
+    assert 3.0 in forwarded and 3 in forwarded and True in forwarded  # as a set: by value
+    assert 500 not in forwarded and 2.5 not in forwarded and "3" not in forwarded
+    forwarded.add(-1.0)
+    forwarded.add(float(1 << 40))
+    forwarded.add(float("nan"))
+    assert -1 in forwarded and (1 << 40) in forwarded and len(forwarded.others) == 3
+    assert len(forwarded.flags) == 500

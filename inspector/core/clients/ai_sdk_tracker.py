@@ -167,6 +167,48 @@ def _add(table: dict[Any, Tracked | list[Tracked]], key: Any, call: Tracked, onc
         held.append(call)
 
 
+_FLAGS: Final = 1 << 20
+"""Whole-number indexes below this are held as one byte each in :class:`_Indexes`."""
+
+
+class _Indexes:
+    """A set of wire indexes (``in``, ``add``): an index equal to a whole number from 0 below
+    :data:`_FLAGS` is a byte of ``flags`` (a long stream's indexes are 0, 1, 2 …: a set of
+    them held ~100 bytes each), any other value is in ``others``. Membership is the set's:
+    numbers compare by value (``1 == 1.0 == True``), and only numbers equal whole numbers."""
+
+    __slots__ = ("flags", "others")
+
+    def __init__(self) -> None:
+        self.flags = bytearray()
+        self.others: set[Any] = set()
+
+    def __contains__(self, value: Any) -> bool:
+        at = _flag(value)
+        if at < 0:
+            return value in self.others
+        return at < len(self.flags) and self.flags[at] == 1
+
+    def add(self, value: Any) -> None:
+        at = _flag(value)
+        if at < 0:
+            self.others.add(value)
+            return
+        flags = self.flags
+        if at >= len(flags):
+            flags.extend(bytes(at + 1 - len(flags)))
+        flags[at] = 1
+
+
+def _flag(value: Any) -> int:
+    """``value``'s place in :attr:`_Indexes.flags`, -1 when it has none."""
+    if isinstance(value, int | float) and 0 <= value < _FLAGS:
+        whole = int(value)
+        if whole == value:
+            return whole
+    return -1
+
+
 def _structured_start(text: Any) -> bool:
     """``startsWithStructuredValue``: the text's first non-space character opens ``{`` or
     ``[``."""
@@ -188,7 +230,7 @@ class Tracker:
         self.names: dict[str, str] = {}
         self.suffix: dict[str, int] = {}
         self.pending: dict[Any, dict[str, Any]] = {}
-        self.forwarded: set[Any] = set()
+        self.forwarded = _Indexes()
 
     # -- the provider's buffering ------------------------------------------------------------
 
