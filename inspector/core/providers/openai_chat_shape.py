@@ -35,9 +35,10 @@ fragment decoded on its own is decoded by the same string parser as in the whole
 
 Churn costs nothing measurable: a shape is built only after the full path mapped an event to
 one such delta; a shape that missed is kept once if it hit since its last miss, else dropped.
-Dropping a shape that never hit (or failing to build one) doubles the number of candidate
-events skipped before the next try; a shape with hits resets it. A stream whose every chunk
-differs builds O(log n) shapes.
+Dropping a shape that never hit (or failing to build one) skips candidate events before the
+next try, 0, 0, 1, 3, 7 … after 1, 2, 3, 4, 5 … such failures in a row; a shape with hits
+resets the count. A stream whose every chunk differs builds about log2(n) shapes; a call's
+first chunk (its id and name) gives a shape that rarely hits and costs no skip.
 """
 
 from __future__ import annotations
@@ -233,18 +234,22 @@ class ShapeMemo:
                 shape.seen = shape.hits
                 self.level = 0
                 return shape
-            self.level = 0 if shape.hits else self.level + 1
-            self.skip = (1 << self.level) - 1
+            self._backoff(0 if shape.hits else self.level + 1)
         if self.skip:
             self.skip -= 1
             return None
         new = self.build(ev, delta, obj, run)
         if new is None:
-            self.level += 1
-            self.skip = (1 << self.level) - 1
+            self._backoff(self.level + 1)
         else:
             self.built += 1
         return new
+
+    def _backoff(self, level: int) -> None:
+        """After ``level`` failures in a row, skip 0, 0, 1, 3, 7 … candidates: the first shape
+        of a call (the chunk with its id and name) rarely hits, and costs no skip."""
+        self.level = level
+        self.skip = (1 << (level - 1)) - 1 if level else 0
 
     def build(
         self, ev: SSEEvent, delta: ToolCallDelta, obj: dict[str, Any], run: Run
