@@ -5,8 +5,8 @@ This is the hot path: most providers speak it and a stream can carry thousands o
 ``OpenAIChat.feed`` does one ``orjson.loads`` per event and otherwise only dict lookups and
 object construction; a chunk that differs from a proved one only in its argument text (and
 ``obfuscation`` padding) is mapped by the shape memo without a decode
-(:mod:`inspector.core.providers.openai_chat_shape`: same deltas, field for field; one
-attribute check per event while no shape exists).
+(:mod:`inspector.core.providers.openai_chat_shape`: same deltas, field for field; while no
+shape exists it costs an attribute check and a length check per event).
 
 A tool-call entry with an integer (or absent) index, string (or absent) id and name, whose
 ``function`` is an object with string (or absent) ``arguments``, is mapped inline; anything
