@@ -4,6 +4,9 @@ all at once (:func:`load`) or a slice of records at a time (:class:`CaptureReade
 The format is described in :mod:`inspector.core.capture.format`; the records and what each
 must hold in :mod:`inspector.core.capture.records`. A raw SSE body (what ``curl -N`` saves) is
 read as a one-attempt capture with a single untimed chunk, so every consumer sees one shape.
+A file at the current version is read a batch of lines at a time
+(:mod:`inspector.core.capture.lines`); a migrated one record by record, through the
+converters' record stream: both give the same Capture.
 
 Invariants:
 - Reading is strict in the middle, lenient at the end: a corrupt line before the last one is
@@ -24,19 +27,10 @@ import orjson
 
 from inspector.core.capture import compat
 from inspector.core.capture.format import FORMAT, CaptureError
+from inspector.core.capture.lines import Cursor, Lines, unreadable
 from inspector.core.capture.records import Attempt, Capture, CaptureBuilder
 
 _BOM: Final = b"\xef\xbb\xbf"
-
-
-class _Cursor:
-    """Where the record reader is: lets errors raised after migration name their line."""
-
-    __slots__ = ("line", "offset")
-
-    def __init__(self, line: int, offset: int) -> None:
-        self.line = line
-        self.offset = offset
 
 
 def read_file(path: str | os.PathLike[str]) -> bytes:
@@ -92,8 +86,8 @@ class CaptureReader:
         """Every record has been read."""
         self._name = name
         self._records: Iterator[dict[str, Any]] = iter(())
-        self._data: bytes | None = None  # the file, while its lines are read by _read_lines
-        self._cursor = _Cursor(1, 0)
+        self._lines: Lines | None = None  # the file's lines, while they are read
+        self._cursor = Cursor(1, 0)
         self._builder: CaptureBuilder | None = None
         if not data:
             raise CaptureError("empty file", path=name)
@@ -104,18 +98,18 @@ class CaptureReader:
             return
         header, lineno, pos, end = found
         warnings: list[str] = []
-        self._cursor = _Cursor(lineno, pos)
+        self._cursor = Cursor(lineno, pos)
         lines = _lines(data, end + 1, lineno + 1, self._cursor, warnings)
         try:
             header, self._records = compat.migrate(header, lines)
         except CaptureError as exc:
             raise exc.located(name, lineno, pos) from None
-        # The file is at the current version: its lines are read by the loop in _read_lines
-        # (the same records, fewer steps per line); a migrated file goes through the
+        # The file is at the current version: its lines are read a batch at a time by
+        # Lines (the same records, fewer steps per line); a migrated file goes through the
         # converters' record stream.
         if self._records is lines:
-            self._data, self._records = data, iter(())
-        self._next = (end + 1, lineno + 1)  # the next line to read: offset and number
+            self._lines = Lines(data, end + 1, lineno + 1, self._cursor)
+            self._records = iter(())
         warnings.extend(_meta_warnings(header, lineno))
         self._builder = CaptureBuilder(Capture(None, "capture", header, [], warnings))
         self.capture = self._builder.capture
@@ -133,8 +127,9 @@ class CaptureReader:
             return 0
         n = 0
         try:
-            if self._data is not None:
-                n = self._read_lines(self._data, builder, records)
+            if self._lines is not None:
+                n = self._lines.read(builder, records)
+                self.done = self._lines.done
             else:
                 for record in self._records:
                     builder.add(record, cursor.line)
@@ -146,62 +141,11 @@ class CaptureReader:
         except CaptureError as exc:
             raise exc.located(self._name, cursor.line, cursor.offset) from None
         if self.done:  # the file's bytes are no longer needed: let them go
-            self._data, self._records = None, iter(())
+            self._lines, self._records = None, iter(())
         if n or self.done:
             attempts = builder.attempts
             if len(attempts) != len(self.capture.attempts):
                 self.capture.attempts = [attempts[k] for k in sorted(attempts)]
-        return n
-
-    def _read_lines(self, data: bytes, builder: CaptureBuilder, records: int) -> int:
-        """:meth:`read` on the file's own lines: a chunk record in the shape the writer writes
-        (``type``, ``attempt`` of a known attempt, a float ``t`` and ``text``, nothing else) is
-        appended to its attempt here; any other record goes through ``builder.add``, which
-        takes every record the same way, so the capture is the same either way."""
-        cursor, attempts, loads = self._cursor, builder.attempts, orjson.loads
-        size, find = len(data), data.find
-        pos, lineno = self._next
-        current, chunks = 0, None  # the attempt the last chunk went to, and its chunks
-        n = 0
-        while n < records:
-            if pos >= size:
-                self.done = True
-                break
-            nl = find(b"\n", pos)
-            end = size if nl < 0 else nl
-            try:
-                record = loads(data[pos:end])
-            except orjson.JSONDecodeError as exc:
-                cursor.line, cursor.offset = lineno, pos
-                warnings = builder.capture.warnings
-                if not _unreadable(data[pos:end], nl < 0, exc, lineno, pos, warnings):
-                    self.done = True
-                    break
-                pos, lineno = end + 1, lineno + 1
-                continue
-            if type(record) is dict and len(record) == 4:
-                number, t, text = record.get("attempt"), record.get("t"), record.get("text")
-                if (
-                    type(number) is int
-                    and type(t) is float
-                    and type(text) is str
-                    and record.get("type") == "chunk"
-                ):
-                    if number != current:
-                        found = attempts.get(number)
-                        chunks = None if found is None else found.chunks
-                        current = number if found is not None else 0
-                    if chunks is not None:
-                        chunks.append((t, text.encode()))
-                        pos, lineno, n = end + 1, lineno + 1, n + 1
-                        continue
-            cursor.line, cursor.offset = lineno, pos
-            if not isinstance(record, dict):
-                raise CaptureError("record is not a JSON object", line=lineno, offset=pos)
-            builder.add(record, lineno)
-            pos, lineno, n = end + 1, lineno + 1, n + 1
-        cursor.line, cursor.offset = lineno, pos
-        self._next = (pos, lineno)
         return n
 
     def read_all(self) -> Capture:
@@ -277,7 +221,7 @@ def _raw(data: bytes, name: str) -> Capture:
 
 
 def _lines(
-    data: bytes, pos: int, lineno: int, cursor: _Cursor, warnings: list[str]
+    data: bytes, pos: int, lineno: int, cursor: Cursor, warnings: list[str]
 ) -> Iterator[dict[str, Any]]:
     """The records after the header, parsed; a cut-off last line ends them with a warning."""
     size = len(data)
@@ -289,30 +233,10 @@ def _lines(
         try:
             record = orjson.loads(line)
         except orjson.JSONDecodeError as exc:
-            if not _unreadable(line, nl < 0, exc, lineno, pos, warnings):
+            if not unreadable(line, nl < 0, exc, lineno, pos, warnings):
                 return
         else:
             if not isinstance(record, dict):
                 raise CaptureError("record is not a JSON object", line=lineno, offset=pos)
             yield record
         pos, lineno = end + 1, lineno + 1
-
-
-def _unreadable(
-    line: bytes,
-    last: bool,
-    exc: orjson.JSONDecodeError,
-    lineno: int,
-    pos: int,
-    warnings: list[str],
-) -> bool:
-    """A line that is no JSON: True for a blank one (skipped, reading goes on), False for a
-    cut-off last line (warned about: reading ends there); CaptureError for any other."""
-    if not line.strip():
-        return True
-    if last:
-        warnings.append(f"line {lineno} is cut off (the capture was interrupted); ignored")
-        return False
-    raise CaptureError(
-        f"corrupt record (not valid JSON at column {exc.colno})", line=lineno, offset=pos
-    ) from None

@@ -6,7 +6,8 @@ Invariants:
 - Plan times are non-decreasing; ``len(plan) == len(plan.pairs) == len(plan.times)``.
 - A timed plan holds the capture's own ``(t, data)`` tuples (an event step has ``(t, b"")``)
   and its times as an array of floats: a million steps cost a few list copies, not a million
-  objects.
+  objects. Chunks in recorded order (nearly always) get their times from C-level passes
+  (``base + t``, raised to the clock); any other order the running maximum: the same times.
 - An untimed plan (a raw body) holds each body once, with an array of its steps' end offsets:
   step k of a body is ``body[ends[k-1]:ends[k]]`` (``ends[-1] == len(body)``), so the pieces
   join to the body byte for byte; step i's time is ``i * interval``. Its ``pairs`` and
@@ -24,7 +25,8 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, repeat
+from operator import add, itemgetter
 from typing import overload
 
 from inspector.core.analysis.rounds import ToolEvent
@@ -228,10 +230,21 @@ class Plan(Sequence[Step]):
         """:meth:`add_attempt` for chunks only, without a Python loop per step; more chunks of
         the last attempt continue its run (a file read a slice at a time)."""
         pairs, times = self._timed()
-        base = self._open(number)
-        first = len(times)
-        times.extend(accumulate([base + t for t, _ in chunks], max, initial=self.clock))
-        del times[first]  # the initial clock
+        base, clock = self._open(number), self.clock
+        recorded = list(map(itemgetter(0), chunks))
+        total = sum(recorded)  # NaN if any time is NaN or infinite times of both signs
+        if total - total == 0.0 and recorded == sorted(recorded):
+            # In arrival order, as recorded times nearly always are (and no NaN among them):
+            # each step's time is base + t, raised to the clock where it falls below it.
+            moved = array("d", map(add, repeat(base), recorded) if base else recorded)
+            low = bisect_left(moved, clock)
+            if low:
+                moved[:low] = array("d", [clock]) * low
+            times += moved
+        else:
+            first = len(times)
+            times.extend(accumulate([base + t for t in recorded], max, initial=clock))
+            del times[first]  # the initial clock
         pairs += chunks
 
     def add_body(
