@@ -43,11 +43,14 @@ class ToolDeltas:
         self.deltas = 0
         self.count = 0
 
-    def update(self, state: StreamState) -> int:
-        """The tool-call deltas in ``state`` now."""
+    def update(self, state: StreamState, scanned: tuple[int, int] = (-1, 0)) -> int:
+        """The tool-call deltas in ``state`` now; ``scanned`` is (deltas, tool-call deltas among
+        them) as a wire scan of ``state`` counted them, taken when it covers every delta."""
         deltas = state.deltas
         n = len(deltas)
-        if n != self.deltas:
+        if scanned[0] == n:
+            self.deltas, self.count = scanned
+        elif n != self.deltas:
             self.count += list(map(type, deltas.stored(self.deltas))).count(ToolCallDelta)
             self.deltas = n
         return self.count

@@ -1,17 +1,20 @@
-"""Quirks one non-tool delta shows on its own, whatever came before it.
+"""Quirks non-tool deltas show: on its own (:func:`delta_quirks`), or with the few before it
+(tags in the text, :class:`TextTags`; fields of the wrong type, :class:`WrongFields`).
 
-Invariants: pure functions of the delta; the wire scan
-(:class:`~inspector.core.verdicts.quirkscan.WireScan`) calls :func:`delta_quirks` once per
-delta it reads.
+Invariants: :func:`delta_quirks` is a pure function of the delta; the wire scan
+(:class:`~inspector.core.verdicts.quirkscan.WireScan`) calls it once per delta it reads, and
+feeds the other two each delta of theirs once, in arrival order.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import orjson
 
 from inspector.core.base.model import Delta, DeltaKind
+from inspector.core.calls.wirefield import WIRE_FIELD_TYPE
 from inspector.core.verdicts.seen import Seen
 
 
@@ -54,3 +57,63 @@ def _joined_events(data: Any) -> int:
         except orjson.JSONDecodeError:
             return 0
     return len(lines) if len(lines) > 1 else 0
+
+
+FIELDS_NAMED = 4
+"""Distinct wrong-type fields the ``wire_field_type`` note names (then counts the rest)."""
+
+_TEXT_CALL = re.compile(r"<tool_call>|<function_call>|<\|tool_call|\[TOOL_CALLS\]")
+_TAG_TAIL = 16  # characters of earlier text kept: longer than any _TEXT_CALL match
+
+
+class WrongFields:
+    """Fields of the wrong type, one hit per event; the note names each distinct one (up to
+    :data:`FIELDS_NAMED`) with the first chunk showing it."""
+
+    __slots__ = ("fields",)
+
+    def __init__(self) -> None:
+        self.fields: dict[str, int] = {}  # wrong-type field description -> its first chunk
+
+    def add(self, seq: int, field: str, seen: Seen) -> None:
+        """A field described as ``field`` had the wrong type in chunk ``seq``."""
+        seen.add(WIRE_FIELD_TYPE, seq)
+        fields = self.fields
+        if field in fields:
+            return
+        fields[field] = seq
+        named = [f"{f} (chunk {s})" for f, s in list(fields.items())[:FIELDS_NAMED]]
+        more = len(fields) - FIELDS_NAMED
+        seen.notes[WIRE_FIELD_TYPE] = "; ".join(named) + (f"; {more} more" if more > 0 else "")
+
+
+class TextTags:
+    """Tool-call tags in the assistant text, as it streams: a tag may straddle deltas, and then
+    all their chunks show it (only the last few characters are kept, with their chunks)."""
+
+    __slots__ = ("tail",)
+
+    def __init__(self) -> None:
+        self.tail: list[tuple[int, str]] = []  # the last text characters, with their chunks
+
+    def feed(self, seq: int, value: str, seen: Seen) -> None:
+        """The text delta ``value`` of chunk ``seq``."""
+        pieces = [*self.tail, (seq, value)]
+        window = "".join(text for _, text in pieces)
+        fresh = len(window) - len(value)
+        for m in _TEXT_CALL.finditer(window):
+            if m.end() <= fresh:
+                continue  # wholly in the tail: reported with an earlier delta
+            pos = 0
+            for s, text in pieces:
+                if pos < m.end() and pos + len(text) > m.start():
+                    seen.add("text_mode_tool_call", s)
+                pos += len(text)
+        tail: list[tuple[int, str]] = []
+        need = _TAG_TAIL
+        for s, text in reversed(pieces):
+            if need <= 0:
+                break
+            tail.insert(0, (s, text[-need:]))
+            need -= len(text)
+        self.tail = tail

@@ -14,7 +14,7 @@ Invariants:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Final
 
 from inspector.core.base.model import plain
@@ -28,9 +28,11 @@ from inspector.core.calls.accumulator import (
 )
 from inspector.core.calls.jsonprogress import first_error
 from inspector.core.calls.stream import StreamState
+from inspector.core.verdicts import wholejson
 from inspector.core.verdicts.tools import ToolRegistry
 from inspector.core.verdicts.validation import (
     DEFAULT_MODE,
+    Code,
     Problem,
     ValidationMode,
     validate_call,
@@ -75,26 +77,100 @@ class Settings:
 NO_PROBLEMS: Final[list[Problem]] = []
 """The problems of every call that has none: one shared list, never to be changed."""
 
+_CLEAN: dict[tuple[bool, int], tuple[Any, ...]] = {}
+"""The shared outcome of verdicts with no problems and no repaired id, by (orphan, the
+identity of what they were judged under)."""
+_CLEAN_KEPT: Final = 64
 
-@dataclass(slots=True)
+
+def _outcome(
+    problems: list[Problem], orphan: bool, repaired: str | None, under: tuple[Any, ...]
+) -> tuple[Any, ...]:
+    """(problems, orphan, repaired id, under) as one tuple, shared when it says nothing but
+    the basis (keyed by the basis's identity, and holding it, so the key stays its own)."""
+    if problems is not NO_PROBLEMS or repaired is not None:
+        return (problems, orphan, repaired, under)
+    key = (orphan, id(under))
+    shared = _CLEAN.get(key)
+    if shared is None or shared[3] is not under:
+        if len(_CLEAN) >= _CLEAN_KEPT:
+            _CLEAN.clear()
+        shared = _CLEAN[key] = (NO_PROBLEMS, orphan, None, under)
+    return shared
+
+
 class CallVerdict:
     """One call judged: its problems under the current settings.
 
     Slim: a stream may hold 200,000 calls. It keeps the call and what was found, never the
-    decoded arguments (validating a 200 MB argument string decodes it, and lets it go)."""
+    decoded arguments (validating a 200 MB argument string decodes it, and lets it go). Three
+    slots: the call, the shape it was judged at, and the outcome (problems, orphan, repaired
+    id, and what it was judged under) as one tuple, shared by every verdict with the same
+    outcome (a call with no problems, not an orphan and no repaired id, under one basis)."""
 
-    call: ToolCall
-    """The accumulated call."""
-    problems: list[Problem]
-    """Validation problems (empty when valid or when validation is off and nothing legacy hit)."""
-    orphan: bool
-    """An id-only entry with no name and no arguments: left out of the assistant turn."""
-    repaired_id: str | None
-    """The id generated for a named call that arrived without one (the id repair)."""
-    shape: int = field(default=-1, repr=False, compare=False)
-    """What the call looked like when judged (:func:`call_shape`), for a cache to compare."""
-    under: tuple[Any, ...] = field(default=(), repr=False, compare=False)
-    """What the call was judged under (mode, tools, policy), for a cache to compare."""
+    __slots__ = ("_outcome", "call", "shape")
+
+    def __init__(
+        self,
+        call: ToolCall,
+        problems: list[Problem],
+        orphan: bool,
+        repaired_id: str | None,
+        shape: int = -1,
+        under: tuple[Any, ...] = (),
+    ) -> None:
+        self.call = call
+        """The accumulated call."""
+        self.shape = shape
+        """What the call looked like when judged (:func:`call_shape`), for a cache to compare."""
+        self._outcome = _outcome(problems, orphan, repaired_id, under)
+
+    @property
+    def problems(self) -> list[Problem]:
+        """Validation problems (empty when valid or when validation is off and nothing legacy
+        hit)."""
+        return self._outcome[0]  # type: ignore[no-any-return]
+
+    @property
+    def orphan(self) -> bool:
+        """An id-only entry with no name and no arguments: left out of the assistant turn."""
+        return self._outcome[1]  # type: ignore[no-any-return]
+
+    @property
+    def repaired_id(self) -> str | None:
+        """The id generated for a named call that arrived without one (the id repair)."""
+        return self._outcome[2]  # type: ignore[no-any-return]
+
+    @property
+    def under(self) -> tuple[Any, ...]:
+        """What the call was judged under (mode, tools, policy), for a cache to compare."""
+        return self._outcome[3]  # type: ignore[no-any-return]
+
+    @under.setter
+    def under(self, value: tuple[Any, ...]) -> None:
+        o = self._outcome
+        self._outcome = _outcome(o[0], o[1], o[2], value)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when the call, problems, orphan flag and repaired id are (as the dataclass it
+        was compared them; shape and basis are bookkeeping)."""
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, CallVerdict)
+        return (self.call, self.problems, self.orphan, self.repaired_id) == (
+            other.call,
+            other.problems,
+            other.orphan,
+            other.repaired_id,
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"CallVerdict(call={self.call!r}, problems={self.problems!r}, "
+            f"orphan={self.orphan!r}, repaired_id={self.repaired_id!r})"
+        )
 
     @property
     def valid(self) -> bool:
@@ -162,7 +238,14 @@ def judge_call(
     problems = validate_call(
         name, args, registry, mode, truncated=call.truncated, json_error=lambda: first_error(args)
     )  # only if it fails to parse
+    big = len(args) >= wholejson.BIG
+    if big and mode != "off" and args.strip() and Code.INVALID_JSON not in _codes(problems):
+        wholejson.remember(call, args)  # it was decoded, as a whole value
     return CallVerdict(call, problems or NO_PROBLEMS, False, repaired)
+
+
+def _codes(problems: list[Problem]) -> set[str]:
+    return {p.code for p in problems}
 
 
 def call_shape(call: ToolCall) -> int:

@@ -20,12 +20,14 @@ Invariants:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final
 
 from orjson import JSONDecodeError, loads
 
 from inspector.core.calls.jsonprogress import JsonProgress
+from inspector.core.calls.toolcall import ToolCall
+from inspector.core.verdicts import wholejson
 
 
 class LaneText:
@@ -55,10 +57,35 @@ SETTLED: Final = LaneText()
 """The state of every settled lane (never reported, whatever follows): shared, never fed."""
 
 
+_SHARED: Final = 1024
+"""Pieces from which a lane's first text is looked for among the calls' (:func:`call_text`)."""
+_NEAR: Final = 16
+"""The latest calls a lane's call is looked for among."""
+
+
+def call_text(calls: Sequence[Any], key: int, pieces: list[str]) -> tuple[str, bool] | None:
+    """(the joined text, known to be a whole JSON value) of the call among the latest ones at
+    wire index ``key`` whose argument pieces are exactly ``pieces`` (the very objects, in
+    order: compared by identity, in C); None when there is none. Its text is ``pieces``
+    joined, joined once for the call (validation reads the same string)."""
+    for call in reversed(calls[-_NEAR:]):
+        if type(call) is not ToolCall or call.index != key or type(call.index) is not int:
+            continue
+        parts = call.parts
+        if type(parts) is list and parts == pieces:
+            text = call.arguments
+            return text, wholejson.known(call, text)
+    return None
+
+
+def _discard(text: str) -> None:
+    """Where a settled lane's pieces go: nowhere."""
+
+
 class LaneTexts:
     """Every wire lane's argument text, as a JSON state (see the module docstring)."""
 
-    __slots__ = ("dirty", "lanes", "settled")
+    __slots__ = ("dirty", "lanes", "made", "settled")
 
     def __init__(self) -> None:
         self.lanes: dict[Any, LaneText] = {}
@@ -69,6 +96,9 @@ class LaneTexts:
         whole, not a table entry."""
         self.dirty: list[LaneText] = []
         """Lanes with pending pieces, in the order they got their first pending one."""
+        self.made = 0
+        """Lanes entered in :attr:`lanes` since it was last rebuilt (a dict never shrinks:
+        200,000 calls sent whole enter and leave it, and their room would stay)."""
 
     def add(self, key: Any, text: str, seq: int) -> None:
         """A non-empty argument piece ``text`` at lane ``key``, in chunk ``seq``."""
@@ -78,6 +108,7 @@ class LaneTexts:
             if type(key) is int and 0 <= key < len(settled) and settled[key]:
                 return
             lane = self.lanes[key] = LaneText(key)
+            self.made += 1
         elif lane is SETTLED:
             return
         pending = lane.pending
@@ -86,9 +117,32 @@ class LaneTexts:
         pending.append(text)
         lane.last = seq
 
-    def flush(self) -> None:
+    def appender(self, key: Any) -> Callable[[str], None] | None:
+        """Where further pieces of lane ``key`` go, as :meth:`add` would put them, for a run of
+        pieces added at once: its pending list when it has pending pieces (so it is dirty
+        already), a sink when the lane is settled; None otherwise (use :meth:`add`). After
+        the run, :meth:`touched` records the chunk of its last piece."""
+        lane = self.lanes.get(key)
+        if lane is None:
+            settled = self.settled
+            if type(key) is int and 0 <= key < len(settled) and settled[key]:
+                return _discard
+            return None
+        if lane is SETTLED:
+            return _discard
+        return lane.pending.append if lane.pending else None
+
+    def touched(self, key: Any, seq: int) -> None:
+        """Pieces of lane ``key`` were put where :meth:`appender` said, the last in ``seq``."""
+        lane = self.lanes.get(key)
+        if lane is not None and lane is not SETTLED:
+            lane.last = seq
+
+    def flush(self, calls: Sequence[Any] = ()) -> None:
         """Feed every lane its pending pieces (one join and one feed per lane), settling the
-        lanes that can no longer be a cut."""
+        lanes that can no longer be a cut. ``calls`` are the stream's calls: a lane flushed
+        for the first time whose many pieces are exactly a call's takes that call's joined
+        arguments (:func:`call_text`) instead of joining them again."""
         if not self.dirty:
             return
         for lane in self.dirty:
@@ -102,8 +156,18 @@ class LaneTexts:
                         self._settle(lane.key)
                         continue
                     lane.first = None
+            known = None
+            if lane.pieces == 0 and len(pending) >= _SHARED and type(lane.key) is int:
+                known = call_text(calls, lane.key, pending)
             lane.pieces += len(pending)
-            text = pending[0] if len(pending) == 1 else "".join(pending)
+            if known is not None:
+                text, whole = known
+                if whole:  # validation decoded this very text: a whole value
+                    pending.clear()
+                    self._settle(lane.key)
+                    continue
+            else:
+                text = pending[0] if len(pending) == 1 else "".join(pending)
             pending.clear()
             progress = lane.progress
             if progress is None:  # its first text: a whole value settles it (no automaton)
@@ -117,6 +181,9 @@ class LaneTexts:
             if progress.error is not None or progress.complete:
                 self._settle(lane.key)
         self.dirty = []
+        if self.made > 2 * len(self.lanes) + 64:  # mostly settled and gone: give the room back
+            self.lanes = dict(self.lanes)
+            self.made = len(self.lanes)
 
     def _settle(self, key: Any) -> None:
         """Lane ``key`` can no longer be a cut: its state goes."""

@@ -3,7 +3,11 @@ and the chunks of its continuations.
 
 Invariants: only :class:`~inspector.core.verdicts.quirkscan.WireScan` changes a track; the
 lists are the shared empty tuple until their first entry (most lanes have no fragment before
-their identity, and a call sent whole has no continuation).
+their identity, and a call sent whole has no continuation). A track's continuations are kept
+only while they may all repeat the call's id or its name: the first one that repeats neither
+(a plain fragment, arguments only) makes ``continuations`` None for good, so a long call keeps
+no chunk per fragment and its plain fragments can be scanned as a run
+(:mod:`inspector.core.verdicts.plainrun`).
 """
 
 from __future__ import annotations
@@ -32,7 +36,9 @@ class LaneTrack:
         self.opened = first.seq
         self.first_id = first.id
         self.first_name = first.name
-        self.continuations: list[int] | tuple[()] = ()  # a list from the first one
+        self.continuations: list[int] | tuple[()] | None = ()  # a list from the first one
+        """Chunks of the continuations, while they may all repeat the id or the name; None
+        from the first that repeats neither (then neither quirk can show)."""
         self.repeats = 0
         self.name_repeats = 0
         self.identified = real(first.id) or real(first.name)
@@ -45,7 +51,7 @@ class LaneTrack:
         seqs = self.continuations
         if isinstance(seqs, list):
             seqs.append(seq)
-        else:
+        elif seqs is not None:
             self.continuations = [seq]
 
     def early_at(self, seq: int) -> None:
@@ -57,15 +63,18 @@ class LaneTrack:
             self.early = [seq]
 
 
-def conclude_tracks(tracks: Iterable[LaneTrack], ids_expected: bool) -> Seen:
+def conclude_tracks(tracks: Iterable[LaneTrack | ToolCallDelta], ids_expected: bool) -> Seen:
     """What the tracks show as a whole (continuations that all repeat the id or the name; a
     named opener without an id when ``ids_expected``), in the tracks' order. The wire scan
     works it out again only when a track changed in a way read here (a continuation, an
-    id-less opener), not per new call sent whole."""
+    id-less opener), not per new call sent whole. A quiet track, kept as its opener (a real
+    id, nothing at its lane since), shows nothing."""
     out = Seen(compact=True)
     for track in tracks:  # inline: once per call
+        if type(track) is not LaneTrack:
+            continue  # a quiet track (its opener): a real id, nothing since, nothing to show
         seqs = track.continuations
-        if seqs:
+        if seqs:  # None (spoiled) or () show nothing
             if track.repeats == len(seqs):
                 for seq in seqs:
                     out.add("id_repeated_every_chunk", seq, f"{track.first_id!r}")

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from sys import intern
 from typing import Any
 
 from inspector.core.base.provider import Provider
@@ -38,6 +37,7 @@ from inspector.core.calls.textcalls import written_notes
 from inspector.core.calls.toolcall import ToolCall
 from inspector.core.verdicts.callfold import CallFold, Look, ToolDeltas
 from inspector.core.verdicts.callscan import claimed_end, scan_call
+from inspector.core.verdicts.findings import Findings, FindingsTable, flat
 from inspector.core.verdicts.quirkscan import WireScan
 from inspector.core.verdicts.seen import Seen
 from inspector.core.verdicts.seqruns import SeqRuns, merged
@@ -123,22 +123,6 @@ class Quirk:
         return {"code": self.code, "message": self.message, "chunks": list(self.chunks)}
 
 
-Findings = tuple[Any, ...]
-"""One call's findings, flat: ``(code, seq, note, code, seq, note, …)`` in the order found,
-the note None after a code's first hit (the shared empty tuple when there are none)."""
-
-
-class _Scanned:
-    """A call's findings, with what they were worked out from (see :meth:`QuirkScan.call`)."""
-
-    __slots__ = ("call", "findings", "fragments")
-
-    def __init__(self, call: ToolCall, findings: Findings) -> None:
-        self.call = call
-        self.fragments = len(call.fragments)
-        self.findings = findings
-
-
 class QuirkScan:
     """What :func:`detect` keeps between calls on one stream: the incremental wire scan, and
     each call's findings, reused while the call's shape is unchanged.
@@ -151,7 +135,7 @@ class QuirkScan:
     def __init__(self) -> None:
         self.wire = WireScan()
         """The wire-level half (survives policy flips: it reads only events and deltas)."""
-        self._calls: list[_Scanned | None] = []  # by call slot
+        self._table = FindingsTable()  # each call's own findings, by call slot
         self._provider: Provider | None = None  # the provider the findings were made under
         self._cut: tuple[Any, Seen] = ((), Seen())
         self._fold = CallFold()  # the leading closed calls' findings, merged once
@@ -174,7 +158,8 @@ class QuirkScan:
 
     def _fitting(self, state: StreamState) -> CallFold:
         """The fold, started again if a folded call changed (or the calls did)."""
-        count = self._tool_deltas.update(state)
+        wire = self.wire
+        count = self._tool_deltas.update(state, (wire.deltas_done, wire.tool_deltas))
         fold = self._fold
         if not fold.fits(state, count):
             fold = CallFold(state.calls, state.acc, state.provider)
@@ -201,23 +186,20 @@ class QuirkScan:
     def call(self, call: ToolCall, state: StreamState) -> Findings:
         """``call``'s own findings, scanned again only when its shape changed."""
         if state.provider is not self._provider:
-            self._calls, self._provider = [], state.provider
-        kept = self._calls
+            self._table, self._provider = FindingsTable(), state.provider
+        table = self._table
         slot = call.slot
-        cached = kept[slot] if slot < len(kept) else None
+        kept = table.call(slot)
         if (
-            cached is not None
-            and cached.fragments == len(call.fragments)
-            and (cached.call is call or _same_shape(cached.call, call, state))
+            kept is not None
+            and table.count(slot) == len(call.fragments)
+            and (kept is call or _same_shape(kept, call, state))
         ):
-            cached.call = call
-            return cached.findings
+            return table.get(slot, call)
         seen = Seen()
         scan_call(call, seen, state.provider, state.acc is not None and state.acc.is_orphan(call))
-        findings = _flat(seen)
-        if slot >= len(kept):
-            kept.extend([None] * (slot + 1 - len(kept)))
-        kept[slot] = _Scanned(call, findings)
+        findings = flat(seen)
+        table.put(slot, call, findings)
         return findings
 
 
@@ -238,19 +220,6 @@ def _same_shape(old: ToolCall, new: ToolCall, state: StreamState) -> bool:
         and (new.final_mismatch is None or old.arguments == new.arguments)
         and (acc is not None and acc.is_orphan(new)) == (acc is not None and acc.is_orphan(old))
     )
-
-
-def _flat(seen: Seen) -> Findings:
-    """``seen`` as flat findings (notes interned: 200,000 calls may say the same one)."""
-    if not seen.hits:
-        return ()
-    out: list[Any] = []
-    for code, hits in seen.hits.items():
-        note = seen.notes.get(code)
-        for seq in hits:
-            out += (code, seq, intern(note) if note else None)
-            note = None
-    return tuple(out)
 
 
 def detect(state: StreamState, scan: QuirkScan | None = None) -> list[Quirk]:

@@ -27,24 +27,32 @@ Invariants:
 - Any value may stand where the wire has one: only a JSON integer or string index (and
   choice) names a lane here, as in the accumulator; a field of the wrong type shows as
   ``wire_field_type``, whose note names every distinct field, expected and received kind
-  (up to :data:`FIELDS_NAMED`) with the first chunk showing it.
+  (up to :data:`~inspector.core.verdicts.deltaquirks.FIELDS_NAMED`) with the first chunk
+  showing it.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import chain
-from typing import Any
+from typing import Any, Final
 
-from inspector.core.base.model import OMITTED, Delta, DeltaKind, EventKind, ToolCallDelta
+from inspector.core.base.model import (
+    OMITTED,
+    AnyDelta,
+    Delta,
+    DeltaKind,
+    EventKind,
+    ToolCallDelta,
+)
 from inspector.core.base.provider import Provider
 from inspector.core.calls.stream import StreamState
-from inspector.core.calls.wirefield import WIRE_FIELD_TYPE, describe, field_problem, is_key
+from inspector.core.calls.wirefield import describe, field_problem, is_key
 from inspector.core.events.log import EventLog
-from inspector.core.verdicts.deltaquirks import delta_quirks
+from inspector.core.verdicts.deltaquirks import TextTags, WrongFields, delta_quirks
 from inspector.core.verdicts.lanetext import LaneTexts
 from inspector.core.verdicts.lanetrack import LaneTrack, conclude_tracks
+from inspector.core.verdicts.plainrun import END, plain_run
 from inspector.core.verdicts.seen import Seen, lane, real
 from inspector.core.verdicts.seqruns import SeqRuns
 
@@ -64,11 +72,7 @@ rests on a fact of that provider's wire format."""
 MALFORMED_CALL_REASONS = frozenset({"MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL"})
 """Finish reasons saying the model's tool call was rejected by the server (none delivered)."""
 
-FIELDS_NAMED = 4
-"""Distinct wrong-type fields the ``wire_field_type`` note names (then counts the rest)."""
-
-_TEXT_CALL = re.compile(r"<tool_call>|<function_call>|<\|tool_call|\[TOOL_CALLS\]")
-_TAG_TAIL = 16  # characters of earlier text kept: longer than any _TEXT_CALL match
+_LIST_ITERATOR: Final[type[Any]] = type(iter([]))
 _COMMENT = EventKind.COMMENT
 _ERROR = EventKind.ERROR
 _KEEPALIVE = DeltaKind.KEEPALIVE
@@ -92,14 +96,16 @@ class WireScan:
         self._ids_expected = "missing_call_id" in checks
         self.events_done = 0
         self.deltas_done = 0
+        self.tool_deltas = 0
+        """Tool-call deltas among the deltas scanned."""
         self._per_chunk: dict[Any, int] = {}  # entries per lane in the current chunk
         self._last_seq = -1
-        self._tracks: dict[Any, LaneTrack] = {}
+        self._tracks: dict[Any, LaneTrack | ToolCallDelta] = {}  # an opener: a quiet track
         self._ended: list[LaneTrack] = []  # tracks replaced by a new call at the same index
         self._keepalive = SeqRuns()  # chunks of keep-alive deltas that are no comment event
-        self._tail: list[tuple[int, str]] = []  # the last text characters, with their chunks
-        self._fields: dict[str, int] = {}  # wrong-type field description -> its first chunk
-        self._ids: dict[str, LaneTrack] = {}  # real call id -> the track it opened
+        self._tags = TextTags()  # tool-call tags in the text
+        self._fields = WrongFields()  # fields of the wrong type
+        self._ids: dict[str, LaneTrack | ToolCallDelta] = {}  # real id -> the track it opened
         self._finishes: dict[Any, list[Any]] = {}  # choice -> [first seq, reason, repeated]
         self._changes = 0  # grows whenever a track changes in a way conclude() reads
         self._concluded: tuple[int, Seen] | None = None  # (changes, what the tracks showed)
@@ -114,48 +120,79 @@ class WireScan:
         self._events(state.events)
         deltas = state.deltas
         n = len(deltas)
-        for d in deltas.stored(self.deltas_done):  # keep-alives restating comments: skipped
-            if isinstance(d, ToolCallDelta):  # inline: once per fragment
-                if d.seq != self._last_seq:
-                    self._per_chunk.clear()
-                    self._last_seq = d.seq
-                if (
-                    d.id is OMITTED
-                    and d.name is OMITTED
-                    and type(d.index) is int
-                    and d.extra is None
-                    and not d.final
-                    and not d.args_object
-                ):
-                    self._plain(d)
-                    continue
-                self._fragment(d)
-                if is_key(d.index):
-                    if d.final:
-                        self._final(d)
-                    else:
-                        self._continuation(d)
-                        a = d.arguments
-                        if type(a) is str and a:
-                            self.texts.add(d.index if d.extra is None else lane(d), a, d.seq)
-            elif d.kind == _KEEPALIVE:  # a keep-alive that is no comment event (a ping)
+        items = deltas.stored(self.deltas_done)  # keep-alives restating comments: skipped
+        if type(items) is not _LIST_ITERATOR:  # a run counts what it consumed by what is left
+            items = iter(list(items))
+        d: Any = next(items, END)
+        while d is not END:
+            if isinstance(d, ToolCallDelta):
+                d = self._tool(d, items)  # the next item (a run of plain ones consumed)
+                continue
+            if d.kind == _KEEPALIVE:  # a keep-alive that is no comment event (a ping)
                 self._keepalive.append(d.seq)
                 delta_quirks(d, self.seen)
             else:
                 self._delta(d)
-        self.texts.flush()
+            d = next(items, END)
+        self.texts.flush(state.calls)
         self.deltas_done = n
+
+    def _tool(self, d: ToolCallDelta, items: Iterator[AnyDelta]) -> Any:
+        """Scan fragment ``d``; return the next item to scan (after the run of plain
+        fragments that follows ``d``, when one does: :mod:`inspector.core.verdicts.plainrun`)."""
+        self.tool_deltas += 1
+        if d.seq != self._last_seq:
+            self._per_chunk.clear()
+            self._last_seq = d.seq
+        if (
+            d.id is OMITTED
+            and d.name is OMITTED
+            and type(d.index) is int
+            and d.extra is None
+            and not d.final
+            and not d.args_object
+        ):
+            self._plain(d)
+            return self._run(d.index, items)
+        self._fragment(d)
+        if is_key(d.index):
+            if d.final:
+                self._final(d)
+            else:
+                self._continuation(d)
+                a = d.arguments
+                if type(a) is str and a:
+                    self.texts.add(d.index if d.extra is None else lane(d), a, d.seq)
+        return next(items, END)
+
+    def _run(self, key: int, items: Iterator[AnyDelta]) -> Any:
+        """After a plain fragment at lane ``key``: when its track is identified and spoiled
+        (its continuations no longer all repeat the id or the name) and its text takes pieces,
+        the plain fragments that follow at ``key``, one per chunk, are scanned in one loop.
+        Returns the next item to scan."""
+        track = self._track(key)
+        append = self.texts.appender(key)
+        if track is None or not track.identified or track.continuations is not None or not append:
+            return next(items, END)
+        nxt, seq, texted, count = plain_run(items, key, self._last_seq, append)
+        self.tool_deltas += count
+        if seq != self._last_seq:
+            self._last_seq = seq
+            self._per_chunk = {key: 1} if self._duplicate_index else {}
+        if texted >= 0:
+            self.texts.touched(key, texted)
+        return nxt
 
     def _delta(self, d: Delta) -> None:
         kind = d.kind
         if kind == DeltaKind.FINISH:
             self._finish(d)
         elif kind == DeltaKind.TEXT and isinstance(d.value, str):
-            self._text(d.seq, d.value)
+            self._tags.feed(d.seq, d.value, self.seen)
         elif kind == DeltaKind.UNKNOWN:
             problem = field_problem(d)
             if problem is not None:
-                self._wrong_type(d.seq, describe(problem))
+                self._fields.add(d.seq, describe(problem), self.seen)
                 return
         delta_quirks(d, self.seen)
 
@@ -239,23 +276,20 @@ class WireScan:
             count = self._per_chunk[key] = self._per_chunk.get(key, 0) + 1
             if count == 2:
                 self.seen.add("duplicate_index_in_chunk", d.seq, f"index {d.index}")
-        track = self._tracks.get(key)
+        track = self._track(key)
         if track is None:
             self._open(key, d)
             return
-        self._changes += 1
-        seqs = track.continuations
-        if isinstance(seqs, list):
-            seqs.append(d.seq)
-        else:
-            track.continuations = [d.seq]
+        if track.continuations is not None:  # it repeats neither id nor name: the track's
+            track.continuations = None  # continuations can show neither quirk any more
+            self._changes += 1
         if not track.identified and type(a) is str and a:
             track.early_at(d.seq)
 
     def _continuation(self, d: ToolCallDelta) -> None:
         """Fragments at an index seen before are continuations, whatever a policy makes of them."""
         key = lane(d)
-        track = self._tracks.get(key)
+        track = self._track(key)
         if track is None:
             self._open(key, d)
             return
@@ -296,16 +330,31 @@ class WireScan:
                 track.early_at(d.seq)
 
     def _open(self, key: Any, d: ToolCallDelta) -> None:
-        """A new call's track at ``key``, opened by ``d``."""
-        track = self._tracks[key] = LaneTrack(d)
+        """A new call's track at ``key``, opened by ``d``: a quiet one (the opener itself
+        stands for it, no object) when ``d`` carries a real id, since such a track shows
+        nothing until a later fragment reaches it (:meth:`_track` then makes it a
+        :class:`LaneTrack`): a stream of 200,000 calls sent whole keeps no track object."""
         if real(d.id):
-            self._claim(track, d)
+            self._tracks[key] = d
+            self._claim(d, d)
             return
+        track = self._tracks[key] = LaneTrack(d)
         self._changes += 1  # an opener without an id: a missing call id, maybe
         if not track.identified and type(d.arguments) is str and d.arguments:
             track.early_at(d.seq)
 
-    def _claim(self, track: LaneTrack, d: ToolCallDelta) -> None:
+    def _track(self, key: Any) -> LaneTrack | None:
+        """The track at ``key`` (a quiet one made a :class:`LaneTrack` now, as it opened)."""
+        got = self._tracks.get(key)
+        if not isinstance(got, ToolCallDelta):
+            return got
+        opener = got
+        track = self._tracks[key] = LaneTrack(opener)
+        if self._ids.get(opener.id) is opener:
+            self._ids[opener.id] = track
+        return track
+
+    def _claim(self, track: LaneTrack | ToolCallDelta, d: ToolCallDelta) -> None:
         """``d``'s real id names ``track``'s call; another call named so first is a duplicate."""
         other = self._ids.setdefault(d.id, track)
         if other is not track:
@@ -313,7 +362,7 @@ class WireScan:
 
     def _final(self, d: ToolCallDelta) -> None:
         """A done event restating a call: its id and name must be those the call opened with."""
-        track = self._tracks.get(lane(d))
+        track = self._track(lane(d))
         if track is None:
             return
         if d.id is not OMITTED and real(track.first_id) and d.id != track.first_id:
@@ -342,37 +391,3 @@ class WireScan:
             first[2] = True
             seen.add("repeated_finish_reason", first[0], f"{first[1]!r} then {reason!r}")
         seen.add("repeated_finish_reason", d.seq)
-
-    def _wrong_type(self, seq: int, field: str) -> None:
-        """A field of the wrong type: one hit per event; the note names each distinct one."""
-        self.seen.add(WIRE_FIELD_TYPE, seq)
-        fields = self._fields
-        if field in fields:
-            return
-        fields[field] = seq
-        named = [f"{f} (chunk {s})" for f, s in list(fields.items())[:FIELDS_NAMED]]
-        more = len(fields) - FIELDS_NAMED
-        self.seen.notes[WIRE_FIELD_TYPE] = "; ".join(named) + (f"; {more} more" if more > 0 else "")
-
-    def _text(self, seq: int, value: str) -> None:
-        """Tool-call tags in the text; a tag may straddle deltas, and then all their chunks
-        show it (only the last few characters are kept, with the chunks they came from)."""
-        pieces = [*self._tail, (seq, value)]
-        window = "".join(text for _, text in pieces)
-        fresh = len(window) - len(value)
-        for m in _TEXT_CALL.finditer(window):
-            if m.end() <= fresh:
-                continue  # wholly in the tail: reported with an earlier delta
-            pos = 0
-            for s, text in pieces:
-                if pos < m.end() and pos + len(text) > m.start():
-                    self.seen.add("text_mode_tool_call", s)
-                pos += len(text)
-        tail: list[tuple[int, str]] = []
-        need = _TAG_TAIL
-        for s, text in reversed(pieces):
-            if need <= 0:
-                break
-            tail.insert(0, (s, text[-need:]))
-            need -= len(text)
-        self._tail = tail

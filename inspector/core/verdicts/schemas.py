@@ -18,6 +18,7 @@ import copy
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, cast
 
+import orjson
 import referencing
 import referencing.exceptions
 import referencing.jsonschema
@@ -53,11 +54,33 @@ def validator_class(schema: Mapping[str, Any]) -> tuple[type[Validator], bool]:
     return cast(type[Validator], found), False
 
 
+_PROBLEMS: dict[tuple[type[Validator], bytes], str | None] = {}
+"""Schema problems already worked out, by validator class and the schema's canonical JSON
+(a request often gives many tools the same parameters; the metaschema check costs ms)."""
+_PROBLEMS_KEPT: Final = 256
+
+
 def schema_problem(schema: dict[str, Any], cls: type[Validator]) -> str | None:
     """One readable line saying why ``schema`` is unusable with ``cls``, or None when it is fine.
 
-    Runs the class's check_schema, then checks that every ``$ref`` resolves offline.
+    Runs the class's check_schema, then checks that every ``$ref`` resolves offline; the
+    answer is remembered by the schema's canonical JSON text (a pure function of it).
     """
+    try:
+        text = orjson.dumps(schema, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # not plain JSON (a non-string key, …): no memo
+        return _problem(schema, cls)
+    if b"null" in text:  # JSON null, or a float orjson writes so (NaN): not told apart
+        return _problem(schema, cls)
+    key = (cls, text)
+    if key not in _PROBLEMS:
+        if len(_PROBLEMS) >= _PROBLEMS_KEPT:
+            _PROBLEMS.clear()
+        _PROBLEMS[key] = _problem(schema, cls)
+    return _PROBLEMS[key]
+
+
+def _problem(schema: dict[str, Any], cls: type[Validator]) -> str | None:
     try:
         cls.check_schema(schema)
     except SchemaError as exc:  # check_schema already raises the best-matching error
