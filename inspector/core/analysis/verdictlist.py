@@ -72,7 +72,7 @@ class VerdictList:
             for slot in fresh:
                 call = calls[slot]
                 if type(call) is ToolCall:
-                    grown += len(call.fragments) - self._open.get(slot, 0)
+                    grown += call.fragment_count - self._open.get(slot, 0)
             if grown != tool_deltas - self._tool_deltas - (unrouted - self._unrouted):
                 self._all(judgement, state, calls)  # a closed call took a late fragment
             elif fresh:
@@ -108,4 +108,4 @@ class VerdictList:
 
 def _open_of(calls: list[Any], slots: Any) -> dict[int, int]:
     """Slot -> fragments of the calls among ``slots`` still open."""
-    return {s: len(calls[s].fragments) for s in slots if calls[s].open}
+    return {s: calls[s].fragment_count for s in slots if calls[s].open}

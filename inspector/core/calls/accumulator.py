@@ -14,6 +14,11 @@ Invariants:
 - Calls close when the provider says so: an explicit CLOSE delta, the next wire index in
   order, or a finish/done, as its :class:`~inspector.core.base.provider.Closing` rule says.
   A call still open at end of stream is truncated.
+- What routing needs is held only while it can be needed: the id table only under the
+  ``literal`` policy (the only one that looks calls up by id), the index table until the end
+  of the stream (dropped then, rebuilt from ``calls`` in opening order should a fragment or
+  a close still come: the table is the last call opened at each index, so the rebuilt one is
+  the same).
 - Any value is accepted where the wire has one (:mod:`inspector.core.calls.wirefield`): only
   a JSON integer or string index names a lane (any other routes as a missing one, and a CLOSE
   at it closes nothing), and only a string finish reason can be a cut-off one.
@@ -86,8 +91,9 @@ class Accumulator:
         self.unrouted: list[ToolCallDelta] = []
         """Dropped fragments that had no call to be shown in."""
         self._by_index: dict[Any, ToolCall] = {}
-        self._by_id: dict[Any, ToolCall] = {}
+        self._by_id: dict[Any, ToolCall] = {}  # literal only (see the module docstring)
         self._open: list[ToolCall] = []
+        self._dropped_index = False  # the stream ended: _by_index is to be rebuilt if needed
 
     # -- feeding -------------------------------------------------------------------------
 
@@ -97,7 +103,7 @@ class Accumulator:
             # The common continuation: no identity at all, so no policy question arises.
             call = self._by_index.get(d.index) if type(d.index) is int else None
             a = d.arguments
-            if call is not None and call.open and type(a) is str:
+            if call is not None and call.close_reason is None and type(a) is str:  # open
                 frags = call._frags  # ToolCall.keep, inline
                 if frags is not None:
                     frags.append(d)
@@ -115,6 +121,8 @@ class Accumulator:
                         call._joined = a
                     call.length += len(a)
                 return call
+        if self._dropped_index:
+            self._reindex()
         policy = self.policy
         if policy == LITERAL and isinstance(d.id, str):
             known = self._by_id.get(d.id)
@@ -152,7 +160,6 @@ class Accumulator:
     def _new(self, d: ToolCallDelta) -> ToolCall:
         if self.closing.on_next_index and self._open:
             for call in self._open:
-                call.open = False
                 call.close_seq = d.seq
                 call.close_reason = "next_index"
             self._open.clear()
@@ -161,7 +168,7 @@ class Accumulator:
         self._open.append(call)
         if is_key(d.index):
             self._by_index[d.index] = call
-        if isinstance(d.id, str) and (self.policy == LITERAL or not _blank(d.id, ABSENT)):
+        if self.policy == LITERAL and isinstance(d.id, str):
             self._by_id.setdefault(d.id, call)
         self._arguments(call, d)  # the call holds its opener already
         return call
@@ -173,7 +180,7 @@ class Accumulator:
         if not _blank(d.id, policy):
             if _blank(call.id, policy):
                 call.id = d.id
-                if isinstance(d.id, str):
+                if policy == LITERAL and isinstance(d.id, str):
                     self._by_id.setdefault(d.id, call)
             elif d.id != call.id:
                 call.changed_id(d.seq, d.id)
@@ -244,12 +251,13 @@ class Accumulator:
     def close(self, index: Any, seq: int) -> None:
         """Close the call at ``index`` (OMITTED: the latest open call; an index that names
         no lane, such as an array, closes nothing)."""
+        if self._dropped_index:
+            self._reindex()
         if index is OMITTED:
             call = self._open[-1] if self._open else None
         else:
             call = self._by_index.get(index) if is_key(index) else None
         if call is not None and call.open:
-            call.open = False
             call.close_seq = seq
             call.close_reason = "close"
             self._open.remove(call)
@@ -257,7 +265,6 @@ class Accumulator:
     def close_all(self, seq: int, reason: str) -> None:
         """Close every open call (a finish or the end-of-stream marker)."""
         for call in self._open:
-            call.open = False
             call.close_seq = seq
             call.close_reason = reason
         self._open.clear()
@@ -266,9 +273,19 @@ class Accumulator:
         """The body ended: any call still open was cut off."""
         for call in self._open:
             call.truncated = True
-            call.open = False
             call.close_reason = "end_of_stream"
         self._open.clear()
+        self._by_index = {}  # not needed unless more comes (module docstring)
+        self._dropped_index = True
+
+    def _reindex(self) -> None:
+        """The index table as it was at the end of the stream: the last call opened at each
+        index (``calls`` is in opening order; a call's ``index`` is its opener's)."""
+        self._dropped_index = False
+        by_index = self._by_index
+        for call in self.calls:
+            if type(call) is ToolCall and is_key(call.index):
+                by_index[call.index] = call
 
     # -- reading -------------------------------------------------------------------------
 

@@ -5,8 +5,9 @@ Invariants:
   call; everything else reads it. Every attribute reads as a sequence or a value; none is a
   list to append to from outside.
 - What most calls never need costs one slot per call until it is first needed: dropped
-  fragments, ``id_changes``, ``name_changes``, ``late_fragments``, ``args_from_final`` and
-  ``final_mismatch`` live in a record made at the first of them; until then the sequences
+  fragments, ``id_changes``, ``name_changes``, ``late_fragments``, ``args_from_final``,
+  ``final_mismatch`` and ``truncated`` live in a record made at the first of them (a False
+  ``truncated`` makes none); until then the sequences
   read as the shared empty tuple. The dropped fragments are kept as their positions in
   ``fragments``, and ``accepted`` is a view over them (:class:`Accepted`), not a list of
   booleans.
@@ -16,7 +17,8 @@ Invariants:
   one-item list for one fragment: equal to the list it used to be, never to be appended to).
   The accumulator's hot path tests ``_frags is not None``, as cheap as the append it guards.
 - ``slot`` is the opener's wire index object itself when they are equal (the usual case): no
-  second int per call.
+  second int per call. ``index`` is read from the opener (never changes); ``open`` is having
+  no ``close_reason`` yet (every close names its reason).
 - The argument text is held once: one accepted piece is kept as the joined text itself (no
   list); from the second on, the pieces are kept in a list and joined once when asked,
   cached until the next piece. ``parts`` reads the pieces either way (a one-tuple for one).
@@ -55,20 +57,15 @@ class ToolCall:
         "close_reason",
         "close_seq",
         "id",
-        "index",
         "length",
         "name",
-        "open",
         "slot",
-        "truncated",
     )
 
     def __init__(self, slot: int, first: ToolCallDelta) -> None:
         index = first.index
         self.slot: int = index if type(index) is int and index == slot else slot
         """Position of the call in the turn (lane order), from 0."""
-        self.index: Any = index
-        """The wire index as received on the opening fragment (OMITTED when missing)."""
         self.id: Any = first.id
         """The id as received: from the opening fragment, or the first later non-blank one."""
         self.name: Any = first.name
@@ -80,16 +77,40 @@ class ToolCall:
         self._rare: _Rare | None = None  # what few calls have, made at its first need
         self.length = 0
         """Characters of accepted argument text."""
-        self.open = True
-        """False once the provider closed the call."""
         self.close_seq: int | None = None
         """Sequence number of the event that closed the call."""
         self.close_reason: str | None = None
-        """What closed it: "close", "next_index", "finish", "done"."""
-        self.truncated = False
-        """The stream ended (or was cut off by a length finish) before the call completed."""
+        """What closed it: "close", "next_index", "finish", "done", "end_of_stream" (a text
+        call: what ended it); None while it is open."""
 
     # -- reading -------------------------------------------------------------------------
+
+    @property
+    def open(self) -> bool:
+        """False once the provider closed the call: it has a ``close_reason``."""
+        return self.close_reason is None
+
+    @open.setter
+    def open(self, value: bool) -> None:
+        if value:
+            self.close_reason = None
+        elif self.close_reason is None:
+            self.close_reason = ""  # closed; the closer names the reason next
+
+    @property
+    def index(self) -> Any:
+        """The wire index as received on the opening fragment (OMITTED when missing)."""
+        return self._first.index
+
+    @property
+    def truncated(self) -> bool:
+        """The stream ended (or was cut off by a length finish) before the call completed."""
+        return self._rare.truncated if self._rare else False
+
+    @truncated.setter
+    def truncated(self, value: bool) -> None:
+        if value or self._rare:
+            self._more().truncated = value
 
     @property
     def fragments(self) -> list[ToolCallDelta]:
@@ -236,7 +257,8 @@ class ToolCall:
 
 class _Rare:
     """What few calls have: dropped fragments, changes of identity, late fragments, done
-    events that supplied or contradicted the arguments. Made at the first need of a call."""
+    events that supplied or contradicted the arguments, a cut-off end. Made at the first need
+    of a call."""
 
     __slots__ = (
         "args_from_final",
@@ -245,6 +267,7 @@ class _Rare:
         "id_changes",
         "late_fragments",
         "name_changes",
+        "truncated",
     )
 
     def __init__(self) -> None:
@@ -254,6 +277,7 @@ class _Rare:
         self.late_fragments: list[int] = []
         self.args_from_final = False
         self.final_mismatch: str | None = None
+        self.truncated = False
 
 
 class Accepted(Sequence[bool]):

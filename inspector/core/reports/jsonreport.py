@@ -60,7 +60,7 @@ def call_json(v: CallVerdict, validation: str = "structural") -> dict[str, Any]:
         "name": plain(c.name),
         "name_presence": presence(c.name),
         "arguments": arguments,
-        "fragments": len(c.fragments) - c.dropped_count,
+        "fragments": c.fragment_count - c.dropped_count,
         "bytes": utf8_size(arguments),
         "valid": None if validation == "off" else v.valid,
         "problems": [p.to_json() for p in v.problems],

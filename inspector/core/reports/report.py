@@ -230,7 +230,7 @@ def _row(v: CallVerdict, validation: str) -> tuple[str, ...]:
     """One call's cells of the table (the verdict column in :func:`.words.shown_word`)."""
     c = v.call
     dropped = c.dropped_count
-    frags = f"{len(c.fragments) - dropped}" + (f" ({dropped} dropped)" if dropped else "")
+    frags = f"{c.fragment_count - dropped}" + (f" ({dropped} dropped)" if dropped else "")
     ident = shown(c.id) + (f" → {v.repaired_id} (repaired)" if v.repaired_id else "")
     return (
         str(c.slot),
