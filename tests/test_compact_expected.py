@@ -48,6 +48,7 @@ def test_the_inspectors_calls_hold_no_handed_call_per_call() -> None:
     held = sum(1 for o in gc.get_objects() if type(o) is HandedCall) - before
     assert isinstance(expected, InspectorCalls) and len(expected) == CALLS
     assert held <= 1  # at most the last one read (none made until read)
+    assert expected._verdicts is analysis.final.verdicts  # every call expected: the list itself
     calls = [v.call for v in analysis.final.verdicts]
     assert expected[5] == HandedCall("call_5", "lookup", '{"id":5}')
     assert expected[5].arguments is calls[5].arguments  # the call's own string, not a copy

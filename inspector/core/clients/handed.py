@@ -3,11 +3,12 @@ held without one object per call (a session may hold 200,000 calls).
 
 Invariants:
 - :class:`InspectorCalls` reads an ended attempt's calls (never changed once it ended) and
-  makes each :class:`~.base.HandedCall` when it is read: it holds the calls, one reference
-  each, and the last call it made (a replica and the driver read one position several times
-  in a row). Its items are equal, field for field, to those a tuple built once would hold:
-  the id and name as an agent reads them (:func:`~.base.as_text`), the call's own
-  ``arguments`` string (never a copy).
+  makes each :class:`~.base.HandedCall` when it is read: it holds the attempt's verdict list
+  itself when every verdict's call is expected (a list never changed once made), else a list
+  of those verdicts, one reference each, and the last call it made (a replica and the driver
+  read one position several times in a row). Its items are equal, field for field, to those
+  a tuple built once would hold: the id and name as an agent reads them
+  (:func:`~.base.as_text`), the call's own ``arguments`` string (never a copy).
 - :class:`ClientCalls` is a client's calls where most are the inspector's: per position,
   the inspector's position it equals, or one of its own; one array slot a call.
 - Both are sequences of :class:`~.base.HandedCall` (len, int and slice index, iteration,
@@ -23,8 +24,16 @@ from typing import overload
 from inspector.core.base.model import plain
 from inspector.core.calls.toolcall import ToolCall
 from inspector.core.clients.base import HandedCall, as_text
+from inspector.core.verdicts.judge import CallVerdict
 
 _NONE: tuple[int, HandedCall | None] = (-1, None)
+
+
+def _same_calls(one: Sequence[CallVerdict], other: Sequence[CallVerdict]) -> bool:
+    """Verdicts of the very same call objects, in order."""
+    return one is other or (
+        len(one) == len(other) and all(a.call is b.call for a, b in zip(one, other, strict=True))
+    )
 
 
 def handed(call: ToolCall) -> HandedCall:
@@ -69,31 +78,32 @@ class _Calls(Sequence[HandedCall]):
 
 
 class InspectorCalls(_Calls):
-    """The inspector's calls of one ended attempt, each made when read (module docstring)."""
+    """The inspector's calls of one ended attempt, each made when read (module docstring):
+    ``verdicts`` are those of the expected calls, in lane order."""
 
-    __slots__ = ("_calls", "_last")
+    __slots__ = ("_last", "_verdicts")
 
-    def __init__(self, calls: Sequence[ToolCall]) -> None:
-        self._calls = tuple(calls)
+    def __init__(self, verdicts: Sequence[CallVerdict]) -> None:
+        self._verdicts = verdicts
         self._last = _NONE  # (pos, the call made there): one slot, swapped whole
 
     def __len__(self) -> int:
-        return len(self._calls)
+        return len(self._verdicts)
 
     def at(self, pos: int) -> HandedCall:
         last = self._last
         if last[0] == pos:
             return last[1]  # type: ignore[return-value]
-        made = handed(self._calls[pos])
+        made = handed(self._verdicts[pos].call)
         self._last = (pos, made)
         return made
 
     def __iter__(self) -> Iterator[HandedCall]:
-        return map(handed, self._calls)
+        return (handed(v.call) for v in self._verdicts)
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, InspectorCalls) and other._calls == self._calls:
-            return True  # the same call objects (compared by identity, in C)
+        if isinstance(other, InspectorCalls) and _same_calls(self._verdicts, other._verdicts):
+            return True
         return super().__eq__(other)
 
 

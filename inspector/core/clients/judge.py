@@ -40,6 +40,7 @@ from inspector.core.calls.textcalls import from_text
 from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Partial, Replica, pieces
 from inspector.core.clients.handed import ClientCalls, InspectorCalls, handed
 from inspector.core.clients.openai_wire import forget as forget_dispatches
+from inspector.core.verdicts.judge import CallVerdict
 
 REPLICA_BUG: Final = "ReplicaBug"
 """The error type a result carries when the replica itself failed (never a library's
@@ -102,11 +103,20 @@ def expected_calls(view: AttemptView) -> Sequence[HandedCall]:
     kept = _EXPECTED.get(view)
     if kept is not None and kept[0] is key[0] and kept[1:3] == key[1:]:
         return kept[3]
-    kept_calls = [v.call for v in verdicts if not v.orphan and not from_text(v.call)]
     calls: Sequence[HandedCall]
-    calls = InspectorCalls(kept_calls) if state.ended else tuple(map(handed, kept_calls))
+    if not state.ended:
+        calls = tuple(handed(v.call) for v in verdicts if _expected(v))
+    elif all(map(_expected, verdicts)):
+        calls = InspectorCalls(verdicts)  # the list itself: no reference of its own per call
+    else:
+        calls = InspectorCalls([v for v in verdicts if _expected(v)])
     _EXPECTED[view] = (verdicts, len(state.events), state.ended, calls)
     return calls
+
+
+def _expected(verdict: CallVerdict) -> bool:
+    """Is the verdict's call one a client is expected to hand over?"""
+    return not verdict.orphan and not from_text(verdict.call)
 
 
 def exchange_of(view: AttemptView) -> Exchange:
