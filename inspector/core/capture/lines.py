@@ -7,8 +7,8 @@ lines is cut from the file by ``BytesIO`` (``memchr``, in C: ``bytes.split`` and
 ``map(orjson.loads, ...)`` and, when every record of it is such a chunk for one attempt
 already seen, checked and appended column by column with C-level passes (no Python step per
 line). Any other batch (a line that is no JSON, a blank one, a record of another type or
-shape, chunks of several attempts) is read again line by line, each line's number and offset
-at hand: it costs a second decode, on the rare batch that has such a line.
+shape, chunks of several attempts) is read line by line, from its decoded records when every
+line decoded (else decoding each again), each line's number and offset at hand.
 
 Invariants:
 - Both paths give the same Capture: the batch path takes only records the line path takes
@@ -90,16 +90,18 @@ class Lines:
         try:
             decoded = list(map(orjson.loads, lines))
         except orjson.JSONDecodeError:
-            return self._one_by_one(builder, lines)
+            return self._one_by_one(builder, lines, None)
         if not _append_chunks(decoded, builder):
-            return self._one_by_one(builder, lines)
+            return self._one_by_one(builder, lines, decoded)
         self.pos += sum(map(len, lines))
         self.lineno += len(lines)
         return len(lines)
 
-    def _one_by_one(self, builder: CaptureBuilder, lines: list[bytes]) -> int:
-        """Read ``lines`` one at a time, as the batch path would, each error and warning
-        naming its line and offset."""
+    def _one_by_one(
+        self, builder: CaptureBuilder, lines: list[bytes], decoded: list[Any] | None
+    ) -> int:
+        """Read ``lines`` one at a time (from their records, when they all ``decoded``), each
+        error and warning naming its line and offset."""
         cursor, attempts, warnings = self.cursor, builder.attempts, builder.capture.warnings
         pos, lineno, last = self.pos, self.lineno, len(lines) - 1
         current, chunks = 0, None  # the attempt the last chunk went to, and its chunks
@@ -107,17 +109,20 @@ class Lines:
         for i, line in enumerate(lines):
             cursor.line, cursor.offset = lineno, pos
             size = len(line)
-            if line[-1:] == b"\n":
-                line = line[:-1]
-            try:
-                record = orjson.loads(line)
-            except orjson.JSONDecodeError as exc:
-                cut_off = i == last and size == len(line)  # no newline after it: the end
-                if not unreadable(line, cut_off, exc, lineno, pos, warnings):
-                    self.done = True
-                    break
-                pos, lineno = pos + size, lineno + 1
-                continue
+            if decoded is not None:
+                record = decoded[i]
+            else:
+                if line[-1:] == b"\n":
+                    line = line[:-1]
+                try:
+                    record = orjson.loads(line)
+                except orjson.JSONDecodeError as exc:
+                    cut_off = i == last and size == len(line)  # no newline after it: the end
+                    if not unreadable(line, cut_off, exc, lineno, pos, warnings):
+                        self.done = True
+                        break
+                    pos, lineno = pos + size, lineno + 1
+                    continue
             if type(record) is dict and len(record) == 4:
                 number, t, text = record.get("attempt"), record.get("t"), record.get("text")
                 if (
