@@ -228,3 +228,34 @@ def test_a_schema_shared_by_many_tools_is_checked_once(monkeypatch) -> None:
     assert schemas.schema_problem(bad, cls) is not None
     assert schemas.schema_problem({"type": "object", "enum": [None]}, cls) is None  # no memo
     assert len(checked) == 3
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_long_lanes_take_their_calls_text_exactly(seed: int) -> None:
+    """Lanes long enough to take their call's joined text (and, once validation decoded it,
+    its verdict): a piece dropped under ``literal``, an odd entry or a cut keeps them apart."""
+    rng = random.Random(seed)
+    lanes = _Lanes(rng, rng.randrange(1, 3))
+    items: list[Any] = [chunk(tc(i, f"call_{i}", "f", "{")) for i in range(lanes.lanes)]
+    for i in range(lanes.lanes):
+        lanes.at[i] = 1
+    odd, close = seed % 2 == 0, seed % 3 == 0
+    for seq in range(rng.randrange(1100, 2600)):
+        index = rng.randrange(lanes.lanes) if rng.random() < 0.1 else 0
+        piece = '"k": 1, ' if lanes.at[index] < len(_TEXT) - 40 else lanes.piece(index)
+        if odd and seq == 700:
+            items.append(chunk(tc(index, id="", args='"x": [')))  # dropped under literal
+        else:
+            items.append(chunk(tc(index, args=piece)))
+    if close:
+        items.append(chunk(*(tc(i, args=_TEXT[lanes.at[i] :]) for i in range(lanes.lanes))))
+    items.append(chunk(finish="tool_calls"))
+    body = chat(*items)
+    for policy in (ABSENT, LITERAL):
+        analysis = Analysis(Settings(empty_id=policy), providers=REGISTRY)
+        analysis.feed(body)
+        analysis.end()
+        if rng.random() < 0.5:
+            analysis.judge()  # validation first: its decode may settle a lane
+        view = analysis.final
+        assert _seen(view.quirks) == _straight(view.state)

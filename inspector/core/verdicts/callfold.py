@@ -29,6 +29,7 @@ from inspector.core.base.model import ToolCallDelta
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import from_text
 from inspector.core.calls.toolcall import ToolCall
+from inspector.core.verdicts.findings import Findings
 from inspector.core.verdicts.seqruns import SeqRuns
 
 _INDEXES: Final = 1 << 22  # wire indexes below this are kept as a byte map
@@ -72,9 +73,6 @@ class Look:
         """The calls written in text, in slot order."""
         self.gapless = True
         """The calls' integer wire indexes are 0..n-1 (or there are none)."""
-
-
-Findings = tuple[Any, ...]
 
 
 class CallFold:

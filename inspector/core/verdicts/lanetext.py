@@ -7,8 +7,12 @@ Invariants:
   order (every non-final fragment at the lane, whatever a policy routed where); it is fed to
   the lane's :class:`~inspector.core.calls.jsonprogress.JsonProgress` a batch at a time
   (:meth:`LaneTexts.flush`: one join and one feed per lane touched since the last flush;
-  JSON progress does not depend on how the text is split). A lane whose first batch is a
-  whole JSON value (orjson accepts it: a call sent whole) settles without an automaton.
+  JSON progress does not depend on how the text is split). A lane whose first piece is a
+  whole JSON object (orjson accepts it: a call sent whole) settles as it comes, with no state
+  at all; one whose first batch is a whole value settles at its flush without an automaton.
+  A lane flushed first with many pieces that are exactly a call's takes the call's joined text
+  (and, once validation decoded that very text, its answer:
+  :mod:`inspector.core.verdicts.wholejson`).
 - A lane whose second piece starts with its first is cumulative (the joined text only looks
   like a prefix): never reported. A lane whose text is complete or has an error can never be
   an open prefix again (after a complete value only whitespace keeps it complete; an error is
@@ -78,6 +82,16 @@ def call_text(calls: Sequence[Any], key: int, pieces: list[str]) -> tuple[str, b
     return None
 
 
+def _whole(text: str) -> bool:
+    """Is ``text`` one whole JSON value (then its lane can never be a cut: after a whole
+    value, whitespace keeps it complete and anything else is an error)?"""
+    try:
+        loads(text)
+    except JSONDecodeError:
+        return False
+    return True
+
+
 def _discard(text: str) -> None:
     """Where a settled lane's pieces go: nowhere."""
 
@@ -106,6 +120,9 @@ class LaneTexts:
         if lane is None:
             settled = self.settled
             if type(key) is int and 0 <= key < len(settled) and settled[key]:
+                return
+            if text[-1] == "}" and _whole(text):  # a call sent whole: settled whatever follows
+                self._settle(key)  # (no state made for it, not even until the flush)
                 return
             lane = self.lanes[key] = LaneText(key)
             self.made += 1
@@ -192,7 +209,7 @@ class LaneTexts:
             if key >= len(settled):  # grown by doubling: no allocation per new lane
                 settled.extend(bytes(max(key + 1 - len(settled), len(settled), 64)))
             settled[key] = 1
-            del self.lanes[key]
+            self.lanes.pop(key, None)
         else:
             self.lanes[key] = SETTLED
 

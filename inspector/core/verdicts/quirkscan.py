@@ -21,9 +21,13 @@ Invariants:
 - Per wire lane a track remembers the call's first identity: a later real id or name fills in
   an id-less or nameless opener (argument fragments sent before either are
   ``arguments_before_identity``), an id seen on another lane is ``duplicate_call_id``, and a
-  done event restating another id or name is ``done_identity_mismatch``. Finish reasons are
-  counted per choice (``repeated_finish_reason``; ``""`` is ``empty_finish_reason``, not a
-  reason).
+  done event restating another id or name is ``done_identity_mismatch``. A lane opened with
+  a real id is kept as its opener delta until something else reaches it (a quiet track: no
+  object for a call sent whole). Once a lane's track is identified and spoiled (a plain
+  fragment repeated neither id nor name), the plain fragments that follow it one per chunk
+  are scanned as a run (:mod:`inspector.core.verdicts.plainrun`), with the same outcome.
+- Finish reasons are counted per choice (``repeated_finish_reason``; ``""`` is
+  ``empty_finish_reason``, not a reason).
 - Any value may stand where the wire has one: only a JSON integer or string index (and
   choice) names a lane here, as in the accumulator; a field of the wrong type shows as
   ``wire_field_type``, whose note names every distinct field, expected and received kind
