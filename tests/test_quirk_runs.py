@@ -259,3 +259,16 @@ def test_long_lanes_take_their_calls_text_exactly(seed: int) -> None:
             analysis.judge()  # validation first: its decode may settle a lane
         view = analysis.final
         assert _seen(view.quirks) == _straight(view.state)
+
+
+def test_a_first_piece_that_only_ends_like_an_object_is_still_a_cut() -> None:
+    body = chat(
+        chunk(tc(0, "call_1", "f", '{"a": {"b": 1}', "function")),
+        chunk(tc(1, "call_2", "f", '{"a": 1}', "function")),
+        chunk(finish="tool_calls"),
+    )
+    state = analyze_bytes(body, "openai-chat")
+    got = _seen(detect(state))
+    assert got == _straight(state)
+    cut = [q for q in got if q[0] == "silent_truncation"]
+    assert len(cut) == 1 and cut[0][2] == [0, 2]  # the first call only: the second is whole
