@@ -6,16 +6,23 @@ Invariants:
   of a second), so it alone runs on a worker thread; the bytes come back whole through a
   queued signal. One thread owns the core: no locks, no torn reads.
 - Slices run from a 1-ms timer (not 0: other timers, the replay clock among them, get their
-  turn) and last about ``LOAD_SLICE`` seconds, so input is handled between them and the
-  window is usable from the first records; ``flush`` asks for a view flush every
+  turn), due again 1 ms after a tick *ends* (Qt schedules a timer's next tick when it fires:
+  after a 15 ms tick it would be due before every timer that fell due meanwhile, and run
+  again ahead of them, so two ticks would hold the loop in one go), and last about
+  ``LOAD_SLICE`` seconds, so input is handled between them and the window is usable from
+  the first records; ``flush`` asks for a view flush every
   ``LOAD_FLUSH`` seconds, in a tick of its own (a tick is one slice, one flush or one piece
   of work ahead of the views, never two: the loop is held for the longest of them, not their
-  sum).
+  sum). The tick after a flush feeds nothing: the layout and paint the flush asked for are
+  that turn of the loop's work (they would otherwise run in one turn with the next slice).
 - Whole-stream work the views would ask for in one go is done ahead of them, in ticks of its
-  own: the verdicts when an attempt or a call begins (resolving the tools; validating the
-  call that closed), and once the file is in each attempt's verdicts and quirks; the views
-  then find them cached, and rebind to the replay (``finished``) from caches.
+  own: the verdicts when an attempt or a call begins or the last call closes (resolving the
+  tools; validating the call that closed: a megabyte of arguments is some 15 ms), and once
+  the file is in each attempt's verdicts and quirks; the views then find them cached, and
+  rebind to the replay (``finished``) from caches.
 - A read that was cancelled, or overtaken by another, is dropped when its bytes arrive.
+- The file's bytes are let go in a tick of their own once the file is in (freeing 360 MB is
+  some 26 ms: it would otherwise land in the last slice, where the reader lets them go).
 - ``progress`` reports (done, total), then (-1, 0) when loading stops for any reason: after
   ``finished`` or ``kept``, so whoever hears it finds the document showing what came of it.
 """
@@ -69,12 +76,15 @@ class ProgressiveOpen(QObject):
         self._token = 0
         self._timer = QTimer(self)
         self._timer.setInterval(1)
-        self._timer.timeout.connect(self._slice)
+        self._timer.timeout.connect(self._tick)
         self._flushed = 0.0
         self._ending: ReplaySource | None = None  # the file is in: its replay, shown next
         self._todo: deque[Callable[[], object]] = deque()  # work ahead of the views
-        self._judged: tuple[AttemptView, int] | None = None  # (attempt, calls) last judged
+        self._judged: tuple[AttemptView, int, bool] | None = None  # last judged: (attempt,
+        # calls, the last call open)
         self._fed = False  # a slice ran since the last flush
+        self._painting = False  # a flush ran last tick: this turn of the loop paints it
+        self._bytes: bytes | None = None  # the file read, until it is in (see the docstring)
         self._file_read.connect(self._on_file_read)
 
     @property
@@ -106,6 +116,7 @@ class ProgressiveOpen(QObject):
     def feed(self, source: LoadingSource) -> None:
         """Feed ``source`` (the file just read, now on show) a slice at a time."""
         self.source, self._ending, self._judged, self._fed = source, None, None, False
+        self._painting = False
         self._todo.clear()
         self.progress.emit(*source.progress)
         self._flushed = time.monotonic()
@@ -141,7 +152,7 @@ class ProgressiveOpen(QObject):
     def _forget(self) -> None:
         """Feeding stops: nothing of the source is kept here (it may be hundreds of MB)."""
         self._timer.stop()
-        self.source = self._ending = self._judged = None
+        self.source = self._ending = self._judged = self._bytes = None
         self._todo.clear()
 
     def _on_file_read(self, token: int, path: str, data: bytes, error: str) -> None:
@@ -150,8 +161,20 @@ class ProgressiveOpen(QObject):
         self.reading = None
         if error:
             self.fail(path, error)
-        else:
-            self.read.emit(path, data)
+            return
+        self._bytes = data
+        self.read.emit(path, data)
+        if self.source is None:  # not fed (not a stream, an unreadable header)
+            self._bytes = None
+
+    def _tick(self) -> None:
+        """One tick (:meth:`_slice`), the next one due 1 ms after this one ends."""
+        self._slice()
+        if self._timer.isActive():
+            self._timer.start()
+
+    def _let_bytes_go(self) -> None:
+        self._bytes = None
 
     def _slice(self) -> None:
         """One timer tick: pieces of work the views would ask for (for a slice's time), else
@@ -160,10 +183,14 @@ class ProgressiveOpen(QObject):
         ask for first is done ahead of them, in ticks of its own: the verdicts when an attempt
         or a call begins (the first ones resolve the tools, checking every schema; later, the
         call before it closed and is validated) and, once the file is in, each attempt's
-        verdicts and quirks; then ``finished`` rebinds the views."""
+        verdicts and quirks; then ``finished`` rebinds the views. The tick after a flush does
+        nothing: the loop lays out and paints what the flush changed before the next slice."""
         source = self.source
         if source is None:
             self._timer.stop()
+            return
+        if self._painting:
+            self._painting = False
             return
         if self._todo:
             self._work()
@@ -176,7 +203,7 @@ class ProgressiveOpen(QObject):
             return
         now = time.monotonic()
         if self._fed and now - self._flushed >= LOAD_FLUSH:
-            self._flushed, self._fed = now, False
+            self._flushed, self._fed, self._painting = now, False, True
             self.progress.emit(*source.progress)
             self.flush.emit()
             return
@@ -192,12 +219,14 @@ class ProgressiveOpen(QObject):
         # core makes no reference cycles (tests/test_loading.py checks), so freezing keeps
         # nothing alive that refcounting would not free.
         views = source.analysis.attempts
-        judged = (views[-1], len(views[-1].state.calls)) if views else None
-        if judged != self._judged:  # a new attempt or call: the call before it closed
+        judged = _judge_key(views[-1]) if views else None
+        if judged != self._judged:  # a new attempt or call (the call before it closed), or
+            # the last call closed: validated here, not in the next flush
             self._judged = judged
             self._todo.append(views[-1].judge)
         if replay is not None:
             self._ending = replay
+            self._todo.appendleft(self._let_bytes_go)  # first: the tick holds it alone
             views = replay.analysis.attempts
             self._todo.extend(v.judge for v in views)
             self._todo.extend(v.detect_quirks for v in views)
@@ -209,3 +238,10 @@ class ProgressiveOpen(QObject):
         todo.popleft()()
         while todo and time.perf_counter() < deadline:
             todo.popleft()()
+
+
+def _judge_key(view: AttemptView) -> tuple[AttemptView, int, bool]:
+    """What says an attempt's verdicts have a closed call to judge: the attempt, its calls,
+    and whether the last one is still open (O(1): never a look at every call)."""
+    calls = view.state.calls
+    return view, len(calls), bool(calls) and calls[-1].open
