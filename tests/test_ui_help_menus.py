@@ -184,7 +184,11 @@ def test_lanes_out_of_sight_are_counted_and_one_click_away(window: MainWindow, q
     assert len(lanes.lanes) == 3
     qtbot.waitUntil(hint.isVisible)  # once the row is laid out
     assert re.fullmatch(r"3 lanes · [12] off-screen →", hint.text()), hint.text()
-    assert lanes.viewport().geometry().contains(hint.geometry())
+    assert lanes.rect().contains(hint.geometry())  # in its own strip, under the lanes
+    assert not lanes.viewport().geometry().intersects(hint.geometry())
+    bar = lanes.horizontalScrollBar()  # the strip narrows the viewport (a vertical scroll
+    # bar comes): the scroll range follows once the scroll area is laid out again
+    qtbot.waitUntil(lambda: bar.maximum() == lanes.widget().width() - lanes.viewport().width())
     clicks = 0
     while lanes.off_screen()[1] and clicks < 3:  # each click brings the next lane in
         hint.click()

@@ -167,6 +167,8 @@ class StatusLabel(QLabel):
         UI fonts): a streaming lane's counts change on every flush, and measuring rich text
         costs most of a millisecond."""
         width = max(width, 50)
+        if not self.text():  # a lane built ahead, bound to no call yet
+            return
         shape = (width, _FIGURES.sub("0", self.text()))
         if shape == self._shape:
             return

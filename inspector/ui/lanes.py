@@ -6,9 +6,13 @@ Invariants:
 - Lanes are reused, never rebuilt mid-replay: lanes a rewind hides wait, unbound, in their
   place in the row for the same recorded attempt (building or re-laying out a lane costs a
   frame); anything else gives their space back.
-- Lanes that do not all fit are never silently out of sight: a button floating over the
-  bottom-right corner says how many lanes there are and how many are off-screen, and scrolls
-  to the next one; it is in no layout (its text changes re-lay out nothing else).
+- While data streams in, a lane is built (hidden and polished: :meth:`LanesView.prepare`) in
+  one flush and shown in a later one, so no turn of the event loop both builds and first lays
+  out and paints a lane.
+- Lanes that do not all fit are never silently out of sight: a button under the lanes' bottom
+  right corner says how many lanes there are and how many are off-screen, and scrolls to the
+  next one. It takes its own space, a strip the viewport gives up while it shows (never over
+  a lane's last row), and is in no layout: its text changes re-lay out nothing else.
 - An attempt without calls says "(yet)" only while its body is still coming.
 """
 
@@ -34,6 +38,8 @@ MAX_LANES = 24
 """Lanes built at most for one attempt (building one costs some 15 ms, and a stream of
 thousands of calls would hold the window for minutes): they show the calls from ``first`` on;
 picking a call elsewhere (the Attempts tree, a selected event, the hint) moves them."""
+HINT_GAP = 2
+"""Pixels above and below the lanes' hint, in the strip it takes under the viewport."""
 MAX_SPARE = 32
 """Hidden lanes kept for reuse at most (a replay rewound over hundreds of calls rebuilds the
 ones beyond these)."""
@@ -50,6 +56,9 @@ class LanesView(QScrollArea):
         self.compact = compact
         self.setWidgetResizable(True)
         self._inner = QWidget()
+        # A lane added at the end grows the row: only the part it adds is painted, not every
+        # lane on show again (their tables repaint through Python's data(): ~8 ms each).
+        self._inner.setAttribute(Qt.WidgetAttribute.WA_StaticContents)
         self._row = QHBoxLayout(self._inner)
         self._row.setContentsMargins(4, 4, 4, 4)
         self._empty = QLabel(NO_CALLS_YET)
@@ -74,13 +83,15 @@ class LanesView(QScrollArea):
         )
         self.hint.clicked.connect(self.scroll_to_next)
         self.hint.hide()
+        self._strip = 0  # the height of the strip under the viewport that holds the hint
         bar = self.horizontalScrollBar()
         bar.rangeChanged.connect(lambda _lo, _hi: self._show_hint())
         bar.valueChanged.connect(lambda _v: self._show_hint())
 
     def rebind(self, view: AttemptView | None, mode: str, new_lanes: int | None = None) -> None:
-        """Bind lanes to the current calls (after a re-judge, seek or new file), building at
-        most ``new_lanes`` lanes (None: all it takes); :meth:`sync` adds the others."""
+        """Bind lanes to the current calls (after a re-judge, seek or new file), showing at
+        most ``new_lanes`` new lanes, spare ones only (None: all it takes, built if need be);
+        :meth:`sync` adds the others."""
         old, self._mode, self.bound_to = self.bound_to, mode, view
         # A rewound replay (F5, a seek back) will show the same calls again: hidden lanes keep
         # their place in the row, so a lane that reappears mid-replay is only painted, without
@@ -120,11 +131,13 @@ class LanesView(QScrollArea):
         built = 0
         for i, call in enumerate(calls):
             if i >= len(self.lanes):
-                if new_lanes is not None and built >= new_lanes:
+                if new_lanes is not None and (built >= new_lanes or not self._spare):
                     break
                 self._add_lane()
                 built += 1
             self.lanes[i].bind(call, verdicts[i], view.state.events if view else (), mode)
+        if built:
+            self._fit_row()
         self._results(view)
         self._show_empty(view)
         self._show_hint()
@@ -132,8 +145,9 @@ class LanesView(QScrollArea):
     def sync(
         self, view: AttemptView | None, rows: bool = True, new_lanes: int | None = None
     ) -> bool:
-        """Once per flush: new lanes for new calls (at most ``new_lanes``; None: all), then
-        each lane's own sync (fragment rows only with ``rows``: announcing rows repaints every
+        """Once per flush: new lanes for new calls (at most ``new_lanes``, spare ones only:
+        :meth:`prepare` builds them a flush ahead; None: all, built if need be), then each
+        lane's own sync (fragment rows only with ``rows``: announcing rows repaints every
         table, see DocumentViews.on_flush). ``new_lanes`` says data streams in: lanes out of
         sight may then wait to show their text afresh. True when a lane appeared (building
         and first painting it is this flush's big cost)."""
@@ -144,7 +158,7 @@ class LanesView(QScrollArea):
         for i, call in enumerate(calls):
             v = verdicts[i]
             if i >= len(self.lanes):
-                if new_lanes is not None and added >= new_lanes:
+                if new_lanes is not None and (added >= new_lanes or not self._spare):
                     break
                 self._add_lane().bind(call, v, view.state.events, self._mode)
                 added += 1
@@ -155,8 +169,19 @@ class LanesView(QScrollArea):
         self._results(view)
         self._show_empty(view)
         if added:
+            self._fit_row()
             self._show_hint()
         return added > 0
+
+    def _fit_row(self) -> None:
+        """Widen the row for the lanes just added, at once, before it is laid out with them.
+        Left to the scroll area, the row is first laid out at its old width, every lane
+        squeezed and moved, then at the new one: each lane on show moves twice and repaints
+        whole (~5 ms a table)."""
+        inner = self._inner
+        width = max(self.viewport().width(), inner.minimumSizeHint().width())
+        if width > inner.width():
+            inner.resize(width, inner.height())
 
     def _window(self, view: AttemptView | None) -> tuple[list[ToolCall], list[CallVerdict | None]]:
         """The calls the lanes show (:data:`MAX_LANES` from ``first``) and their verdicts."""
@@ -229,6 +254,7 @@ class LanesView(QScrollArea):
         paged = self.first > 0 or beyond > 0  # some calls have no lane (MAX_LANES)
         if not left and not right and not paged:
             self.hint.hide()
+            self._reserve(0)
             return
         lanes = f"{len(self.lanes)} lanes"
         if paged:
@@ -240,13 +266,22 @@ class LanesView(QScrollArea):
         if self.hint.text() != text:
             self.hint.setText(text)
             self.hint.adjustSize()
+        self._reserve(self.hint.height() + 2 * HINT_GAP)
         self._place_hint()
         self.hint.show()
         self.hint.raise_()
 
+    def _reserve(self, height: int) -> None:
+        """Give up a strip of ``height`` pixels under the viewport (0: none); only a change
+        re-lays out the lanes."""
+        if height != self._strip:
+            self._strip = height
+            self.setViewportMargins(0, 0, 0, height)
+
     def _place_hint(self) -> None:
+        """The hint in its strip, at the right (under the viewport, above the scroll bar)."""
         vp = self.viewport().geometry()
-        self.hint.move(vp.right() - self.hint.width() - 6, vp.bottom() - self.hint.height() - 6)
+        self.hint.move(vp.right() - self.hint.width() - 6, vp.bottom() + 1 + HINT_GAP)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -258,17 +293,46 @@ class LanesView(QScrollArea):
             lane.show_result(by_slot.get(lane.call.slot) if lane.call is not None else None)
 
     def _add_lane(self) -> LaneWidget:
-        """The next lane: a spare one if any (a rewound replay left them; building and
-        polishing a lane mid-replay costs a frame of tens of milliseconds), else a new one."""
+        """The next lane: a spare one if any (a rewound replay left them, or :meth:`prepare`
+        built one; building and polishing a lane mid-replay costs a frame of tens of
+        milliseconds), else a new one."""
         if self._spare:
             lane = self._spare.pop()
-            lane.show()
+            self._row.setEnabled(False)  # showing it would lay the row out at its old width
+            lane.show()  # (every lane squeezed, then moved back: see _fit_row)
+            self._row.setEnabled(True)
         else:
-            lane = LaneWidget(compact=self.compact)
-            elide_json_column(lane.table)
-            lane.fragment_selected.connect(self.fragment_selected)
-            self._row.insertWidget(len(self.lanes) + len(self._spare), lane, 1)
+            lane = self._new_lane()
         self.lanes.append(lane)
+        return lane
+
+    def _new_lane(self) -> LaneWidget:
+        lane = LaneWidget(compact=self.compact)
+        elide_json_column(lane.table)
+        lane.fragment_selected.connect(self.fragment_selected)
+        self._row.insertWidget(len(self.lanes) + len(self._spare), lane, 1)
+        return lane
+
+    def wants_spare(self, view: AttemptView | None) -> bool:
+        """Is no spare lane ready for a call of ``view`` that has none: one waiting (past the
+        lanes on show, within :data:`MAX_LANES`), or the next one of a stream that has calls
+        and goes on?"""
+        if view is None or view is not self.bound_to or self._spare:
+            return False
+        lanes, calls = len(self.lanes), len(view.state.calls) - self.first
+        if lanes >= MAX_LANES:
+            return False
+        return lanes < calls or (0 < lanes == calls and not view.state.ended)
+
+    def prepare(self) -> LaneWidget:
+        """Build the next lane ahead, hidden and polished (some 10 ms to make, 8 ms to polish:
+        with its binding, layout and first paint, more than one turn of the loop may hold),
+        so that while data streams in a new lane is built in one flush and shown in a later
+        one."""
+        lane = self._new_lane()
+        lane.hide()  # before the layout's queued show: it stays hidden
+        lane.ensurePolished()
+        self._spare.append(lane)
         return lane
 
     def select_seq(self, seq: int) -> LaneWidget | None:

@@ -123,6 +123,9 @@ class DocumentViews:
             return  # it is this flush's work
         if self.lanes.sync(view, rows=False, new_lanes=LANES_PER_FLUSH):
             return  # lanes appeared: painting them is this flush's work, the heavy jobs wait
+        if self.lanes.wants_spare(view):
+            self.lanes.prepare()  # the next call's lane, built ahead: this flush's work
+            return
         now = time.monotonic()
         due = [
             (at + period, job) for job, (at, period) in self._heavy.items() if now - at >= period
