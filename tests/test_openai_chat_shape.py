@@ -297,6 +297,19 @@ def test_a_shape_with_hits_survives_one_miss_and_resets_the_backoff(hits: list[i
     assert dialect._memo is not None and dialect._memo.level == 0
 
 
+def test_no_shape_is_built_from_a_huge_chunk() -> None:
+    """One whole call in a huge line: no search and no proofs over it (a shape from it would
+    rarely hit); a chunk just under the limit still gets one."""
+    longest = openai_chat_shape.LONGEST
+    for size, built in ((longest + 1, 0), (longest, 1)):
+        body = "x" * (size - len(chunk(0, "")))
+        datas = [chunk(0, body)] * 5
+        assert len(datas[0]) == size
+        dialect = chat(True)
+        assert mapped(dialect, datas) == mapped(chat(False), datas)
+        assert dialect._memo is not None and dialect._memo.built == built
+
+
 def test_no_shape_is_built_from_events_the_fast_path_does_not_cover() -> None:
     datas = [chunk(1, "ab").replace('"index":0', '"index":1')] * 20  # choice 1: an extra
     datas += [chunk(0, "@").replace('"@"', '{"a":1}')] * 20  # object arguments

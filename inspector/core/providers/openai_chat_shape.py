@@ -34,11 +34,12 @@ passes a string argument on untouched. The other holes are values of keys it nev
 fragment decoded on its own is decoded by the same string parser as in the whole document.
 
 Churn costs nothing measurable: a shape is built only after the full path mapped an event to
-one such delta; a shape that missed is kept once if it hit since its last miss, else dropped.
-Dropping a shape that never hit (or failing to build one) skips candidate events before the
-next try, 0, 0, 1, 3, 7 … after 1, 2, 3, 4, 5 … such failures in a row; a shape with hits
-resets the count. A stream whose every chunk differs builds about log2(n) shapes; a call's
-first chunk (its id and name) gives a shape that rarely hits and costs no skip.
+one such delta, from data of at most :data:`LONGEST` characters; a shape that missed is kept
+once if it hit since its last miss, else dropped. Dropping a shape that never hit (or failing
+to build one) skips candidate events before the next try, 0, 0, 1, 3, 7 … after 1, 2, 3, 4,
+5 … such failures in a row; a shape with hits resets the count. A stream whose every chunk
+differs builds about log2(n) shapes; a call's first chunk (its id and name) gives a shape that
+rarely hits and costs no skip.
 """
 
 from __future__ import annotations
@@ -57,6 +58,11 @@ _JSONDecodeError = orjson.JSONDecodeError
 IGNORED = ("obfuscation", "sequence_number")
 """Top-level keys neither dialect reads: their values may differ between an event and its
 shape (OpenAI pads each chunk with a random ``obfuscation``; Responses numbers each event)."""
+
+LONGEST = 8192
+"""No shape is built from longer data: a search and two proofs over one huge line (a whole
+call's arguments in one chunk) would cost several decodes of it, and such chunks rarely
+repeat."""
 
 Run = Callable[[SSEEvent], list[AnyDelta]]
 """A dialect's full path (no memo): an event -> its deltas."""
@@ -258,9 +264,11 @@ class ShapeMemo:
         a = delta.arguments
         if type(a) is not str or delta.args_object or delta.final or delta.pos:
             return None
+        data = ev.data
+        if len(data) > LONGEST:
+            return None
         if not self.fits(delta):
             return None
-        data = ev.data
         holes = [(_at(data, self.args_key, _STRING, a), ARGS)]
         for key in IGNORED:
             value = obj.get(key, OMITTED)
