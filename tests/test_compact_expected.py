@@ -10,11 +10,13 @@ from typing import Any
 
 from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.capture.reader import load_bytes
+from inspector.core.clients import openai_wire
 from inspector.core.clients.ai_sdk_tracker import Tracker
-from inspector.core.clients.base import HandedCall
+from inspector.core.clients.base import Exchange, HandedCall, Partial
 from inspector.core.clients.handed import ClientCalls, InspectorCalls
-from inspector.core.clients.judge import exchange_of, expected_calls, run_replica, shared
+from inspector.core.clients.judge import _Prefix, exchange_of, expected_calls, run_replica, shared
 from inspector.core.clients.registry import replica
+from inspector.core.events.sse import decode_all
 from inspector.core.providers import REGISTRY
 
 CALLS = 400
@@ -110,3 +112,25 @@ def test_the_ai_sdk_tracker_holds_forwarded_indexes_as_bytes() -> None:
     forwarded.add(float("nan"))
     assert -1 in forwarded and (1 << 40) in forwarded and len(forwarded.others) == 3
     assert len(forwarded.flags) == 500
+
+
+def test_the_prefix_check_makes_its_rewritten_column_only_when_a_replica_rewrites() -> None:
+    expected = (HandedCall("a", "f", '{"q": 1}'), HandedCall("b", "f", "{}"))
+    prefix = _Prefix(expected)
+    first = Partial("a", "f", '{"q"')
+    assert prefix.holds([first], {0}) and prefix.rewritten is None  # 16 bytes a call
+    first.add(": 1}")
+    assert prefix.holds([first], {0}) and prefix.rewritten is None
+    first.parts, first.rewritten = '{"q": 2}', 1  # the library replaced its text: re-read
+    assert not prefix.holds([first], {0})
+    first.parts = '{"q": 1}'
+    assert prefix.holds([first], {0}) and prefix.rewritten is not None
+    assert list(prefix.rewritten) == [1, 0]
+
+
+def test_the_sdk_decoding_columns_are_four_bytes_wide_for_a_body_under_2_gib() -> None:
+    body = b"".join(_chunk([_call(i, "{}")]) for i in range(50)) + b"data: [DONE]\n\n"
+    wire = openai_wire.decode(Exchange(decode_all(body), body))
+    assert len(wire) == 50 and wire.seqs.itemsize == 4 and wire.spans.itemsize == 4
+    assert wire.data(49) == decode_all(body)[49].data
+    assert openai_wire._spans(2**31).itemsize == 8

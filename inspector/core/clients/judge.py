@@ -182,23 +182,22 @@ def same_calls(expected: Sequence[HandedCall], got: Sequence[HandedCall]) -> boo
     )
 
 
-_UNSEEN: Final = -(2**63)
-"""A position the prefix check has not read yet."""
-
-
 class _Prefix:
     """Whether a replica's calls so far are still a prefix of the inspector's calls. What it
     has checked of each position (parts, characters, the ``rewritten`` count it read them
-    under) is kept in three arrays, 24 bytes a call. A call whose one part is the whole of
-    the inspector's arguments gets the inspector's string in its place (equal, immutable:
-    nothing a library does can tell), so a run holds no second copy of agreeing text."""
+    under) is kept in arrays, 16 bytes a call (24 once a replica rewrote a call's text: the
+    third array is made then; until then every count read is 0). A position not read yet
+    has 0 parts and characters checked, so it is read from its start whatever it says. A
+    call whose one part is the whole of the inspector's arguments gets the inspector's
+    string in its place (equal, immutable: nothing a library does can tell), so a run holds
+    no second copy of agreeing text."""
 
     def __init__(self, expected: Sequence[HandedCall]) -> None:
         self.expected = expected
         count = len(expected)
         self.parts = array("q", [0]) * count
         self.chars = array("q", [0]) * count
-        self.rewritten = array("q", [_UNSEEN]) * count
+        self.rewritten: array[int] | None = None  # all 0 until a replica rewrites
 
     def holds(self, calls: list[Partial], touched: set[int]) -> bool:
         for pos in touched:
@@ -220,7 +219,9 @@ class _Prefix:
             got.id = want.id  # the inspector's string, not a second copy
         held = pieces(got.parts)
         parts, chars = self.parts[pos], self.chars[pos]
-        if self.rewritten[pos] != got.rewritten or parts > len(held):
+        rewritten = self.rewritten
+        seen = rewritten[pos] if rewritten is not None else 0
+        if seen != got.rewritten or parts > len(held):
             parts, chars = 0, 0
         text = want.arguments
         for part in held[parts:] if parts else held:
@@ -233,7 +234,10 @@ class _Prefix:
             else:
                 got.parts[0] = text
         self.parts[pos], self.chars[pos] = len(held), chars
-        self.rewritten[pos] = got.rewritten
+        if got.rewritten and rewritten is None:
+            rewritten = self.rewritten = array("q", [0]) * len(self.expected)
+        if rewritten is not None:
+            rewritten[pos] = got.rewritten
         return True
 
 

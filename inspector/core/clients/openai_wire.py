@@ -56,10 +56,11 @@ class Dispatches:
     """What the SDK's SSE layer dispatches for one body (see the module's invariants)."""
 
     body: bytes = b""
-    seqs: array[int] = field(default_factory=lambda: array("q"))
-    """The inspector event each dispatched event is pinned to."""
+    seqs: array[int] = field(default_factory=lambda: array("i"))
+    """The inspector event each dispatched event is pinned to (4 bytes: fewer than 2**31)."""
     spans: array[int] = field(default_factory=lambda: array("q"))
-    """Per dispatch, where its data lies in ``body`` (start, end; -1, -1: in ``texts``)."""
+    """Per dispatch, where its data lies in ``body`` (start, end; -1, -1: in ``texts``): 4
+    bytes each for a body under 2 GiB (:func:`_spans`)."""
     texts: dict[int, str] = field(default_factory=dict)
     """Data no single span of the body holds, by dispatch."""
     named: dict[int, str] = field(default_factory=dict)
@@ -141,6 +142,11 @@ def sdk_loads(data: str) -> Any:
     return json.loads(data)
 
 
+def _spans(size: int) -> array[int]:
+    """An empty span column for a body of ``size`` bytes: the narrowest that holds them."""
+    return array("i" if size < 2**31 else "q")
+
+
 _MEMO: OrderedDict[tuple[int, int, bool], tuple[object, Dispatches]] = OrderedDict()
 
 
@@ -180,7 +186,7 @@ def _from_body(body: bytes, events: Sequence[SSEEvent], cut: bool) -> Dispatches
     its own (an undecodable one ends it); a blank line dispatches when an event type, data, a
     retry or a last event id is set; comments ignored; no BOM stripped; a final event without
     its blank line never dispatched. ``cut``: the SDK never decodes a last unended line."""
-    out = Dispatches(body)
+    out = Dispatches(body, spans=_spans(len(body)))
     pins = _Pins(events, len(body))
     ascii_only = body.isascii()
     name: str | None = None
