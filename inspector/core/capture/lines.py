@@ -161,7 +161,6 @@ def _append_chunks(records: list[Any], builder: CaptureBuilder) -> bool:
         types = list(map(rtype, records))
         numbers = list(map(number, records))
         times = list(map(t, records))
-        texts = list(map(text, records))
     except (KeyError, TypeError):
         return False
     if set(map(len, records)) != {4} or types.count("chunk") != len(types):
@@ -171,9 +170,9 @@ def _append_chunks(records: list[Any], builder: CaptureBuilder) -> bool:
     attempt = builder.attempts.get(numbers[0]) if len(set(numbers)) == 1 else None
     if attempt is None:
         return False
-    try:
-        data = list(map(str.encode, texts))
-    except TypeError:  # a text that is no string
+    try:  # KeyError: no text; TypeError: a text that is no string
+        data = list(map(str.encode, map(text, records)))
+    except (KeyError, TypeError):
         return False
     attempt.chunks += zip(times, data, strict=True)
     return True
