@@ -490,3 +490,43 @@ def test_a_responses_shape_never_outlives_what_the_dialect_learns(hits: list[int
     dialect = resp(True)
     assert mapped(dialect, items) == mapped(resp(False), items)
     assert dialect._memo is not None and dialect._memo.built == 0 and hits[0] == 0
+
+
+def short_calls(calls: int, fragments: int, index_text: Any = str) -> list[str]:
+    datas = []
+    for i in range(calls):
+        datas.append(chunk(i, "", call_id=f"call_{i}", name="f"))
+        for j in range(fragments):
+            text = chunk(i, f"a{j}").replace(f'"index":{i},"f', f'"index":{index_text(i)},"f')
+            datas.append(text)
+    return datas
+
+
+def test_short_calls_share_one_shape_with_their_index_as_a_hole(hits: list[int]) -> None:
+    datas = short_calls(500, 2)
+    dialect = chat(True)
+    assert mapped(dialect, datas) == mapped(chat(False), datas)
+    assert dialect._memo is not None and dialect._memo.built <= 4
+    assert hits[0] >= 990
+
+
+@pytest.mark.parametrize("odd", ["0{}", "-{}", "{}.0", "{}e0", '"{}"', "{}99999999999999999999"])
+def test_an_index_hole_takes_only_a_plain_integer(odd: str, hits: list[int]) -> None:
+    datas = short_calls(30, 3, lambda i: odd.format(i) if i >= 10 and i % 2 else i)
+    assert mapped(chat(True), datas) == mapped(chat(False), datas)
+    assert hits[0] >= 20
+
+
+def test_short_responses_items_build_log_n_shapes(hits: list[int]) -> None:
+    """An item's deltas need a shape of their own (the item id is in them): items too short
+    to pay for one back off."""
+    items = []
+    for i in range(400):
+        items.append(added(f"fc_{i}", i))
+        for j in range(6):
+            event, data = args_event(f"a{j}", "p" * j, str(len(items)), item=f"fc_{i}")
+            items.append((event, data.replace('"output_index":0', f'"output_index":{i}')))
+    dialect = resp(True)
+    assert mapped(dialect, items) == mapped(resp(False), items)
+    assert dialect._memo is not None and dialect._memo.built <= 12
+    assert hits[0] >= 20

@@ -106,7 +106,7 @@ class OpenAIChatDialect(OwnDialect):
         self._shape: Shape | None = None
         """The shape memo's current shape (:mod:`.openai_chat_shape`): None most of the time
         in a stream whose chunks all differ."""
-        self._memo = ShapeMemo("arguments", _plain, False) if memo else None
+        self._memo = ShapeMemo("arguments", "index", _plain, False) if memo else None
 
     def _unmemoized(self, ev: SSEEvent) -> list[AnyDelta]:
         """The full path's deltas for ``ev`` (the shape memo's proofs)."""

@@ -3,10 +3,11 @@ text (and in values the dialect never reads) is mapped without decoding it, exac
 path would map it.
 
 A :class:`Shape` is the raw data of one event cut around its holes: the body of the argument
-string (``"arguments"`` of a Chat tool call, ``"delta"`` of a Responses arguments event), and
-the values of top-level keys the dialect never reads (``obfuscation``, ``sequence_number``).
-Its texts are ``parts[0] + hole + parts[1] + … + parts[-1]``. It holds the one
-:class:`ToolCallDelta` the full path made of that event, minus ``seq`` and ``arguments``.
+string (``"arguments"`` of a Chat tool call, ``"delta"`` of a Responses arguments event), the
+values of top-level keys the dialect never reads (``obfuscation``, ``sequence_number``), and
+(Chat) the call's ``index`` when it is the only ``"index"`` with its value. Its texts are
+``parts[0] + hole + parts[1] + … + parts[-1]``. It holds the one :class:`ToolCallDelta` the
+full path made of that event, minus ``seq``, ``arguments`` and (with an index hole) ``index``.
 
 Invariants:
 - A shape exists only if it was proved: the full path, run on the event's data with sentinels
@@ -16,8 +17,9 @@ Invariants:
   character; the number sentinels are plain digit runs.
 - :meth:`Shape.map` answers only for data that decomposes as ``parts`` around holes that each
   pass their check: the argument hole is a JSON string body (plain text, else
-  ``orjson.loads('"' + M + '"')`` succeeds), a string hole likewise, a number hole ASCII digits
-  without a leading zero (at most 18). Anything else is None: the full path, unchanged.
+  ``orjson.loads('"' + M + '"')`` succeeds), a string hole likewise, a number or index hole
+  ASCII digits without a leading zero (at most 18: orjson reads them as an int). Anything
+  else is None: the full path, unchanged.
 - The dialect never reads the keys of the other holes (:data:`IGNORED`).
 
 Why a match is exact, whatever split was found (an unescaped ``"`` in M, a trailing
@@ -30,16 +32,21 @@ ended by the part's first character, as the proofs showed). So every token outsi
 is the proof's, and the decoded object is the proof's object with the hole values replaced.
 Both proofs saw the argument hole's text come back as ``arguments``: that token is the
 argument value (a key, or any other token, would not follow the sentinel), and the dialect
-passes a string argument on untouched. The other holes are values of keys it never reads. A
-fragment decoded on its own is decoded by the same string parser as in the whole document.
+passes a string argument on untouched. Likewise both proofs saw the index hole's number come
+back as the delta's index (an int, passed on untouched). The other holes are values of keys it
+never reads. A fragment decoded on its own is decoded by the same string parser as in the
+whole document.
 
 Churn costs nothing measurable: a shape is built only after the full path mapped an event to
 one such delta, from data of at most :data:`LONGEST` characters; a shape that missed is kept
-once if it hit since its last miss, else dropped. Dropping a shape that never hit (or failing
+once if it hit since its last miss (and through its first miss unless it came from a call's
+opening chunk), else dropped. Dropping a shape with fewer than :data:`PAYS` hits (or failing
 to build one) skips candidate events before the next try, 0, 0, 1, 3, 7 … after 1, 2, 3, 4,
-5 … such failures in a row; a shape with hits resets the count. A stream whose every chunk
-differs builds about log2(n) shapes; a call's first chunk (its id and name) gives a shape that
-rarely hits and costs no skip.
+5 … such failures in a row; a shape that paid resets the count. A stream whose every chunk
+differs builds about log2(n) shapes, and so does a stream of items too short to pay for one
+each (Responses: each item's deltas name it); a call's opening chunk (its id and name) gives
+a shape that rarely hits and costs no skip. Chat calls share one shape through the index
+hole, however short.
 """
 
 from __future__ import annotations
@@ -67,14 +74,21 @@ repeat."""
 Run = Callable[[SSEEvent], list[AnyDelta]]
 """A dialect's full path (no memo): an event -> its deltas."""
 
-ARGS, TEXT, DIGITS = 0, 1, 2
-"""Hole kinds: the argument string's body, another string's body, a non-negative integer."""
+ARGS, TEXT, DIGITS, INDEX = 0, 1, 2, 3
+"""Hole kinds: the argument string's body, another string's body, a non-negative integer,
+the call's index (a non-negative integer the delta carries)."""
+
+PAYS = 16
+"""Hits that pay for a shape's build (two proofs, a search for each hole, worth several
+decodes) with room to spare: a shape dropped with fewer counts as a failure for the
+backoff."""
 
 _SENTINELS = (
-    {ARGS: "~shape proof 0~", TEXT: "~pad 0~", DIGITS: "7"},
-    {ARGS: "~é shape-proof 1 ~~", TEXT: "~pad-1 é~", DIGITS: "1234567"},
+    {ARGS: "~shape proof 0~", TEXT: "~pad 0~", DIGITS: "7", INDEX: "5"},
+    {ARGS: "~é shape-proof 1 ~~", TEXT: "~pad-1 é~", DIGITS: "1234567", INDEX: "987654"},
 )
 _STRING = r'\s*:\s*"((?:[^"\\]|\\.)*)"'
+_SEARCH: dict[tuple[str, str], re.Pattern[str]] = {}
 _NUMBER = r"\s*:\s*(\d+)(?![\d.eE])"
 
 
@@ -107,7 +121,6 @@ class Shape:
         "lh",
         "lt",
         "name",
-        "proto",
         "seen",
         "tail",
         "type",
@@ -120,14 +133,16 @@ class Shape:
         """The text after the last hole."""
         self.lh = len(self.head)
         self.lt = len(self.tail)
-        self.proto = proto
-        """The delta the shape was made from (its seq and arguments are replaced)."""
-        self.index, self.id, self.name = proto.index, proto.id, proto.name
+        self.index, self.id, self.name = proto.index, proto.id, proto.name  # the delta's fields
         self.type, self.extra = proto.type, proto.extra
         self.hits = 0
         """Events mapped by this shape."""
-        self.seen = 0
-        """``hits`` at its last miss (a shape is kept through one miss after a hit)."""
+        opening = proto.id is not OMITTED or proto.name is not OMITTED
+        self.seen = 0 if opening else -1
+        """``hits`` at its last miss: a shape is kept through one miss after a hit, and (-1
+        before its first miss) through its first miss unless it carries an id or a name (a
+        call's opening chunk, which the next chunk never fits; the next call's opening chunk
+        may come between a continuation's shape and its first fit)."""
 
     def map(self, ev: SSEEvent) -> ToolCallDelta | None:
         """The delta for ``ev`` if its data fits the shape, else None (not a decode)."""
@@ -148,7 +163,7 @@ class Shape:
             ev.seq, 0, self.index, self.id, self.name, m, self.type, False, False, self.extra
         )
 
-    def _delta(self, seq: int, m: str) -> ToolCallDelta | None:
+    def _delta(self, seq: int, m: str, index: Any) -> ToolCallDelta | None:
         """The delta with argument hole ``m``, or None when ``m`` is not a JSON string body."""
         if '"' in m or "\\" in m or not m.isprintable():
             try:
@@ -157,7 +172,7 @@ class Shape:
                 return None
         self.hits += 1
         return ToolCallDelta(
-            seq, 0, self.index, self.id, self.name, m, self.type, False, False, self.extra
+            seq, 0, index, self.id, self.name, m, self.type, False, False, self.extra
         )
 
 
@@ -189,38 +204,58 @@ class HoledShape(Shape):
         end = len(data) - self.lt
         if end < start or (self.event is not None and ev.event != self.event):
             return None
+        index = self.index
         for text, kind in self.before:
             i = data.find(text, start, end)
-            if i < 0 or not _fits(kind, data[start:i]):
+            if i < 0:
+                return None
+            hole = data[start:i]
+            if kind == INDEX and _number(hole):
+                index = int(hole)
+            elif not _fits(kind, hole):
                 return None
             start = i + len(text)
         for text, kind in self.after:
             i = data.rfind(text, start, end)
-            if i < 0 or not _fits(kind, data[i + len(text) : end]):
+            if i < 0:
+                return None
+            hole = data[i + len(text) : end]
+            if kind == INDEX and _number(hole):
+                index = int(hole)
+            elif not _fits(kind, hole):
                 return None
             end = i
-        return self._delta(ev.seq, data[start:end])
+        return self._delta(ev.seq, data[start:end], index)
 
 
 def _fits(kind: int, hole: str) -> bool:
-    """A non-argument hole passes its check."""
-    if kind == DIGITS:
-        return _number(hole)
-    return _string_body(hole) is not None
+    """A non-argument hole passes its check (an index hole is checked by its caller)."""
+    if kind == TEXT:
+        return _string_body(hole) is not None
+    return kind == DIGITS and _number(hole)
 
 
 class ShapeMemo:
     """One dialect's shape builder and its backoff (see the module docstring).
 
-    ``args_key`` is the key of the argument string; ``fits`` says which of the dialect's
+    ``args_key`` is the key of the argument string; ``index_key`` the key of the call's index
+    when a shape may take it as a hole (a stream of short calls then needs one shape, not one
+    per call); ``fits`` says which of the dialect's
     deltas a shape may stand for; ``event`` says whether the dialect reads the ``event:``
     field. ``run``, passed to each build (the memo holds no reference to its dialect), maps an
     event through the dialect's full path (no memo) and returns its deltas."""
 
-    __slots__ = ("args_key", "built", "event", "fits", "level", "skip")
+    __slots__ = ("args_key", "built", "event", "fits", "index_key", "level", "skip")
 
-    def __init__(self, args_key: str, fits: Callable[[ToolCallDelta], bool], event: bool) -> None:
+    def __init__(
+        self,
+        args_key: str,
+        index_key: str | None,
+        fits: Callable[[ToolCallDelta], bool],
+        event: bool,
+    ) -> None:
         self.args_key = args_key
+        self.index_key = index_key
         self.fits = fits
         self.event = event
         self.level = 0
@@ -238,9 +273,10 @@ class ShapeMemo:
         if shape is not None:
             if shape.hits > shape.seen:
                 shape.seen = shape.hits
-                self.level = 0
+                if shape.hits >= PAYS:
+                    self.level = 0
                 return shape
-            self._backoff(0 if shape.hits else self.level + 1)
+            self._backoff(0 if shape.hits >= PAYS else self.level + 1)
         if self.skip:
             self.skip -= 1
             return None
@@ -270,6 +306,11 @@ class ShapeMemo:
         if not self.fits(delta):
             return None
         holes = [(_at(data, self.args_key, _STRING, a), ARGS)]
+        index = delta.index
+        if self.index_key is not None and type(index) is int and index >= 0:
+            span = _at(data, self.index_key, _NUMBER, index)
+            if span is not None:  # else the index is part of the shape's text
+                holes.append((span, INDEX))
         for key in IGNORED:
             value = obj.get(key, OMITTED)
             if type(value) is str:
@@ -304,7 +345,8 @@ def _proved(
         text = parts[0] + "".join(sentinel[k] + p for k, p in zip(kinds, parts[1:], strict=True))
         probe = SSEEvent(ev.seq, ev.kind, ev.event, text, ev.id, ev.retry, ev.start, ev.end)
         got = run(probe)
-        if len(got) != 1 or not _same(got[0], delta, sentinel[ARGS]):
+        index = int(sentinel[INDEX]) if INDEX in kinds else delta.index
+        if len(got) != 1 or not _same(got[0], delta, sentinel[ARGS], index):
             return False
         try:
             obj = _loads(text)
@@ -317,7 +359,7 @@ def _proved(
                 want = sentinel[TEXT] if type(obj[key]) is str else int(sentinel[DIGITS])
                 if obj[key] != want or type(obj[key]) is not type(want):
                     return False
-        if sum(1 for k in kinds if k != ARGS) != sum(1 for key in IGNORED if key in obj):
+        if sum(k in (TEXT, DIGITS) for k in kinds) != sum(key in obj for key in IGNORED):
             return False
     return True
 
@@ -325,7 +367,10 @@ def _proved(
 def _at(data: str, key: str, pattern: str, value: Any) -> tuple[int, int] | None:
     """The span of the one ``"key": value`` literal in ``data`` whose value is ``value``."""
     found = None
-    for m in re.finditer('"' + re.escape(key) + '"' + pattern, data):
+    search = _SEARCH.get((key, pattern))
+    if search is None:
+        search = _SEARCH[key, pattern] = re.compile('"' + re.escape(key) + '"' + pattern)
+    for m in search.finditer(data):
         body = m.group(1)
         got = int(body) if pattern is _NUMBER else _string_body(body)
         if got == value and type(got) is type(value):
@@ -335,14 +380,14 @@ def _at(data: str, key: str, pattern: str, value: Any) -> tuple[int, int] | None
     return found
 
 
-def _same(got: AnyDelta, want: ToolCallDelta, arguments: str) -> bool:
-    """``got`` is ``want`` with ``arguments``, field by field."""
+def _same(got: AnyDelta, want: ToolCallDelta, arguments: str, index: Any) -> bool:
+    """``got`` is ``want`` with ``arguments`` and ``index``, field by field."""
     return (
         type(got) is ToolCallDelta
         and got.seq == want.seq
         and got.pos == want.pos
-        and got.index == want.index
-        and type(got.index) is type(want.index)
+        and got.index == index
+        and type(got.index) is type(index)
         and got.id == want.id
         and got.name == want.name
         and got.type == want.type

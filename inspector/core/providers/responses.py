@@ -119,7 +119,7 @@ class ResponsesDialect(OwnDialect):
         super().__init__(provider)
         self._shape: Shape | None = None
         """The shape memo's current shape (:mod:`.openai_chat_shape`), for arguments deltas."""
-        self._memo = ShapeMemo("delta", _by_index, True) if memo else None
+        self._memo = ShapeMemo("delta", None, _by_index, True) if memo else None
         self._index_of: dict[str, Any] = {}
         """item id -> output_index, from ``output_item.added`` (for events lacking the index)."""
         self._extras: dict[tuple[str, bool], dict[str, Any]] = {}
