@@ -5,12 +5,13 @@ Invariants:
 - Reading releases the GIL (hundreds of megabytes would otherwise hold the window for a third
   of a second), so it alone runs on a worker thread; the bytes come back whole through a
   queued signal. One thread owns the core: no locks, no torn reads.
-- Slices run from a 1-ms timer (not 0: other timers, the replay clock among them, get their
-  turn), due again 1 ms after a tick *ends* (Qt schedules a timer's next tick when it fires:
-  after a 15 ms tick it would be due before every timer that fell due meanwhile, and run
-  again ahead of them, so two ticks would hold the loop in one go), and last about
-  ``LOAD_SLICE`` seconds, so input is handled between them and the window is usable from
-  the first records; ``flush`` asks for a view flush every
+- Slices run from a timer due again when a tick *ends* (re-armed at 0 ms then): every timer
+  that fell due during the tick (the replay clock among them) runs first, and the loop never
+  sleeps between ticks. (Left repeating, Qt makes a timer due again from when it fired: after
+  a 15 ms slice a 1-ms timer was due before the timers that fell due meanwhile and ran again
+  ahead of them, so two ticks held the loop in one go; a repeating 0-ms one starves them.)
+  A slice lasts about ``LOAD_SLICE`` seconds, so input is handled between them and the
+  window is usable from the first records; ``flush`` asks for a view flush every
   ``LOAD_FLUSH`` seconds, in a tick of its own (a tick is one slice, one flush or one piece
   of work ahead of the views, never two: the loop is held for the longest of them, not their
   sum). The tick after a flush feeds nothing: the layout and paint the flush asked for are
@@ -168,10 +169,10 @@ class ProgressiveOpen(QObject):
             self._bytes = None
 
     def _tick(self) -> None:
-        """One tick (:meth:`_slice`), the next one due 1 ms after this one ends."""
+        """One tick (:meth:`_slice`), the next one due as this one ends (see the docstring)."""
         self._slice()
         if self._timer.isActive():
-            self._timer.start()
+            self._timer.start(0)
 
     def _let_bytes_go(self) -> None:
         self._bytes = None
