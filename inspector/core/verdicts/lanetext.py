@@ -77,8 +77,10 @@ def call_text(calls: Sequence[Any], key: int, pieces: list[str]) -> tuple[str, b
             continue
         parts = call.parts
         if type(parts) is list and parts == pieces:
-            text = call.arguments
-            return text, wholejson.known(call, text)
+            text = call.arguments  # cached by the call: checked to be the pieces' length
+            if len(text) == sum(map(len, pieces)):
+                return text, wholejson.known(call, text)
+            return None
     return None
 
 
