@@ -45,8 +45,8 @@ to build one) skips candidate events before the next try, 0, 0, 1, 3, 7 … afte
 5 … such failures in a row; a shape that paid resets the count. A stream whose every chunk
 differs builds about log2(n) shapes, and so does a stream of items too short to pay for one
 each (Responses: each item's deltas name it); a call's opening chunk (its id and name) gives
-a shape that rarely hits and costs no skip. Chat calls share one shape through the index
-hole, however short.
+a shape that rarely hits and costs no skip. Short Chat calls share one shape through the
+index hole.
 """
 
 from __future__ import annotations
@@ -104,9 +104,8 @@ def _string_body(hole: str) -> Any:
 
 def _number(hole: str) -> bool:
     """``hole`` is a JSON integer orjson reads as an int: digits, no leading zero, <= 18."""
-    return (
-        hole.isascii() and hole.isdigit() and len(hole) <= 18 and (hole[0] != "0" or len(hole) == 1)
-    )
+    ok = hole.isascii() and hole.isdigit() and len(hole) <= 18
+    return ok and (hole[0] != "0" or len(hole) == 1)
 
 
 class Shape:
@@ -239,13 +238,13 @@ class ShapeMemo:
     """One dialect's shape builder and its backoff (see the module docstring).
 
     ``args_key`` is the key of the argument string; ``index_key`` the key of the call's index
-    when a shape may take it as a hole (a stream of short calls then needs one shape, not one
-    per call); ``fits`` says which of the dialect's
+    when a shape may take it as a hole (short calls then share one shape; long calls get plain
+    shapes, which map faster); ``fits`` says which of the dialect's
     deltas a shape may stand for; ``event`` says whether the dialect reads the ``event:``
     field. ``run``, passed to each build (the memo holds no reference to its dialect), maps an
     event through the dialect's full path (no memo) and returns its deltas."""
 
-    __slots__ = ("args_key", "built", "event", "fits", "index_key", "level", "skip")
+    __slots__ = ("args_key", "built", "event", "fits", "index_key", "level", "short", "skip")
 
     def __init__(
         self,
@@ -256,6 +255,8 @@ class ShapeMemo:
     ) -> None:
         self.args_key = args_key
         self.index_key = index_key
+        self.short = False
+        """The last shape dropped did not pay: the next takes the index as a hole."""
         self.fits = fits
         self.event = event
         self.level = 0
@@ -276,6 +277,7 @@ class ShapeMemo:
                 if shape.hits >= PAYS:
                     self.level = 0
                 return shape
+            self.short = shape.hits < PAYS
             self._backoff(0 if shape.hits >= PAYS else self.level + 1)
         if self.skip:
             self.skip -= 1
@@ -307,7 +309,7 @@ class ShapeMemo:
             return None
         holes = [(_at(data, self.args_key, _STRING, a), ARGS)]
         index = delta.index
-        if self.index_key is not None and type(index) is int and index >= 0:
+        if self.short and self.index_key is not None and type(index) is int and index >= 0:
             span = _at(data, self.index_key, _NUMBER, index)
             if span is not None:  # else the index is part of the shape's text
                 holes.append((span, INDEX))
