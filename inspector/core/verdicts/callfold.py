@@ -92,7 +92,7 @@ class CallFold:
         calls, acc = state.calls, state.acc
         if calls is not self.calls or acc is not self.acc or state.provider is not self.provider:
             return False
-        tail = sum(len(c.fragments) for c in calls[self.upto :] if type(c) is ToolCall)
+        tail = sum(c.fragment_count for c in calls[self.upto :] if type(c) is ToolCall)
         unrouted = len(acc.unrouted) if acc is not None else 0
         return self.frags + tail + unrouted == tool_deltas
 
@@ -148,7 +148,7 @@ class CallFold:
         """The closed call ``c`` joins the fold (its findings are in ``base`` already)."""
         self.upto += 1
         if type(c) is ToolCall:
-            self.frags += len(c.fragments)
+            self.frags += c.fragment_count
         index = c.index
         if type(index) is int:
             if 0 <= index < _INDEXES:

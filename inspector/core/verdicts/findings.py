@@ -90,7 +90,7 @@ class FindingsTable:
             self._counts.extend([0] * grow)
             self._patterns.extend([()] * grow)
         self._calls[slot] = call
-        self._counts[slot] = len(call.fragments)
+        self._counts[slot] = call.fragment_count
         pattern: Findings = ()
         if findings:
             base = _base(call)

@@ -252,4 +252,4 @@ def call_shape(call: ToolCall) -> int:
     """One number that changes whenever a verdict on ``call`` may: a call changes only by
     taking fragments (its arguments, id, name and conclusions come with them), by closing
     and by being found truncated."""
-    return len(call.fragments) << 2 | call.open << 1 | call.truncated
+    return call.fragment_count << 2 | call.open << 1 | call.truncated

@@ -192,7 +192,7 @@ class QuirkScan:
         kept = table.call(slot)
         if (
             kept is not None
-            and table.count(slot) == len(call.fragments)
+            and table.count(slot) == call.fragment_count
             and (kept is call or _same_shape(kept, call, state))
         ):
             return table.get(slot, call)
