@@ -10,10 +10,11 @@ from typing import Any
 
 from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.capture.reader import load_bytes
+from inspector.core.clients import handed as handed_module
 from inspector.core.clients import openai_wire
 from inspector.core.clients.ai_sdk_tracker import Tracker
 from inspector.core.clients.base import Exchange, HandedCall, Partial
-from inspector.core.clients.handed import ClientCalls, InspectorCalls
+from inspector.core.clients.handed import ClientCalls, InspectorCalls, entries
 from inspector.core.clients.judge import _Prefix, exchange_of, expected_calls, run_replica, shared
 from inspector.core.clients.registry import replica
 from inspector.core.events.sse import decode_all
@@ -51,6 +52,8 @@ def test_the_inspectors_calls_hold_no_handed_call_per_call() -> None:
     assert isinstance(expected, InspectorCalls) and len(expected) == CALLS
     assert held <= 1  # at most the last one read (none made until read)
     assert expected._verdicts is analysis.final.verdicts  # every call expected: the list itself
+    fresh = InspectorCalls(analysis.final.verdicts)
+    assert fresh[-1] == HandedCall(f"call_{CALLS - 1}", "lookup", f'{{"id":{CALLS - 1}}}')
     calls = [v.call for v in analysis.final.verdicts]
     assert expected[5] == HandedCall("call_5", "lookup", '{"id":5}')
     assert expected[5].arguments is calls[5].arguments  # the call's own string, not a copy
@@ -134,3 +137,24 @@ def test_the_sdk_decoding_columns_are_four_bytes_wide_for_a_body_under_2_gib() -
     assert len(wire) == 50 and wire.seqs.itemsize == 4 and wire.spans.itemsize == 4
     assert wire.data(49) == decode_all(body)[49].data
     assert openai_wire._spans(2**31).itemsize == 8
+
+
+def test_the_report_entries_and_the_agreement_check_make_no_handed_call(monkeypatch: Any) -> None:
+    analysis = _many()
+    expected = expected_calls(analysis.final)
+    assert isinstance(expected, InspectorCalls)
+    want = [c.to_json() for c in expected]
+    copies = [HandedCall(c.id, c.name, c.arguments) for c in expected]
+    made = 0
+    real = handed_module.handed
+
+    def counted(call: Any) -> HandedCall:
+        nonlocal made
+        made += 1
+        return real(call)
+
+    monkeypatch.setattr(handed_module, "handed", counted)
+    assert list(entries(expected)) == want
+    assert expected.equal(copies) and shared(expected, copies) is expected
+    assert not expected.equal([*copies[:-1], HandedCall("x", "lookup", "{}")])
+    assert made == 0

@@ -123,7 +123,7 @@ class Partial:
 
 def same_id(expected: Sequence[HandedCall], pos: int, value: Any) -> Any:
     """``value``, or ``expected[pos].id`` when equal (see :attr:`ReplicaRun.expected`)."""
-    if pos < len(expected) and type(value) is str:
+    if type(value) is str and pos < len(expected):
         want = expected[pos].id
         if value == want:
             return want
@@ -132,7 +132,7 @@ def same_id(expected: Sequence[HandedCall], pos: int, value: Any) -> Any:
 
 def same_text(expected: Sequence[HandedCall], pos: int, value: Any) -> Any:
     """``value``, or ``expected[pos].arguments`` when equal."""
-    if pos < len(expected) and type(value) is str:
+    if type(value) is str and pos < len(expected):
         want = expected[pos].arguments
         if value == want:
             return want

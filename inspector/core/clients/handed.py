@@ -26,7 +26,7 @@ from inspector.core.calls.toolcall import ToolCall
 from inspector.core.clients.base import HandedCall, as_text
 from inspector.core.verdicts.judge import CallVerdict
 
-_NONE: tuple[int, HandedCall | None] = (-1, None)
+_NONE: tuple[int | None, HandedCall | None] = (None, None)  # no position read yet
 
 
 def _same_calls(one: Sequence[CallVerdict], other: Sequence[CallVerdict]) -> bool:
@@ -38,7 +38,29 @@ def _same_calls(one: Sequence[CallVerdict], other: Sequence[CallVerdict]) -> boo
 
 def handed(call: ToolCall) -> HandedCall:
     """``call`` as the inspector expects a client to hand it over."""
-    return HandedCall(as_text(plain(call.id)), as_text(plain(call.name)), call.arguments)
+    return HandedCall(*_fields(call))
+
+
+def _fields(call: ToolCall) -> tuple[str | None, str | None, str]:
+    """``call``'s id, name (:func:`~.base.as_text` of each as received) and arguments."""
+    id_, name = call.id, call.name
+    if type(id_) is not str:
+        id_ = as_text(plain(id_))
+    if type(name) is not str:
+        name = as_text(plain(name))
+    return id_, name, call.arguments
+
+
+def entries(calls: Sequence[HandedCall]) -> Iterator[dict[str, str | None]]:
+    """Each call's ``--json`` entry (:meth:`~.base.HandedCall.to_json`), in order; the
+    inspector's calls give theirs without making a :class:`~.base.HandedCall` each."""
+    if isinstance(calls, InspectorCalls):
+        for verdict in calls._verdicts:
+            id_, name, arguments = _fields(verdict.call)
+            yield {"id": id_, "name": name, "arguments": arguments}
+    else:
+        for call in calls:
+            yield call.to_json()
 
 
 class _Calls(Sequence[HandedCall]):
@@ -90,13 +112,33 @@ class InspectorCalls(_Calls):
     def __len__(self) -> int:
         return len(self._verdicts)
 
-    def at(self, pos: int) -> HandedCall:
+    @overload
+    def __getitem__(self, index: int) -> HandedCall: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[HandedCall, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> HandedCall | tuple[HandedCall, ...]:
+        # the replicas' and the driver's read, several a call: kept short
         last = self._last
-        if last[0] == pos:
+        if last[0] == index:
             return last[1]  # type: ignore[return-value]
-        made = handed(self._verdicts[pos].call)
-        self._last = (pos, made)
+        if type(index) is not int or index < 0:
+            return super().__getitem__(index)
+        made = handed(self._verdicts[index].call)
+        self._last = (index, made)
         return made
+
+    def at(self, pos: int) -> HandedCall:
+        return self[pos]
+
+    def equal(self, got: Sequence[HandedCall]) -> bool:
+        """Is ``got`` these calls, field for field, in order (none made to compare)?"""
+        verdicts = self._verdicts
+        return len(got) == len(verdicts) and all(
+            _fields(v.call) == (have.id, have.name, have.arguments)
+            for v, have in zip(verdicts, got, strict=True)
+        )
 
     def __iter__(self) -> Iterator[HandedCall]:
         return (handed(v.call) for v in self._verdicts)

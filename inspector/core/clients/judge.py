@@ -38,7 +38,7 @@ from inspector.core.analysis.session import Analysis
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import from_text
 from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Partial, Replica, pieces
-from inspector.core.clients.handed import ClientCalls, InspectorCalls, handed
+from inspector.core.clients.handed import ClientCalls, InspectorCalls, entries, handed
 from inspector.core.clients.openai_wire import forget as forget_dispatches
 from inspector.core.verdicts.judge import CallVerdict
 
@@ -74,7 +74,7 @@ class ClientResult:
         error = None if self.error is None else {
             "type": self.error.type, "message": self.error.message
         }  # fmt: skip
-        calls = (c.to_json() for c in self.calls)
+        calls = entries(self.calls)
         return {
             "applies": self.applies,
             "calls": calls if lazy else list(calls),
@@ -194,14 +194,14 @@ class _Prefix:
 
     def __init__(self, expected: Sequence[HandedCall]) -> None:
         self.expected = expected
-        count = len(expected)
+        self.count = count = len(expected)
         self.parts = array("q", [0]) * count
         self.chars = array("q", [0]) * count
         self.rewritten: array[int] | None = None  # all 0 until a replica rewrites
 
     def holds(self, calls: list[Partial], touched: set[int]) -> bool:
         for pos in touched:
-            if pos >= len(self.expected) or pos >= len(calls):
+            if pos >= self.count or pos >= len(calls):
                 if pos < len(calls):
                     return False
                 continue
@@ -235,7 +235,7 @@ class _Prefix:
                 got.parts[0] = text
         self.parts[pos], self.chars[pos] = len(held), chars
         if got.rewritten and rewritten is None:
-            rewritten = self.rewritten = array("q", [0]) * len(self.expected)
+            rewritten = self.rewritten = array("q", [0]) * self.count
         if rewritten is not None:
             rewritten[pos] = got.rewritten
         return True
@@ -290,7 +290,10 @@ def shared(expected: Sequence[HandedCall], got: Sequence[HandedCall]) -> Sequenc
     arguments shares their string. ``expected`` itself when every call is the inspector's,
     in order: an agreeing client holds no call of its own."""
     count = len(expected)
-    if len(got) == count and all(_equal(expected[pos], have) for pos, have in enumerate(got)):
+    if isinstance(expected, InspectorCalls):
+        if expected.equal(got):
+            return expected
+    elif len(got) == count and all(_equal(expected[pos], have) for pos, have in enumerate(got)):
         return expected
     out = ClientCalls(expected)
     by_id: dict[str | None, int] | None = None
