@@ -77,25 +77,29 @@ class Settings:
 NO_PROBLEMS: Final[list[Problem]] = []
 """The problems of every call that has none: one shared list, never to be changed."""
 
-_CLEAN: dict[tuple[bool, int], tuple[Any, ...]] = {}
-"""The shared outcome of verdicts with no problems and no repaired id, by (orphan, the
-identity of what they were judged under)."""
+_CLEAN: tuple[dict[int, tuple[Any, ...]], dict[int, tuple[Any, ...]]] = ({}, {})
+"""The shared outcome of verdicts with no problems and no repaired id, by orphan flag, then by
+the identity of what they were judged under (each holds its basis, so the key stays its own)."""
 _CLEAN_KEPT: Final = 64
+_FRESH: Final = ((NO_PROBLEMS, False, None, ()), (NO_PROBLEMS, True, None, ()))
+"""The outcomes of a verdict with nothing to say, before its basis is set (by orphan flag)."""
 
 
 def _outcome(
     problems: list[Problem], orphan: bool, repaired: str | None, under: tuple[Any, ...]
 ) -> tuple[Any, ...]:
     """(problems, orphan, repaired id, under) as one tuple, shared when it says nothing but
-    the basis (keyed by the basis's identity, and holding it, so the key stays its own)."""
+    the basis (:data:`_CLEAN`)."""
     if problems is not NO_PROBLEMS or repaired is not None:
         return (problems, orphan, repaired, under)
-    key = (orphan, id(under))
-    shared = _CLEAN.get(key)
+    if not under:
+        return _FRESH[bool(orphan)]
+    clean = _CLEAN[bool(orphan)]
+    shared = clean.get(id(under))
     if shared is None or shared[3] is not under:
-        if len(_CLEAN) >= _CLEAN_KEPT:
-            _CLEAN.clear()
-        shared = _CLEAN[key] = (NO_PROBLEMS, orphan, None, under)
+        if len(clean) >= _CLEAN_KEPT:
+            clean.clear()
+        shared = clean[id(under)] = (NO_PROBLEMS, orphan, None, under)
     return shared
 
 
@@ -149,7 +153,8 @@ class CallVerdict:
     @under.setter
     def under(self, value: tuple[Any, ...]) -> None:
         o = self._outcome
-        self._outcome = _outcome(o[0], o[1], o[2], value)
+        if o[3] is not value:
+            self._outcome = _outcome(o[0], o[1], o[2], value)
 
     def __eq__(self, other: object) -> bool:
         """Equal when the call, problems, orphan flag and repaired id are (as the dataclass it
