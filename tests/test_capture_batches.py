@@ -7,7 +7,6 @@ bulk times equal the running maximum they stand for."""
 
 from __future__ import annotations
 
-import gc
 import json
 import math
 import random
@@ -227,30 +226,3 @@ def test_plan_times_are_the_running_maximum_of_base_plus_recorded_time() -> None
         assert isinstance(plan.times, array) and len(plan.times) == len(expected) == len(plan)
         assert [*map(repr, plan.times)] == [*map(repr, map(float, expected))], seed
         assert plan.pairs == [c for _, chunks in added for c in chunks]
-
-
-def test_a_whole_read_pauses_the_collector_and_restores_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    seen = []
-    batch = lines._append_chunks
-
-    def watched(records: list[Any], builder: Any) -> bool:
-        seen.append(gc.isenabled())
-        return batch(records, builder)
-
-    monkeypatch.setattr(lines, "_append_chunks", watched)
-    data = _lines(
-        [{"type": "attempt", "attempt": 1}, *[_chunk(random.Random(1), 1, 0.5)] * 9], "\n", b"\n"
-    )
-    was = gc.isenabled()
-    try:
-        for enabled in (True, False):
-            (gc.enable if enabled else gc.disable)()
-            assert len(load_bytes(data).attempts[0].chunks) == 9
-            assert gc.isenabled() is enabled
-        gc.enable()
-        with pytest.raises(CaptureError, match="line 12: record is not a JSON object"):
-            load_bytes(data + b"[1]\n{\n")
-        assert gc.isenabled()
-    finally:
-        (gc.enable if was else gc.disable)()
-    assert seen and not any(seen)
