@@ -77,6 +77,8 @@ class FindingsTable:
         if not pattern:
             return ()
         base = _base(call)
+        if len(pattern) == 3:  # one finding (the common case): no list
+            return (pattern[0], pattern[1] + base, pattern[2])
         out = list(pattern)
         for i in range(1, len(out), 3):
             out[i] += base
@@ -94,10 +96,13 @@ class FindingsTable:
         pattern: Findings = ()
         if findings:
             base = _base(call)
-            out = list(findings)
-            for i in range(1, len(out), 3):
-                out[i] -= base
-            pattern = tuple(out)
+            if len(findings) == 3:  # one finding (the common case): no list
+                pattern = (findings[0], findings[1] - base, findings[2])
+            else:
+                out = list(findings)
+                for i in range(1, len(out), 3):
+                    out[i] -= base
+                pattern = tuple(out)
             pool = self._pool
             pattern = pool.get(pattern, pattern)
             if len(pool) < _POOLED:
