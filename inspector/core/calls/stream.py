@@ -35,7 +35,6 @@ Invariants:
 from __future__ import annotations
 
 import builtins
-from array import array
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import accumulate
@@ -133,22 +132,21 @@ class StreamState:
 
         They are decoded about ``SLICE`` bytes at a time, and a larger chunk alone in slices."""
         datas = list(map(_data, chunks))
-        self.events.hold(self.decoder.offset, datas)
-        ends = array("q", accumulate(map(len, datas)))  # no int object each
+        bounds = list(accumulate(map(len, datas), initial=self.decoder.offset))
+        self.events.hold(bounds[0], datas, bounds)
         del datas
-        n = lo = done = 0
-        while lo < len(ends):
-            hi = bisect_right(ends, done + SLICE, lo)
+        n = lo = 0
+        while lo < len(chunks):  # chunks lo..hi-1: those ending by bounds[lo] + SLICE
+            hi = bisect_right(bounds, bounds[lo] + SLICE, lo + 1) - 1
             if hi == lo:  # one chunk over SLICE
                 n += self._feed_whole(chunks[lo][1], chunks[lo][0])
                 hi = lo + 1
             else:
                 marked = self.decoder.marked
-                events = self.decoder.feed_many(chunks[lo:hi])
+                events = self.decoder.feed_many(chunks[lo:hi], bounds[lo : hi + 1])
                 if events:
                     self._ingest(events, self.decoder.marked == marked)
                 n += len(events)
-            done = ends[hi - 1]
             lo = hi
         return n
 
@@ -172,7 +170,7 @@ class StreamState:
         self.events.settle()
 
     def _ingest(self, events: list[SSEEvent], plain: bool) -> None:
-        self.events.extend(events, plain)
+        self.events.extend(events, plain, self.decoder.plain)
         batch: list[AnyDelta] = []
         dialect = self.dialect
         if dialect.provider is None:  # auto, still sniffing: through the wrapper until decided

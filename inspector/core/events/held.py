@@ -17,6 +17,9 @@ Invariants:
   range is one ``data: `` line and a blank line of one byte line ends each (LF, or a CR, which
   the bytes in the middle do not depend on). Derived data is ``bytes.decode`` of the bytes
   between ``data: `` and the two line ends: equal to what the decoder built from them.
+- Events the decoder cut at once as plain (:class:`~.plain.PlainRun`: their bytes as fed are
+  exactly that shape, the decoder checked) are derived by :meth:`HeldChunks.plain` without
+  looking at their bytes again: ASCII, up to ``LARGEST``, inside one held chunk.
 - Every other event keeps its text: one spanning chunks, a non-ASCII or multi-line one, one
   over ``LARGEST`` bytes, an event with a type, id or retry, comments and errors.
 - Chunks are appended in body order, back to back (empty ones are not held); a held chunk is
@@ -31,6 +34,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from itertools import accumulate, compress, repeat
 from operator import add, eq, ge, getitem, le, sub
+
+from inspector.core.events.packed import extend, filled
 
 __all__ = ["LARGEST", "PRUNE", "HeldChunks"]
 
@@ -58,9 +63,10 @@ class HeldChunks:
         self.limit = PRUNE  # how many chunks held make :meth:`prune` look
         self.kept = 0  # the chunks before this one are past a prune: every one is used
 
-    def hold(self, start: int, datas: Sequence[bytes]) -> None:
+    def hold(self, start: int, datas: Sequence[bytes], bounds: Sequence[int] | None = None) -> None:
         """Hold ``datas``, fed one after another from absolute offset ``start`` on (a chunk
-        that is not ``bytes``, a ``bytearray`` that could change, is held as a copy)."""
+        that is not ``bytes``, a ``bytearray`` that could change, is held as a copy);
+        ``bounds``: their start offsets (and the last one's end), when the caller has them."""
         if len(datas) == 1 and type(datas[0]) is bytes:  # one chunk fed live: no list work
             if datas[0]:
                 self.starts.append(start)
@@ -70,13 +76,15 @@ class HeldChunks:
         if set(map(type, datas)) != {bytes}:
             datas = list(map(bytes, datas))
         if not all(datas):
-            datas = list(filter(None, datas))
+            datas, bounds = list(filter(None, datas)), None
         if not datas:
             return
         if len(datas) == 1:
             self.starts.append(start)
+        elif bounds is not None and len(bounds) > len(datas) and bounds[0] == start:
+            extend(self.starts, bounds[: len(datas)])
         else:
-            self.starts.extend(accumulate(map(len, datas[:-1]), initial=start))
+            extend(self.starts, list(accumulate(map(len, datas[:-1]), initial=start)))
         self.chunks += datas
         self.used += bytes(len(datas))
 
@@ -102,7 +110,7 @@ class HeldChunks:
                 # in place: a slice assigned moves the pointers after it, where a new list
                 # would touch every held chunk's reference count (~100 ms at 600,000)
                 chunks[lo:done] = list(compress(chunks[lo:done], part))
-                cs[lo:done] = array("q", compress(cs[lo:done], part))
+                cs[lo:done] = filled("q", list(compress(cs[lo:done], part)))
                 used[lo:done] = kept
                 done = lo + len(kept)
             self.kept = done
@@ -195,6 +203,46 @@ class HeldChunks:
         )
         if ok:
             self.used[k] = 1
+        return ok
+
+    def plain(
+        self, bounds: list[int], sizes: list[int], values: list[str], chunks: list[bytes] | None
+    ) -> list[bool]:
+        """:meth:`derivable` for a decoder's plain run (:class:`~.plain.PlainRun`): event ``i``
+        spans ``bounds[i]``..``bounds[i + 1]`` (``sizes[i]`` bytes), which were fed as exactly
+        ``b"data: " + values[i] + b"\\n\\n"``. One lying in a held chunk (the fed bytes) is
+        derived when it is ASCII and up to ``LARGEST`` bytes, no byte of it looked at again:
+        the run's ``chunks`` when they are the chunks held at these offsets (one event each),
+        else the events from the last held chunk's start on when they end in it; any other
+        event goes through :meth:`derivable`."""
+        n = len(values)
+        if chunks is not None:
+            k = bisect_right(self.starts, bounds[0]) - 1
+            if (
+                k >= 0
+                and self.chunks[k : k + n] == chunks  # the same objects: cheap to compare
+                and self.starts[k : k + n] == filled("q", bounds[:-1])
+            ):
+                ok = self._sized(values, sizes)
+                self.used[k : k + n] = bytes(ok)
+                return ok
+            return self.derivable(bounds[:-1], sizes, values, None)
+        k = len(self.chunks) - 1
+        base = self.starts[k]
+        if bounds[-1] > base + len(self.chunks[k]):
+            return self.derivable(bounds[:-1], sizes, values, None)
+        i = bisect_left(bounds, base, 0, n)  # those before it begin in an earlier chunk
+        ok = self._sized(values[i:], sizes[i:]) if i else self._sized(values, sizes)
+        if True in ok:
+            self.used[k] = 1
+        return self.derivable(bounds[:i], sizes[:i], values[:i], None) + ok if i else ok
+
+    @staticmethod
+    def _sized(values: list[str], sizes: list[int]) -> list[bool]:
+        """ASCII and up to ``LARGEST`` bytes, for each plain event."""
+        ok = list(map(str.isascii, values))
+        if sizes and max(sizes) > LARGEST:
+            ok = [a and s <= LARGEST for a, s in zip(ok, sizes, strict=True)]
         return ok
 
     def _aligned(self, starts: Sequence[int], where: list[int]) -> bool:

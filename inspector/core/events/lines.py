@@ -1,6 +1,6 @@
 """Line-level helpers of the SSE decoder: splitting a buffer with CRs into lines, the common
-all-``data:`` buffer cut into its events at once, and the ``retry`` field's value. Pure
-functions, no state."""
+buffers (plain data events, typed events, comments) cut into their events at once, and the
+``retry`` field's value. Pure functions, no state."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from itertools import accumulate, repeat
 from operator import add, itemgetter
 
 from inspector.core.base.model import EventKind, SSEEvent
+from inspector.core.events.plain import data_blocks
 
-__all__ = ["Found", "at_once", "built", "comment_lines", "data_blocks", "parse_retry", "split_cr"]
+__all__ = ["Found", "at_once", "built", "comment_lines", "parse_retry", "split_cr", "typed_blocks"]
 
 _VALUE = itemgetter(slice(6, None))  # after "data: "
 _TEXT = itemgetter(slice(2, None))  # after ": "
@@ -18,43 +19,27 @@ _TYPE = itemgetter(slice(7, None))  # after "event: "
 
 
 Found = tuple[list[str], list[int], bytes, list[str] | None]
-"""What a buffer cut at once gives: the values (data or comment texts), the offset past each
-event relative to the buffer, the incomplete tail, and the event types (None: "message")."""
+"""What a buffer cut at once gives: the values (data or comment texts), the bounds (the
+buffer's absolute start, then the offset past each event), the incomplete tail, and the event
+types (None: "message")."""
 
 
-def at_once(data: bytes, last: str) -> tuple[str, *Found] | None:
-    """``data`` (no CR, starting at a line start, no event being built) cut into events at once
-    when it is all data blocks (:func:`data_blocks`, :func:`typed_blocks`) or all comments
-    (:func:`comment_lines`): their kind, then what that function gives; None otherwise."""
+def at_once(data: bytes, last: str, base: int) -> tuple[str, *Found] | None:
+    """``data`` (no CR, starting at a line start, no event being built; absolute offset
+    ``base``) cut into events at once when it is all plain data events (:func:`data_blocks`),
+    typed ones (:func:`typed_blocks`) or all comments (:func:`comment_lines`): their kind, then
+    what that function gives; None otherwise."""
     if data.startswith(b": "):
-        comments = comment_lines(data, last)
+        comments = comment_lines(data, last, base)
         return None if comments is None else (EventKind.COMMENT, *comments)
-    blocks = typed_blocks(data) if data.startswith(b"event: ") else data_blocks(data)
-    return None if blocks is None else (EventKind.EVENT, *blocks)
+    if data.startswith(b"event: "):
+        typed = typed_blocks(data, base)
+        return None if typed is None else (EventKind.EVENT, *typed)
+    plain = data_blocks(data, base)
+    return None if plain is None else (EventKind.EVENT, *plain, None)
 
 
-def data_blocks(data: bytes) -> Found | None:
-    """``data`` (no CR, starting at a line start) as events when it is nothing but blocks of
-    one ``data: <value>`` line and a blank line, then a tail without LF: each block's value,
-    the offset past each block relative to ``data`` (both LFs included), and the tail. None
-    when it is anything else (another field, a comment, a multi-line block, invalid UTF-8):
-    the decoder then goes line by line. The values are what line-by-line decoding gives."""
-    lines = data.split(b"\n")
-    tail = lines.pop()
-    if not lines or len(lines) & 1 or any(lines[1::2]):
-        return None  # not every other line blank
-    fields = lines[0::2]
-    if not all(map(bytes.startswith, fields, repeat(b"data: "))):
-        return None
-    try:
-        values = list(map(bytes.decode, map(_VALUE, fields)))
-    except UnicodeDecodeError:
-        return None
-    stops = list(map(add, accumulate(map(len, fields)), range(2, 2 * len(fields) + 1, 2)))
-    return values, stops, tail, None
-
-
-def typed_blocks(data: bytes) -> Found | None:
+def typed_blocks(data: bytes, base: int) -> Found | None:
     """:func:`data_blocks` for blocks of an ``event: <type>`` line, a ``data: <value>`` line
     and a blank line (what Anthropic and the Responses API send); a block with an empty type
     (which means "message") goes line by line."""
@@ -74,14 +59,14 @@ def typed_blocks(data: bytes) -> Found | None:
         return None
     if "" in types:
         return None
-    sizes = accumulate(map(add, map(len, names), map(len, fields)))
-    return values, list(map(add, sizes, range(3, 3 * len(fields) + 1, 3))), tail, types
+    sizes = map(add, map(len, names), map(len, fields))
+    return values, list(accumulate(map(add, sizes, repeat(3)), initial=base)), tail, types
 
 
-def comment_lines(data: bytes, last: str) -> Found | None:
+def comment_lines(data: bytes, last: str, base: int) -> Found | None:
     """``data`` (no CR, starting at a line start, no event being built) as comment events when
     every complete line is a ``: <text>`` comment: each text (equal texts, and one equal to
-    ``last``, share one string), the offset past each line relative to ``data``, and the tail.
+    ``last``, share one string), the bounds (``base``, then the offset past each line), the tail.
     None when any line is something else: the decoder then goes line by line."""
     lines = data.split(b"\n")
     tail = lines.pop()
@@ -93,7 +78,7 @@ def comment_lines(data: bytes, last: str) -> Found | None:
         return None
     shared = {last: last}
     texts = list(map(shared.setdefault, texts, texts))
-    return texts, list(accumulate(map(len, lines), _past_line, initial=0))[1:], tail, None
+    return texts, list(accumulate(map(len, lines), _past_line, initial=base)), tail, None
 
 
 def built(

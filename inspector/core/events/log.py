@@ -16,6 +16,8 @@ Invariants:
 - The rare fields are kept only where they occur: an event type other than ``"message"`` (a
   4-byte index into the types seen, created at the first such type), the last event ID (a
   4-byte index into the ids seen, created at the first id) and ``retry`` (a dict by seq).
+- Plain events the decoder cut at once are appended from their columns
+  (:class:`~.plain.PlainRun`), the event objects not read at all.
 - Building events for a slice or an iteration runs in C as far as it can (``map`` over the
   columns); nothing here is ever mutated from outside the stream.
 """
@@ -31,6 +33,8 @@ from typing import Any, overload
 
 from inspector.core.base.model import EventKind, SSEEvent
 from inspector.core.events.held import HeldChunks
+from inspector.core.events.packed import extend, filled
+from inspector.core.events.plain import PlainRun
 
 __all__ = ["EventLog"]
 
@@ -90,11 +94,13 @@ class EventLog(Sequence[SSEEvent]):
 
     # -- appending (the stream only) -------------------------------------------------------
 
-    def extend(self, events: list[SSEEvent], plain: bool = False) -> None:
-        """Append ``events``, whose seqs continue this log's (``events[0].seq == len(self)``).
-
-        ``plain`` promises that every one is an EVENT of type ``"message"`` with no id and no
-        retry (:attr:`SSEDecoder.marked` tells): then those columns are not looked at."""
+    def extend(
+        self, events: list[SSEEvent], plain: bool = False, run: PlainRun | None = None
+    ) -> None:
+        """Append ``events``, whose seqs continue this log's (``events[0].seq == len(self)``):
+        ``plain`` promises each is an EVENT of type "message", no id, no retry (as
+        :attr:`SSEDecoder.marked` tells), so those columns are not looked at; ``run``
+        (:attr:`SSEDecoder.plain`), covering exactly ``events``, gives all their columns."""
         if not events:
             return
         n = len(self._kinds)
@@ -103,15 +109,13 @@ class EventLog(Sequence[SSEEvent]):
             held.prune(self._starts[-1] + self._sizes[-1])
         if events[0].seq != n:
             raise ValueError(f"event #{events[0].seq} appended at position {n}")
-        self._starts.extend(map(_start, events))
+        if run is not None and run.covers(n, len(events)) and self._types is self._ids is None:
+            self._extend_run(run, n)
+            return
+        extend(self._starts, list(map(_start, events)))
         sizes = list(map(sub, map(_end, events), map(_start, events)))
-        try:
-            self._sizes.extend(sizes)
-        except OverflowError:  # an event of 4 GiB or more: 8 bytes from now on
-            del self._sizes[n:]  # what went in before the failing size
-            self._sizes = array("q", self._sizes)
-            self._sizes.extend(sizes)
-        self._add_times(events, n)
+        self._add_sizes(sizes, n)
+        self._add_times(filled("d", list(map(_t, events))), n)
         if plain and self._types is None and self._ids is None:
             self._kinds += bytes(len(events))
             self._add_texts(list(map(_data, events)), n, sizes, None)
@@ -132,12 +136,34 @@ class EventLog(Sequence[SSEEvent]):
         if set(map(_retry, events)) != {None}:
             self._retries.update((e.seq, e.retry) for e in events if e.retry is not None)
 
-    def hold(self, start: int, datas: Sequence[bytes]) -> None:
+    def _extend_run(self, run: PlainRun, n: int) -> None:
+        """:meth:`extend` by a decoder's plain run's columns (plain events, none looked at)."""
+        bounds, values, held = run.bounds, run.values, self._held
+        extend(self._starts, bounds[:-1])
+        sizes = list(map(sub, bounds[1:], bounds))
+        self._add_sizes(sizes, n)
+        self._add_times(filled("d", run.times), n)
+        self._kinds += bytes(len(sizes))
+        if held is None or not held.chunks:
+            self._texts += values
+        else:
+            self._keep(values, held.plain(bounds, sizes, values, run.chunks))
+
+    def _add_sizes(self, sizes: list[int], n: int) -> None:
+        try:
+            extend(self._sizes, sizes)
+        except OverflowError:  # an event of 4 GiB or more: 8 bytes from now on
+            del self._sizes[n:]  # what went in before the failing size
+            self._sizes = array("q", self._sizes)
+            self._sizes.extend(sizes)
+
+    def hold(self, start: int, datas: Sequence[bytes], bounds: Sequence[int] | None = None) -> None:
         """Hold references to ``datas``, the chunks about to be decoded, fed one after
-        another from absolute offset ``start`` on (the stream only, before it decodes them)."""
+        another from absolute offset ``start`` on (the stream only, before it decodes them);
+        ``bounds``: their start offsets (and the end), when the caller has them."""
         if self._held is None:
             self._held = HeldChunks()
-        self._held.hold(start, datas)
+        self._held.hold(start, datas, bounds)
 
     def settle(self) -> None:
         """The stream ended: let the chunks go when no event's data is derived from them."""
@@ -164,6 +190,10 @@ class EventLog(Sequence[SSEEvent]):
             ok = [held.one(self._starts[n], sizes[0], datas[0], plain is None or plain[0])]
         else:
             ok = held.derivable(self._starts[n:], sizes, datas, plain)
+        self._keep(datas, ok)
+
+    def _keep(self, datas: list[str], ok: list[bool]) -> None:
+        """Append the texts ``datas``, ``None`` for each derived (``ok``)."""
         derived = ok.count(True)
         if not derived:
             self._texts += datas
@@ -174,8 +204,7 @@ class EventLog(Sequence[SSEEvent]):
         else:
             self._texts += [None if k else d for k, d in zip(ok, datas, strict=True)]
 
-    def _add_times(self, events: list[SSEEvent], n: int) -> None:
-        times = array("d", map(_t, events))
+    def _add_times(self, times: array[float], n: int) -> None:
         if self._times is not None:
             self._times += times
             return

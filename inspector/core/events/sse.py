@@ -26,6 +26,11 @@ Invariants:
 - Emission order keeps ``end`` non-decreasing; EVENT ``start`` values strictly increase.
 - Work is linear in the bytes fed: an incomplete tail is kept as a list of pieces and joined
   once when a line end arrives, so 1-byte chunks of a long line never rescan the buffer.
+- The common buffers are cut at once, in C, with exactly the result line by line gives: a run
+  of chunks of one plain event each (:func:`~.plain.chunk_values`), a buffer of plain events,
+  of typed ones or of comments (:func:`~.lines.at_once`); :attr:`SSEDecoder.plain` describes
+  plain events cut that way to the stream's event log, in columns. Anything else (or any
+  doubt) goes line by line, which defines the result.
 - A ``data:`` line longer than ``LONG`` bytes is decoded straight from the buffer (no copy of
   the line, no copy of its value): the line's bytes are held at most twice (the pieces, then
   the joined buffer) besides the decoded value.
@@ -40,52 +45,40 @@ from operator import itemgetter
 from typing import Any
 
 from inspector.core.base.model import EventKind, SSEEvent
-from inspector.core.events.lines import at_once, built, parse_retry, split_cr
+from inspector.core.events.interpret import LineInterpreter
+from inspector.core.events.lines import at_once, built, split_cr
+from inspector.core.events.plain import PlainRun, chunk_values
 
 __all__ = ["LONG", "SSEDecoder", "decode_all"]
 
 LONG = 1 << 20
 """A line longer than this is a long line (see the module's invariants)."""
 _MANY = 2048  # bytes from which all-data blocks are worth trying at once (data_blocks)
-_NEVER = 1 << 62
-_first, _second, _last = (
-    itemgetter(0),
-    itemgetter(1),
-    itemgetter(-1),
-)  # past any offset: no chunk boundary to look for
+_first, _second, _last = itemgetter(0), itemgetter(1), itemgetter(-1)
 
 _BOM = b"\xef\xbb\xbf"
 _EVENT = EventKind.EVENT
 _COMMENT = EventKind.COMMENT
-_ERROR = EventKind.ERROR
 
 
-class SSEDecoder:
+class SSEDecoder(LineInterpreter):
     """Feed raw body bytes in any chunking; get back the events each chunk completed."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.offset = 0
         """Total bytes fed so far."""
-        self._t = 0.0
-        self._seq = 0
         self._head: bytes | None = b""  # first bytes while a leading BOM is undecided
         self._pending: list[bytes] = []  # incomplete tail: no LF, at most a final CR
         self._tail_cr = False
-        self._base = 0  # absolute offset of the first pending byte
-        self._data: list[str] = []
-        self._etype = ""
-        self._last_id: str | None = None
-        self._retry: int | None = None
-        self._ev_start = -1  # first byte of the event being built; -1 when none
-        self._comment_text = ""  # the last comment's text: a repeated one shares its string
-        self.marked = 0
-        """How many events emitted so far are not plain: a comment, an error, or an event with
-        an ``event:`` type, an id or a retry (a reader may skip looking for those when this
-        count did not move)."""
+        self.plain: PlainRun | None = None
+        """The columns of plain one-line data events the last call emitted at once (the last
+        such stretch of them; :meth:`PlainRun.covers` tells whether it is all it returned)."""
 
     def feed(self, data: bytes, t: float = 0.0) -> list[SSEEvent]:
         """Consume one chunk arriving at time ``t``; return the events it completed."""
         self._t = t
+        self.plain = None
         return self._feed(data, None, None)
 
     def _feed(
@@ -113,7 +106,7 @@ class SSEDecoder:
         out: list[SSEEvent] = []
         if b"\r" in data:
             lines, eols, tail = split_cr(data)
-        elif len(data) > _MANY and self._idle() and (found := at_once(data, self._comment_text)):
+        elif len(data) > _MANY and self._idle() and (found := self._at_once(data)):
             tail = self._emit(*found, out, ends, times)
             lines = []
         elif len(data) > LONG:
@@ -130,31 +123,37 @@ class SSEDecoder:
         self._tail_cr = tail.endswith(b"\r")
         return out
 
-    def _idle(self) -> bool:
-        """No event is being built: the next line starts a block afresh."""
-        return self._ev_start < 0 and not self._data and not self._etype and self._retry is None
+    def _at_once(self, data: bytes) -> tuple[Any, ...] | None:
+        return at_once(data, self._comment_text, self._base)
 
     def _emit(self, kind: str, *found: Any) -> bytes:
         """Emit the events :func:`at_once` found (what :meth:`_run` would emit); ``found`` is
         what it gives after the kind, then ``out``, ``ends`` and ``times`` as in :meth:`_feed`."""
-        values, offsets, tail, types, out, ends, times = found
-        base, seq, last_id = self._base, self._seq, self._last_id
-        stops = [base + o for o in offsets] if base else offsets
-        t: Iterable[float] = repeat(self._t) if ends is None else times
-        if ends is not None and ends != stops:  # each by the chunk holding its end
-            t = map(times.__getitem__, map(bisect_left, repeat(ends), stops))
-        out += built(kind, seq, [base, *stops], values, types, last_id, t)
+        values, bounds, tail, types, out, ends, times = found
+        seq, last_id, stops = self._seq, self._last_id, bounds[1:]
+        if ends is None:
+            t = [self._t] * len(values)
+        elif ends == stops:  # one event a chunk
+            t = times
+        else:  # each by the chunk holding its end
+            t = list(map(times.__getitem__, map(bisect_left, repeat(ends), stops)))
+        out += built(kind, seq, bounds, values, types, last_id, t)
         if kind == _COMMENT:
             self._comment_text = values[-1]
         self._seq = seq + len(values)
         self._base = stops[-1]
         if last_id is not None or kind == _COMMENT or types is not None:
             self.marked += len(values)
+        else:
+            self.plain = PlainRun(seq, bounds, values, t, None)
         return bytes(tail)
 
-    def feed_many(self, chunks: Iterable[tuple[float, bytes]]) -> list[SSEEvent]:
+    def feed_many(
+        self, chunks: Iterable[tuple[float, bytes]], bounds: list[int] | None = None
+    ) -> list[SSEEvent]:
         """Consume several ``(t, data)`` chunks: exactly the events (``t`` included) that
-        feeding them one by one gives, at a fraction of the per-call cost.
+        feeding them one by one gives, at a fraction of the per-call cost. ``bounds``, when the
+        caller has them: each chunk's absolute start offset, then the last one's end.
 
         A run of chunks that each end with LF (the last one may end anywhere) is joined and
         decoded at once; each event then takes the time of the chunk that held the end of the
@@ -163,10 +162,18 @@ class SSEDecoder:
         may start a CRLF) never falls inside a joined run.
         """
         out: list[SSEEvent] = []
+        self.plain = None
+        if isinstance(chunks, list) and len(chunks) > 2 and self._head is not None:
+            out = self.feed(chunks[0][1], chunks[0][0])  # decides whether a BOM leads
+            return out + self.feed_many(chunks[1:], None if bounds is None else bounds[1:])
         if isinstance(chunks, list) and len(chunks) > 1 and self._head is None:
             datas = list(map(_second, chunks))  # one run, the common case: checked in C
+            if bounds is None or len(bounds) != len(datas) + 1 or bounds[0] != self.offset:
+                bounds = list(accumulate(map(len, datas), initial=self.offset))
+            if self._clean() and (values := chunk_values(datas)) is not None:
+                return self._chunk_events(chunks, bounds, datas, values)
             if all(datas) and list(map(_last, datas[:-1])).count(10) == len(datas) - 1:
-                self._feed_run(chunks, out, datas)
+                self._feed_run(chunks, out, datas, bounds)
                 return out
         run: list[tuple[float, bytes]] = []
         for chunk in chunks:
@@ -185,8 +192,40 @@ class SSEDecoder:
             self._feed_run(run, out)
         return out
 
+    def _clean(self) -> bool:
+        """Nothing held back, no event being built, no id in force: a chunk of one plain event
+        gives just that event."""
+        return (
+            not self._pending
+            and self._base == self.offset
+            and self._last_id is None
+            and not self._tail_cr
+            and self._idle()
+        )
+
+    def _chunk_events(
+        self,
+        chunks: list[tuple[float, bytes]],
+        bounds: list[int],
+        datas: list[bytes],
+        values: list[str],
+    ) -> list[SSEEvent]:
+        """The events of chunks that are one plain event each (:func:`chunk_values`): event
+        ``i`` is chunk ``i``, at its time (where feeding them one by one would emit it)."""
+        times = list(map(_first, chunks))
+        seq = self._seq
+        self.offset = self._base = bounds[-1]
+        self._seq = seq + len(values)
+        self._t = times[-1]
+        self.plain = PlainRun(seq, bounds, values, times, datas)
+        return list(built(_EVENT, seq, bounds, values, None, None, times))
+
     def _feed_run(
-        self, run: list[tuple[float, bytes]], out: list[SSEEvent], datas: list[bytes] | None = None
+        self,
+        run: list[tuple[float, bytes]],
+        out: list[SSEEvent],
+        datas: list[bytes] | None = None,
+        bounds: list[int] | None = None,
     ) -> None:
         if len(run) == 1:
             out += self.feed(run[0][1], run[0][0])
@@ -195,7 +234,9 @@ class SSEDecoder:
         # Inside a run only the first line can start before its chunk (in bytes held from
         # earlier), so every line, and every event's ``end`` on it (an ERROR's bad byte too),
         # lies in the chunk whose end it is emitted at: that chunk's time is the event's.
-        ends = list(accumulate(map(len, datas), initial=self.offset))[1:]
+        if bounds is None:
+            bounds = list(accumulate(map(len, datas), initial=self.offset))
+        ends = bounds[1:]
         times = list(map(_first, run))
         self._t = times[-1]
         out += self._feed(b"".join(datas), ends, times)
@@ -204,6 +245,7 @@ class SSEDecoder:
         """End of stream: finish a partial last line and dispatch a pending event with data."""
         if t is not None:
             self._t = t
+        self.plain = None
         out: list[SSEEvent] = []
         if self._head:  # fewer than 3 bytes, all a BOM prefix: they are content
             self._pending.append(self._head)
@@ -233,88 +275,6 @@ class SSEDecoder:
             self._base = 3
             return head[3:]
         return head
-
-    def _run(
-        self,
-        lines: list[bytes],
-        eols: Iterable[int],
-        pos: int,
-        out: list[SSEEvent],
-        ends: list[int] | None = None,
-        times: list[float] | None = None,
-    ) -> int:
-        """Interpret complete lines starting at absolute offset ``pos``; return the end offset.
-        ``ends``/``times``: see :meth:`_feed`."""
-        data = self._data
-        etype = self._etype
-        last_id = self._last_id
-        retry = self._retry
-        ev_start = self._ev_start
-        t = self._t
-        seq = self._seq
-        marked = self.marked
-        k, bound = 0, _NEVER
-        if ends is not None and times is not None:
-            bound, t = ends[0], times[0]
-        for raw, eol in zip(lines, eols, strict=False):
-            end = pos + len(raw) + eol
-            if end > bound:  # the line ends in a later chunk of a joined run: its time
-                k = bisect_left(ends, end, k)  # type: ignore[arg-type]
-                bound, t = ends[k], times[k]  # type: ignore[index]
-            if not raw:  # blank line: dispatch
-                if data:
-                    text = "\n".join(data)
-                    if etype or last_id is not None or retry is not None:
-                        marked += 1
-                    etn = etype or "message"
-                    out.append(SSEEvent(seq, _EVENT, etn, text, last_id, retry, ev_start, end, t))
-                    seq += 1
-                    data = []
-                etype = ""
-                retry = None
-                ev_start = -1
-                pos = end
-                continue
-            try:
-                line = raw.decode()
-            except UnicodeDecodeError as exc:
-                line = self._invalid(raw, seq, pos, exc, out, t)
-                seq += 1
-                marked += 1
-            if line.startswith("data: "):
-                data.append(line[6:])
-            elif line.startswith("event: "):
-                etype = line[7:]
-            elif line[0] == ":":
-                self._comment(line, seq, pos, end, out, t)
-                seq += 1
-                marked += 1
-                pos = end
-                continue
-            else:
-                name, _, value = line.partition(":")
-                if value[:1] == " ":
-                    value = value[1:]
-                if name == "data":
-                    data.append(value)
-                elif name == "event":
-                    etype = value
-                elif name == "id":
-                    if "\0" not in value:
-                        last_id = value
-                elif name == "retry":
-                    retry = parse_retry(value, retry)
-            if ev_start < 0:
-                ev_start = pos
-            pos = end
-        self._data = data
-        self._etype = etype
-        self._last_id = last_id
-        self._retry = retry
-        self._ev_start = ev_start
-        self._seq = seq
-        self.marked = marked
-        return pos
 
     def _run_long(
         self, data: bytes, out: list[SSEEvent], ends: list[int] | None, times: list[float] | None
@@ -357,35 +317,6 @@ class SSEDecoder:
         self._data.append(text)
         if self._ev_start < 0:
             self._ev_start = start
-
-    def _comment(
-        self, line: str, seq: int, start: int, end: int, out: list[SSEEvent], t: float
-    ) -> None:
-        """Emit a comment line as its own event (one leading space after the colon dropped).
-
-        A keep-alive repeats one text: each comment equal to the last shares its string (a
-        million ``: keep-alive`` lines hold one text, not a million)."""
-        text = line[2:] if line[1:2] == " " else line[1:]
-        if text == self._comment_text:
-            text = self._comment_text
-        else:
-            self._comment_text = text
-        out.append(SSEEvent(seq, _COMMENT, "", "", None, None, start, end, t, text))
-
-    def _invalid(
-        self,
-        raw: bytes | memoryview,
-        seq: int,
-        pos: int,
-        exc: UnicodeDecodeError,
-        out: list[SSEEvent],
-        t: float,
-    ) -> str:
-        """Emit an ERROR for the first bad byte of a line; return the line decoded leniently."""
-        bad = pos + exc.start
-        reason = f"invalid UTF-8 byte 0x{raw[exc.start]:02x} at byte {bad}"
-        out.append(SSEEvent(seq, _ERROR, "", reason, None, None, bad, bad + 1, t))
-        return str(raw, "utf-8", "replace")
 
 
 def decode_all(body: bytes) -> list[SSEEvent]:

@@ -1,0 +1,94 @@
+"""Plain one-line data events: the common case, recognised and cut at once.
+
+Most streams are nothing but events of one ``data: <value>`` line and a blank line, LF line
+ends (OpenAI chat: one such event a chunk). :func:`chunk_values` recognises a run of chunks
+that are exactly one such event each; :func:`data_blocks` a buffer that is such events and an
+incomplete tail. Both decide in a few passes in C over the whole run (no Python per event),
+and give the values line-by-line decoding would give, or None for anything else (the decoder
+then goes line by line, which is what defines the result).
+
+A :class:`PlainRun` describes the events one decoder call emitted that way, in columns, so the
+stream's event log takes them without reading them back from the event objects.
+"""
+
+from __future__ import annotations
+
+from itertools import accumulate, repeat
+from operator import add, itemgetter
+
+__all__ = ["OPEN", "PlainRun", "chunk_values", "data_blocks"]
+
+OPEN = b"data: "
+_SEP = b"\n\ndata: "  # what lies between two values in a run of plain events
+_VALUE = itemgetter(slice(6, -2))  # a plain event's bytes without "data: " and its two LFs
+
+
+class PlainRun:
+    """Events ``seq``.. emitted at once, each a plain one-line data event: an EVENT of type
+    ``"message"``, no id, no retry, whose bytes ``[bounds[i], bounds[i + 1])`` are exactly
+    ``b"data: " + values[i].encode() + b"\\n\\n"`` as fed. ``times``: each event's time.
+    ``chunks``: the fed chunks when each event was exactly one of them (event ``i`` is
+    ``chunks[i]``), else None."""
+
+    __slots__ = ("bounds", "chunks", "seq", "times", "values")
+
+    def __init__(
+        self,
+        seq: int,
+        bounds: list[int],
+        values: list[str],
+        times: list[float],
+        chunks: list[bytes] | None,
+    ) -> None:
+        self.seq = seq
+        self.bounds = bounds
+        self.values = values
+        self.times = times
+        self.chunks = chunks
+
+    def covers(self, first: int, count: int) -> bool:
+        """Whether these are exactly the events ``first``.. (``count`` of them)."""
+        return self.seq == first and len(self.values) == count
+
+
+def chunk_values(datas: list[bytes]) -> list[str] | None:
+    """The values when every chunk is exactly ``b"data: " + value + b"\\n\\n"`` with no CR or
+    LF in ``value`` and valid UTF-8 (each chunk one plain event); None otherwise.
+
+    Checked without a Python loop: the values' bytes hold no line end, and the chunks joined
+    equal the values joined as such events would be. Then chunk ``i`` is event ``i``: the
+    joined chunks start with ``data: ``, the first value and ``\\n\\n`` (the value holds no LF),
+    and the first chunk is that long; so on, chunk by chunk. (A chunk under 8 bytes has an empty
+    value and then the lengths cannot add up.)"""
+    values = list(map(_VALUE, datas))
+    inner = b"".join(values)
+    if b"\n" in inner or b"\r" in inner:
+        return None
+    if b"".join(datas) != b"".join((OPEN, _SEP.join(values), b"\n\n")):
+        return None
+    try:
+        return list(map(bytes.decode, values))
+    except UnicodeDecodeError:
+        return None
+
+
+def data_blocks(data: bytes, base: int) -> tuple[list[str], list[int], bytes] | None:
+    """``data`` (no CR, at a line start, no event being built), from absolute offset ``base``,
+    as plain events up to its last blank line and a tail without LF: each value, the bounds
+    (``base``, then the offset past each event), and the tail. None when it is anything else (a
+    comment, another field, a multi-line block, invalid UTF-8, a tail with a complete line)."""
+    cut = data.rfind(b"\n\n") + 2
+    if cut < 8 or not data.startswith(OPEN):
+        return None
+    tail = data[cut:]
+    if b"\n" in tail:
+        return None
+    pieces = data[6 : cut - 2].split(_SEP)
+    if b"\n" in b"".join(pieces):  # a LF other than the blank lines: not all plain
+        return None
+    try:
+        values = list(map(bytes.decode, pieces))
+    except UnicodeDecodeError:
+        return None
+    bounds = list(accumulate(map(add, map(len, pieces), repeat(8)), initial=base))
+    return values, bounds, tail
