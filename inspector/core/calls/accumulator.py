@@ -101,7 +101,8 @@ class Accumulator:
         """Route one fragment; return the call it was routed to (None if unrouted)."""
         if d.id is OMITTED and d.name is OMITTED and not d.final:
             # The common continuation: no identity at all, so no policy question arises.
-            call = self._by_index.get(d.index) if type(d.index) is int else None
+            index = d.index
+            call = self._by_index.get(index) if type(index) is int else None
             a = d.arguments
             if call is not None and call.close_reason is None and type(a) is str:  # open
                 frags = call._frags  # ToolCall.keep, inline
@@ -175,7 +176,7 @@ class Accumulator:
 
     def _join(self, call: ToolCall, d: ToolCallDelta) -> ToolCall:
         policy = self.policy
-        if not call.open:
+        if call.close_reason is not None:  # closed
             call.came_late(d.seq)
         if not _blank(d.id, policy):
             if _blank(call.id, policy):
@@ -257,7 +258,7 @@ class Accumulator:
             call = self._open[-1] if self._open else None
         else:
             call = self._by_index.get(index) if is_key(index) else None
-        if call is not None and call.open:
+        if call is not None and call.close_reason is None:  # open
             call.close_seq = seq
             call.close_reason = "close"
             self._open.remove(call)
