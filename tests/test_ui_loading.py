@@ -5,6 +5,7 @@ from the first records, ends as the replay of the whole file, and Cancel keeps w
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,16 @@ def _opened_at_once(qtbot: Any, path: Path) -> list[tuple[str, str]]:
 def test_a_large_file_is_usable_while_it_loads_and_ends_as_its_replay(
     window: MainWindow, qtbot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # A slow machine, made certain: each slice takes at least 2 ms, so the load lasts over a
+    # second and flushes show it part-read (on a quiet machine the whole file is in ~0.2 s,
+    # before the first flush had a chance to show the raw pane).
+    step = loading.ProgressiveLoad.step
+
+    def slow_step(self: loading.ProgressiveLoad, budget: float) -> bool:
+        time.sleep(0.002)
+        return step(self, budget)
+
+    monkeypatch.setattr(loading.ProgressiveLoad, "step", slow_step)
     assert window.open(str(BIG))
     doc = window.doc
     assert doc.loading and not window.load_bar.isHidden()  # reading, on a worker thread
