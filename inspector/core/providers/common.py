@@ -27,6 +27,7 @@ import orjson
 from inspector.core.base.model import OMITTED, AnyDelta, Delta, DeltaKind, EventKind, SSEEvent
 from inspector.core.base.provider import Dialect, Provider
 from inspector.core.calls.wirefield import wrong_type
+from inspector.core.providers.openai_chat_shape import Shape, ShapeMemo
 
 _loads = orjson.loads
 _dumps = orjson.dumps
@@ -60,6 +61,28 @@ class OwnDialect(Dialect):
 
     def finish(self, out: list[AnyDelta]) -> None:
         """End of stream: nothing is buffered, so nothing to add."""
+
+
+class MemoDialect(OwnDialect):
+    """An own dialect with a shape memo (:mod:`.openai_chat_shape`): ``_memo`` (None: turned
+    off, the full path for every event) and its current ``_shape`` (None: none proved yet)."""
+
+    def __init__(self, provider: Provider, memo: ShapeMemo | None) -> None:
+        super().__init__(provider)
+        self._shape: Shape | None = None
+        """The shape memo's current shape."""
+        self._memo = memo
+
+    def _unmemoized(self, ev: SSEEvent) -> list[AnyDelta]:
+        """The full path's deltas for ``ev`` (the shape memo's proofs)."""
+        memo, shape = self._memo, self._shape
+        self._memo = self._shape = None
+        out: list[AnyDelta] = []
+        try:
+            self.feed(ev, out)
+        finally:
+            self._memo, self._shape = memo, shape
+        return out
 
 
 # -- wire events -------------------------------------------------------------------------------

@@ -65,7 +65,7 @@ from inspector.core.base.model import (
 from inspector.core.base.provider import IN_ORDER, Provider, Turn, TurnResult, WireRequest
 from inspector.core.calls.wirefield import wrong_type
 from inspector.core.providers.common import (
-    OwnDialect,
+    MemoDialect,
     args_text,
     as_list,
     error_at,
@@ -79,7 +79,7 @@ from inspector.core.providers.common import (
     wrapped_error,
 )
 from inspector.core.providers.openai_chat_fields import legacy_call, odd_entry, text_field
-from inspector.core.providers.openai_chat_shape import Shape, ShapeMemo
+from inspector.core.providers.openai_chat_shape import ShapeMemo
 
 _loads = orjson.loads
 _JSONDecodeError = orjson.JSONDecodeError
@@ -98,26 +98,12 @@ _UNKNOWN = DeltaKind.UNKNOWN
 # -- the dialect --------------------------------------------------------------------------------
 
 
-class OpenAIChatDialect(OwnDialect):
+class OpenAIChatDialect(MemoDialect):
     """Maps ``chat.completion.chunk`` events (and their many imitations) to deltas."""
 
     def __init__(self, provider: Provider, memo: bool = True) -> None:
-        super().__init__(provider)
-        self._shape: Shape | None = None
-        """The shape memo's current shape (:mod:`.openai_chat_shape`): None most of the time
-        in a stream whose chunks all differ."""
-        self._memo = ShapeMemo("arguments", "index", _plain, False) if memo else None
-
-    def _unmemoized(self, ev: SSEEvent) -> list[AnyDelta]:
-        """The full path's deltas for ``ev`` (the shape memo's proofs)."""
-        memo, shape = self._memo, self._shape
-        self._memo = self._shape = None
-        out: list[AnyDelta] = []
-        try:
-            self.feed(ev, out)
-        finally:
-            self._memo, self._shape = memo, shape
-        return out
+        # The shape is None most of the time in a stream whose chunks all differ.
+        super().__init__(provider, ShapeMemo("arguments", "index", _plain, False) if memo else None)
 
     def feed(self, ev: SSEEvent, out: list[AnyDelta]) -> None:
         """Append the deltas for one wire event, in wire order."""

@@ -50,7 +50,7 @@ from inspector.core.base.model import (
 from inspector.core.base.provider import EXPLICIT, Provider, Turn, TurnResult, WireRequest
 from inspector.core.calls.wirefield import wrong_type
 from inspector.core.providers.common import (
-    OwnDialect,
+    MemoDialect,
     args_text,
     as_list,
     decode_object,
@@ -64,7 +64,7 @@ from inspector.core.providers.common import (
     split_system,
     string_at,
 )
-from inspector.core.providers.openai_chat_shape import Shape, ShapeMemo
+from inspector.core.providers.openai_chat_shape import ShapeMemo
 
 CALL_ITEMS = frozenset({"function_call", "custom_tool_call"})
 """Output item types the client executes (and so the inspector accumulates)."""
@@ -112,14 +112,12 @@ _ARG_DONES = {
 }
 
 
-class ResponsesDialect(OwnDialect):
+class ResponsesDialect(MemoDialect):
     """Maps Responses API ``response.*`` events to deltas."""
 
     def __init__(self, provider: Provider, memo: bool = True) -> None:
-        super().__init__(provider)
-        self._shape: Shape | None = None
-        """The shape memo's current shape (:mod:`.openai_chat_shape`), for arguments deltas."""
-        self._memo = ShapeMemo("delta", None, _by_index, True) if memo else None
+        # The shape memo serves arguments deltas.
+        super().__init__(provider, ShapeMemo("delta", None, _by_index, True) if memo else None)
         self._index_of: dict[str, Any] = {}
         """item id -> output_index, from ``output_item.added`` (for events lacking the index)."""
         self._extras: dict[tuple[str, bool], dict[str, Any]] = {}
@@ -148,17 +146,6 @@ class ResponsesDialect(OwnDialect):
         if shared_extra is None:
             shared_extra = self._extras[key] = {"item_id": item_id}
         return self._index(index, item_id, shared_extra), shared_extra
-
-    def _unmemoized(self, ev: SSEEvent) -> list[AnyDelta]:
-        """The full path's deltas for ``ev`` (the shape memo's proofs)."""
-        memo, shape = self._memo, self._shape
-        self._memo = self._shape = None
-        out: list[AnyDelta] = []
-        try:
-            self.feed(ev, out)
-        finally:
-            self._memo, self._shape = memo, shape
-        return out
 
     def feed(self, ev: SSEEvent, out: list[AnyDelta]) -> None:
         """Append the deltas for one wire event, in wire order."""
