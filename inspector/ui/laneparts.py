@@ -209,3 +209,11 @@ class ClientsBadge(QLabel):
         self.setToolTip(tooltip)
         if self.isHidden():
             self.show()
+
+
+def holds_seq(call: ToolCall, seq: int) -> bool:
+    """Was a fragment of ``call`` read from wire event ``seq``?"""
+    frags = call.fragments
+    if not frags or not frags[0].seq <= seq <= frags[-1].seq:
+        return False
+    return any(f.seq == seq for f in frags)

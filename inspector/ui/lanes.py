@@ -8,7 +8,10 @@ Invariants:
   frame); anything else gives their space back.
 - While data streams in, a lane is built (hidden and polished: :meth:`LanesView.prepare`) in
   one flush and shown in a later one, so no turn of the event loop both builds and first lays
-  out and paints a lane.
+  out and paints a lane; it is shown where it goes (at (0, 0) it repainted the first lane).
+- While data streams in the row is *held*: lanes keep their own width (the room left stays
+  empty), so a new lane never resizes and repaints the others; when it ends they stretch to
+  fill the row, in a turn of the loop of their own.
 - Lanes that do not all fit are never silently out of sight: a button under the lanes' bottom
   right corner says how many lanes there are and how many are off-screen, and scrolls to the
   next one. It takes its own space, a strip the viewport gives up while it shows (never over
@@ -20,7 +23,7 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QScrollArea, QToolButton, QWidget
 
@@ -29,6 +32,7 @@ from inspector.core.calls.accumulator import ToolCall
 
 from . import theme
 from .lane import LaneWidget
+from .laneparts import holds_seq
 from .models import elide_json_column
 
 __all__ = ["LaneWidget", "LanesView"]
@@ -43,6 +47,8 @@ HINT_GAP = 2
 MAX_SPARE = 32
 """Hidden lanes kept for reuse at most (a replay rewound over hundreds of calls rebuilds the
 ones beyond these)."""
+UNHELD = 16_777_215
+"""A lane's maximum width while the row is not held (Qt's QWIDGETSIZE_MAX)."""
 
 
 class LanesView(QScrollArea):
@@ -64,6 +70,11 @@ class LanesView(QScrollArea):
         self._empty = QLabel(NO_CALLS_YET)
         self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._row.addWidget(self._empty, 1)
+        self._row.addStretch(0)  # the room held lanes leave (lanes, stretch 1, take it else)
+        self.held = False
+        """Lanes keep their own width (data streams in); else they stretch to fill the row."""
+        self._settle = QTimer(self, singleShot=True, interval=0)
+        self._settle.timeout.connect(lambda: self.hold(False))
         self.setWidget(self._inner)
         self.lanes: list[LaneWidget] = []
         """The lanes on show, one per call, in lane order."""
@@ -93,9 +104,8 @@ class LanesView(QScrollArea):
         most ``new_lanes`` new lanes, spare ones only (None: all it takes, built if need be);
         :meth:`sync` adds the others."""
         old, self._mode, self.bound_to = self.bound_to, mode, view
-        # A rewound replay (F5, a seek back) will show the same calls again: hidden lanes keep
-        # their place in the row, so a lane that reappears mid-replay is only painted, without
-        # laying out the row (tens of milliseconds). Anything else gives the space back.
+        # A rewound replay (F5, a seek back) shows the same calls again: hidden lanes keep their
+        # place in the row (a lane reappearing is only painted). Anything else gives it back.
         if view is None:
             if old is not None:  # rewound to before the first chunk
                 self._keep_for = old.source
@@ -133,7 +143,7 @@ class LanesView(QScrollArea):
             if i >= len(self.lanes):
                 if new_lanes is not None and (built >= new_lanes or not self._spare):
                     break
-                self._add_lane()
+                self._add_lane(new_lanes is not None)
                 built += 1
             self.lanes[i].bind(call, verdicts[i], view.state.events if view else (), mode)
         if built:
@@ -141,16 +151,16 @@ class LanesView(QScrollArea):
         self._results(view)
         self._show_empty(view)
         self._show_hint()
+        if new_lanes is None:
+            self.hold(False, now=False)
 
     def sync(
         self, view: AttemptView | None, rows: bool = True, new_lanes: int | None = None
     ) -> bool:
         """Once per flush: new lanes for new calls (at most ``new_lanes``, spare ones only:
-        :meth:`prepare` builds them a flush ahead; None: all, built if need be), then each
-        lane's own sync (fragment rows only with ``rows``: announcing rows repaints every
-        table, see DocumentViews.on_flush). ``new_lanes`` says data streams in: lanes out of
-        sight may then wait to show their text afresh. True when a lane appeared (building
-        and first painting it is this flush's big cost)."""
+        :meth:`prepare` builds them ahead; None: all), then each lane's sync (fragment rows
+        only with ``rows``: see DocumentViews.on_flush). ``new_lanes`` says data streams in
+        (lanes out of sight wait to show their text afresh). True when a lane appeared."""
         if view is None:
             return False
         calls, verdicts = self._window(view)
@@ -160,7 +170,7 @@ class LanesView(QScrollArea):
             if i >= len(self.lanes):
                 if new_lanes is not None and (added >= new_lanes or not self._spare):
                     break
-                self._add_lane().bind(call, v, view.state.events, self._mode)
+                self._add_lane(new_lanes is not None).bind(call, v, view.state.events, self._mode)
                 added += 1
             elif self.lanes[i].call is not call:
                 self.lanes[i].bind(call, v, view.state.events, self._mode)
@@ -171,13 +181,25 @@ class LanesView(QScrollArea):
         if added:
             self._fit_row()
             self._show_hint()
+        if new_lanes is None:
+            self.hold(False, now=False)
         return added > 0
 
+    def hold(self, on: bool, now: bool = True) -> None:
+        """Hold the row (every lane at its own width) or let the lanes stretch to fill it
+        (``now``, or in the next turn of the loop: data no longer streams in)."""
+        if on or now:
+            self._settle.stop()
+        elif self.held and not self._settle.isActive():
+            self._settle.start()
+        if (on or now) and on != self.held:
+            self.held = on
+            for lane in self.lanes + self._spare:
+                lane.setMaximumWidth(lane.minimumWidth() if on else UNHELD)
+
     def _fit_row(self) -> None:
-        """Widen the row for the lanes just added, at once, before it is laid out with them.
-        Left to the scroll area, the row is first laid out at its old width, every lane
-        squeezed and moved, then at the new one: each lane on show moves twice and repaints
-        whole (~5 ms a table)."""
+        """Widen the row for the lanes just added before it is laid out with them (laid out at
+        its old width first, each lane on show moved twice and repainted whole)."""
         inner = self._inner
         width = max(self.viewport().width(), inner.minimumSizeHint().width())
         if width > inner.width():
@@ -292,12 +314,15 @@ class LanesView(QScrollArea):
         for lane in self.lanes:
             lane.show_result(by_slot.get(lane.call.slot) if lane.call is not None else None)
 
-    def _add_lane(self) -> LaneWidget:
+    def _add_lane(self, streaming: bool = False) -> LaneWidget:
         """The next lane: a spare one if any (a rewound replay left them, or :meth:`prepare`
-        built one; building and polishing a lane mid-replay costs a frame of tens of
-        milliseconds), else a new one."""
+        built one: building one mid-replay holds the loop), else a new one."""
+        grows = not (self._spare and self._spare[-1].sizePolicy().retainSizeWhenHidden())
+        self.hold(self.held or (streaming and grows))  # (a rewound replay's lanes keep theirs)
         if self._spare:
             lane = self._spare.pop()
+            if grows:
+                lane.setGeometry(self._slot(lane))  # shown at (0, 0), it is painted there
             self._row.setEnabled(False)  # showing it would lay the row out at its old width
             lane.show()  # (every lane squeezed, then moved back: see _fit_row)
             self._row.setEnabled(True)
@@ -306,32 +331,37 @@ class LanesView(QScrollArea):
         self.lanes.append(lane)
         return lane
 
+    def _slot(self, lane: LaneWidget) -> QRect:
+        """Where a lane added after the last one goes (at its own width)."""
+        m, height = self._row.contentsMargins(), self._inner.height()
+        last = self.lanes[-1].geometry() if self.lanes else None
+        x = last.right() + 1 + self._row.spacing() if last is not None else m.left()
+        return QRect(x, m.top(), lane.minimumWidth(), max(height - m.top() - m.bottom(), 1))
+
     def _new_lane(self) -> LaneWidget:
         lane = LaneWidget(compact=self.compact)
+        lane.setMaximumWidth(lane.minimumWidth() if self.held else UNHELD)
         elide_json_column(lane.table)
         lane.fragment_selected.connect(self.fragment_selected)
         self._row.insertWidget(len(self.lanes) + len(self._spare), lane, 1)
         return lane
 
     def wants_spare(self, view: AttemptView | None) -> bool:
-        """Is no spare lane ready for a call of ``view`` that has none: one waiting (past the
-        lanes on show, within :data:`MAX_LANES`), or the next one of a stream that has calls
-        and goes on?"""
+        """Is no spare lane ready for a call of ``view`` that has none: one waiting (within
+        :data:`MAX_LANES`), or the next one of a stream that has calls and goes on?"""
         if view is None or view is not self.bound_to or self._spare:
             return False
         lanes, calls = len(self.lanes), len(view.state.calls) - self.first
-        if lanes >= MAX_LANES:
-            return False
-        return lanes < calls or (0 < lanes == calls and not view.state.ended)
+        more = lanes < calls or (0 < lanes == calls and not view.state.ended)
+        return more and lanes < MAX_LANES
 
     def prepare(self) -> LaneWidget:
-        """Build the next lane ahead, hidden and polished (some 10 ms to make, 8 ms to polish:
-        with its binding, layout and first paint, more than one turn of the loop may hold),
-        so that while data streams in a new lane is built in one flush and shown in a later
-        one."""
+        """Build the next lane ahead, hidden and polished (10 ms to make, 8 to polish): while
+        data streams in a lane is built in one flush and shown in a later one."""
         lane = self._new_lane()
         lane.hide()  # before the layout's queued show: it stays hidden
         lane.ensurePolished()
+        lane.setGeometry(self._slot(lane))  # where it will show (see _add_lane)
         self._spare.append(lane)
         return lane
 
@@ -346,7 +376,7 @@ class LanesView(QScrollArea):
         calls = view.state.calls if view is not None else []
         if len(calls) <= len(self.lanes):
             return None
-        slot = next((c.slot for c in calls if _holds(c, seq)), None)
+        slot = next((c.slot for c in calls if holds_seq(c, seq)), None)
         found = self.show_slot(slot) if slot is not None else None
         if found is not None and found.select_seq(seq):
             self.ensureWidgetVisible(found)
@@ -368,11 +398,3 @@ class LanesView(QScrollArea):
             lane.status.set_note(
                 "mark", f"<b>≠ {escape(note)}</b>" if note else None, lane.status_width()
             )
-
-
-def _holds(call: ToolCall, seq: int) -> bool:
-    """Was a fragment of ``call`` read from wire event ``seq``?"""
-    frags = call.fragments
-    if not frags or not frags[0].seq <= seq <= frags[-1].seq:
-        return False
-    return any(f.seq == seq for f in frags)
