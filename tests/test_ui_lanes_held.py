@@ -112,6 +112,7 @@ def test_a_rewound_replay_reshows_its_lanes_without_holding_the_row(
     qtbot.waitUntil(lambda: not window.doc.loading, timeout=20_000)
     lanes = window.lanes
     qtbot.waitUntil(lambda: not lanes.held)
+    qtbot.wait(50)  # stretched and laid out (a vertical scroll bar may take its room)
     widths = [shown.width() for shown in lanes.lanes]
     assert min(widths) > lane.LANE_WIDTH  # stretched
     view = window.doc.view
@@ -120,3 +121,26 @@ def test_a_rewound_replay_reshows_its_lanes_without_holding_the_row(
     assert not lanes.held  # the lanes came back in their place, the row was not held
     qtbot.wait(50)
     assert [shown.width() for shown in lanes.lanes] == widths
+
+
+def test_a_call_whose_lane_is_still_to_come_does_not_page_the_lanes(
+    window: MainWindow, qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While data streams in, a new call's lane is built a flush later: until then the hint
+    must not page ("lanes 1–0 of 1 →"): paging is for calls past MAX_LANES only."""
+    texts: list[str] = []
+    real_flush = views.DocumentViews.on_flush
+
+    def on_flush(self: views.DocumentViews) -> None:
+        real_flush(self)
+        if self.doc.streaming and self.lanes.hint.isVisibleTo(self.lanes):
+            texts.append(self.lanes.hint.text())
+
+    monkeypatch.setattr(views.DocumentViews, "on_flush", on_flush)
+    window.views.doc.flushed.disconnect()
+    window.views.doc.flushed.connect(window.views.on_flush)
+    window.resize(900, 900)  # some lanes off-screen: the hint has something true to say
+    assert window.open(str(_calls_body(tmp_path / "six.sse", 6, 40)))
+    qtbot.waitUntil(lambda: not window.doc.loading, timeout=20_000)
+    assert texts, "the hint never showed while loading"
+    assert not [t for t in texts if " of " in t], texts

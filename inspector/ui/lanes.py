@@ -266,9 +266,9 @@ class LanesView(QScrollArea):
             self.horizontalScrollBar().setValue(before[0].x())
 
     def _beyond(self) -> int:
-        """Calls of the attempt on show past the last lane built (:data:`MAX_LANES`)."""
+        """Calls of the attempt on show past the lanes' window (``first`` + :data:`MAX_LANES`)."""
         view = self.bound_to
-        return len(view.state.calls) - self.first - len(self.lanes) if view is not None else 0
+        return max(0, len(view.state.calls) - self.first - MAX_LANES) if view is not None else 0
 
     def _show_hint(self) -> None:
         left, right = self.off_screen() if self.horizontalScrollBar().maximum() else (0, 0)
