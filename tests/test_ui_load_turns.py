@@ -6,13 +6,13 @@ lanes' paging hint takes its own strip under the lanes instead of covering the l
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PySide6.QtCore import QEvent, QObject
+from test_progressive_ticks import _chunk
 
 from inspector.core.analysis import judgement
 from inspector.core.replay import loading
@@ -24,17 +24,6 @@ from inspector.ui.sources import LoadingSource
 
 CALLS = 6
 PIECES = 30
-
-
-def _chunk(index: int, args: str, head: bool = False, finish: str | None = None) -> bytes:
-    call: dict[str, Any] = {"index": index, "function": {"arguments": args}}
-    if head:
-        call |= {"id": f"call_{index}", "type": "function"}
-        call["function"]["name"] = f"tool_{index}"
-    delta = {"tool_calls": [call]} if finish is None else {}
-    body = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m"}
-    body["choices"] = [{"index": 0, "delta": delta, "finish_reason": finish}]
-    return b"data: " + json.dumps(body).encode() + b"\n\n"
 
 
 def _calls_body(path: Path, calls: int, pieces: int, pings: int = 0) -> Path:
