@@ -84,15 +84,23 @@ def ticks(monkeypatch: pytest.MonkeyPatch) -> dict[int, list[str]]:
 
 @pytest.fixture
 def window(qtbot: Any, monkeypatch: pytest.MonkeyPatch, ticks: Any) -> MainWindow:
-    monkeypatch.setattr(document, "PROGRESSIVE_BYTES", 0)  # every file opens progressively
-    monkeypatch.setattr(progressive, "LOAD_SLICE", 0.0)  # one read or feed per slice
-    monkeypatch.setattr(progressive, "LOAD_FLUSH", 0.0)  # a flush whenever one may come
+    return progressive_window(qtbot, monkeypatch)
+
+
+def progressive_window(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch, width: int = 1400
+) -> MainWindow:
+    """A shown window in which every file opens progressively, one read or feed a slice, a
+    flush whenever one may come and the views' heavy jobs unthrottled (the load-turn tests')."""
+    monkeypatch.setattr(document, "PROGRESSIVE_BYTES", 0)
+    monkeypatch.setattr(progressive, "LOAD_SLICE", 0.0)
+    monkeypatch.setattr(progressive, "LOAD_FLUSH", 0.0)
     monkeypatch.setattr(loading, "STEPS_PER_FEED", 8)
     monkeypatch.setattr(loading, "SPLIT_BYTES", 4096)
     monkeypatch.setattr(views, "HEAVY_PERIOD", dict.fromkeys(views.HEAVY_PERIOD, 0.0))
     w = MainWindow()
     qtbot.addWidget(w)
-    w.resize(1400, 900)
+    w.resize(width, 900)
     w.show()
     return w
 

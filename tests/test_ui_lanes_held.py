@@ -10,26 +10,16 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QEvent, QObject
+from test_progressive_ticks import progressive_window
 from test_ui_load_turns import _calls_body
 
-from inspector.core.replay import loading
-from inspector.ui import document, lane, progressive, views
+from inspector.ui import lane, views
 from inspector.ui.mainwindow import MainWindow
 
 
 @pytest.fixture
 def window(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> MainWindow:
-    monkeypatch.setattr(document, "PROGRESSIVE_BYTES", 0)  # every file opens progressively
-    monkeypatch.setattr(progressive, "LOAD_SLICE", 0.0)  # one read or feed per slice
-    monkeypatch.setattr(progressive, "LOAD_FLUSH", 0.0)  # a flush whenever one may come
-    monkeypatch.setattr(loading, "STEPS_PER_FEED", 8)
-    monkeypatch.setattr(loading, "SPLIT_BYTES", 4096)
-    monkeypatch.setattr(views, "HEAVY_PERIOD", dict.fromkeys(views.HEAVY_PERIOD, 0.0))
-    w = MainWindow()
-    qtbot.addWidget(w)
-    w.resize(1900, 900)  # room for two lanes and more
-    w.show()
-    return w
+    return progressive_window(qtbot, monkeypatch, 1900)  # room for two lanes and more
 
 
 def _widths_while_loading(window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> list[Any]:

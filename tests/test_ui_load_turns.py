@@ -12,11 +12,10 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QEvent, QObject
-from test_progressive_ticks import _chunk
+from test_progressive_ticks import _chunk, progressive_window
 
 from inspector.core.analysis import judgement
-from inspector.core.replay import loading
-from inspector.ui import document, lane, progressive, views
+from inspector.ui import lane, views
 from inspector.ui import lanes as lanes_module
 from inspector.ui.mainwindow import MainWindow
 from inspector.ui.progressive import ProgressiveOpen
@@ -73,17 +72,7 @@ def flushing(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 @pytest.fixture
 def window(qtbot: Any, monkeypatch: pytest.MonkeyPatch, flushing: list[str]) -> MainWindow:
-    monkeypatch.setattr(document, "PROGRESSIVE_BYTES", 0)  # every file opens progressively
-    monkeypatch.setattr(progressive, "LOAD_SLICE", 0.0)  # one read or feed per slice
-    monkeypatch.setattr(progressive, "LOAD_FLUSH", 0.0)  # a flush whenever one may come
-    monkeypatch.setattr(loading, "STEPS_PER_FEED", 8)
-    monkeypatch.setattr(loading, "SPLIT_BYTES", 4096)
-    monkeypatch.setattr(views, "HEAVY_PERIOD", dict.fromkeys(views.HEAVY_PERIOD, 0.0))
-    w = MainWindow()
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    w.show()
-    return w
+    return progressive_window(qtbot, monkeypatch)
 
 
 def _load(window: MainWindow, qtbot: Any, path: Path) -> None:
