@@ -24,7 +24,15 @@ from typing import Any
 
 import orjson
 
-from inspector.core.base.model import OMITTED, AnyDelta, Delta, DeltaKind, EventKind, SSEEvent
+from inspector.core.base.model import (
+    OMITTED,
+    AnyDelta,
+    Delta,
+    DeltaKind,
+    EventKind,
+    SSEEvent,
+    ToolCallDelta,
+)
 from inspector.core.base.provider import Dialect, Provider
 from inspector.core.calls.wirefield import wrong_type
 from inspector.core.providers.openai_chat_shape import Shape, ShapeMemo
@@ -72,6 +80,17 @@ class MemoDialect(OwnDialect):
         self._shape: Shape | None = None
         """The shape memo's current shape."""
         self._memo = memo
+
+    def _offer(self, ev: SSEEvent, one: ToolCallDelta, obj: dict[str, Any]) -> None:
+        """The full path mapped ``ev`` (decoded as ``obj``) to the one delta ``one``, which the
+        current shape (if any) missed: keep that shape, or try one of this event (backoff)."""
+        memo, shape = self._memo, self._shape
+        if memo is None:
+            return
+        if shape is None and memo.skip:  # ShapeMemo.after's first check, without the call
+            memo.skip -= 1
+        else:
+            self._shape = memo.after(ev, one, obj, shape, self._unmemoized)
 
     def _unmemoized(self, ev: SSEEvent) -> list[AnyDelta]:
         """The full path's deltas for ``ev`` (the shape memo's proofs)."""

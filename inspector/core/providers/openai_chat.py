@@ -253,14 +253,10 @@ class OpenAIChatDialect(MemoDialect):
             # No choices to map and nothing else we know (Azure's prompt_filter_results
             # chunk, an empty object …): keep it visible, verbatim.
             append(Delta(seq, _UNKNOWN, obj, data))
-        if len(out) == n0 + 1 and self._memo is not None:  # one delta: a shape candidate?
+        if len(out) == n0 + 1:  # one delta: a shape candidate if it is a call's fragment
             one = out[n0]
             if type(one) is ToolCallDelta:
-                memo = self._memo
-                if shape is None and memo.skip:
-                    memo.skip -= 1
-                else:
-                    self._shape = memo.after(ev, one, obj, shape, self._unmemoized)
+                self._offer(ev, one, obj)
 
 
 def _plain(delta: ToolCallDelta) -> bool:

@@ -170,12 +170,8 @@ class ResponsesDialect(MemoDialect):
             args = string_at(obj, "delta", seq, out)
             one = ToolCallDelta(seq, 0, index, OMITTED, OMITTED, args, extra=extra)
             out.append(one)
-            memo = self._memo
-            if memo is not None and len(out) == n0 + 1:
-                if shape is None and memo.skip:
-                    memo.skip -= 1
-                else:
-                    self._shape = memo.after(ev, one, obj, shape, self._unmemoized)
+            if len(out) == n0 + 1:  # nothing flagged besides: a shape candidate
+                self._offer(ev, one, obj)
         elif t in _TEXT_EVENTS:
             text = string_at(obj, "delta", seq, out)
             if type(text) is str and text:
