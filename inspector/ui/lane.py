@@ -237,7 +237,7 @@ class LaneWidget(QFrame):
         colour = dark if theme.is_dark() else light
         repaired = v.repaired_id if v else None
         dropped = call.dropped_count  # of the rows on show: counted only when some were
-        if dropped and rows < len(call.fragments):  # dropped (empty-id literal), else O(1)
+        if dropped and rows < call.fragment_count:  # dropped (empty-id literal), else O(1)
             dropped = call.accepted[:rows].count(False)
         written = written_as(call)  # a call written in the text has no wire index
         where = f"<b>from text</b> ({escape(written)})" if written else _ident("index", call.index)

@@ -170,12 +170,12 @@ class FragmentsModel(_Table):
     def set_call(self, call: ToolCall | None, events: Sequence[SSEEvent]) -> None:
         """Show another call (after a re-judge the calls are new objects)."""
         self._call, self._events = call, events
-        self._reset_to(len(call.fragments) if call is not None else 0)
+        self._reset_to(call.fragment_count if call is not None else 0)
 
     def sync(self) -> int:
         """Announce the fragments routed to the call since the last flush (their JSON state
         is worked out only when a row is shown)."""
-        return self._grow_to(len(self._call.fragments)) if self._call is not None else 0
+        return self._grow_to(self._call.fragment_count) if self._call is not None else 0
 
     def row_of_seq(self, seq: int) -> int | None:
         """The first row whose fragment came from wire event ``seq``."""
