@@ -165,11 +165,6 @@ class SeqRuns(Sequence[int]):
         return f"SeqRuns([{runs}])"
 
 
-def as_seqruns(seqs: Sequence[int]) -> SeqRuns:
-    """``seqs`` (any order, repeats allowed) as runs."""
-    return SeqRuns(sorted(set(seqs)))
-
-
 def merged(a: SeqRuns, b: SeqRuns) -> SeqRuns:
     """A new :class:`SeqRuns` holding the numbers of both (O(runs log runs))."""
     a._settle()
