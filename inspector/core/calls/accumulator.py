@@ -26,6 +26,8 @@ Invariants:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from operator import attrgetter
 from typing import Any, Final, Literal, get_args
 
 import orjson
@@ -34,6 +36,8 @@ from inspector.core.base.model import OMITTED, Delta, DeltaKind, ToolCallDelta
 from inspector.core.base.provider import IN_ORDER, Closing
 from inspector.core.calls.toolcall import ToolCall
 from inspector.core.calls.wirefield import is_key
+
+_arguments = attrgetter("arguments")
 
 __all__ = [
     "ABSENT",
@@ -146,6 +150,35 @@ class Accumulator:
         ):
             return self._new(d)  # parallel call reported at a reused index
         return self._join(call, d)
+
+    def add_run(self, run: Sequence[ToolCallDelta]) -> bool:
+        """Route continuation fragments of one wire index at once (each without an id and a
+        name, not final, with string arguments): the state :meth:`add` one by one gives when
+        their call is open. False, routing nothing, when it is not (or there is none)."""
+        index = run[0].index
+        call = self._by_index.get(index) if type(index) is int else None
+        if call is None or call.close_reason is not None:
+            return False
+        frags = call._frags
+        if frags is not None:
+            frags += run
+        else:
+            call._frags = [call._first, *run]
+        texts = list(filter(None, map(_arguments, run)))
+        if texts:  # ToolCall.add_text for each, at once
+            parts = call._parts
+            if parts is not None:
+                parts += texts
+            elif call.length:
+                call._parts = [call._joined or "", *texts]
+            elif len(texts) > 1:
+                call._parts = texts
+            else:
+                call._joined = texts[0]
+            if call._parts is not None:
+                call._joined = None
+            call.length += sum(map(len, texts))
+        return True
 
     def _add_unindexed(self, d: ToolCallDelta) -> ToolCall | None:
         policy = self.policy

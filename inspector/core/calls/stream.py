@@ -47,6 +47,7 @@ from inspector.core.calls.accumulator import ABSENT, Accumulator, EmptyIdPolicy
 from inspector.core.calls.deltalog import DeltaLog
 from inspector.core.calls.textcalls import TextCalls
 from inspector.core.events.log import EventLog
+from inspector.core.events.plain import PlainRun
 from inspector.core.events.sse import SSEDecoder
 
 _TOOL = DeltaKind.TOOL_CALL
@@ -138,9 +139,13 @@ class StreamState:
         n = lo = 0
         while lo < len(chunks):  # chunks lo..hi-1: those ending by bounds[lo] + SLICE
             hi = bisect_right(bounds, bounds[lo] + SLICE, lo + 1) - 1
-            if hi == lo:  # one chunk over SLICE
+            if self.decoder.fresh:  # the first chunk decides whether a BOM leads: alone
+                hi = lo
+            if hi == lo:  # one chunk over SLICE (or the first)
                 n += self._feed_whole(chunks[lo][1], chunks[lo][0])
                 hi = lo + 1
+            elif (run := self._plain_run(chunks[lo:hi], bounds[lo : hi + 1])) is not None:
+                n += len(run.values)
             else:
                 marked = self.decoder.marked
                 events = self.decoder.feed_many(chunks[lo:hi], bounds[lo : hi + 1])
@@ -181,6 +186,44 @@ class StreamState:
         if batch:
             self.deltas.extend(batch)
             self._route(batch)
+
+    def _plain_run(
+        self, chunks: Sequence[tuple[float, builtins.bytes]], bounds: list[int]
+    ) -> PlainRun | None:
+        """Take ``chunks`` as a plain run when each is one plain data event and the dialect
+        maps such runs (``feed_run``): no event object on the way unless the dialect needs
+        one; None, taking nothing, otherwise."""
+        dialect = self.dialect
+        feed_run = getattr(dialect.direct, "feed_run", None) if dialect.provider else None
+        if feed_run is None:
+            return None
+        run = self.decoder.feed_plain(chunks, bounds)
+        if run is None:
+            return None
+        self.events.extend_run(run)
+        batch: list[AnyDelta] = []
+        spans: list[tuple[int, int]] = []
+        feed_run(run, batch, spans)
+        if batch:
+            self.deltas.extend(batch)
+            if spans:
+                self._route_spans(batch, spans)
+            else:
+                self._route(batch)
+        return run
+
+    def _route_spans(self, batch: list[AnyDelta], spans: list[tuple[int, int]]) -> None:
+        """Route ``batch``, each span of continuation fragments of one index at once."""
+        acc, pos = self._accumulator(), 0
+        for start, stop in spans:
+            if pos < start:
+                self._route(batch[pos:start])
+            run = batch[start:stop]
+            if not acc.add_run(run):  # type: ignore[arg-type]
+                self._route(run)
+            pos = stop
+        if pos < len(batch):
+            self._route(batch[pos:])
 
     def _sniffing(self, events: list[SSEEvent], batch: list[AnyDelta]) -> list[SSEEvent]:
         """Feed the wrapping ``auto`` dialect until it decides; return the events left."""

@@ -29,7 +29,7 @@ from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain, compress, count, repeat
 from operator import add, attrgetter, is_, sub
-from typing import Any, overload
+from typing import overload
 
 from inspector.core.base.model import EventKind, SSEEvent
 from inspector.core.events.held import HeldChunks
@@ -103,12 +103,7 @@ class EventLog(Sequence[SSEEvent]):
         (:attr:`SSEDecoder.plain`), covering exactly ``events``, gives all their columns."""
         if not events:
             return
-        n = len(self._kinds)
-        held = self._held
-        if held is not None and n and len(held.chunks) >= held.limit:  # past the events so far
-            held.prune(self._starts[-1] + self._sizes[-1])
-        if events[0].seq != n:
-            raise ValueError(f"event #{events[0].seq} appended at position {n}")
+        n = self._next(events[0].seq)
         if run is not None and run.covers(n, len(events)) and self._types is self._ids is None:
             self._extend_run(run, n)
             return
@@ -135,6 +130,24 @@ class EventLog(Sequence[SSEEvent]):
             self._add_ids(events, n)
         if set(map(_retry, events)) != {None}:
             self._retries.update((e.seq, e.retry) for e in events if e.retry is not None)
+
+    def extend_run(self, run: PlainRun) -> None:
+        """Append a decoder's plain run (:meth:`SSEDecoder.feed_plain`), no event object built
+        unless the log keeps types or ids: :meth:`extend` of those events and the run."""
+        if self._types is None and self._ids is None:
+            self._extend_run(run, self._next(run.seq))
+        else:
+            self.extend(list(run.events()), True, run)
+
+    def _next(self, seq: int) -> int:
+        """The position of the next event, checked to be ``seq`` (held chunks before it go)."""
+        n = len(self._kinds)
+        held = self._held
+        if held is not None and n and len(held.chunks) >= held.limit:  # past the events so far
+            held.prune(self._starts[-1] + self._sizes[-1])
+        if seq != n:
+            raise ValueError(f"event #{seq} appended at position {n}")
+        return n
 
     def _extend_run(self, run: PlainRun, n: int) -> None:
         """:meth:`extend` by a decoder's plain run's columns (plain events, none looked at)."""
@@ -225,17 +238,11 @@ class EventLog(Sequence[SSEEvent]):
     def _add_ids(self, events: list[SSEEvent], n: int) -> None:
         if self._ids is None:
             self._ids = array("I", repeat(0, n))
-        values = self._id_values
-        codes = []
-        for e in events:
-            value = e.id
-            if value is None:
-                codes.append(0)
-            else:
-                if value != values[-1]:
-                    values.append(value)
-                codes.append(len(values) - 1)
-        self._ids.extend(codes)
+        values, ids = self._id_values, self._ids
+        for value in map(_id, events):
+            if value is not None and value != values[-1]:
+                values.append(value)
+            ids.append(0 if value is None else len(values) - 1)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -355,20 +362,13 @@ class EventLog(Sequence[SSEEvent]):
             map(self._retries.get, range(lo, hi)) if self._retries else repeat(None)
         )
         times: Iterable[float] = self._times[lo:hi] if self._times is not None else repeat(self._t0)
+        starts = self._starts[lo:hi]
+        ends = map(add, starts, self._sizes[lo:hi])
         kind_names: Iterable[str] = map(_KINDS.__getitem__, kinds)
-        args: tuple[Iterable[Any], ...] = (
-            range(lo, hi),
-            kind_names,
-            events,
-            datas,
-            id_col,
-            retries,
-            self._starts[lo:hi],
-            map(add, self._starts[lo:hi], self._sizes[lo:hi]),
-            times,
-            comments,
-        )
-        return map(SSEEvent, *args)
+        return map(
+            SSEEvent, range(lo, hi), kind_names, events, datas, id_col, retries, starts, ends,
+            times, comments,
+        )  # fmt: skip
 
     def _filled(self, lo: int, hi: int) -> list[str]:
         """The texts of positions ``lo``..``hi``, the derived ones read back."""

@@ -13,14 +13,18 @@ stream's event log takes them without reading them back from the event objects.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import accumulate, repeat
 from operator import add, itemgetter
+
+from inspector.core.base.model import EventKind, SSEEvent
 
 __all__ = ["OPEN", "PlainRun", "chunk_values", "data_blocks"]
 
 OPEN = b"data: "
 _SEP = b"\n\ndata: "  # what lies between two values in a run of plain events
 _VALUE = itemgetter(slice(6, -2))  # a plain event's bytes without "data: " and its two LFs
+_EVENT = EventKind.EVENT
 
 
 class PlainRun:
@@ -45,6 +49,22 @@ class PlainRun:
         self.values = values
         self.times = times
         self.chunks = chunks
+
+    def event(self, i: int) -> SSEEvent:
+        """Event ``seq + i`` as the decoder would have built it."""
+        bounds = self.bounds
+        return SSEEvent(
+            self.seq + i, _EVENT, "message", self.values[i], None, None, bounds[i],
+            bounds[i + 1], self.times[i],
+        )  # fmt: skip
+
+    def events(self, start: int = 0) -> Iterator[SSEEvent]:
+        """Events ``seq + start``.. as the decoder would have built them (by ``map``)."""
+        b, v, t = self.bounds, self.values, self.times
+        if start:
+            b, v, t = b[start:], v[start:], t[start:]
+        seqs, nones = range(self.seq + start, self.seq + start + len(v)), repeat(None)
+        return map(SSEEvent, seqs, repeat(_EVENT), repeat("message"), v, nones, nones, b, b[1:], t)
 
     def covers(self, first: int, count: int) -> bool:
         """Whether these are exactly the events ``first``.. (``count`` of them)."""

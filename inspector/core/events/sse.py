@@ -39,7 +39,7 @@ Invariants:
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from itertools import accumulate, repeat
 from operator import itemgetter
 from typing import Any
@@ -192,6 +192,31 @@ class SSEDecoder(LineInterpreter):
             self._feed_run(run, out)
         return out
 
+    @property
+    def fresh(self) -> bool:
+        """Whether a leading BOM is still undecided (nothing, or only a BOM's first bytes, fed
+        yet): the first bytes are fed on their own."""
+        return self._head is not None
+
+    def feed_plain(
+        self, chunks: Sequence[tuple[float, bytes]], bounds: list[int]
+    ) -> PlainRun | None:
+        """Consume ``chunks`` at once if each is exactly one plain data event (see
+        :func:`chunk_values`) and nothing is held back: their events in columns, no event
+        object built (:meth:`PlainRun.event` builds one on demand, equal to what
+        :meth:`feed_many` returns). None, consuming nothing, otherwise. ``bounds``: each
+        chunk's absolute start offset, then the last one's end."""
+        self.plain = None
+        if len(chunks) < 2 or self._head is not None or not self._clean():
+            return None
+        if len(bounds) != len(chunks) + 1 or bounds[0] != self.offset:
+            return None
+        datas = list(map(_second, chunks))
+        values = chunk_values(datas)
+        if values is None:
+            return None
+        return self._take(chunks, bounds, datas, values)
+
     def _clean(self) -> bool:
         """Nothing held back, no event being built, no id in force: a chunk of one plain event
         gives just that event."""
@@ -212,13 +237,24 @@ class SSEDecoder(LineInterpreter):
     ) -> list[SSEEvent]:
         """The events of chunks that are one plain event each (:func:`chunk_values`): event
         ``i`` is chunk ``i``, at its time (where feeding them one by one would emit it)."""
+        run = self._take(chunks, bounds, datas, values)
+        return list(built(_EVENT, run.seq, bounds, values, None, None, run.times))
+
+    def _take(
+        self,
+        chunks: Sequence[tuple[float, bytes]],
+        bounds: list[int],
+        datas: list[bytes],
+        values: list[str],
+    ) -> PlainRun:
+        """Take chunks that are one plain event each as consumed: their run."""
         times = list(map(_first, chunks))
         seq = self._seq
         self.offset = self._base = bounds[-1]
         self._seq = seq + len(values)
         self._t = times[-1]
-        self.plain = PlainRun(seq, bounds, values, times, datas)
-        return list(built(_EVENT, seq, bounds, values, None, None, times))
+        self.plain = run = PlainRun(seq, bounds, values, times, datas)
+        return run
 
     def _feed_run(
         self,

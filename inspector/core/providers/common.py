@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -35,7 +36,9 @@ from inspector.core.base.model import (
 )
 from inspector.core.base.provider import Dialect, Provider
 from inspector.core.calls.wirefield import wrong_type
+from inspector.core.events.plain import PlainRun
 from inspector.core.providers.openai_chat_shape import Shape, ShapeMemo
+from inspector.core.providers.shape_runs import map_run
 
 _loads = orjson.loads
 _dumps = orjson.dumps
@@ -80,6 +83,31 @@ class MemoDialect(OwnDialect):
         self._shape: Shape | None = None
         """The shape memo's current shape."""
         self._memo = memo
+
+    def feed_run(self, run: PlainRun, out: list[AnyDelta], spans: list[tuple[int, int]]) -> None:
+        """Append the deltas of a decoder's plain run of events (:class:`PlainRun`), exactly
+        as :meth:`feed` event by event would. Events that fit the current plain shape are
+        taken at once (:func:`.shape_runs.map_run`) with no event object; each such span of
+        continuation fragments (no id, no name) is noted in ``spans`` as its ``(start, stop)``
+        positions in ``out``, for the accumulator to take at once too."""
+        values, seq, n, i = run.values, run.seq, len(run.values), 0
+        feed = self.feed
+        events: Iterator[SSEEvent] | None = None  # built from position i on, while not taken
+        while i < n:
+            shape = self._shape
+            if type(shape) is Shape:
+                k = map_run(shape, values, i, seq + i, out)
+                if k:
+                    if shape.id is OMITTED and shape.name is OMITTED:
+                        spans.append((len(out) - k, len(out)))
+                    i += k
+                    events = None
+                    if i == n:
+                        break
+            if events is None:
+                events = run.events(i)
+            feed(next(events), out)
+            i += 1
 
     def _offer(self, ev: SSEEvent, one: ToolCallDelta, obj: dict[str, Any]) -> None:
         """The full path mapped ``ev`` (decoded as ``obj``) to the one delta ``one``, which the

@@ -1,0 +1,130 @@
+"""A shape (:mod:`.openai_chat_shape`) applied to a run of events at once: what
+:meth:`Shape.map` gives for each, event by event, in a few passes in C over the run.
+
+A decoder's plain run (:class:`~inspector.core.events.plain.PlainRun`) hands the dialect its
+events' data as one list of strings; :func:`map_run` takes as many of them from a position on
+as fit the current shape, each mapped to the very delta :meth:`Shape.map` would make of it, and
+stops at the first that does not (the dialect maps that one on its full path, which may change
+the shape, and offers the rest again).
+
+Invariants:
+- For every value it takes, the delta equals, field by field, the one :meth:`Shape.map` makes
+  of the event: same ``seq``, the shape's fields, and the argument hole as ``map`` reads it (a
+  plain JSON string body as it is, anything else through ``orjson.loads``); the shape's
+  ``hits`` grows by the number taken, as ``map`` would count them.
+- It takes a value only where ``map`` would answer: the data starts with the shape's head,
+  ends with its tail, is at least as long as both, and its hole is a JSON string body. The
+  first value that fails any of these ends the run (none after it is taken).
+- Only a plain :class:`Shape` (the argument hole alone) is applied to a run; a
+  :class:`HoledShape` maps event by event.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import compress, repeat
+from operator import itemgetter, not_, or_
+
+import orjson
+
+from inspector.core.base.model import AnyDelta, ToolCallDelta
+from inspector.core.providers.openai_chat_shape import Shape
+
+__all__ = ["map_run"]
+
+_loads = orjson.loads
+_ESCAPED = re.compile(r'["\\]').search
+"""A hole holding a quote or a backslash is no plain string body: it is decoded."""
+_QUOTED = '"{}"'.format
+
+
+FIRST = 8
+"""Values tried at once first; when they all fit, the rest of the run is tried at once. A
+shape that fits every other event (two calls interleaved) costs a short window per event,
+not a pass over the rest of the run each time."""
+
+
+def map_run(shape: Shape, values: list[str], start: int, seq: int, out: list[AnyDelta]) -> int:
+    """Append the deltas of ``values[start:]`` (events ``seq``.. ) that fit ``shape``, as many
+    in a row as fit; return how many (0: the first does not fit)."""
+    first = values[start]
+    if not (first.startswith(shape.head) and first.endswith(shape.tail)):
+        return 0
+    taken = _window(shape, values[start : start + FIRST], seq, out)
+    if taken == FIRST and start + taken < len(values):
+        taken += _window(shape, values[start + taken :], seq + taken, out)
+    return taken
+
+
+def _window(shape: Shape, vals: list[str], seq: int, out: list[AnyDelta]) -> int:
+    """:func:`map_run` over ``vals`` (events ``seq``..): how many it took."""
+    head, tail = shape.head, shape.tail
+    k = _prefix(list(map(str.startswith, vals, repeat(head))))
+    if k < len(vals):
+        vals = vals[:k]
+    k = _prefix(list(map(str.endswith, vals, repeat(tail))))
+    if k < len(vals):
+        vals = vals[:k]
+    if not vals:
+        return 0
+    least = shape.lh + shape.lt
+    if min(map(len, vals)) < least:  # the head and the tail overlap in one of them
+        k = _prefix([len(v) >= least for v in vals])
+        vals = vals[:k]
+    holes = list(map(itemgetter(slice(shape.lh, -shape.lt or None)), vals))
+    k = _decoded(holes)
+    if not k:
+        return 0
+    out += map(
+        ToolCallDelta,
+        range(seq, seq + k),
+        repeat(0),
+        repeat(shape.index),
+        repeat(shape.id),
+        repeat(shape.name),
+        holes[:k] if k < len(holes) else holes,
+        repeat(shape.type),
+        repeat(False),
+        repeat(False),
+        repeat(shape.extra),
+    )
+    shape.hits += k
+    return k
+
+
+def _prefix(fits: list[bool]) -> int:
+    """How many leading entries of ``fits`` are true."""
+    try:
+        return fits.index(False)
+    except ValueError:
+        return len(fits)
+
+
+def _decoded(holes: list[str]) -> int:
+    """Replace each hole that is no plain string body by its decoded value; return how many
+    leading holes are JSON string bodies (those after the first that is not are left as
+    they are)."""
+    joined = "".join(holes)
+    if _ESCAPED(joined) is None and joined.isprintable():
+        return len(holes)
+    odd = list(
+        compress(
+            range(len(holes)),
+            map(or_, map(bool, map(_ESCAPED, holes)), map(not_, map(str.isprintable, holes))),
+        )
+    )
+    try:
+        decoded = list(map(_loads, map(_QUOTED, map(holes.__getitem__, odd))))
+    except orjson.JSONDecodeError:
+        decoded = []
+        for i in odd:
+            try:
+                decoded.append(_loads(_QUOTED(holes[i])))
+            except orjson.JSONDecodeError:
+                odd = odd[: len(decoded)]
+                for j, value in zip(odd, decoded, strict=True):
+                    holes[j] = value
+                return i
+    for j, value in zip(odd, decoded, strict=True):
+        holes[j] = value
+    return len(holes)
