@@ -14,7 +14,7 @@ from conftest import real_fixture
 from PySide6.QtWidgets import QMessageBox
 
 from inspector.core.replay import loading
-from inspector.ui import document, progressive
+from inspector.ui import document, progressive, readahead
 from inspector.ui.mainwindow import MainWindow
 
 SAMPLES = Path(__file__).resolve().parents[1] / "resources" / "samples"
@@ -154,3 +154,42 @@ def test_a_corrupt_record_mid_file_shows_its_line_and_keeps_the_records_before_i
     assert "line 41" in shown[0] and "cut.jsonl" in shown[0]
     assert not window.doc.loading and window.load_bar.isHidden()
     assert window.doc.view is not None and window.doc.view.state.events
+
+
+def _count_read_aheads(monkeypatch: pytest.MonkeyPatch) -> list[readahead.ProcessAhead]:
+    """Every file past 4 KB reads ahead (past its first 2 KB); returns the processes started."""
+    monkeypatch.setattr(loading, "AHEAD_PAST", 2048)
+    started: list[readahead.ProcessAhead] = []
+    start = readahead.ReadAheadStarter.__call__
+
+    def counted(self: readahead.ReadAheadStarter, offset: int, size: int) -> Any:
+        got = start(self, offset, size)
+        started.append(got)
+        return got
+
+    monkeypatch.setattr(readahead.ReadAheadStarter, "__call__", counted)
+    return started
+
+
+def test_a_large_file_read_ahead_in_another_process_ends_as_its_replay(
+    window: MainWindow, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started = _count_read_aheads(monkeypatch)
+    assert window.open(str(BIG))
+    qtbot.waitUntil(lambda: not window.doc.loading, timeout=30_000)
+    assert len(started) == 1 and started[0] is not None
+    assert started[0]._process.poll() is not None  # not left running
+    monkeypatch.setattr(document, "PROGRESSIVE_BYTES", 1 << 40)
+    assert _lanes(window) == _opened_at_once(qtbot, BIG)
+
+
+def test_cancel_stops_the_read_ahead_process(
+    window: MainWindow, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started = _count_read_aheads(monkeypatch)
+    monkeypatch.setattr(readahead, "QUEUED", 1)  # the process waits on its pipe: still running
+    window.open(str(BIG))
+    qtbot.waitUntil(lambda: bool(started), timeout=10_000)
+    assert started[0] is not None and started[0]._process.poll() is None
+    window.load_bar.button.click()
+    assert started[0]._process.poll() is not None  # killed with the load

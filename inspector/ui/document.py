@@ -33,6 +33,7 @@ from inspector.core.verdicts.tools import ToolRegistry
 
 from .player import Player
 from .progressive import ProgressiveOpen
+from .readahead import ReadAheadStarter
 from .sources import KeptSource, LiveSource, LoadingSource, ReplaySource, Source
 
 PROGRESSIVE_BYTES = 4 * 1024 * 1024
@@ -177,7 +178,9 @@ class Document(Player):
 
     def _on_read(self, path: str, data: bytes) -> None:
         try:
-            load = ProgressiveLoad(data, path, self.settings, self.tools)
+            stamp = self._opener.stamp
+            ahead = None if stamp is None else ReadAheadStarter(path, stamp)
+            load = ProgressiveLoad(data, path, self.settings, self.tools, ahead=ahead)
         except InspectorError as exc:  # a header that cannot be read
             self._opener.fail(path, str(exc))
             return

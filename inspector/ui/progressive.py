@@ -40,8 +40,10 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from inspector.core.analysis.session import AttemptView
 from inspector.core.base.errors import InspectorError
+from inspector.core.capture.ahead import Stamp
 from inspector.core.capture.reader import read_file
 
+from .readahead import file_stamp
 from .sources import LoadingSource, ReplaySource
 
 LOAD_SLICE = 0.015
@@ -66,7 +68,7 @@ class ProgressiveOpen(QObject):
     """(done, total) bytes read, or steps fed once a replay catches up; (-1, 0) when done."""
     failed = Signal(str, str)
     """(path, one-line reason): the file could not be read, or a record of it."""
-    _file_read = Signal(int, str, bytes, str)
+    _file_read = Signal(int, str, bytes, str, object)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -86,6 +88,9 @@ class ProgressiveOpen(QObject):
         self._fed = False  # a slice ran since the last flush
         self._painting = False  # a flush ran last tick: this turn of the loop paints it
         self._bytes: bytes | None = None  # the file read, until it is in (see the docstring)
+        self.stamp: Stamp | None = None
+        """The stamp of the file last read, when it did not change while it was read (a
+        read-ahead process may read it again: :mod:`.readahead`)."""
         self._file_read.connect(self._on_file_read)
 
     @property
@@ -108,9 +113,12 @@ class ProgressiveOpen(QObject):
 
         def read() -> None:
             try:
-                self._file_read.emit(token, path, read_file(path), "")
+                before = file_stamp(path)
+                data = read_file(path)
+                same = before is not None and before == file_stamp(path) and before[0] == len(data)
+                self._file_read.emit(token, path, data, "", before if same else None)
             except InspectorError as exc:
-                self._file_read.emit(token, path, b"", str(exc))
+                self._file_read.emit(token, path, b"", str(exc), None)
 
         threading.Thread(target=read, name="read-capture", daemon=True).start()
 
@@ -151,15 +159,21 @@ class ProgressiveOpen(QObject):
             self.progress.emit(-1, 0)
 
     def _forget(self) -> None:
-        """Feeding stops: nothing of the source is kept here (it may be hundreds of MB)."""
+        """Feeding stops: nothing of the source is kept here (it may be hundreds of MB), and
+        its read-ahead process, if any, is stopped."""
         self._timer.stop()
+        if self.source is not None:
+            self.source.close()
         self.source = self._ending = self._judged = self._bytes = None
         self._todo.clear()
 
-    def _on_file_read(self, token: int, path: str, data: bytes, error: str) -> None:
+    def _on_file_read(
+        self, token: int, path: str, data: bytes, error: str, stamp: Stamp | None
+    ) -> None:
         if token != self._token or self.reading is None:
             return  # cancelled, or another file was opened meanwhile
         self.reading = None
+        self.stamp = stamp
         if error:
             self.fail(path, error)
             return

@@ -220,6 +220,10 @@ class LoadingSource(Source):
         """What was read, as it stands: reading stops here."""
         return KeptSource(self.analysis, self.name, self.path)
 
+    def close(self) -> None:
+        """Loading stops (kept, dropped, failed or done): its read-ahead process, if any, too."""
+        self._load.close()
+
 
 class LiveSource(Source):
     """A live session's Analysis, fed by the session as bytes arrive."""

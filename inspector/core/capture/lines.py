@@ -25,11 +25,11 @@ from __future__ import annotations
 
 from io import BytesIO
 from itertools import islice
-from operator import itemgetter
 from typing import Any, Final
 
 import orjson
 
+from inspector.core.capture.ahead import Ahead, chunk_columns
 from inspector.core.capture.format import CaptureError
 from inspector.core.capture.records import CaptureBuilder
 
@@ -38,8 +38,8 @@ BATCH_BYTES: Final = 1 << 18
 alone): larger batches cost no less per line, and hold more."""
 BATCH_LINES: Final = 512
 """Up to this many records asked for, exactly that many lines are read as one batch."""
-
-_KEYS: Final = ("type", "attempt", "t", "text")
+WAIT: Final = 0.005
+"""Seconds a read waits for the read-ahead process's next message (then it reads nothing)."""
 
 
 class Cursor:
@@ -67,9 +67,38 @@ class Lines:
         self.cursor = cursor
         self.done = False
         """Every line has been read (or a cut-off last line ended the reading)."""
+        self._data: bytes | None = data
+        self.size = len(data)
+        """The file's size (``data`` may hold only its head: see :meth:`read_ahead`)."""
+        self._ahead: Ahead | None = None  # a read-ahead process, from offset _from on
+        self._from = -1
+        self._took = False  # a batch of it was taken
+
+    def read_ahead(self, ahead: Ahead, start: int) -> None:
+        """Take the lines from offset ``start`` on (a line start past ``pos``) from the
+        messages of ``ahead`` (see :mod:`.ahead`); the lines before it are read here."""
+        self._ahead, self._from = ahead, start
+
+    def boundary(self, past: int) -> int:
+        """The offset of the first line start at least ``past`` bytes on, before the end of
+        the file (-1: none)."""
+        data = self._data
+        if data is None or self.pos + past > len(data):
+            return -1
+        at = data.find(b"\n", self.pos + past - 1) + 1
+        return at if 0 < at < len(data) else -1
+
+    def close(self) -> None:
+        """Stop a read-ahead process, if any (reading goes on here)."""
+        if self._ahead is not None:
+            self._ahead.close()
+            self._ahead = None
 
     def read(self, builder: CaptureBuilder, records: int) -> int:
-        """Read up to ``records`` more records into ``builder``; return how many were read."""
+        """Read up to ``records`` more records into ``builder`` (a read-ahead batch, whole, if
+        one is at hand); return how many were read."""
+        if self._ahead is not None and self.pos == self._from:
+            return self._take(builder)
         n, file = 0, self._file
         while n < records and file is not None:
             # A batch of whole lines (each with its newline, but for a last one that has
@@ -77,13 +106,67 @@ class Lines:
             want = records - n
             lines = file.readlines(BATCH_BYTES) if want > BATCH_LINES else [*islice(file, want)]
             if not lines:
-                self.done, self._file, file = True, None, None
+                self.done, self._file, self._data, file = True, None, None, None
                 break
+            if self._ahead is not None and self.pos + sum(map(len, lines)) >= self._from:
+                lines = self._clip(lines, file)
+                file = None  # the rest comes from the read-ahead process
             n += self._batch(builder, lines)
             if self.done:
-                self._file = file = None
+                self._file = self._data = file = None
         self.cursor.line, self.cursor.offset = self.lineno, self.pos
         return n
+
+    def _clip(self, lines: list[bytes], file: BytesIO) -> list[bytes]:
+        """``lines`` up to the read-ahead offset (a line start, so some line ends there)."""
+        total, stop = self.pos, self._from
+        for k, line in enumerate(lines):
+            total += len(line)
+            if total >= stop:
+                del lines[k + 1 :]
+                break
+        file.seek(stop)
+        return lines
+
+    def _take(self, builder: CaptureBuilder) -> int:
+        """Take the read-ahead process's next message, if one came (see :mod:`.ahead`)."""
+        ahead, file = self._ahead, self._file
+        assert ahead is not None and file is not None
+        message = ahead.get(WAIT)
+        if message is None:  # none yet: the process is starting, or busy
+            return 0
+        kind = message[0]
+        if kind in ("end", "failed"):
+            self.close()
+            whole = self._data is not None and len(self._data) == self.size
+            if kind == "failed" and (self._took or not whole):
+                raise CaptureError(f"{message[1]}; open it again")
+            return 0  # read on here: the end (nothing left), or every line the process had
+        lines, size = message[1], message[2]
+        self._took, self._from = True, self._from + size
+        if kind != "chunks":  # any other batch: its lines are read here
+            n = self._batch(builder, BytesIO(message[3]).readlines())
+        else:
+            self._chunks(builder, *message[3:])
+            self.pos, self.lineno, n = self.pos + size, self.lineno + lines, lines
+        file.seek(self.pos)
+        self.cursor.line, self.cursor.offset = self.lineno, self.pos
+        return n
+
+    def _chunks(
+        self, builder: CaptureBuilder, number: int, times: list[float], datas: list[bytes]
+    ) -> None:
+        """Append a read-ahead batch of chunk records for attempt ``number``: the first goes
+        through the builder when the attempt is not known yet (it opens it, or names the
+        invalid number at this line), as the line path does."""
+        attempt = builder.attempts.get(number)
+        if attempt is None:
+            self.cursor.line, self.cursor.offset = self.lineno, self.pos
+            first = {"type": "chunk", "attempt": number, "t": times[0], "text": datas[0].decode()}
+            builder.add(first, self.lineno)
+            times, datas = times[1:], datas[1:]
+            attempt = builder.attempts[number]
+        attempt.chunks += zip(times, datas, strict=True)
 
     def _batch(self, builder: CaptureBuilder, lines: list[bytes]) -> int:
         """Read ``lines``: at once if they are chunks in the writer's shape, else one by one."""
@@ -149,30 +232,14 @@ class Lines:
 
 def _append_chunks(records: list[Any], builder: CaptureBuilder) -> bool:
     """Append ``records`` to their attempt if every one is a chunk in the writer's shape
-    (see the module docstring) for one attempt the builder has; False (nothing appended)
-    for any other batch. Column by column, each a C-level pass: no Python step per record."""
-    first = records[0]
-    keys = tuple(first) if type(first) is dict else ()
-    if keys != _KEYS:
+    (:func:`~inspector.core.capture.ahead.chunk_columns`) for one attempt the builder has;
+    False (nothing appended) for any other batch."""
+    columns = chunk_columns(records)
+    if columns is None:
         return False
-    # The first record's own key objects: orjson hands the same ones to every record.
-    rtype, number, t, text = map(itemgetter, keys)
-    try:  # KeyError: a key missing; TypeError: a record that is no object
-        types = list(map(rtype, records))
-        numbers = list(map(number, records))
-        times = list(map(t, records))
-    except (KeyError, TypeError):
-        return False
-    if set(map(len, records)) != {4} or types.count("chunk") != len(types):
-        return False
-    if set(map(type, numbers)) != {int} or set(map(type, times)) != {float}:
-        return False
-    attempt = builder.attempts.get(numbers[0]) if len(set(numbers)) == 1 else None
+    number, times, data = columns
+    attempt = builder.attempts.get(number)
     if attempt is None:
-        return False
-    try:  # KeyError: no text; TypeError: a text that is no string
-        data = list(map(str.encode, map(text, records)))
-    except (KeyError, TypeError):
         return False
     attempt.chunks += zip(times, data, strict=True)
     return True

@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Final
 
 import orjson
 
 from inspector.core.capture import compat
+from inspector.core.capture.ahead import Ahead
 from inspector.core.capture.format import FORMAT, CaptureError
 from inspector.core.capture.lines import Cursor, Lines, unreadable
 from inspector.core.capture.records import Attempt, Capture, CaptureBuilder
@@ -121,7 +122,8 @@ class CaptureReader:
         return self.size if self.done else self._cursor.offset
 
     def read(self, records: int) -> int:
-        """Read up to ``records`` more records; return how many were read."""
+        """Read up to ``records`` more records (a read-ahead batch is taken whole, however
+        many it holds); return how many were read."""
         builder, cursor = self._builder, self._cursor
         if self.done or builder is None:
             return 0
@@ -141,12 +143,33 @@ class CaptureReader:
         except CaptureError as exc:
             raise exc.located(self._name, cursor.line, cursor.offset) from None
         if self.done:  # the file's bytes are no longer needed: let them go
+            if self._lines is not None:
+                self._lines.close()
             self._lines, self._records = None, iter(())
         if n or self.done:
             attempts = builder.attempts
             if len(attempts) != len(self.capture.attempts):
                 self.capture.attempts = [attempts[k] for k in sorted(attempts)]
         return n
+
+    def read_ahead(self, start: Callable[[int, int], Ahead | None], past: int) -> bool:
+        """Have a read-ahead process (:mod:`.ahead`) read the lines from the first line start
+        ``past`` bytes on: ``start(offset, size)`` starts one for the lines from ``offset`` to
+        the file's ``size`` (None: it could not). The lines before are read here meanwhile.
+        False, starting nothing, when the file has no such line (or is not read by lines)."""
+        lines = self._lines
+        offset = -1 if lines is None or self.done else lines.boundary(past)
+        if lines is None or offset < 0:
+            return False
+        ahead = start(offset, self.size)
+        if ahead is not None:
+            lines.read_ahead(ahead, offset)
+        return ahead is not None
+
+    def close(self) -> None:
+        """Stop a read-ahead process, if any (reading goes on here)."""
+        if self._lines is not None:
+            self._lines.close()
 
     def read_all(self) -> Capture:
         """Read every remaining record; return the capture."""

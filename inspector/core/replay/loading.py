@@ -19,15 +19,19 @@ Invariants:
 - ``analysis`` is always the Analysis a front end should show: the one being fed (its
   capture attached from the first slice, so the request's tools judge the calls early).
 - Pure core: no clock of its own beyond ``time.perf_counter`` for the slice budget, no I/O
-  (the caller reads the file), no threads.
+  (the caller reads the file), no threads. A large file's lines past its first
+  ``AHEAD_PAST`` bytes may be read by a read-ahead process the caller starts when asked
+  (``ahead``, :mod:`inspector.core.capture.ahead`): the same records, decoded elsewhere.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.base.provider import Providers
+from inspector.core.capture.ahead import Ahead
 from inspector.core.capture.reader import CaptureReader
 from inspector.core.capture.records import Attempt
 from inspector.core.providers import REGISTRY
@@ -43,6 +47,13 @@ STEPS_PER_FEED = 250
 """Replay steps fed between two looks at the clock once the file is read (a raw body, or odd
 file order): a step of a raw body is a wire event, and 1,000 one-chunk calls with their quirk
 scan took 11-44 ms on a loaded machine."""
+AHEAD_PAST = 1 << 24
+"""Bytes of lines read here while a read-ahead process starts (it takes the lines from there
+on): at ~1 µs a line's record decode, some 50 ms of slices, about what starting one takes.
+A file of less than twice as many is read here whole."""
+ReadAhead = Callable[[int, int], Ahead | None]
+"""Starts a read-ahead process for the lines from an offset to the file's size (None: it
+could not), as :meth:`CaptureReader.read_ahead` asks."""
 SPLIT_BYTES = 1 << 18
 """Bytes of a raw body scanned for its cuts between two looks at the clock."""
 
@@ -57,9 +68,12 @@ class ProgressiveLoad:
         settings: Settings,
         tools: ToolRegistry | None = None,
         providers: Providers = REGISTRY,
+        ahead: ReadAhead | None = None,
     ) -> None:
         self.reader = CaptureReader(data, name)
         """Reads the records; ``reader.capture`` grows as it goes."""
+        if ahead is not None and len(data) >= 2 * AHEAD_PAST:
+            self.reader.read_ahead(ahead, AHEAD_PAST)
         self.tools = tools
         """The user's tools (None: the capture's own)."""
         self.providers = providers
@@ -93,6 +107,10 @@ class ProgressiveLoad:
         if r is None or (r.at_end and r.position == 0):
             return self.reader.offset, self.reader.size
         return r.position, len(r.plan)
+
+    def close(self) -> None:
+        """Stop a read-ahead process, if any (loading stopped, or was dropped)."""
+        self.reader.close()
 
     def set_tools(self, tools: ToolRegistry | None) -> None:
         """Judge against ``tools`` now and in the replayer to come."""
