@@ -200,3 +200,68 @@ def test_a_stamp_is_only_given_for_a_regular_file(tmp_path: Path) -> None:
     st = os.stat(path)
     assert file_stamp(str(path)) == (1, st.st_mtime_ns, st.st_ino)
     assert readahead.QUEUED >= 2
+
+
+def test_a_head_and_the_process_for_the_rest_read_the_whole_capture(
+    tmp_path: Path, small_batches: None
+) -> None:
+    """The window may hold the file's head only (up to the read-ahead's first line)."""
+    rng = random.Random(5)
+    path = tmp_path / "x.jsonl"
+    seen = 0
+    for _ in range(120):
+        data = _random_capture(rng)
+        path.write_bytes(data)
+        want = _read(data)
+        past = rng.randrange(0, len(data))
+        try:
+            offset = CaptureReader(data, "x.jsonl").boundary(past)
+        except CaptureError:
+            continue
+        if offset < 0:
+            continue
+        seen += 1
+        try:
+            reader = CaptureReader(data[:offset], "x.jsonl", len(data))
+            assert reader.read_ahead(lambda start, stop: Here(str(path), start, stop), past)
+            while not reader.done:
+                reader.read(rng.choice([1, 7, 100]))
+            got: Capture | str = reader.capture
+        except CaptureError as exc:
+            got = f"{exc} @{exc.line}:{exc.offset}"
+        assert got == want
+    assert seen >= 60
+
+
+def test_a_head_whose_process_fails_at_once_is_an_error(tmp_path: Path) -> None:
+    path = capture_file(tmp_path, 200)
+    data = path.read_bytes()
+    offset = CaptureReader(data, "big.jsonl").boundary(1000)
+    reader = CaptureReader(data[:offset], "big.jsonl", len(data))
+    stale = (len(data), 1, 1)
+    assert reader.read_ahead(lambda start, stop: Here(str(path), start, stop, stamp=stale), 1000)
+    with pytest.raises(CaptureError, match="the file changed after it was read; open it again"):
+        while not reader.done:
+            reader.read(100)
+
+
+def test_what_a_file_is_opened_from(tmp_path: Path) -> None:
+    big = capture_file(tmp_path, 2000)
+    head = readahead.read_for_load(str(big), 4096)
+    assert not head.whole and head.size == big.stat().st_size
+    assert isinstance(head.ahead, readahead.Started)
+    assert head.data == big.read_bytes()[: head.ahead.offset]
+    process = head.ahead.process
+    head.close()  # dropped before the reader took it: the process is killed
+    assert process is not None and process._process.poll() is not None
+    small = readahead.read_for_load(str(big), 1 << 30)  # under twice the head: whole
+    assert small.whole and isinstance(small.ahead, ReadAheadStarter)
+    raw = tmp_path / "raw.sse"
+    raw.write_bytes(b"data: {}\n\n" * 2000)
+    assert readahead.read_for_load(str(raw), 4096).whole  # a raw body is read whole
+    long_line = tmp_path / "long.jsonl"
+    data = big.read_bytes()
+    cut = data.index(b"\n") + 1  # after the header: a 20 KB line next
+    long_line.write_bytes(data[:cut] + b'{"type":"x","pad":"' + b"x" * 20000 + b'"}\n' + data[cut:])
+    got = readahead.read_for_load(str(long_line), 100, slack=1000)
+    assert got.whole  # no line start within the head and its slack

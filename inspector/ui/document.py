@@ -33,7 +33,6 @@ from inspector.core.verdicts.tools import ToolRegistry
 
 from .player import Player
 from .progressive import ProgressiveOpen
-from .readahead import ReadAheadStarter
 from .sources import KeptSource, LiveSource, LoadingSource, ReplaySource, Source
 
 PROGRESSIVE_BYTES = 4 * 1024 * 1024
@@ -177,10 +176,10 @@ class Document(Player):
     # -- progressive open (inspector.ui.progressive) --------------------------------------
 
     def _on_read(self, path: str, data: bytes) -> None:
+        opening = self._opener.opening
+        ahead, size = (opening.ahead, opening.size) if opening is not None else (None, None)
         try:
-            stamp = self._opener.stamp
-            ahead = None if stamp is None else ReadAheadStarter(path, stamp)
-            load = ProgressiveLoad(data, path, self.settings, self.tools, ahead=ahead)
+            load = ProgressiveLoad(data, path, self.settings, self.tools, ahead=ahead, size=size)
         except InspectorError as exc:  # a header that cannot be read
             self._opener.fail(path, str(exc))
             return

@@ -40,10 +40,9 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from inspector.core.analysis.session import AttemptView
 from inspector.core.base.errors import InspectorError
-from inspector.core.capture.ahead import Stamp
-from inspector.core.capture.reader import read_file
+from inspector.core.replay import loading
 
-from .readahead import file_stamp
+from .readahead import Opening, read_for_load
 from .sources import LoadingSource, ReplaySource
 
 LOAD_SLICE = 0.015
@@ -68,7 +67,7 @@ class ProgressiveOpen(QObject):
     """(done, total) bytes read, or steps fed once a replay catches up; (-1, 0) when done."""
     failed = Signal(str, str)
     """(path, one-line reason): the file could not be read, or a record of it."""
-    _file_read = Signal(int, str, bytes, str, object)
+    _file_read = Signal(int, str, object, str)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -88,9 +87,9 @@ class ProgressiveOpen(QObject):
         self._fed = False  # a slice ran since the last flush
         self._painting = False  # a flush ran last tick: this turn of the loop paints it
         self._bytes: bytes | None = None  # the file read, until it is in (see the docstring)
-        self.stamp: Stamp | None = None
-        """The stamp of the file last read, when it did not change while it was read (a
-        read-ahead process may read it again: :mod:`.readahead`)."""
+        self.opening: Opening | None = None
+        """While ``read`` is emitted: what the file is opened from (its bytes, or its head and
+        a read-ahead process for the rest: :mod:`.readahead`)."""
         self._file_read.connect(self._on_file_read)
 
     @property
@@ -113,12 +112,9 @@ class ProgressiveOpen(QObject):
 
         def read() -> None:
             try:
-                before = file_stamp(path)
-                data = read_file(path)
-                same = before is not None and before == file_stamp(path) and before[0] == len(data)
-                self._file_read.emit(token, path, data, "", before if same else None)
+                self._file_read.emit(token, path, read_for_load(path, loading.AHEAD_PAST), "")
             except InspectorError as exc:
-                self._file_read.emit(token, path, b"", str(exc), None)
+                self._file_read.emit(token, path, None, str(exc))
 
         threading.Thread(target=read, name="read-capture", daemon=True).start()
 
@@ -167,20 +163,21 @@ class ProgressiveOpen(QObject):
         self.source = self._ending = self._judged = self._bytes = None
         self._todo.clear()
 
-    def _on_file_read(
-        self, token: int, path: str, data: bytes, error: str, stamp: Stamp | None
-    ) -> None:
+    def _on_file_read(self, token: int, path: str, opening: Opening | None, error: str) -> None:
         if token != self._token or self.reading is None:
+            if opening is not None:
+                opening.close()
             return  # cancelled, or another file was opened meanwhile
         self.reading = None
-        self.stamp = stamp
-        if error:
+        if error or opening is None:
             self.fail(path, error)
             return
-        self._bytes = data
-        self.read.emit(path, data)
+        self.opening, self._bytes = opening, opening.data
+        self.read.emit(path, opening.data)
         if self.source is None:  # not fed (not a stream, an unreadable header)
+            opening.close()
             self._bytes = None
+        self.opening = None
 
     def _tick(self) -> None:
         """One tick (:meth:`_slice`), the next one due as this one ends (see the docstring)."""

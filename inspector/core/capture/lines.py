@@ -57,7 +57,9 @@ class Lines:
     :class:`CaptureBuilder` (see the module docstring); ``cursor`` names the line being
     read, and after :meth:`read` the next one."""
 
-    def __init__(self, data: bytes, pos: int, lineno: int, cursor: Cursor) -> None:
+    def __init__(
+        self, data: bytes, pos: int, lineno: int, cursor: Cursor, size: int | None = None
+    ) -> None:
         self._file: BytesIO | None = BytesIO(data)  # shares data's bytes: nothing is copied
         self._file.seek(pos)
         self.pos = pos
@@ -68,7 +70,7 @@ class Lines:
         self.done = False
         """Every line has been read (or a cut-off last line ended the reading)."""
         self._data: bytes | None = data
-        self.size = len(data)
+        self.size = len(data) if size is None else size
         """The file's size (``data`` may hold only its head: see :meth:`read_ahead`)."""
         self._ahead: Ahead | None = None  # a read-ahead process, from offset _from on
         self._from = -1
@@ -86,7 +88,7 @@ class Lines:
         if data is None or self.pos + past > len(data):
             return -1
         at = data.find(b"\n", self.pos + past - 1) + 1
-        return at if 0 < at < len(data) else -1
+        return at if 0 < at < self.size else -1
 
     def close(self) -> None:
         """Stop a read-ahead process, if any (reading goes on here)."""

@@ -80,9 +80,9 @@ class CaptureReader:
     construction. Errors are raised as :func:`load` raises them, with file and line.
     """
 
-    def __init__(self, data: bytes, name: str) -> None:
-        self.size = len(data)
-        """Bytes in the file."""
+    def __init__(self, data: bytes, name: str, size: int | None = None) -> None:
+        self.size = len(data) if size is None else size
+        """Bytes in the file (``data`` may be its head only: see :meth:`read_ahead`)."""
         self.done = False
         """Every record has been read."""
         self._name = name
@@ -109,7 +109,7 @@ class CaptureReader:
         # Lines (the same records, fewer steps per line); a migrated file goes through the
         # converters' record stream.
         if self._records is lines:
-            self._lines = Lines(data, end + 1, lineno + 1, self._cursor)
+            self._lines = Lines(data, end + 1, lineno + 1, self._cursor, self.size)
             self._records = iter(())
         warnings.extend(_meta_warnings(header, lineno))
         self._builder = CaptureBuilder(Capture(None, "capture", header, [], warnings))
@@ -152,18 +152,22 @@ class CaptureReader:
                 self.capture.attempts = [attempts[k] for k in sorted(attempts)]
         return n
 
-    def read_ahead(self, start: Callable[[int, int], Ahead | None], past: int) -> bool:
-        """Have a read-ahead process (:mod:`.ahead`) read the lines from the first line start
-        ``past`` bytes on: ``start(offset, size)`` starts one for the lines from ``offset`` to
-        the file's ``size`` (None: it could not). The lines before are read here meanwhile.
-        False, starting nothing, when the file has no such line (or is not read by lines)."""
+    def boundary(self, past: int) -> int:
+        """Where a read-ahead from ``past`` bytes on would start: the first line start that
+        far into the lines still to read (-1: none in the bytes at hand, or the file is not
+        read by lines: a raw body, a migrated version)."""
         lines = self._lines
-        offset = -1 if lines is None or self.done else lines.boundary(past)
-        if lines is None or offset < 0:
-            return False
-        ahead = start(offset, self.size)
-        if ahead is not None:
-            lines.read_ahead(ahead, offset)
+        return -1 if lines is None or self.done else lines.boundary(past)
+
+    def read_ahead(self, start: Callable[[int, int], Ahead | None], past: int) -> bool:
+        """Have a read-ahead process (:mod:`.ahead`) read the lines from :meth:`boundary`
+        on: ``start(offset, size)`` starts one for the lines from ``offset`` to the file's
+        ``size`` (None: it could not). The lines before are read here meanwhile. False,
+        starting nothing, when there is no such line or no process."""
+        offset = self.boundary(past)
+        ahead = start(offset, self.size) if offset >= 0 else None
+        if ahead is not None and self._lines is not None:
+            self._lines.read_ahead(ahead, offset)
         return ahead is not None
 
     def close(self) -> None:

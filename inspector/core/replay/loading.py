@@ -32,6 +32,7 @@ from collections.abc import Callable
 from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.base.provider import Providers
 from inspector.core.capture.ahead import Ahead
+from inspector.core.capture.format import CaptureError
 from inspector.core.capture.reader import CaptureReader
 from inspector.core.capture.records import Attempt
 from inspector.core.providers import REGISTRY
@@ -69,11 +70,15 @@ class ProgressiveLoad:
         tools: ToolRegistry | None = None,
         providers: Providers = REGISTRY,
         ahead: ReadAhead | None = None,
+        size: int | None = None,
     ) -> None:
-        self.reader = CaptureReader(data, name)
+        self.reader = CaptureReader(data, name, size)
         """Reads the records; ``reader.capture`` grows as it goes."""
-        if ahead is not None and len(data) >= 2 * AHEAD_PAST:
-            self.reader.read_ahead(ahead, AHEAD_PAST)
+        whole = size is None or size == len(data)
+        if ahead is not None and self.reader.size >= 2 * AHEAD_PAST:
+            whole |= self.reader.read_ahead(ahead, AHEAD_PAST)
+        if not whole:  # the head of a file (``size`` bytes) and no process for the rest
+            raise CaptureError("the file could not be read ahead; open it again", path=name)
         self.tools = tools
         """The user's tools (None: the capture's own)."""
         self.providers = providers
