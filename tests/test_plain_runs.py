@@ -119,7 +119,11 @@ def test_generated_streams_end_as_the_full_path_leaves_them(counted: dict[str, i
     assert counted["routed"] >= 250
 
 
-@pytest.mark.parametrize("body", ['\\"', "é", "\u2028", "\\u00e9", "😀", TAIL, TAIL + HEAD, "\\"])
+EDGES = ['\\"', "é", "\u2028", "\\u00e9", "😀", TAIL, TAIL + HEAD, "\\", "\\\\", "a\\\\"]
+EDGES += ['\\\\\\"', "\\\\\\", '\\\\"', '"', "\x01", "\\x", '","', 'a\\","b', "\\ud800", "\t"]
+
+
+@pytest.mark.parametrize("body", EDGES)
 def test_every_edge_inside_a_run(body: str, counted: dict[str, int]) -> None:
     """An odd fragment amid plain ones: decoded in the run, or the run ends at it (and the
     rest is offered to the shape again), as the event-by-event memo does."""
@@ -191,3 +195,26 @@ def test_a_run_with_any_other_chunk_goes_the_event_path(odd: bytes) -> None:
     chunks.insert(15, odd)
     rng = random.Random(4)
     same(state_of(chunks, runs=True, rng=rng), state_of(chunks, runs=False, rng=rng))
+
+
+def test_escaped_backslashes_and_quotes_are_decoded_at_once(
+    counted: dict[str, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fragments of code (``\\\\n``, ``\\\"``) are common: their run is one decode, not
+    one per fragment."""
+    one_by_one = [0]
+    real = shape_runs._decoded
+
+    def decoded(holes: list[str]) -> int:
+        one_by_one[0] += 1
+        return real(holes)
+
+    monkeypatch.setattr(shape_runs, "_decoded", decoded)
+    bodies = ["a\\\\nb", '\\"k\\": 1', "x\\\\", '\\\\\\"', "é ok"]
+    datas = [chunk(0, "", call_id="call_0", name="f")]
+    datas += [chunk(0, bodies[i % len(bodies)]) for i in range(500)]
+    chunks = events_of(datas)
+    rng = random.Random(6)
+    runs = state_of(chunks, runs=True, rng=rng)
+    same(runs, state_of(chunks, runs=False, rng=rng))
+    assert counted["taken"] >= 490 and one_by_one[0] == 0
