@@ -19,7 +19,9 @@ Invariants:
   between ``data: `` and the two line ends: equal to what the decoder built from them.
 - Events the decoder cut at once as plain (:class:`~.plain.PlainRun`: their bytes as fed are
   exactly that shape, the decoder checked) are derived by :meth:`HeldChunks.plain` without
-  looking at their bytes again: ASCII, up to ``LARGEST``, inside one held chunk.
+  looking at their bytes again: ASCII, up to ``LARGEST``, inside one held chunk; and, when
+  each is a chunk of its own (a capture's), non-ASCII ones too: their chunk is marked
+  ``WIDE`` and read back by UTF-8 decoding its bytes alone.
 - Every other event keeps its text: one spanning chunks, a non-ASCII or multi-line one, one
   over ``LARGEST`` bytes, an event with a type, id or retry, comments and errors.
 - Chunks are appended in body order, back to back (empty ones are not held); a held chunk is
@@ -33,7 +35,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from itertools import accumulate, compress, repeat
-from operator import add, eq, ge, getitem, le, sub
+from operator import add, eq, ge, getitem, le, mul, sub
 
 from inspector.core.events.packed import extend, filled
 
@@ -45,6 +47,9 @@ PRUNE = 1024
 PRUNE_EVERY = 1 << 16
 """New chunks at most between two looks of :meth:`HeldChunks.prune` (a look compresses only
 what came since the last one: each is a few milliseconds, never a pass over a million)."""
+WIDE = 2
+"""The mark of a held chunk that is one plain-run event with non-ASCII data (derived: its
+bytes are read back decoded as UTF-8, never through the Latin-1 span)."""
 LARGEST = 1 << 20
 """The largest event read back (bytes); a larger one keeps its one text, which every event
 built from it shares (read back, each would be a fresh copy)."""
@@ -60,6 +65,7 @@ class HeldChunks:
         self.chunks: list[bytes] = []
         self.starts = array("q")
         self.used = bytearray()  # per chunk: 1 once an event's data is derived from it
+        # (WIDE: the one event of a plain run it holds, whose data is not ASCII)
         self.limit = PRUNE  # how many chunks held make :meth:`prune` look
         self.kept = 0  # the chunks before this one are past a prune: every one is used
 
@@ -222,9 +228,13 @@ class HeldChunks:
                 k >= 0
                 and self.chunks[k : k + n] == chunks  # the same objects: cheap to compare
                 and self.starts[k : k + n] == filled("q", bounds[:-1])
-            ):
-                ok = self._sized(values, sizes)
-                self.used[k : k + n] = bytes(ok)
+            ):  # one event a chunk: non-ASCII ones too (their chunks marked WIDE)
+                codes = bytes(map(sub, repeat(WIDE), map(str.isascii, values)))
+                if max(sizes) <= LARGEST:
+                    self.used[k : k + n] = codes
+                    return [True] * n
+                ok = list(map(ge, repeat(LARGEST), sizes))
+                self.used[k : k + n] = bytes(map(mul, codes, ok))
                 return ok
             return self.derivable(bounds[:-1], sizes, values, None)
         k = len(self.chunks) - 1
@@ -323,7 +333,8 @@ class HeldChunks:
         ends = list(map(add, starts, sizes))
         where, one = self._locate(starts, ends[-1])
         cs, chunks = self.starts, self.chunks
-        span = self._span(starts[0], ends[-1], where, one, sum(sizes))
+        wide = WIDE in self.used[where[0] : where[-1] + 1]
+        span = None if wide else self._span(starts[0], ends[-1], where, one, sum(sizes))
         if span is not None:  # Latin-1: a char per byte, and an ASCII slice is plain ASCII
             text, base = span.decode("latin-1"), starts[0] if one else cs[where[0]]
             lo = map(add, starts, repeat(6 - base))
