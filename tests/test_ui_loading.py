@@ -5,6 +5,7 @@ from the first records, ends as the replay of the whole file, and Cancel keeps w
 
 from __future__ import annotations
 
+import gc
 import time
 from pathlib import Path
 from typing import Any
@@ -191,7 +192,26 @@ def test_cancel_stops_the_read_ahead_process(
     started = _count_read_aheads(monkeypatch)
     monkeypatch.setattr(readahead, "QUEUED", 1)  # the process waits on its pipe: still running
     window.open(str(BIG))
-    qtbot.waitUntil(lambda: bool(started), timeout=10_000)
-    assert started[0]._process.poll() is None
+    qtbot.waitUntil(lambda: window.doc.view is not None, timeout=10_000)  # fed, not all read
+    assert len(started) == 1 and started[0]._process.poll() is None
     window.load_bar.button.click()
     assert started[0]._process.poll() is not None  # killed with the load
+    window.open(str(BIG))
+    qtbot.waitUntil(lambda: len(started) == 2, timeout=10_000)
+    window.load_bar.button.click()  # while the head is read: killed once it is handed over
+    qtbot.waitUntil(lambda: started[1]._process.poll() is not None, timeout=10_000)
+
+
+def test_the_collector_is_paused_while_a_file_is_fed_and_back_after(
+    window: MainWindow, qtbot: Any
+) -> None:
+    assert gc.isenabled()
+    window.open(str(BIG))
+    qtbot.waitUntil(lambda: window.doc.view is not None, timeout=10_000)
+    assert window.doc.loading and not gc.isenabled()
+    qtbot.waitUntil(lambda: not window.doc.loading, timeout=30_000)
+    assert gc.isenabled()
+    window.open(str(BIG))
+    qtbot.waitUntil(lambda: window.doc.view is not None and not gc.isenabled(), timeout=10_000)
+    window.load_bar.button.click()  # stopped: back on too
+    assert gc.isenabled()
