@@ -1,42 +1,50 @@
 """The read-ahead process of a large capture being opened (:mod:`inspector.core.capture.ahead`):
-started as ``python -m inspector.core.capture.ahead``, its messages taken off its pipe by a
-thread of their own, and handed to the reader on the window's thread.
+started as ``python -m inspector.core.capture.ahead``, its messages read off its pipe by the
+window's thread when the reader asks for the next one.
 
 Invariants:
-- The window's thread only unpickles a message (a batch's times and bytes: a fraction of what
-  decoding its lines costs); waiting on the pipe happens on the pump thread, which releases
-  the GIL while it waits, and holds at most ``QUEUED`` messages (the process then waits on
-  its pipe: a slow window never makes it hold the file).
+- The window's thread only reads and unpickles a message (a batch's times and bytes: a
+  fraction of what decoding its lines costs), and waits for one at most the time asked.
+  No thread of ours takes part: a reader thread woke for every piece of the pipe and, needing
+  the GIL each time, made the window hand it over every few hundred microseconds (the
+  window's thread then held it longer, and the batches came late).
+- The pipe holds up to ``PIPE_BYTES`` (where the system lets it be that large): the process
+  runs that far ahead, then waits on the pipe, so a slow window never makes it hold more.
 - A process whose wire ends without ``end`` (it died, or was killed) gives
-  ``("failed", reason)``; one that cannot be started gives no reader at all (``start``
-  returns None): the window reads the file itself.
+  ``("failed", reason)``; one that cannot be started gives no reader at all: the window
+  reads the file itself.
 - :meth:`ProcessAhead.close`, and the object's collection, kill the process; no process
   outlives the load it reads for.
-- No Qt here: a thread, a pipe and a subprocess.
+- No Qt here: a pipe and a subprocess.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
-import queue
+import select
 import subprocess
 import sys
-import threading
 import weakref
-from typing import IO
 
-from inspector.core.capture.ahead import Message, Stamp, loads, read_message, stamp_of
+if sys.platform != "win32":  # no read-ahead there: select() cannot wait on a pipe
+    import fcntl
+
+from inspector.core.capture.ahead import HEAD, Message, Stamp, loads, stamp_of
 from inspector.core.capture.format import CaptureError
 from inspector.core.capture.reader import CaptureReader, read_file
 
 HEAD_SLACK = 1 << 20
 """Bytes read past a head for the line that ends in it (a longer line: the file is read whole)."""
-QUEUED = 16
-"""Messages (about 256 KB of lines each) taken off the pipe ahead of the window."""
+READ_BYTES = 1 << 18
+"""Bytes read off the pipe at a time, at most (a message's rest is read whole)."""
+PIPE_BYTES = 1 << 20
+"""How far ahead the process may run: the pipe's size, asked for (Linux grants up to 1 MB
+unprivileged; elsewhere the system's own)."""
 
 
 class ProcessAhead:
-    """One read-ahead process and its pump thread (see the module docstring)."""
+    """One read-ahead process and its pipe (see the module docstring)."""
 
     def __init__(self, path: str, stamp: Stamp, start: int, stop: int) -> None:
         args = [path, str(start), str(stop), *map(str, stamp)]
@@ -45,28 +53,41 @@ class ProcessAhead:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
+            bufsize=0,
         )
-        self._queue: queue.Queue[bytes | None] = queue.Queue(QUEUED)
-        self._closed = threading.Event()
-        out = self._process.stdout
-        assert out is not None
-        threading.Thread(
-            target=_pump, args=(out, self._queue, self._closed), name="read-ahead", daemon=True
-        ).start()
-        self._finalizer = weakref.finalize(self, _stop, self._process, self._queue, self._closed)
+        assert self._process.stdout is not None
+        self._fd = self._process.stdout.fileno()
+        set_size = getattr(fcntl, "F_SETPIPE_SZ", None) if sys.platform != "win32" else None
+        if set_size is not None:
+            with contextlib.suppress(OSError):  # a system that grants less: its own size
+                fcntl.fcntl(self._fd, set_size, PIPE_BYTES)
+        self._buffer = bytearray()  # read off the pipe, not handed out yet
+        self._ended = False
+        self._finalizer = weakref.finalize(self, _stop, self._process)
 
     def get(self, timeout: float) -> Message | None:
-        """The next message, waiting up to ``timeout`` seconds (None: none yet)."""
-        try:
-            blob = self._queue.get(timeout=timeout)
-        except queue.Empty:
-            return None
-        if blob is None:
-            return ("failed", "the read-ahead process ended early")
-        return loads(blob)
+        """The next message, waiting up to ``timeout`` seconds for it to begin (None: none
+        yet); once one begins it is read whole (the process writes each in one go)."""
+        buffer = self._buffer
+        if not self._ended and not buffer:
+            ready, _, _ = select.select([self._fd], [], [], timeout)
+            if not ready:
+                return None
+        while not self._ended:
+            need = HEAD.size + HEAD.unpack_from(buffer)[0] if len(buffer) >= HEAD.size else 0
+            if need and len(buffer) >= need:
+                with memoryview(buffer) as view:
+                    message = loads(view[HEAD.size : need])
+                del buffer[:need]
+                return message
+            piece = os.read(self._fd, max(need - len(buffer), READ_BYTES))
+            if not piece:
+                self._ended = True
+            buffer += piece
+        return ("failed", "the read-ahead process ended early")
 
     def close(self) -> None:
-        """Kill the process (if it still runs) and let the pump thread end."""
+        """Kill the process (if it still runs)."""
         self._finalizer()
 
 
@@ -136,7 +157,7 @@ def read_for_load(path: str, past: int, slack: int = HEAD_SLACK) -> Opening:
     older version, no line start within ``slack`` bytes more, no process) is read whole, as
     is a file that changed while its head was read (it may be read ahead later: not then).
     CaptureError as :func:`read_file` raises it."""
-    before = file_stamp(path)
+    before = file_stamp(path) if sys.platform != "win32" else None  # select() on a pipe
     if before is None or before[0] < 2 * past:
         return _whole(path, before)
     with open(path, "rb") as f:
@@ -172,27 +193,9 @@ def file_stamp(path: str) -> Stamp | None:
     return stamp_of(st) if os.path.isfile(path) else None
 
 
-def _pump(out: IO[bytes], messages: queue.Queue[bytes | None], closed: threading.Event) -> None:
-    """Move the process's messages off its pipe until it ends (then None), or until closed."""
-    while not closed.is_set():
-        blob = read_message(out)
-        if blob is None:
-            break
-        messages.put(blob)
-    if not closed.is_set():
-        messages.put(None)
-    out.close()
-
-
-def _stop(
-    process: subprocess.Popen[bytes], messages: queue.Queue[bytes | None], closed: threading.Event
-) -> None:
-    closed.set()
+def _stop(process: subprocess.Popen[bytes]) -> None:
     if process.poll() is None:
         process.kill()
-    while True:  # a pump blocked on a full queue takes its next turn, sees it closed, ends
-        try:
-            messages.get_nowait()
-        except queue.Empty:
-            break
     process.wait()
+    if process.stdout is not None:
+        process.stdout.close()

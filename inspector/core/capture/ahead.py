@@ -25,9 +25,9 @@ Invariants:
 - The file's stamp is checked before the first line is read and after the last, so a file
   changed meanwhile ends in ``failed`` before ``end``; the reader fails the load then, unless
   it took no batch yet and holds the whole file (it then reads it itself).
-- The wire between the processes (:func:`write_message`, :func:`read_message`) carries each
-  message as a 4-byte little-endian length and a pickle of a tuple of str, int, float,
-  list and bytes values only.
+- The wire between the processes (:func:`write_message`, :func:`loads`) carries each message
+  as its length (:data:`HEAD`: 4 bytes, little-endian) and a pickle of a tuple of str, int,
+  float, list and bytes values only.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from typing import IO, Any, Final, Protocol
 
 import orjson
 
-BATCH_BYTES: Final = 1 << 17
+BATCH_BYTES: Final = 1 << 18
 """Bytes of lines in one message, about (whole lines: a longer line is one message)."""
 
 Message = tuple[Any, ...]
@@ -64,7 +64,8 @@ class Ahead(Protocol):
         """Stop the process (if it still runs); no message is taken after this."""
 
 
-_LENGTH = struct.Struct("<I")
+HEAD = struct.Struct("<I")
+"""A message's length on the wire, before its pickle."""
 
 
 def stamp_of(stat: os.stat_result) -> Stamp:
@@ -146,21 +147,11 @@ def read_ahead(
 def write_message(out: IO[bytes], message: Message) -> None:
     """Write one message to the wire (length, then pickle)."""
     blob = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
-    out.write(_LENGTH.pack(len(blob)))
+    out.write(HEAD.pack(len(blob)))
     out.write(blob)
 
 
-def read_message(source: IO[bytes]) -> bytes | None:
-    """The next message's pickle from the wire, or None at its end (or a cut-off message)."""
-    head = source.read(_LENGTH.size)
-    if len(head) < _LENGTH.size:
-        return None
-    (size,) = _LENGTH.unpack(head)
-    blob = source.read(size)
-    return blob if len(blob) == size else None
-
-
-def loads(blob: bytes) -> Message:
+def loads(blob: bytes | memoryview) -> Message:
     """A message from its pickle (only ever one this module wrote)."""
     message: Message = pickle.loads(blob)
     return message
