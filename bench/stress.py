@@ -124,12 +124,12 @@ def load_child(path: str) -> None:
     import gc
 
     from inspector.core.analysis.session import Settings
-    from inspector.core.capture.reader import read_file
-    from inspector.core.replay.loading import ProgressiveLoad
+    from inspector.core.replay.loading import AHEAD_PAST, ProgressiveLoad
+    from inspector.ui.readahead import read_for_load
 
-    data = read_file(path)
-    load = ProgressiveLoad(data, path, Settings())
-    del data
+    opening = read_for_load(path, AHEAD_PAST)  # these raw bodies are read whole (no read-ahead)
+    load = ProgressiveLoad(opening.data, path, Settings(), ahead=opening.ahead, size=opening.size)
+    del opening
     while not load.step(0.025):
         gc.freeze()
     gc.freeze()
