@@ -32,6 +32,7 @@ import os
 import platform
 import pstats
 import random
+import resource
 import shutil
 import statistics
 import sys
@@ -761,10 +762,12 @@ def bench_open(
     gc.collect()
     probe = Probe(10)
     rec.reset()
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     with GCMonitor() as gcm:
         probe.start()
         ot = open_and_wait(window, wl.path)
         probe.stop()
+    ahead_cpu = _cpu(resource.getrusage(resource.RUSAGE_CHILDREN)) - _cpu(children)
     if not checks.expect(ot.ok, f"open: the {wl.chunks:,}-chunk capture never showed"):
         dispose(window)
         return []
@@ -829,6 +832,11 @@ def bench_open(
         "  over orjson.loads of every line of the file",
         f"{ot.whole / floor:.2f}×",
         f"target ≤ {WHOLE_RATIO:g}×; that floor: {floor:.2f} s (read + split + loads)",
+    )
+    row(
+        "  the read-ahead process's CPU time (records decoded there)",
+        sec(ahead_cpu),
+        "another core, beside the window's: the floor runs on one",
     )
     row(
         "longest event-loop stall while loading",
@@ -920,6 +928,10 @@ def what_held(
     inside = [(t0, dt) for t0, dt in ticks if t0 < start + length and t0 + dt > start]
     busy = sum(min(t0 + dt, start + length) - max(t0, start) for t0, dt in inside)
     return len(inside), busy, max(0.0, length - busy)
+
+
+def _cpu(usage: resource.struct_rusage) -> float:
+    return usage.ru_utime + usage.ru_stime
 
 
 def orjson_every_line(path: Path, runs: int = 2) -> float:
