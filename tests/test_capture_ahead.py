@@ -265,3 +265,12 @@ def test_what_a_file_is_opened_from(tmp_path: Path) -> None:
     long_line.write_bytes(data[:cut] + b'{"type":"x","pad":"' + b"x" * 20000 + b'"}\n' + data[cut:])
     got = readahead.read_for_load(str(long_line), 100, slack=1000)
     assert got.whole  # no line start within the head and its slack
+
+
+def test_an_interpreter_that_cannot_read_ahead_gets_the_file_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    big = capture_file(tmp_path, 2000)
+    monkeypatch.setattr(readahead.sys, "executable", "/bin/false")  # starts, ends at once
+    got = readahead.read_for_load(str(big), 4096)
+    assert got.whole and got.data == big.read_bytes() and got.ahead is None

@@ -11,8 +11,8 @@ Invariants:
 - The pipe holds up to ``PIPE_BYTES`` (where the system lets it be that large): the process
   runs that far ahead, then waits on the pipe, so a slow window never makes it hold more.
 - A process whose wire ends without ``end`` (it died, or was killed) gives
-  ``("failed", reason)``; one that cannot be started gives no reader at all: the window
-  reads the file itself.
+  ``("failed", reason)``; one that cannot be started, or sends no batch first, gives no
+  reader at all: the window reads the file itself, whole.
 - :meth:`ProcessAhead.close`, and the object's collection, kill the process; no process
   outlives the load it reads for.
 - No Qt here: a pipe and a subprocess.
@@ -36,6 +36,9 @@ from inspector.core.capture.reader import CaptureReader, read_file
 
 HEAD_SLACK = 1 << 20
 """Bytes read past a head for the line that ends in it (a longer line: the file is read whole)."""
+FIRST_WAIT = 10.0
+"""Seconds the worker thread waits for the process's first batch (it starts an interpreter:
+some 60 ms) before it reads the file whole instead."""
 READ_BYTES = 1 << 18
 """Bytes read off the pipe at a time, at most (a message's rest is read whole)."""
 PIPE_BYTES = 1 << 20
@@ -62,12 +65,16 @@ class ProcessAhead:
             with contextlib.suppress(OSError):  # a system that grants less: its own size
                 fcntl.fcntl(self._fd, set_size, PIPE_BYTES)
         self._buffer = bytearray()  # read off the pipe, not handed out yet
+        self._first: Message | None = None  # taken by started(), handed out first
         self._ended = False
         self._finalizer = weakref.finalize(self, _stop, self._process)
 
     def get(self, timeout: float) -> Message | None:
         """The next message, waiting up to ``timeout`` seconds for it to begin (None: none
         yet); once one begins it is read whole (the process writes each in one go)."""
+        if self._first is not None:
+            message, self._first = self._first, None
+            return message
         buffer = self._buffer
         if not self._ended and not buffer:
             ready, _, _ = select.select([self._fd], [], [], timeout)
@@ -85,6 +92,13 @@ class ProcessAhead:
                 self._ended = True
             buffer += piece
         return ("failed", "the read-ahead process ended early")
+
+    def started(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for the first message (kept, handed out first):
+        whether it is a batch, so the process runs (an interpreter that cannot run it ends at
+        once, and a file changed since it was stamped is refused at once)."""
+        self._first = self.get(timeout)
+        return self._first is not None and self._first[0] in ("chunks", "lines")
 
     def close(self) -> None:
         """Kill the process (if it still runs)."""
@@ -174,6 +188,9 @@ def read_for_load(path: str, past: int, slack: int = HEAD_SLACK) -> Opening:
         process = ProcessAhead(path, before, offset, before[0])
     except OSError:
         return _whole(path, before)
+    if not process.started(FIRST_WAIT):  # the rest is not at hand otherwise: read it here
+        process.close()
+        return _whole(path, None)
     return Opening(head[:offset], Started(process, offset), before[0])
 
 
