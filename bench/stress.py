@@ -107,13 +107,22 @@ def _cache_dir() -> Path:
 
 
 def input_file(name: str, scale: float) -> Path:
-    """The input ``name`` at ``scale`` (generated once, cached)."""
+    """The input ``name`` at ``scale`` (generated once, cached), generated in a process of its
+    own: a child this process starts after it grew would report this process's size as its
+    own peak (Linux keeps the larger of the two across ``exec`` in ``ru_maxrss``)."""
     path = _cache_dir() / f"{name}-x{scale:g}-v{GEN_VERSION}.sse"
     if not path.exists():
-        tmp = path.with_suffix(".tmp")
-        tmp.write_bytes(INPUTS[name][0](scale))
-        tmp.rename(path)
+        argv = [sys.executable, __file__, "--generate", name, "--scale", f"{scale!r}"]
+        subprocess.run(argv, check=True, cwd=ROOT)
     return path
+
+
+def generate(name: str, scale: float) -> None:
+    """Write the input ``name`` at ``scale`` to its cache file (runs in its own process)."""
+    path = _cache_dir() / f"{name}-x{scale:g}-v{GEN_VERSION}.sse"
+    tmp = path.with_suffix(".tmp")
+    tmp.write_bytes(INPUTS[name][0](scale))
+    tmp.rename(path)
 
 
 # -- the children ---------------------------------------------------------------------------
@@ -213,9 +222,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-loader", action="store_true", help="analyze only")
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds per child at most")
     ap.add_argument("--load-child", help=argparse.SUPPRESS)
+    ap.add_argument("--generate", choices=tuple(INPUTS), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.load_child:
         load_child(args.load_child)
+        return 0
+    if args.generate:
+        generate(args.generate, args.scale)
         return 0
     modes = ["analyze"] if args.no_loader else ["analyze", "loader"]
     empty = _cache_dir() / f"idle-v{GEN_VERSION}.sse"
