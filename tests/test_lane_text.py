@@ -33,7 +33,7 @@ def whole_stream_cut(deltas: Iterable[AnyDelta], claimed: tuple[int, str]) -> Se
     lanes: dict[Any, list[str]] = {}
     last: dict[Any, int] = {}
     for d in deltas:
-        if type(d) is ToolCallDelta and not d.final and is_key(d.index):
+        if isinstance(d, ToolCallDelta) and not d.final and is_key(d.index):
             a = d.arguments
             if type(a) is str and a:
                 key = d.index if d.extra is None else lane(d)

@@ -33,7 +33,7 @@ CORPUS = Path(__file__).resolve().parent / "clients" / "corpus"
 
 def fields(d: Any) -> tuple[Any, ...]:
     """Every field of a delta."""
-    if type(d) is ToolCallDelta:
+    if isinstance(d, ToolCallDelta):
         return ("tool", d.seq, d.pos, d.index, d.id, d.name, d.arguments, d.type,
                 d.args_object, d.final, d.extra)  # fmt: skip
     return (d.kind, d.seq, d.value, d.raw)

@@ -22,13 +22,17 @@ verdicts (:meth:`~inspector.core.analysis.judgement.Judgement.verdict`).
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from inspector.core.analysis.judgement import Judgement
-from inspector.core.base.model import ToolCallDelta
+from inspector.core.base.model import DeltaKind
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.toolcall import ToolCall
 from inspector.core.verdicts.judge import CallVerdict
+
+_kind = attrgetter("kind")
+_TOOL = DeltaKind.TOOL_CALL
 
 
 class VerdictList:
@@ -101,7 +105,7 @@ class VerdictList:
         deltas = state.deltas
         n = len(deltas)
         if n != self.deltas:
-            self._counted += list(map(type, deltas.stored(self.deltas))).count(ToolCallDelta)
+            self._counted += list(map(_kind, deltas.stored(self.deltas))).count(_TOOL)
             self.deltas = n
         return self._counted
 

@@ -112,18 +112,8 @@ class Shape:
     """One proved event shape with its argument hole only (see the module docstring)."""
 
     __slots__ = (
-        "extra",
-        "head",
-        "hits",
-        "id",
-        "index",
-        "lh",
-        "lt",
-        "name",
-        "seen",
-        "tail",
-        "type",
-    )
+        "extra", "head", "hits", "id", "index", "lh", "lt", "name", "runs", "seen", "tail", "type",
+    )  # fmt: skip
 
     def __init__(self, parts: list[str], proto: ToolCallDelta) -> None:
         self.head = parts[0]
@@ -137,6 +127,8 @@ class Shape:
         self.hits = 0
         """Events mapped by this shape."""
         opening = proto.id is not OMITTED or proto.name is not OMITTED
+        self.runs: type[ToolCallDelta] | None = None
+        """The deltas :mod:`.shape_runs` makes for this shape (made at its first run)."""
         self.seen = 0 if opening else -1
         """``hits`` at its last miss: a shape is kept through one miss after a hit, and (-1
         before its first miss) through its first miss unless it carries an id or a name (a

@@ -11,7 +11,9 @@ Invariants:
 - For every value it takes, the delta equals, field by field, the one :meth:`Shape.map` makes
   of the event: same ``seq``, the shape's fields, and the argument hole as ``map`` reads it (a
   plain JSON string body as it is, anything else through ``orjson.loads``); the shape's
-  ``hits`` grows by the number taken, as ``map`` would count them.
+  ``hits`` grows by the number taken, as ``map`` would count them. It is an instance of the
+  shape's own subclass of :class:`ToolCallDelta` (:func:`_deltas`): read a delta's kind, or
+  use ``isinstance``, never ``type(d) is ToolCallDelta``.
 - It takes a value only where ``map`` would answer: the data starts with the shape's head,
   ends with its tail, is at least as long as both, and its hole is a JSON string body. The
   first value that fails any of these ends the run (none after it is taken).
@@ -75,19 +77,8 @@ def _window(shape: Shape, vals: list[str], seq: int, out: list[AnyDelta]) -> int
     k = len(holes)
     if not k:
         return 0
-    out += map(
-        ToolCallDelta,
-        range(seq, seq + k),
-        repeat(0),
-        repeat(shape.index),
-        repeat(shape.id),
-        repeat(shape.name),
-        holes[:k] if k < len(holes) else holes,
-        repeat(shape.type),
-        repeat(False),
-        repeat(False),
-        repeat(shape.extra),
-    )
+    made = shape.runs or _deltas(shape)
+    out += map(made, range(seq, seq + k), holes)
     shape.hits += k
     return k
 
@@ -118,6 +109,22 @@ def _arguments(vals: list[str], shape: Shape) -> list[str]:
                 return args
     k = _decoded(holes)
     return holes[:k] if k < n else holes
+
+
+def _deltas(shape: Shape) -> type[ToolCallDelta]:
+    """The shape's own :class:`ToolCallDelta`: every field but ``seq`` and ``arguments`` is
+    the shape's, held by the class (an instance sets two slots, not ten; the others read
+    through to the class). Equal, field by field, to the delta :meth:`Shape.map` makes."""
+    fields = {"index": shape.index, "id": shape.id, "name": shape.name, "type": shape.type}
+    fields |= {"pos": 0, "args_object": False, "final": False, "extra": shape.extra}
+    made = type("ShapeDelta", (ToolCallDelta,), {"__slots__": (), "__init__": _init, **fields})
+    shape.runs = made
+    return made
+
+
+def _init(self: ToolCallDelta, seq: int, arguments: str) -> None:
+    self.seq = seq
+    self.arguments = arguments
 
 
 def _prefix(fits: list[bool]) -> int:

@@ -23,14 +23,18 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any, Final
 
-from inspector.core.base.model import ToolCallDelta
+from inspector.core.base.model import DeltaKind
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import from_text
 from inspector.core.calls.toolcall import ToolCall
 from inspector.core.verdicts.findings import Findings
 from inspector.core.verdicts.seqruns import SeqRuns
+
+_kind = attrgetter("kind")
+_TOOL = DeltaKind.TOOL_CALL
 
 _INDEXES: Final = 1 << 22  # wire indexes below this are kept as a byte map
 
@@ -52,7 +56,7 @@ class ToolDeltas:
         if scanned[0] == n:
             self.deltas, self.count = scanned
         elif n != self.deltas:
-            self.count += list(map(type, deltas.stored(self.deltas))).count(ToolCallDelta)
+            self.count += list(map(_kind, deltas.stored(self.deltas))).count(_TOOL)
             self.deltas = n
         return self.count
 

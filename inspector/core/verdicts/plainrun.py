@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from operator import length_hint
 from typing import Any, Final
 
-from inspector.core.base.model import OMITTED, AnyDelta, ToolCallDelta
+from inspector.core.base.model import OMITTED, AnyDelta, DeltaKind
 
 END: Final = object()
 """What :func:`plain_run` returns when the deltas ran out."""
@@ -40,12 +40,13 @@ def plain_run(
     each non-empty string piece goes to ``append``. Returns (the first item not consumed, or
     :data:`END`; the last chunk consumed, ``seq`` when none was; the last chunk whose piece
     was appended, -1 when none was; how many fragments it consumed)."""
-    omitted, fragment, string = OMITTED, ToolCallDelta, str
+    omitted, fragment, string = OMITTED, DeltaKind.TOOL_CALL, str
     left = length_hint(items)
     texted = -1
+    d: Any  # a delta of any kind: its kind is looked at first
     for d in items:  # inline: once per fragment of a long call (no int made per fragment)
         if (
-            d.__class__ is fragment
+            d.kind is fragment  # a ToolCallDelta (or a shape's own: shape_runs)
             and d.id is omitted
             and d.name is omitted
             and d.index is key  # the lane's own index object: a shape's, or a small int
