@@ -272,3 +272,66 @@ def test_a_first_piece_that_only_ends_like_an_object_is_still_a_cut() -> None:
     assert got == _straight(state)
     cut = [q for q in got if q[0] == "silent_truncation"]
     assert len(cut) == 1 and cut[0][2] == [0, 2]  # the first call only: the second is whole
+
+
+def test_quirks_equal_the_straightforward_scan_on_plain_runs(monkeypatch: Any) -> None:
+    """One event a chunk, fed in batches: long stretches are a shape's own deltas
+    (providers/shape_runs), which the scan takes a span at a time; the findings and every
+    lane's state are the per-delta scan's."""
+    from inspector.core.verdicts import plainrun
+
+    spans = [0]
+    real = plainrun._span
+
+    def counted(*args: Any) -> int:
+        k = real(*args)
+        spans[0] += k
+        return k
+
+    monkeypatch.setattr(plainrun, "_span", counted)
+    for seed in range(12):
+        _plain_stream_scans_straight(random.Random(100 + seed))
+    assert spans[0] > 300  # spans were taken at once
+
+
+def _plain_stream_scans_straight(rng: random.Random) -> None:
+    lanes = rng.randrange(1, 3)
+    items: list[Any] = [chunk(tc(i, f"call_{i}", "f", '{"k": "')) for i in range(lanes)]
+    for n in range(rng.randrange(300, 900)):  # each lane an open string: never settled
+        index = rng.randrange(lanes) if rng.random() < 0.1 else n // 40 % lanes  # stretches
+        roll = rng.random()
+        if roll < 0.9:  # long plain stretches: what a shape's run is made of
+            items.append(chunk(tc(index, args=rng.choice(["ab", "ab", "", "é"]))))
+        elif roll < 0.93:
+            items.append(chunk(tc(index, args="x"), tc(index, args="y")))  # two in one chunk
+        elif roll < 0.96:
+            items.append(chunk(tc(index, id=f"call_{index}", args="z")))  # the id again
+        elif roll < 0.98:
+            items.append(b": keep-alive\n\n")
+        else:
+            items.append(chunk(tc(index, args=rng.choice(["", "q"]), name="")))
+    body = chat(*items, done=True)
+    events = [(0.0, e + b"\n\n") for e in body.split(b"\n\n")[:-1]]
+    for policy in (ABSENT, LITERAL):
+        state, scan, pos = StreamState(REGISTRY.dialect("openai-chat"), policy), QuirkScan(), 0
+        while pos < len(events):
+            step = rng.choice((1, 50, 400))
+            state.feed_many(events[pos : pos + step])
+            pos += step
+            straight = QuirkScan()
+            straight.wire = _Straight()
+            assert _seen(detect(state, scan)) == _seen(detect(state, straight))
+            assert _wire(scan.wire) == _wire(straight.wire)
+        state.end()
+        assert _seen(detect(state, scan)) == _straight(state)
+
+
+def _wire(wire: Any) -> tuple[Any, ...]:
+    """What a wire scan knows of the lanes: fragments seen, the last chunk, and each lane's
+    pieces, last chunk and JSON state."""
+    wire.texts.flush()
+    lanes = {
+        key: (lane.pieces, lane.last, lane.progress.label() if lane.progress else None)
+        for key, lane in wire.texts.lanes.items()
+    }
+    return wire.tool_deltas, wire._last_seq, lanes, bytes(wire.texts.settled)

@@ -23,30 +23,57 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from operator import length_hint
+from itertools import repeat
+from operator import attrgetter, is_
 from typing import Any, Final
 
-from inspector.core.base.model import OMITTED, AnyDelta, DeltaKind
+from inspector.core.base.model import OMITTED, AnyDelta, DeltaKind, ToolCallDelta
 
 END: Final = object()
 """What :func:`plain_run` returns when the deltas ran out."""
+_ARGS = attrgetter("arguments")
+_WINDOW = 1 << 12  # a shape's deltas looked at in one go, at most
 
 
 def plain_run(
     items: Iterator[AnyDelta], key: int, seq: int, append: Callable[[str], None]
 ) -> tuple[Any, int, int, int]:
-    """Consume from ``items`` (a list's iterator: it knows how many are left) the plain
-    fragments that continue lane ``key`` one per chunk, the last chunk seen being ``seq``;
-    each non-empty string piece goes to ``append``. Returns (the first item not consumed, or
-    :data:`END`; the last chunk consumed, ``seq`` when none was; the last chunk whose piece
-    was appended, -1 when none was; how many fragments it consumed)."""
+    """Consume from ``items`` (a list's iterator) the plain fragments that continue lane
+    ``key`` one per chunk, the last chunk seen being ``seq``; each non-empty string piece goes
+    to ``append``. Returns (the first item not consumed, or :data:`END`; the last chunk
+    consumed, ``seq`` when none was; the last chunk whose piece was appended, -1 when none
+    was; how many fragments it consumed). A span of a shape's own deltas is taken at once
+    (:func:`_span`); any other fragment is looked at alone."""
+    reduced: Any = items.__reduce__()  # (iter, (the list,), position) while not exhausted
+    if len(reduced) < 3:
+        return END, seq, -1, 0
+    deltas: list[Any] = reduced[1][0]
+    start: int = reduced[2]
+    pos, n, texted = start, len(deltas), -1
     omitted, fragment, string = OMITTED, DeltaKind.TOOL_CALL, str
-    left = length_hint(items)
-    texted = -1
-    d: Any  # a delta of any kind: its kind is looked at first
-    for d in items:  # inline: once per fragment of a long call (no int made per fragment)
-        if (
-            d.kind is fragment  # a ToolCallDelta (or a shape's own: shape_runs)
+    sink = getattr(append, "__self__", None)
+    while pos < n:
+        d = deltas[pos]
+        cls = d.__class__
+        if cls is not ToolCallDelta and "index" in cls.__dict__:  # a shape's own deltas
+            k = _span(deltas, pos, cls, key, seq)
+            if k:
+                args = list(map(_ARGS, deltas[pos : pos + k]))
+                pieces = list(filter(None, args))
+                if pieces:
+                    if type(sink) is list:
+                        sink += pieces
+                    else:
+                        list(map(append, pieces))
+                    last = k - 1
+                    while not args[last]:
+                        last -= 1
+                    texted = deltas[pos + last].seq
+                seq = deltas[pos + k - 1].seq
+                pos += k
+                continue
+        if (  # inline: once per fragment of a long call (no int made per fragment)
+            d.kind is fragment
             and d.id is omitted
             and d.name is omitted
             and d.index is key  # the lane's own index object: a shape's, or a small int
@@ -60,6 +87,29 @@ def plain_run(
             if a.__class__ is string and a:
                 append(a)
                 texted = seq
+            pos += 1
             continue
-        return d, seq, texted, left - length_hint(items) - 1
-    return END, seq, texted, left
+        break
+    items.__setstate__(pos)  # type: ignore[attr-defined]
+    return next(items, END), seq, texted, pos - start
+
+
+def _span(deltas: list[Any], pos: int, cls: type, key: int, seq: int) -> int:
+    """How many deltas from ``pos`` on are plain fragments of lane ``key`` made by one shape
+    (:mod:`inspector.core.providers.shape_runs`; ``cls`` holds their every field but ``seq``
+    and ``arguments``): all of its class in a row, if the class's fields are plain ones at
+    ``key`` and the first is in a chunk after ``seq``. A shape makes one delta an event, so
+    their chunks follow each other, and its arguments are strings."""
+    if not (
+        cls.index is key  # type: ignore[attr-defined]
+        and cls.id is OMITTED  # type: ignore[attr-defined]
+        and cls.name is OMITTED  # type: ignore[attr-defined]
+        and cls.extra is None  # type: ignore[attr-defined]
+        and cls.final is False  # type: ignore[attr-defined]
+        and cls.args_object is False  # type: ignore[attr-defined]
+        and deltas[pos].seq != seq
+    ):
+        return 0
+    window = deltas[pos : pos + _WINDOW]
+    same = list(map(is_, map(type, window), repeat(cls)))
+    return same.index(False) if False in same else len(same)
