@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from test_openai_chat_shape import HEAD, TAIL, body_of, chunk, fields, other, random_stream
 
-from inspector.core.base.model import SSEEvent
+from inspector.core.base.model import SSEEvent, ToolCallDelta
 from inspector.core.calls.accumulator import ABSENT, LITERAL, EmptyIdPolicy
 from inspector.core.calls.stream import StreamState
 from inspector.core.events import plain
@@ -218,3 +218,18 @@ def test_escaped_backslashes_and_quotes_are_decoded_at_once(
     runs = state_of(chunks, runs=True, rng=rng)
     same(runs, state_of(chunks, runs=False, rng=rng))
     assert counted["taken"] >= 490 and one_by_one[0] == 0
+
+
+def test_every_long_call_shares_one_delta_class() -> None:
+    """A shape's deltas hold its fields in their class; calls at other indexes share it (a
+    session of 200,000 long calls must not make a class each)."""
+    datas = []
+    for c in range(300):
+        datas.append(chunk(c, "", call_id=f"call_{c}", name="f"))
+        datas += [chunk(c, "ab") for _ in range(30)]
+    chunks = events_of(datas)
+    rng = random.Random(8)
+    runs = state_of(chunks, runs=True, rng=rng)
+    same(runs, state_of(chunks, runs=False, rng=rng))
+    made = {type(d) for d in runs.deltas} - {ToolCallDelta}
+    assert len(made) == 1 and all(c.fragment_count == 31 for c in runs.calls)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from itertools import compress, repeat
 from operator import itemgetter, not_, or_
+from typing import Any
 
 import orjson
 
@@ -78,7 +79,7 @@ def _window(shape: Shape, vals: list[str], seq: int, out: list[AnyDelta]) -> int
     if not k:
         return 0
     made = shape.runs or _deltas(shape)
-    out += map(made, range(seq, seq + k), holes)
+    out += map(made, range(seq, seq + k), repeat(shape.index), holes)
     shape.hits += k
     return k
 
@@ -112,18 +113,37 @@ def _arguments(vals: list[str], shape: Shape) -> list[str]:
 
 
 def _deltas(shape: Shape) -> type[ToolCallDelta]:
-    """The shape's own :class:`ToolCallDelta`: every field but ``seq`` and ``arguments`` is
-    the shape's, held by the class (an instance sets two slots, not ten; the others read
-    through to the class). Equal, field by field, to the delta :meth:`Shape.map` makes."""
-    fields = {"index": shape.index, "id": shape.id, "name": shape.name, "type": shape.type}
-    fields |= {"pos": 0, "args_object": False, "final": False, "extra": shape.extra}
-    made = type("ShapeDelta", (ToolCallDelta,), {"__slots__": (), "__init__": _init, **fields})
+    """The shape's :class:`ToolCallDelta` class: every field but ``seq``, ``index`` and
+    ``arguments`` is the shape's, held by the class (an instance sets three slots, not ten;
+    the others read through to the class). Equal, field by field, to the delta
+    :meth:`Shape.map` makes. Shapes with the same such fields (every long call's
+    continuations: no id, no name, no type, no extra) share one class, from a table of at
+    most ``CLASSES``: a session of 200,000 long calls makes one class, not one each."""
+    key: tuple[Any, ...] = (shape.id, shape.name, shape.type)
+    try:
+        made = _CLASSES.get(key) if shape.extra is None else None
+    except TypeError:  # an unhashable field: a class of its own
+        key, made = (), None
+    if made is None:
+        fields = {"id": shape.id, "name": shape.name, "type": shape.type, "extra": shape.extra}
+        fields |= {"pos": 0, "args_object": False, "final": False}
+        made = type("ShapeDelta", (ToolCallDelta,), {"__slots__": (), "__init__": _init, **fields})
+        if key and shape.extra is None:
+            if len(_CLASSES) >= CLASSES:
+                _CLASSES.clear()
+            _CLASSES[key] = made
     shape.runs = made
     return made
 
 
-def _init(self: ToolCallDelta, seq: int, arguments: str) -> None:
+CLASSES = 256
+"""Delta classes kept for shapes to come (a class is some 2 KB)."""
+_CLASSES: dict[tuple[Any, ...], type[ToolCallDelta]] = {}
+
+
+def _init(self: ToolCallDelta, seq: int, index: Any, arguments: str) -> None:
     self.seq = seq
+    self.index = index
     self.arguments = arguments
 
 

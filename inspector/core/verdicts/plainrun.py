@@ -32,6 +32,7 @@ from inspector.core.base.model import OMITTED, AnyDelta, DeltaKind, ToolCallDelt
 END: Final = object()
 """What :func:`plain_run` returns when the deltas ran out."""
 _ARGS = attrgetter("arguments")
+_INDEX = attrgetter("index")
 _WINDOW = 1 << 12  # a shape's deltas looked at in one go, at most
 
 
@@ -55,7 +56,7 @@ def plain_run(
     while pos < n:
         d = deltas[pos]
         cls = d.__class__
-        if cls is not ToolCallDelta and "index" in cls.__dict__:  # a shape's own deltas
+        if cls is not ToolCallDelta and "extra" in cls.__dict__:  # a shape's own deltas
             k = _span(deltas, pos, cls, key, seq)
             if k:
                 args = list(map(_ARGS, deltas[pos : pos + k]))
@@ -95,14 +96,13 @@ def plain_run(
 
 
 def _span(deltas: list[Any], pos: int, cls: type, key: int, seq: int) -> int:
-    """How many deltas from ``pos`` on are plain fragments of lane ``key`` made by one shape
-    (:mod:`inspector.core.providers.shape_runs`; ``cls`` holds their every field but ``seq``
-    and ``arguments``): all of its class in a row, if the class's fields are plain ones at
-    ``key`` and the first is in a chunk after ``seq``. A shape makes one delta an event, so
-    their chunks follow each other, and its arguments are strings."""
+    """How many deltas from ``pos`` on are plain fragments of lane ``key`` made by shapes
+    (:mod:`inspector.core.providers.shape_runs`; ``cls`` holds their every field but ``seq``,
+    ``index`` and ``arguments``): all of its class at ``key`` in a row, if the class's fields
+    are plain ones and the first is in a chunk after ``seq``. A shape makes one delta an
+    event, so their chunks follow each other, and its arguments are strings."""
     if not (
-        cls.index is key  # type: ignore[attr-defined]
-        and cls.id is OMITTED  # type: ignore[attr-defined]
+        cls.id is OMITTED  # type: ignore[attr-defined]
         and cls.name is OMITTED  # type: ignore[attr-defined]
         and cls.extra is None  # type: ignore[attr-defined]
         and cls.final is False  # type: ignore[attr-defined]
@@ -112,4 +112,6 @@ def _span(deltas: list[Any], pos: int, cls: type, key: int, seq: int) -> int:
         return 0
     window = deltas[pos : pos + _WINDOW]
     same = list(map(is_, map(type, window), repeat(cls)))
-    return same.index(False) if False in same else len(same)
+    k = same.index(False) if False in same else len(same)
+    at = list(map(is_, map(_INDEX, window[:k]), repeat(key)))
+    return at.index(False) if False in at else k
