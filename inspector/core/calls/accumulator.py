@@ -159,25 +159,8 @@ class Accumulator:
         call = self._by_index.get(index) if type(index) is int else None
         if call is None or call.close_reason is not None:
             return False
-        frags = call._frags
-        if frags is not None:
-            frags += run
-        else:
-            call._frags = [call._first, *run]
-        texts = list(filter(None, map(_arguments, run)))
-        if texts:  # ToolCall.add_text for each, at once
-            parts = call._parts
-            if parts is not None:
-                parts += texts
-            elif call.length:
-                call._parts = [call._joined or "", *texts]
-            elif len(texts) > 1:
-                call._parts = texts
-            else:
-                call._joined = texts[0]
-            if call._parts is not None:
-                call._joined = None
-            call.length += sum(map(len, texts))
+        call.keep_all(run)
+        call.add_texts(list(filter(None, map(_arguments, run))))
         return True
 
     def _add_unindexed(self, d: ToolCallDelta) -> ToolCall | None:

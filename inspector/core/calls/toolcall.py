@@ -216,6 +216,32 @@ class ToolCall:
         else:
             self._frags = [self._first, d]
 
+    def keep_all(self, ds: Sequence[ToolCallDelta]) -> None:
+        """:meth:`keep` for each of ``ds``, at once."""
+        frags = self._frags
+        if frags is not None:
+            frags += ds
+        else:
+            self._frags = [self._first, *ds]
+
+    def add_texts(self, texts: list[str]) -> None:
+        """:meth:`add_text` for each of ``texts`` (non-empty pieces, a list this call may
+        keep), at once."""
+        if not texts:
+            return
+        parts = self._parts
+        if parts is not None:
+            parts += texts
+        elif self.length:
+            self._parts = [self._joined or "", *texts]
+        elif len(texts) > 1:
+            self._parts = texts
+        else:
+            self._joined = texts[0]
+        if self._parts is not None:
+            self._joined = None
+        self.length += sum(map(len, texts))
+
     def add_text(self, text: str) -> None:
         """Append an accepted piece of argument text (nothing for an empty one)."""
         if not text:
