@@ -4,14 +4,13 @@ buffers (plain data events, typed events, comments) cut into their events at onc
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from itertools import accumulate, repeat
 from operator import add, itemgetter
 
-from inspector.core.base.model import EventKind, SSEEvent
+from inspector.core.base.model import EventKind
 from inspector.core.events.plain import data_blocks
 
-__all__ = ["Found", "at_once", "built", "comment_lines", "parse_retry", "split_cr", "typed_blocks"]
+__all__ = ["Found", "at_once", "comment_lines", "parse_retry", "split_cr", "typed_blocks"]
 
 _VALUE = itemgetter(slice(6, None))  # after "data: "
 _TEXT = itemgetter(slice(2, None))  # after ": "
@@ -79,28 +78,6 @@ def comment_lines(data: bytes, last: str, base: int) -> Found | None:
     shared = {last: last}
     texts = list(map(shared.setdefault, texts, texts))
     return texts, list(accumulate(map(len, lines), _past_line, initial=base)), tail, None
-
-
-def built(
-    kind: str,
-    seq: int,
-    bounds: list[int],
-    values: list[str],
-    types: list[str] | None,
-    last_id: str | None,
-    times: Iterable[float],
-) -> Iterator[SSEEvent]:
-    """The events of what :func:`at_once` found, from ``seq`` on: event ``i`` covers
-    ``bounds[i]``..``bounds[i + 1]`` (built by ``map``, no Python loop)."""
-    seqs, nones, stops = range(seq, seq + len(values)), repeat(None), bounds[1:]
-    if kind == EventKind.COMMENT:
-        empty = repeat("")
-        return map(
-            SSEEvent, seqs, repeat(kind), empty, empty, nones, nones, bounds, stops, times, values
-        )
-    named: Iterable[str] = repeat("message") if types is None else types
-    ids = repeat(last_id)
-    return map(SSEEvent, seqs, repeat(kind), named, values, ids, nones, bounds, stops, times)
 
 
 def _past_line(pos: int, size: int) -> int:

@@ -8,18 +8,19 @@ and give the values line-by-line decoding would give, or None for anything else 
 then goes line by line, which is what defines the result).
 
 A :class:`PlainRun` describes the events one decoder call emitted that way, in columns, so the
-stream's event log takes them without reading them back from the event objects.
+stream's event log takes them without reading them back from the event objects; :func:`built`
+makes event objects from such columns (this run's, or what :func:`~.lines.at_once` found).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import accumulate, repeat
 from operator import add, itemgetter
 
 from inspector.core.base.model import EventKind, SSEEvent
 
-__all__ = ["OPEN", "PlainRun", "chunk_values", "data_blocks"]
+__all__ = ["OPEN", "PlainRun", "built", "chunk_values", "data_blocks"]
 
 OPEN = b"data: "
 _SEP = b"\n\ndata: "  # what lies between two values in a run of plain events
@@ -50,25 +51,39 @@ class PlainRun:
         self.times = times
         self.chunks = chunks
 
-    def event(self, i: int) -> SSEEvent:
-        """Event ``seq + i`` as the decoder would have built it."""
-        bounds = self.bounds
-        return SSEEvent(
-            self.seq + i, _EVENT, "message", self.values[i], None, None, bounds[i],
-            bounds[i + 1], self.times[i],
-        )  # fmt: skip
-
     def events(self, start: int = 0) -> Iterator[SSEEvent]:
         """Events ``seq + start``.. as the decoder would have built them (by ``map``)."""
         b, v, t = self.bounds, self.values, self.times
         if start:
             b, v, t = b[start:], v[start:], t[start:]
-        seqs, nones = range(self.seq + start, self.seq + start + len(v)), repeat(None)
-        return map(SSEEvent, seqs, repeat(_EVENT), repeat("message"), v, nones, nones, b, b[1:], t)
+        return built(_EVENT, self.seq + start, b, v, None, None, t)
 
     def covers(self, first: int, count: int) -> bool:
         """Whether these are exactly the events ``first``.. (``count`` of them)."""
         return self.seq == first and len(self.values) == count
+
+
+def built(
+    kind: str,
+    seq: int,
+    bounds: list[int],
+    values: list[str],
+    types: list[str] | None,
+    last_id: str | None,
+    times: Iterable[float],
+) -> Iterator[SSEEvent]:
+    """Events from columns (what :func:`~.lines.at_once` found, or a :class:`PlainRun`), from
+    ``seq`` on: event ``i`` covers ``bounds[i]``..``bounds[i + 1]`` (built by ``map``, no
+    Python loop)."""
+    seqs, nones, stops = range(seq, seq + len(values)), repeat(None), bounds[1:]
+    if kind == EventKind.COMMENT:
+        empty = repeat("")
+        return map(
+            SSEEvent, seqs, repeat(kind), empty, empty, nones, nones, bounds, stops, times, values
+        )
+    named: Iterable[str] = repeat("message") if types is None else types
+    ids = repeat(last_id)
+    return map(SSEEvent, seqs, repeat(kind), named, values, ids, nones, bounds, stops, times)
 
 
 def chunk_values(datas: list[bytes]) -> list[str] | None:

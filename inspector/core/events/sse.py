@@ -46,8 +46,8 @@ from typing import Any
 
 from inspector.core.base.model import EventKind, SSEEvent
 from inspector.core.events.interpret import LineInterpreter
-from inspector.core.events.lines import at_once, built, split_cr
-from inspector.core.events.plain import PlainRun, chunk_values
+from inspector.core.events.lines import at_once, split_cr
+from inspector.core.events.plain import PlainRun, built, chunk_values
 
 __all__ = ["LONG", "SSEDecoder", "decode_all"]
 
@@ -203,7 +203,7 @@ class SSEDecoder(LineInterpreter):
     ) -> PlainRun | None:
         """Consume ``chunks`` at once if each is exactly one plain data event (see
         :func:`chunk_values`) and nothing is held back: their events in columns, no event
-        object built (:meth:`PlainRun.event` builds one on demand, equal to what
+        object built (:meth:`PlainRun.events` builds them on demand, equal to what
         :meth:`feed_many` returns). None, consuming nothing, otherwise. ``bounds``: each
         chunk's absolute start offset, then the last one's end."""
         self.plain = None
@@ -237,8 +237,7 @@ class SSEDecoder(LineInterpreter):
     ) -> list[SSEEvent]:
         """The events of chunks that are one plain event each (:func:`chunk_values`): event
         ``i`` is chunk ``i``, at its time (where feeding them one by one would emit it)."""
-        run = self._take(chunks, bounds, datas, values)
-        return list(built(_EVENT, run.seq, bounds, values, None, None, run.times))
+        return list(self._take(chunks, bounds, datas, values).events())
 
     def _take(
         self,
