@@ -169,6 +169,10 @@ class ToolCallDelta:
         "type",
     )
     kind = DeltaKind.TOOL_CALL
+    shared = False
+    """True on a subclass whose class holds every field but ``seq``, ``index`` and
+    ``arguments`` for all its instances (the deltas a shape makes for a run of events:
+    :mod:`inspector.core.providers.shape_runs`); test a delta with ``isinstance``."""
 
     def __init__(
         self,

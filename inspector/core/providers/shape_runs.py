@@ -11,9 +11,10 @@ Invariants:
 - For every value it takes, the delta equals, field by field, the one :meth:`Shape.map` makes
   of the event: same ``seq``, the shape's fields, and the argument hole as ``map`` reads it (a
   plain JSON string body as it is, anything else through ``orjson.loads``); the shape's
-  ``hits`` grows by the number taken, as ``map`` would count them. It is an instance of the
-  shape's own subclass of :class:`ToolCallDelta` (:func:`_deltas`): read a delta's kind, or
-  use ``isinstance``, never ``type(d) is ToolCallDelta``.
+  ``hits`` grows by the number taken, as ``map`` would count them. It is an instance of a
+  ``shared`` subclass of :class:`ToolCallDelta` (:func:`_deltas`: the class holds the
+  shape's fields): read a delta's kind, or use ``isinstance``, never
+  ``type(d) is ToolCallDelta``.
 - It takes a value only where ``map`` would answer: the data starts with the shape's head,
   ends with its tail, is at least as long as both, and its hole is a JSON string body. The
   first value that fails any of these ends the run (none after it is taken).
@@ -126,7 +127,7 @@ def _deltas(shape: Shape) -> type[ToolCallDelta]:
         key, made = (), None
     if made is None:
         fields = {"id": shape.id, "name": shape.name, "type": shape.type, "extra": shape.extra}
-        fields |= {"pos": 0, "args_object": False, "final": False}
+        fields |= {"pos": 0, "args_object": False, "final": False, "shared": True}
         made = type("ShapeDelta", (ToolCallDelta,), {"__slots__": (), "__init__": _init, **fields})
         if key and shape.extra is None:
             if len(_CLASSES) >= CLASSES:

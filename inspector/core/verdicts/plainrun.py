@@ -27,7 +27,7 @@ from itertools import repeat
 from operator import attrgetter, is_
 from typing import Any, Final
 
-from inspector.core.base.model import OMITTED, AnyDelta, DeltaKind, ToolCallDelta
+from inspector.core.base.model import OMITTED, AnyDelta, DeltaKind
 
 END: Final = object()
 """What :func:`plain_run` returns when the deltas ran out."""
@@ -56,7 +56,7 @@ def plain_run(
     while pos < n:
         d = deltas[pos]
         cls = d.__class__
-        if cls is not ToolCallDelta and "extra" in cls.__dict__:  # a shape's own deltas
+        if d.kind is fragment and cls.shared:  # a shape's deltas: fields in the class
             k = _span(deltas, pos, cls, key, seq)
             if k:
                 args = list(map(_ARGS, deltas[pos : pos + k]))
