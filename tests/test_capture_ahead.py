@@ -274,3 +274,33 @@ def test_an_interpreter_that_cannot_read_ahead_gets_the_file_whole(
     monkeypatch.setattr(readahead.sys, "executable", "/bin/false")  # starts, ends at once
     got = readahead.read_for_load(str(big), 4096)
     assert got.whole and got.data == big.read_bytes() and got.ahead is None
+
+
+def test_a_head_that_cannot_be_read_fails_with_read_files_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An OSError reading the head (a permission, a disk) is the one-line CaptureError every
+    read gives, never an exception the worker thread would swallow (the window would wait)."""
+    big = capture_file(tmp_path, 2000)
+
+    def refused(*args: Any, **kw: Any) -> Any:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(readahead, "open", refused, raising=False)
+    monkeypatch.setattr(readahead, "read_file", lambda p: ahead_read_file(p, refused))
+    with pytest.raises(CaptureError, match="permission denied"):
+        readahead.read_for_load(str(big), 4096)
+
+
+def ahead_read_file(path: str, opener: Any) -> bytes:
+    """read_file with its open() replaced."""
+    import builtins
+
+    from inspector.core.capture import reader
+
+    real = builtins.open
+    builtins.open = opener
+    try:
+        return reader.read_file(path)
+    finally:
+        builtins.open = real

@@ -174,8 +174,11 @@ def read_for_load(path: str, past: int, slack: int = HEAD_SLACK) -> Opening:
     before = file_stamp(path) if sys.platform != "win32" else None  # select() on a pipe
     if before is None or before[0] < 2 * past:
         return _whole(path, before)
-    with open(path, "rb") as f:
-        head = f.read(past + slack)
+    try:
+        with open(path, "rb") as f:
+            head = f.read(past + slack)
+    except OSError:  # read_file says why, in one line
+        return _whole(path, None)
     if file_stamp(path) != before:
         return _whole(path, None)
     try:
