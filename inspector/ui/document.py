@@ -33,6 +33,7 @@ from inspector.core.verdicts.tools import ToolRegistry
 
 from .player import Player
 from .progressive import ProgressiveOpen
+from .readahead import Opening
 from .sources import KeptSource, LiveSource, LoadingSource, ReplaySource, Source
 
 PROGRESSIVE_BYTES = 4 * 1024 * 1024
@@ -175,16 +176,18 @@ class Document(Player):
 
     # -- progressive open (inspector.ui.progressive) --------------------------------------
 
-    def _on_read(self, path: str, data: bytes) -> None:
-        opening = self._opener.opening
-        ahead, size = (opening.ahead, opening.size) if opening is not None else (None, None)
+    def _on_read(self, path: str, opening: Opening) -> None:
         try:
-            load = ProgressiveLoad(data, path, self.settings, self.tools, ahead=ahead, size=size)
+            load = ProgressiveLoad(
+                opening.data, path, self.settings, self.tools, ahead=opening.ahead,
+                size=opening.size,
+            )  # fmt: skip
         except InspectorError as exc:  # a header that cannot be read
             self._opener.fail(path, str(exc))
             return
         notice = not_a_stream(load.reader.capture, path)  # a raw body is read whole at once
         if notice is not None:
+            load.close()
             self.progress.emit(-1, 0)
             self._show_notice(path, notice)
             return

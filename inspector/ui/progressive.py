@@ -55,8 +55,9 @@ LOAD_FLUSH = 0.1
 class ProgressiveOpen(QObject):
     """The read, then the feeding, of one large file at a time."""
 
-    read = Signal(str, bytes)
-    """(path, bytes): the file is read; the document starts feeding it (:meth:`feed`)."""
+    read = Signal(str, object)
+    """(path, :class:`~.readahead.Opening`): the file is read (whole, or its head with a
+    read-ahead process for the rest); the document starts feeding it (:meth:`feed`)."""
     finished = Signal(object)
     """The file is in: its :class:`ReplaySource`."""
     kept = Signal(object)
@@ -88,9 +89,6 @@ class ProgressiveOpen(QObject):
         self._painting = False  # a flush ran last tick: this turn of the loop paints it
         self._bytes: bytes | None = None  # the file read, until it is in (see the docstring)
         self._paused = False  # the cyclic collector was paused by feed()
-        self.opening: Opening | None = None
-        """While ``read`` is emitted: what the file is opened from (its bytes, or its head and
-        a read-ahead process for the rest: :mod:`.readahead`)."""
         self._file_read.connect(self._on_file_read)
 
     @property
@@ -180,12 +178,11 @@ class ProgressiveOpen(QObject):
         if error or opening is None:
             self.fail(path, error)
             return
-        self.opening, self._bytes = opening, opening.data
-        self.read.emit(path, opening.data)
+        self._bytes = opening.data
+        self.read.emit(path, opening)
         if self.source is None:  # not fed (not a stream, an unreadable header)
             opening.close()
             self._bytes = None
-        self.opening = None
 
     def _tick(self) -> None:
         """One tick (:meth:`_slice`), the next one due as this one ends (see the docstring)."""
