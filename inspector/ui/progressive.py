@@ -3,8 +3,10 @@
 
 Invariants:
 - Reading releases the GIL (hundreds of megabytes would otherwise hold the window for a third
-  of a second), so it alone runs on a worker thread; the bytes come back whole through a
-  queued signal. One thread owns the core: no locks, no torn reads.
+  of a second), so it alone runs on a worker thread; what it read comes back through a queued
+  signal as an :class:`~.readahead.Opening`: the whole file, or a large capture's head with
+  the read-ahead process started for the rest (:func:`~.readahead.read_for_load`). One
+  thread owns the core: no locks, no torn reads.
 - Slices run from a timer due again when a tick *ends* (re-armed at 0 ms then): every timer
   that fell due during the tick (the replay clock among them) runs first, and the loop never
   sleeps between ticks. (Left repeating, Qt makes a timer due again from when it fired: after
