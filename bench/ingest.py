@@ -27,7 +27,8 @@ from typing import Any
 
 import orjson
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
+from inspector.core.base.settings import Settings
 from inspector.core.calls.jsonprogress import first_error
 from inspector.core.calls.stream import StreamState
 from inspector.core.events.sse import SSEDecoder

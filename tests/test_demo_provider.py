@@ -22,8 +22,9 @@ import orjson
 import pytest
 from conftest import REPO
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
 from inspector.core.base.model import OMITTED, EventKind
+from inspector.core.base.settings import Settings
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import from_text
 from inspector.core.providers import REGISTRY, analyze_bytes

@@ -20,7 +20,8 @@ from conftest import all_real_fixtures, real_fixture
 from har import shapes
 from har.shapes import TOOLS
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
+from inspector.core.base.settings import Settings
 from inspector.core.capture import harexport
 from inspector.core.capture.format import CaptureError
 from inspector.core.capture.har import looks_like_har, read_har

@@ -15,8 +15,9 @@ import orjson
 import pytest
 from test_demo_provider import FAST, client
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
 from inspector.core.base.model import OMITTED, Delta
+from inspector.core.base.settings import Settings
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.wirefield import field_problem
 from inspector.core.providers import REGISTRY, analyze_bytes

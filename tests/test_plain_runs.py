@@ -14,7 +14,7 @@ import pytest
 from test_openai_chat_shape import HEAD, TAIL, body_of, chunk, fields, other, random_stream
 
 from inspector.core.base.model import SSEEvent, ToolCallDelta
-from inspector.core.calls.accumulator import ABSENT, LITERAL, EmptyIdPolicy
+from inspector.core.base.settings import ABSENT, LITERAL, EmptyIdPolicy
 from inspector.core.calls.stream import StreamState
 from inspector.core.events import plain
 from inspector.core.providers import shape_runs

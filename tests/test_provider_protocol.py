@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from inspector.core.analysis.continuation import ToolResult, build_continuation
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
 from inspector.core.base.model import (
     OMITTED,
     AnyDelta,
@@ -36,10 +36,10 @@ from inspector.core.base.provider import (
     TurnResult,
     WireRequest,
 )
+from inspector.core.base.settings import Settings, dialect_choices
 from inspector.core.capture.reader import load_bytes
 from inspector.core.providers import REGISTRY, Registry, analyze_bytes
 from inspector.core.requests.scenarios import Profile, Scenario, build_request
-from inspector.core.verdicts.judge import DIALECT_CHOICES
 from inspector.core.verdicts.quirkscan import PROVIDER_CHECKS
 from inspector.core.verdicts.tools import ToolRegistry
 
@@ -277,7 +277,12 @@ def test_registering_is_explicit_and_leaves_the_built_in_registry_alone() -> Non
         Registry([TOY, TOY])
     with pytest.raises(ValueError, match="again"):
         Registry([]).register(type("Auto", (Toy,), {"name": "auto"})())
-    assert ("auto", *REGISTRY.names()) == DIALECT_CHOICES  # the settings' names, as data
+    assert dialect_choices(PROVIDERS) == ("auto", *REGISTRY.names(), "toy")  # from the registry
+    assert Settings.from_strings("toy", providers=PROVIDERS).dialect == "toy"
+    with pytest.raises(ValueError, match=r"unknown dialect 'toy' \(known: auto, openai-chat"):
+        Settings.from_strings("toy", providers=REGISTRY)
+    with pytest.raises(ValueError, match="unknown dialect 'klingon'"):
+        Settings(dialect="toy").with_strings(PROVIDERS, dialect="klingon")
 
 
 # -- every built-in provider satisfies the protocol ---------------------------------------------

@@ -14,8 +14,9 @@ from typing import Any
 import orjson
 import pytest
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
 from inspector.core.base.model import OMITTED
+from inspector.core.base.settings import Settings
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import TextCalls, from_text, written_as
 from inspector.core.clients.judge import expected_calls

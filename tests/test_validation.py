@@ -12,15 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema.validators import Draft7Validator, Draft202012Validator
 
+from inspector.core.base.settings import DEFAULT_MODE, VALIDATION_MODES, validation_mode
 from inspector.core.verdicts import tools as tools_module
 from inspector.core.verdicts.tools import ToolRegistry, ToolSpec
 from inspector.core.verdicts.validation import (
-    DEFAULT_MODE,
-    VALIDATION_MODES,
     Problem,
     matches_empty_required_condition,
     validate_call,
-    validation_mode,
 )
 
 OFF, STRUCTURAL, STRICT = VALIDATION_MODES

@@ -12,9 +12,9 @@ from test_quirks import ALL_STREAMS, chat, chunk, tc
 
 from inspector.core.analysis.attempt import AttemptView
 from inspector.core.analysis.session import Analysis
-from inspector.core.calls.accumulator import LITERAL
+from inspector.core.base.settings import LITERAL, Settings
 from inspector.core.providers import REGISTRY
-from inspector.core.verdicts.judge import Settings, judge_call
+from inspector.core.verdicts.judge import judge_call
 from inspector.core.verdicts.tools import ToolRegistry
 
 

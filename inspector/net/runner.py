@@ -50,8 +50,9 @@ from urllib.parse import unquote
 import httpx
 
 from inspector.core.analysis.numbering import RoundAttempt
-from inspector.core.analysis.session import Analysis, AttemptView, Settings
+from inspector.core.analysis.session import Analysis, AttemptView
 from inspector.core.base.errors import InspectorError
+from inspector.core.base.settings import Settings
 from inspector.core.capture.format import CaptureError
 from inspector.core.capture.records import Attempt
 from inspector.core.capture.redaction import key_exposure, redact_meta

@@ -17,16 +17,11 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.core.base.model import Delta, DeltaKind
+from inspector.core.base.settings import Settings
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.toolcall import ToolCall
 from inspector.core.capture.records import Capture
-from inspector.core.verdicts.judge import (
-    CallVerdict,
-    Settings,
-    call_shape,
-    judge_call,
-    registry_for,
-)
+from inspector.core.verdicts.judge import CallVerdict, call_shape, judge_call, registry_for
 from inspector.core.verdicts.tools import ToolRegistry
 
 

@@ -43,7 +43,8 @@ from typing import Any
 
 from inspector.core.base.model import AnyDelta, Delta, DeltaKind, SSEEvent
 from inspector.core.base.provider import Dialect, Provider
-from inspector.core.calls.accumulator import ABSENT, Accumulator, EmptyIdPolicy
+from inspector.core.base.settings import ABSENT, EmptyIdPolicy
+from inspector.core.calls.accumulator import Accumulator
 from inspector.core.calls.deltalog import DeltaLog
 from inspector.core.calls.textcalls import TextCalls
 from inspector.core.events.log import EventLog

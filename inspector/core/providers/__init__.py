@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from inspector.core.base.provider import Dialect, Provider, Providers
-from inspector.core.calls.accumulator import ABSENT, EmptyIdPolicy
+from inspector.core.base.settings import ABSENT, EmptyIdPolicy
 from inspector.core.calls.stream import StreamState
 from inspector.core.providers import anthropic, gemini, openai_chat, responses
 from inspector.core.providers.sniff import AutoDialect, sniff, sniff_url

@@ -23,10 +23,10 @@ import orjson
 from inspector.core.base.errors import InspectorError
 from inspector.core.base.model import EventKind
 from inspector.core.base.provider import Providers
+from inspector.core.base.settings import Settings
 from inspector.core.capture.records import Capture
 from inspector.core.events.sse import SSEDecoder
 from inspector.core.providers.sniff import sniff_event
-from inspector.core.verdicts.judge import Settings
 
 GATE_BYTES: Final = 1 << 20
 """How much of a raw body the gate reads (1 MiB)."""

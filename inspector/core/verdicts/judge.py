@@ -1,4 +1,4 @@
-"""Verdicts: the user's settings, and one call judged under them.
+"""Verdicts: one call judged under the user's settings.
 
 Invariants:
 - Judging reads a call and never changes it: the same call, settings and tools always give
@@ -14,65 +14,16 @@ Invariants:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Final
 
 from inspector.core.base.model import plain
-from inspector.core.calls.accumulator import (
-    ABSENT,
-    Accumulator,
-    EmptyIdPolicy,
-    ToolCall,
-    empty_id_policy,
-    repaired_id,
-)
+from inspector.core.base.settings import ValidationMode
+from inspector.core.calls.accumulator import Accumulator, ToolCall, repaired_id
 from inspector.core.calls.jsonprogress import first_error
 from inspector.core.calls.stream import StreamState
 from inspector.core.verdicts import wholejson
 from inspector.core.verdicts.tools import ToolRegistry
-from inspector.core.verdicts.validation import (
-    DEFAULT_MODE,
-    Code,
-    Problem,
-    ValidationMode,
-    validate_call,
-    validation_mode,
-)
-
-DIALECT_CHOICES = ("auto", "openai-chat", "anthropic", "openai-responses", "gemini")
-"""The settings' dialect choices: the built-in providers' names, as data (this stage never
-looks a provider up; tests/test_provider_protocol.py checks they match the registry)."""
-
-
-@dataclass(frozen=True)
-class Settings:
-    """What the user chose; every view re-judges when these change."""
-
-    dialect: str = "auto"
-    """Wire dialect, or ``auto`` to sniff it from the first events."""
-    validation: ValidationMode = DEFAULT_MODE
-    """``off`` | ``structural`` | ``strict``: the validation modes."""
-    empty_id: EmptyIdPolicy = ABSENT
-    """``absent`` (treat "" as omitted) or ``literal`` (look "" up as an id: the empty-id
-    accumulator bug)."""
-
-    @classmethod
-    def from_strings(
-        cls, dialect: str = "auto", validation: str = DEFAULT_MODE, empty_id: str = ABSENT
-    ) -> Settings:
-        """Settings spelled as strings (flags, stored settings, a widget's text); raises
-        ValueError naming the choices for an unknown validation mode or empty-id policy."""
-        return cls(dialect, validation_mode(validation), empty_id_policy(empty_id))
-
-    def with_strings(self, **changes: str) -> Settings:
-        """These settings with ``changes`` (field name -> string) applied, checked as
-        :meth:`from_strings` checks them."""
-        return Settings.from_strings(**{**self.to_json(), **changes})
-
-    def to_json(self) -> dict[str, str]:
-        """The ``--json`` shape."""
-        return {"dialect": self.dialect, "validation": self.validation, "empty_id": self.empty_id}
-
+from inspector.core.verdicts.validation import Code, Problem, validate_call
 
 NO_PROBLEMS: Final[list[Problem]] = []
 """The problems of every call that has none: one shared list, never to be changed."""

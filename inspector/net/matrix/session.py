@@ -26,7 +26,8 @@ from typing import Any, Final
 import httpx
 import orjson
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
+from inspector.core.base.settings import Settings
 from inspector.core.clients.judge import judge_attempt
 from inspector.core.clients.registry import REPLICAS
 from inspector.core.matrix.cells import CellRun, ErrorInfo, RateLimit
