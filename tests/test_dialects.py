@@ -27,10 +27,10 @@ from inspector.core.base.model import (
 )
 from inspector.core.events import sse
 from inspector.core.providers import REGISTRY, AutoDialect, sniff, sniff_url
-from inspector.core.providers.anthropic import AnthropicDialect
-from inspector.core.providers.gemini import GeminiDialect
-from inspector.core.providers.openai_chat import OpenAIChatDialect
-from inspector.core.providers.responses import ResponsesDialect
+from inspector.core.providers.anthropic.dialect import AnthropicDialect
+from inspector.core.providers.gemini.dialect import GeminiDialect
+from inspector.core.providers.openai_chat.dialect import OpenAIChatDialect
+from inspector.core.providers.openai_responses.dialect import ResponsesDialect
 from inspector.core.providers.sniff import SNIFF_LIMIT
 
 K = DeltaKind

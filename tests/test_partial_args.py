@@ -22,7 +22,7 @@ from inspector.core.calls.stream import StreamState
 from inspector.core.calls.wirefield import field_problem
 from inspector.core.providers import REGISTRY, analyze_bytes
 from inspector.core.providers.gemini import PROVIDER
-from inspector.core.providers.gemini_partial import PartialArgs, normal_path, parse_path
+from inspector.core.providers.gemini.partial import PartialArgs, normal_path, parse_path
 from inspector.core.requests.scenarios import find_scenario
 from inspector.core.verdicts.quirks import detect
 from inspector.core.verdicts.tools import ToolRegistry

@@ -10,8 +10,8 @@ import orjson
 import pytest
 
 from inspector.core.providers import REGISTRY
-from inspector.core.providers.anthropic import VERSION as ANTHROPIC_VERSION
-from inspector.core.providers.gemini import gemini_schema
+from inspector.core.providers.anthropic.provider import VERSION as ANTHROPIC_VERSION
+from inspector.core.providers.gemini.schema import gemini_schema
 from inspector.core.requests.scenarios import (
     BUILTIN_PROFILES,
     Profile,
