@@ -28,16 +28,15 @@ Invariants (every dialect):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Final
 
-from inspector.core.base.provider import Dialect, Provider, Providers
-from inspector.core.base.settings import ABSENT, EmptyIdPolicy
+from inspector.core.base.model import SSEEvent
+from inspector.core.base.provider import Dialect, Head, Provider, Providers
+from inspector.core.base.settings import ABSENT, AUTO, EmptyIdPolicy
 from inspector.core.calls.stream import StreamState
 from inspector.core.providers import anthropic, gemini, openai_chat, openai_responses
-from inspector.core.providers.sniff import AutoDialect, sniff, sniff_url
-
-AUTO = "auto"
-"""The dialect name that sniffs the provider from the first events."""
+from inspector.core.providers.sniff import AutoDialect, recognise, sniff_events
 
 
 class Registry:
@@ -84,6 +83,30 @@ REGISTRY = Registry(
 )
 """The built-in providers. A caller that needs another builds its own :class:`Registry`."""
 
+OPENAI_CHAT: Final = openai_chat.PROVIDER.name
+OPENAI_RESPONSES: Final = openai_responses.PROVIDER.name
+ANTHROPIC: Final = anthropic.PROVIDER.name
+GEMINI: Final = gemini.PROVIDER.name
+"""The built-in providers' names, for what names a dialect as data (a client replica's
+``dialects``, a profile, a demo scenario's expectations): never to compare or branch on
+outside this package (tests/test_provider_protocol.py fails on that); ask the provider."""
+
+
+def sniff(events: Sequence[SSEEvent], providers: Providers = REGISTRY) -> str | None:
+    """The name of the provider a stream's first events prove (or make the only likely one),
+    or None (:func:`~.sniff.sniff_events`)."""
+    found = sniff_events(providers, events)
+    return found.name if found is not None else None
+
+
+def sniff_url(url: str, providers: Providers = REGISTRY) -> str | None:
+    """The name of the provider a request URL proves, from its path, or None:
+    ``…/chat/completions``, ``…/responses`` (and ``…/responses/resp_…``), ``…/messages`` and
+    Vertex ``:streamRawPredict``, ``:streamGenerateContent`` and ``:generateContent`` for the
+    built-in ones."""
+    found = recognise(providers, Head(), url=url)
+    return found.name if found is not None else None
+
 
 def analyze_bytes(
     body: bytes,
@@ -99,7 +122,11 @@ def analyze_bytes(
 
 
 __all__ = [
+    "ANTHROPIC",
     "AUTO",
+    "GEMINI",
+    "OPENAI_CHAT",
+    "OPENAI_RESPONSES",
     "REGISTRY",
     "AutoDialect",
     "Registry",

@@ -13,10 +13,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from inspector.core.base.provider import EXPLICIT, Turn, TurnResult, WireRequest
+from inspector.core.base.provider import EXPLICIT, Head, Recognition, Turn, TurnResult, WireRequest
+from inspector.core.events.sse import SSE
+from inspector.core.providers.anthropic import recognition
 from inspector.core.providers.anthropic.dialect import AnthropicDialect
 from inspector.core.providers.wire.errors import wrapped_error
 from inspector.core.providers.wire.requests import as_list, function, split_system
+
+NAME: Final = "anthropic"
+"""Its registry name (settings, profiles, captures, a replica's ``dialects``)."""
 
 VERSION: Final = "2023-06-01"
 """The ``anthropic-version`` header every request carries."""
@@ -25,12 +30,17 @@ VERSION: Final = "2023-06-01"
 class Anthropic:
     """The Anthropic Messages provider (see the module docstring)."""
 
-    name = "anthropic"
+    name = NAME
     closing = EXPLICIT
     checks = frozenset({"arguments_not_string", "missing_call_id"})
     end_marker = "message_stop"
     key_header = "x-api-key"
     version_segment = "/v1"
+    framing = SSE
+
+    def recognises(self, head: Head, content_type: str | None, url: str | None) -> Recognition:
+        """See :mod:`.recognition`."""
+        return recognition.recognises(head, content_type, url)
 
     def dialect(self) -> AnthropicDialect:
         """A fresh dialect for one response body."""

@@ -15,11 +15,16 @@ from collections.abc import Sequence
 from typing import Any, Final
 from urllib.parse import quote
 
-from inspector.core.base.provider import ON_FINISH, Turn, TurnResult, WireRequest
+from inspector.core.base.provider import ON_FINISH, Head, Recognition, Turn, TurnResult, WireRequest
+from inspector.core.events.sse import SSE
+from inspector.core.providers.gemini import recognition
 from inspector.core.providers.gemini.dialect import GeminiDialect
 from inspector.core.providers.gemini.schema import gemini_schema
 from inspector.core.providers.wire.errors import wrapped_error
 from inspector.core.providers.wire.requests import as_list, function, split_system, text_of
+
+NAME: Final = "gemini"
+"""Its registry name (settings, profiles, captures, a replica's ``dialects``)."""
 
 _STATUS_NAMES: Final = {
     400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
@@ -31,12 +36,17 @@ _STATUS_NAMES: Final = {
 class Gemini:
     """The Gemini provider (see the module docstring)."""
 
-    name = "gemini"
+    name = NAME
     closing = ON_FINISH
     checks: frozenset[str] = frozenset()
     end_marker = None
     key_header = "x-goog-api-key"
     version_segment = "/v1beta"
+    framing = SSE
+
+    def recognises(self, head: Head, content_type: str | None, url: str | None) -> Recognition:
+        """See :mod:`.recognition`."""
+        return recognition.recognises(head, content_type, url)
 
     def dialect(self) -> GeminiDialect:
         """A fresh dialect for one response body."""

@@ -12,12 +12,17 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
-from inspector.core.base.provider import IN_ORDER, Turn, TurnResult, WireRequest
+from inspector.core.base.provider import IN_ORDER, Head, Recognition, Turn, TurnResult, WireRequest
+from inspector.core.events.sse import SSE
+from inspector.core.providers.openai_chat import recognition
 from inspector.core.providers.openai_chat.dialect import OpenAIChatDialect
 from inspector.core.providers.wire.errors import openai_error_body, wrapped_error
 from inspector.core.providers.wire.requests import args_text, as_list
+
+NAME: Final = "openai-chat"
+"""Its registry name (settings, profiles, captures, a replica's ``dialects``)."""
 
 _TOOL_FINISH = frozenset({"tool_calls", "function_call"})
 
@@ -25,7 +30,7 @@ _TOOL_FINISH = frozenset({"tool_calls", "function_call"})
 class OpenAIChat:
     """The Chat Completions provider (see the module docstring)."""
 
-    name = "openai-chat"
+    name = NAME
     closing = IN_ORDER
     checks = frozenset(
         {
@@ -40,11 +45,16 @@ class OpenAIChat:
     end_marker = "[DONE]"
     key_header = "authorization"
     version_segment = "/v1"
+    framing = SSE
     stream_usage: Mapping[str, Any] = MappingProxyType({"stream_options": {"include_usage": True}})
     """What a streaming request adds to get usage in the stream (read with ``getattr``: a
     provider without it sends usage unasked, or never)."""
     stream_usage_shows = frozenset({"usage_only_chunk"})
     """The quirk codes a stream shows because ``stream_usage`` asked for it (not the model's)."""
+
+    def recognises(self, head: Head, content_type: str | None, url: str | None) -> Recognition:
+        """See :mod:`.recognition`."""
+        return recognition.recognises(head, content_type, url)
 
     def dialect(self) -> OpenAIChatDialect:
         """A fresh dialect for one response body."""

@@ -10,23 +10,33 @@ appends ``function_call`` items, then ``function_call_output`` items matched by 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
-from inspector.core.base.provider import EXPLICIT, Turn, TurnResult, WireRequest
+from inspector.core.base.provider import EXPLICIT, Head, Recognition, Turn, TurnResult, WireRequest
+from inspector.core.events.sse import SSE
+from inspector.core.providers.openai_responses import recognition
 from inspector.core.providers.openai_responses.dialect import ResponsesDialect, error_event_message
 from inspector.core.providers.wire.errors import error_message, openai_error_body
 from inspector.core.providers.wire.requests import args_text, as_list, function, split_system
+
+NAME: Final = "openai-responses"
+"""Its registry name (settings, profiles, captures, a replica's ``dialects``)."""
 
 
 class Responses:
     """The Responses API provider (see the module docstring)."""
 
-    name = "openai-responses"
+    name = NAME
     closing = EXPLICIT
     checks = frozenset({"arguments_not_string", "missing_call_id"})
     end_marker = "response.completed"
     key_header = "authorization"
     version_segment = "/v1"
+    framing = SSE
+
+    def recognises(self, head: Head, content_type: str | None, url: str | None) -> Recognition:
+        """See :mod:`.recognition`."""
+        return recognition.recognises(head, content_type, url)
 
     def dialect(self) -> ResponsesDialect:
         """A fresh dialect for one response body."""
