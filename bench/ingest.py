@@ -543,7 +543,7 @@ def main(argv: list[str] | None = None) -> int:
     wall0 = time.perf_counter()
 
     tools = tool_definitions()
-    registry = ToolRegistry.from_definitions(tools)
+    registry = ToolRegistry.from_definitions(tools, REGISTRY)
     w = make_workload(N_CALLS, CALL_BYTES)
     small = make_workload(N_CALLS, SMALL_TOTAL // N_CALLS, seed=7)
     large = make_workload(N_CALLS, LARGE_TOTAL // N_CALLS, seed=7)

@@ -163,7 +163,7 @@ def _judge(args: argparse.Namespace, capture: Capture, source: str) -> tuple[Any
     from inspector.core.verdicts.tools import ToolRegistry
 
     named = named_replicas(args.client or [])
-    tools = ToolRegistry.from_file(args.tools) if args.tools else None
+    tools = ToolRegistry.from_file(args.tools, REGISTRY) if args.tools else None
     settings = Settings(dialect=args.dialect, validation=args.validation, empty_id=args.empty_id)
     settings = header_settings(capture, settings, REGISTRY)
     analysis = Analysis.from_capture(capture, settings, tools, providers=REGISTRY)

@@ -103,7 +103,8 @@ def test_structural_vs_strict_on_a_type_error() -> None:
                     },
                 },
             }
-        ]
+        ],
+        REGISTRY,
     )
     body = _stream(
         _entry(0, "call_r", "read_file", '{"path": "a.txt", '),

@@ -264,7 +264,7 @@ async def test_clean_stream_is_conforming_and_valid(
 ) -> None:
     analysis = Analysis(
         Settings(validation="strict"),
-        ToolRegistry.from_definitions(tool_defs(dialect, TOOLS)),
+        ToolRegistry.from_definitions(tool_defs(dialect, TOOLS), REGISTRY),
         providers=REGISTRY,
     )
     analysis.feed(await fetch(demo_provider, dialect, "demo-clean"))

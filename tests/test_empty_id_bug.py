@@ -143,7 +143,8 @@ def test_literal_with_required_tools_reports_invalid_json_not_missing() -> None:
                     },
                 },
             },
-        ]
+        ],
+        REGISTRY,
     )
     analysis = Analysis.from_capture(
         load_bytes(glm_stream("")), Settings(empty_id="literal"), tools, providers=REGISTRY

@@ -212,7 +212,9 @@ async def test_demo_scenario_is_valid_under_strict_with_its_schema(
     async with client(demo_provider.url, timeout=10) as c:
         raw = (await c.post(path, json=body, headers=FAST)).content
     analysis = Analysis(
-        Settings(validation="strict"), ToolRegistry.from_definitions(tools), providers=REGISTRY
+        Settings(validation="strict"),
+        ToolRegistry.from_definitions(tools, REGISTRY),
+        providers=REGISTRY,
     )
     analysis.feed(raw)
     analysis.end()

@@ -37,6 +37,8 @@ from inspector.core.base.provider import (
     Head,
     Provider,
     Recognition,
+    ToolDefinition,
+    ToolShape,
     Turn,
     TurnResult,
     WireRequest,
@@ -137,6 +139,12 @@ class Toy:
     def tools(self, neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return [{"tool": t["function"]["name"]} for t in neutral]
 
+    def tool_shape(self, entry: dict[str, Any], label: str, listed_as: str) -> ToolShape | None:
+        """``{"tool": NAME}``: a tool without parameters."""
+        if set(entry) != {"tool"}:
+            return None
+        return ToolShape(PROVES, (ToolDefinition(label, entry["tool"], None, None),))
+
     def request(
         self, base_url: str, model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
     ) -> WireRequest:
@@ -185,7 +193,7 @@ TWO_CALLS = toy_body(
 
 
 def analyze(body: bytes, providers: Registry = PROVIDERS, dialect: str = "toy") -> Analysis:
-    tools = ToolRegistry.from_definitions(TOOLS)
+    tools = ToolRegistry.from_definitions(TOOLS, REGISTRY)
     analysis = Analysis(Settings(dialect=dialect), tools, providers=providers)
     analysis.feed(body)
     analysis.end()
@@ -326,6 +334,7 @@ def test_every_built_in_provider_satisfies_the_protocol(provider: Provider) -> N
                 "name",
                 "recognises",
                 "request",
+                "tool_shape",
                 "tools",
                 "version_segment",
             ]
@@ -402,6 +411,36 @@ def test_the_sniffer_takes_the_one_that_proves_else_the_only_likely_one(
     providers = Registry([_answering(n, a) for n, a in zip("abc", answers, strict=True)])
     found = recognise(providers, Head(decode_all(TWO_CALLS)))
     assert (found.name if found is not None else None) == chosen
+
+
+def test_tool_definitions_are_read_by_the_provider_whose_shape_they_are_in() -> None:
+    mixed = [{"tool": "get_time"}, *TOOLS]
+    registry = ToolRegistry.from_definitions(mixed, PROVIDERS)
+    assert [(s.name, s.shape) for s in registry] == [
+        ("get_time", "toy"),
+        ("get_weather", "openai-chat"),
+    ]
+    assert not registry.warnings
+    built_in = ToolRegistry.from_definitions(mixed, REGISTRY)  # nobody there reads the toy's
+    assert built_in.names() == ("get_weather",)
+    assert built_in.warnings == ["tools[0]: not a tool definition"]
+
+
+def test_two_providers_that_claim_one_tool_definition_alike_leave_it_out() -> None:
+    claims = type("ClaimsToy", (Toy,), {"name": "claims"})()
+    registry = ToolRegistry.from_definitions([{"tool": "t"}], Registry([TOY, claims]))
+    assert registry.names() == ()
+    assert registry.warnings == [
+        "tools[0]: a tool definition in more than one shape (toy, claims); skipped"
+    ]
+
+
+@pytest.mark.parametrize("provider", [*REGISTRY, TOY], ids=[*REGISTRY.names(), "toy"])
+def test_every_provider_reads_back_the_tool_definitions_it_writes(provider: Provider) -> None:
+    registry = ToolRegistry.from_definitions(provider.tools(TOOLS), PROVIDERS)
+    (spec,) = registry
+    assert (spec.name, spec.shape, registry.warnings) == ("get_weather", provider.name, [])
+    assert spec.required == (() if provider is TOY else ("city",))
 
 
 # -- a framing of its own -----------------------------------------------------------------------

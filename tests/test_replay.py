@@ -419,7 +419,8 @@ def test_set_tools_rejudges_now_and_survives_a_backward_seek() -> None:
                     },
                 },
             }
-        ]
+        ],
+        REGISTRY,
     )
     replayer.set_tools(tools)
     assert not replayer.analysis.all_valid

@@ -89,7 +89,8 @@ def test_new_tools_judge_every_call_again() -> None:
     analysis.end()
     assert analysis.attempts[0].verdicts[0].valid
     tools = ToolRegistry.from_definitions(
-        [{"type": "function", "function": {"name": "f", "parameters": {"required": ["z"]}}}]
+        [{"type": "function", "function": {"name": "f", "parameters": {"required": ["z"]}}}],
+        REGISTRY,
     )
     analysis.set_tools(tools)
     assert not analysis.attempts[0].verdicts[0].valid

@@ -301,7 +301,7 @@ def _live_analysis(
     else:
         analysis.apply(replace(analysis.settings, dialect=dialect, validation=validation))
     if analysis.user_tools is None and spec.body.get("tools"):
-        analysis.user_tools = ToolRegistry.from_definitions(spec.body)
+        analysis.user_tools = ToolRegistry.from_definitions(spec.body, analysis.providers)
     return analysis
 
 

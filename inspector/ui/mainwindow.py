@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QWidget
 
 from inspector.core.base.errors import InspectorError
 from inspector.core.base.settings import DEFAULT_EMPTY_ID, DEFAULT_MODE, Settings
+from inspector.core.providers import REGISTRY
 from inspector.core.reports import words
 from inspector.core.verdicts.tools import ToolRegistry
 
@@ -184,7 +185,7 @@ class MainWindow(QMainWindow):
             self.bar.tools.setCurrentIndex(0)
             return
         try:
-            self.doc.set_tools(ToolRegistry.from_file(path))
+            self.doc.set_tools(ToolRegistry.from_file(path, REGISTRY))
         except InspectorError as exc:
             dialogs.cannot_read_tools(self, str(exc))
 

@@ -133,10 +133,12 @@ class Stream:
     def tools(self) -> list[Tool]:
         """The tools the request declared (see the module's invariants)."""
         if self.kind == "demo":
-            return _registry_tools(ToolRegistry.from_definitions(self.capture.request_body))
+            return _registry_tools(
+                ToolRegistry.from_definitions(self.capture.request_body, REGISTRY)
+            )
         declared = _meta(self.path).get("tools")
         if isinstance(declared, list):
-            return _registry_tools(ToolRegistry.from_definitions(declared))
+            return _registry_tools(ToolRegistry.from_definitions(declared, REGISTRY))
         names = dict.fromkeys(c.name for c in self.expected() if c.name)
         return [Tool(name, None, {"type": "object"}) for name in names]
 

@@ -52,7 +52,7 @@ class Analysis:
         self.providers = providers
         """Where each attempt's dialect comes from (by ``settings.dialect``): the layer above
         passes the provider registry in; this stage names no provider."""
-        self._judgement = Judgement(settings or Settings(), tools)
+        self._judgement = Judgement(settings or Settings(), tools, providers)
         self.attempts: list[AttemptView] = []
         """Every attempt, in order."""
         self.events: list[ToolEvent] = []

@@ -279,6 +279,11 @@ class Provider(Protocol):
         ``url``; None when unknown) in this provider's wire format? A URL of its own
         :data:`PROVES` it whatever the head holds; see :data:`Recognition`."""
 
+    def tool_shape(self, entry: dict[str, Any], label: str, listed_as: str) -> ToolShape | None:
+        """What its tool-definition shape reads in ``entry`` (at ``label``, from the request
+        body's list ``listed_as``: ``tools``, ``functions``, or "" for a bare list), or None
+        when the entry is not in its shape."""
+
     def dialect(self) -> Dialect:
         """A fresh dialect for one response body."""
 

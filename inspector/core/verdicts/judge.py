@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from inspector.core.base.model import plain
+from inspector.core.base.provider import Providers
 from inspector.core.base.settings import ValidationMode
 from inspector.core.calls.accumulator import Accumulator, ToolCall, repaired_id
 from inspector.core.calls.jsonprogress import first_error
@@ -158,20 +159,22 @@ class CallVerdict:
         }
 
 
-_REGISTRIES: dict[int, tuple[Any, ToolRegistry]] = {}
+_REGISTRIES: dict[tuple[int, int], tuple[Any, Providers, ToolRegistry]] = {}
 _REGISTRIES_KEPT = 8
 
 
-def registry_for(source: Any) -> ToolRegistry:
-    """The registry for a tools definition list, built once per list object (checking every
-    schema takes tens of milliseconds, and every rewind, seek back or fork of a capture makes
-    a fresh Analysis over the same list). The list is kept with its registry, so its id is
-    not reused while cached; the last few lists are kept."""
-    hit = _REGISTRIES.get(id(source))
-    if hit is not None and hit[0] is source:
-        return hit[1]
-    registry = ToolRegistry.from_definitions(source)
-    _REGISTRIES[id(source)] = (source, registry)
+def registry_for(source: Any, providers: Providers) -> ToolRegistry:
+    """The registry for a tools definition list read in the shapes of ``providers``, built
+    once per list object (checking every schema takes tens of milliseconds, and every rewind,
+    seek back or fork of a capture makes a fresh Analysis over the same list). The list (and
+    the lookup) is kept with its registry, so its id is not reused while cached; the last few
+    lists are kept."""
+    key = (id(source), id(providers))
+    hit = _REGISTRIES.get(key)
+    if hit is not None and hit[0] is source and hit[1] is providers:
+        return hit[2]
+    registry = ToolRegistry.from_definitions(source, providers)
+    _REGISTRIES[key] = (source, providers, registry)
     while len(_REGISTRIES) > _REGISTRIES_KEPT:
         del _REGISTRIES[next(iter(_REGISTRIES))]
     return registry

@@ -171,7 +171,7 @@ def tools_of(request: RequestSpec) -> ToolRegistry | None:
     if registry is None:
         if len(_REGISTRIES) >= 256:
             _REGISTRIES.clear()
-        registry = _REGISTRIES[key] = ToolRegistry.from_definitions(request.body)
+        registry = _REGISTRIES[key] = ToolRegistry.from_definitions(request.body, REGISTRY)
     return registry
 
 

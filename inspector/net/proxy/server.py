@@ -305,7 +305,7 @@ class RecordingProxy:
         registry = None
         if key is not None:
             registry = self._registries.pop(key, None) or ToolRegistry.from_definitions(
-                {name: request[name] for name in TOOL_FIELDS if name in request}
+                {name: request[name] for name in TOOL_FIELDS if name in request}, REGISTRY
             )
             self._registries[key] = registry  # the most recent last
             while len(self._registries) > REGISTRIES_KEPT:

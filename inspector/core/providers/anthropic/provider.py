@@ -13,12 +13,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from inspector.core.base.provider import EXPLICIT, Head, Recognition, Turn, TurnResult, WireRequest
+from inspector.core.base.provider import (
+    EXPLICIT,
+    Head,
+    Recognition,
+    ToolShape,
+    Turn,
+    TurnResult,
+    WireRequest,
+)
 from inspector.core.events.sse import SSE
 from inspector.core.providers.anthropic import recognition
 from inspector.core.providers.anthropic.dialect import AnthropicDialect
+from inspector.core.providers.anthropic.tools import read as read_tools
+from inspector.core.providers.anthropic.tools import written as written_tools
 from inspector.core.providers.wire.errors import wrapped_error
-from inspector.core.providers.wire.requests import as_list, function, split_system
+from inspector.core.providers.wire.requests import as_list, split_system
 
 NAME: Final = "anthropic"
 """Its registry name (settings, profiles, captures, a replica's ``dialects``)."""
@@ -60,13 +70,12 @@ class Anthropic:
         return {"type": "error", "error": {"type": kind, "message": message}}
 
     def tools(self, neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """``{"name", "description"?, "input_schema"}``."""
-        out = []
-        for tool in neutral:
-            name, desc, schema = function(tool)
-            described = {"description": desc} if desc else {}
-            out.append({"name": name, **described, "input_schema": schema})
-        return out
+        """See :mod:`.tools`."""
+        return written_tools(neutral)
+
+    def tool_shape(self, entry: dict[str, Any], label: str, listed_as: str) -> ToolShape | None:
+        """See :mod:`.tools`."""
+        return read_tools(entry, label, listed_as)
 
     def request(
         self, base_url: str, model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]

@@ -15,13 +15,22 @@ from collections.abc import Sequence
 from typing import Any, Final
 from urllib.parse import quote
 
-from inspector.core.base.provider import ON_FINISH, Head, Recognition, Turn, TurnResult, WireRequest
+from inspector.core.base.provider import (
+    ON_FINISH,
+    Head,
+    Recognition,
+    ToolShape,
+    Turn,
+    TurnResult,
+    WireRequest,
+)
 from inspector.core.events.sse import SSE
 from inspector.core.providers.gemini import recognition
 from inspector.core.providers.gemini.dialect import GeminiDialect
-from inspector.core.providers.gemini.schema import gemini_schema
+from inspector.core.providers.gemini.tools import read as read_tools
+from inspector.core.providers.gemini.tools import written as written_tools
 from inspector.core.providers.wire.errors import wrapped_error
-from inspector.core.providers.wire.requests import as_list, function, split_system, text_of
+from inspector.core.providers.wire.requests import as_list, split_system, text_of
 
 NAME: Final = "gemini"
 """Its registry name (settings, profiles, captures, a replica's ``dialects``)."""
@@ -66,15 +75,12 @@ class Gemini:
         return {"error": {"code": status, "message": message, "status": name}}
 
     def tools(self, neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """One ``{"functionDeclarations": […]}`` (none without tools); an OBJECT without
-        properties is rejected, so zero-argument tools leave ``parameters`` out."""
-        decls = []
-        for tool in neutral:
-            name, desc, schema = function(tool)
-            described = {"description": desc} if desc else {}
-            params = {"parameters": gemini_schema(schema)} if schema.get("properties") else {}
-            decls.append({"name": name, **described, **params})
-        return [{"functionDeclarations": decls}] if decls else []
+        """See :mod:`.tools`."""
+        return written_tools(neutral)
+
+    def tool_shape(self, entry: dict[str, Any], label: str, listed_as: str) -> ToolShape | None:
+        """See :mod:`.tools`."""
+        return read_tools(entry, label, listed_as)
 
     def request(
         self, base_url: str, model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]

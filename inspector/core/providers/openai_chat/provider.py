@@ -9,15 +9,24 @@ appends an assistant ``tool_calls`` message then one ``role: tool`` message per 
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final
 
-from inspector.core.base.provider import IN_ORDER, Head, Recognition, Turn, TurnResult, WireRequest
+from inspector.core.base.provider import (
+    IN_ORDER,
+    Head,
+    Recognition,
+    ToolShape,
+    Turn,
+    TurnResult,
+    WireRequest,
+)
 from inspector.core.events.sse import SSE
 from inspector.core.providers.openai_chat import recognition
 from inspector.core.providers.openai_chat.dialect import OpenAIChatDialect
+from inspector.core.providers.openai_chat.tools import read as read_tools
+from inspector.core.providers.openai_chat.tools import written as written_tools
 from inspector.core.providers.wire.errors import openai_error_body, wrapped_error
 from inspector.core.providers.wire.requests import args_text, as_list
 
@@ -74,8 +83,12 @@ class OpenAIChat:
         return openai_error_body(status, message)
 
     def tools(self, neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The neutral shape is this provider's own."""
-        return copy.deepcopy(neutral)
+        """See :mod:`.tools`."""
+        return written_tools(neutral)
+
+    def tool_shape(self, entry: dict[str, Any], label: str, listed_as: str) -> ToolShape | None:
+        """See :mod:`.tools`."""
+        return read_tools(entry, label, listed_as)
 
     def request(
         self, base_url: str, model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]

@@ -12,12 +12,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from inspector.core.base.provider import EXPLICIT, Head, Recognition, Turn, TurnResult, WireRequest
+from inspector.core.base.provider import (
+    EXPLICIT,
+    Head,
+    Recognition,
+    ToolShape,
+    Turn,
+    TurnResult,
+    WireRequest,
+)
 from inspector.core.events.sse import SSE
 from inspector.core.providers.openai_responses import recognition
 from inspector.core.providers.openai_responses.dialect import ResponsesDialect, error_event_message
+from inspector.core.providers.openai_responses.tools import read as read_tools
+from inspector.core.providers.openai_responses.tools import written as written_tools
 from inspector.core.providers.wire.errors import error_message, openai_error_body
-from inspector.core.providers.wire.requests import args_text, as_list, function, split_system
+from inspector.core.providers.wire.requests import args_text, as_list, split_system
 
 NAME: Final = "openai-responses"
 """Its registry name (settings, profiles, captures, a replica's ``dialects``)."""
@@ -57,14 +67,12 @@ class Responses:
         return openai_error_body(status, message)
 
     def tools(self, neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """``{"type": "function", "name", "description"?, "parameters", "strict": false}``."""
-        out = []
-        for tool in neutral:
-            name, desc, schema = function(tool)
-            described = {"description": desc} if desc else {}
-            out.append({"type": "function", "name": name, **described, "parameters": schema,
-                        "strict": False})  # fmt: skip
-        return out
+        """See :mod:`.tools`."""
+        return written_tools(neutral)
+
+    def tool_shape(self, entry: dict[str, Any], label: str, listed_as: str) -> ToolShape | None:
+        """See :mod:`.tools`."""
+        return read_tools(entry, label, listed_as)
 
     def request(
         self, base_url: str, model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
