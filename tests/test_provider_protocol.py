@@ -9,9 +9,7 @@ in ``inspector/`` learns its name.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -509,21 +507,3 @@ def test_a_provider_frames_its_own_bytes_and_the_event_log_keeps_its_frames() ->
     assert [c.arguments for c in replayed.final.state.calls] == [
         c.arguments for c in view.state.calls
     ]
-
-
-# -- no stage names a provider ------------------------------------------------------------------
-
-NAMES = "|".join(re.escape(p.name) for p in REGISTRY)
-BRANCH = re.compile(rf"""[=!]=\s*["']({NAMES})["']|["']({NAMES})["']\s*[=!]=""")
-
-
-def test_no_provider_name_is_compared_outside_the_providers_package() -> None:
-    root = Path(__file__).resolve().parents[1] / "inspector"
-    found = [
-        f"{path.relative_to(root)}:{n}: {line.strip()}"
-        for path in root.rglob("*.py")
-        if not {"providers", "demo"} & set(path.relative_to(root).parts)
-        for n, line in enumerate(path.read_text().splitlines(), 1)
-        if BRANCH.search(line)
-    ]
-    assert not found, "\n".join(found)

@@ -63,6 +63,7 @@ from inspector.core.clients.litellm_errors import (
     stream_error,
 )
 from inspector.core.clients.openai_sse import SdkChunkRun
+from inspector.core.providers import OPENAI_CHAT
 
 _REPEATS: Final = 100
 """``litellm.REPEATED_STREAMING_CHUNK_LIMIT``."""
@@ -388,7 +389,7 @@ class LiteLLMReplica(Replica):
         "litellm/litellm_core_utils/streaming_handler.py, streaming_chunk_builder_utils.py, "
         "exception_mapping_utils.py; litellm/types/utils.py"
     )
-    dialects: ClassVar[frozenset[str]] = frozenset({"openai-chat"})
+    dialects: ClassVar[frozenset[str]] = frozenset({OPENAI_CHAT})
     summary: ClassVar[str] = (
         "stream_chunk_builder: calls by index, the last id and name win, arguments joined"
     )
