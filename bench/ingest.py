@@ -706,7 +706,7 @@ def main(argv: list[str] | None = None) -> int:
     dialect = t["map"].best - t["sse"].best
     shares = [
         ("SSE decode (sse.py)", t["sse"].best, ""),
-        ("dialect (providers/openai_chat.py, sniff.py)", dialect, ""),
+        ("dialect (providers/openai_chat/dialect.py, sniff.py)", dialect, ""),
         ("  of which orjson.loads(ev.data)", parts["loads"].best, "alone"),
         ("accumulator (stream.py, accumulator.py)", t["stream"].best - t["map"].best, ""),
         ("judge (analysis.py judge())", judge, ""),

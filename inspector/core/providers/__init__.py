@@ -83,13 +83,13 @@ REGISTRY = Registry(
 )
 """The built-in providers. A caller that needs another builds its own :class:`Registry`."""
 
+# The built-in providers' names, for what names a dialect as data (a client replica's
+# ``dialects``, a profile, a demo scenario's expectations): never to compare or branch on
+# outside this package (tests/test_provider_names.py fails on that); ask the provider.
 OPENAI_CHAT: Final = openai_chat.PROVIDER.name
 OPENAI_RESPONSES: Final = openai_responses.PROVIDER.name
 ANTHROPIC: Final = anthropic.PROVIDER.name
 GEMINI: Final = gemini.PROVIDER.name
-"""The built-in providers' names, for what names a dialect as data (a client replica's
-``dialects``, a profile, a demo scenario's expectations): never to compare or branch on
-outside this package (tests/test_provider_protocol.py fails on that); ask the provider."""
 
 
 def sniff(events: Sequence[SSEEvent], providers: Providers = REGISTRY) -> str | None:
