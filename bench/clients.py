@@ -30,7 +30,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
+from inspector.core.base.settings import Settings
 from inspector.core.clients.base import ClientRaised, Exchange, Replica
 from inspector.core.clients.judge import exchange_of, expected_calls, run_replica
 from inspector.core.clients.openai_sse import SdkChunkRun

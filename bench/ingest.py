@@ -27,7 +27,8 @@ from typing import Any
 
 import orjson
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
+from inspector.core.base.settings import Settings
 from inspector.core.calls.jsonprogress import first_error
 from inspector.core.calls.stream import StreamState
 from inspector.core.events.sse import SSEDecoder
@@ -542,7 +543,7 @@ def main(argv: list[str] | None = None) -> int:
     wall0 = time.perf_counter()
 
     tools = tool_definitions()
-    registry = ToolRegistry.from_definitions(tools)
+    registry = ToolRegistry.from_definitions(tools, REGISTRY)
     w = make_workload(N_CALLS, CALL_BYTES)
     small = make_workload(N_CALLS, SMALL_TOTAL // N_CALLS, seed=7)
     large = make_workload(N_CALLS, LARGE_TOTAL // N_CALLS, seed=7)
@@ -705,7 +706,7 @@ def main(argv: list[str] | None = None) -> int:
     dialect = t["map"].best - t["sse"].best
     shares = [
         ("SSE decode (sse.py)", t["sse"].best, ""),
-        ("dialect (providers/openai_chat.py, sniff.py)", dialect, ""),
+        ("dialect (providers/openai_chat/dialect.py, sniff.py)", dialect, ""),
         ("  of which orjson.loads(ev.data)", parts["loads"].best, "alone"),
         ("accumulator (stream.py, accumulator.py)", t["stream"].best - t["map"].best, ""),
         ("judge (analysis.py judge())", judge, ""),

@@ -132,7 +132,7 @@ def load_child(path: str) -> None:
     """Open ``path`` the way the window does, minus the views (runs in the child)."""
     import gc
 
-    from inspector.core.analysis.session import Settings
+    from inspector.core.base.settings import Settings
     from inspector.core.replay.loading import AHEAD_PAST, ProgressiveLoad
     from inspector.ui.readahead import read_for_load
 

@@ -747,7 +747,7 @@ def bench_open(
     wl: Workload, small: Workload, rec: Recorder, checks: Checks, errors: SlotErrors, mode: str
 ) -> Lines:
     """Open the big capture in a window; then the same work timed piece by piece."""
-    from inspector.core.analysis.session import Settings
+    from inspector.core.base.settings import Settings
     from inspector.core.capture.reader import load
     from inspector.core.replay.replayer import Replayer
     from inspector.ui.progressive import LOAD_SLICE

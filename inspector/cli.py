@@ -18,9 +18,17 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from inspector.core.analysis.session import DIALECT_CHOICES, VALIDATION_MODES, Analysis, Settings
+from inspector.core.analysis.session import Analysis
 from inspector.core.base.errors import InspectorError
-from inspector.core.calls.accumulator import EMPTY_ID_POLICIES
+from inspector.core.base.settings import (
+    AUTO,
+    DEFAULT_EMPTY_ID,
+    DEFAULT_MODE,
+    EMPTY_ID_POLICIES,
+    VALIDATION_MODES,
+    Settings,
+    dialect_choices,
+)
 from inspector.core.capture.records import Capture
 from inspector.core.providers import REGISTRY
 from inspector.core.reports import exitcodes
@@ -55,17 +63,17 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="of a HAR: judge the LLM session starting at entry N (default: each in turn)",
     )
-    a.add_argument("--dialect", choices=DIALECT_CHOICES, default="auto")
+    a.add_argument("--dialect", choices=dialect_choices(REGISTRY), default=AUTO)
     a.add_argument(
         "--tools",
         metavar="FILE",
         help="tool definitions (any provider's shape) or a request body with tools",
     )
-    a.add_argument("--validation", choices=VALIDATION_MODES, default="structural")
+    a.add_argument("--validation", choices=VALIDATION_MODES, default=DEFAULT_MODE)
     a.add_argument(
         "--empty-id",
         choices=EMPTY_ID_POLICIES,
-        default="absent",
+        default=DEFAULT_EMPTY_ID,
         help='absent: treat "" ids as omitted; literal: look them up (the classic bug)',
     )
     a.add_argument("--json", action="store_true", help="one JSON document on stdout")
@@ -155,7 +163,7 @@ def _judge(args: argparse.Namespace, capture: Capture, source: str) -> tuple[Any
     from inspector.core.verdicts.tools import ToolRegistry
 
     named = named_replicas(args.client or [])
-    tools = ToolRegistry.from_file(args.tools) if args.tools else None
+    tools = ToolRegistry.from_file(args.tools, REGISTRY) if args.tools else None
     settings = Settings(dialect=args.dialect, validation=args.validation, empty_id=args.empty_id)
     settings = header_settings(capture, settings, REGISTRY)
     analysis = Analysis.from_capture(capture, settings, tools, providers=REGISTRY)

@@ -23,8 +23,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from inspector.core.analysis.session import VALIDATION_MODES
 from inspector.core.base.errors import InspectorError
+from inspector.core.base.settings import DEFAULT_MODE, VALIDATION_MODES
 
 if TYPE_CHECKING:
     from .net.proxy import RecordingProxy
@@ -62,7 +62,7 @@ def add_proxy_parser(sub: Any) -> None:
         metavar="DIR",
         help=f"folder for the captures (default ./{DEFAULT_CAPTURES})",
     )
-    p.add_argument("--validation", choices=VALIDATION_MODES, default="structural")
+    p.add_argument("--validation", choices=VALIDATION_MODES, default=DEFAULT_MODE)
     p.add_argument(
         "--read-timeout",
         type=float,

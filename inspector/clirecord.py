@@ -22,8 +22,8 @@ from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
-from inspector.core.analysis.session import VALIDATION_MODES
 from inspector.core.base.errors import InspectorError
+from inspector.core.base.settings import DEFAULT_MODE, VALIDATION_MODES
 from inspector.core.capture.redaction import mask_secrets
 
 T = TypeVar("T")
@@ -48,7 +48,7 @@ def add_record_parser(sub: Any) -> None:
     r.add_argument("--scenario", required=True, help="a shipped scenario name or a .json file")
     r.add_argument("--out", required=True, metavar="FILE", help="the capture to write")
     r.add_argument("--model", help="override the profile's model (demo: the demo scenario)")
-    r.add_argument("--validation", choices=VALIDATION_MODES, default="structural")
+    r.add_argument("--validation", choices=VALIDATION_MODES, default=DEFAULT_MODE)
     r.add_argument("--no-retry", action="store_true", help="never retry an invalid response")
     r.add_argument(
         "--read-timeout",

@@ -30,11 +30,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inspector.core.analysis.session import Analysis
+from inspector.core.base.settings import Settings
 from inspector.core.capture.reader import load
 from inspector.core.providers import REGISTRY
 from inspector.core.reports.clients import clients_verdict
 from inspector.core.reports.gate import header_settings
-from inspector.core.verdicts.judge import Settings
 from inspector.core.verdicts.quirks import QUIRKS
 
 REPO = Path(__file__).resolve().parents[1]

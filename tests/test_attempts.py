@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
+from inspector.core.base.settings import Settings
 from inspector.core.capture.reader import load
 from inspector.core.capture.writer import CaptureWriter
 from inspector.core.providers import REGISTRY

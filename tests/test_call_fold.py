@@ -13,7 +13,7 @@ import pytest
 from conftest import all_real_fixtures
 from test_quirks import ALL_STREAMS, chat, chunk, tc
 
-from inspector.core.calls.accumulator import ABSENT, LITERAL
+from inspector.core.base.settings import ABSENT, LITERAL
 from inspector.core.calls.stream import StreamState
 from inspector.core.providers import REGISTRY
 from inspector.core.verdicts.quirks import QuirkScan, detect

@@ -12,7 +12,8 @@ import orjson
 import pytest
 
 from inspector.cli import main
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
+from inspector.core.base.settings import Settings
 from inspector.core.capture.reader import load
 from inspector.core.providers import REGISTRY
 from inspector.core.reports import report

@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 from typing import ClassVar
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
 from inspector.core.base.model import EventKind, SSEEvent
+from inspector.core.base.settings import Settings
 from inspector.core.capture.reader import load_bytes
 from inspector.core.clients.base import (
     ClientRaised,

@@ -8,8 +8,9 @@ import json
 import sys
 from typing import Any
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
 from inspector.core.base.model import EventKind, SSEEvent
+from inspector.core.base.settings import Settings
 from inspector.core.capture.reader import load_bytes
 from inspector.core.clients import openai_wire
 from inspector.core.clients.base import Exchange

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from test_clients_judge import CLEAN, MERGED, Toy, _chunk, _tc
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
+from inspector.core.base.settings import Settings
 from inspector.core.capture.reader import load, load_bytes
 from inspector.core.clients.base import Exchange
 from inspector.core.clients.judge import run_replica

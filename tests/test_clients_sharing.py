@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
 from inspector.core.base.model import EventKind
+from inspector.core.base.settings import Settings
 from inspector.core.capture.reader import load_bytes
 from inspector.core.clients.ai_sdk_tracker import GENERATED, Tracker
 from inspector.core.clients.base import Partial, pieces

@@ -10,7 +10,8 @@ import gc
 
 from inspector.core.analysis.session import Analysis
 from inspector.core.base.model import OMITTED, ToolCallDelta
-from inspector.core.calls.accumulator import LITERAL, Accumulator
+from inspector.core.base.settings import LITERAL
+from inspector.core.calls.accumulator import Accumulator
 from inspector.core.calls.toolcall import NONE
 from inspector.core.providers import REGISTRY
 from inspector.core.verdicts.judge import NO_PROBLEMS, CallVerdict

@@ -8,7 +8,8 @@ import gc
 import json
 from typing import Any
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
+from inspector.core.base.settings import Settings
 from inspector.core.capture.reader import load_bytes
 from inspector.core.clients import handed as handed_module
 from inspector.core.clients import openai_wire

@@ -6,7 +6,8 @@ from __future__ import annotations
 import gc
 
 from inspector.core.base.model import OMITTED, Delta, DeltaKind, ToolCallDelta
-from inspector.core.calls.accumulator import LITERAL, Accumulator
+from inspector.core.base.settings import LITERAL
+from inspector.core.calls.accumulator import Accumulator
 from inspector.core.calls.toolcall import ToolCall
 
 

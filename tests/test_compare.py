@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from test_empty_id_bug import EXEC_PARTS, GLOB_PARTS, glm_stream
 
-from inspector.core.analysis.session import VALIDATION_MODES, Analysis, Settings
-from inspector.core.calls.accumulator import EMPTY_ID_POLICIES
+from inspector.core.analysis.session import Analysis
+from inspector.core.base.settings import EMPTY_ID_POLICIES, VALIDATION_MODES, Settings
 from inspector.core.capture.reader import load, load_bytes
 from inspector.core.capture.writer import CaptureWriter
 from inspector.core.providers import REGISTRY
@@ -103,7 +103,8 @@ def test_structural_vs_strict_on_a_type_error() -> None:
                     },
                 },
             }
-        ]
+        ],
+        REGISTRY,
     )
     body = _stream(
         _entry(0, "call_r", "read_file", '{"path": "a.txt", '),

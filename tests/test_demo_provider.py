@@ -22,8 +22,9 @@ import orjson
 import pytest
 from conftest import REPO
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
 from inspector.core.base.model import OMITTED, EventKind
+from inspector.core.base.settings import Settings
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import from_text
 from inspector.core.providers import REGISTRY, analyze_bytes
@@ -263,7 +264,7 @@ async def test_clean_stream_is_conforming_and_valid(
 ) -> None:
     analysis = Analysis(
         Settings(validation="strict"),
-        ToolRegistry.from_definitions(tool_defs(dialect, TOOLS)),
+        ToolRegistry.from_definitions(tool_defs(dialect, TOOLS), REGISTRY),
         providers=REGISTRY,
     )
     analysis.feed(await fetch(demo_provider, dialect, "demo-clean"))

@@ -1,4 +1,4 @@
-"""Identity strings come out of every dialect shared (core.providers.common.shared): a name,
+"""Identity strings come out of every dialect shared (core.providers.wire.fields.shared): a name,
 type or id repeated across a stream's tool-call deltas is one string object, and still the
 value received."""
 
@@ -83,7 +83,7 @@ def test_responses_fragments_of_one_item_share_their_extra() -> None:
 def test_unique_ids_keep_no_table_that_grows_with_the_stream() -> None:
     """A stream of calls each with its own id shares nothing, so it must hold nothing: the
     sharing table stays bounded (sys.intern's would hold an entry per live id)."""
-    from inspector.core.providers import common
+    from inspector.core.providers.wire import fields as common
 
     chunk = (
         'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":%d,"id":"call_u%d",'

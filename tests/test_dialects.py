@@ -26,11 +26,11 @@ from inspector.core.base.model import (
     ToolCallDelta,
 )
 from inspector.core.events import sse
-from inspector.core.providers import REGISTRY, AutoDialect, sniff, sniff_url
-from inspector.core.providers.anthropic import AnthropicDialect
-from inspector.core.providers.gemini import GeminiDialect
-from inspector.core.providers.openai_chat import OpenAIChatDialect
-from inspector.core.providers.responses import ResponsesDialect
+from inspector.core.providers import REGISTRY, AutoDialect, analyze_bytes, sniff, sniff_url
+from inspector.core.providers.anthropic.dialect import AnthropicDialect
+from inspector.core.providers.gemini.dialect import GeminiDialect
+from inspector.core.providers.openai_chat.dialect import OpenAIChatDialect
+from inspector.core.providers.openai_responses.dialect import ResponsesDialect
 from inspector.core.providers.sniff import SNIFF_LIMIT
 
 K = DeltaKind
@@ -1271,6 +1271,23 @@ def test_sniff_by_event_name_type_and_keys() -> None:
     assert sniff([*undecided, ev('{"choices":[]}')]) == "openai-chat"
     late = [ev("{}", seq=i) for i in range(SNIFF_LIMIT)] + [ev('{"choices":[]}')]
     assert sniff(late) is None
+
+
+def test_sniff_asks_each_provider_and_a_contradiction_decides_nothing() -> None:
+    # A Gemini chunk is untyped and unnamed: with Chat's keys too it is still Gemini's.
+    assert sniff([ev('{"candidates":[],"choices":[]}')]) == "gemini"
+    # Named or typed, its keys are only likely, and a type of another provider's proves that.
+    assert sniff([ev('{"type":"message_start","candidates":[]}')]) == "anthropic"
+    assert sniff([ev('{"candidates":[]}', event="response.created")]) == "openai-responses"
+    assert sniff([ev('{"type":"x","usageMetadata":{}}')]) == "gemini"  # the only likely one
+    # An event that says two things decides nothing, then or later: two prove it (named
+    # Responses, typed Anthropic), or two find it likely (Gemini's and Chat's keys, typed).
+    named = ev('{"type":"message_start"}', event="response.created")
+    assert sniff([named]) is None
+    assert sniff([named, ev('{"type":"message_delta"}', seq=1)]) is None
+    assert sniff([ev('{"type":"x","candidates":[],"choices":[]}')]) is None
+    auto = analyze_bytes(b'event: response.created\ndata: {"type":"message_start"}\n\n')
+    assert auto.dialect.fallback and auto.dialect_name == "openai-chat"
 
 
 def test_sniff_url() -> None:

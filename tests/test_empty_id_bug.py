@@ -12,7 +12,8 @@ import json
 
 import pytest
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
+from inspector.core.base.settings import Settings
 from inspector.core.capture.reader import load_bytes
 from inspector.core.providers import REGISTRY, analyze_bytes
 from inspector.core.verdicts.tools import ToolRegistry
@@ -142,7 +143,8 @@ def test_literal_with_required_tools_reports_invalid_json_not_missing() -> None:
                     },
                 },
             },
-        ]
+        ],
+        REGISTRY,
     )
     analysis = Analysis.from_capture(
         load_bytes(glm_stream("")), Settings(empty_id="literal"), tools, providers=REGISTRY

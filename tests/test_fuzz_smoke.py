@@ -69,4 +69,4 @@ def test_a_crash_is_located_at_its_innermost_core_frame() -> None:
     """The harness can fail: an exception from the core names the core line that raised it."""
     with pytest.raises(ValueError) as info:
         Accumulator("no such policy")  # type: ignore[arg-type]
-    assert target.crash_of(info.value).site.startswith("inspector/core/calls/accumulator.py:")
+    assert target.crash_of(info.value).site.startswith("inspector/core/base/settings.py:")

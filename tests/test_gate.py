@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from conftest import REPO, all_real_fixtures
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
+from inspector.core.base.settings import Settings
 from inspector.core.capture.format import CaptureError
 from inspector.core.capture.reader import load, load_bytes
 from inspector.core.providers import REGISTRY

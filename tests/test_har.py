@@ -20,7 +20,8 @@ from conftest import all_real_fixtures, real_fixture
 from har import shapes
 from har.shapes import TOOLS
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
+from inspector.core.base.settings import Settings
 from inspector.core.capture import harexport
 from inspector.core.capture.format import CaptureError
 from inspector.core.capture.har import looks_like_har, read_har
@@ -71,7 +72,9 @@ def test_every_real_stream_in_every_tools_shape_gives_the_raw_streams_calls(fixt
     body = fixture.read_bytes()
     dialect = dialect_of(fixture)
     request = shapes.wire(dialect)  # the raw body judged against the tools the HAR's request
-    raw = calls_report(load(fixture), ToolRegistry.from_definitions(request.body))  # holds
+    raw = calls_report(
+        load(fixture), ToolRegistry.from_definitions(request.body, REGISTRY)
+    )  # holds
     for shape, build in SHAPES.items():
         found = sessions_of(build(body, shapes.wire(dialect)))
         assert len(found.sessions) == 1, shape

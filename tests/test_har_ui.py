@@ -173,7 +173,8 @@ def test_a_running_or_proxied_sessions_capture_is_exported_as_it_stands(
 ) -> None:
     from types import SimpleNamespace
 
-    from inspector.core.analysis.session import Analysis, Settings
+    from inspector.core.analysis.session import Analysis
+    from inspector.core.base.settings import Settings
     from inspector.core.providers import REGISTRY
 
     live, proxied = (Analysis(Settings(), providers=REGISTRY) for _ in range(2))

@@ -10,7 +10,7 @@ import pytest
 from conftest import all_real_fixtures
 from test_replay import SAMPLES, _glm_like, snapshot, two_attempt_capture
 
-from inspector.core.analysis.session import Settings
+from inspector.core.base.settings import Settings
 from inspector.core.capture.format import CaptureError
 from inspector.core.capture.reader import load
 from inspector.core.capture.writer import CaptureWriter

@@ -1,4 +1,4 @@
-"""The shape memo (inspector.core.providers.openai_chat_shape): every delta it makes is the one
+"""The shape memo (inspector.core.providers.shapememo.shape): every delta it makes is the one
 the full path makes (every field), on the real recordings, the demo provider's captures, and
 generated streams whose fragments hit every edge of the split (escapes, raw control
 characters, lone surrogates, a lone backslash, the shape's own text inside a fragment,
@@ -20,11 +20,13 @@ from inspector.core.base.model import AnyDelta, SSEEvent, ToolCallDelta
 from inspector.core.base.provider import Dialect
 from inspector.core.calls.stream import StreamState
 from inspector.core.capture.reader import load
-from inspector.core.providers import common, openai_chat, openai_chat_shape
 from inspector.core.providers.openai_chat import PROVIDER as CHAT
-from inspector.core.providers.openai_chat import OpenAIChatDialect
-from inspector.core.providers.responses import PROVIDER as RESPONSES
-from inspector.core.providers.responses import ResponsesDialect
+from inspector.core.providers.openai_chat import dialect as openai_chat
+from inspector.core.providers.openai_chat.dialect import OpenAIChatDialect
+from inspector.core.providers.openai_responses import PROVIDER as RESPONSES
+from inspector.core.providers.openai_responses.dialect import ResponsesDialect
+from inspector.core.providers.shapememo import shape as openai_chat_shape
+from inspector.core.providers.wire import events as common
 
 CORPUS = Path(__file__).resolve().parent / "clients" / "corpus"
 

@@ -15,13 +15,14 @@ import orjson
 import pytest
 from test_demo_provider import FAST, client
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
 from inspector.core.base.model import OMITTED, Delta
+from inspector.core.base.settings import Settings
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.wirefield import field_problem
 from inspector.core.providers import REGISTRY, analyze_bytes
 from inspector.core.providers.gemini import PROVIDER
-from inspector.core.providers.gemini_partial import PartialArgs, normal_path, parse_path
+from inspector.core.providers.gemini.partial import PartialArgs, normal_path, parse_path
 from inspector.core.requests.scenarios import find_scenario
 from inspector.core.verdicts.quirks import detect
 from inspector.core.verdicts.tools import ToolRegistry
@@ -211,7 +212,9 @@ async def test_demo_scenario_is_valid_under_strict_with_its_schema(
     async with client(demo_provider.url, timeout=10) as c:
         raw = (await c.post(path, json=body, headers=FAST)).content
     analysis = Analysis(
-        Settings(validation="strict"), ToolRegistry.from_definitions(tools), providers=REGISTRY
+        Settings(validation="strict"),
+        ToolRegistry.from_definitions(tools, REGISTRY),
+        providers=REGISTRY,
     )
     analysis.feed(raw)
     analysis.end()

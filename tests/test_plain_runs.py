@@ -14,13 +14,13 @@ import pytest
 from test_openai_chat_shape import HEAD, TAIL, body_of, chunk, fields, other, random_stream
 
 from inspector.core.base.model import SSEEvent, ToolCallDelta
-from inspector.core.calls.accumulator import ABSENT, LITERAL, EmptyIdPolicy
+from inspector.core.base.settings import ABSENT, LITERAL, EmptyIdPolicy
 from inspector.core.calls.stream import StreamState
 from inspector.core.events import plain
-from inspector.core.providers import shape_runs
 from inspector.core.providers.openai_chat import PROVIDER as CHAT
-from inspector.core.providers.openai_chat import OpenAIChatDialect
-from inspector.core.providers.openai_chat_shape import Shape
+from inspector.core.providers.openai_chat.dialect import OpenAIChatDialect
+from inspector.core.providers.shapememo import runs as shape_runs
+from inspector.core.providers.shapememo.shape import Shape
 
 
 def events_of(datas: list[Any]) -> list[bytes]:
@@ -97,9 +97,9 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
         count["routed"] += len(run) if ok else 0
         return ok
 
-    from inspector.core.providers import common
+    from inspector.core.providers.shapememo import dialect as memo_dialect
 
-    monkeypatch.setattr(common, "map_run", map_run)
+    monkeypatch.setattr(memo_dialect, "map_run", map_run)
     monkeypatch.setattr(shape_runs, "_window", window)
     monkeypatch.setattr(Shape, "map", map_one)
     monkeypatch.setattr(Accumulator, "add_run", add_run)

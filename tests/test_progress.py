@@ -9,9 +9,10 @@ import orjson
 import pytest
 from conftest import all_real_fixtures, real_fixture
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
 from inspector.core.base.model import OMITTED, ToolCallDelta
-from inspector.core.calls.accumulator import EMPTY_ID_POLICIES, LITERAL, ToolCall
+from inspector.core.base.settings import EMPTY_ID_POLICIES, LITERAL, Settings
+from inspector.core.calls.accumulator import ToolCall
 from inspector.core.calls.jsonprogress import JsonProgress
 from inspector.core.calls.progress import CallProgress, fragment_text, progress_of, visible
 from inspector.core.calls.stream import StreamState

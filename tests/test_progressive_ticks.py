@@ -205,7 +205,8 @@ def test_a_lane_buffer_shows_the_tail_from_the_last_pieces_only(qtbot: Any) -> N
 
 
 def test_a_long_streams_timeline_row_does_not_grow_with_the_stream() -> None:
-    from inspector.core.analysis.session import Analysis, Settings
+    from inspector.core.analysis.session import Analysis
+    from inspector.core.base.settings import Settings
     from inspector.core.providers import REGISTRY
     from inspector.ui.timeline import STREAM_TICKS, bands
 

@@ -9,15 +9,13 @@ in ``inspector/`` learns its name.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from inspector.core.analysis.continuation import ToolResult, build_continuation
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
 from inspector.core.base.model import (
     OMITTED,
     AnyDelta,
@@ -29,17 +27,26 @@ from inspector.core.base.model import (
 )
 from inspector.core.base.provider import (
     IN_ORDER,
+    LIKELY,
+    NO,
+    PROVES,
     Closing,
     Dialect,
+    Head,
     Provider,
+    Recognition,
+    ToolDefinition,
+    ToolShape,
     Turn,
     TurnResult,
     WireRequest,
 )
+from inspector.core.base.settings import Settings, dialect_choices
 from inspector.core.capture.reader import load_bytes
-from inspector.core.providers import REGISTRY, Registry, analyze_bytes
+from inspector.core.events.sse import SSE, decode_all
+from inspector.core.providers import REGISTRY, Registry, analyze_bytes, sniff, sniff_url
+from inspector.core.providers.sniff import recognise
 from inspector.core.requests.scenarios import Profile, Scenario, build_request
-from inspector.core.verdicts.judge import DIALECT_CHOICES
 from inspector.core.verdicts.quirkscan import PROVIDER_CHECKS
 from inspector.core.verdicts.tools import ToolRegistry
 
@@ -96,6 +103,9 @@ class ToyDialect:
         pass
 
 
+WORDS = ("text", "call", "args", "whole", "pair", "end", "stop", "oops", "bye")
+
+
 class Toy:
     name = "toy"
     closing = Closing(on_finish=False, on_next_index=True)
@@ -103,6 +113,14 @@ class Toy:
     end_marker = "bye"
     key_header = "x-toy-key"
     version_segment = "/toy1"
+    framing = SSE
+
+    def recognises(self, head: Head, content_type: str | None, url: str | None) -> Recognition:
+        """Its URL proves it; a data line that starts with one of its words is likely its."""
+        if url is not None and url.endswith("/toy1/talk"):
+            return PROVES
+        events = [ev for ev in head.events if ev.kind == EventKind.EVENT]
+        return LIKELY if any(ev.data.split(" ")[0] in WORDS for ev in events) else NO
 
     def dialect(self) -> ToyDialect:
         return ToyDialect(self)
@@ -118,6 +136,12 @@ class Toy:
 
     def tools(self, neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return [{"tool": t["function"]["name"]} for t in neutral]
+
+    def tool_shape(self, entry: dict[str, Any], label: str, listed_as: str) -> ToolShape | None:
+        """``{"tool": NAME}``: a tool without parameters."""
+        if set(entry) != {"tool"}:
+            return None
+        return ToolShape(PROVES, (ToolDefinition(label, entry["tool"], None, None),))
 
     def request(
         self, base_url: str, model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
@@ -167,7 +191,7 @@ TWO_CALLS = toy_body(
 
 
 def analyze(body: bytes, providers: Registry = PROVIDERS, dialect: str = "toy") -> Analysis:
-    tools = ToolRegistry.from_definitions(TOOLS)
+    tools = ToolRegistry.from_definitions(TOOLS, REGISTRY)
     analysis = Analysis(Settings(dialect=dialect), tools, providers=providers)
     analysis.feed(body)
     analysis.end()
@@ -277,7 +301,12 @@ def test_registering_is_explicit_and_leaves_the_built_in_registry_alone() -> Non
         Registry([TOY, TOY])
     with pytest.raises(ValueError, match="again"):
         Registry([]).register(type("Auto", (Toy,), {"name": "auto"})())
-    assert ("auto", *REGISTRY.names()) == DIALECT_CHOICES  # the settings' names, as data
+    assert dialect_choices(PROVIDERS) == ("auto", *REGISTRY.names(), "toy")  # from the registry
+    assert Settings.from_strings("toy", providers=PROVIDERS).dialect == "toy"
+    with pytest.raises(ValueError, match=r"unknown dialect 'toy' \(known: auto, openai-chat"):
+        Settings.from_strings("toy", providers=REGISTRY)
+    with pytest.raises(ValueError, match="unknown dialect 'klingon'"):
+        Settings(dialect="toy").with_strings(PROVIDERS, dialect="klingon")
 
 
 # -- every built-in provider satisfies the protocol ---------------------------------------------
@@ -297,10 +326,13 @@ def test_every_built_in_provider_satisfies_the_protocol(provider: Provider) -> N
                 "end_marker",
                 "error_body",
                 "error_message",
+                "framing",
                 "is_tool_finish",
                 "key_header",
                 "name",
+                "recognises",
                 "request",
+                "tool_shape",
                 "tools",
                 "version_segment",
             ]
@@ -337,19 +369,141 @@ def test_auto_names_the_provider_it_chose() -> None:
     assert unknown.dialect.fallback and unknown.provider is REGISTRY.get("openai-chat")
 
 
-# -- no stage names a provider ------------------------------------------------------------------
+def test_auto_asks_every_registered_provider_so_the_toy_is_sniffed_too() -> None:
+    state = analyze_bytes(TWO_CALLS, providers=PROVIDERS)
+    assert state.provider is TOY and not state.dialect.fallback
+    assert [c.id for c in state.calls] == ["t1", "t3"]
+    assert sniff(list(decode_all(TWO_CALLS)), PROVIDERS) == "toy"
+    assert sniff_url("http://h/toy1/talk", PROVIDERS) == "toy"
+    assert sniff_url("http://h/toy1/talk") is None  # the built-in registry has no toy
+    unknown = Analysis(Settings(), providers=REGISTRY)  # nobody there recognises it:
+    unknown.feed(TWO_CALLS)  # openai-chat is assumed, with a warning (until "unknown" exists)
+    unknown.end()
+    assert unknown.dialect == "openai-chat" and unknown.final.state.dialect.fallback
+    assert any("openai-chat" in w for w in unknown.warnings)
 
-NAMES = "|".join(re.escape(p.name) for p in REGISTRY)
-BRANCH = re.compile(rf"""[=!]=\s*["']({NAMES})["']|["']({NAMES})["']\s*[=!]=""")
+
+def _answering(name: str, answer: Recognition) -> Provider:
+    def recognises(self: Toy, head: Head, content_type: str | None, url: str | None) -> Recognition:
+        return answer
+
+    provider: Provider = type(name, (Toy,), {"name": name, "recognises": recognises})()
+    return provider
 
 
-def test_no_provider_name_is_compared_outside_the_providers_package() -> None:
-    root = Path(__file__).resolve().parents[1] / "inspector"
-    found = [
-        f"{path.relative_to(root)}:{n}: {line.strip()}"
-        for path in root.rglob("*.py")
-        if not {"providers", "demo"} & set(path.relative_to(root).parts)
-        for n, line in enumerate(path.read_text().splitlines(), 1)
-        if BRANCH.search(line)
+@pytest.mark.parametrize(
+    ("answers", "chosen"),
+    [
+        ((PROVES, LIKELY, NO), "a"),  # the one that proves
+        ((LIKELY, PROVES, LIKELY), "b"),
+        ((NO, LIKELY, NO), "b"),  # else the only likely one
+        ((PROVES, PROVES, NO), None),  # two that prove: unknown (likely ones do not count then)
+        ((PROVES, PROVES, LIKELY), None),
+        ((LIKELY, LIKELY, NO), None),  # two likely ones: unknown
+        ((NO, NO, NO), None),
+    ],
+)
+def test_the_sniffer_takes_the_one_that_proves_else_the_only_likely_one(
+    answers: tuple[Recognition, ...], chosen: str | None
+) -> None:
+    providers = Registry([_answering(n, a) for n, a in zip("abc", answers, strict=True)])
+    found = recognise(providers, Head(decode_all(TWO_CALLS)))
+    assert (found.name if found is not None else None) == chosen
+
+
+def test_tool_definitions_are_read_by_the_provider_whose_shape_they_are_in() -> None:
+    mixed = [{"tool": "get_time"}, *TOOLS]
+    registry = ToolRegistry.from_definitions(mixed, PROVIDERS)
+    assert [(s.name, s.shape) for s in registry] == [
+        ("get_time", "toy"),
+        ("get_weather", "openai-chat"),
     ]
-    assert not found, "\n".join(found)
+    assert not registry.warnings
+    built_in = ToolRegistry.from_definitions(mixed, REGISTRY)  # nobody there reads the toy's
+    assert built_in.names() == ("get_weather",)
+    assert built_in.warnings == ["tools[0]: not a tool definition"]
+
+
+def test_two_providers_that_claim_one_tool_definition_alike_leave_it_out() -> None:
+    claims = type("ClaimsToy", (Toy,), {"name": "claims"})()
+    registry = ToolRegistry.from_definitions([{"tool": "t"}], Registry([TOY, claims]))
+    assert registry.names() == ()
+    assert registry.warnings == [
+        "tools[0]: a tool definition in more than one shape (toy, claims); skipped"
+    ]
+
+
+@pytest.mark.parametrize("provider", [*REGISTRY, TOY], ids=[*REGISTRY.names(), "toy"])
+def test_every_provider_reads_back_the_tool_definitions_it_writes(provider: Provider) -> None:
+    registry = ToolRegistry.from_definitions(provider.tools(TOOLS), PROVIDERS)
+    (spec,) = registry
+    assert (spec.name, spec.shape, registry.warnings) == ("get_weather", provider.name, [])
+    assert spec.required == (() if provider is TOY else ("city",))
+
+
+# -- a framing of its own -----------------------------------------------------------------------
+
+
+class LineDecoder:
+    """One event per line (LF-ended, no ``data:``): a framing that is not SSE."""
+
+    def __init__(self) -> None:
+        self.offset = self.marked = self._seq = self._start = 0
+        self.plain = None
+        self._pending = b""
+
+    @property
+    def fresh(self) -> bool:
+        return self.offset == 0
+
+    def _event(self, line: bytes, end: int, t: float) -> SSEEvent:
+        ev = SSEEvent(self._seq, EventKind.EVENT, "message", line.decode(), None, None,
+                      self._start, end, t)  # fmt: skip
+        self._seq, self._start = self._seq + 1, end
+        return ev
+
+    def feed(self, data: bytes, t: float = 0.0) -> list[SSEEvent]:
+        self.offset += len(data)
+        *lines, self._pending = (self._pending + data).split(b"\n")
+        return [self._event(line, self._start + len(line) + 1, t) for line in lines]
+
+    def feed_many(
+        self, chunks: Sequence[tuple[float, bytes]], bounds: list[int] | None = None
+    ) -> list[SSEEvent]:
+        return [ev for t, data in chunks for ev in self.feed(data, t)]
+
+    def feed_plain(self, chunks: Sequence[tuple[float, bytes]], bounds: list[int]) -> None:
+        return None
+
+    def close(self, t: float | None = None) -> list[SSEEvent]:
+        line, self._pending = self._pending, b""
+        return [self._event(line, self.offset, t or 0.0)] if line else []
+
+
+class Lines:
+    name = "lines"
+    reads_back = False
+
+    def decoder(self) -> LineDecoder:
+        return LineDecoder()
+
+
+LINE_TOY = type("LineToy", (Toy,), {"name": "line-toy", "framing": Lines()})()
+LINES = Registry([LINE_TOY])
+
+
+def test_a_provider_frames_its_own_bytes_and_the_event_log_keeps_its_frames() -> None:
+    body = TWO_CALLS.replace(b"data: ", b"").replace(b"\n\n", b"\n")
+    view = analyze(body, LINES, dialect="line-toy").final
+    assert [(c.id, c.arguments) for c in view.state.calls] == [
+        ("t1", '{"city": "Paris"}'),
+        ("t3", '{"city": "Oslo"}'),
+    ]
+    events = list(view.state.events)  # what the raw pane lists: the framing's events
+    assert [ev.data for ev in events] == body.decode().splitlines()
+    assert all(body[ev.start : ev.end] == ev.data.encode() + b"\n" for ev in events)
+    replayed = Analysis.from_capture(load_bytes(body), Settings("line-toy"), providers=LINES)
+    assert [ev.data for ev in replayed.final.state.events] == [ev.data for ev in events]
+    assert [c.arguments for c in replayed.final.state.calls] == [
+        c.arguments for c in view.state.calls
+    ]

@@ -24,7 +24,8 @@ import pytest
 from aiohttp import web
 from sdktee import Tee, http_lib
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
+from inspector.core.base.settings import Settings
 from inspector.core.capture.reader import load
 from inspector.core.providers import REGISTRY, sniff_url
 from inspector.net.demo import DemoProvider

@@ -13,7 +13,8 @@ from typing import Any
 import httpx
 import pytest
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
+from inspector.core.base.settings import Settings
 from inspector.core.capture.reader import load
 from inspector.core.providers import REGISTRY, analyze_bytes
 from inspector.net.demo import SCENARIOS

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from test_quirks import chat, chunk, tc
 
-from inspector.core.analysis.session import Analysis, Settings
-from inspector.core.calls.accumulator import ABSENT, LITERAL
+from inspector.core.analysis.session import Analysis
+from inspector.core.base.settings import ABSENT, LITERAL, Settings
 from inspector.core.calls.stream import StreamState
 from inspector.core.providers import REGISTRY, analyze_bytes
 from inspector.core.verdicts import lanetext, schemas

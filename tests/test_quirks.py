@@ -20,7 +20,7 @@ import pytest
 from conftest import all_real_fixtures
 from test_quirks_2026 import REPORTED_NEGATIVE, REPORTED_POSITIVE
 
-from inspector.core.calls.accumulator import ABSENT, EMPTY_ID_POLICIES, LITERAL
+from inspector.core.base.settings import ABSENT, EMPTY_ID_POLICIES, LITERAL
 from inspector.core.calls.stream import StreamState
 from inspector.core.providers import REGISTRY, analyze_bytes
 from inspector.core.verdicts.quirks import QUIRKS, QuirkScan, detect

@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 import pytest
 
-from inspector.core.calls.accumulator import EMPTY_ID_POLICIES as POLICIES
+from inspector.core.base.settings import EMPTY_ID_POLICIES as POLICIES
 from inspector.core.providers import analyze_bytes
 from inspector.core.verdicts.quirks import QUIRKS, detect
 from inspector.net.demo import SCENARIOS

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from conftest import all_real_fixtures, real_fixture
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
 from inspector.core.base.model import EventKind
+from inspector.core.base.settings import Settings
 from inspector.core.capture.reader import load, load_bytes
 from inspector.core.capture.records import Capture
 from inspector.core.capture.writer import CaptureWriter
@@ -418,7 +419,8 @@ def test_set_tools_rejudges_now_and_survives_a_backward_seek() -> None:
                     },
                 },
             }
-        ]
+        ],
+        REGISTRY,
     )
     replayer.set_tools(tools)
     assert not replayer.analysis.all_valid

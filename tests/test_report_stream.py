@@ -16,7 +16,8 @@ import orjson
 import pytest
 from conftest import all_real_fixtures
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
+from inspector.core.base.settings import Settings
 from inspector.core.capture.reader import load
 from inspector.core.providers import REGISTRY
 from inspector.core.reports import jsonreport, report

@@ -92,7 +92,7 @@ def test_event_records_round_trip_through_a_capture(tmp_path: Path) -> None:
 
 
 def test_all_valid_looks_at_every_round_not_only_the_last() -> None:
-    from inspector.core.analysis.session import Settings
+    from inspector.core.base.settings import Settings
 
     def stream(args: str) -> bytes:
         entry = {

@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
 from inspector.core.base.model import OMITTED
+from inspector.core.base.settings import Settings
 from inspector.core.capture.format import REDACTED
 from inspector.core.capture.reader import load
 from inspector.core.providers import REGISTRY

@@ -10,8 +10,8 @@ import orjson
 import pytest
 
 from inspector.core.providers import REGISTRY
-from inspector.core.providers.anthropic import VERSION as ANTHROPIC_VERSION
-from inspector.core.providers.gemini import gemini_schema
+from inspector.core.providers.anthropic.provider import VERSION as ANTHROPIC_VERSION
+from inspector.core.providers.gemini.schema import gemini_schema
 from inspector.core.requests.scenarios import (
     BUILTIN_PROFILES,
     Profile,
@@ -46,7 +46,7 @@ def test_shipped_scenarios_load_with_their_tools() -> None:
     (zero,) = scenarios["zero-arg"].tools
     assert not zero["function"]["parameters"].get("properties")
     for s in scenarios.values():
-        reg = ToolRegistry.from_definitions(s.tools)
+        reg = ToolRegistry.from_definitions(s.tools, REGISTRY)
         assert reg.warnings == [] and list(reg.names()) == names[s.name]
 
 
@@ -128,7 +128,7 @@ def test_gemini_request() -> None:
     assert decl["parameters"]["type"] == "OBJECT"
     assert decl["parameters"]["properties"]["city"]["type"] == "STRING"
     # the registry reads the converted declarations back to the same required names
-    spec_ = ToolRegistry.from_definitions(b).get("get_weather")
+    spec_ = ToolRegistry.from_definitions(b, REGISTRY).get("get_weather")
     assert spec_ is not None and spec_.required == ("city",)
 
 

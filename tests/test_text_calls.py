@@ -14,8 +14,9 @@ from typing import Any
 import orjson
 import pytest
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
 from inspector.core.base.model import OMITTED
+from inspector.core.base.settings import Settings
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import TextCalls, from_text, written_as
 from inspector.core.clients.judge import expected_calls
@@ -276,8 +277,8 @@ TOOLS = [{"type": "function", "function": {"name": "read_file", "parameters": SC
 
 def test_text_calls_are_validated_and_decide_the_exit_code_like_wire_calls() -> None:
     def run(args: str) -> Any:
-        analysis = Analysis(Settings(validation="strict"), ToolRegistry.from_definitions(TOOLS),
-                            providers=REGISTRY)  # fmt: skip
+        tools = ToolRegistry.from_definitions(TOOLS, REGISTRY)
+        analysis = Analysis(Settings(validation="strict"), tools, providers=REGISTRY)
         analysis.feed(chat(f'<tool_call>{{"name": "read_file", "arguments": {args}}}</tool_call>'))
         analysis.end()
         return analysis

@@ -12,7 +12,9 @@ import pytest
 from jsonschema.validators import Draft202012Validator
 
 from inspector.core.base.errors import InspectorError
-from inspector.core.verdicts.tools import ToolRegistry, ToolsError, ToolSpec, gemini_to_json_schema
+from inspector.core.providers import REGISTRY
+from inspector.core.providers.gemini.schema import to_json_schema as gemini_to_json_schema
+from inspector.core.verdicts.tools import ToolRegistry, ToolsError, ToolSpec
 
 PARAMS = {
     "type": "object",
@@ -65,14 +67,14 @@ def one(reg: ToolRegistry) -> ToolSpec:
 
 
 def test_openai_chat_shape() -> None:
-    spec = one(ToolRegistry.from_definitions([CHAT]))
+    spec = one(ToolRegistry.from_definitions([CHAT], REGISTRY))
     assert spec == ToolSpec(
         "chat_tool", "from chat", PARAMS, "openai-chat", schema_error=None, required=("location",)
     )
 
 
 def test_openai_responses_shape() -> None:
-    spec = one(ToolRegistry.from_definitions([RESPONSES]))
+    spec = one(ToolRegistry.from_definitions([RESPONSES], REGISTRY))
     assert (spec.name, spec.description, spec.shape) == (
         "responses_tool",
         "from responses",
@@ -82,15 +84,15 @@ def test_openai_responses_shape() -> None:
 
 
 def test_anthropic_shape() -> None:
-    spec = one(ToolRegistry.from_definitions([ANTHROPIC]))
+    spec = one(ToolRegistry.from_definitions([ANTHROPIC], REGISTRY))
     assert (spec.name, spec.shape, spec.required) == ("anthropic_tool", "anthropic", ("location",))
-    custom = one(ToolRegistry.from_definitions([{**ANTHROPIC, "type": "custom"}]))
+    custom = one(ToolRegistry.from_definitions([{**ANTHROPIC, "type": "custom"}], REGISTRY))
     assert custom.shape == "anthropic" and custom.schema == PARAMS
 
 
 def test_gemini_uppercase_types_become_json_schema() -> None:
     original = copy.deepcopy(GEMINI_DECL)
-    reg = ToolRegistry.from_definitions([{"functionDeclarations": [GEMINI_DECL]}])
+    reg = ToolRegistry.from_definitions([{"functionDeclarations": [GEMINI_DECL]}], REGISTRY)
     spec = one(reg)
     assert (spec.name, spec.shape, spec.required) == ("gemini_tool", "gemini", ("location",))
     assert spec.schema == {
@@ -107,18 +109,20 @@ def test_gemini_uppercase_types_become_json_schema() -> None:
 
 
 def test_gemini_parameters_json_schema_is_used_as_is() -> None:
-    spec = one(ToolRegistry.from_definitions([{"functionDeclarations": [GEMINI_JSON_DECL]}]))
+    spec = one(
+        ToolRegistry.from_definitions([{"functionDeclarations": [GEMINI_JSON_DECL]}], REGISTRY)
+    )
     assert spec.schema == GEMINI_JSON_DECL["parametersJsonSchema"]
     assert spec.required == ("q",)
     # An uppercase type in parametersJsonSchema is not Gemini's OpenAPI form: it stays invalid.
     bad = {"name": "g", "parametersJsonSchema": {"type": "OBJECT"}}
-    bad_spec = one(ToolRegistry.from_definitions([{"functionDeclarations": [bad]}]))
+    bad_spec = one(ToolRegistry.from_definitions([{"functionDeclarations": [bad]}], REGISTRY))
     assert bad_spec.schema_error is not None
 
 
 def test_gemini_snake_case_and_type_unspecified() -> None:
     decl = {"name": "g", "parameters": {"type": "TYPE_UNSPECIFIED", "properties": {}}}
-    spec = one(ToolRegistry.from_definitions([{"function_declarations": [decl]}]))
+    spec = one(ToolRegistry.from_definitions([{"function_declarations": [decl]}], REGISTRY))
     assert spec.schema == {"properties": {}} and spec.schema_error is None
 
 
@@ -148,14 +152,14 @@ def test_gemini_conversion_leaves_data_alone() -> None:
     ],
 )
 def test_whole_request_bodies(body: dict[str, Any]) -> None:
-    reg = ToolRegistry.from_definitions(body)
+    reg = ToolRegistry.from_definitions(body, REGISTRY)
     assert len(reg) == 1 and reg.warnings == []
     assert one(reg).required == ("location",)
 
 
 def test_gemini_tools_list_with_several_declarations() -> None:
     reg = ToolRegistry.from_definitions(
-        [{"functionDeclarations": [GEMINI_DECL, GEMINI_JSON_DECL]}, {"googleSearch": {}}]
+        [{"functionDeclarations": [GEMINI_DECL, GEMINI_JSON_DECL]}, {"googleSearch": {}}], REGISTRY
     )
     assert reg.names() == ("gemini_tool", "gemini_json_tool")
     assert reg.warnings == []
@@ -163,7 +167,7 @@ def test_gemini_tools_list_with_several_declarations() -> None:
 
 def test_mixed_list_keeps_definition_order() -> None:
     reg = ToolRegistry.from_definitions(
-        [CHAT, {"functionDeclarations": [GEMINI_DECL]}, ANTHROPIC, RESPONSES]
+        [CHAT, {"functionDeclarations": [GEMINI_DECL]}, ANTHROPIC, RESPONSES], REGISTRY
     )
     assert reg.names() == ("chat_tool", "gemini_tool", "anthropic_tool", "responses_tool")
     assert [s.shape for s in reg] == ["openai-chat", "gemini", "anthropic", "openai-responses"]
@@ -175,14 +179,14 @@ def test_mixed_list_keeps_definition_order() -> None:
 
 
 def test_legacy_functions_body() -> None:
-    reg = ToolRegistry.from_definitions({"model": "m", "functions": [CHAT["function"]]})
+    reg = ToolRegistry.from_definitions({"model": "m", "functions": [CHAT["function"]]}, REGISTRY)
     spec = one(reg)
     assert (spec.name, spec.shape, spec.required) == ("chat_tool", "openai-chat", ("location",))
 
 
 @pytest.mark.parametrize("empty", [None, [], {}, {"model": "m", "messages": []}, {"tools": []}])
 def test_empty_inputs_give_an_empty_registry(empty: Any) -> None:
-    reg = ToolRegistry.from_definitions(empty)
+    reg = ToolRegistry.from_definitions(empty, REGISTRY)
     assert len(reg) == 0 and list(reg) == [] and reg.names() == () and reg.warnings == []
     assert not reg
 
@@ -193,7 +197,8 @@ def test_zero_argument_tools() -> None:
             {"type": "function", "function": {"name": "now"}},
             {"type": "function", "name": "later", "parameters": None},
             {"functionDeclarations": [{"name": "soon", "description": "d"}]},
-        ]
+        ],
+        REGISTRY,
     )
     for spec in reg:
         assert spec.schema is None and spec.schema_error is None and spec.required == ()
@@ -211,7 +216,8 @@ def test_non_function_tools_are_skipped_silently() -> None:
             {"googleSearch": {}},
             {"codeExecution": {}},
             CHAT,
-        ]
+        ],
+        REGISTRY,
     )
     assert reg.names() == ("chat_tool",)
     assert reg.warnings == []
@@ -219,7 +225,8 @@ def test_non_function_tools_are_skipped_silently() -> None:
 
 def test_anthropic_builtin_tools_are_known_by_name() -> None:
     reg = ToolRegistry.from_definitions(
-        [{"type": "bash_20250124", "name": "bash"}, {"type": "text_editor_20250728", "name": "ed"}]
+        [{"type": "bash_20250124", "name": "bash"}, {"type": "text_editor_20250728", "name": "ed"}],
+        REGISTRY,
     )
     assert reg.names() == ("bash", "ed")
     assert all(s.schema is None and s.shape == "anthropic" for s in reg)
@@ -239,7 +246,8 @@ def test_junk_entries_warn_and_never_raise() -> None:
             {"functionDeclarations": ["nope"]},
             {"name": "", "input_schema": {}},
             None,
-        ]
+        ],
+        REGISTRY,
     )
     assert reg.names() == ("chat_tool",)
     assert reg.warnings == [
@@ -264,17 +272,17 @@ def test_junk_entries_warn_and_never_raise() -> None:
     ],
 )
 def test_unusable_top_level_warns(obj: Any, warning: str) -> None:
-    reg = ToolRegistry.from_definitions(obj)
+    reg = ToolRegistry.from_definitions(obj, REGISTRY)
     assert len(reg) == 0 and reg.warnings == [warning]
 
 
 def test_single_tool_object_is_accepted() -> None:
-    assert ToolRegistry.from_definitions(CHAT).names() == ("chat_tool",)
+    assert ToolRegistry.from_definitions(CHAT, REGISTRY).names() == ("chat_tool",)
 
 
 def test_duplicate_names_keep_the_first() -> None:
     other = {"name": "chat_tool", "input_schema": {"type": "object"}}
-    reg = ToolRegistry.from_definitions([CHAT, other])
+    reg = ToolRegistry.from_definitions([CHAT, other], REGISTRY)
     assert one(reg).shape == "openai-chat"
     assert reg.warnings == [
         "tool 'chat_tool' is defined more than once; the first definition is used"
@@ -282,7 +290,7 @@ def test_duplicate_names_keep_the_first() -> None:
 
 
 def test_non_string_description_is_dropped() -> None:
-    spec = one(ToolRegistry.from_definitions([{**ANTHROPIC, "description": ["x"]}]))
+    spec = one(ToolRegistry.from_definitions([{**ANTHROPIC, "description": ["x"]}], REGISTRY))
     assert spec.description is None
 
 
@@ -303,7 +311,7 @@ def test_non_string_description_is_dropped() -> None:
 def test_invalid_schema_becomes_schema_error_and_warning(
     schema: dict[str, Any], fragment: str
 ) -> None:
-    reg = ToolRegistry.from_definitions([{"name": "broken", "input_schema": schema}])
+    reg = ToolRegistry.from_definitions([{"name": "broken", "input_schema": schema}], REGISTRY)
     spec = one(reg)
     assert spec.schema_error is not None and fragment in spec.schema_error
     assert "\n" not in spec.schema_error
@@ -316,7 +324,9 @@ def test_invalid_schema_becomes_schema_error_and_warning(
 
 @pytest.mark.parametrize("params", ["object", ["a"], True, 3])
 def test_parameters_that_are_not_an_object(params: Any) -> None:
-    reg = ToolRegistry.from_definitions([{"type": "function", "name": "t", "parameters": params}])
+    reg = ToolRegistry.from_definitions(
+        [{"type": "function", "name": "t", "parameters": params}], REGISTRY
+    )
     spec = one(reg)
     assert spec.schema is None
     assert spec.schema_error is not None and "must be a JSON object" in spec.schema_error
@@ -330,7 +340,7 @@ def test_local_refs_and_anchors_resolve() -> None:
         "properties": {"a": {"$ref": "#/$defs/City"}, "b": {"$ref": "#city"}},
         "required": ["a"],
     }
-    spec = one(ToolRegistry.from_definitions([{"name": "t", "input_schema": schema}]))
+    spec = one(ToolRegistry.from_definitions([{"name": "t", "input_schema": schema}], REGISTRY))
     assert spec.schema_error is None and spec.required == ("a",)
 
 
@@ -343,7 +353,7 @@ def test_ref_shaped_data_is_not_a_reference() -> None:
             "$ref": {"type": "string"},
         },
     }
-    reg = ToolRegistry.from_definitions([{"name": "t", "input_schema": schema}])
+    reg = ToolRegistry.from_definitions([{"name": "t", "input_schema": schema}], REGISTRY)
     assert one(reg).schema_error is None and reg.warnings == []
 
 
@@ -352,7 +362,7 @@ def test_ref_to_the_metaschema_resolves_offline() -> None:
         "type": "object",
         "properties": {"s": {"$ref": "https://json-schema.org/draft/2020-12/schema"}},
     }
-    reg = ToolRegistry.from_definitions([{"name": "t", "input_schema": schema}])
+    reg = ToolRegistry.from_definitions([{"name": "t", "input_schema": schema}], REGISTRY)
     assert one(reg).schema_error is None
     assert reg.validator("t") is not None
 
@@ -372,7 +382,7 @@ def test_no_network_for_remote_refs(monkeypatch: pytest.MonkeyPatch) -> None:
         "type": "object",
         "properties": {"a": {"$id": "https://example.com/a", "$ref": "remote.json"}},
     }
-    reg = ToolRegistry.from_definitions([{"name": "t", "input_schema": schema}])
+    reg = ToolRegistry.from_definitions([{"name": "t", "input_schema": schema}], REGISTRY)
     validator = reg.validator("t")
     assert validator is not None
     with pytest.raises(Exception):  # noqa: B017 - unresolvable, whatever jsonschema calls it
@@ -382,7 +392,7 @@ def test_no_network_for_remote_refs(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_unknown_dialect_falls_back_to_2020_12_with_a_warning() -> None:
     schema = {"$schema": "https://example.com/my-dialect", "type": "object"}
-    reg = ToolRegistry.from_definitions([{"name": "t", "input_schema": schema}])
+    reg = ToolRegistry.from_definitions([{"name": "t", "input_schema": schema}], REGISTRY)
     assert isinstance(reg.validator("t"), Draft202012Validator)
     assert reg.warnings == [
         "tool 't': unknown $schema 'https://example.com/my-dialect'; validating it as Draft 2020-12"
@@ -390,14 +400,14 @@ def test_unknown_dialect_falls_back_to_2020_12_with_a_warning() -> None:
 
 
 def test_validator_is_cached_per_tool() -> None:
-    reg = ToolRegistry.from_definitions([CHAT, ANTHROPIC])
+    reg = ToolRegistry.from_definitions([CHAT, ANTHROPIC], REGISTRY)
     a = reg.validator("chat_tool")
     assert a is not None and reg.validator("chat_tool") is a
     assert reg.validator("anthropic_tool") is not a
 
 
 def test_toolspec_is_frozen_and_hashable() -> None:
-    spec = one(ToolRegistry.from_definitions([CHAT]))
+    spec = one(ToolRegistry.from_definitions([CHAT], REGISTRY))
     with pytest.raises(FrozenInstanceError):
         spec.name = "x"  # type: ignore[misc]
     assert {spec: 1}[spec] == 1
@@ -409,14 +419,14 @@ def test_toolspec_is_frozen_and_hashable() -> None:
 def test_from_file_reads_a_body(tmp_path: Path) -> None:
     path = tmp_path / "tools.json"
     path.write_bytes(orjson.dumps({"model": "m", "tools": [CHAT, RESPONSES]}))
-    assert ToolRegistry.from_file(path).names() == ("chat_tool", "responses_tool")
-    assert ToolRegistry.from_file(str(path)).names() == ("chat_tool", "responses_tool")
+    assert ToolRegistry.from_file(path, REGISTRY).names() == ("chat_tool", "responses_tool")
+    assert ToolRegistry.from_file(str(path), REGISTRY).names() == ("chat_tool", "responses_tool")
 
 
 def test_from_file_accepts_a_utf8_bom(tmp_path: Path) -> None:
     path = tmp_path / "tools.json"
     path.write_bytes(b"\xef\xbb\xbf" + orjson.dumps([ANTHROPIC]))
-    assert ToolRegistry.from_file(path).names() == ("anthropic_tool",)
+    assert ToolRegistry.from_file(path, REGISTRY).names() == ("anthropic_tool",)
 
 
 @pytest.mark.parametrize(
@@ -436,7 +446,7 @@ def test_from_file_errors_are_one_line_naming_the_file(
     if content is not None:
         path.write_bytes(content)
     with pytest.raises(ToolsError) as info:
-        ToolRegistry.from_file(path)
+        ToolRegistry.from_file(path, REGISTRY)
     message = str(info.value)
     assert str(path) in message and reason in message
     assert "\n" not in message
@@ -445,4 +455,23 @@ def test_from_file_errors_are_one_line_naming_the_file(
 
 def test_from_file_on_a_directory(tmp_path: Path) -> None:
     with pytest.raises(ToolsError, match="cannot read tools file"):
-        ToolRegistry.from_file(tmp_path)
+        ToolRegistry.from_file(tmp_path, REGISTRY)
+
+
+def test_an_entry_in_two_shapes_at_once_is_skipped_with_a_warning() -> None:
+    both = {**CHAT, "functionDeclarations": [GEMINI_DECL]}  # a Chat function and a Gemini tool
+    reg = ToolRegistry.from_definitions([both, ANTHROPIC], REGISTRY)
+    assert reg.names() == ("anthropic_tool",)
+    assert reg.warnings == [
+        "tools[0]: a tool definition in more than one shape (openai-chat, gemini); skipped"
+    ]
+
+
+def test_a_bare_declaration_is_the_legacy_functions_list_s_or_gemini_s_by_where_it_sits() -> None:
+    legacy = ToolRegistry.from_definitions({"model": "m", "functions": [GEMINI_DECL]}, REGISTRY)
+    assert one(legacy).shape == "openai-chat" and one(legacy).schema == GEMINI_DECL["parameters"]
+    listed = ToolRegistry.from_definitions({"model": "m", "tools": [GEMINI_DECL]}, REGISTRY)
+    assert one(listed).shape == "gemini" and one(listed).schema["type"] == "object"
+    # An Anthropic tool in the legacy list is Anthropic's: its input_schema proves it.
+    odd = ToolRegistry.from_definitions({"functions": [ANTHROPIC]}, REGISTRY)
+    assert one(odd).shape == "anthropic"

@@ -16,6 +16,7 @@ import qasync
 from PySide6.QtCore import Qt
 
 from inspector.core.capture.reader import load
+from inspector.core.providers import REGISTRY
 from inspector.core.reports import words
 from inspector.ui.livewidgets import ABOUT_ROLE
 from inspector.ui.mainwindow import MainWindow
@@ -422,7 +423,7 @@ def test_a_tool_loop_is_judged_against_the_tools_the_user_loaded(
     from inspector.core.verdicts.tools import ToolRegistry
 
     mine = ToolRegistry.from_definitions(
-        [{"type": "function", "function": {"name": "get_weather", "parameters": {}}}]
+        [{"type": "function", "function": {"name": "get_weather", "parameters": {}}}], REGISTRY
     )
     window.doc.set_tools(mine)
     window.live_bar.select("demo", "demo-parallel", "tool-loop")

@@ -12,15 +12,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema.validators import Draft7Validator, Draft202012Validator
 
+from inspector.core.base.settings import DEFAULT_MODE, VALIDATION_MODES, validation_mode
+from inspector.core.providers import REGISTRY
 from inspector.core.verdicts import tools as tools_module
 from inspector.core.verdicts.tools import ToolRegistry, ToolSpec
 from inspector.core.verdicts.validation import (
-    DEFAULT_MODE,
-    VALIDATION_MODES,
     Problem,
     matches_empty_required_condition,
     validate_call,
-    validation_mode,
 )
 
 OFF, STRUCTURAL, STRICT = VALIDATION_MODES
@@ -52,7 +51,8 @@ def registry() -> ToolRegistry:
             chat_tool("ping", {"type": "object", "properties": {}}),
             chat_tool("broken_type", {"type": "objectt", "required": ["location"]}),
             chat_tool("broken_required", {"type": "object", "required": "location"}),
-        ]
+        ],
+        REGISTRY,
     )
 
 
@@ -204,7 +204,7 @@ def test_the_mode_type_gives_the_spellings_in_order(registry: ToolRegistry) -> N
 
 def test_missing_required_lists_every_name_once() -> None:
     reg = ToolRegistry.from_definitions(
-        [chat_tool("t", {"type": "object", "required": ["a", "b", "c"]})]
+        [chat_tool("t", {"type": "object", "required": ["a", "b", "c"]})], REGISTRY
     )
     for mode in (STRUCTURAL, STRICT):
         problems = validate_call("t", '{"b": 1}', reg, mode)
@@ -277,7 +277,10 @@ def test_unknown_tool_suggests_the_close_name(registry: ToolRegistry) -> None:
 @pytest.mark.parametrize("mode", [STRUCTURAL, STRICT])
 def test_unknown_tool_is_no_problem_when_tools_are_unknown(mode: str) -> None:
     assert validate_call("anything", '{"x": 1}', None, mode) == []
-    assert validate_call("anything", '{"x": 1}', ToolRegistry.from_definitions([]), mode) == []
+    assert (
+        validate_call("anything", '{"x": 1}', ToolRegistry.from_definitions([], REGISTRY), mode)
+        == []
+    )
     # without a registry the object check still applies
     assert codes(validate_call("anything", "[1]", None, mode)) == ["not_an_object"]
 
@@ -312,7 +315,7 @@ def test_strict_violations_sorted_by_path_with_rfc6901_escaping() -> None:
             "tags": {"type": "array", "items": {"type": "string"}},
         },
     }
-    reg = ToolRegistry.from_definitions([chat_tool("t", schema)])
+    reg = ToolRegistry.from_definitions([chat_tool("t", schema)], REGISTRY)
     args = '{"z": 1, "tags": ["ok", 2, "ok", 3, 4, 5, 6, 7, 8, 9, 10, 11], "a/b~c": "x"}'
     problems = validate_call("t", args, reg, STRICT)
     pointers = [p.pointer for p in problems]
@@ -323,7 +326,7 @@ def test_strict_violations_sorted_by_path_with_rfc6901_escaping() -> None:
 
 def test_strict_root_violation_has_empty_pointer() -> None:
     schema = {"type": "object", "properties": {"a": {}}, "additionalProperties": False}
-    reg = ToolRegistry.from_definitions([chat_tool("t", schema)])
+    reg = ToolRegistry.from_definitions([chat_tool("t", schema)], REGISTRY)
     (p,) = validate_call("t", '{"a": 1, "b": 2}', reg, STRICT)
     assert p.pointer == ""
     assert p.message.startswith("(root): ")
@@ -337,7 +340,7 @@ def test_strict_does_not_repeat_top_level_required_but_keeps_nested() -> None:
         "required": ["loc", "when"],
         "allOf": [{"required": ["mode"]}],
     }
-    reg = ToolRegistry.from_definitions([chat_tool("t", schema)])
+    reg = ToolRegistry.from_definitions([chat_tool("t", schema)], REGISTRY)
     problems = validate_call("t", '{"loc": {}}', reg, STRICT)
     assert codes(problems) == ["missing_required", "schema_violation", "schema_violation"]
     assert problems[0].detail == {"missing": ["when"]}
@@ -366,7 +369,8 @@ def test_strict_gemini_uppercase_types_and_nullable() -> None:
                     }
                 ]
             }
-        ]
+        ],
+        REGISTRY,
     )
     assert validate_call("search", '{"q": "x", "limit": null}', reg, STRICT) == []
     problems = validate_call("search", '{"q": 1, "limit": "ten"}', reg, STRICT)
@@ -374,7 +378,9 @@ def test_strict_gemini_uppercase_types_and_nullable() -> None:
 
 
 def test_strict_message_is_one_bounded_line() -> None:
-    reg = ToolRegistry.from_definitions([chat_tool("t", {"type": "object", "maxProperties": 0})])
+    reg = ToolRegistry.from_definitions(
+        [chat_tool("t", {"type": "object", "maxProperties": 0})], REGISTRY
+    )
     big = orjson.dumps({f"key{i}\n": "v\nv" * 50 for i in range(50)}).decode()
     (p,) = validate_call("t", big, reg, STRICT)
     assert "\n" not in p.message
@@ -393,7 +399,9 @@ DEPENDENCIES = {
 
 def test_draft7_schema_is_honoured_and_2020_12_is_the_default() -> None:
     draft7 = {"$schema": "http://json-schema.org/draft-07/schema#", **DEPENDENCIES}
-    reg = ToolRegistry.from_definitions([chat_tool("d7", draft7), chat_tool("d2020", DEPENDENCIES)])
+    reg = ToolRegistry.from_definitions(
+        [chat_tool("d7", draft7), chat_tool("d2020", DEPENDENCIES)], REGISTRY
+    )
     assert isinstance(reg.validator("d7"), Draft7Validator)
     assert isinstance(reg.validator("d2020"), Draft202012Validator)
     # "dependencies" is a Draft-07 keyword; 2020-12 ignores it.
@@ -410,7 +418,9 @@ def test_draft7_array_items_valid_there_but_not_in_2020_12() -> None:
         },
     }
     draft7 = {"$schema": "http://json-schema.org/draft-07/schema", **tuple_items}
-    reg = ToolRegistry.from_definitions([chat_tool("d7", draft7), chat_tool("d2020", tuple_items)])
+    reg = ToolRegistry.from_definitions(
+        [chat_tool("d7", draft7), chat_tool("d2020", tuple_items)], REGISTRY
+    )
     assert reg.get("d7") is not None and reg.get("d7").schema_error is None  # type: ignore[union-attr]
     assert codes(validate_call("d7", '{"pair": ["a", "b"]}', reg, STRICT)) == ["schema_violation"]
     spec = reg.get("d2020")
@@ -451,7 +461,7 @@ def test_schema_that_breaks_at_validation_time_never_fails_a_call() -> None:
         "properties": {"a": {"$id": "https://example.com/a", "$ref": "missing.json"}},
         "required": ["a"],
     }
-    reg = ToolRegistry.from_definitions([chat_tool("t", schema)])
+    reg = ToolRegistry.from_definitions([chat_tool("t", schema)], REGISTRY)
     assert validate_call("t", '{"a": 1}', reg, STRICT) == []
     assert codes(validate_call("t", "{}", reg, STRICT)) == ["missing_required"]
 
@@ -511,7 +521,9 @@ def test_problem_to_json_and_immutability(registry: ToolRegistry) -> None:
 def test_validator_is_built_once_and_reused(
     registry: ToolRegistry, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    reg = ToolRegistry.from_definitions([chat_tool("get_weather", WEATHER), chat_tool("now")])
+    reg = ToolRegistry.from_definitions(
+        [chat_tool("get_weather", WEATHER), chat_tool("now")], REGISTRY
+    )
     builds: list[dict[str, Any]] = []
     real = tools_module._build_validator
 

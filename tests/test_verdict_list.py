@@ -12,9 +12,9 @@ from test_quirks import ALL_STREAMS, chat, chunk, tc
 
 from inspector.core.analysis.attempt import AttemptView
 from inspector.core.analysis.session import Analysis
-from inspector.core.calls.accumulator import LITERAL
+from inspector.core.base.settings import LITERAL, Settings
 from inspector.core.providers import REGISTRY
-from inspector.core.verdicts.judge import Settings, judge_call
+from inspector.core.verdicts.judge import judge_call
 from inspector.core.verdicts.tools import ToolRegistry
 
 
@@ -89,7 +89,8 @@ def test_new_tools_judge_every_call_again() -> None:
     analysis.end()
     assert analysis.attempts[0].verdicts[0].valid
     tools = ToolRegistry.from_definitions(
-        [{"type": "function", "function": {"name": "f", "parameters": {"required": ["z"]}}}]
+        [{"type": "function", "function": {"name": "f", "parameters": {"required": ["z"]}}}],
+        REGISTRY,
     )
     analysis.set_tools(tools)
     assert not analysis.attempts[0].verdicts[0].valid

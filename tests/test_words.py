@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 from conftest import real_fixture
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
+from inspector.core.base.settings import Settings, ValidationMode
 from inspector.core.capture.reader import load, load_bytes
 from inspector.core.providers import REGISTRY
 from inspector.core.reports import report, words
 from inspector.core.reports.compare import compare_capture
 from inspector.core.reports.words import attempt_word, call_word
-from inspector.core.verdicts.validation import ValidationMode
 
 TWO_TOOLS = "gpt-4o-two-tools-usage-chunk"
 CUT = "anthropic-max-tokens-mid-arguments"

@@ -7,14 +7,15 @@ contract in pyproject.toml enforces the order)::
     reports     the analyzer's JSON/table, compare two settings
     replay      drive an Analysis through a capture: replay, progressive load
     requests    profiles, scenarios, the request a live session sends
-    providers   one module per provider: wire events -> deltas, and all it knows
+    providers   one package per provider: wire events -> deltas, and all it knows
     analysis    a whole session judged: attempts, rounds, tool results
     verdicts    calls -> verdicts: tools, validation, judgement, attempts, quirks
     calls       deltas -> calls: accumulator, JSON progress, one body's stream state
-    events      bytes -> events: the SSE decoder
+    events      bytes -> events: the SSE framing (the default) and the event log
     capture     the bytes as received, with times and request: write, read, migrate
     base        shared types: wire events, deltas, OMITTED, the error type, the Provider
-                protocol (implemented in providers, passed in from above)     (bottom)
+                protocol (implemented in providers, passed in from above), the
+                settings and every default                                   (bottom)
 
 Data flows one way: bytes -> events -> deltas -> calls -> verdicts -> reports.
 """

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from dataclasses import KW_ONLY, dataclass
 
+from inspector.core.base.settings import DEFAULT_MODE, VALIDATION_MODES, ValidationMode
 from inspector.core.verdicts import attempts as core_attempts
 from inspector.core.verdicts.attempts import AttemptRecord
-from inspector.core.verdicts.validation import VALIDATION_MODES, ValidationMode
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class LoopSettings:
     read_timeout: float = 60.0
     """Seconds without a byte before an attempt ends with ReadTimeout."""
     _: KW_ONLY
-    tool_argument_validation: ValidationMode = "structural"
+    tool_argument_validation: ValidationMode = DEFAULT_MODE
     """off | structural | strict: the validation modes."""
     stream_transport: bool | None = None
     """None: legacy automatic selection. The inspector always streams, so False is refused."""

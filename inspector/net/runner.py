@@ -50,8 +50,9 @@ from urllib.parse import unquote
 import httpx
 
 from inspector.core.analysis.numbering import RoundAttempt
-from inspector.core.analysis.session import Analysis, AttemptView, Settings
+from inspector.core.analysis.session import Analysis, AttemptView
 from inspector.core.base.errors import InspectorError
+from inspector.core.base.settings import Settings
 from inspector.core.capture.format import CaptureError
 from inspector.core.capture.records import Attempt
 from inspector.core.capture.redaction import key_exposure, redact_meta
@@ -300,7 +301,7 @@ def _live_analysis(
     else:
         analysis.apply(replace(analysis.settings, dialect=dialect, validation=validation))
     if analysis.user_tools is None and spec.body.get("tools"):
-        analysis.user_tools = ToolRegistry.from_definitions(spec.body)
+        analysis.user_tools = ToolRegistry.from_definitions(spec.body, analysis.providers)
     return analysis
 
 

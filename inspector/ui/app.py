@@ -23,6 +23,8 @@ from PySide6.QtCore import QMessageLogContext, QTimer, QtMsgType, qInstallMessag
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
+from inspector.core.base.settings import DEFAULT_EMPTY_ID, DEFAULT_MODE
+
 from . import dialogs
 from .mainwindow import MainWindow
 from .theme import apply_system_palette
@@ -94,7 +96,7 @@ def _run(
     if screenshot:  # a picture must not depend on the last session's settings
         window.persist_layout = False
         window.default_layout()
-        validation, empty_id = validation or "structural", empty_id or "absent"
+        validation, empty_id = validation or DEFAULT_MODE, empty_id or DEFAULT_EMPTY_ID
     if validation or empty_id:
         window._apply(
             persist=False,

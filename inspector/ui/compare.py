@@ -17,8 +17,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.analysis.session import VALIDATION_MODES, Analysis, Settings
-from inspector.core.calls.accumulator import EMPTY_ID_POLICIES
+from inspector.core.analysis.session import Analysis
+from inspector.core.base.settings import (
+    ABSENT,
+    EMPTY_ID_POLICIES,
+    LITERAL,
+    VALIDATION_MODES,
+    Settings,
+)
 from inspector.core.capture.records import Capture
 from inspector.core.providers import REGISTRY
 from inspector.core.reports.compare import Comparison, compare
@@ -74,8 +80,8 @@ class CompareWindow(QWidget):
         self.base = base
         """The window's own analysis of the whole capture, if it has one: each side is a
         fork of it (no second read of a large capture), unless a side changes the dialect."""
-        self.left = _Side("Left", Settings(empty_id="absent"), self)
-        self.right = _Side("Right", Settings(empty_id="literal"), self)
+        self.left = _Side("Left", Settings(empty_id=ABSENT), self)
+        self.right = _Side("Right", Settings(empty_id=LITERAL), self)
         self.summary = QListWidget()
         self.summary.setMaximumHeight(120)
         self.comparison: Comparison | None = None

@@ -20,7 +20,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 
-from inspector.core.analysis.session import DIALECT_CHOICES
+from inspector.core.providers import REGISTRY
 
 CLOSE_KEYS = (QKeySequence(Qt.Key.Key_Escape), QKeySequence("Ctrl+W"))
 """The keys that close a secondary window (Compare, the help windows)."""
@@ -84,7 +84,7 @@ def choose_dialect(parent: QWidget, name: str = "") -> str | None:
         parent,
         "Unknown dialect",
         "The stream's dialect was not recognised. Read it as:",
-        list(DIALECT_CHOICES[1:]),
+        list(REGISTRY.names()),
         0,
         False,
     )

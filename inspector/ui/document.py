@@ -23,8 +23,9 @@ import os
 
 from PySide6.QtCore import QObject, Signal
 
-from inspector.core.analysis.session import Analysis, AttemptView, Settings
+from inspector.core.analysis.session import Analysis, AttemptView
 from inspector.core.base.errors import InspectorError
+from inspector.core.base.settings import Settings
 from inspector.core.capture.reader import load
 from inspector.core.capture.records import Capture
 from inspector.core.replay.loading import ProgressiveLoad

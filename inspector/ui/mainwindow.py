@@ -17,8 +17,9 @@ from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QWidget
 
-from inspector.core.analysis.session import Settings
 from inspector.core.base.errors import InspectorError
+from inspector.core.base.settings import DEFAULT_EMPTY_ID, DEFAULT_MODE, Settings
+from inspector.core.providers import REGISTRY
 from inspector.core.reports import words
 from inspector.core.verdicts.tools import ToolRegistry
 
@@ -184,7 +185,7 @@ class MainWindow(QMainWindow):
             self.bar.tools.setCurrentIndex(0)
             return
         try:
-            self.doc.set_tools(ToolRegistry.from_file(path))
+            self.doc.set_tools(ToolRegistry.from_file(path, REGISTRY))
         except InspectorError as exc:
             dialogs.cannot_read_tools(self, str(exc))
 
@@ -313,8 +314,8 @@ class MainWindow(QMainWindow):
         if isinstance(split, QByteArray):
             self.split.restoreState(split)
         self._share_split()
-        validation = str(s.value("validation", "structural"))
-        empty_id = str(s.value("empty_id", "absent"))
+        validation = str(s.value("validation", DEFAULT_MODE))
+        empty_id = str(s.value("empty_id", DEFAULT_EMPTY_ID))
         self.doc.settings = Settings.from_strings(validation=validation, empty_id=empty_id)
         self.bar.show_settings(validation, empty_id)
         self.bar.speed.setCurrentIndex(int(str(s.value("speed_index", 0) or 0)))

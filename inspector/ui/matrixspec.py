@@ -33,9 +33,9 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.base.errors import InspectorError
+from inspector.core.base.settings import VALIDATION_MODES, ValidationMode
 from inspector.core.matrix.spec import MatrixSpec, Target, load_spec
 from inspector.core.requests.scenarios import Scenario, load_scenarios
-from inspector.core.verdicts.validation import VALIDATION_MODES, ValidationMode
 from inspector.net.matrix.default import default_spec
 
 from . import dialogs

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core.providers import REGISTRY
 from inspector.core.requests.scenarios import Scenario
 from inspector.core.verdicts.tools import ToolRegistry
 
@@ -104,7 +105,7 @@ class ScenarioDialog(QDialog):
         if not isinstance(tools, list):
             self.problem.setText("✖ tools must be a JSON array of tool definitions")
             return
-        warnings = ToolRegistry.from_definitions(tools).warnings
+        warnings = ToolRegistry.from_definitions(tools, REGISTRY).warnings
         if warnings and not self.problem.text().startswith("⚠"):
             self.problem.setText("⚠ " + "; ".join(warnings) + " — press OK again to use them")
             return

@@ -31,8 +31,9 @@ import time
 from abc import ABC, abstractmethod
 from dataclasses import replace
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
 from inspector.core.base.errors import InspectorError
+from inspector.core.base.settings import Settings
 from inspector.core.capture.reader import load
 from inspector.core.capture.records import Capture
 from inspector.core.replay.loading import ProgressiveLoad

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.analysis.session import VALIDATION_MODES
+from inspector.core.base.settings import ABSENT, LITERAL, VALIDATION_MODES
 
 from .clientsfollow import LITERAL_MATCHES
 
@@ -57,7 +57,7 @@ class InspectorToolBar(QToolBar):
         )
         self.empty_id = self._combo(
             "Empty id",
-            [('absent ("" = omitted)', "absent"), (f"literal — as {LITERAL_MATCHES}", "literal")],
+            [('absent ("" = omitted)', ABSENT), (f"literal — as {LITERAL_MATCHES}", LITERAL)],
             self.empty_id_changed,
         )
         self.empty_id.setToolTip(EMPTY_ID_TIP)

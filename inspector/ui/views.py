@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QTabWidget,
 )
 
+from inspector.core.base.settings import LITERAL
 from inspector.core.reports import words
 from inspector.core.reports.report import findings
 
@@ -51,7 +52,7 @@ them up to date at once."""
 LANES_PER_FLUSH = 2
 """Lanes built at most per flush while data streams in (building, polishing and first
 painting one costs some 15 ms): the others come in the next flushes."""
-EMPTY_ID_AS = {"literal": f" (as {LITERAL_MATCHES})"}
+EMPTY_ID_AS = {LITERAL: f" (as {LITERAL_MATCHES})"}
 """The status line names the client replica an empty-id policy reproduces."""
 TABS = ("raw", "problems", "clients", "turn", "timeline")
 """The panes under the lanes, in tab order (``open --view NAME`` picks one)."""

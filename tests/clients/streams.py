@@ -32,13 +32,13 @@ from typing import Any
 
 from inspector.core.analysis.attempt import AttemptView
 from inspector.core.analysis.session import Analysis
+from inspector.core.base.settings import Settings
 from inspector.core.capture.reader import load
 from inspector.core.capture.records import Attempt, Capture
 from inspector.core.clients.base import Exchange, HandedCall
 from inspector.core.clients.judge import exchange_of, expected_calls
 from inspector.core.providers import REGISTRY
 from inspector.core.reports.gate import header_settings
-from inspector.core.verdicts.judge import Settings
 from inspector.core.verdicts.tools import ToolRegistry
 from inspector.net.demo import SCENARIOS
 
@@ -133,10 +133,12 @@ class Stream:
     def tools(self) -> list[Tool]:
         """The tools the request declared (see the module's invariants)."""
         if self.kind == "demo":
-            return _registry_tools(ToolRegistry.from_definitions(self.capture.request_body))
+            return _registry_tools(
+                ToolRegistry.from_definitions(self.capture.request_body, REGISTRY)
+            )
         declared = _meta(self.path).get("tools")
         if isinstance(declared, list):
-            return _registry_tools(ToolRegistry.from_definitions(declared))
+            return _registry_tools(ToolRegistry.from_definitions(declared, REGISTRY))
         names = dict.fromkeys(c.name for c in self.expected() if c.name)
         return [Tool(name, None, {"type": "object"}) for name in names]
 

@@ -26,7 +26,7 @@ import orjson
 
 from inspector.core.analysis.session import Analysis
 from inspector.core.base.errors import InspectorError
-from inspector.core.calls.accumulator import EMPTY_ID_POLICIES
+from inspector.core.base.settings import EMPTY_ID_POLICIES, VALIDATION_MODES, Settings
 from inspector.core.calls.progress import progress_of
 from inspector.core.capture.reader import load_bytes
 from inspector.core.capture.records import Capture
@@ -36,8 +36,6 @@ from inspector.core.reports import report
 from inspector.core.reports.compare import compare
 from inspector.core.reports.exitcodes import session_status
 from inspector.core.reports.gate import check_stream, header_settings
-from inspector.core.verdicts.judge import Settings
-from inspector.core.verdicts.validation import VALIDATION_MODES
 
 DIALECTS: Final = (AUTO, *REGISTRY.names())
 """Every dialect a user can choose: ``auto`` and each built-in provider."""

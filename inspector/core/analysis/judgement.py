@@ -17,27 +17,27 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.core.base.model import Delta, DeltaKind
+from inspector.core.base.provider import Providers
+from inspector.core.base.settings import Settings
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.toolcall import ToolCall
 from inspector.core.capture.records import Capture
-from inspector.core.verdicts.judge import (
-    CallVerdict,
-    Settings,
-    call_shape,
-    judge_call,
-    registry_for,
-)
+from inspector.core.verdicts.judge import CallVerdict, call_shape, judge_call, registry_for
 from inspector.core.verdicts.tools import ToolRegistry
 
 
 class Judgement:
     """The judging half of one :class:`inspector.core.analysis.session.Analysis`."""
 
-    def __init__(self, settings: Settings, tools: ToolRegistry | None) -> None:
+    def __init__(
+        self, settings: Settings, tools: ToolRegistry | None, providers: Providers
+    ) -> None:
         self.settings = settings
         """The settings in force (replace through :meth:`Analysis.apply`)."""
         self.user_tools = tools
         """Tools the user supplied (take precedence over any found in the capture)."""
+        self.providers = providers
+        """Whose tool-definition shapes the capture's (or a stream's) tools are read in."""
         self.capture: Capture | None = None
         """The capture being judged, if any (its request body may carry tool definitions)."""
         self.streams: list[StreamState] = []
@@ -109,7 +109,7 @@ class Judgement:
         if self.user_tools is not None:
             return self.user_tools
         source = self._tool_source()
-        return registry_for(source) if source is not None else None
+        return registry_for(source, self.providers) if source is not None else None
 
     def _tool_source(self) -> Any:
         if self.capture is not None and self.capture.tools:

@@ -27,23 +27,16 @@ from inspector.core.analysis.continuation import AssistantCall, AssistantTurn, p
 from inspector.core.analysis.judgement import Judgement
 from inspector.core.analysis.rounds import ROUND, ToolEvent, merged
 from inspector.core.base.provider import Providers
+from inspector.core.base.settings import Settings
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import from_text
 from inspector.core.calls.toolcall import ToolCall
 from inspector.core.capture.records import Attempt, Capture
 from inspector.core.verdicts import attempts as attempts_mod
-from inspector.core.verdicts.judge import DIALECT_CHOICES, CallVerdict, Settings
+from inspector.core.verdicts.judge import CallVerdict
 from inspector.core.verdicts.tools import ToolRegistry
-from inspector.core.verdicts.validation import VALIDATION_MODES
 
-__all__ = [
-    "DIALECT_CHOICES",
-    "VALIDATION_MODES",
-    "Analysis",
-    "AttemptView",
-    "CallVerdict",
-    "Settings",
-]
+__all__ = ["Analysis", "AttemptView", "CallVerdict"]
 
 
 class Analysis:
@@ -59,7 +52,7 @@ class Analysis:
         self.providers = providers
         """Where each attempt's dialect comes from (by ``settings.dialect``): the layer above
         passes the provider registry in; this stage names no provider."""
-        self._judgement = Judgement(settings or Settings(), tools)
+        self._judgement = Judgement(settings or Settings(), tools, providers)
         self.attempts: list[AttemptView] = []
         """Every attempt, in order."""
         self.events: list[ToolEvent] = []
@@ -208,7 +201,7 @@ class Analysis:
 
     def with_settings(self, **changes: str) -> Settings:
         """The current settings with ``changes`` applied (a convenience for front ends)."""
-        return self.settings.with_strings(**changes)
+        return self.settings.with_strings(self.providers, **changes)
 
     # -- judging -------------------------------------------------------------------------
 

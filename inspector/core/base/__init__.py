@@ -2,7 +2,8 @@
 
 Owns the wire and delta types (:mod:`.model`: ``SSEEvent``, ``Delta``, ``ToolCallDelta``, the
 ``OMITTED`` marker that keeps "absent" apart from ``None`` and ``""``), the one exception
-type users see (:mod:`.errors`), and the :class:`~.provider.Provider` protocol with the small
-types it speaks in (:mod:`.provider`: how stages use a provider without naming one). It
-imports no other part of the core, so every stage may import it.
+type users see (:mod:`.errors`), the :class:`~.provider.Provider` protocol with the small
+types it speaks in (:mod:`.provider`: how stages use a provider without naming one), and the
+user's settings with every default (:mod:`.settings`). It imports no other part of the core,
+so every stage may import it.
 """

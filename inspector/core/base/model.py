@@ -172,7 +172,7 @@ class ToolCallDelta:
     shared = False
     """True on a subclass whose class holds every field but ``seq``, ``index`` and
     ``arguments`` for all its instances (the deltas a shape makes for a run of events:
-    :mod:`inspector.core.providers.shape_runs`); test a delta with ``isinstance``."""
+    :mod:`inspector.core.providers.shapememo.runs`); test a delta with ``isinstance``."""
 
     def __init__(
         self,

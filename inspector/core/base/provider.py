@@ -1,11 +1,14 @@
 """What the pipeline knows of a provider: one explicit protocol, and nothing provider-specific.
 
 A :class:`Provider` is everything the inspector knows about one wire API (OpenAI Chat,
-Anthropic Messages …): how its stream decodes into deltas, when its calls close, which quirk
-checks apply to it, how a request and the next round's continuation look, its error body and
-its key header. Each one is implemented in one module of :mod:`inspector.core.providers`,
-which sits above the pipeline stages; a stage never imports that package, it is handed a
-:class:`Providers` lookup (or one :class:`Dialect`) by the layer above.
+Anthropic Messages …): how its body is framed into events (:class:`Framing`, SSE by default)
+and its events decode into deltas, how its streams and request URLs are recognised
+(:meth:`Provider.recognises`), when its calls close, which quirk checks apply to it, how a
+request and the next round's continuation look, how its tool definitions read
+(:meth:`Provider.tool_shape`), its error body and its key header. Each one is implemented in
+one package of :mod:`inspector.core.providers`, which sits above the pipeline stages; a stage
+never imports that package, it is handed a :class:`Providers` lookup (or one
+:class:`Dialect`) by the layer above.
 
 Invariants:
 - Providers are stateless and shared; the per-stream state lives in the :class:`Dialect` that
@@ -13,15 +16,124 @@ Invariants:
 - A dialect's ``provider`` is known before it appends its first delta and after ``finish``
   (an ``auto`` dialect sniffs first, then names the provider it chose); until then it is None.
 - Only the registry maps a name to a provider; stages ask the provider, never compare names.
+- Recognition is evidence, never a guess: a provider answers :data:`PROVES` only for what
+  could be no other wire's (an event type of its own, its request URL), :data:`LIKELY` for its
+  shape (keys every imitation of it shares), :data:`NO` otherwise; whoever asks applies one
+  rule (the one that proves, else the only likely one, else none).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Protocol
+from typing import Any, Final, Literal, Protocol
 
 from inspector.core.base.model import AnyDelta, SSEEvent
+
+Recognition = Literal["proves", "likely", "no"]
+"""How sure a provider is that a stream (or a tool definition) is in its wire format."""
+PROVES: Final[Recognition] = "proves"
+"""Evidence no other wire has: an event type of its own, its request URL."""
+LIKELY: Final[Recognition] = "likely"
+"""Its shape, which imitations share (OpenAI-compatible chunks, a bare declaration)."""
+NO: Final[Recognition] = "no"
+
+
+class Head:
+    """The start of a response body as recognition sees it: its first wire events, as the
+    default framing cut them (``events``; the caller may grow the list it handed in and ask
+    again), and its first bytes as received when the caller has them (``data``, else
+    ``b""``: a binary framing is recognised from those). ``memo`` is the providers' scratch
+    space over it (what they decoded once), empty until one writes to it."""
+
+    __slots__ = ("data", "events", "memo")
+
+    def __init__(self, events: Sequence[SSEEvent] = (), data: bytes = b"") -> None:
+        self.events = events
+        self.data = data
+        self.memo: dict[Any, Any] = {}
+
+
+class FrameDecoder(Protocol):
+    """One body's framing at work: bytes in any chunking -> wire events (:class:`SSEEvent`,
+    with byte ranges), the same events whatever the chunking. Fed and closed by the events
+    stage (:class:`~inspector.core.calls.stream.StreamState`); the event log and the raw pane
+    hold what it emits."""
+
+    @property
+    def offset(self) -> int:
+        """Bytes fed so far."""
+
+    @property
+    def fresh(self) -> bool:
+        """Nothing decided yet about the body's first bytes (fed alone while it holds)."""
+
+    @property
+    def marked(self) -> int:
+        """How many events emitted so far are not plain (a plain event: an EVENT of type
+        "message" with no id and no retry)."""
+
+    @property
+    def plain(self) -> Any:
+        """The columns of plain events the last call cut at once
+        (:class:`~inspector.core.events.plain.PlainRun`), or None."""
+
+    def feed(self, data: bytes, t: float = 0.0) -> list[SSEEvent]:
+        """Consume one chunk arriving at ``t``; return the events it completed."""
+
+    def feed_many(
+        self, chunks: Sequence[tuple[float, bytes]], bounds: list[int] | None = None
+    ) -> list[SSEEvent]:
+        """Consume several ``(t, data)`` chunks: the events feeding them one by one gives."""
+
+    def feed_plain(self, chunks: Sequence[tuple[float, bytes]], bounds: list[int]) -> Any:
+        """Take ``chunks`` at once when each is one plain event (their columns, a
+        ``PlainRun``); None, taking nothing, otherwise (always, for a framing without such
+        runs)."""
+
+    def close(self, t: float | None = None) -> list[SSEEvent]:
+        """End of body: the events still pending."""
+
+
+class Framing(Protocol):
+    """How a provider's body bytes become wire events: server-sent events by default
+    (:data:`inspector.core.events.sse.SSE`); AWS binary event-stream frames for Bedrock."""
+
+    @property
+    def name(self) -> str:
+        """``sse`` …"""
+
+    @property
+    def reads_back(self) -> bool:
+        """A plain event's data can be read back from the chunk bytes it was cut from (SSE's
+        ``data:`` lines): the event log then keeps no text of its own for it."""
+
+    def decoder(self) -> FrameDecoder:
+        """A fresh decoder for one body."""
+
+
+@dataclass(frozen=True)
+class ToolDefinition:
+    """One function tool as a tool-definition shape declares it (values as found: the
+    registry that takes it checks them)."""
+
+    label: str
+    """Where it sits in the definitions (``tools[2]``, ``tools[0].functionDeclarations[1]``)."""
+    name: Any
+    description: Any
+    schema: Any = field(default=None, hash=False)
+    """Its parameters as JSON Schema (a provider's own form already converted); None when it
+    declares none."""
+
+
+@dataclass(frozen=True)
+class ToolShape:
+    """What one provider reads in one entry of a tools list: how sure it is that the entry is
+    in its shape, and what it found there, in order: a :class:`ToolDefinition` per function
+    tool, a one-line warning (a str) per part it cannot read; nothing for a built-in tool."""
+
+    recognition: Recognition
+    found: tuple[ToolDefinition | str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -156,6 +268,21 @@ class Provider(Protocol):
     @property
     def version_segment(self) -> str:
         """The API version path segment a base URL ends with (``/v1``)."""
+
+    @property
+    def framing(self) -> Framing:
+        """How its body's bytes become events (:data:`inspector.core.events.sse.SSE` unless
+        it says otherwise)."""
+
+    def recognises(self, head: Head, content_type: str | None, url: str | None) -> Recognition:
+        """Is a body that starts with ``head`` (served as ``content_type``, for a request to
+        ``url``; None when unknown) in this provider's wire format? A URL of its own
+        :data:`PROVES` it whatever the head holds; see :data:`Recognition`."""
+
+    def tool_shape(self, entry: dict[str, Any], label: str, listed_as: str) -> ToolShape | None:
+        """What its tool-definition shape reads in ``entry`` (at ``label``, from the request
+        body's list ``listed_as``: ``tools``, ``functions``, or "" for a bare list), or None
+        when the entry is not in its shape."""
 
     def dialect(self) -> Dialect:
         """A fresh dialect for one response body."""

@@ -28,46 +28,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from operator import attrgetter
-from typing import Any, Final, Literal, get_args
+from typing import Any, Final
 
 import orjson
 
 from inspector.core.base.model import OMITTED, Delta, DeltaKind, ToolCallDelta
 from inspector.core.base.provider import IN_ORDER, Closing
+from inspector.core.base.settings import ABSENT, LITERAL, EmptyIdPolicy, empty_id_policy
 from inspector.core.calls.toolcall import ToolCall
 from inspector.core.calls.wirefield import is_key
 
 _arguments = attrgetter("arguments")
 
 __all__ = [
-    "ABSENT",
     "CUTOFF_REASONS",
-    "EMPTY_ID_POLICIES",
-    "LITERAL",
     "Accumulator",
-    "EmptyIdPolicy",
     "ToolCall",
-    "empty_id_policy",
     "repaired_id",
 ]
-
-EmptyIdPolicy = Literal["absent", "literal"]
-"""How an empty-string id or name is read (the empty-id accumulator bug, docs/glossary.md):
-``absent`` as omitted (``"null"`` too), so the fragment continues the call at its index;
-``literal`` as an id to look up, which finds no call and drops the fragment (the bug)."""
-EMPTY_ID_POLICIES: Final[tuple[EmptyIdPolicy, ...]] = get_args(EmptyIdPolicy)
-ABSENT: Final[EmptyIdPolicy] = "absent"
-LITERAL: Final[EmptyIdPolicy] = "literal"
-
-
-def empty_id_policy(value: str) -> EmptyIdPolicy:
-    """``value`` as an empty-id policy (a flag, a setting, a widget's text); raises ValueError
-    for anything else."""
-    for policy in EMPTY_ID_POLICIES:
-        if value == policy:
-            return policy
-    raise ValueError(f"unknown empty-id policy {value!r}; expected one of absent, literal")
-
 
 #: Finish reasons that mean the model was cut off (open calls may be incomplete).
 CUTOFF_REASONS: Final = frozenset(

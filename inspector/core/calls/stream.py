@@ -1,4 +1,4 @@
-"""One response body, end to end: bytes -> SSE events -> dialect deltas -> accumulated calls.
+"""One response body, end to end: bytes -> wire events -> dialect deltas -> accumulated calls.
 
 The dialect comes from the layer above (a provider's, or the ``auto`` one that sniffs); this
 module knows no provider, only the :class:`~inspector.core.base.provider.Dialect` protocol.
@@ -22,6 +22,10 @@ Invariants:
   else keeps (:func:`~inspector.core.providers.analyze_bytes`) pays the chunks instead of
   the texts, about the same for data events; and a stream that derived no event's data (all
   comments, typed events or ids) lets its chunks go when it ends.
+- The bytes are framed into events by the provider's :class:`~inspector.core.base.provider.Framing`
+  (SSE unless the provider says otherwise; an ``auto`` dialect's body is framed as SSE, the
+  default): the event log and the raw pane hold the frames it cuts. Only a framing that
+  ``reads_back`` has its chunks held for plain events' data.
 - Transient memory is bounded: a chunk (or a run of chunks) larger than ``SLICE`` bytes is
   decoded in slices cut after a line feed, and each slice's events are mapped and routed
   before the next is decoded (the decoder's result does not depend on the chunking).
@@ -42,13 +46,14 @@ from operator import itemgetter
 from typing import Any
 
 from inspector.core.base.model import AnyDelta, Delta, DeltaKind, SSEEvent
-from inspector.core.base.provider import Dialect, Provider
-from inspector.core.calls.accumulator import ABSENT, Accumulator, EmptyIdPolicy
+from inspector.core.base.provider import Dialect, FrameDecoder, Framing, Provider
+from inspector.core.base.settings import ABSENT, EmptyIdPolicy
+from inspector.core.calls.accumulator import Accumulator
 from inspector.core.calls.deltalog import DeltaLog
 from inspector.core.calls.textcalls import TextCalls
 from inspector.core.events.log import EventLog
 from inspector.core.events.plain import PlainRun
-from inspector.core.events.sse import SSEDecoder
+from inspector.core.events.sse import SSE
 
 _TOOL = DeltaKind.TOOL_CALL
 _KEEPALIVE = DeltaKind.KEEPALIVE
@@ -62,8 +67,13 @@ class StreamState:
     """Everything known about one streamed response so far."""
 
     def __init__(self, dialect: Dialect, empty_id: EmptyIdPolicy = ABSENT) -> None:
-        self.decoder = SSEDecoder()
-        """The incremental SSE decoder (keeps byte offsets and comments)."""
+        provider = dialect.provider
+        self.framing: Framing = provider.framing if provider is not None else SSE
+        """How the body's bytes become events: its provider's framing (SSE, the default, for
+        an ``auto`` dialect)."""
+        self.decoder: FrameDecoder = self.framing.decoder()
+        """The incremental frame decoder (keeps byte offsets; SSE's keeps comments)."""
+        self._holds = self.framing.reads_back
         self.dialect = dialect
         """The dialect mapper (a fresh one per body); an ``auto`` one sniffs, then delegates."""
         self.events = EventLog()
@@ -111,7 +121,7 @@ class StreamState:
 
     def feed(self, data: builtins.bytes, t: float = 0.0) -> int:
         """Take one chunk of the body; return how many wire events it completed."""
-        if data:
+        if data and self._holds:
             self.events.hold(self.decoder.offset, (data,))
         return self._feed_whole(data, t)
 
@@ -129,12 +139,14 @@ class StreamState:
 
     def feed_many(self, chunks: Sequence[tuple[float, builtins.bytes]]) -> int:
         """Take several ``(t, data)`` chunks at once: the same state as feeding them one by
-        one (see :meth:`SSEDecoder.feed_many`); return how many wire events they completed.
+        one (see :meth:`~inspector.core.events.sse.SSEDecoder.feed_many`); return how many wire
+        events they completed.
 
         They are decoded about ``SLICE`` bytes at a time, and a larger chunk alone in slices."""
         datas = list(map(_data, chunks))
         bounds = list(accumulate(map(len, datas), initial=self.decoder.offset))
-        self.events.hold(bounds[0], datas, bounds)
+        if self._holds:
+            self.events.hold(bounds[0], datas, bounds)
         del datas
         n = lo = 0
         while lo < len(chunks):  # chunks lo..hi-1: those ending by bounds[lo] + SLICE
@@ -197,7 +209,7 @@ class StreamState:
         feed_run = getattr(dialect.direct, "feed_run", None) if dialect.provider else None
         if feed_run is None:
             return None
-        run = self.decoder.feed_plain(chunks, bounds)
+        run: PlainRun | None = self.decoder.feed_plain(chunks, bounds)
         if run is None:
             return None
         self.events.extend_run(run)

@@ -57,6 +57,7 @@ from inspector.core.clients.base import (
 )
 from inspector.core.clients.jiter_partial import JiterError, partial_loads
 from inspector.core.clients.pins import Pins, lines, pinned, utf8_error
+from inspector.core.providers import ANTHROPIC
 
 _CLASSES: Final = {
     400: "BadRequestError", 401: "AuthenticationError", 402: "PaymentRequiredError",
@@ -386,7 +387,7 @@ class AnthropicSdk(Replica):
         "anthropic/lib/streaming/_messages.py (accumulate_event), anthropic/_streaming.py, "
         "jiter partial mode"
     )
-    dialects: ClassVar[frozenset[str]] = frozenset({"anthropic"})
+    dialects: ClassVar[frozenset[str]] = frozenset({ANTHROPIC})
     summary: ClassVar[str] = (
         "anthropic SDK: messages.stream() then get_final_message(); each tool input re-parsed "
         "with jiter's partial mode, so a cut argument is dropped, not raised"

@@ -54,6 +54,7 @@ from inspector.core.clients.base import (
     ReplicaRun,
 )
 from inspector.core.clients.pins import Pins, lines, pinned
+from inspector.core.providers import GEMINI
 
 PYDANTIC: Final = "2.14"
 """The pydantic version in the validation errors' links (the goldens' environment)."""
@@ -358,7 +359,7 @@ class GoogleGenai(Replica):
         "google/genai/_api_client.py (_SseLineDecoder, _iter_response_stream, "
         "request_streamed), google/genai/models.py, GenerateContentResponse.function_calls"
     )
-    dialects: ClassVar[frozenset[str]] = frozenset({"gemini"})
+    dialects: ClassVar[frozenset[str]] = frozenset({GEMINI})
     summary: ClassVar[str] = (
         "google-genai: generate_content_stream()'s function_call parts; its line reader "
         "takes an SSE comment for JSON and raises"

@@ -28,8 +28,9 @@ from typing import Any, ClassVar, Final
 
 from inspector.core.clients.base import Exchange, HandedCall, Partial, Replica, as_text
 from inspector.core.clients.openai_sse import VERSION, SdkChunkRun
+from inspector.core.providers import OPENAI_CHAT
 
-CHAT: Final = frozenset({"openai-chat"})
+CHAT: Final = frozenset({OPENAI_CHAT})
 
 
 def attr(obj: Any, name: str) -> Any:

@@ -54,6 +54,7 @@ from inspector.core.clients.langchain_dicts import merge_content, merge_dicts
 from inspector.core.clients.langchain_json import parse_partial_json
 from inspector.core.clients.langchain_message import AI, Message, message_of
 from inspector.core.clients.openai_sse import SdkChunkRun
+from inspector.core.providers import OPENAI_CHAT
 
 _SDK_CLASSES: Final = {
     "AuthenticationError": "OpenAIAuthenticationError",
@@ -361,7 +362,7 @@ class LangChainReplica(Replica):
         "langchain_openai/chat_models/base.py; langchain_core/messages/ai.py, "
         "utils/_merge.py, utils/json.py (langchain-core 1.8.3)"
     )
-    dialects: ClassVar[frozenset[str]] = frozenset({"openai-chat"})
+    dialects: ClassVar[frozenset[str]] = frozenset({OPENAI_CHAT})
     summary: ClassVar[str] = (
         "AIMessageChunk + merge by index, then .tool_calls and .invalid_tool_calls"
     )

@@ -14,12 +14,11 @@ What it does, modelled here:
   non-string id, name or type, no ``function`` object, or arguments neither a string, an
   object (``json.dumps``-ed) nor null fails pydantic and the whole delta is dropped, silently.
   A missing index becomes the count of index-less entries before it in that delta.
-- ``stream_chunk_builder`` keys calls by (choice index, index) and sorts them; the last
-  non-empty id, type and name win (so parallel calls on index 0 merge into one call holding
-  the last id and name, and an id that changes every delta ends as the last one); argument
-  fragments are concatenated; a call with no id or no name is dropped; empty arguments are
-  ``{}``. The agent reads ``choices[0]``: the lowest choice index seen (LiteLLM's own final
-  chunk counts as choice 0).
+- ``stream_chunk_builder`` keys calls by (choice index, index) and sorts them; the last non-empty
+  id, type and name win (so parallel calls on index 0 merge into one call holding the last id and
+  name, and an id that changes every delta ends as the last one); argument fragments are
+  concatenated; a call with no id or no name is dropped; empty arguments are ``{}``. The agent reads
+  ``choices[0]``: the lowest choice index seen (LiteLLM's own final chunk counts as choice 0).
 - A stream that ends (``[DONE]`` or the body's end) without a finish reason in any chunk
   raises; so does ``finish_reason`` ``abort`` (``InternalServerError``) or ``error``.
 - Errors go through LiteLLM's ``exception_type``: the class follows the status and the
@@ -63,6 +62,7 @@ from inspector.core.clients.litellm_errors import (
     stream_error,
 )
 from inspector.core.clients.openai_sse import SdkChunkRun
+from inspector.core.providers import OPENAI_CHAT
 
 _REPEATS: Final = 100
 """``litellm.REPEATED_STREAMING_CHUNK_LIMIT``."""
@@ -388,7 +388,7 @@ class LiteLLMReplica(Replica):
         "litellm/litellm_core_utils/streaming_handler.py, streaming_chunk_builder_utils.py, "
         "exception_mapping_utils.py; litellm/types/utils.py"
     )
-    dialects: ClassVar[frozenset[str]] = frozenset({"openai-chat"})
+    dialects: ClassVar[frozenset[str]] = frozenset({OPENAI_CHAT})
     summary: ClassVar[str] = (
         "stream_chunk_builder: calls by index, the last id and name win, arguments joined"
     )

@@ -49,9 +49,10 @@ from inspector.core.clients.openai_deltas import (
 from inspector.core.clients.openai_mirror import ChatMirror, as_arguments, merged_into
 from inspector.core.clients.openai_responses import ResponsesRun
 from inspector.core.clients.openai_sse import VERSION, SdkChunkRun
+from inspector.core.providers import OPENAI_CHAT, OPENAI_RESPONSES
 
-CHAT: Final = "openai-chat"
-RESPONSES: Final = "openai-responses"
+CHAT: Final = OPENAI_CHAT
+RESPONSES: Final = OPENAI_RESPONSES
 _RESPONSE_TYPE: Final = re.compile(r'"type"\s*:\s*"response\.')
 
 
@@ -358,16 +359,18 @@ class OpenAIPython(Replica):
     )
 
     def open(self, exchange: Exchange) -> SdkChunkRun:
-        if dialect_of(exchange) == RESPONSES:
-            return ResponsesRun(exchange)
-        return _ChatRun(exchange)
+        return _RUNS[dialect_of(exchange)](exchange)
+
+
+_RUNS: Final[dict[str, type[SdkChunkRun]]] = {CHAT: _ChatRun, RESPONSES: ResponsesRun}
+"""The library's stream reader for each dialect it speaks (chat.completions, responses)."""
 
 
 def dialect_of(exchange: Exchange) -> str:
     """openai-chat or openai-responses: the exchange's own ``dialect`` when it has one, else
     read from its events (a Responses event is named, or typed, ``response.…``); a body with
     neither (an error page) reads as chat."""
-    if exchange.dialect in (CHAT, RESPONSES):
+    if exchange.dialect in _RUNS:
         return exchange.dialect
     for event in exchange.events[:8]:
         if event.kind != EventKind.EVENT:

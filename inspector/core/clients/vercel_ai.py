@@ -57,6 +57,7 @@ from inspector.core.clients.base import (
 from inspector.core.clients.pins import of_kind
 from inspector.core.clients.v8_json import JsSyntaxError, number_text, parse, stringify
 from inspector.core.clients.zod_chunk import ERROR, check_chunk, issues
+from inspector.core.providers import OPENAI_CHAT
 
 _PROTO: Final = re.compile(
     r'"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])'
@@ -269,7 +270,7 @@ class VercelAi(Replica):
         "@ai-sdk/openai-compatible src/chat/openai-compatible-chat-language-model.ts (doStream), "
         "@ai-sdk/provider-utils src/streaming-tool-call-tracker.ts, ai 7.0.173 parseToolCall"
     )
-    dialects: ClassVar[frozenset[str]] = frozenset({"openai-chat"})
+    dialects: ClassVar[frozenset[str]] = frozenset({OPENAI_CHAT})
     summary: ClassVar[str] = (
         "Vercel AI SDK: streamText over @ai-sdk/openai-compatible, stopping at the first error "
         "part; calls matched by id, index and name, handed over when the stream ends"

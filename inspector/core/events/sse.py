@@ -42,14 +42,14 @@ from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from itertools import accumulate, repeat
 from operator import itemgetter
-from typing import Any
+from typing import Any, Final
 
 from inspector.core.base.model import EventKind, SSEEvent
 from inspector.core.events.interpret import LineInterpreter
 from inspector.core.events.lines import at_once, split_cr
 from inspector.core.events.plain import PlainRun, built, chunk_values
 
-__all__ = ["LONG", "SSEDecoder", "decode_all"]
+__all__ = ["LONG", "SSE", "SSEDecoder", "SSEFraming", "decode_all"]
 
 LONG = 1 << 20
 """A line longer than this is a long line (see the module's invariants)."""
@@ -360,3 +360,19 @@ def decode_all(body: bytes) -> list[SSEEvent]:
     events = decoder.feed(body)
     events += decoder.close()
     return events
+
+
+class SSEFraming:
+    """Server-sent events: the default :class:`~inspector.core.base.provider.Framing` (every
+    built-in provider's), whose plain events the event log reads back from the chunks."""
+
+    name = "sse"
+    reads_back = True
+
+    def decoder(self) -> SSEDecoder:
+        """A fresh decoder for one body."""
+        return SSEDecoder()
+
+
+SSE: Final = SSEFraming()
+"""The SSE framing: what a provider's ``framing`` is unless it says otherwise."""

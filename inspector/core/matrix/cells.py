@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
+from inspector.core.base.settings import DEFAULT_MODE
 from inspector.core.reports.words import MATRIX_WORDS, MatrixWord
 
 PASSING: Final[frozenset[str]] = frozenset({"pass", "quirk", "not checked"})
@@ -141,7 +142,7 @@ def run_word(
     retried: bool = False,
     breaks_clients: bool = False,
     quirks: bool = False,
-    validation: str = "structural",
+    validation: str = DEFAULT_MODE,
 ) -> MatrixWord:
     """A run's word from its facts, by the precedence in the module docstring. ``called``:
     the response made some tool call on the wire (an expectation missed without one is

@@ -23,6 +23,7 @@ from pathlib import Path, PurePosixPath
 from typing import Final
 from urllib.parse import quote
 
+from inspector.core.base.settings import DEFAULT_MODE
 from inspector.core.matrix.cells import PRECEDENCE, Cell
 from inspector.core.matrix.result import MatrixResult
 from inspector.core.reports.words import CLIENT_WORDS, MEANING, SYMBOL, label
@@ -132,7 +133,7 @@ def summary(result: MatrixResult) -> str:
     parts = [
         f"{len(result.rows)} targets × {len(result.scenarios)} scenarios",
         f"{runs} run{'s' if runs != 1 else ''} per cell",
-        f"validation {spec.get('validation', 'structural')}",
+        f"validation {spec.get('validation', DEFAULT_MODE)}",
     ]
     line = ", ".join(parts) + f" · {passing}/{len(cells)} cells pass every run"
     if result.started:

@@ -23,6 +23,7 @@ from typing import Any, Final, cast
 import orjson
 
 from inspector.core.base.errors import InspectorError
+from inspector.core.base.settings import DEFAULT_MODE, VALIDATION_MODES, ValidationMode
 from inspector.core.capture.redaction import is_secret_name, redact_url
 from inspector.core.providers import REGISTRY
 from inspector.core.requests.scenarios import (
@@ -33,7 +34,6 @@ from inspector.core.requests.scenarios import (
     find_profile,
     find_scenario,
 )
-from inspector.core.verdicts.validation import VALIDATION_MODES, ValidationMode
 
 SPEC_FIELDS: Final = frozenset(
     {"targets", "scenarios", "runs", "validation", "retry", "timeouts", "concurrency"}
@@ -99,7 +99,7 @@ class MatrixSpec:
     scenario_refs: tuple[str, ...] = field(default=(), compare=False)
     """How the spec named each scenario (a built-in name or a path), for ``to_json``."""
     runs: int = 1
-    validation: ValidationMode = "structural"
+    validation: ValidationMode = DEFAULT_MODE
     retry: bool = True
     """The retry rule: one streaming retry of an invalid response (as a client would)."""
     timeouts: Timeouts = Timeouts()
@@ -162,7 +162,7 @@ class MatrixSpec:
         dup = next((n for n in cols if cols.count(n) > 1), None)
         if dup is not None:
             raise MatrixSpecError(f"{where}: scenario {dup!r} is listed twice")
-        validation = obj.get("validation", "structural")
+        validation = obj.get("validation", DEFAULT_MODE)
         if validation not in VALIDATION_MODES:
             raise MatrixSpecError(
                 f"{where}: 'validation' must be one of {', '.join(VALIDATION_MODES)}"

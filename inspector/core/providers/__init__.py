@@ -1,11 +1,16 @@
-"""Providers: one module per wire API, and the registry, the only place a name maps to one.
+"""Providers: one package per wire API, and the registry, the only place a name maps to one.
 
-Each module (:mod:`.openai_chat`, :mod:`.responses`, :mod:`.anthropic`, :mod:`.gemini`)
-implements :class:`~inspector.core.base.provider.Provider` whole: its dialect (wire events ->
-deltas), closing rule, quirk checks, requests, continuations, error bodies and key header.
-:mod:`.sniff` holds the ``auto`` dialect, which recognises a built-in provider from the first
-events. The pipeline stages below never import this package: the layers above hand them
-:data:`REGISTRY` (or another :class:`~inspector.core.base.provider.Providers`).
+Each dialect's package (:mod:`.openai_chat`, :mod:`.openai_responses`, :mod:`.anthropic`,
+:mod:`.gemini`) holds everything about it and implements
+:class:`~inspector.core.base.provider.Provider` whole: its dialect (wire events -> deltas),
+closing rule, quirk checks, requests, continuations, error bodies and key header. What
+dialects share is in :mod:`.wire` (event handling, fields, errors, request pieces) and
+:mod:`.shapememo` (the shape memo of the two OpenAI dialects). :mod:`.sniff` holds the
+``auto`` dialect, which recognises a built-in provider from the first events. The pipeline
+stages below never import this package: the layers above hand them :data:`REGISTRY` (or
+another :class:`~inspector.core.base.provider.Providers`).
+
+A new dialect is a package here plus one line in :data:`REGISTRY`.
 
 Invariants (every dialect):
 - Tool-call identity fields are kept exactly as received: ``OMITTED`` when the key is absent,
@@ -14,8 +19,8 @@ Invariants (every dialect):
 - Every delta carries the ``seq`` of the wire event it came from, and deltas are appended in
   wire order.
 - Comments, wire decode errors and undecodable data map the same everywhere
-  (:mod:`.common`); provider errors after HTTP 200 become ERROR with a one-line message and the
-  object in ``raw``; recognised-but-unmapped objects become UNKNOWN, kept verbatim.
+  (:mod:`.wire.events`); provider errors after HTTP 200 become ERROR with a one-line message
+  and the object in ``raw``; recognised-but-unmapped objects become UNKNOWN, kept verbatim.
 - Dialects are pure (no I/O) and hold only the little state their protocol needs (the
   Responses item-id -> output_index map, Gemini's call whose ``partialArgs`` are streaming,
   the auto dialect's sniff buffer).
@@ -23,16 +28,15 @@ Invariants (every dialect):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Final
 
-from inspector.core.base.provider import Dialect, Provider, Providers
-from inspector.core.calls.accumulator import ABSENT, EmptyIdPolicy
+from inspector.core.base.model import SSEEvent
+from inspector.core.base.provider import Dialect, Head, Provider, Providers
+from inspector.core.base.settings import ABSENT, AUTO, EmptyIdPolicy
 from inspector.core.calls.stream import StreamState
-from inspector.core.providers import anthropic, gemini, openai_chat, responses
-from inspector.core.providers.sniff import AutoDialect, sniff, sniff_url
-
-AUTO = "auto"
-"""The dialect name that sniffs the provider from the first events."""
+from inspector.core.providers import anthropic, gemini, openai_chat, openai_responses
+from inspector.core.providers.sniff import AutoDialect, recognise, sniff_events
 
 
 class Registry:
@@ -74,8 +78,34 @@ class Registry:
         return name in self._by_name
 
 
-REGISTRY = Registry([openai_chat.PROVIDER, anthropic.PROVIDER, responses.PROVIDER, gemini.PROVIDER])
+REGISTRY = Registry(
+    [openai_chat.PROVIDER, anthropic.PROVIDER, openai_responses.PROVIDER, gemini.PROVIDER]
+)
 """The built-in providers. A caller that needs another builds its own :class:`Registry`."""
+
+# The built-in providers' names, for what names a dialect as data (a client replica's
+# ``dialects``, a profile, a demo scenario's expectations): never to compare or branch on
+# outside this package (tests/test_provider_names.py fails on that); ask the provider.
+OPENAI_CHAT: Final = openai_chat.PROVIDER.name
+OPENAI_RESPONSES: Final = openai_responses.PROVIDER.name
+ANTHROPIC: Final = anthropic.PROVIDER.name
+GEMINI: Final = gemini.PROVIDER.name
+
+
+def sniff(events: Sequence[SSEEvent], providers: Providers = REGISTRY) -> str | None:
+    """The name of the provider a stream's first events prove (or make the only likely one),
+    or None (:func:`~.sniff.sniff_events`)."""
+    found = sniff_events(providers, events)
+    return found.name if found is not None else None
+
+
+def sniff_url(url: str, providers: Providers = REGISTRY) -> str | None:
+    """The name of the provider a request URL proves, from its path, or None:
+    ``…/chat/completions``, ``…/responses`` (and ``…/responses/resp_…``), ``…/messages`` and
+    Vertex ``:streamRawPredict``, ``:streamGenerateContent`` and ``:generateContent`` for the
+    built-in ones."""
+    found = recognise(providers, Head(), url=url)
+    return found.name if found is not None else None
 
 
 def analyze_bytes(
@@ -92,7 +122,11 @@ def analyze_bytes(
 
 
 __all__ = [
+    "ANTHROPIC",
     "AUTO",
+    "GEMINI",
+    "OPENAI_CHAT",
+    "OPENAI_RESPONSES",
     "REGISTRY",
     "AutoDialect",
     "Registry",

@@ -1,102 +1,77 @@
-"""Guess a stream's dialect from its first events (or from the request URL).
+"""The sniffer: which registered provider a stream (or a request URL) is, asked of each one.
+
+No provider's evidence is here: each provider says how sure it is
+(:meth:`~inspector.core.base.provider.Provider.recognises`), and :func:`recognise` applies
+one rule: the one provider that proves it, else the only one that finds it likely, else none
+("unknown"). Several that prove, or several likely ones and none that proves, decide nothing.
 
 Invariants:
-- ``sniff`` only decides on positive evidence and looks at no more than ``SNIFF_LIMIT`` EVENT
-  events; comments, wire errors, ``[DONE]``, undecodable data and ambiguous objects
-  (``{"error": …}``, ``{"type": "ping"}``) never decide anything.
+- Decisions are made on positive evidence, at the first event that makes the rule name a
+  provider, within ``SNIFF_LIMIT`` EVENT events; comments, wire errors, ``[DONE]``,
+  undecodable data and ambiguous objects (``{"error": …}``, ``{"type": "ping"}``) never
+  decide anything. A dialect read from the request URL counts as proved.
 - ``AutoDialect`` buffers events until a decision (or ``SNIFF_LIMIT`` EVENT events, or the end
   of the stream, after which it falls back to ``openai-chat`` and sets ``fallback``), then
   replays every buffered event, in order, into the chosen provider's dialect. Its output is
   therefore exactly that dialect's output, only delayed; ``provider`` is set before any delta
   is appended.
-- The evidence is the built-in providers' (their event types and object keys); a provider
-  registered from outside is never sniffed, only chosen by name.
+- Every provider of the lookup it is handed is asked, a registered one as much as a built-in
+  one; the order of registration decides nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from urllib.parse import urlsplit
-
-from orjson import JSONDecodeError, loads
 
 from inspector.core.base.model import AnyDelta, EventKind, SSEEvent
-from inspector.core.base.provider import Dialect, Provider, Providers
+from inspector.core.base.provider import LIKELY, NO, PROVES, Dialect, Head, Provider, Providers
+from inspector.core.providers.openai_chat.provider import NAME as FALLBACK
 
 SNIFF_LIMIT = 16
 """How many EVENT events ``sniff`` and ``AutoDialect`` look at before giving up."""
 
-FALLBACK = "openai-chat"
-"""The provider assumed when sniffing cannot decide."""
+__all__ = ["FALLBACK", "SNIFF_LIMIT", "AutoDialect", "recognise", "recognised", "sniff_events"]
 
 
-def _by_type(t: object) -> str | None:
-    if type(t) is not str:
-        return None
-    if t.startswith(("message_", "content_block_")):
-        return "anthropic"
-    if t.startswith("response."):
-        return "openai-responses"
-    return None
+def recognise(
+    providers: Providers, head: Head, content_type: str | None = None, url: str | None = None
+) -> Provider | None:
+    """The provider ``head`` (and ``content_type``, ``url``) is, by the rule (see the module
+    docstring), or None: unknown."""
+    proving: list[Provider] = []
+    likely: list[Provider] = []
+    for name in providers.names():
+        provider = providers.get(name)
+        answer = provider.recognises(head, content_type, url)
+        if answer == PROVES:
+            proving.append(provider)
+        elif answer == LIKELY:
+            likely.append(provider)
+    if proving:
+        return proving[0] if len(proving) == 1 else None
+    return likely[0] if len(likely) == 1 else None
 
 
-def sniff_event(ev: SSEEvent) -> str | None:
-    """The dialect one event proves, or None."""
-    if ev.kind != EventKind.EVENT:
-        return None
-    found = _by_type(ev.event)
-    if found is not None:
-        return found
-    try:
-        obj = loads(ev.data)
-    except JSONDecodeError:
-        return None
-    if type(obj) is not dict:
-        return None
-    found = _by_type(obj.get("type"))
-    if found is not None:
-        return found
-    if "candidates" in obj or "usageMetadata" in obj:
-        return "gemini"
-    if "choices" in obj or obj.get("object") == "chat.completion.chunk":
-        return "openai-chat"
-    return None
+def recognised(providers: Providers, head: Head) -> bool:
+    """Some provider finds ``head`` at least likely its own (a stream of some dialect)."""
+    return any(providers.get(n).recognises(head, None, None) != NO for n in providers.names())
 
 
-def sniff(events: Sequence[SSEEvent]) -> str | None:
-    """The dialect of a stream from its first ``SNIFF_LIMIT`` EVENT events, or None."""
+def sniff_events(providers: Providers, events: Sequence[SSEEvent]) -> Provider | None:
+    """The provider of a stream from its first ``SNIFF_LIMIT`` EVENT events, or None."""
+    head: list[SSEEvent] = []
+    looked = Head(head)
     seen = 0
     for ev in events:
+        head.append(ev)
         if ev.kind != EventKind.EVENT:
             continue
-        found = sniff_event(ev)
+        found = recognise(providers, looked)
         if found is not None:
             return found
         seen += 1
         if seen >= SNIFF_LIMIT:
             break
-    return None
-
-
-def sniff_url(url: str) -> str | None:
-    """The dialect a request URL implies, from its path, or None.
-
-    ``…/chat/completions`` -> openai-chat, ``…/responses`` (and ``…/responses/resp_…``) ->
-    openai-responses, ``…/messages`` and Vertex ``:streamRawPredict`` -> anthropic,
-    ``:streamGenerateContent`` and ``:generateContent`` -> gemini.
-    """
-    path = urlsplit(url).path.rstrip("/")
-    if path.endswith("/chat/completions"):
-        return "openai-chat"
-    if path.endswith("/responses"):
-        return "openai-responses"
-    head, _, last = path.rpartition("/")
-    if head.endswith("/responses") and last.startswith("resp_"):
-        return "openai-responses"
-    if path.endswith("/messages") or path.endswith(":streamRawPredict"):
-        return "anthropic"
-    if path.endswith((":streamGenerateContent", ":generateContent")):
-        return "gemini"
     return None
 
 
@@ -111,6 +86,7 @@ class AutoDialect:
         self._providers = providers
         self._inner: Dialect | None = None
         self._buffer: list[SSEEvent] = []
+        self._head: Head | None = Head(self._buffer)
         self._seen = 0
         if hint is not None:
             self._choose(hint)
@@ -128,6 +104,7 @@ class AutoDialect:
     def _choose(self, name: str) -> Dialect:
         self.provider = self._providers.get(name)
         self._inner = inner = self.provider.dialect()
+        self._head = None  # what the providers decoded of it goes with it
         return inner
 
     def _replay(self, inner: Dialect, out: list[AnyDelta]) -> None:
@@ -143,10 +120,11 @@ class AutoDialect:
             inner.feed(ev, out)
             return
         self._buffer.append(ev)
-        if ev.kind != EventKind.EVENT:
+        if ev.kind != EventKind.EVENT or self._head is None:
             return
         self._seen += 1
-        found = sniff_event(ev)
+        provider = recognise(self._providers, self._head)
+        found = provider.name if provider is not None else None
         if found is None and self._seen >= SNIFF_LIMIT:
             found = FALLBACK
             self.fallback = True

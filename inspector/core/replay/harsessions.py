@@ -32,8 +32,8 @@ from inspector.core.capture.har import Har, HarEntry, looks_like_har, read_har
 from inspector.core.capture.harcapture import foreign_capture, own_captures
 from inspector.core.capture.reader import read_file
 from inspector.core.capture.records import Capture
-from inspector.core.events.sse import SSEDecoder
-from inspector.core.providers.sniff import sniff, sniff_url
+from inspector.core.events.sse import SSE
+from inspector.core.providers import sniff, sniff_url
 
 SNIFF_BYTES: Final = 1 << 20
 """How much of a response body is decoded to tell a stream and its dialect (1 MiB)."""
@@ -208,7 +208,7 @@ def _read(entry: HarEntry) -> tuple[bool, str | None]:
     """(does the response body hold events, the dialect they prove or None)."""
     if not entry.body:
         return False, None
-    decoder = SSEDecoder()
+    decoder = SSE.decoder()  # the default framing: a HAR's streams are server-sent events
     events = decoder.feed(entry.body[:SNIFF_BYTES])
     if len(entry.body) <= SNIFF_BYTES:
         events += decoder.close()

@@ -29,8 +29,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
 from inspector.core.base.provider import Providers
+from inspector.core.base.settings import Settings
 from inspector.core.capture.ahead import Ahead
 from inspector.core.capture.format import CaptureError
 from inspector.core.capture.reader import CaptureReader

@@ -36,8 +36,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from inspector.core.analysis.rounds import merged
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
 from inspector.core.base.provider import Providers
+from inspector.core.base.settings import Settings
 from inspector.core.capture.records import Attempt, Capture
 from inspector.core.providers import REGISTRY
 from inspector.core.replay.cuts import body_cuts

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.core.analysis.session import Analysis
-from inspector.core.calls.accumulator import ABSENT
+from inspector.core.base.settings import ABSENT
 from inspector.core.calls.textcalls import from_text
 from inspector.core.clients.base import HandedCall, Replica
 from inspector.core.clients.judge import ClientResult, expected_calls, judge_clients

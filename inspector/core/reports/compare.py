@@ -19,9 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.core.analysis.session import Analysis, AttemptView, CallVerdict, Settings
+from inspector.core.analysis.session import Analysis, AttemptView, CallVerdict
 from inspector.core.base.model import OMITTED
 from inspector.core.base.provider import Providers
+from inspector.core.base.settings import Settings
 from inspector.core.capture.records import Capture
 from inspector.core.providers import REGISTRY
 from inspector.core.reports.words import call_word

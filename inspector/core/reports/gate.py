@@ -5,7 +5,8 @@ Invariants:
 - The gate applies to raw bodies only: a file with a valid capture header is always a stream
   (an empty or interrupted capture is judged, and says so; see :mod:`.exitcodes`).
 - It is decided on the first :data:`GATE_BYTES` of the body (the whole body when smaller) and
-  needs one of two kinds of evidence: an event that some built-in dialect recognises, or
+  needs one of two kinds of evidence: an event that some registered provider recognises (at
+  least as likely its own), or
   server-sent-event framing (at least half the non-blank lines are ``data:``/``event:``/
   ``id:``/``retry:`` fields or ``:`` comments). A body framed as SSE whose JSON no dialect
   knows is a stream of an unrecognised dialect, not "not a stream"; so is a body of
@@ -22,11 +23,12 @@ import orjson
 
 from inspector.core.base.errors import InspectorError
 from inspector.core.base.model import EventKind
-from inspector.core.base.provider import Providers
+from inspector.core.base.provider import Head, Providers
+from inspector.core.base.settings import Settings
 from inspector.core.capture.records import Capture
-from inspector.core.events.sse import SSEDecoder
-from inspector.core.providers.sniff import sniff_event
-from inspector.core.verdicts.judge import Settings
+from inspector.core.events.sse import SSE
+from inspector.core.providers import REGISTRY
+from inspector.core.providers.sniff import recognised
 
 GATE_BYTES: Final = 1 << 20
 """How much of a raw body the gate reads (1 MiB)."""
@@ -41,14 +43,17 @@ class NotAStream(InspectorError):
     ``not a stream: PATH: what it looks like …``."""
 
 
-def not_a_stream(capture: Capture, name: str | None = None) -> str | None:
+def not_a_stream(
+    capture: Capture, name: str | None = None, providers: Providers = REGISTRY
+) -> str | None:
     """Why ``capture`` (a raw body) is not a stream, as one line, or None when it is one or
-    is a capture file. ``name`` (default: the capture's path) goes into the line."""
+    is a capture file. ``name`` (default: the capture's path) goes into the line; the events
+    are those ``providers`` recognise."""
     if capture.kind != "raw-sse" or not capture.attempts:
         return None
     body = capture.attempts[0].body
     head = body[:GATE_BYTES]
-    if _framed(head) or _recognised(head, whole=len(body) <= GATE_BYTES):
+    if _framed(head) or _recognised(head, providers, whole=len(body) <= GATE_BYTES):
         return None
     where = name or capture.path or "<bytes>"
     scope = "in it" if len(body) <= GATE_BYTES else "in its first 1 MiB"
@@ -57,9 +62,11 @@ def not_a_stream(capture: Capture, name: str | None = None) -> str | None:
     )
 
 
-def check_stream(capture: Capture, name: str | None = None) -> None:
+def check_stream(
+    capture: Capture, name: str | None = None, providers: Providers = REGISTRY
+) -> None:
     """Raise :class:`NotAStream` when :func:`not_a_stream` gives a reason."""
-    reason = not_a_stream(capture, name)
+    reason = not_a_stream(capture, name, providers)
     if reason is not None:
         raise NotAStream(reason)
 
@@ -99,13 +106,13 @@ def _framed(head: bytes) -> bool:
     return sse > 0 and sse >= other
 
 
-def _recognised(head: bytes, *, whole: bool) -> bool:
-    """Some event in ``head`` is one a built-in dialect recognises."""
-    decoder = SSEDecoder()
+def _recognised(head: bytes, providers: Providers, *, whole: bool) -> bool:
+    """Some event in ``head`` (framed as SSE, the default) is one a provider recognises."""
+    decoder = SSE.decoder()
     events = decoder.feed(head)
     if whole:
         events += decoder.close()
-    return any(ev.kind == EventKind.EVENT and sniff_event(ev) is not None for ev in events)
+    return any(ev.kind == EventKind.EVENT and recognised(providers, Head((ev,))) for ev in events)
 
 
 def _looks_like(head: bytes) -> str:

@@ -24,6 +24,7 @@ from typing import Any
 from inspector.core.analysis.rounds import LOOP_END, ROUND
 from inspector.core.analysis.session import Analysis, AttemptView, CallVerdict
 from inspector.core.base.model import plain, presence
+from inspector.core.base.settings import DEFAULT_MODE
 from inspector.core.calls.textobject import TextCall
 from inspector.core.reports.clientreport import gated_status
 from inspector.core.reports.clients import ClientsVerdict, clients_verdict
@@ -46,7 +47,7 @@ def utf8_size(text: str) -> int:
     return len(text) if text.isascii() else len(text.encode("utf-8"))
 
 
-def call_json(v: CallVerdict, validation: str = "structural") -> dict[str, Any]:
+def call_json(v: CallVerdict, validation: str = DEFAULT_MODE) -> dict[str, Any]:
     """One call in the ``--json`` shape (``word`` said under ``validation``)."""
     c = v.call
     arguments = c.arguments
@@ -87,7 +88,7 @@ def quirk_json(q: Quirk) -> dict[str, Any]:
     return {"code": q.code, "message": q.message, "chunks": iter(q.chunks)}
 
 
-def attempt_parts(view: AttemptView, validation: str = "structural") -> dict[str, Any]:
+def attempt_parts(view: AttemptView, validation: str = DEFAULT_MODE) -> dict[str, Any]:
     """The stream-level facts of one attempt, lazy: its calls and quirks are generators and
     its text and reasoning are made when written."""
     st = view.state

@@ -36,6 +36,7 @@ from typing import Any
 from inspector.core.analysis.numbering import place_names
 from inspector.core.analysis.session import Analysis, AttemptView, CallVerdict
 from inspector.core.base.model import OMITTED
+from inspector.core.base.settings import DEFAULT_MODE
 from inspector.core.calls.textobject import TextCall
 from inspector.core.reports.clientreport import clients_lines, gate_lines, gated_status
 from inspector.core.reports.clients import ClientsVerdict, clients_verdict
@@ -64,7 +65,7 @@ def to_json(
     return doc
 
 
-def attempt_json(view: AttemptView, validation: str = "structural") -> dict[str, Any]:
+def attempt_json(view: AttemptView, validation: str = DEFAULT_MODE) -> dict[str, Any]:
     """The stream-level facts of one attempt, as one dict."""
     parts: dict[str, Any] = materialize(attempt_parts(view, validation))
     return parts

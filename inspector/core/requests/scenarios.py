@@ -29,7 +29,14 @@ import orjson
 
 from inspector.core.base.errors import InspectorError
 from inspector.core.base.provider import Providers
-from inspector.core.providers import REGISTRY
+from inspector.core.providers import (
+    ANTHROPIC,
+    GEMINI,
+    OPENAI_CHAT,
+    OPENAI_RESPONSES,
+    REGISTRY,
+    openai_chat,
+)
 from inspector.core.requests.scenarios_expect import Expect, parse_expect
 
 RESOURCES: Final = Path(__file__).resolve().parents[3] / "resources"
@@ -106,33 +113,34 @@ class RequestSpec:
         return {self.key_header: value}
 
 
-_CHAT_USAGE: Final = {"stream_options": {"include_usage": True}}
+_CHAT_USAGE: Final = copy.deepcopy(dict(openai_chat.PROVIDER.stream_usage))
+"""What a Chat Completions request adds to get usage in the stream (the provider's own)."""
 # fmt: off
 BUILTIN_PROFILES: Final[list[Profile]] = [
-    Profile("demo", "openai-chat", DEMO, "demo-glm-empty-string"),
-    Profile("demo-responses", "openai-responses", DEMO, "demo-clean"),
-    Profile("demo-anthropic", "anthropic", DEMO, "demo-clean", options={"max_tokens": 1024}),
-    Profile("demo-gemini", "gemini", DEMO, "demo-clean"),
-    Profile("openai", "openai-chat", "https://api.openai.com/v1", "gpt-4o-mini",
+    Profile("demo", OPENAI_CHAT, DEMO, "demo-glm-empty-string"),
+    Profile("demo-responses", OPENAI_RESPONSES, DEMO, "demo-clean"),
+    Profile("demo-anthropic", ANTHROPIC, DEMO, "demo-clean", options={"max_tokens": 1024}),
+    Profile("demo-gemini", GEMINI, DEMO, "demo-clean"),
+    Profile("openai", OPENAI_CHAT, "https://api.openai.com/v1", "gpt-4o-mini",
             "OPENAI_API_KEY", options=_CHAT_USAGE),
-    Profile("openai-responses", "openai-responses", "https://api.openai.com/v1", "gpt-4o-mini",
+    Profile("openai-responses", OPENAI_RESPONSES, "https://api.openai.com/v1", "gpt-4o-mini",
             "OPENAI_API_KEY"),
-    Profile("anthropic", "anthropic", "https://api.anthropic.com/v1", "claude-3-5-haiku-latest",
+    Profile("anthropic", ANTHROPIC, "https://api.anthropic.com/v1", "claude-3-5-haiku-latest",
             "ANTHROPIC_API_KEY", options={"max_tokens": 1024}),
-    Profile("gemini", "gemini", "https://generativelanguage.googleapis.com/v1beta",
+    Profile("gemini", GEMINI, "https://generativelanguage.googleapis.com/v1beta",
             "gemini-2.0-flash", "GEMINI_API_KEY"),
-    Profile("openrouter", "openai-chat", "https://openrouter.ai/api/v1", "openai/gpt-4o-mini",
+    Profile("openrouter", OPENAI_CHAT, "https://openrouter.ai/api/v1", "openai/gpt-4o-mini",
             "OPENROUTER_API_KEY", options=_CHAT_USAGE),
-    Profile("groq", "openai-chat", "https://api.groq.com/openai/v1", "llama-3.3-70b-versatile",
+    Profile("groq", OPENAI_CHAT, "https://api.groq.com/openai/v1", "llama-3.3-70b-versatile",
             "GROQ_API_KEY"),
-    Profile("deepseek", "openai-chat", "https://api.deepseek.com/v1", "deepseek-chat",
+    Profile("deepseek", OPENAI_CHAT, "https://api.deepseek.com/v1", "deepseek-chat",
             "DEEPSEEK_API_KEY", options=_CHAT_USAGE),
-    Profile("mistral", "openai-chat", "https://api.mistral.ai/v1", "mistral-small-latest",
+    Profile("mistral", OPENAI_CHAT, "https://api.mistral.ai/v1", "mistral-small-latest",
             "MISTRAL_API_KEY"),
-    Profile("zhipu-glm", "openai-chat", "https://open.bigmodel.cn/api/paas/v4", "glm-4.6",
+    Profile("zhipu-glm", OPENAI_CHAT, "https://open.bigmodel.cn/api/paas/v4", "glm-4.6",
             "ZHIPUAI_API_KEY"),
-    Profile("ollama", "openai-chat", "http://localhost:11434/v1", "qwen2.5:7b"),
-    Profile("vllm", "openai-chat", "http://localhost:8000/v1", "Qwen/Qwen2.5-7B-Instruct",
+    Profile("ollama", OPENAI_CHAT, "http://localhost:11434/v1", "qwen2.5:7b"),
+    Profile("vllm", OPENAI_CHAT, "http://localhost:8000/v1", "Qwen/Qwen2.5-7B-Instruct",
             options=_CHAT_USAGE),
 ]
 # fmt: on

@@ -1,4 +1,4 @@
-"""Verdicts: the user's settings, and one call judged under them.
+"""Verdicts: one call judged under the user's settings.
 
 Invariants:
 - Judging reads a call and never changes it: the same call, settings and tools always give
@@ -14,65 +14,17 @@ Invariants:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Final
 
 from inspector.core.base.model import plain
-from inspector.core.calls.accumulator import (
-    ABSENT,
-    Accumulator,
-    EmptyIdPolicy,
-    ToolCall,
-    empty_id_policy,
-    repaired_id,
-)
+from inspector.core.base.provider import Providers
+from inspector.core.base.settings import ValidationMode
+from inspector.core.calls.accumulator import Accumulator, ToolCall, repaired_id
 from inspector.core.calls.jsonprogress import first_error
 from inspector.core.calls.stream import StreamState
 from inspector.core.verdicts import wholejson
 from inspector.core.verdicts.tools import ToolRegistry
-from inspector.core.verdicts.validation import (
-    DEFAULT_MODE,
-    Code,
-    Problem,
-    ValidationMode,
-    validate_call,
-    validation_mode,
-)
-
-DIALECT_CHOICES = ("auto", "openai-chat", "anthropic", "openai-responses", "gemini")
-"""The settings' dialect choices: the built-in providers' names, as data (this stage never
-looks a provider up; tests/test_provider_protocol.py checks they match the registry)."""
-
-
-@dataclass(frozen=True)
-class Settings:
-    """What the user chose; every view re-judges when these change."""
-
-    dialect: str = "auto"
-    """Wire dialect, or ``auto`` to sniff it from the first events."""
-    validation: ValidationMode = DEFAULT_MODE
-    """``off`` | ``structural`` | ``strict``: the validation modes."""
-    empty_id: EmptyIdPolicy = ABSENT
-    """``absent`` (treat "" as omitted) or ``literal`` (look "" up as an id: the empty-id
-    accumulator bug)."""
-
-    @classmethod
-    def from_strings(
-        cls, dialect: str = "auto", validation: str = DEFAULT_MODE, empty_id: str = ABSENT
-    ) -> Settings:
-        """Settings spelled as strings (flags, stored settings, a widget's text); raises
-        ValueError naming the choices for an unknown validation mode or empty-id policy."""
-        return cls(dialect, validation_mode(validation), empty_id_policy(empty_id))
-
-    def with_strings(self, **changes: str) -> Settings:
-        """These settings with ``changes`` (field name -> string) applied, checked as
-        :meth:`from_strings` checks them."""
-        return Settings.from_strings(**{**self.to_json(), **changes})
-
-    def to_json(self) -> dict[str, str]:
-        """The ``--json`` shape."""
-        return {"dialect": self.dialect, "validation": self.validation, "empty_id": self.empty_id}
-
+from inspector.core.verdicts.validation import Code, Problem, validate_call
 
 NO_PROBLEMS: Final[list[Problem]] = []
 """The problems of every call that has none: one shared list, never to be changed."""
@@ -207,20 +159,22 @@ class CallVerdict:
         }
 
 
-_REGISTRIES: dict[int, tuple[Any, ToolRegistry]] = {}
+_REGISTRIES: dict[tuple[int, int], tuple[Any, Providers, ToolRegistry]] = {}
 _REGISTRIES_KEPT = 8
 
 
-def registry_for(source: Any) -> ToolRegistry:
-    """The registry for a tools definition list, built once per list object (checking every
-    schema takes tens of milliseconds, and every rewind, seek back or fork of a capture makes
-    a fresh Analysis over the same list). The list is kept with its registry, so its id is
-    not reused while cached; the last few lists are kept."""
-    hit = _REGISTRIES.get(id(source))
-    if hit is not None and hit[0] is source:
-        return hit[1]
-    registry = ToolRegistry.from_definitions(source)
-    _REGISTRIES[id(source)] = (source, registry)
+def registry_for(source: Any, providers: Providers) -> ToolRegistry:
+    """The registry for a tools definition list read in the shapes of ``providers``, built
+    once per list object (checking every schema takes tens of milliseconds, and every rewind,
+    seek back or fork of a capture makes a fresh Analysis over the same list). The list (and
+    the lookup) is kept with its registry, so its id is not reused while cached; the last few
+    lists are kept."""
+    key = (id(source), id(providers))
+    hit = _REGISTRIES.get(key)
+    if hit is not None and hit[0] is source and hit[1] is providers:
+        return hit[2]
+    registry = ToolRegistry.from_definitions(source, providers)
+    _REGISTRIES[key] = (source, providers, registry)
     while len(_REGISTRIES) > _REGISTRIES_KEPT:
         del _REGISTRIES[next(iter(_REGISTRIES))]
     return registry

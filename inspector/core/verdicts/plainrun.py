@@ -97,7 +97,7 @@ def plain_run(
 
 def _span(deltas: list[Any], pos: int, cls: type, key: int, seq: int) -> int:
     """How many deltas from ``pos`` on are plain fragments of lane ``key`` made by shapes
-    (:mod:`inspector.core.providers.shape_runs`; ``cls`` holds their every field but ``seq``,
+    (:mod:`inspector.core.providers.shapememo.runs`; ``cls`` holds their every field but ``seq``,
     ``index`` and ``arguments``): all of its class at ``key`` in a row, if the class's fields
     are plain ones and the first is in a chunk after ``seq``. A shape makes one delta an
     event, so their chunks follow each other, and its arguments are strings."""

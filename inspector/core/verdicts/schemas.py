@@ -1,4 +1,4 @@
-"""JSON Schema helpers for tool parameters: dialect choice, schema checks, Gemini conversion.
+"""JSON Schema helpers for tool parameters: dialect choice and schema checks.
 
 Invariants:
 - Pure: no Qt, no network, no I/O. ``$ref`` is resolved offline only (the schema itself and
@@ -8,13 +8,10 @@ Invariants:
   :data:`DEFAULT_VALIDATOR` (Draft 2020-12).
 - :func:`schema_problem` reports an unusable schema as one readable line (at most 240
   characters) instead of raising.
-- :func:`gemini_to_json_schema` never modifies its input and walks schema positions only,
-  never data (``enum``, ``default`` …).
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, cast
 
@@ -93,45 +90,6 @@ def _problem(schema: dict[str, Any], cls: type[Validator]) -> str | None:
     except Exception as exc:  # a schema odd enough to break the metaschema check itself
         return one_line(f"{type(exc).__name__}: {exc}")
     return _unresolvable_ref(schema, cls)
-
-
-def gemini_to_json_schema(schema: Any) -> Any:
-    """Convert Gemini's OpenAPI-style Schema to JSON Schema, without touching the input.
-
-    Type names are lowercased (``TYPE_UNSPECIFIED`` is dropped) and ``nullable: true`` adds a
-    ``"null"`` type (and ``None`` to an ``enum``). Only schema positions are walked
-    (``properties`` values, ``items``, ``anyOf``…), never data such as ``enum`` or ``default``.
-    """
-    if not isinstance(schema, dict):
-        return copy.deepcopy(schema)
-    out: dict[str, Any] = {}
-    for key, value in schema.items():
-        if key == "type" and isinstance(value, str):
-            if value.upper() != "TYPE_UNSPECIFIED":
-                out[key] = value.lower()
-        elif key == "type" and isinstance(value, list):
-            out[key] = [v.lower() if isinstance(v, str) else v for v in value]
-        elif key in ("properties", "patternProperties", "$defs", "definitions") and isinstance(
-            value, dict
-        ):
-            out[key] = {k: gemini_to_json_schema(v) for k, v in value.items()}
-        elif key in ("items", "additionalProperties", "not") and isinstance(value, dict):
-            out[key] = gemini_to_json_schema(value)
-        elif key in ("anyOf", "oneOf", "allOf", "prefixItems") and isinstance(value, list):
-            out[key] = [gemini_to_json_schema(v) for v in value]
-        else:
-            out[key] = copy.deepcopy(value)
-    if out.get("nullable") is True:
-        del out["nullable"]
-        t = out.get("type")
-        if isinstance(t, str) and t != "null":
-            out["type"] = [t, "null"]
-        elif isinstance(t, list) and "null" not in t:
-            out["type"] = [*t, "null"]
-        enum = out.get("enum")
-        if isinstance(enum, list) and None not in enum:
-            out["enum"] = [*enum, None]
-    return out
 
 
 def _build_validator(schema: dict[str, Any]) -> Validator:

@@ -1,18 +1,12 @@
 """Tool definitions in any provider's shape, with one cached JSON Schema validator per tool.
 
-Accepted input (see :meth:`ToolRegistry.from_definitions`): a list of tools in any of the four
-shapes below (mixed lists are fine), a whole request body whose ``tools`` is used, Gemini's
-``[{"functionDeclarations": [...]}]``, or nothing at all.
-
-==================  =========================================================================
-shape               wire form
-==================  =========================================================================
-openai-chat         ``{"type": "function", "function": {"name", "description", "parameters"}}``
-openai-responses    ``{"type": "function", "name", "description", "parameters", "strict"}``
-anthropic           ``{"name", "description", "input_schema"}``
-gemini              ``{"functionDeclarations": [{"name", "description", "parameters" |
-                    "parametersJsonSchema"}]}`` (a bare declaration is accepted too)
-==================  =========================================================================
+Accepted input (see :meth:`ToolRegistry.from_definitions`): a list of tools in any provider's
+shape (mixed lists are fine), a whole request body whose ``tools`` (and legacy ``functions``)
+are used, one tool object, or nothing at all. Which shape an entry is in, and what it
+declares, each provider of the lookup handed in says for its own
+(:meth:`~inspector.core.base.provider.Provider.tool_shape`); this module names none. The rule
+is the sniffer's: the one provider that proves the entry is its, else the only one that finds
+it likely; an entry several providers claim alike is skipped with a warning.
 
 Invariants:
 - Building a registry never raises: an entry that is not a tool definition, or a schema that
@@ -20,11 +14,12 @@ Invariants:
   schema is invalid keeps ``schema_error`` set, has no ``required`` names and no validator, so
   it can never fail a call on schema grounds.
 - Non-function tools (``{"type": "web_search"}``, Gemini ``googleSearch`` …) are skipped
-  silently. Anthropic's date-versioned built-in tools (``{"type": "bash_20250124", "name":
-  "bash"}``) are kept as schema-less tools, because the model does call them by name.
-- Gemini's OpenAPI-style ``parameters`` are converted to JSON Schema (``"OBJECT"`` →
-  ``"object"``, ``nullable`` → a ``"null"`` type); :attr:`ToolSpec.schema` holds the converted
-  schema, the one calls are validated against.
+  silently: a typed entry no provider reads, or one a provider reads as nothing. A tool a
+  provider reads without a schema (Anthropic's built-in ``bash_20250124``) is kept, because
+  the model does call it by name.
+- A provider's own schema form is converted to JSON Schema by that provider (Gemini's
+  OpenAPI ``parameters``); :attr:`ToolSpec.schema` holds the converted schema, the one calls
+  are validated against.
 - Schemas are checked with :mod:`inspector.core.verdicts.schemas`: the validator class comes from
   ``$schema`` (else Draft 2020-12) and ``$ref`` is resolved offline only, so a reference to
   another document is a schema error. Each tool's validator is built once, on first use, and
@@ -43,28 +38,16 @@ import orjson
 from jsonschema.protocols import Validator
 
 from inspector.core.base.errors import InspectorError
+from inspector.core.base.provider import LIKELY, PROVES, Providers, ToolShape
 from inspector.core.verdicts.schemas import DEFAULT_VALIDATOR as DEFAULT_VALIDATOR
 from inspector.core.verdicts.schemas import _build_validator, json_kind, one_line
-from inspector.core.verdicts.schemas import gemini_to_json_schema as gemini_to_json_schema
 from inspector.core.verdicts.schemas import schema_problem as schema_problem
 from inspector.core.verdicts.schemas import validator_class as validator_class
 
-OPENAI_CHAT: Final = "openai-chat"
-OPENAI_RESPONSES: Final = "openai-responses"
-ANTHROPIC: Final = "anthropic"
-GEMINI: Final = "gemini"
-
-_GEMINI_DECLS: Final = ("functionDeclarations", "function_declarations")
-_GEMINI_JSON_SCHEMA: Final = ("parametersJsonSchema", "parameters_json_schema")
-_GEMINI_OTHER_TOOLS: Final = frozenset(
-    {
-        "googleSearch", "google_search", "googleSearchRetrieval", "google_search_retrieval",
-        "codeExecution", "code_execution", "urlContext", "url_context", "computerUse",
-        "computer_use", "fileSearch", "file_search", "googleMaps", "google_maps", "retrieval",
-        "enterpriseWebSearch", "enterprise_web_search",
-    }
-)  # fmt: skip
-"""Keys of Gemini tool entries that are not function declarations (skipped silently)."""
+_LISTS: Final = ("tools", "functions")
+"""The keys of a request body that list tool definitions (``functions``: OpenAI's legacy)."""
+_BODY_KEYS: Final = frozenset({"model", "messages", "input", "contents", "system"})
+"""Keys that make an object a request body (one without tools says nothing about tools)."""
 
 
 class ToolsError(InspectorError):
@@ -83,7 +66,7 @@ class ToolSpec:
     """The parameters JSON Schema (Gemini's OpenAPI form already converted), or None when the
     tool declares no parameters."""
     shape: str
-    """Which definition shape it came in: openai-chat, openai-responses, anthropic, gemini."""
+    """Which definition shape it came in: the name of the provider that read it."""
     schema_error: str | None = None
     """Why the schema is not usable (one readable line), or None when it is."""
     required: tuple[str, ...] = ()
@@ -136,19 +119,20 @@ class ToolRegistry:
             self._specs[spec.name] = spec
 
     @classmethod
-    def from_definitions(cls, obj: Any) -> ToolRegistry:
-        """A registry from tool definitions in any shape (see the module docstring).
+    def from_definitions(cls, obj: Any, providers: Providers) -> ToolRegistry:
+        """A registry from tool definitions in the shapes of ``providers`` (see the module
+        docstring).
 
         Never raises: anything unrecognised becomes a warning.
         """
         specs: list[ToolSpec] = []
         warnings: list[str] = []
-        for label, entry, default_shape in _entries(obj, warnings):
-            _parse_entry(label, entry, default_shape, specs, warnings)
+        for label, entry, listed_as in _entries(obj, warnings, providers):
+            _parse_entry(label, entry, listed_as, providers, specs, warnings)
         return cls(specs, warnings)
 
     @classmethod
-    def from_file(cls, path: str | PathLike[str]) -> ToolRegistry:
+    def from_file(cls, path: str | PathLike[str], providers: Providers) -> ToolRegistry:
         """A registry from a JSON file; raises :class:`ToolsError` (one line) when unusable."""
         where = str(path)
         try:
@@ -168,7 +152,7 @@ class ToolRegistry:
                 f"tools file {where} holds {json_kind(data)}; expected a list of tool "
                 "definitions or a request body with 'tools'"
             )
-        return cls.from_definitions(data)
+        return cls.from_definitions(data, providers)
 
     def get(self, name: str) -> ToolSpec | None:
         """The tool called ``name``, or None."""
@@ -209,29 +193,26 @@ class ToolRegistry:
 # --- parsing ------------------------------------------------------------------------------
 
 
-def _entries(obj: Any, warnings: list[str]) -> list[tuple[str, Any, str | None]]:
-    """(label, entry, default shape) for every candidate tool entry in ``obj``."""
+def _entries(obj: Any, warnings: list[str], providers: Providers) -> list[tuple[str, Any, str]]:
+    """(label, entry, the body's list it sits in, "" for none) for every candidate tool entry
+    in ``obj``."""
     if obj is None:
         return []
     if isinstance(obj, list):
-        return [(f"tools[{i}]", e, None) for i, e in enumerate(obj)]
+        return [(f"tools[{i}]", e, "") for i, e in enumerate(obj)]
     if isinstance(obj, dict):
-        if "tools" in obj or "functions" in obj:
-            out: list[tuple[str, Any, str | None]] = []
-            tools = obj.get("tools")
-            if isinstance(tools, list):
-                out += [(f"tools[{i}]", e, None) for i, e in enumerate(tools)]
-            elif tools is not None:
-                warnings.append(f"tools: expected a list, got {json_kind(tools)}")
-            functions = obj.get("functions")  # OpenAI Chat's legacy function calling
-            if isinstance(functions, list):
-                out += [(f"functions[{i}]", e, OPENAI_CHAT) for i, e in enumerate(functions)]
-            elif functions is not None:
-                warnings.append(f"functions: expected a list, got {json_kind(functions)}")
+        if obj.keys() & set(_LISTS):
+            out: list[tuple[str, Any, str]] = []
+            for key in _LISTS:
+                listed = obj.get(key)
+                if isinstance(listed, list):
+                    out += [(f"{key}[{i}]", e, key) for i, e in enumerate(listed)]
+                elif listed is not None:
+                    warnings.append(f"{key}: expected a list, got {json_kind(listed)}")
             return out
-        if _is_tool_like(obj):
-            return [("tools[0]", obj, None)]
-        if not obj or obj.keys() & {"model", "messages", "input", "contents", "system"}:
+        if _is_tool_like(obj, providers):
+            return [("tools[0]", obj, "")]
+        if not obj or obj.keys() & _BODY_KEYS:
             return []  # a request body without tools: no tools, nothing to warn about
         warnings.append("not a list of tool definitions or a request body with 'tools'")
         return []
@@ -239,79 +220,52 @@ def _entries(obj: Any, warnings: list[str]) -> list[tuple[str, Any, str | None]]
     return []
 
 
-def _is_tool_like(obj: dict[str, Any]) -> bool:
-    return (
-        "type" in obj
-        or "name" in obj
-        or "function" in obj
-        or any(k in obj for k in _GEMINI_DECLS)
-        or bool(obj.keys() & _GEMINI_OTHER_TOOLS)
-    )
+def _is_tool_like(obj: dict[str, Any], providers: Providers) -> bool:
+    """One tool object rather than a body: typed, named, or read by some provider."""
+    keyed = "type" in obj or "name" in obj or "function" in obj
+    return keyed or bool(_claims(obj, "tools[0]", "", providers))
+
+
+def _claims(
+    entry: dict[str, Any], label: str, listed_as: str, providers: Providers
+) -> list[tuple[str, ToolShape]]:
+    """(provider name, what it reads) for each provider whose shape ``entry`` may be in."""
+    out = []
+    for name in providers.names():
+        shape = providers.get(name).tool_shape(entry, label, listed_as)
+        if shape is not None:
+            out.append((name, shape))
+    return out
 
 
 def _parse_entry(
     label: str,
     entry: Any,
-    default_shape: str | None,
+    listed_as: str,
+    providers: Providers,
     specs: list[ToolSpec],
     warnings: list[str],
 ) -> None:
     if not isinstance(entry, dict):
         warnings.append(f"{label}: not a tool definition ({json_kind(entry)})")
         return
-    decl_key = next((k for k in _GEMINI_DECLS if k in entry), None)
-    if decl_key is not None:
-        decls = entry[decl_key]
-        if not isinstance(decls, list):
-            warnings.append(f"{label}.{decl_key}: expected a list, got {json_kind(decls)}")
-            return
-        for j, decl in enumerate(decls):
-            _parse_declaration(f"{label}.{decl_key}[{j}]", decl, GEMINI, specs, warnings)
-        return
-    kind = entry.get("type")
-    if kind == "function":
-        fn = entry.get("function")
-        if isinstance(fn, dict):
-            _add(label, fn.get("name"), fn.get("description"), fn.get("parameters"),
-                 OPENAI_CHAT, specs, warnings)  # fmt: skip
-        elif "name" in entry:
-            _add(label, entry.get("name"), entry.get("description"), entry.get("parameters"),
-                 OPENAI_RESPONSES, specs, warnings)  # fmt: skip
-        else:
-            warnings.append(f"{label}: function tool without a name")
-        return
-    if "input_schema" in entry and (kind is None or kind == "custom"):
-        _add(label, entry.get("name"), entry.get("description"), entry.get("input_schema"),
-             ANTHROPIC, specs, warnings)  # fmt: skip
-        return
-    if isinstance(kind, str):
-        name = entry.get("name")
-        if isinstance(name, str) and name and _is_anthropic_builtin(kind):
-            specs.append(ToolSpec(name, None, None, ANTHROPIC))
-        return  # a non-function tool (web search, code interpreter, MCP …): skipped silently
-    if kind is None and "name" in entry:
-        _parse_declaration(label, entry, default_shape or GEMINI, specs, warnings)
-        return
-    if kind is None and entry.keys() & _GEMINI_OTHER_TOOLS:
-        return  # Gemini's built-in tools
-    warnings.append(f"{label}: not a tool definition")
-
-
-def _parse_declaration(
-    label: str, decl: Any, shape: str, specs: list[ToolSpec], warnings: list[str]
-) -> None:
-    """A bare function declaration: Gemini's, or OpenAI Chat's legacy ``functions`` entry."""
-    if not isinstance(decl, dict):
-        warnings.append(f"{label}: not a function declaration ({json_kind(decl)})")
-        return
-    json_key = next((k for k in _GEMINI_JSON_SCHEMA if k in decl), None)
-    if json_key is not None:
-        schema = decl[json_key]
-    elif shape == GEMINI and isinstance(decl.get("parameters"), dict):
-        schema = gemini_to_json_schema(decl["parameters"])
-    else:
-        schema = decl.get("parameters")
-    _add(label, decl.get("name"), decl.get("description"), schema, shape, specs, warnings)
+    read = _claims(entry, label, listed_as, providers)
+    proving = [r for r in read if r[1].recognition == PROVES]
+    chosen = proving or [r for r in read if r[1].recognition == LIKELY]
+    if len(chosen) == 1:
+        name, shape = chosen[0]
+        for found in shape.found:
+            if isinstance(found, str):
+                warnings.append(found)
+            else:
+                _add(found.label, found.name, found.description, found.schema, name, specs,
+                     warnings)  # fmt: skip
+    elif chosen:
+        names = ", ".join(n for n, _ in chosen)
+        warnings.append(f"{label}: a tool definition in more than one shape ({names}); skipped")
+    elif not isinstance(entry.get("type"), str):
+        warnings.append(f"{label}: not a tool definition")
+    # else a typed tool no provider reads (web search, code interpreter, MCP …): skipped
 
 
 def _add(
@@ -329,12 +283,6 @@ def _add(
     spec, more = make_spec(name, description, schema, shape)
     specs.append(spec)
     warnings.extend(more)
-
-
-def _is_anthropic_builtin(kind: str) -> bool:
-    """Anthropic's versioned client tools: ``bash_20250124``, ``text_editor_20250728`` …"""
-    head, _, date = kind.rpartition("_")
-    return bool(head) and len(date) == 8 and date.isdigit()
 
 
 # --- small helpers ------------------------------------------------------------------------

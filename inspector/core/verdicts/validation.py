@@ -26,35 +26,16 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, Protocol, get_args
+from typing import Any, Final, Protocol
 
 import orjson
 from jsonschema.exceptions import ValidationError
 
+from inspector.core.base.settings import DEFAULT_MODE, ValidationMode, validation_mode
 from inspector.core.verdicts.schemas import json_kind, json_pointer, json_type, one_line
 from inspector.core.verdicts.tools import ToolRegistry, ToolSpec
 
 _MAX_LINE: Final = 300
-
-
-ValidationMode = Literal["off", "structural", "strict"]
-"""How much of a call is checked (the values are the CLI, settings and capture spellings):
-``off`` only the legacy empty-required-arguments condition; ``structural`` a JSON object with
-every top-level required property, types left to the tool; ``strict`` structural plus full
-JSON Schema validation."""
-VALIDATION_MODES: Final[tuple[ValidationMode, ...]] = get_args(ValidationMode)
-"""The modes in order, for choices lists (derived from the type: one list)."""
-DEFAULT_MODE: Final[ValidationMode] = "structural"
-
-
-def validation_mode(value: str) -> ValidationMode:
-    """``value`` as a validation mode (a string from a flag, a setting or a widget); raises
-    ValueError naming the choices for anything else."""
-    for mode in VALIDATION_MODES:
-        if value == mode:
-            return mode
-    choices = ", ".join(VALIDATION_MODES)
-    raise ValueError(f"unknown validation mode {value!r}; expected one of {choices}")
 
 
 class Code:

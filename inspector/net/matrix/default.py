@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Final
 
+from inspector.core.base.settings import DEFAULT_MODE
 from inspector.core.matrix.spec import MatrixSpec, Target, Timeouts
 from inspector.core.requests.scenarios import BUILTIN_PROFILES, find_profile, load_scenarios
 
@@ -44,6 +45,6 @@ def default_spec(models: list[str] | None = None, scenarios: list[str] | None = 
         targets.append(Target(label, profile, concurrency=4))
     cols = [s for s in load_scenarios() if scenarios is None or s.name in scenarios]
     return MatrixSpec(tuple(targets), tuple(cols), tuple(s.name for s in cols), runs=1,
-                      validation="structural", retry=True,
+                      validation=DEFAULT_MODE, retry=True,
                       timeouts=Timeouts(connect=5.0, read=10.0, session=30.0),
                       concurrency=16)  # fmt: skip

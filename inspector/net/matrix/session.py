@@ -26,7 +26,8 @@ from typing import Any, Final
 import httpx
 import orjson
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
+from inspector.core.base.settings import Settings
 from inspector.core.clients.judge import judge_attempt
 from inspector.core.clients.registry import REPLICAS
 from inspector.core.matrix.cells import CellRun, ErrorInfo, RateLimit
@@ -170,7 +171,7 @@ def tools_of(request: RequestSpec) -> ToolRegistry | None:
     if registry is None:
         if len(_REGISTRIES) >= 256:
             _REGISTRIES.clear()
-        registry = _REGISTRIES[key] = ToolRegistry.from_definitions(request.body)
+        registry = _REGISTRIES[key] = ToolRegistry.from_definitions(request.body, REGISTRY)
     return registry
 
 

@@ -40,13 +40,13 @@ import httpx
 import orjson
 from aiohttp import web
 
-from inspector.core.analysis.session import Analysis, Settings
+from inspector.core.analysis.session import Analysis
 from inspector.core.base.errors import InspectorError
+from inspector.core.base.settings import DEFAULT_MODE, Settings, ValidationMode
 from inspector.core.capture.redaction import mask_secrets
 from inspector.core.capture.writer import new_capture_path
 from inspector.core.providers import REGISTRY
 from inspector.core.verdicts.tools import ToolRegistry
-from inspector.core.verdicts.validation import ValidationMode
 
 from ..client import map_httpx_error
 from ..policy import LoopSettings
@@ -87,7 +87,7 @@ class RecordingProxy:
         host: str = "127.0.0.1",
         port: int = 0,
         captures: str | Path | None = None,
-        validation: ValidationMode = "structural",
+        validation: ValidationMode = DEFAULT_MODE,
         connect_timeout: float = 10.0,
         read_timeout: float = 60.0,
         on_start: Listener | None = None,
@@ -305,7 +305,7 @@ class RecordingProxy:
         registry = None
         if key is not None:
             registry = self._registries.pop(key, None) or ToolRegistry.from_definitions(
-                {name: request[name] for name in TOOL_FIELDS if name in request}
+                {name: request[name] for name in TOOL_FIELDS if name in request}, REGISTRY
             )
             self._registries[key] = registry  # the most recent last
             while len(self._registries) > REGISTRIES_KEPT:

@@ -1,5 +1,4 @@
-"""The OpenAI Responses provider: ``response.*`` events -> deltas, and its requests
-(``/responses``), continuations and error bodies.
+"""The OpenAI Responses dialect: ``response.*`` events -> deltas.
 
 Invariants:
 - A function call's identity is its ``call_id`` (the id a tool reply must echo), passed as
@@ -16,7 +15,7 @@ Invariants:
   arguments and the ``custom_tool_call_input.*`` events as the fragments.
 - An arguments delta that differs from a proved one only in its ``delta`` text,
   ``obfuscation`` and ``sequence_number`` is mapped by the shape memo without a decode
-  (:mod:`inspector.core.providers.openai_chat_shape`), only for an integer ``output_index``
+  (:mod:`inspector.core.providers.shapememo.shape`), only for an integer ``output_index``
   and a string item id: what the dialect learns later cannot change such a delta.
 - The stream ends with ``response.completed`` / ``.incomplete`` (FINISH, USAGE, DONE) or
   ``response.failed`` (ERROR, FINISH("failed"), DONE); there is no ``[DONE]``.
@@ -26,16 +25,10 @@ Invariants:
   not an object …) is flagged with its path (:mod:`inspector.core.calls.wirefield`) and the
   event mapped as far as it can be: identity fields as received, an object that is not one
   read as empty.
-
-The provider: each call item is closed explicitly (``output_item.done``); the stream ends with
-``response.completed``; a turn with calls completes normally (``completed``). A continuation
-appends ``function_call`` items, then ``function_call_output`` items matched by ``call_id``
-(reasoning items are not echoed: they need signatures). The key is a Bearer token.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from inspector.core.base.model import (
@@ -47,24 +40,19 @@ from inspector.core.base.model import (
     SSEEvent,
     ToolCallDelta,
 )
-from inspector.core.base.provider import EXPLICIT, Provider, Turn, TurnResult, WireRequest
+from inspector.core.base.provider import Provider
 from inspector.core.calls.wirefield import wrong_type
-from inspector.core.providers.common import (
-    MemoDialect,
-    args_text,
-    as_list,
-    decode_object,
+from inspector.core.providers.shapememo.dialect import MemoDialect
+from inspector.core.providers.shapememo.shape import ShapeMemo
+from inspector.core.providers.wire.errors import error_message
+from inspector.core.providers.wire.events import decode_object
+from inspector.core.providers.wire.fields import (
     error_at,
-    error_message,
-    function,
     identity_at,
     index_at,
     object_at,
-    openai_error_body,
-    split_system,
     string_at,
 )
-from inspector.core.providers.openai_chat_shape import ShapeMemo
 
 CALL_ITEMS = frozenset({"function_call", "custom_tool_call"})
 """Output item types the client executes (and so the inspector accumulates)."""
@@ -272,74 +260,3 @@ def error_event_message(obj: dict[str, Any]) -> str:
     if err is None:
         err = {k: v for k, v in obj.items() if k != "type"}
     return error_message(err)
-
-
-# -- the provider --------------------------------------------------------------------------------
-
-
-class Responses:
-    """The Responses API provider (see the module docstring)."""
-
-    name = "openai-responses"
-    closing = EXPLICIT
-    checks = frozenset({"arguments_not_string", "missing_call_id"})
-    end_marker = "response.completed"
-    key_header = "authorization"
-    version_segment = "/v1"
-
-    def dialect(self) -> ResponsesDialect:
-        """A fresh dialect for one response body."""
-        return ResponsesDialect(self)
-
-    def is_tool_finish(self, reason: Any, calls: int) -> bool:
-        """No dedicated reason: calls plus a normal completion mean "tool calls"."""
-        return calls > 0 and reason == "completed"
-
-    def error_message(self, body: Any) -> str:
-        """An HTTP error body is ``{"error": {…}}``; an error event may also be flat."""
-        if isinstance(body, dict):
-            return error_event_message(body)
-        return error_message(body)
-
-    def error_body(self, status: int, message: str) -> dict[str, Any]:
-        """The same ``{"error": {…}}`` body as Chat Completions."""
-        return openai_error_body(status, message)
-
-    def tools(self, neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """``{"type": "function", "name", "description"?, "parameters", "strict": false}``."""
-        out = []
-        for tool in neutral:
-            name, desc, schema = function(tool)
-            described = {"description": desc} if desc else {}
-            out.append({"type": "function", "name": name, **described, "parameters": schema,
-                        "strict": False})  # fmt: skip
-        return out
-
-    def request(
-        self, base_url: str, model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
-    ) -> WireRequest:
-        """``{base}/responses``: the messages as ``input``, the system text as instructions."""
-        system, turns = split_system(messages)
-        body: dict[str, Any] = {"model": model, "input": turns, "stream": True}
-        if system:
-            body["instructions"] = system
-        if tools:
-            body["tools"] = self.tools(tools)
-        return WireRequest(f"{base_url}/responses", body)
-
-    def append_turn(self, body: dict[str, Any], turn: Turn, results: Sequence[TurnResult]) -> None:
-        """``input`` += ``function_call`` items, then ``function_call_output`` items (a string
-        input becomes its user message first)."""
-        items = body.get("input")
-        start = [{"role": "user", "content": items}] if isinstance(items, str) else as_list(items)
-        if turn.text:
-            start.append({"role": "assistant", "content": turn.text})
-        start += [{"type": "function_call", "call_id": c.id, "name": c.name,
-                   "arguments": args_text(c.arguments)} for c in turn.calls]  # fmt: skip
-        start += [{"type": "function_call_output", "call_id": r.call_id, "output": r.text}
-                  for r in results]  # fmt: skip
-        body["input"] = start
-
-
-PROVIDER = Responses()
-"""The one Responses API provider."""

@@ -1,5 +1,4 @@
-"""The Anthropic Messages provider: ``message_*`` / ``content_block_*`` events -> deltas, and
-its requests (``/messages``), continuations and error bodies.
+"""The Anthropic Messages dialect: ``message_*`` / ``content_block_*`` events -> deltas.
 
 Invariants:
 - Dispatch is on the data's ``type`` (falling back to the SSE ``event:`` name), so a gateway
@@ -19,39 +18,24 @@ Invariants:
   object, a ``stop_reason`` that is not a string …) is flagged with its path
   (:mod:`inspector.core.calls.wirefield`) and the event mapped as far as it can be: an index
   or stop reason as received, a part that is not an object left out.
-
-The provider: every block is closed explicitly (``content_block_stop``); the stream ends with
-``message_stop``; arguments arrive as strings (``input_json_delta``). A continuation appends an
-assistant message of ``text`` + ``tool_use`` blocks (parsed input), then one user message of
-``tool_result`` blocks (``tool_use_id``, ``is_error``); thinking blocks are not echoed (they
-need signatures the stream does not carry in full). The key goes in ``x-api-key``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any
 
 from inspector.core.base.model import OMITTED, AnyDelta, Delta, DeltaKind, SSEEvent, ToolCallDelta
-from inspector.core.base.provider import EXPLICIT, Turn, TurnResult, WireRequest
 from inspector.core.calls.wirefield import wrong_type
-from inspector.core.providers.common import (
-    OwnDialect,
-    as_list,
+from inspector.core.providers.wire.errors import wrapped_error
+from inspector.core.providers.wire.events import OwnDialect, decode_object
+from inspector.core.providers.wire.fields import (
     compact_json,
-    decode_object,
     error_at,
-    function,
     identity_at,
     index_at,
     object_at,
-    split_system,
     string_at,
-    wrapped_error,
 )
-
-VERSION: Final = "2023-06-01"
-"""The ``anthropic-version`` header every request carries."""
 
 TOOL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 """Content-block types that are tool calls."""
@@ -191,77 +175,3 @@ class AnthropicDialect(OwnDialect):
             out.append(Delta(seq, _META, {"index": index, **delta}, obj))
         else:
             out.append(Delta(seq, _UNKNOWN, obj, data))
-
-
-# -- the provider --------------------------------------------------------------------------------
-
-
-class Anthropic:
-    """The Anthropic Messages provider (see the module docstring)."""
-
-    name = "anthropic"
-    closing = EXPLICIT
-    checks = frozenset({"arguments_not_string", "missing_call_id"})
-    end_marker = "message_stop"
-    key_header = "x-api-key"
-    version_segment = "/v1"
-
-    def dialect(self) -> AnthropicDialect:
-        """A fresh dialect for one response body."""
-        return AnthropicDialect(self)
-
-    def is_tool_finish(self, reason: Any, calls: int) -> bool:
-        """``tool_use`` with at least one call."""
-        return calls > 0 and reason == "tool_use"
-
-    def error_message(self, body: Any) -> str:
-        """``{"type": "error", "error": {"type", "message"}}``."""
-        return wrapped_error(body)
-
-    def error_body(self, status: int, message: str) -> dict[str, Any]:
-        """``{"type": "error", "error": {"type", "message"}}``: ``api_error`` for a 5xx."""
-        kind = "api_error" if status >= 500 else "invalid_request_error"
-        return {"type": "error", "error": {"type": kind, "message": message}}
-
-    def tools(self, neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """``{"name", "description"?, "input_schema"}``."""
-        out = []
-        for tool in neutral:
-            name, desc, schema = function(tool)
-            described = {"description": desc} if desc else {}
-            out.append({"name": name, **described, "input_schema": schema})
-        return out
-
-    def request(
-        self, base_url: str, model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
-    ) -> WireRequest:
-        """``{base}/messages``: the system text apart, ``max_tokens`` (required) 1024."""
-        system, turns = split_system(messages)
-        body: dict[str, Any] = {
-            "model": model,
-            "max_tokens": 1024,
-            "messages": turns,
-            "stream": True,
-        }
-        if system:
-            body["system"] = system
-        if tools:
-            body["tools"] = self.tools(tools)
-        return WireRequest(f"{base_url}/messages", body, {"anthropic-version": VERSION})
-
-    def append_turn(self, body: dict[str, Any], turn: Turn, results: Sequence[TurnResult]) -> None:
-        """``messages`` += assistant text + ``tool_use`` blocks, then the ``tool_result``s."""
-        blocks: list[dict[str, Any]] = [{"type": "text", "text": turn.text}] if turn.text else []
-        blocks += [{"type": "tool_use", "id": c.id, "name": c.name, "input": c.input or {}}
-                   for c in turn.calls]  # fmt: skip
-        answers = [{"type": "tool_result", "tool_use_id": r.call_id, "content": r.text,
-                    "is_error": r.is_error} for r in results]  # fmt: skip
-        body["messages"] = [
-            *as_list(body.get("messages")),
-            {"role": "assistant", "content": blocks},
-            {"role": "user", "content": answers},
-        ]
-
-
-PROVIDER = Anthropic()
-"""The one Anthropic Messages provider."""

@@ -128,7 +128,7 @@ class Shape:
         """Events mapped by this shape."""
         opening = proto.id is not OMITTED or proto.name is not OMITTED
         self.runs: type[ToolCallDelta] | None = None
-        """The deltas :mod:`.shape_runs` makes for this shape (made at its first run)."""
+        """The deltas :mod:`.runs` makes for this shape (made at its first run)."""
         self.seen = 0 if opening else -1
         """``hits`` at its last miss: a shape is kept through one miss after a hit, and (-1
         before its first miss) through its first miss unless it carries an id or a name (a

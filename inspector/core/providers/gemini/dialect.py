@@ -1,5 +1,4 @@
-"""The Gemini provider: ``streamGenerateContent?alt=sse`` events -> deltas, and its requests,
-continuations, tool schemas and error bodies.
+"""The Gemini dialect: ``streamGenerateContent?alt=sse`` events -> deltas.
 
 Each event is a whole ``GenerateContentResponse``.
 
@@ -13,7 +12,7 @@ Invariants:
   ``thoughtSignature`` rides in ``extra``; a candidate other than 0 sets ``extra["candidate"]``.
 - Calls arrive whole, so each ToolCallDelta is followed at once by ``CLOSE(OMITTED)`` ("close
   the latest open call").
-- Gemini 3 streamed arguments (Vertex ``partialArgs``, :mod:`.gemini_partial`): a
+- Gemini 3 streamed arguments (Vertex ``partialArgs``, :mod:`.partial`): a
   ``functionCall`` part with ``partialArgs`` or ``willContinue`` is a fragment of the call
   being streamed; its ``arguments`` are the JSON text its leaf updates append (OMITTED when
   none), ``extra`` keeps ``partialArgs`` and ``willContinue`` verbatim and adds ``jsonPaths``
@@ -28,41 +27,26 @@ Invariants:
   object, ``args`` that is not an object …) is flagged with its path
   (:mod:`inspector.core.calls.wirefield`) and the rest mapped: what is not an object is left
   out, identity fields and a finish reason pass as received.
-
-The provider: calls arrive whole and a finish closes what is open; there is no end marker to
-miss; arguments are objects by design (not a quirk); a turn with calls finishes with ``STOP``.
-A continuation appends a model content of ``functionCall`` parts (an ``id`` only when the
-provider sent one: Gemini pairs responses by name and order; ``thoughtSignature`` echoed),
-then a user content of ``functionResponse`` parts. Tool schemas are converted to Gemini's
-OpenAPI subset. The key goes in ``x-goog-api-key``.
 """
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Sequence
-from typing import Any, Final
-from urllib.parse import quote
+from typing import Any
 
 from inspector.core.base.model import OMITTED, AnyDelta, Delta, DeltaKind, SSEEvent, ToolCallDelta
-from inspector.core.base.provider import ON_FINISH, Turn, TurnResult, WireRequest
+from inspector.core.base.provider import Provider
 from inspector.core.calls.wirefield import wrong_type
-from inspector.core.providers.common import (
-    OwnDialect,
-    as_list,
+from inspector.core.providers.gemini.partial import PartialArgs, normal_path, updates_of
+from inspector.core.providers.wire.errors import wrapped_error
+from inspector.core.providers.wire.events import OwnDialect, decode_object
+from inspector.core.providers.wire.fields import (
     compact_json,
-    decode_object,
     error_at,
-    function,
     identity_at,
     index_at,
     object_at,
-    split_system,
     string_at,
-    text_of,
-    wrapped_error,
 )
-from inspector.core.providers.gemini_partial import PartialArgs, normal_path, updates_of
 
 KNOWN_PARTS = frozenset(
     {
@@ -78,18 +62,13 @@ KNOWN_PARTS = frozenset(
 """Part kinds that are known but not text or a function call (shown as META)."""
 
 _UNKNOWN = DeltaKind.UNKNOWN
-_STATUS_NAMES: Final = {
-    400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
-    429: "RESOURCE_EXHAUSTED", 502: "UNAVAILABLE", 503: "UNAVAILABLE", 504: "DEADLINE_EXCEEDED",
-}  # fmt: skip
-"""Google's status names for the HTTP statuses an error body is made for."""
 _META = DeltaKind.META
 
 
 class GeminiDialect(OwnDialect):
     """Maps Gemini ``GenerateContentResponse`` chunks to deltas."""
 
-    def __init__(self, provider: Gemini) -> None:
+    def __init__(self, provider: Provider) -> None:
         super().__init__(provider)
         self._streaming: PartialArgs | None = None
         """The call whose arguments arrive as ``partialArgs``, while it is open."""
@@ -256,124 +235,3 @@ class GeminiDialect(OwnDialect):
             extra["reopened"] = reopened
         joined = "".join(text)
         return (joined if joined else OMITTED), ends
-
-
-# -- the provider --------------------------------------------------------------------------------
-
-_SCHEMA_KEYS: Final = frozenset({
-    "format", "title", "description", "nullable", "enum", "maxItems", "minItems",
-    "minProperties", "maxProperties", "minLength", "maxLength", "pattern", "example",
-    "propertyOrdering", "default", "minimum", "maximum", "required",
-})  # fmt: skip
-
-
-def gemini_schema(schema: Any) -> Any:
-    """JSON Schema → Gemini's OpenAPI subset: upper-case types, ``null`` as ``nullable``."""
-    if not isinstance(schema, dict):
-        return schema
-    out: dict[str, Any] = {}
-    t = schema.get("type")
-    if isinstance(t, list):
-        rest = [x for x in t if x != "null"]
-        if len(rest) < len(t):
-            out["nullable"] = True
-        t = rest[0] if len(rest) == 1 else None
-    if isinstance(t, str):
-        out["type"] = t.upper()
-    for key, value in schema.items():
-        if key == "properties" and isinstance(value, dict):
-            out[key] = {k: gemini_schema(v) for k, v in value.items()}
-        elif key == "items":
-            out[key] = gemini_schema(value)
-        elif key == "anyOf" and isinstance(value, list):
-            out[key] = [gemini_schema(v) for v in value]
-        elif key in _SCHEMA_KEYS:
-            out[key] = copy.deepcopy(value)
-    return out
-
-
-class Gemini:
-    """The Gemini provider (see the module docstring)."""
-
-    name = "gemini"
-    closing = ON_FINISH
-    checks: frozenset[str] = frozenset()
-    end_marker = None
-    key_header = "x-goog-api-key"
-    version_segment = "/v1beta"
-
-    def dialect(self) -> GeminiDialect:
-        """A fresh dialect for one response body."""
-        return GeminiDialect(self)
-
-    def is_tool_finish(self, reason: Any, calls: int) -> bool:
-        """No dedicated reason: calls plus a normal ``STOP`` mean "tool calls"."""
-        return calls > 0 and reason == "STOP"
-
-    def error_message(self, body: Any) -> str:
-        """``{"error": {"code", "message", "status"}}``, sometimes wrapped in a list."""
-        return wrapped_error(body)
-
-    def error_body(self, status: int, message: str) -> dict[str, Any]:
-        """``{"error": {"code", "message", "status"}}`` with Google's status name."""
-        name = _STATUS_NAMES.get(status, "INTERNAL" if status >= 500 else "INVALID_ARGUMENT")
-        return {"error": {"code": status, "message": message, "status": name}}
-
-    def tools(self, neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """One ``{"functionDeclarations": […]}`` (none without tools); an OBJECT without
-        properties is rejected, so zero-argument tools leave ``parameters`` out."""
-        decls = []
-        for tool in neutral:
-            name, desc, schema = function(tool)
-            described = {"description": desc} if desc else {}
-            params = {"parameters": gemini_schema(schema)} if schema.get("properties") else {}
-            decls.append({"name": name, **described, **params})
-        return [{"functionDeclarations": decls}] if decls else []
-
-    def request(
-        self, base_url: str, model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
-    ) -> WireRequest:
-        """``{base}/models/{model}:streamGenerateContent?alt=sse``: ``contents`` with text
-        parts, the system text as ``systemInstruction``."""
-        system, turns = split_system(messages)
-        url = f"{base_url}/models/{quote(model, safe='')}:streamGenerateContent?alt=sse"
-        contents = [{"role": "model" if m.get("role") == "assistant" else "user",
-                     "parts": [{"text": text_of(m.get("content"))}]} for m in turns]  # fmt: skip
-        body: dict[str, Any] = {"contents": contents}
-        if system:
-            body["systemInstruction"] = {"parts": [{"text": system}]}
-        converted = self.tools(tools)
-        if converted:
-            body["tools"] = converted
-        return WireRequest(url, body)
-
-    def append_turn(self, body: dict[str, Any], turn: Turn, results: Sequence[TurnResult]) -> None:
-        """``contents`` += the model's ``functionCall`` parts, then the ``functionResponse``s."""
-        parts: list[dict[str, Any]] = []
-        if turn.reasoning:
-            parts.append({"text": turn.reasoning, "thought": True})
-        if turn.text:
-            parts.append({"text": turn.text})
-        answers = []
-        for c, r in zip(turn.calls, results, strict=True):
-            fc: dict[str, Any] = {"name": c.name, "args": c.input or {}}
-            fr: dict[str, Any] = {
-                "name": c.name,
-                "response": {"error": r.text} if r.is_error else {"output": r.text},
-            }
-            if c.wire_id is not None:
-                fc["id"] = fr["id"] = c.wire_id
-            part: dict[str, Any] = {"functionCall": fc}
-            if "thoughtSignature" in c.extra:
-                part["thoughtSignature"] = c.extra["thoughtSignature"]
-            parts.append(part)
-            answers.append({"functionResponse": fr})
-        body["contents"] = [
-            *as_list(body.get("contents")),
-            {"role": "model", "parts": parts},
-            {"role": "user", "parts": answers},
-        ]
-
-
-PROVIDER = Gemini()
-"""The one Gemini provider."""

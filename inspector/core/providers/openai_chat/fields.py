@@ -1,6 +1,6 @@
-"""Chat Completions fields read the careful way (:mod:`inspector.core.providers.openai_chat`'s
-slow path): a tool-call entry, a legacy ``function_call`` or a text field of any shape, every
-field of the wrong type flagged where it is read, with its path, then mapped as received.
+"""Chat Completions fields read the careful way (:mod:`.dialect`'s slow path): a tool-call
+entry, a legacy ``function_call`` or a text field of any shape, every field of the wrong type
+flagged where it is read, with its path, then mapped as received.
 
 Invariants: the deltas are those the fast path gives for the same entry when it is well formed
 (identity strings shared, arguments as received, an object or array as its compact JSON text
@@ -16,7 +16,7 @@ import orjson
 
 from inspector.core.base.model import OMITTED, Delta, ToolCallDelta
 from inspector.core.calls.wirefield import wrong_type
-from inspector.core.providers.common import shared, shared_id
+from inspector.core.providers.wire.fields import shared, shared_id
 
 _dumps = orjson.dumps
 

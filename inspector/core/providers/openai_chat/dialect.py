@@ -1,16 +1,15 @@
-"""The OpenAI-compatible Chat Completions provider: ``choices[].delta`` chunks -> deltas, and
-its requests (``/chat/completions``), continuations and error bodies.
+"""The Chat Completions dialect: ``choices[].delta`` chunks -> deltas.
 
 This is the hot path: most providers speak it and a stream can carry thousands of chunks.
-``OpenAIChat.feed`` does one ``orjson.loads`` per event and otherwise only dict lookups and
+``OpenAIChatDialect.feed`` does one ``orjson.loads`` per event and otherwise only dict lookups and
 object construction; a chunk that differs from a proved one only in its argument text (and
 ``obfuscation`` padding) is mapped by the shape memo without a decode
-(:mod:`inspector.core.providers.openai_chat_shape`: same deltas, field for field; while no
+(:mod:`inspector.core.providers.shapememo.shape`: same deltas, field for field; while no
 shape exists it costs an attribute check and a length check per event).
 
 A tool-call entry with an integer (or absent) index, string (or absent) id and name, whose
 ``function`` is an object with string (or absent) ``arguments``, is mapped inline; anything
-odder goes through :mod:`inspector.core.providers.openai_chat_fields` (same result, plus a
+odder goes through :mod:`.fields` (same result, plus a
 flag for each field of the wrong type). A delta holding only ``tool_calls``
 skips the role/reasoning/content/function_call lookups.
 
@@ -37,19 +36,9 @@ Invariants:
   error, is UNKNOWN (kept verbatim). Every wire event yields at least one delta, except chunks
   whose choices carry nothing this module maps (empty ``content``, ``logprobs`` only …): those
   are still in the event list, reachable by ``seq``.
-
-The provider: calls stream in index order (the next index or a finish closes them), the stream
-ends with ``[DONE]``, the wire index checks apply (missing, duplicated, sparse), a continuation
-appends an assistant ``tool_calls`` message then one ``role: tool`` message per call
-(``tool_call_id``; reasoning echoed as ``reasoning_content``), the key is a Bearer token.
 """
 
 from __future__ import annotations
-
-import copy
-from collections.abc import Mapping, Sequence
-from types import MappingProxyType
-from typing import Any
 
 import orjson
 
@@ -62,24 +51,14 @@ from inspector.core.base.model import (
     SSEEvent,
     ToolCallDelta,
 )
-from inspector.core.base.provider import IN_ORDER, Provider, Turn, TurnResult, WireRequest
+from inspector.core.base.provider import Provider
 from inspector.core.calls.wirefield import wrong_type
-from inspector.core.providers.common import (
-    MemoDialect,
-    args_text,
-    as_list,
-    error_at,
-    error_message,
-    non_event,
-    not_object,
-    openai_error_body,
-    shared,
-    shared_id,
-    undecodable,
-    wrapped_error,
-)
-from inspector.core.providers.openai_chat_fields import legacy_call, odd_entry, text_field
-from inspector.core.providers.openai_chat_shape import ShapeMemo
+from inspector.core.providers.openai_chat.fields import legacy_call, odd_entry, text_field
+from inspector.core.providers.shapememo.dialect import MemoDialect
+from inspector.core.providers.shapememo.shape import ShapeMemo
+from inspector.core.providers.wire.errors import error_message
+from inspector.core.providers.wire.events import non_event, not_object, undecodable
+from inspector.core.providers.wire.fields import error_at, shared, shared_id
 
 _loads = orjson.loads
 _JSONDecodeError = orjson.JSONDecodeError
@@ -262,83 +241,3 @@ class OpenAIChatDialect(MemoDialect):
 def _plain(delta: ToolCallDelta) -> bool:
     """A delta a shape may stand for: a choice-0 call (no ``extra``)."""
     return delta.extra is None
-
-
-# -- the provider --------------------------------------------------------------------------------
-
-_TOOL_FINISH = frozenset({"tool_calls", "function_call"})
-
-
-class OpenAIChat:
-    """The Chat Completions provider (see the module docstring)."""
-
-    name = "openai-chat"
-    closing = IN_ORDER
-    checks = frozenset(
-        {
-            "arguments_not_string",
-            "missing_index",
-            "duplicate_index_in_chunk",
-            "sparse_index",
-            "whole_call_single_chunk",
-            "missing_call_id",
-        }
-    )
-    end_marker = "[DONE]"
-    key_header = "authorization"
-    version_segment = "/v1"
-    stream_usage: Mapping[str, Any] = MappingProxyType({"stream_options": {"include_usage": True}})
-    """What a streaming request adds to get usage in the stream (read with ``getattr``: a
-    provider without it sends usage unasked, or never)."""
-    stream_usage_shows = frozenset({"usage_only_chunk"})
-    """The quirk codes a stream shows because ``stream_usage`` asked for it (not the model's)."""
-
-    def dialect(self) -> OpenAIChatDialect:
-        """A fresh dialect for one response body."""
-        return OpenAIChatDialect(self)
-
-    def is_tool_finish(self, reason: Any, calls: int) -> bool:
-        """``tool_calls`` (or the legacy ``function_call``) with at least one call."""
-        return calls > 0 and type(reason) is str and reason in _TOOL_FINISH
-
-    def error_message(self, body: Any) -> str:
-        """``{"error": {"message", "type", "param", "code"}}``; vLLM / TGI send the error
-        object itself (``{"object": "error", "message": …}``)."""
-        return wrapped_error(body)
-
-    def error_body(self, status: int, message: str) -> dict[str, Any]:
-        """``{"error": {"message", "type", "param", "code"}}``."""
-        return openai_error_body(status, message)
-
-    def tools(self, neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The neutral shape is this provider's own."""
-        return copy.deepcopy(neutral)
-
-    def request(
-        self, base_url: str, model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
-    ) -> WireRequest:
-        """``{base}/chat/completions`` with the messages as they are."""
-        body: dict[str, Any] = {"model": model, "messages": messages, "stream": True}
-        if tools:
-            body["tools"] = self.tools(tools)
-        return WireRequest(f"{base_url}/chat/completions", body)
-
-    def append_turn(self, body: dict[str, Any], turn: Turn, results: Sequence[TurnResult]) -> None:
-        """``messages`` += the assistant ``tool_calls`` message, then one tool message each."""
-        msg: dict[str, Any] = {"role": "assistant", "content": turn.text or None}
-        if turn.reasoning:
-            msg["reasoning_content"] = turn.reasoning
-        msg["tool_calls"] = [
-            {
-                "id": c.id,
-                "type": "function",
-                "function": {"name": c.name, "arguments": args_text(c.arguments)},
-            }
-            for c in turn.calls
-        ]
-        answers = [{"role": "tool", "tool_call_id": r.call_id, "content": r.text} for r in results]
-        body["messages"] = [*as_list(body.get("messages")), msg, *answers]
-
-
-PROVIDER = OpenAIChat()
-"""The one Chat Completions provider."""

@@ -1,4 +1,4 @@
-"""A shape (:mod:`.openai_chat_shape`) applied to a run of events at once: what
+"""A shape (:mod:`.shape`) applied to a run of events at once: what
 :meth:`Shape.map` gives for each, event by event, in a few passes in C over the run.
 
 A decoder's plain run (:class:`~inspector.core.events.plain.PlainRun`) hands the dialect its
@@ -32,7 +32,7 @@ from typing import Any
 import orjson
 
 from inspector.core.base.model import AnyDelta, ToolCallDelta
-from inspector.core.providers.openai_chat_shape import Shape
+from inspector.core.providers.shapememo.shape import Shape
 
 __all__ = ["map_run"]
 
