@@ -32,10 +32,10 @@ from pathlib import Path
 from inspector.core.analysis.session import Analysis
 from inspector.core.capture.reader import load
 from inspector.core.providers import REGISTRY
+from inspector.core.quirks.detect import QUIRKS
 from inspector.core.reports.clients import clients_verdict
 from inspector.core.reports.gate import header_settings
 from inspector.core.verdicts.judge import Settings
-from inspector.core.verdicts.quirks import QUIRKS
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "tests" / "clients" / "corpus"

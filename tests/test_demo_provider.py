@@ -27,7 +27,7 @@ from inspector.core.base.model import OMITTED, EventKind
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import from_text
 from inspector.core.providers import REGISTRY, analyze_bytes
-from inspector.core.verdicts.quirks import QUIRKS, detect
+from inspector.core.quirks.detect import QUIRKS, detect
 from inspector.core.verdicts.tools import ToolRegistry
 from inspector.net.demo import SCENARIOS, DemoProvider
 from inspector.net.demo.arguments import generate

@@ -22,8 +22,8 @@ from inspector.core.calls.wirefield import field_problem
 from inspector.core.providers import REGISTRY, analyze_bytes
 from inspector.core.providers.gemini import PROVIDER
 from inspector.core.providers.gemini_partial import PartialArgs, normal_path, parse_path
+from inspector.core.quirks.detect import detect
 from inspector.core.requests.scenarios import find_scenario
-from inspector.core.verdicts.quirks import detect
 from inspector.core.verdicts.tools import ToolRegistry
 from inspector.net.demo import DemoProvider
 

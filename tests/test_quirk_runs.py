@@ -21,13 +21,14 @@ from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.calls.accumulator import ABSENT, LITERAL
 from inspector.core.calls.stream import StreamState
 from inspector.core.providers import REGISTRY, analyze_bytes
-from inspector.core.verdicts import lanetext, schemas
+from inspector.core.quirks.detect import QuirkScan, detect
+from inspector.core.quirks.lanes import text as lanetext
+from inspector.core.quirks.lanes.plainrun import END
+from inspector.core.quirks.lanes.text import LaneTexts
+from inspector.core.quirks.lanes.track import LaneTrack
+from inspector.core.quirks.wirescan import WireScan
+from inspector.core.verdicts import schemas
 from inspector.core.verdicts.judge import CallVerdict, judge_call
-from inspector.core.verdicts.lanetext import LaneTexts
-from inspector.core.verdicts.lanetrack import LaneTrack
-from inspector.core.verdicts.plainrun import END
-from inspector.core.verdicts.quirks import QuirkScan, detect
-from inspector.core.verdicts.quirkscan import WireScan
 from inspector.core.verdicts.validation import validate_call
 
 
@@ -278,7 +279,7 @@ def test_quirks_equal_the_straightforward_scan_on_plain_runs(monkeypatch: Any) -
     """One event a chunk, fed in batches: long stretches are a shape's own deltas
     (providers/shape_runs), which the scan takes a span at a time; the findings and every
     lane's state are the per-delta scan's."""
-    from inspector.core.verdicts import plainrun
+    from inspector.core.quirks.lanes import plainrun
 
     spans = [0]
     real = plainrun._span

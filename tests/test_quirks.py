@@ -23,7 +23,7 @@ from test_quirks_2026 import REPORTED_NEGATIVE, REPORTED_POSITIVE
 from inspector.core.calls.accumulator import ABSENT, EMPTY_ID_POLICIES, LITERAL
 from inspector.core.calls.stream import StreamState
 from inspector.core.providers import REGISTRY, analyze_bytes
-from inspector.core.verdicts.quirks import QUIRKS, QuirkScan, detect
+from inspector.core.quirks.detect import QUIRKS, QuirkScan, detect
 
 ROUTING = {
     "orphan_id_only_entry",
@@ -1108,7 +1108,7 @@ def test_a_scan_reads_each_delta_once() -> None:
 
 
 def test_wire_chunks_stay_sorted_when_a_hit_points_back() -> None:
-    from inspector.core.verdicts.quirkscan import WireScan
+    from inspector.core.quirks.wirescan import WireScan
 
     scan = WireScan()
     added: list[int] = []

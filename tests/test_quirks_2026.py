@@ -19,7 +19,7 @@ import pytest
 
 from inspector.core.calls.accumulator import EMPTY_ID_POLICIES as POLICIES
 from inspector.core.providers import analyze_bytes
-from inspector.core.verdicts.quirks import QUIRKS, detect
+from inspector.core.quirks.detect import QUIRKS, detect
 from inspector.net.demo import SCENARIOS
 from inspector.net.demo.reported import REPORTED
 

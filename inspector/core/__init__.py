@@ -9,12 +9,14 @@ contract in pyproject.toml enforces the order)::
     requests    profiles, scenarios, the request a live session sends
     providers   one module per provider: wire events -> deltas, and all it knows
     analysis    a whole session judged: attempts, rounds, tool results
-    verdicts    calls -> verdicts: tools, validation, judgement, attempts, quirks
+    quirks      calls -> quirks: the quirk codes' registry, their detectors by family
+    | verdicts  calls -> verdicts: tools, validation, judgement, attempts
+                (quirks and verdicts side by side: neither imports the other)
     calls       deltas -> calls: accumulator, JSON progress, one body's stream state
     events      bytes -> events: the SSE decoder
     capture     the bytes as received, with times and request: write, read, migrate
     base        shared types: wire events, deltas, OMITTED, the error type, the Provider
                 protocol (implemented in providers, passed in from above)     (bottom)
 
-Data flows one way: bytes -> events -> deltas -> calls -> verdicts -> reports.
+Data flows one way: bytes -> events -> deltas -> calls -> verdicts and quirks -> reports.
 """

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from inspector.core.base.model import plain
+from inspector.core.calls import wholejson
 from inspector.core.calls.accumulator import (
     ABSENT,
     Accumulator,
@@ -28,7 +29,6 @@ from inspector.core.calls.accumulator import (
 )
 from inspector.core.calls.jsonprogress import first_error
 from inspector.core.calls.stream import StreamState
-from inspector.core.verdicts import wholejson
 from inspector.core.verdicts.tools import ToolRegistry
 from inspector.core.verdicts.validation import (
     DEFAULT_MODE,

@@ -8,7 +8,7 @@ Invariants:
   server and ``GET /v1/models`` read it; the table in ``docs/demo-provider.md`` is checked
   against it by the tests.
 - ``quirks`` maps each dialect where the scenario has its own behaviour to the exact quirk
-  codes (:data:`inspector.core.verdicts.quirks.QUIRKS` keys) that ``detect`` reports on that
+  codes (:data:`inspector.core.quirks.detect.QUIRKS` keys) that ``detect`` reports on that
   stream's
   first response (for ``fault-reset``: on the bytes that arrive before the reset). A dialect
   left out plays the conforming stream instead. The tests hold the server to this table,
@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.core.verdicts.quirks import QUIRKS
+from inspector.core.quirks.detect import QUIRKS
 
 from .conversation import DIALECTS
 from .reported import REPORTED

@@ -3,12 +3,12 @@ a cut the finish reason hides.
 
 Invariants:
 - :func:`scan_call` is a pure function of a call's fragments and what the accumulator
-  concluded about it; :class:`~inspector.core.verdicts.quirks.QuirkScan` runs it again only
+  concluded about it; :class:`~inspector.core.quirks.detect.QuirkScan` runs it again only
   when that changed. It is cheap on long calls: only a zero-length call is walked whole; the
   rest looks at the first fragments and at the last ones.
 - Checks on a call's fragments read every fragment routed to it, dropped ones too (the
   provider sent them), so they do not depend on the empty-id policy; the cut a finish hides
-  is judged per wire lane (:mod:`inspector.core.verdicts.lanetext`).
+  is judged per wire lane (:mod:`inspector.core.quirks.lanes.text`).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from inspector.core.base.provider import Provider
 from inspector.core.calls.accumulator import CUTOFF_REASONS
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.toolcall import ToolCall
-from inspector.core.verdicts.quirkscan import MALFORMED_CALL_REASONS
-from inspector.core.verdicts.seen import Seen, real
+from inspector.core.quirks.seen import Seen, real
+from inspector.core.quirks.wirescan import MALFORMED_CALL_REASONS
 
 
 def scan_call(call: ToolCall, seen: Seen, provider: Provider | None, orphan: bool) -> None:

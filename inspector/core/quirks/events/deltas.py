@@ -2,7 +2,7 @@
 (tags in the text, :class:`TextTags`; fields of the wrong type, :class:`WrongFields`).
 
 Invariants: :func:`delta_quirks` is a pure function of the delta; the wire scan
-(:class:`~inspector.core.verdicts.quirkscan.WireScan`) calls it once per delta it reads, and
+(:class:`~inspector.core.quirks.wirescan.WireScan`) calls it once per delta it reads, and
 feeds the other two each delta of theirs once, in arrival order.
 """
 
@@ -15,7 +15,7 @@ import orjson
 
 from inspector.core.base.model import Delta, DeltaKind
 from inspector.core.calls.wirefield import WIRE_FIELD_TYPE
-from inspector.core.verdicts.seen import Seen
+from inspector.core.quirks.seen import Seen
 
 
 def delta_quirks(d: Delta, seen: Seen) -> None:

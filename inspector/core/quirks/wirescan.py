@@ -4,7 +4,7 @@ scanned once, however often a view asks for the quirks.
 Invariants:
 - A :class:`WireScan` reads only ``StreamState.events`` and ``StreamState.deltas``, which are
   append-only and the same under every empty-id policy, so one scan serves the stream for its
-  whole life, across policy flips (only the call-level half in :mod:`inspector.core.verdicts.quirks`
+  whole life, across policy flips (only the call-level half in :mod:`inspector.core.quirks.detect`
   is redone then).
 - ``advance`` scans exactly the events and deltas appended since the last call, in arrival
   order, so the hits (and the first note per code) are those a single pass over the finished
@@ -12,7 +12,7 @@ Invariants:
 - The checks in :data:`PROVIDER_CHECKS` run only for a provider that lists them in its
   ``checks``; while the provider is unknown (``auto`` still sniffing, so no deltas yet) none do.
 - Hits arrive in stream order, so a code's hits are almost always non-decreasing: the scan
-  keeps them as :class:`~inspector.core.verdicts.seqruns.SeqRuns`, de-duplicated as they come
+  keeps them as :class:`~inspector.core.quirks.seqruns.SeqRuns`, de-duplicated as they come
   (merging again only when one points back), so a long stream's hits are neither sorted on
   every ask nor kept one int object per chunk (a million keep-alives make two runs).
 - Conclusions that need the whole stream (``data_after_done``, ``id_repeated_every_chunk``,
@@ -25,13 +25,13 @@ Invariants:
   a real id is kept as its opener delta until something else reaches it (a quiet track: no
   object for a call sent whole). Once a lane's track is identified and spoiled (a plain
   fragment repeated neither id nor name), the plain fragments that follow it one per chunk
-  are scanned as a run (:mod:`inspector.core.verdicts.plainrun`), with the same outcome.
+  are scanned as a run (:mod:`inspector.core.quirks.lanes.plainrun`), with the same outcome.
 - Finish reasons are counted per choice (``repeated_finish_reason``; ``""`` is
   ``empty_finish_reason``, not a reason).
 - Any value may stand where the wire has one: only a JSON integer or string index (and
   choice) names a lane here, as in the accumulator; a field of the wrong type shows as
   ``wire_field_type``, whose note names every distinct field, expected and received kind
-  (up to :data:`~inspector.core.verdicts.deltaquirks.FIELDS_NAMED`) with the first chunk
+  (up to :data:`~inspector.core.quirks.events.deltas.FIELDS_NAMED`) with the first chunk
   showing it.
 """
 
@@ -53,12 +53,12 @@ from inspector.core.base.provider import Provider
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.wirefield import describe, field_problem, is_key
 from inspector.core.events.log import EventLog
-from inspector.core.verdicts.deltaquirks import TextTags, WrongFields, delta_quirks
-from inspector.core.verdicts.lanetext import LaneTexts
-from inspector.core.verdicts.lanetrack import LaneTrack, conclude_tracks
-from inspector.core.verdicts.plainrun import END, plain_run
-from inspector.core.verdicts.seen import Seen, lane, real
-from inspector.core.verdicts.seqruns import SeqRuns
+from inspector.core.quirks.events.deltas import TextTags, WrongFields, delta_quirks
+from inspector.core.quirks.lanes.plainrun import END, plain_run
+from inspector.core.quirks.lanes.text import LaneTexts
+from inspector.core.quirks.lanes.track import LaneTrack, conclude_tracks
+from inspector.core.quirks.seen import Seen, lane, real
+from inspector.core.quirks.seqruns import SeqRuns
 
 PROVIDER_CHECKS = frozenset(
     {
@@ -143,7 +143,8 @@ class WireScan:
 
     def _tool(self, d: ToolCallDelta, items: Iterator[AnyDelta]) -> Any:
         """Scan fragment ``d``; return the next item to scan (after the run of plain
-        fragments that follows ``d``, when one does: :mod:`inspector.core.verdicts.plainrun`)."""
+        fragments that follows ``d``, when one does:
+        :mod:`inspector.core.quirks.lanes.plainrun`)."""
         self.tool_deltas += 1
         if d.seq != self._last_seq:
             self._per_chunk.clear()
@@ -223,7 +224,7 @@ class WireScan:
 
     def chunks(self, code: str) -> Sequence[int]:
         """``code``'s hits so far, ascending and de-duplicated (kept so as they come: the scan
-        collects them as :class:`~inspector.core.verdicts.seqruns.SeqRuns`). Do not modify:
+        collects them as :class:`~inspector.core.quirks.seqruns.SeqRuns`). Do not modify:
         a reader that keeps them while the scan goes on keeps a copy."""
         return self.seen.hits.get(code) or ()
 

@@ -13,12 +13,12 @@ Invariants:
   (a ``stop`` with only such calls is no finish mismatch); each one shows as
   ``text_mode_tool_call`` at the chunk where it opened.
 - What depends on the provider is asked of it (``state.provider``): which of
-  :data:`~inspector.core.verdicts.quirkscan.PROVIDER_CHECKS` apply, its end marker and its
+  :data:`~inspector.core.quirks.wirescan.PROVIDER_CHECKS` apply, its end marker and its
   tool finish reasons. No provider is named here.
 - Incremental with a :class:`QuirkScan`: the wire-level half
-  (:mod:`inspector.core.verdicts.quirkscan`)
+  (:mod:`inspector.core.quirks.wirescan`)
   reads each event and delta once, and survives policy flips; a call is scanned again only
-  when it changed (new fragments, a new accumulator; :mod:`inspector.core.verdicts.callscan`);
+  when it changed (new fragments, a new accumulator; :mod:`inspector.core.quirks.calls.scan`);
   a cut hidden by a normal finish is looked for again only when deltas arrived after that
   finish, in O(lanes) (each lane's text is followed as a JSON state as it streams). The
   result always equals a fresh ``detect(state)`` on the same state, so asking on every UI
@@ -35,12 +35,12 @@ from inspector.core.base.provider import Provider
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import written_notes
 from inspector.core.calls.toolcall import ToolCall
-from inspector.core.verdicts.callfold import CallFold, Look, ToolDeltas
-from inspector.core.verdicts.callscan import claimed_end, scan_call
-from inspector.core.verdicts.findings import Findings, FindingsTable, flat
-from inspector.core.verdicts.quirkscan import WireScan
-from inspector.core.verdicts.seen import Seen
-from inspector.core.verdicts.seqruns import SeqRuns, merged
+from inspector.core.quirks.calls.findings import Findings, FindingsTable, flat
+from inspector.core.quirks.calls.fold import CallFold, Look, ToolDeltas
+from inspector.core.quirks.calls.scan import claimed_end, scan_call
+from inspector.core.quirks.seen import Seen
+from inspector.core.quirks.seqruns import SeqRuns, merged
+from inspector.core.quirks.wirescan import WireScan
 
 #: code -> one-line description; the table order is the report order. docs/quirks.md explains each.
 QUIRKS: dict[str, str] = {
@@ -115,7 +115,7 @@ class Quirk:
     """One readable line, specific to this stream."""
     chunks: Sequence[int] = field(default_factory=list)
     """Sequence numbers of the wire events that show it, ascending, de-duplicated: a compact
-    :class:`~inspector.core.verdicts.seqruns.SeqRuns` from :func:`detect` (read it as a
+    :class:`~inspector.core.quirks.seqruns.SeqRuns` from :func:`detect` (read it as a
     sequence; it compares equal to the list it stands for)."""
 
     def to_json(self) -> dict[str, Any]:
@@ -143,7 +143,7 @@ class QuirkScan:
 
     def look(self, state: StreamState) -> Look:
         """Every call's findings merged, the calls that can no longer change from the fold
-        (:mod:`inspector.core.verdicts.callfold`): O(calls that may still change)."""
+        (:mod:`inspector.core.quirks.calls.fold`): O(calls that may still change)."""
         return self._fitting(state).look(state, lambda c: self.call(c, state))
 
     def fold(self, state: StreamState) -> None:
@@ -169,7 +169,7 @@ class QuirkScan:
     def truncation(self, state: StreamState) -> Seen:
         """``silent_truncation`` per wire lane, once the finish claims a normal end; redone
         only when deltas arrived since. O(lanes): the wire scan follows each lane's text as a
-        JSON state while it streams (:mod:`inspector.core.verdicts.lanetext`)."""
+        JSON state while it streams (:mod:`inspector.core.quirks.lanes.text`)."""
         claimed = claimed_end(state)
         if claimed is None:
             return _NOTHING

@@ -1,13 +1,13 @@
 """What the wire scan remembers per wire lane (:class:`LaneTrack`): the call's first identity
 and the chunks of its continuations.
 
-Invariants: only :class:`~inspector.core.verdicts.quirkscan.WireScan` changes a track; the
+Invariants: only :class:`~inspector.core.quirks.wirescan.WireScan` changes a track; the
 lists are the shared empty tuple until their first entry (most lanes have no fragment before
 their identity, and a call sent whole has no continuation). A track's continuations are kept
 only while they may all repeat the call's id or its name: the first one that repeats neither
 (a plain fragment, arguments only) makes ``continuations`` None for good, so a long call keeps
 no chunk per fragment and its plain fragments can be scanned as a run
-(:mod:`inspector.core.verdicts.plainrun`).
+(:mod:`inspector.core.quirks.lanes.plainrun`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from inspector.core.base.model import ToolCallDelta
-from inspector.core.verdicts.seen import Seen, real
+from inspector.core.quirks.seen import Seen, real
 
 
 class LaneTrack:
