@@ -97,16 +97,16 @@ def test_closed_calls_are_scanned_once_and_a_late_fragment_starts_again() -> Non
 
 
 def test_tracks_are_concluded_again_only_when_one_changed(monkeypatch: pytest.MonkeyPatch) -> None:
-    from inspector.core.quirks import wirescan
+    from inspector.core.quirks.lanes import scan as lanescan
 
     walks: list[int] = []
-    original = wirescan.conclude_tracks
+    original = lanescan.conclude_tracks
 
     def counting(tracks: Any, ids_expected: bool) -> Any:
         walks.append(1)
         return original(tracks, ids_expected)
 
-    monkeypatch.setattr(wirescan, "conclude_tracks", counting)
+    monkeypatch.setattr(lanescan, "conclude_tracks", counting)
     state = StreamState(REGISTRY.dialect("openai-chat"))
     scan = QuirkScan()
     state.feed(chat(*(chunk(tc(i, f"call_{i}", "f", '{"a": 1}')) for i in range(30)), done=False))

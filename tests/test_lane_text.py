@@ -21,10 +21,10 @@ from inspector.core.calls.jsonprogress import JsonProgress
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.wirefield import is_key
 from inspector.core.providers import REGISTRY
-from inspector.core.quirks.calls.scan import claimed_end
 from inspector.core.quirks.detect import QuirkScan, detect
 from inspector.core.quirks.lanes.text import SETTLED, LaneTexts
 from inspector.core.quirks.seen import Seen, lane
+from inspector.core.quirks.turn.scan import claimed_end
 
 
 def whole_stream_cut(deltas: Iterable[AnyDelta], claimed: tuple[int, str]) -> Seen:

@@ -18,11 +18,11 @@ from test_demo_provider import FAST, client
 from inspector.core.analysis.session import Analysis, Settings
 from inspector.core.base.model import OMITTED, Delta
 from inspector.core.calls.stream import StreamState
-from inspector.core.calls.wirefield import field_problem
 from inspector.core.providers import REGISTRY, analyze_bytes
 from inspector.core.providers.gemini import PROVIDER
 from inspector.core.providers.gemini_partial import PartialArgs, normal_path, parse_path
 from inspector.core.quirks.detect import detect
+from inspector.core.quirks.events.wrongtype import field_problem
 from inspector.core.requests.scenarios import find_scenario
 from inspector.core.verdicts.tools import ToolRegistry
 from inspector.net.demo import DemoProvider

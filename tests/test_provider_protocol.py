@@ -38,7 +38,7 @@ from inspector.core.base.provider import (
 )
 from inspector.core.capture.reader import load_bytes
 from inspector.core.providers import REGISTRY, Registry, analyze_bytes
-from inspector.core.quirks.wirescan import PROVIDER_CHECKS
+from inspector.core.quirks.registry import PROVIDER_CHECKS
 from inspector.core.requests.scenarios import Profile, Scenario, build_request
 from inspector.core.verdicts.judge import DIALECT_CHOICES
 from inspector.core.verdicts.tools import ToolRegistry

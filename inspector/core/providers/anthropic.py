@@ -17,7 +17,7 @@ Invariants:
   become META; unknown types become UNKNOWN with the object; nothing is dropped.
 - A field of the wrong type (an ``index`` that is not an integer, a ``delta`` that is not an
   object, a ``stop_reason`` that is not a string …) is flagged with its path
-  (:mod:`inspector.core.calls.wirefield`) and the event mapped as far as it can be: an index
+  (:mod:`inspector.core.quirks.events.wrongtype`) and the event mapped as far as it can be: an index
   or stop reason as received, a part that is not an object left out.
 
 The provider: every block is closed explicitly (``content_block_stop``); the stream ends with
@@ -34,7 +34,6 @@ from typing import Any, Final
 
 from inspector.core.base.model import OMITTED, AnyDelta, Delta, DeltaKind, SSEEvent, ToolCallDelta
 from inspector.core.base.provider import EXPLICIT, Turn, TurnResult, WireRequest
-from inspector.core.calls.wirefield import wrong_type
 from inspector.core.providers.common import (
     OwnDialect,
     as_list,
@@ -49,6 +48,7 @@ from inspector.core.providers.common import (
     string_at,
     wrapped_error,
 )
+from inspector.core.quirks.events.wrongtype import wrong_type
 
 VERSION: Final = "2023-06-01"
 """The ``anthropic-version`` header every request carries."""

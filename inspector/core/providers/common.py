@@ -8,7 +8,7 @@ Invariants:
   ``(event)`` (:func:`not_object`): the same in every dialect.
 - A field of the wrong type is flagged once, with its path, by :func:`index_at`,
   :func:`string_at`, :func:`object_at` and :func:`error_at`
-  (:mod:`inspector.core.calls.wirefield`).
+  (:mod:`inspector.core.quirks.events.wrongtype`).
 - Identity strings (a call's id and name, an entry's or item's type, a Responses item id) are
   shared (:func:`shared`, :func:`identity_at`): the same name repeated in 200,000 calls is one
   string, not 200,000 (values and their identity checks are unchanged: a str equal to itself).
@@ -35,10 +35,10 @@ from inspector.core.base.model import (
     ToolCallDelta,
 )
 from inspector.core.base.provider import Dialect, Provider
-from inspector.core.calls.wirefield import wrong_type
 from inspector.core.events.plain import PlainRun
 from inspector.core.providers.openai_chat_shape import Shape, ShapeMemo
 from inspector.core.providers.shape_runs import map_run
+from inspector.core.quirks.events.wrongtype import wrong_type
 
 _loads = orjson.loads
 _dumps = orjson.dumps
@@ -190,7 +190,7 @@ def decode_object(ev: SSEEvent, out: list[AnyDelta]) -> dict[str, Any] | None:
     return obj
 
 
-# -- fields of the wrong type (inspector.core.calls.wirefield) ---------------------------------
+# -- fields of the wrong type (inspector.core.quirks.events.wrongtype) ----------------------------
 
 
 def index_at(obj: dict[str, Any], key: str, seq: int, out: list[AnyDelta], path: str = "") -> Any:

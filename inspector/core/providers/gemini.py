@@ -26,7 +26,7 @@ Invariants:
   (code execution, inline data …) become META; unknown shapes become UNKNOWN.
 - A field of the wrong type (``candidates`` that is not an array, a part that is not an
   object, ``args`` that is not an object …) is flagged with its path
-  (:mod:`inspector.core.calls.wirefield`) and the rest mapped: what is not an object is left
+  (:mod:`inspector.core.quirks.events.wrongtype`) and the rest mapped: what is not an object is left
   out, identity fields and a finish reason pass as received.
 
 The provider: calls arrive whole and a finish closes what is open; there is no end marker to
@@ -46,7 +46,6 @@ from urllib.parse import quote
 
 from inspector.core.base.model import OMITTED, AnyDelta, Delta, DeltaKind, SSEEvent, ToolCallDelta
 from inspector.core.base.provider import ON_FINISH, Turn, TurnResult, WireRequest
-from inspector.core.calls.wirefield import wrong_type
 from inspector.core.providers.common import (
     OwnDialect,
     as_list,
@@ -63,6 +62,7 @@ from inspector.core.providers.common import (
     wrapped_error,
 )
 from inspector.core.providers.gemini_partial import PartialArgs, normal_path, updates_of
+from inspector.core.quirks.events.wrongtype import wrong_type
 
 KNOWN_PARTS = frozenset(
     {

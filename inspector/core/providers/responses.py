@@ -23,7 +23,7 @@ Invariants:
 - Known lifecycle events with no normalized meaning become META ``{"type": …}`` (the object is
   in ``raw``); unknown types become UNKNOWN. Nothing is dropped.
 - A field of the wrong type (an ``output_index`` that is not an integer, a ``response`` that is
-  not an object …) is flagged with its path (:mod:`inspector.core.calls.wirefield`) and the
+  not an object …) is flagged with its path (:mod:`inspector.core.quirks.events.wrongtype`) and the
   event mapped as far as it can be: identity fields as received, an object that is not one
   read as empty.
 
@@ -48,7 +48,6 @@ from inspector.core.base.model import (
     ToolCallDelta,
 )
 from inspector.core.base.provider import EXPLICIT, Provider, Turn, TurnResult, WireRequest
-from inspector.core.calls.wirefield import wrong_type
 from inspector.core.providers.common import (
     MemoDialect,
     args_text,
@@ -65,6 +64,7 @@ from inspector.core.providers.common import (
     string_at,
 )
 from inspector.core.providers.openai_chat_shape import ShapeMemo
+from inspector.core.quirks.events.wrongtype import wrong_type
 
 CALL_ITEMS = frozenset({"function_call", "custom_tool_call"})
 """Output item types the client executes (and so the inspector accumulates)."""

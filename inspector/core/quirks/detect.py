@@ -2,7 +2,9 @@
 
 Invariants:
 - Detection is a pure function of a :class:`StreamState` (its deltas, events and accumulated
-  calls): the same stream always yields the same quirks, in a stable order (by code table).
+  calls): the same stream always yields the same quirks, in a stable order (the registry's,
+  :data:`~inspector.core.quirks.registry.REGISTRY`), each message starting with its code's
+  meaning there.
 - Quirks describe the *provider's* stream, so they are detected on the wire deltas, not on
   what one policy made of them; the exceptions are ``orphan_id_only_entry``,
   ``id_changed_mid_call``, ``name_changed_mid_call`` and ``fragment_after_close``, which
@@ -13,14 +15,15 @@ Invariants:
   (a ``stop`` with only such calls is no finish mismatch); each one shows as
   ``text_mode_tool_call`` at the chunk where it opened.
 - What depends on the provider is asked of it (``state.provider``): which of
-  :data:`~inspector.core.quirks.wirescan.PROVIDER_CHECKS` apply, its end marker and its
+  :data:`~inspector.core.quirks.registry.PROVIDER_CHECKS` apply, its end marker and its
   tool finish reasons. No provider is named here.
 - Incremental with a :class:`QuirkScan`: the wire-level half
-  (:mod:`inspector.core.quirks.wirescan`)
-  reads each event and delta once, and survives policy flips; a call is scanned again only
-  when it changed (new fragments, a new accumulator; :mod:`inspector.core.quirks.calls.scan`);
-  a cut hidden by a normal finish is looked for again only when deltas arrived after that
-  finish, in O(lanes) (each lane's text is followed as a JSON state as it streams). The
+  (:mod:`inspector.core.quirks.wirescan`, handing each fragment to the ``lanes`` family and
+  each other delta and event to the ``events`` family) reads each event and delta once, and
+  survives policy flips; a call is scanned again only when it changed (new fragments, a new
+  accumulator; the ``calls`` family); a cut hidden by a normal finish is looked for again
+  only when deltas arrived after that finish, in O(lanes) (each lane's text is followed as a
+  JSON state as it streams; the ``turn`` family). The
   result always equals a fresh ``detect(state)`` on the same state, so asking on every UI
   flush costs O(new data).
 """
@@ -33,76 +36,15 @@ from typing import Any
 
 from inspector.core.base.provider import Provider
 from inspector.core.calls.stream import StreamState
-from inspector.core.calls.textcalls import written_notes
 from inspector.core.calls.toolcall import ToolCall
 from inspector.core.quirks.calls.findings import Findings, FindingsTable, flat
 from inspector.core.quirks.calls.fold import CallFold, Look, ToolDeltas
-from inspector.core.quirks.calls.scan import claimed_end, scan_call
+from inspector.core.quirks.calls.scan import scan_call
+from inspector.core.quirks.registry import REGISTRY
 from inspector.core.quirks.seen import Seen
 from inspector.core.quirks.seqruns import SeqRuns, merged
+from inspector.core.quirks.turn.scan import Truncation, scan_turn
 from inspector.core.quirks.wirescan import WireScan
-
-#: code -> one-line description; the table order is the report order. docs/quirks.md explains each.
-QUIRKS: dict[str, str] = {
-    "empty_string_continuation_id": 'continuation fragments carry "id": "" (an accumulator that '
-    "looks it up literally drops them)",
-    "empty_string_continuation_name": 'continuation fragments carry "name": ""',
-    "null_string_id": 'an id is the string "null"',
-    "null_id": "an id is JSON null",
-    "missing_call_id": "a named call arrived without any id (the inspector repairs one)",
-    "missing_index": "tool-call entries carry no index",
-    "index_reused_with_new_id": "a new call (new id and name) reuses an index already in use",
-    "duplicate_call_id": "two calls carry the same id",
-    "sparse_index": "tool-call indexes do not start at 0 or skip numbers",
-    "duplicate_index_in_chunk": "one chunk carries two entries with the same index",
-    "id_repeated_every_chunk": "continuations repeat the call's full id",
-    "name_repeated_every_chunk": "continuations repeat the call's full name",
-    "id_changed_mid_call": "a continuation carries a different id without a name",
-    "name_changed_mid_call": "a continuation carries a different name",
-    "arguments_before_identity": "argument fragments arrived at an index before the call's id "
-    "and name",
-    "cumulative_arguments": "each fragment repeats the whole argument buffer so far",
-    "arguments_replayed": "a fragment repeats the complete arguments already streamed "
-    "(concatenated: {…}{…})",
-    "arguments_not_string": "arguments arrived as a JSON object, not a string",
-    "whole_call_single_chunk": "a whole call (id, name and complete arguments) in one chunk",
-    "arguments_only_in_done": "no argument deltas: the arguments arrived only in the done event",
-    "done_arguments_mismatch": "the done event restates arguments that differ from the deltas",
-    "done_identity_mismatch": "the done event restates another id or name than the call opened "
-    "with",
-    "fragment_after_close": "a fragment arrived for a call that was already closed",
-    "opener_replayed": "a call's opener (same id and name, no arguments) arrived again after its "
-    "arguments",
-    "trailing_empty_arguments": 'a trailing "arguments": "" fragment after the arguments',
-    "zero_arg_empty_string": 'a call whose arguments are only "" (zero-argument tool)',
-    "orphan_id_only_entry": "an entry with an id but no name or arguments (left out)",
-    "finish_reason_mismatch": "tool calls were emitted but the finish reason is not a "
-    "tool-call one",
-    "silent_truncation": "a call's arguments stop mid-JSON but the finish reason does not say "
-    "the output was cut off",
-    "empty_finish_reason": 'a finish reason is "" (neither null nor a reason)',
-    "repeated_finish_reason": "more than one finish reason for one choice",
-    "malformed_function_call": "the provider ended the turn saying the model's tool call was "
-    "malformed (no call delivered)",
-    "missing_finish_reason": "the stream ended without any finish/stop reason",
-    "missing_done": "the stream ended without its end-of-stream marker",
-    "data_after_done": "events arrived after the end-of-stream marker",
-    "usage_only_chunk": "a final chunk with empty choices carrying only usage",
-    "keepalive_comments": "SSE comment lines (keep-alives) between events",
-    "keepalive_in_data": "a keep-alive comment re-wrapped as a data: line",
-    "empty_role": 'delta.role is ""',
-    "error_after_200": "the provider reported an error inside a 200 stream",
-    "undecodable_data": "a data: line that is not valid JSON (a frame cut mid-JSON?)",
-    "events_not_separated": "several events in one (data: lines with no blank line between them)",
-    "wire_field_type": "a field holds a value of the wrong type (the event is read without it)",
-    "invalid_utf8": "bytes that are not valid UTF-8",
-    "text_mode_tool_call": "tool calls written as text in the content, not parsed by the "
-    "provider (<tool_call>, [TOOL_CALLS], <|python_tag|>, a JSON call object)",
-}
-
-
-_NOTHING = Seen()
-"""An empty collector (never added to)."""
 
 
 @dataclass
@@ -110,7 +52,7 @@ class Quirk:
     """One quirk seen in a stream."""
 
     code: str
-    """Stable code (a key of :data:`QUIRKS`)."""
+    """Stable code (a constant of :mod:`inspector.core.quirks.codes`)."""
     message: str
     """One readable line, specific to this stream."""
     chunks: Sequence[int] = field(default_factory=list)
@@ -137,7 +79,7 @@ class QuirkScan:
         """The wire-level half (survives policy flips: it reads only events and deltas)."""
         self._table = FindingsTable()  # each call's own findings, by call slot
         self._provider: Provider | None = None  # the provider the findings were made under
-        self._cut: tuple[Any, Seen] = ((), Seen())
+        self._cut = Truncation()
         self._fold = CallFold()  # the leading closed calls' findings, merged once
         self._tool_deltas = ToolDeltas()
 
@@ -167,21 +109,9 @@ class QuirkScan:
         return fold
 
     def truncation(self, state: StreamState) -> Seen:
-        """``silent_truncation`` per wire lane, once the finish claims a normal end; redone
-        only when deltas arrived since. O(lanes): the wire scan follows each lane's text as a
-        JSON state while it streams (:mod:`inspector.core.quirks.lanes.text`)."""
-        claimed = claimed_end(state)
-        if claimed is None:
-            return _NOTHING
-        key = (len(state.deltas), claimed)
-        if self._cut[0] != key:
-            self.wire.advance(state)  # a no-op after detect's own
-            seen = Seen()
-            for seq, label in self.wire.texts.cut():
-                seen.add("silent_truncation", seq, f"{label} under {claimed[1]!r}")
-                seen.add("silent_truncation", claimed[0])
-            self._cut = (key, seen)
-        return self._cut[1]
+        """``silent_truncation`` per wire lane, once the finish claims a normal end
+        (:class:`~inspector.core.quirks.turn.scan.Truncation`)."""
+        return self._cut.seen(state, self.wire)
 
     def call(self, call: ToolCall, state: StreamState) -> Findings:
         """``call``'s own findings, scanned again only when its shape changed."""
@@ -223,15 +153,16 @@ def _same_shape(old: ToolCall, new: ToolCall, state: StreamState) -> bool:
 
 
 def detect(state: StreamState, scan: QuirkScan | None = None) -> list[Quirk]:
-    """Every quirk ``state`` shows, in :data:`QUIRKS` order. Pass the same ``scan`` on every
-    call for one stream and each event, delta and unchanged call is scanned only once."""
+    """Every quirk ``state`` shows, in report order (the registry's). Pass the same ``scan``
+    on every call for one stream and each event, delta and unchanged call is scanned only
+    once."""
     scan = scan or QuirkScan()
     wire = scan.wire
     wire.advance(state)
     rest = Seen()
     wire.conclude(state, rest)
     look = scan.look(state)
-    _scan_turn(state, rest, state.provider, look)
+    scan_turn(state, rest, state.provider, look)
     others = look.hits  # code -> hits outside the wire scan (this call's own)
     notes = dict(wire.seen.notes)  # code -> the first note, in the order the parts come
     for part in (rest, scan.truncation(state)):
@@ -249,7 +180,8 @@ def detect(state: StreamState, scan: QuirkScan | None = None) -> list[Quirk]:
     for code, note in look.notes.items():
         notes.setdefault(code, note)
     out = []
-    for code, desc in QUIRKS.items():
+    for info in REGISTRY:
+        code = info.code
         extra = others.get(code)
         if extra:
             got = wire.chunks(code)
@@ -260,32 +192,6 @@ def detect(state: StreamState, scan: QuirkScan | None = None) -> list[Quirk]:
         else:
             continue
         said = notes.get(code)
+        desc = info.meaning
         out.append(Quirk(code, f"{desc}: {said}" if said else desc, chunks))
     return out
-
-
-def _scan_turn(state: StreamState, seen: Seen, provider: Provider | None, look: Look) -> None:
-    if provider is None:  # still sniffing: no deltas, no calls, not ended
-        return
-    for seq, note in written_notes(look.written):  # the provider left these calls as text
-        seen.add("text_mode_tool_call", seq, note)
-    if "sparse_index" in provider.checks and not look.gapless:
-        indexes = sorted({c.index for c in state.calls if type(c.index) is int})
-        if indexes and indexes != list(range(len(indexes))):
-            gap = next(i for n, i in enumerate(indexes) if i != n)  # the first out-of-place one
-            first = next(c for c in state.calls if c.index == gap)
-            seen.add("sparse_index", first.fragments[0].seq, f"indexes {indexes}")
-    calls = look.turn
-    reason = state.finish_reason
-    if calls and state.finish and reason != "" and not provider.is_tool_finish(reason, calls):
-        seen.add(
-            "finish_reason_mismatch",
-            state.finish[-1][0],
-            f"{reason!r} with {calls} tool call(s)",
-        )
-    last = state.events[-1].seq if state.events else 0
-    if state.ended and not state.finish and state.events:
-        seen.add("missing_finish_reason", last)
-    marker = provider.end_marker
-    if state.ended and marker is not None and state.done_seq is None and state.events:
-        seen.add("missing_done", last, f"no {marker}")

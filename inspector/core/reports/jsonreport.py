@@ -26,7 +26,7 @@ from inspector.core.analysis.session import Analysis, AttemptView, CallVerdict
 from inspector.core.base.model import plain, presence
 from inspector.core.calls.textobject import TextCall
 from inspector.core.quirks.detect import Quirk
-from inspector.core.quirks.wirescan import PROVIDER_CHECKS
+from inspector.core.quirks.registry import PROVIDER_CHECKS
 from inspector.core.reports.clientreport import gated_status
 from inspector.core.reports.clients import ClientsVerdict, clients_verdict
 from inspector.core.reports.headline import headline

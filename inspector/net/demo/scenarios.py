@@ -8,7 +8,7 @@ Invariants:
   server and ``GET /v1/models`` read it; the table in ``docs/demo-provider.md`` is checked
   against it by the tests.
 - ``quirks`` maps each dialect where the scenario has its own behaviour to the exact quirk
-  codes (:data:`inspector.core.quirks.detect.QUIRKS` keys) that ``detect`` reports on that
+  codes (:mod:`inspector.core.quirks.codes` constants) that ``detect`` reports on that
   stream's
   first response (for ``fault-reset``: on the bytes that arrive before the reset). A dialect
   left out plays the conforming stream instead. The tests hold the server to this table,
@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.core.quirks.detect import QUIRKS
+from inspector.core.quirks.codes import ORDER
 
 from .conversation import DIALECTS
 from .reported import REPORTED
@@ -59,7 +59,7 @@ class Scenario:
     def codes(self) -> list[str]:
         """Every quirk code the scenario shows in any dialect, in report order."""
         shown = {c for codes in self.quirks.values() for c in codes}
-        return [c for c in QUIRKS if c in shown]
+        return [c for c in ORDER if c in shown]
 
     def to_model(self) -> dict[str, Any]:
         """The ``GET /v1/models`` entry (OpenAI list convention, plus what it shows)."""
