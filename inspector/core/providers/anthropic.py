@@ -48,6 +48,7 @@ from inspector.core.providers.common import (
     string_at,
     wrapped_error,
 )
+from inspector.core.quirks.codes import ARGUMENTS_NOT_STRING, MISSING_CALL_ID
 from inspector.core.quirks.events.wrongtype import wrong_type
 
 VERSION: Final = "2023-06-01"
@@ -201,7 +202,7 @@ class Anthropic:
 
     name = "anthropic"
     closing = EXPLICIT
-    checks = frozenset({"arguments_not_string", "missing_call_id"})
+    checks = frozenset({ARGUMENTS_NOT_STRING, MISSING_CALL_ID})
     end_marker = "message_stop"
     key_header = "x-api-key"
     version_segment = "/v1"

@@ -64,6 +64,7 @@ from inspector.core.providers.common import (
     string_at,
 )
 from inspector.core.providers.openai_chat_shape import ShapeMemo
+from inspector.core.quirks.codes import ARGUMENTS_NOT_STRING, MISSING_CALL_ID
 from inspector.core.quirks.events.wrongtype import wrong_type
 
 CALL_ITEMS = frozenset({"function_call", "custom_tool_call"})
@@ -282,7 +283,7 @@ class Responses:
 
     name = "openai-responses"
     closing = EXPLICIT
-    checks = frozenset({"arguments_not_string", "missing_call_id"})
+    checks = frozenset({ARGUMENTS_NOT_STRING, MISSING_CALL_ID})
     end_marker = "response.completed"
     key_header = "authorization"
     version_segment = "/v1"
