@@ -1,5 +1,5 @@
-"""The call-level half of quirk detection: what one call's fragments show, and (per wire lane)
-a cut the finish reason hides.
+"""The ``calls`` family's detector: what one call's fragments show, and what the accumulator
+concluded about it.
 
 Invariants:
 - :func:`scan_call` is a pure function of a call's fragments and what the accumulator
@@ -7,8 +7,8 @@ Invariants:
   when that changed. It is cheap on long calls: only a zero-length call is walked whole; the
   rest looks at the first fragments and at the last ones.
 - Checks on a call's fragments read every fragment routed to it, dropped ones too (the
-  provider sent them), so they do not depend on the empty-id policy; the cut a finish hides
-  is judged per wire lane (:mod:`inspector.core.quirks.lanes.text`).
+  provider sent them), so they do not depend on the empty-id policy; a cut the finish hides
+  is the ``turn`` family's, judged per wire lane (:mod:`inspector.core.quirks.turn.scan`).
 """
 
 from __future__ import annotations

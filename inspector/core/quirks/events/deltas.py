@@ -1,8 +1,8 @@
 """Quirks non-tool deltas show: on its own (:func:`delta_quirks`), or with the few before it
 (tags in the text, :class:`TextTags`; fields of the wrong type, :class:`WrongFields`).
 
-Invariants: :func:`delta_quirks` is a pure function of the delta; the wire scan
-(:class:`~inspector.core.quirks.wirescan.WireScan`) calls it once per delta it reads, and
+Invariants: :func:`delta_quirks` is a pure function of the delta; the events' scan
+(:class:`~inspector.core.quirks.events.scan.EventScan`) calls it once per non-tool delta, and
 feeds the other two each delta of theirs once, in arrival order.
 """
 

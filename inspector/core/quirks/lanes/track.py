@@ -1,7 +1,7 @@
 """What the wire scan remembers per wire lane (:class:`LaneTrack`): the call's first identity
 and the chunks of its continuations.
 
-Invariants: only :class:`~inspector.core.quirks.wirescan.WireScan` changes a track; the
+Invariants: only :class:`~inspector.core.quirks.lanes.scan.LaneScan` changes a track; the
 lists are the shared empty tuple until their first entry (most lanes have no fragment before
 their identity, and a call sent whole has no continuation). A track's continuations are kept
 only while they may all repeat the call's id or its name: the first one that repeats neither
