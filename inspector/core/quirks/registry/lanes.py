@@ -121,6 +121,7 @@ ENTRIES: Final = (
         references=(
             issue("ollama/ollama", 7881),
             issue("openai/openai-python", 2806),
+            issue("AstrBotDevs/AstrBot", 6661),
             _MISTRAL_WHOLE,
         ),
     ),
