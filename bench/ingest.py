@@ -33,7 +33,7 @@ from inspector.core.calls.jsonprogress import first_error
 from inspector.core.calls.stream import StreamState
 from inspector.core.events.sse import SSEDecoder
 from inspector.core.providers import REGISTRY
-from inspector.core.verdicts.quirks import detect as detect_quirks
+from inspector.core.quirks.detect import detect as detect_quirks
 from inspector.core.verdicts.tools import ToolRegistry
 from inspector.core.verdicts.validation import validate_call
 

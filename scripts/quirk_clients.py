@@ -33,9 +33,9 @@ from inspector.core.analysis.session import Analysis
 from inspector.core.base.settings import Settings
 from inspector.core.capture.reader import load
 from inspector.core.providers import REGISTRY
+from inspector.core.quirks.codes import ORDER
 from inspector.core.reports.clients import clients_verdict
 from inspector.core.reports.gate import header_settings
-from inspector.core.verdicts.quirks import QUIRKS
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "tests" / "clients" / "corpus"
@@ -62,8 +62,8 @@ class Seen:
 
 
 def measure(corpus: Path = CORPUS) -> dict[str, list[Seen]]:
-    """Per quirk code (in :data:`QUIRKS` order), every corpus stream that shows it."""
-    out: dict[str, list[Seen]] = {code: [] for code in QUIRKS}
+    """Per quirk code (in :data:`ORDER` order), every corpus stream that shows it."""
+    out: dict[str, list[Seen]] = {code: [] for code in ORDER}
     for path in sorted(corpus.glob("*/*.jsonl")):
         capture = load(path)
         settings = header_settings(capture, Settings(), REGISTRY)
@@ -73,7 +73,7 @@ def measure(corpus: Path = CORPUS) -> dict[str, list[Seen]]:
         broken = [f"{verdict.shown_name(n)} ({verdict.words[n]})" for n in verdict.broken]
         stream = f"{path.parent.name}/{path.stem}"
         for code in shown:
-            others = [c for c in QUIRKS if c in shown and c != code]
+            others = [c for c in ORDER if c in shown and c != code]
             out[code].append(Seen(stream, others, broken, len(verdict.applicable)))
     return out
 

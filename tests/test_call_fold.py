@@ -1,4 +1,4 @@
-"""The call-level findings folded once per closed call (:mod:`inspector.core.verdicts.callfold`):
+"""The call-level findings folded once per closed call (:mod:`inspector.core.quirks.calls.fold`):
 a scan folded as the stream arrives (as the window's loader does) and asked now and then
 reports exactly what a fresh detect() does, through late fragments, sparse indexes, text
 calls and policy flips."""
@@ -16,7 +16,7 @@ from test_quirks import ALL_STREAMS, chat, chunk, tc
 from inspector.core.base.settings import ABSENT, LITERAL
 from inspector.core.calls.stream import StreamState
 from inspector.core.providers import REGISTRY
-from inspector.core.verdicts.quirks import QuirkScan, detect
+from inspector.core.quirks.detect import QuirkScan, detect
 
 
 def _as_dicts(quirks: list[Any]) -> list[dict[str, Any]]:
@@ -97,16 +97,16 @@ def test_closed_calls_are_scanned_once_and_a_late_fragment_starts_again() -> Non
 
 
 def test_tracks_are_concluded_again_only_when_one_changed(monkeypatch: pytest.MonkeyPatch) -> None:
-    from inspector.core.verdicts import quirkscan
+    from inspector.core.quirks.lanes import scan as lanescan
 
     walks: list[int] = []
-    original = quirkscan.conclude_tracks
+    original = lanescan.conclude_tracks
 
     def counting(tracks: Any, ids_expected: bool) -> Any:
         walks.append(1)
         return original(tracks, ids_expected)
 
-    monkeypatch.setattr(quirkscan, "conclude_tracks", counting)
+    monkeypatch.setattr(lanescan, "conclude_tracks", counting)
     state = StreamState(REGISTRY.dialect("openai-chat"))
     scan = QuirkScan()
     state.feed(chat(*(chunk(tc(i, f"call_{i}", "f", '{"a": 1}')) for i in range(30)), done=False))

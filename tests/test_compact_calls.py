@@ -14,8 +14,8 @@ from inspector.core.base.settings import LITERAL
 from inspector.core.calls.accumulator import Accumulator
 from inspector.core.calls.toolcall import NONE
 from inspector.core.providers import REGISTRY
+from inspector.core.quirks.seqruns import SeqRuns
 from inspector.core.verdicts.judge import NO_PROBLEMS, CallVerdict
-from inspector.core.verdicts.seqruns import SeqRuns
 
 
 def analyze(body: bytes) -> Analysis:

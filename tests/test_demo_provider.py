@@ -28,7 +28,8 @@ from inspector.core.base.settings import Settings
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import from_text
 from inspector.core.providers import REGISTRY, analyze_bytes
-from inspector.core.verdicts.quirks import QUIRKS, detect
+from inspector.core.quirks.codes import ORDER
+from inspector.core.quirks.detect import detect
 from inspector.core.verdicts.tools import ToolRegistry
 from inspector.net.demo import SCENARIOS, DemoProvider
 from inspector.net.demo.arguments import generate
@@ -406,8 +407,8 @@ async def test_quirks_survive_a_zero_parameter_tool(
 
 def test_table_codes_are_real_and_every_code_is_shown_somewhere() -> None:
     shown = {c for sc in SCENARIOS.values() for cs in sc.quirks.values() for c in cs}
-    assert shown <= set(QUIRKS)
-    assert shown | set(NOT_SHOWN) == set(QUIRKS)
+    assert shown <= set(ORDER)
+    assert shown | set(NOT_SHOWN) == set(ORDER)
     for name, sc in SCENARIOS.items():
         assert name.startswith(("demo-", "fault-")) and sc.description
         for dialect, module in RENDERERS.items():
@@ -752,7 +753,7 @@ async def test_models_lists_every_scenario(demo_provider: DemoProvider) -> None:
     for m in listing["data"]:
         assert m["object"] == "model" and m["owned_by"] == "toolcall-inspector"
         assert m["description"] and set(m["dialects"]) <= set(DIALECTS) and m["dialects"]
-        assert set(m["quirks"]) <= set(QUIRKS)
+        assert set(m["quirks"]) <= set(ORDER)
     assert one["dialects"] == ["openai-chat"]
     assert one["quirks"] == ["empty_string_continuation_id", "empty_string_continuation_name"]
 

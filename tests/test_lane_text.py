@@ -1,5 +1,5 @@
 """The ``silent_truncation`` check followed lane by lane as the stream arrives
-(:mod:`inspector.core.verdicts.lanetext`) finds exactly what the whole-stream scan it replaced
+(:mod:`inspector.core.quirks.lanes.text`) finds exactly what the whole-stream scan it replaced
 finds (every lane's pieces joined at the finish), on every quirk stream, every recorded stream
 and every demo-corpus capture, fed whole and in random chunkings, and on random cut calls."""
 
@@ -21,10 +21,10 @@ from inspector.core.calls.jsonprogress import JsonProgress
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.wirefield import is_key
 from inspector.core.providers import REGISTRY
-from inspector.core.verdicts.callscan import claimed_end
-from inspector.core.verdicts.lanetext import SETTLED, LaneTexts
-from inspector.core.verdicts.quirks import QuirkScan, detect
-from inspector.core.verdicts.seen import Seen, lane
+from inspector.core.quirks.detect import QuirkScan, detect
+from inspector.core.quirks.lanes.text import SETTLED, LaneTexts
+from inspector.core.quirks.seen import Seen, lane
+from inspector.core.quirks.turn.scan import claimed_end
 
 
 def whole_stream_cut(deltas: Iterable[AnyDelta], claimed: tuple[int, str]) -> Seen:

@@ -19,12 +19,12 @@ from inspector.core.analysis.session import Analysis
 from inspector.core.base.model import OMITTED, Delta
 from inspector.core.base.settings import Settings
 from inspector.core.calls.stream import StreamState
-from inspector.core.calls.wirefield import field_problem
 from inspector.core.providers import REGISTRY, analyze_bytes
 from inspector.core.providers.gemini import PROVIDER
 from inspector.core.providers.gemini.partial import PartialArgs, normal_path, parse_path
+from inspector.core.quirks.detect import detect
+from inspector.core.quirks.events.wrongtype import field_problem
 from inspector.core.requests.scenarios import find_scenario
-from inspector.core.verdicts.quirks import detect
 from inspector.core.verdicts.tools import ToolRegistry
 from inspector.net.demo import DemoProvider
 

@@ -46,8 +46,8 @@ from inspector.core.capture.reader import load_bytes
 from inspector.core.events.sse import SSE, decode_all
 from inspector.core.providers import REGISTRY, Registry, analyze_bytes, sniff, sniff_url
 from inspector.core.providers.sniff import recognise
+from inspector.core.quirks.registry import PROVIDER_CHECKS
 from inspector.core.requests.scenarios import Profile, Scenario, build_request
-from inspector.core.verdicts.quirkscan import PROVIDER_CHECKS
 from inspector.core.verdicts.tools import ToolRegistry
 
 # -- the toy provider, defined here and nowhere else --------------------------------------------

@@ -39,7 +39,7 @@ def test_the_breaks_lines_are_the_measurement(
     assert script.render(doc, measured) == doc, "stale: run python scripts/quirk_clients.py"
     blocks = re.findall(r"<!-- breaks: (\w+) -->", doc)
     assert blocks == re.findall(r"^## `(\w+)`", doc, re.M)  # one per quirk section, in order
-    assert blocks  # (tests/test_quirks.py holds the sections to QUIRKS)
+    assert blocks  # (tests/test_quirks.py holds the sections to the registry)
 
 
 def test_render_adds_the_markers_once_and_leaves_the_prose(script: ModuleType) -> None:

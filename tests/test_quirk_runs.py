@@ -21,13 +21,15 @@ from inspector.core.analysis.session import Analysis
 from inspector.core.base.settings import ABSENT, LITERAL, Settings
 from inspector.core.calls.stream import StreamState
 from inspector.core.providers import REGISTRY, analyze_bytes
-from inspector.core.verdicts import lanetext, schemas
+from inspector.core.quirks.detect import QuirkScan, detect
+from inspector.core.quirks.lanes import text as lanetext
+from inspector.core.quirks.lanes.plainrun import END
+from inspector.core.quirks.lanes.scan import LaneScan
+from inspector.core.quirks.lanes.text import LaneTexts
+from inspector.core.quirks.lanes.track import LaneTrack
+from inspector.core.quirks.wirescan import WireScan
+from inspector.core.verdicts import schemas
 from inspector.core.verdicts.judge import CallVerdict, judge_call
-from inspector.core.verdicts.lanetext import LaneTexts
-from inspector.core.verdicts.lanetrack import LaneTrack
-from inspector.core.verdicts.plainrun import END
-from inspector.core.verdicts.quirks import QuirkScan, detect
-from inspector.core.verdicts.quirkscan import WireScan
 from inspector.core.verdicts.validation import validate_call
 
 
@@ -36,11 +38,11 @@ class _StraightTexts(LaneTexts):
         super().flush(())  # every lane joined from its own pieces
 
 
-class _Straight(WireScan):
-    """The wire scan without its shortcuts (the reference)."""
+class _StraightLanes(LaneScan):
+    """The lanes' scan without its shortcuts (the reference)."""
 
-    def _reset(self, provider: Any) -> None:
-        super()._reset(provider)
+    def __init__(self, seen: Any, checks: Any) -> None:
+        super().__init__(seen, checks)
         self.texts = _StraightTexts()
 
     def _run(self, key: int, items: Any) -> Any:
@@ -54,6 +56,12 @@ class _Straight(WireScan):
         self._changes += 1
         if not track.identified and type(d.arguments) is str and d.arguments:
             track.early_at(d.seq)
+
+
+class _Straight(WireScan):
+    """The wire scan without its shortcuts (the reference)."""
+
+    lane_scan = _StraightLanes
 
 
 def _straight(state: StreamState) -> list[tuple[str, str, list[int]]]:
@@ -152,7 +160,7 @@ def test_a_long_call_keeps_no_chunk_per_fragment() -> None:
     state = analyze_bytes(body, "openai-chat")
     scan = QuirkScan()
     detect(state, scan)
-    track = scan.wire._tracks[0]
+    track = scan.wire.lanes._tracks[0]
     assert isinstance(track, LaneTrack) and track.continuations is None
     assert scan.wire.tool_deltas == 3001
 
@@ -168,7 +176,7 @@ def test_calls_sent_whole_keep_no_track_object_and_share_their_findings() -> Non
     scan = QuirkScan()
     quirks = detect(state, scan)
     assert ("whole_call_single_chunk", 2000) in [(q.code, len(q.chunks)) for q in quirks]
-    tracks = scan.wire._tracks.values()
+    tracks = scan.wire.lanes._tracks.values()
     assert len(tracks) == 2000 and not any(isinstance(t, LaneTrack) for t in tracks)
     patterns = {id(p) for p in scan._table._patterns}
     assert len(patterns) == 1  # one shared tuple for 2,000 calls
@@ -278,7 +286,7 @@ def test_quirks_equal_the_straightforward_scan_on_plain_runs(monkeypatch: Any) -
     """One event a chunk, fed in batches: long stretches are a shape's own deltas
     (providers/shape_runs), which the scan takes a span at a time; the findings and every
     lane's state are the per-delta scan's."""
-    from inspector.core.verdicts import plainrun
+    from inspector.core.quirks.lanes import plainrun
 
     spans = [0]
     real = plainrun._span
@@ -334,4 +342,4 @@ def _wire(wire: Any) -> tuple[Any, ...]:
         key: (lane.pieces, lane.last, lane.progress.label() if lane.progress else None)
         for key, lane in wire.texts.lanes.items()
     }
-    return wire.tool_deltas, wire._last_seq, lanes, bytes(wire.texts.settled)
+    return wire.tool_deltas, wire.lanes._last_seq, lanes, bytes(wire.texts.settled)

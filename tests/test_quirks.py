@@ -1,4 +1,4 @@
-"""Provider quirks: every code in ``QUIRKS`` on a small hand-built stream, and a near miss for each.
+"""Provider quirks: every code of the registry on a small hand-built stream, a near miss for each.
 
 Each stream is written in its dialect's wire format and run through ``analyze_bytes``; the
 expected ``chunks`` are the SSE event sequence numbers (from 0, comments and wire errors
@@ -23,7 +23,8 @@ from test_quirks_2026 import REPORTED_NEGATIVE, REPORTED_POSITIVE
 from inspector.core.base.settings import ABSENT, EMPTY_ID_POLICIES, LITERAL
 from inspector.core.calls.stream import StreamState
 from inspector.core.providers import REGISTRY, analyze_bytes
-from inspector.core.verdicts.quirks import QUIRKS, QuirkScan, detect
+from inspector.core.quirks.codes import ORDER
+from inspector.core.quirks.detect import QuirkScan, detect
 
 ROUTING = {
     "orphan_id_only_entry",
@@ -680,8 +681,8 @@ POSITIVE.update({name: Case(*case) for name, case in REPORTED_POSITIVE.items()})
 
 
 def test_every_code_has_a_positive_and_a_negative_case() -> None:
-    assert {c.code for c in POSITIVE.values()} == set(QUIRKS)
-    assert {code for code, _ in NEGATIVE.values()} == set(QUIRKS)
+    assert {c.code for c in POSITIVE.values()} == set(ORDER)
+    assert {code for code, _ in NEGATIVE.values()} == set(ORDER)
 
 
 @pytest.mark.parametrize("name", list(POSITIVE))
@@ -1057,7 +1058,7 @@ def test_recorded_streams_are_policy_independent(path: Any) -> None:
 
 def test_docs_explain_every_code_in_table_order() -> None:
     doc = (Path(__file__).resolve().parents[1] / "docs" / "quirks.md").read_text()
-    assert re.findall(r"^## `(\w+)`", doc, re.M) == list(QUIRKS)
+    assert re.findall(r"^## `(\w+)`", doc, re.M) == list(ORDER)
 
 
 # -- incremental detection ------------------------------------------------------------------------
@@ -1108,7 +1109,7 @@ def test_a_scan_reads_each_delta_once() -> None:
 
 
 def test_wire_chunks_stay_sorted_when_a_hit_points_back() -> None:
-    from inspector.core.verdicts.quirkscan import WireScan
+    from inspector.core.quirks.wirescan import WireScan
 
     scan = WireScan()
     added: list[int] = []

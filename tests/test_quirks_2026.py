@@ -19,7 +19,8 @@ import pytest
 
 from inspector.core.base.settings import EMPTY_ID_POLICIES as POLICIES
 from inspector.core.providers import analyze_bytes
-from inspector.core.verdicts.quirks import QUIRKS, detect
+from inspector.core.quirks.codes import ORDER
+from inspector.core.quirks.detect import detect
 from inspector.net.demo import SCENARIOS
 from inspector.net.demo.reported import REPORTED
 
@@ -283,7 +284,7 @@ def _codes(body: bytes) -> set[str]:
 
 def test_every_reported_code_is_a_known_one() -> None:
     codes = {code for code, _, _ in REPORTED_POSITIVE.values()}
-    assert codes <= set(QUIRKS) and codes == {code for code, _ in REPORTED_NEGATIVE.values()}
+    assert codes <= set(ORDER) and codes == {code for code, _ in REPORTED_NEGATIVE.values()}
     assert {code for code, _, _ in MORE_POSITIVE.values()} <= codes
     assert {code for code, _ in MORE_NEGATIVE.values()} <= codes
 

@@ -21,9 +21,9 @@ from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import TextCalls, from_text, written_as
 from inspector.core.clients.judge import expected_calls
 from inspector.core.providers import REGISTRY, analyze_bytes
+from inspector.core.quirks.detect import detect
 from inspector.core.reports.clients import clients_verdict
 from inspector.core.reports.exitcodes import session_status
-from inspector.core.verdicts.quirks import detect
 from inspector.core.verdicts.tools import ToolRegistry
 
 # -- bodies in the four dialects -------------------------------------------------------------

@@ -9,7 +9,9 @@ contract in pyproject.toml enforces the order)::
     requests    profiles, scenarios, the request a live session sends
     providers   one package per provider: wire events -> deltas, and all it knows
     analysis    a whole session judged: attempts, rounds, tool results
-    verdicts    calls -> verdicts: tools, validation, judgement, attempts, quirks
+    quirks      calls -> quirks: the quirk codes' registry, their detectors by family
+    | verdicts  calls -> verdicts: tools, validation, judgement, attempts
+                (quirks and verdicts side by side: neither imports the other)
     calls       deltas -> calls: accumulator, JSON progress, one body's stream state
     events      bytes -> events: the SSE framing (the default) and the event log
     capture     the bytes as received, with times and request: write, read, migrate
@@ -17,5 +19,5 @@ contract in pyproject.toml enforces the order)::
                 protocol (implemented in providers, passed in from above), the
                 settings and every default                                   (bottom)
 
-Data flows one way: bytes -> events -> deltas -> calls -> verdicts -> reports.
+Data flows one way: bytes -> events -> deltas -> calls -> verdicts and quirks -> reports.
 """

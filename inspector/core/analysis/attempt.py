@@ -24,8 +24,8 @@ from inspector.core.base.model import plain
 from inspector.core.calls.accumulator import Accumulator
 from inspector.core.calls.stream import StreamState
 from inspector.core.capture.records import Attempt
+from inspector.core.quirks.detect import Quirk, QuirkScan, detect
 from inspector.core.verdicts.judge import CallVerdict
-from inspector.core.verdicts.quirks import Quirk, QuirkScan, detect
 
 
 class AttemptView:

@@ -255,7 +255,7 @@ class Provider(Protocol):
     @property
     def checks(self) -> frozenset[str]:
         """The provider-dependent quirk checks that apply to its streams (codes from
-        :data:`inspector.core.verdicts.quirkscan.PROVIDER_CHECKS`); the others always apply."""
+        :data:`inspector.core.quirks.registry.PROVIDER_CHECKS`); the others always apply."""
 
     @property
     def end_marker(self) -> str | None:

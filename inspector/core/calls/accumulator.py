@@ -87,22 +87,7 @@ class Accumulator:
             call = self._by_index.get(index) if type(index) is int else None
             a = d.arguments
             if call is not None and call.close_reason is None and type(a) is str:  # open
-                frags = call._frags  # ToolCall.keep, inline
-                if frags is not None:
-                    frags.append(d)
-                else:
-                    call._frags = [call._first, d]
-                if a:  # ToolCall.add_text, inline: this is the hot path
-                    parts = call._parts
-                    if parts is not None:
-                        parts.append(a)
-                        call._joined = None
-                    elif call.length:
-                        call._parts = [call._joined or "", a]
-                        call._joined = None
-                    else:
-                        call._joined = a
-                    call.length += len(a)
+                call.take(d, a)  # the hot path: one call, nothing inside it calls again
                 return call
         if self._dropped_index:
             self._reindex()

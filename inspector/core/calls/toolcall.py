@@ -15,7 +15,7 @@ Invariants:
   ``_first`` is the opener, ``_frags`` None until a second fragment arrives, then the list of
   all of them (the opener first). ``fragments`` reads as that list either way (a fresh
   one-item list for one fragment: equal to the list it used to be, never to be appended to).
-  The accumulator's hot path tests ``_frags is not None``, as cheap as the append it guards.
+  :meth:`ToolCall.take` tests ``_frags is not None``, as cheap as the append it guards.
 - ``slot`` is the opener's wire index object itself when they are equal (the usual case): no
   second int per call. ``index`` is read from the opener (never changes); ``open`` is having
   no ``close_reason`` yet (every close names its reason).
@@ -204,9 +204,26 @@ class ToolCall:
     # -- changing (the accumulator and the text-call reader only) ------------------------
 
     def take(self, d: ToolCallDelta, text: str) -> None:
-        """Append fragment ``d``, accepted, whose argument text is ``text`` (may be empty)."""
-        self.keep(d)
-        self.add_text(text)
+        """Append fragment ``d``, accepted, whose argument text is ``text`` (may be empty): what
+        :meth:`keep` then :meth:`add_text` do, in one call with no call inside it (it is the
+        accumulator's hot path, once per fragment of a long call)."""
+        frags = self._frags
+        if frags is not None:
+            frags.append(d)
+        else:
+            self._frags = [self._first, d]
+        if not text:
+            return
+        parts = self._parts
+        if parts is not None:
+            parts.append(text)
+            self._joined = None
+        elif self.length:
+            self._parts = [self._joined or "", text]
+            self._joined = None
+        else:
+            self._joined = text
+        self.length += len(text)
 
     def keep(self, d: ToolCallDelta) -> None:
         """Append fragment ``d`` to ``fragments`` (its text and flags are the caller's)."""

@@ -261,7 +261,7 @@ def _a(value: Any) -> str:
 
 
 def _kind(value: Any) -> str:
-    """The JSON kind of a decoded value (as :func:`inspector.core.calls.wirefield.kind`)."""
+    """The JSON kind of a decoded value (as :func:`inspector.core.quirks.events.wrongtype.kind`)."""
     return _KINDS.get(type(value)) or type(value).__name__
 
 

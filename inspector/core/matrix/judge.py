@@ -27,11 +27,11 @@ from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import from_text
 from inspector.core.matrix.cells import CellRun, ClientOutcome, ErrorInfo, RateLimit, run_word
 from inspector.core.matrix.expect import UNREADABLE, judge_expect
+from inspector.core.quirks.codes import ORDER
 from inspector.core.reports.clients import clients_verdict
 from inspector.core.reports.headline import session_word
 from inspector.core.requests.scenarios_expect import Expect
 from inspector.core.verdicts import attempts as core_attempts
-from inspector.core.verdicts.quirks import QUIRKS
 
 _TOKENS: Final = {
     "input": ("prompt_tokens", "input_tokens", "promptTokenCount"),
@@ -117,7 +117,7 @@ def tokens(analysis: Analysis) -> dict[str, int] | None:
 
 def _quirks(analysis: Analysis) -> tuple[str, ...]:
     seen = {q.code for view in analysis.attempts if view.state.ended for q in view.quirks}
-    return tuple(code for code in QUIRKS if code in seen)
+    return tuple(code for code in ORDER if code in seen)
 
 
 def _text(value: Any) -> str:

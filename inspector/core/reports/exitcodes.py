@@ -33,6 +33,7 @@ from typing import Final
 
 from inspector.core.analysis.numbering import place_names
 from inspector.core.analysis.session import Analysis, AttemptView
+from inspector.core.quirks.codes import INVALID_UTF8
 from inspector.core.reports.words import UNDECODABLE, UNDECODABLE_AT, attempt_word
 from inspector.core.verdicts.validation import Problem
 
@@ -162,7 +163,7 @@ def undecodable_at(view: AttemptView) -> int | None:
     """The body offset of the first byte of ``view`` that is not UTF-8, or None (read from the
     attempt's quirks, which scan each event once)."""
     for quirk in view.quirks:
-        if quirk.code == "invalid_utf8" and quirk.chunks:
+        if quirk.code == INVALID_UTF8 and quirk.chunks:
             return view.state.events[quirk.chunks[0]].start
     return None
 

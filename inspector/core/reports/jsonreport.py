@@ -26,12 +26,12 @@ from inspector.core.analysis.session import Analysis, AttemptView, CallVerdict
 from inspector.core.base.model import plain, presence
 from inspector.core.base.settings import DEFAULT_MODE
 from inspector.core.calls.textobject import TextCall
+from inspector.core.quirks.detect import Quirk
+from inspector.core.quirks.registry import PROVIDER_CHECKS
 from inspector.core.reports.clientreport import gated_status
 from inspector.core.reports.clients import ClientsVerdict, clients_verdict
 from inspector.core.reports.headline import headline
 from inspector.core.reports.words import attempt_word, call_word
-from inspector.core.verdicts.quirks import Quirk
-from inspector.core.verdicts.quirkscan import PROVIDER_CHECKS
 
 FORMAT_VERSION = 3
 """3: ``headline`` (:func:`.headline.headline`) and ``clients`` (always present: per client

@@ -19,10 +19,10 @@ from typing import Any, Final
 from inspector.core.base.model import plain
 from inspector.core.base.provider import Providers
 from inspector.core.base.settings import ValidationMode
+from inspector.core.calls import wholejson
 from inspector.core.calls.accumulator import Accumulator, ToolCall, repaired_id
 from inspector.core.calls.jsonprogress import first_error
 from inspector.core.calls.stream import StreamState
-from inspector.core.verdicts import wholejson
 from inspector.core.verdicts.tools import ToolRegistry
 from inspector.core.verdicts.validation import Code, Problem, validate_call
 

@@ -8,7 +8,7 @@ Invariants:
   server and ``GET /v1/models`` read it; the table in ``docs/demo-provider.md`` is checked
   against it by the tests.
 - ``quirks`` maps each dialect where the scenario has its own behaviour to the exact quirk
-  codes (:data:`inspector.core.verdicts.quirks.QUIRKS` keys) that ``detect`` reports on that
+  codes (:mod:`inspector.core.quirks.codes` constants) that ``detect`` reports on that
   stream's
   first response (for ``fault-reset``: on the bytes that arrive before the reset). A dialect
   left out plays the conforming stream instead. The tests hold the server to this table,
@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.core.verdicts.quirks import QUIRKS
+from inspector.core.quirks import codes as q
 
 from .conversation import DIALECTS
 from .reported import REPORTED
@@ -59,7 +59,7 @@ class Scenario:
     def codes(self) -> list[str]:
         """Every quirk code the scenario shows in any dialect, in report order."""
         shown = {c for codes in self.quirks.values() for c in codes}
-        return [c for c in QUIRKS if c in shown]
+        return [c for c in q.ORDER if c in shown]
 
     def to_model(self) -> dict[str, Any]:
         """The ``GET /v1/models`` entry (OpenAI list convention, plus what it shows)."""
@@ -88,106 +88,106 @@ _TABLE = [
         "demo-glm-empty-string",
         'GLM-5.2 / the empty-id accumulator bug: continuations carry "id": "" and "name": ""'
         " (two parallel calls).",
-        {CHAT: ("empty_string_continuation_id", "empty_string_continuation_name")},
+        {CHAT: (q.EMPTY_STRING_CONTINUATION_ID, q.EMPTY_STRING_CONTINUATION_NAME)},
         2,
     ),
     Scenario(
         "demo-glm-empty-name",
         "zai-glm-5-2 relayed via Mistral: continuations omit id "
         'and carry "name": "" (a client that overwrites names loses the real one).',
-        {CHAT: ("empty_string_continuation_name",)},
+        {CHAT: (q.EMPTY_STRING_CONTINUATION_NAME,)},
     ),
     Scenario(
         "demo-qwen-omitted",
         'Qwen: continuations omit id and name, then a trailing "arguments": "" chunk.',
-        {CHAT: ("trailing_empty_arguments",)},
+        {CHAT: (q.TRAILING_EMPTY_ARGUMENTS,)},
     ),
     Scenario(
         "demo-missing-index",
         "Ollama < 0.4.7 / Gemini OpenAI-compat: tool-call entries carry no index.",
-        {CHAT: ("missing_index",)},
+        {CHAT: (q.MISSING_INDEX,)},
     ),
     Scenario(
         "demo-parallel-index-0",
         "Ollama / Qwen3 on dynamo / Bedrock: parallel calls all at index 0, each with a new id.",
-        {CHAT: ("index_reused_with_new_id",)},
+        {CHAT: (q.INDEX_REUSED_WITH_NEW_ID,)},
         3,
     ),
     Scenario(
         "demo-sparse-index",
         "Claude behind an OpenAI-compatible gateway: call indexes start at 1.",
-        {CHAT: ("sparse_index",)},
+        {CHAT: (q.SPARSE_INDEX,)},
         2,
     ),
     Scenario(
         "demo-id-every-chunk",
         "Fireworks / DeepSeek / vLLM: id, type and name repeated in every chunk.",
-        {CHAT: ("id_repeated_every_chunk", "name_repeated_every_chunk")},
+        {CHAT: (q.ID_REPEATED_EVERY_CHUNK, q.NAME_REPEATED_EVERY_CHUNK)},
     ),
     Scenario(
         "demo-new-id-every-delta",
         "LM Studio with Gemma: a new id on every delta.",
-        {CHAT: ("id_changed_mid_call",)},
+        {CHAT: (q.ID_CHANGED_MID_CALL,)},
     ),
     Scenario(
         "demo-null-string-id",
         'Mistral-hosted GLM: continuations carry the string "null" as id.',
-        {CHAT: ("null_string_id",)},
+        {CHAT: (q.NULL_STRING_ID,)},
     ),
-    Scenario("demo-null-id", "Continuations carry JSON null as id and name.", {CHAT: ("null_id",)}),
+    Scenario("demo-null-id", "Continuations carry JSON null as id and name.", {CHAT: (q.NULL_ID,)}),
     Scenario(
         "demo-cumulative-args",
         "DeepSeek / Qianfan: every fragment repeats the whole argument buffer so far.",
-        {CHAT: ("cumulative_arguments",)},
+        {CHAT: (q.CUMULATIVE_ARGUMENTS,)},
     ),
     Scenario(
         "demo-args-object",
         "llama-server / Ollama: arguments as a JSON object, not a "
         "string (Anthropic: input sent whole in content_block_start).",
-        {CHAT: ("arguments_not_string",), ANTH: ("arguments_not_string",)},
+        {CHAT: (q.ARGUMENTS_NOT_STRING,), ANTH: (q.ARGUMENTS_NOT_STRING,)},
     ),
     Scenario(
         "demo-whole-call",
         "Groq / Mistral / GLM on vLLM: the whole call in one chunk.",
-        {CHAT: ("whole_call_single_chunk",)},
+        {CHAT: (q.WHOLE_CALL_SINGLE_CHUNK,)},
     ),
     Scenario(
         "demo-orphan-entry",
         "BitFun fixtures: an id-only prelude, then a stray id-only orphan entry.",
-        {CHAT: ("orphan_id_only_entry",)},
+        {CHAT: (q.ORPHAN_ID_ONLY_ENTRY,)},
     ),
     Scenario(
         "demo-duplicate-index",
         "vLLM speculative decoding: two entries with the same index in one chunk.",
-        {CHAT: ("duplicate_index_in_chunk",)},
+        {CHAT: (q.DUPLICATE_INDEX_IN_CHUNK,)},
     ),
     Scenario(
         "demo-interleaved",
         "Two calls whose fragments interleave (openai-chat: a "
         "fragment after the next index opened; Anthropic: interleaved blocks, legal).",
-        {CHAT: ("fragment_after_close",), ANTH: ()},
+        {CHAT: (q.FRAGMENT_AFTER_CLOSE,), ANTH: ()},
         2,
     ),
     Scenario(
         "demo-finish-mismatch",
         'Gemini OpenAI-compat / vLLM / Ollama / dynamo #10988: finish_reason "stop" although '
         "calls were emitted.",
-        {CHAT: ("finish_reason_mismatch",)},
+        {CHAT: (q.FINISH_REASON_MISMATCH,)},
     ),
     Scenario(
         "demo-usage-chunk",
         "OpenAI include_usage: a final usage-only chunk with empty choices.",
-        {CHAT: ("usage_only_chunk",)},
+        {CHAT: (q.USAGE_ONLY_CHUNK,)},
     ),
     Scenario(
         "demo-keepalives",
         "OpenRouter: ': OPENROUTER PROCESSING' comments between "
         "events (openai-chat also one re-wrapped as data:).",
         {
-            CHAT: ("keepalive_comments", "keepalive_in_data"),
-            RESP: ("keepalive_comments",),
-            ANTH: ("keepalive_comments",),
-            GEM: ("keepalive_comments",),
+            CHAT: (q.KEEPALIVE_COMMENTS, q.KEEPALIVE_IN_DATA),
+            RESP: (q.KEEPALIVE_COMMENTS,),
+            ANTH: (q.KEEPALIVE_COMMENTS,),
+            GEM: (q.KEEPALIVE_COMMENTS,),
         },
     ),
     Scenario(
@@ -195,10 +195,10 @@ _TABLE = [
         "OpenRouter / goose: an error inside the 200 stream, "
         "mid-call (Anthropic: event: error; Responses: response.failed).",
         {
-            CHAT: ("error_after_200", "missing_finish_reason"),
-            RESP: ("error_after_200", "finish_reason_mismatch"),
-            ANTH: ("error_after_200", "missing_finish_reason", "missing_done"),
-            GEM: ("error_after_200", "missing_finish_reason"),
+            CHAT: (q.ERROR_AFTER_200, q.MISSING_FINISH_REASON),
+            RESP: (q.ERROR_AFTER_200, q.FINISH_REASON_MISMATCH),
+            ANTH: (q.ERROR_AFTER_200, q.MISSING_FINISH_REASON, q.MISSING_DONE),
+            GEM: (q.ERROR_AFTER_200, q.MISSING_FINISH_REASON),
         },
     ),
     Scenario(
@@ -206,25 +206,25 @@ _TABLE = [
         "bifrost: the stream ends without [DONE] (Anthropic: no "
         "message_stop; Responses: no response.completed).",
         {
-            CHAT: ("missing_done",),
-            ANTH: ("missing_done",),
-            RESP: ("missing_finish_reason", "missing_done"),
+            CHAT: (q.MISSING_DONE,),
+            ANTH: (q.MISSING_DONE,),
+            RESP: (q.MISSING_FINISH_REASON, q.MISSING_DONE),
         },
     ),
     Scenario(
         "demo-data-after-done",
         "A connection held open after [DONE] that sends one more chunk.",
-        {CHAT: ("data_after_done",)},
+        {CHAT: (q.DATA_AFTER_DONE,)},
     ),
     Scenario(
         "demo-cut-frame",
         "GLM-5.1 on z.ai: a frame cut mid-JSON with the next data: inline.",
-        {CHAT: ("undecodable_data",)},
+        {CHAT: (q.UNDECODABLE_DATA,)},
     ),
     Scenario(
         "demo-text-mode",
         "Ollama / vLLM without a tool parser: <tool_call>{…}</tool_call> written as content.",
-        {CHAT: ("text_mode_tool_call",)},
+        {CHAT: (q.TEXT_MODE_TOOL_CALL,)},
     ),
     Scenario(
         "demo-partial-args",
@@ -236,23 +236,23 @@ _TABLE = [
     Scenario(
         "demo-zero-arg",
         'A zero-argument tool: arguments "" and nothing more (Anthropic: partial_json "" only).',
-        {CHAT: ("zero_arg_empty_string",), ANTH: ("zero_arg_empty_string",)},
+        {CHAT: (q.ZERO_ARG_EMPTY_STRING,), ANTH: (q.ZERO_ARG_EMPTY_STRING,)},
     ),
-    Scenario("demo-empty-role", 'Zhipu GLM-5: delta.role is "".', {CHAT: ("empty_role",)}),
+    Scenario("demo-empty-role", 'Zhipu GLM-5: delta.role is "".', {CHAT: (q.EMPTY_ROLE,)}),
     Scenario(
         "demo-lmstudio-no-deltas",
         "LM Studio Responses: no argument deltas, the arguments only in the .done events.",
-        {RESP: ("arguments_only_in_done",)},
+        {RESP: (q.ARGUMENTS_ONLY_IN_DONE,)},
     ),
     Scenario(
         "demo-done-mismatch",
         "Responses: the done events restate arguments that differ from the deltas.",
-        {RESP: ("done_arguments_mismatch",)},
+        {RESP: (q.DONE_ARGUMENTS_MISMATCH,)},
     ),
     Scenario(
         "demo-truncated",
         "Cut off mid-arguments: finish length (Anthropic max_tokens, Responses incomplete).",
-        {d: ("finish_reason_mismatch",) for d in (CHAT, ANTH, RESP)},
+        {d: (q.FINISH_REASON_MISMATCH,) for d in (CHAT, ANTH, RESP)},
     ),
     Scenario(
         "demo-glm-retry",
@@ -261,9 +261,9 @@ _TABLE = [
         "second attempt.",
         {
             CHAT: (
-                "empty_string_continuation_id",
-                "empty_string_continuation_name",
-                "finish_reason_mismatch",
+                q.EMPTY_STRING_CONTINUATION_ID,
+                q.EMPTY_STRING_CONTINUATION_NAME,
+                q.FINISH_REASON_MISMATCH,
             )
         },
         calls=2,
@@ -272,7 +272,7 @@ _TABLE = [
         "demo-truncated-then-valid",
         "The streaming-retry flow: the first request of a "
         "conversation is cut off mid-arguments; the identical retry gets a valid call.",
-        {d: ("finish_reason_mismatch",) for d in (CHAT, ANTH, RESP)},
+        {d: (q.FINISH_REASON_MISMATCH,) for d in (CHAT, ANTH, RESP)},
     ),
     Scenario(
         "demo-never-stops",
@@ -283,7 +283,7 @@ _TABLE = [
         "fault-reset",
         "Sends the first events, into the first call's arguments (Gemini: "
         "before its call), then resets the TCP connection.",
-        {**_all("missing_finish_reason", "missing_done"), GEM: ("missing_finish_reason",)},
+        {**_all(q.MISSING_FINISH_REASON, q.MISSING_DONE), GEM: (q.MISSING_FINISH_REASON,)},
         fault="reset",
     ),
     Scenario(
@@ -324,7 +324,7 @@ _TABLE = [
     Scenario(
         "fault-invalid-utf8",
         "A 0xff byte inside a data: line.",
-        _all("invalid_utf8"),
+        _all(q.INVALID_UTF8),
         fault="invalid-utf8",
     ),
     Scenario(
@@ -344,7 +344,7 @@ SCENARIOS: dict[str, Scenario] = {s.name: s for s in _TABLE}
 """Every scenario by name, in listing order."""
 
 NOT_SHOWN = {
-    "name_changed_mid_call": "demo-glm-empty-name shows it under the literal policy",
-    "wire_field_type": "tests/test_hostile_wire.py and make fuzz send fields of the wrong type",
+    q.NAME_CHANGED_MID_CALL: "demo-glm-empty-name shows it under the literal policy",
+    q.WIRE_FIELD_TYPE: "tests/test_hostile_wire.py and make fuzz send fields of the wrong type",
 }
 """Quirk codes no scenario shows under the default policy, and where to see them instead."""

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from inspector.core.quirks.codes import TEXT_MODE_TOOL_CALL
+
 from .wire import Call, Turn, dumps
 
 CHAT = "openai-chat"
@@ -33,7 +35,7 @@ RESP = "openai-responses"
 ANTH = "anthropic"
 GEM = "gemini"
 _ALL = (CHAT, RESP, ANTH, GEM)
-_CODE = ("text_mode_tool_call",)
+_CODE = (TEXT_MODE_TOOL_CALL,)
 
 FORMS: Mapping[str, str] = {
     "demo-text-hermes": "hermes",

@@ -16,7 +16,7 @@ Invariants:
   become META; unknown types become UNKNOWN with the object; nothing is dropped.
 - A field of the wrong type (an ``index`` that is not an integer, a ``delta`` that is not an
   object, a ``stop_reason`` that is not a string …) is flagged with its path
-  (:mod:`inspector.core.calls.wirefield`) and the event mapped as far as it can be: an index
+  (:mod:`inspector.core.quirks.events.wrongtype`) and the event mapped as far as it can be: an index
   or stop reason as received, a part that is not an object left out.
 """
 
@@ -25,7 +25,6 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.core.base.model import OMITTED, AnyDelta, Delta, DeltaKind, SSEEvent, ToolCallDelta
-from inspector.core.calls.wirefield import wrong_type
 from inspector.core.providers.wire.errors import wrapped_error
 from inspector.core.providers.wire.events import OwnDialect, decode_object
 from inspector.core.providers.wire.fields import (
@@ -36,6 +35,7 @@ from inspector.core.providers.wire.fields import (
     object_at,
     string_at,
 )
+from inspector.core.quirks.events.wrongtype import wrong_type
 
 TOOL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 """Content-block types that are tool calls."""

@@ -29,6 +29,7 @@ from inspector.core.providers.anthropic.tools import read as read_tools
 from inspector.core.providers.anthropic.tools import written as written_tools
 from inspector.core.providers.wire.errors import wrapped_error
 from inspector.core.providers.wire.requests import as_list, split_system
+from inspector.core.quirks.codes import ARGUMENTS_NOT_STRING, MISSING_CALL_ID
 
 NAME: Final = "anthropic"
 """Its registry name (settings, profiles, captures, a replica's ``dialects``)."""
@@ -42,7 +43,7 @@ class Anthropic:
 
     name = NAME
     closing = EXPLICIT
-    checks = frozenset({"arguments_not_string", "missing_call_id"})
+    checks = frozenset({ARGUMENTS_NOT_STRING, MISSING_CALL_ID})
     end_marker = "message_stop"
     key_header = "x-api-key"
     version_segment = "/v1"

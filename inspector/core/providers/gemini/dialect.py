@@ -25,7 +25,7 @@ Invariants:
   (code execution, inline data …) become META; unknown shapes become UNKNOWN.
 - A field of the wrong type (``candidates`` that is not an array, a part that is not an
   object, ``args`` that is not an object …) is flagged with its path
-  (:mod:`inspector.core.calls.wirefield`) and the rest mapped: what is not an object is left
+  (:mod:`inspector.core.quirks.events.wrongtype`) and the rest mapped: what is not an object is left
   out, identity fields and a finish reason pass as received.
 """
 
@@ -35,7 +35,6 @@ from typing import Any
 
 from inspector.core.base.model import OMITTED, AnyDelta, Delta, DeltaKind, SSEEvent, ToolCallDelta
 from inspector.core.base.provider import Provider
-from inspector.core.calls.wirefield import wrong_type
 from inspector.core.providers.gemini.partial import PartialArgs, normal_path, updates_of
 from inspector.core.providers.wire.errors import wrapped_error
 from inspector.core.providers.wire.events import OwnDialect, decode_object
@@ -47,6 +46,7 @@ from inspector.core.providers.wire.fields import (
     object_at,
     string_at,
 )
+from inspector.core.quirks.events.wrongtype import wrong_type
 
 KNOWN_PARTS = frozenset(
     {

@@ -43,7 +43,7 @@ from typing import Any, Final
 import orjson
 
 from inspector.core.base.model import AnyDelta
-from inspector.core.calls.wirefield import wrong_type
+from inspector.core.quirks.events.wrongtype import wrong_type
 
 Segment = str | int
 """One step of a path: an object member's name or an array index."""

@@ -24,7 +24,7 @@ Invariants:
   with ``args_object=True`` (llama-server / Ollama quirk); other non-strings stay as received.
 - A field of the wrong type (``choices`` not an array, an ``index`` that is not an integer, a
   ``finish_reason`` that is not a string …) is flagged where it is read, with its path
-  (:func:`~inspector.core.calls.wirefield.wrong_type`), and the rest of the event is mapped:
+  (:func:`~inspector.core.quirks.events.wrongtype.wrong_type`), and the rest of the event is mapped:
   an entry, choice or delta that is not an object is skipped; a value in an identity field or
   a finish reason is passed on as received.
 - Per event the deltas come out in a fixed order: ERROR (provider error object), then per
@@ -52,13 +52,13 @@ from inspector.core.base.model import (
     ToolCallDelta,
 )
 from inspector.core.base.provider import Provider
-from inspector.core.calls.wirefield import wrong_type
 from inspector.core.providers.openai_chat.fields import legacy_call, odd_entry, text_field
 from inspector.core.providers.shapememo.dialect import MemoDialect
 from inspector.core.providers.shapememo.shape import ShapeMemo
 from inspector.core.providers.wire.errors import error_message
 from inspector.core.providers.wire.events import non_event, not_object, undecodable
 from inspector.core.providers.wire.fields import error_at, shared, shared_id
+from inspector.core.quirks.events.wrongtype import wrong_type
 
 _loads = orjson.loads
 _JSONDecodeError = orjson.JSONDecodeError

@@ -15,8 +15,8 @@ from typing import Any
 import orjson
 
 from inspector.core.base.model import OMITTED, Delta, ToolCallDelta
-from inspector.core.calls.wirefield import wrong_type
 from inspector.core.providers.wire.fields import shared, shared_id
+from inspector.core.quirks.events.wrongtype import wrong_type
 
 _dumps = orjson.dumps
 

@@ -29,6 +29,15 @@ from inspector.core.providers.openai_chat.tools import read as read_tools
 from inspector.core.providers.openai_chat.tools import written as written_tools
 from inspector.core.providers.wire.errors import openai_error_body, wrapped_error
 from inspector.core.providers.wire.requests import args_text, as_list
+from inspector.core.quirks.codes import (
+    ARGUMENTS_NOT_STRING,
+    DUPLICATE_INDEX_IN_CHUNK,
+    MISSING_CALL_ID,
+    MISSING_INDEX,
+    SPARSE_INDEX,
+    USAGE_ONLY_CHUNK,
+    WHOLE_CALL_SINGLE_CHUNK,
+)
 
 NAME: Final = "openai-chat"
 """Its registry name (settings, profiles, captures, a replica's ``dialects``)."""
@@ -43,12 +52,12 @@ class OpenAIChat:
     closing = IN_ORDER
     checks = frozenset(
         {
-            "arguments_not_string",
-            "missing_index",
-            "duplicate_index_in_chunk",
-            "sparse_index",
-            "whole_call_single_chunk",
-            "missing_call_id",
+            ARGUMENTS_NOT_STRING,
+            MISSING_INDEX,
+            DUPLICATE_INDEX_IN_CHUNK,
+            SPARSE_INDEX,
+            WHOLE_CALL_SINGLE_CHUNK,
+            MISSING_CALL_ID,
         }
     )
     end_marker = "[DONE]"
@@ -58,7 +67,7 @@ class OpenAIChat:
     stream_usage: Mapping[str, Any] = MappingProxyType({"stream_options": {"include_usage": True}})
     """What a streaming request adds to get usage in the stream (read with ``getattr``: a
     provider without it sends usage unasked, or never)."""
-    stream_usage_shows = frozenset({"usage_only_chunk"})
+    stream_usage_shows = frozenset({USAGE_ONLY_CHUNK})
     """The quirk codes a stream shows because ``stream_usage`` asked for it (not the model's)."""
 
     def recognises(self, head: Head, content_type: str | None, url: str | None) -> Recognition:

@@ -22,7 +22,7 @@ Invariants:
 - Known lifecycle events with no normalized meaning become META ``{"type": …}`` (the object is
   in ``raw``); unknown types become UNKNOWN. Nothing is dropped.
 - A field of the wrong type (an ``output_index`` that is not an integer, a ``response`` that is
-  not an object …) is flagged with its path (:mod:`inspector.core.calls.wirefield`) and the
+  not an object …) is flagged with its path (:mod:`inspector.core.quirks.events.wrongtype`) and the
   event mapped as far as it can be: identity fields as received, an object that is not one
   read as empty.
 """
@@ -41,7 +41,6 @@ from inspector.core.base.model import (
     ToolCallDelta,
 )
 from inspector.core.base.provider import Provider
-from inspector.core.calls.wirefield import wrong_type
 from inspector.core.providers.shapememo.dialect import MemoDialect
 from inspector.core.providers.shapememo.shape import ShapeMemo
 from inspector.core.providers.wire.errors import error_message
@@ -53,6 +52,7 @@ from inspector.core.providers.wire.fields import (
     object_at,
     string_at,
 )
+from inspector.core.quirks.events.wrongtype import wrong_type
 
 CALL_ITEMS = frozenset({"function_call", "custom_tool_call"})
 """Output item types the client executes (and so the inspector accumulates)."""

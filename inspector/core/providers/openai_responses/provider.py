@@ -28,6 +28,7 @@ from inspector.core.providers.openai_responses.tools import read as read_tools
 from inspector.core.providers.openai_responses.tools import written as written_tools
 from inspector.core.providers.wire.errors import error_message, openai_error_body
 from inspector.core.providers.wire.requests import args_text, as_list, split_system
+from inspector.core.quirks.codes import ARGUMENTS_NOT_STRING, MISSING_CALL_ID
 
 NAME: Final = "openai-responses"
 """Its registry name (settings, profiles, captures, a replica's ``dialects``)."""
@@ -38,7 +39,7 @@ class Responses:
 
     name = NAME
     closing = EXPLICIT
-    checks = frozenset({"arguments_not_string", "missing_call_id"})
+    checks = frozenset({ARGUMENTS_NOT_STRING, MISSING_CALL_ID})
     end_marker = "response.completed"
     key_header = "authorization"
     version_segment = "/v1"

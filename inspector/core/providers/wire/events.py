@@ -17,7 +17,7 @@ import orjson
 
 from inspector.core.base.model import AnyDelta, Delta, DeltaKind, EventKind, SSEEvent
 from inspector.core.base.provider import Dialect, Provider
-from inspector.core.calls.wirefield import wrong_type
+from inspector.core.quirks.events.wrongtype import wrong_type
 
 _loads = orjson.loads
 _JSONDecodeError = orjson.JSONDecodeError

@@ -1,5 +1,5 @@
 """Fields read off a decoded wire object the same way in every dialect: a field of the wrong
-type is flagged once, with its path (:mod:`inspector.core.calls.wirefield`), and identity
+type is flagged once, with its path (:mod:`inspector.core.quirks.events.wrongtype`), and identity
 strings come back shared.
 
 Invariants:
@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 
 from inspector.core.base.model import OMITTED, AnyDelta
-from inspector.core.calls.wirefield import wrong_type
+from inspector.core.quirks.events.wrongtype import wrong_type
 
 _dumps = orjson.dumps
 

@@ -1,5 +1,5 @@
 """The call-level findings of a stream merged once per call (:class:`CallFold`): what
-:func:`~inspector.core.verdicts.quirks.detect` asks of every call on every look, kept for the
+:func:`~inspector.core.quirks.detect.detect` asks of every call on every look, kept for the
 leading calls that can no longer change, so a look costs O(calls that may still change).
 
 A closed call changes only by taking a late fragment, and its findings, its place in the turn
@@ -15,7 +15,7 @@ Invariants:
   starts it again. When the count does not add up even for a fresh fold, nothing is kept
   folded: every look walks every call (as before the fold).
 - :meth:`CallFold.look` gives exactly what walking every call gives: each code's chunks (as
-  :class:`~inspector.core.verdicts.seqruns.SeqRuns` the caller owns), each code's first note
+  :class:`~inspector.core.quirks.seqruns.SeqRuns` the caller owns), each code's first note
   in slot order, the calls that make the turn, the calls written in text and whether the wire
   indexes run 0..n-1 without a gap.
 """
@@ -30,8 +30,8 @@ from inspector.core.base.model import DeltaKind
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import from_text
 from inspector.core.calls.toolcall import ToolCall
-from inspector.core.verdicts.findings import Findings
-from inspector.core.verdicts.seqruns import SeqRuns
+from inspector.core.quirks.calls.findings import Findings
+from inspector.core.quirks.seqruns import SeqRuns
 
 _kind = attrgetter("kind")
 _TOOL = DeltaKind.TOOL_CALL

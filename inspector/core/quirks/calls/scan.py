@@ -1,14 +1,14 @@
-"""The call-level half of quirk detection: what one call's fragments show, and (per wire lane)
-a cut the finish reason hides.
+"""The ``calls`` family's detector: what one call's fragments show, and what the accumulator
+concluded about it.
 
 Invariants:
 - :func:`scan_call` is a pure function of a call's fragments and what the accumulator
-  concluded about it; :class:`~inspector.core.verdicts.quirks.QuirkScan` runs it again only
+  concluded about it; :class:`~inspector.core.quirks.detect.QuirkScan` runs it again only
   when that changed. It is cheap on long calls: only a zero-length call is walked whole; the
   rest looks at the first fragments and at the last ones.
 - Checks on a call's fragments read every fragment routed to it, dropped ones too (the
-  provider sent them), so they do not depend on the empty-id policy; the cut a finish hides
-  is judged per wire lane (:mod:`inspector.core.verdicts.lanetext`).
+  provider sent them), so they do not depend on the empty-id policy; a cut the finish hides
+  is the ``turn`` family's, judged per wire lane (:mod:`inspector.core.quirks.turn.scan`).
 """
 
 from __future__ import annotations
@@ -20,24 +20,35 @@ import orjson
 
 from inspector.core.base.model import OMITTED, ToolCallDelta
 from inspector.core.base.provider import Provider
-from inspector.core.calls.accumulator import CUTOFF_REASONS
-from inspector.core.calls.stream import StreamState
 from inspector.core.calls.toolcall import ToolCall
-from inspector.core.verdicts.quirkscan import MALFORMED_CALL_REASONS
-from inspector.core.verdicts.seen import Seen, real
+from inspector.core.quirks.codes import (
+    ARGUMENTS_ONLY_IN_DONE,
+    ARGUMENTS_REPLAYED,
+    CUMULATIVE_ARGUMENTS,
+    DONE_ARGUMENTS_MISMATCH,
+    FRAGMENT_AFTER_CLOSE,
+    ID_CHANGED_MID_CALL,
+    NAME_CHANGED_MID_CALL,
+    OPENER_REPLAYED,
+    ORPHAN_ID_ONLY_ENTRY,
+    TRAILING_EMPTY_ARGUMENTS,
+    WHOLE_CALL_SINGLE_CHUNK,
+    ZERO_ARG_EMPTY_STRING,
+)
+from inspector.core.quirks.seen import Seen, real
 
 
 def scan_call(call: ToolCall, seen: Seen, provider: Provider | None, orphan: bool) -> None:
     frags = call.fragments
     first = frags[0]
     if orphan:
-        seen.add("orphan_id_only_entry", first.seq, f"id {call.id!r}")
+        seen.add(ORPHAN_ID_ONLY_ENTRY, first.seq, f"id {call.id!r}")
     for seq, new_id in call.id_changes:
-        seen.add("id_changed_mid_call", seq, f"{call.id!r} then {new_id!r}")
+        seen.add(ID_CHANGED_MID_CALL, seq, f"{call.id!r} then {new_id!r}")
     for seq, new_name in call.name_changes:
-        seen.add("name_changed_mid_call", seq, f"{call.name!r} then {new_name!r}")
+        seen.add(NAME_CHANGED_MID_CALL, seq, f"{call.name!r} then {new_name!r}")
     for seq in call.late_fragments:
-        seen.add("fragment_after_close", seq)
+        seen.add(FRAGMENT_AFTER_CLOSE, seq)
     if call.args_from_final or call.final_mismatch is not None:
         _scan_finals(call, seen)
     _scan_arguments(call, seen, provider)
@@ -53,11 +64,11 @@ def _scan_finals(call: ToolCall, seen: Seen) -> None:
         if f.final and f.arguments is not OMITTED and f.arguments is not None
     ]
     if call.args_from_final:  # the done event that supplied the arguments
-        seen.add("arguments_only_in_done", next((seq for seq, a in finals if a), frags[-1].seq))
+        seen.add(ARGUMENTS_ONLY_IN_DONE, next((seq for seq, a in finals if a), frags[-1].seq))
     if call.final_mismatch is not None:  # every done event that disagrees with the deltas
         for seq, a in finals:
             if a != call.arguments:
-                seen.add("done_arguments_mismatch", seq)
+                seen.add(DONE_ARGUMENTS_MISMATCH, seq)
 
 
 def _texts(frags: Iterable[ToolCallDelta]) -> Iterator[tuple[int, str]]:
@@ -75,7 +86,7 @@ def _scan_arguments(call: ToolCall, seen: Seen, provider: Provider | None) -> No
     if call.length == 0 and call.name not in (OMITTED, None, ""):
         texts = list(_texts(frags))
         if texts and all(a == "" for _, a in texts):
-            seen.add("zero_arg_empty_string", texts[0][0], f"{call.name!r}")
+            seen.add(ZERO_ARG_EMPTY_STRING, texts[0][0], f"{call.name!r}")
             return
     _scan_tail(call, seen)
     whole = _scan_replay(frags, seen)  # a one-fragment call's text: decoded once, not twice
@@ -86,12 +97,12 @@ def _scan_arguments(call: ToolCall, seen: Seen, provider: Provider | None) -> No
     if (
         opener is not None
         and provider is not None
-        and "whole_call_single_chunk" in provider.checks
+        and WHOLE_CALL_SINGLE_CHUNK in provider.checks
         and real(opener.id)
         and real(opener.name)
         and (opener.arguments is whole or _complete_object(opener.arguments))
     ):
-        seen.add("whole_call_single_chunk", opener.seq, f"{call.name!r}")
+        seen.add(WHOLE_CALL_SINGLE_CHUNK, opener.seq, f"{call.name!r}")
 
 
 def _scan_tail(call: ToolCall, seen: Seen) -> None:
@@ -116,9 +127,9 @@ def _scan_tail(call: ToolCall, seen: Seen) -> None:
     else:
         return
     for seq in reversed(trailing):
-        seen.add("trailing_empty_arguments", seq)
+        seen.add(TRAILING_EMPTY_ARGUMENTS, seq)
     for seq in reversed(replays):
-        seen.add("opener_replayed", seq, f"{call.id!r}")
+        seen.add(OPENER_REPLAYED, seq, f"{call.id!r}")
 
 
 def _scan_replay(frags: list[ToolCallDelta], seen: Seen) -> str | None:
@@ -138,19 +149,8 @@ def _scan_replay(frags: list[ToolCallDelta], seen: Seen) -> str | None:
         if got >= len(whole):
             break
     if got >= len(whole) and "".join(reversed(tail)).endswith(whole):
-        seen.add("arguments_replayed", seq, f"{len(whole)} characters sent again")
+        seen.add(ARGUMENTS_REPLAYED, seq, f"{len(whole)} characters sent again")
     return whole
-
-
-def claimed_end(state: StreamState) -> tuple[int, str] | None:
-    """(chunk, reason) of the finish when it claims the output ended normally: a reason that is
-    no cut-off, no rejected call and not empty, in a stream that reported no error."""
-    if not state.finish or state.errors:
-        return None
-    seq, reason = state.finish[-1]
-    if type(reason) is not str or not reason or reason in CUTOFF_REASONS:
-        return None
-    return None if reason in MALFORMED_CALL_REASONS else (seq, reason)
 
 
 def _scan_cumulative(texts: Iterator[tuple[int, str]], seen: Seen) -> None:
@@ -173,7 +173,7 @@ def _scan_cumulative(texts: Iterator[tuple[int, str]], seen: Seen) -> None:
             break
     if chain and (whole or len(chain) >= 2):
         for seq in chain:
-            seen.add("cumulative_arguments", seq)
+            seen.add(CUMULATIVE_ARGUMENTS, seq)
 
 
 def _complete_object(arguments: Any) -> bool:

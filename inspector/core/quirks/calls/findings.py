@@ -20,7 +20,7 @@ from sys import intern
 from typing import Any, Final
 
 from inspector.core.calls.toolcall import ToolCall
-from inspector.core.verdicts.seen import Seen
+from inspector.core.quirks.seen import Seen
 
 Findings = tuple[Any, ...]
 """One call's findings, flat (see the module docstring)."""

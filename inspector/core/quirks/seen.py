@@ -10,7 +10,7 @@ from typing import Any
 
 from inspector.core.base.model import ToolCallDelta
 from inspector.core.calls.wirefield import is_key
-from inspector.core.verdicts.seqruns import SeqRuns
+from inspector.core.quirks.seqruns import SeqRuns
 
 
 class Seen:

@@ -1,13 +1,13 @@
 """What the wire scan remembers per wire lane (:class:`LaneTrack`): the call's first identity
 and the chunks of its continuations.
 
-Invariants: only :class:`~inspector.core.verdicts.quirkscan.WireScan` changes a track; the
+Invariants: only :class:`~inspector.core.quirks.lanes.scan.LaneScan` changes a track; the
 lists are the shared empty tuple until their first entry (most lanes have no fragment before
 their identity, and a call sent whole has no continuation). A track's continuations are kept
 only while they may all repeat the call's id or its name: the first one that repeats neither
 (a plain fragment, arguments only) makes ``continuations`` None for good, so a long call keeps
 no chunk per fragment and its plain fragments can be scanned as a run
-(:mod:`inspector.core.verdicts.plainrun`).
+(:mod:`inspector.core.quirks.lanes.plainrun`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from inspector.core.base.model import ToolCallDelta
-from inspector.core.verdicts.seen import Seen, real
+from inspector.core.quirks.codes import (
+    ID_REPEATED_EVERY_CHUNK,
+    MISSING_CALL_ID,
+    NAME_REPEATED_EVERY_CHUNK,
+)
+from inspector.core.quirks.seen import Seen, real
 
 
 class LaneTrack:
@@ -77,14 +82,14 @@ def conclude_tracks(tracks: Iterable[LaneTrack | ToolCallDelta], ids_expected: b
         if seqs:  # None (spoiled) or () show nothing
             if track.repeats == len(seqs):
                 for seq in seqs:
-                    out.add("id_repeated_every_chunk", seq, f"{track.first_id!r}")
+                    out.add(ID_REPEATED_EVERY_CHUNK, seq, f"{track.first_id!r}")
             if track.name_repeats == len(seqs):
                 for seq in seqs:
-                    out.add("name_repeated_every_chunk", seq, f"{track.first_name!r}")
+                    out.add(NAME_REPEATED_EVERY_CHUNK, seq, f"{track.first_name!r}")
         if ids_expected:
             fid = track.first_id
             if type(fid) is str and fid and fid != "null":
                 continue  # a real id (the common case, decided without a call)
             if real(track.first_name) and not real(fid):
-                out.add("missing_call_id", track.opened, f"{track.first_name!r}")
+                out.add(MISSING_CALL_ID, track.opened, f"{track.first_name!r}")
     return out

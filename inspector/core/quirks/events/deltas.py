@@ -1,8 +1,8 @@
 """Quirks non-tool deltas show: on its own (:func:`delta_quirks`), or with the few before it
 (tags in the text, :class:`TextTags`; fields of the wrong type, :class:`WrongFields`).
 
-Invariants: :func:`delta_quirks` is a pure function of the delta; the wire scan
-(:class:`~inspector.core.verdicts.quirkscan.WireScan`) calls it once per delta it reads, and
+Invariants: :func:`delta_quirks` is a pure function of the delta; the events' scan
+(:class:`~inspector.core.quirks.events.scan.EventScan`) calls it once per non-tool delta, and
 feeds the other two each delta of theirs once, in arrival order.
 """
 
@@ -14,8 +14,17 @@ from typing import Any
 import orjson
 
 from inspector.core.base.model import Delta, DeltaKind
-from inspector.core.calls.wirefield import WIRE_FIELD_TYPE
-from inspector.core.verdicts.seen import Seen
+from inspector.core.quirks.codes import (
+    EMPTY_ROLE,
+    ERROR_AFTER_200,
+    EVENTS_NOT_SEPARATED,
+    KEEPALIVE_IN_DATA,
+    TEXT_MODE_TOOL_CALL,
+    UNDECODABLE_DATA,
+    USAGE_ONLY_CHUNK,
+    WIRE_FIELD_TYPE,
+)
+from inspector.core.quirks.seen import Seen
 
 
 def delta_quirks(d: Delta, seen: Seen) -> None:
@@ -25,22 +34,22 @@ def delta_quirks(d: Delta, seen: Seen) -> None:
     if kind == DeltaKind.ERROR:
         raw = d.raw if isinstance(d.raw, dict) else {}
         if raw.get("wire") != "decode":
-            seen.add("error_after_200", d.seq, str(d.value)[:120])
+            seen.add(ERROR_AFTER_200, d.seq, str(d.value)[:120])
     elif kind == DeltaKind.USAGE:
         if isinstance(d.raw, dict) and d.raw.get("choices") == []:
-            seen.add("usage_only_chunk", d.seq)
+            seen.add(USAGE_ONLY_CHUNK, d.seq)
     elif kind == DeltaKind.META:
         if isinstance(d.value, dict) and d.value.get("role") == "":
-            seen.add("empty_role", d.seq)
+            seen.add(EMPTY_ROLE, d.seq)
     elif kind == DeltaKind.KEEPALIVE:
         if isinstance(d.raw, str) and d.raw.lstrip().startswith(":"):
-            seen.add("keepalive_in_data", d.seq, repr(d.raw[:40]))
+            seen.add(KEEPALIVE_IN_DATA, d.seq, repr(d.raw[:40]))
     elif kind == DeltaKind.UNKNOWN and isinstance(d.value, dict) and "undecodable" in d.value:
         joined = _joined_events(d.raw)
         if joined:
-            seen.add("events_not_separated", d.seq, f"{joined} JSON values in one event")
+            seen.add(EVENTS_NOT_SEPARATED, d.seq, f"{joined} JSON values in one event")
         else:
-            seen.add("undecodable_data", d.seq, str(d.value["undecodable"])[:80])
+            seen.add(UNDECODABLE_DATA, d.seq, str(d.value["undecodable"])[:80])
 
 
 def _joined_events(data: Any) -> int:
@@ -107,7 +116,7 @@ class TextTags:
             pos = 0
             for s, text in pieces:
                 if pos < m.end() and pos + len(text) > m.start():
-                    seen.add("text_mode_tool_call", s)
+                    seen.add(TEXT_MODE_TOOL_CALL, s)
                 pos += len(text)
         tail: list[tuple[int, str]] = []
         need = _TAG_TAIL

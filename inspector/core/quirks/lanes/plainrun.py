@@ -5,7 +5,7 @@ arguments only, at the same integer index of the first choice, no id, no name, n
 not final, not an object. Once the wire scan has seen such a fragment continue a lane whose
 call is identified (and whose continuations therefore no longer all repeat the id or the
 name), what each further one in the run can show is fixed: nothing but its argument piece
-(the lane's text, :mod:`inspector.core.verdicts.lanetext`) and the chunk it came in (a second
+(the lane's text, :mod:`inspector.core.quirks.lanes.text`) and the chunk it came in (a second
 entry at the lane in one chunk is ``duplicate_index_in_chunk``). So the scan hands the rest of
 the run to this loop, which touches each fragment once, with no call, no dictionary look-up
 and no new object.

@@ -12,7 +12,7 @@ Invariants:
   at all; one whose first batch is a whole value settles at its flush without an automaton.
   A lane flushed first with many pieces that are exactly a call's takes the call's joined text
   (and, once validation decoded that very text, its answer:
-  :mod:`inspector.core.verdicts.wholejson`).
+  :mod:`inspector.core.calls.wholejson`).
 - A lane whose second piece starts with its first is cumulative (the joined text only looks
   like a prefix): never reported. A lane whose text is complete or has an error can never be
   an open prefix again (after a complete value only whitespace keeps it complete; an error is
@@ -29,9 +29,9 @@ from typing import Any, Final
 
 from orjson import JSONDecodeError, loads
 
+from inspector.core.calls import wholejson
 from inspector.core.calls.jsonprogress import JsonProgress
 from inspector.core.calls.toolcall import ToolCall
-from inspector.core.verdicts import wholejson
 
 
 class LaneText:
