@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from inspector.core.clients.base import Exchange
-from inspector.core.clients.openai_wire import decode, sdk_loads
+from inspector.core.clients.openai_sdk.wire import decode, sdk_loads
 
 _NUMBERS = (
     "0", "-0", "-0.0", "1e400", "-1e400", "1e-400", "4.9e-324", "2.2250738585072011e-308",

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from typing import Final
 
-from inspector.core.clients.anthropic_sdk import AnthropicSdk
+from inspector.core.clients.anthropic_sdk.replica import AnthropicSdk
 from inspector.core.clients.base import Replica
-from inspector.core.clients.google_genai import GoogleGenai
-from inspector.core.clients.handwritten import ById, ByIndex
-from inspector.core.clients.langchain_merge import LangChainReplica
-from inspector.core.clients.litellm_builder import LiteLLMReplica
-from inspector.core.clients.openai_python import OpenAIPython
-from inspector.core.clients.vercel_ai import VercelAi
+from inspector.core.clients.google_genai.replica import GoogleGenai
+from inspector.core.clients.handwritten.loops import ById, ByIndex
+from inspector.core.clients.langchain.merge import LangChainReplica
+from inspector.core.clients.litellm.builder import LiteLLMReplica
+from inspector.core.clients.openai_python.replica import OpenAIPython
+from inspector.core.clients.vercel_ai.replica import VercelAi
 
 REPLICAS: Final[tuple[Replica, ...]] = (
     OpenAIPython(),

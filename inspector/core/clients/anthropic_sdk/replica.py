@@ -46,6 +46,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Final
 
 from inspector.core.base.model import EventKind, SSEEvent
+from inspector.core.clients.anthropic_sdk.jiter_partial import JiterError, partial_loads
 from inspector.core.clients.base import (
     ClientRaised,
     Exchange,
@@ -55,7 +56,6 @@ from inspector.core.clients.base import (
     ReplicaRun,
     as_text,
 )
-from inspector.core.clients.jiter_partial import JiterError, partial_loads
 from inspector.core.clients.pins import Pins, lines, pinned, utf8_error
 
 _CLASSES: Final = {

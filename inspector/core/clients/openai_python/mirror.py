@@ -1,5 +1,6 @@
 """What openai-python's chat accumulator shows the driver while the stream arrives: the first
-choice's tool calls as Partials (:class:`~.base.Partial`), for where a client stops agreeing.
+choice's tool calls as Partials (:class:`~inspector.core.clients.base.Partial`), for where a
+client stops agreeing.
 
 Invariants:
 - After each chunk, every call the accumulator holds is shown as the agent would read it then
@@ -7,7 +8,7 @@ Invariants:
   show, as nothing). A call's text grows by new parts while it only grows; else it is
   rewritten.
 - Reading a call whole is avoided where it provably shows the same text: the same objects as
-  when last read (strings or None, which cannot change; :class:`~.openai_deltas.Pieces` with
+  when last read (strings or None, which cannot change; :class:`~.deltas.Pieces` with
   pieces added), and, when the chunk only merged into some calls of the same list, only those
   are looked at (:func:`merged_into`).
 """
@@ -19,7 +20,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from inspector.core.clients.base import HandedCall, Partial, as_text
-from inspector.core.clients.openai_deltas import Pieces
+from inspector.core.clients.openai_python.deltas import Pieces
 
 
 class ChatMirror:

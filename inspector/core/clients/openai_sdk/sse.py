@@ -15,7 +15,7 @@ What the SDK does, modelled here:
   ``Error code: N`` plus `` - <error.message>`` when the body is JSON holding one. No response
   at all (status 0) is ``APIConnectionError: Connection error.``.
 - The content type is never looked at: any body is decoded as SSE.
-- The SDK re-decodes the body's bytes itself (so does :mod:`.openai_wire`, once per exchange
+- The SDK re-decodes the body's bytes itself (so does :mod:`.wire`, once per exchange
   for every replica; the inspector's events are only where each result is pinned). Lines
   split at CR, LF, CRLF; each line is decoded as UTF-8 on its own, so invalid UTF-8 raises
   ``UnicodeDecodeError`` when its line completes (pinned to the inspector's ERROR event for
@@ -55,7 +55,7 @@ from typing import Any, Final
 
 from inspector.core.base.model import SSEEvent
 from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, ReplicaRun
-from inspector.core.clients.openai_wire import Dispatches, dispatches
+from inspector.core.clients.openai_sdk.wire import Dispatches, dispatches
 from inspector.core.clients.pins import pinned
 
 VERSION: Final = "3.57.0"

@@ -1,15 +1,15 @@
 """openai-python: what ``client.chat.completions.stream()`` then ``get_final_completion()``
 hand over (``choices[0].message.tool_calls``: id, function.name, function.arguments); on the
 openai-responses dialect, what ``client.responses.stream()`` then ``get_final_response()`` hand
-over (:mod:`.openai_responses`). The dialect is the exchange's (read from its events when it
+over (:mod:`.responses`). The dialect is the exchange's (read from its events when it
 has none: an error page with no events then reads as chat).
 
 Follows openai 3.57.0: ``openai/lib/streaming/chat/_completions.py``
 (``ChatCompletionStreamState``, ``ChoiceEventState``), ``openai/lib/streaming/_deltas.py``
 (``accumulate_delta``) and ``openai/lib/_parsing/_completions.py`` (``parse_chat_completion``),
-over the chunks of :mod:`.openai_sse`. The SDK builds its models without validation, so the
-state here is the chunks' own JSON: a field read on a non-object is ``AttributeError``, a list
-indexed by ``None`` is ``TypeError``, as in the library.
+over the chunks of :mod:`inspector.core.clients.openai_sdk.sse`. The SDK builds its models
+without validation, so the state here is the chunks' own JSON: a field read on a non-object is
+``AttributeError``, a list indexed by ``None`` is ``TypeError``, as in the library.
 
 What the library does, modelled here:
 - A chunk whose ``object`` is not ``chat.completion.chunk`` is skipped (no chunk kept at all:
@@ -39,16 +39,16 @@ from typing import Any, ClassVar, Final
 
 from inspector.core.base.model import EventKind
 from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Replica, as_text
-from inspector.core.clients.handwritten import attr
-from inspector.core.clients.openai_deltas import (
+from inspector.core.clients.handwritten.loops import attr
+from inspector.core.clients.openai_python.deltas import (
     accumulate_delta,
     delta_dict,
     model_chunk,
     usage_text,
 )
-from inspector.core.clients.openai_mirror import ChatMirror, as_arguments, merged_into
-from inspector.core.clients.openai_responses import ResponsesRun
-from inspector.core.clients.openai_sse import VERSION, SdkChunkRun
+from inspector.core.clients.openai_python.mirror import ChatMirror, as_arguments, merged_into
+from inspector.core.clients.openai_python.responses import ResponsesRun
+from inspector.core.clients.openai_sdk.sse import VERSION, SdkChunkRun
 
 CHAT: Final = "openai-chat"
 RESPONSES: Final = "openai-responses"

@@ -3,7 +3,7 @@ inspector event, worked out once per exchange and shared by every replica that r
 SDK's chunks (openai-python, LiteLLM, LangChain, the hand-written loops).
 
 Follows openai 3.57.0 ``openai/_streaming.py`` (``SSEDecoder``, ``_SSELineDecoder``); what it
-models is listed in :mod:`.openai_sse`, which turns these dispatches into chunks.
+models is listed in :mod:`.sse`, which turns these dispatches into chunks.
 
 Invariants:
 - :func:`dispatches` is a pure function of the exchange's events, body bytes and whether the

@@ -23,8 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from inspector.core.clients.langchain_dicts import CHUNK
-from inspector.core.clients.pydantic_words import lax_int, line, str_problem, validation_error
+from inspector.core.clients.langchain.dicts import CHUNK
+from inspector.core.clients.pydantic.words import lax_int, line, str_problem, validation_error
 
 AI: Final = "AIMessageChunk"
 HUMAN: Final = "HumanMessageChunk"

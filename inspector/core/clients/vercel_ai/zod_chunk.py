@@ -9,8 +9,9 @@ chunk schema ``z.union([chunkBaseSchema, errorSchema])``), ``src/openai-compatib
 Invariants:
 - :func:`check_chunk` takes a chunk as :func:`~.v8_json.parse` gives it and returns what zod
   returns (the chunk; for a chunk that only fits the error schema, ``{"error": {...}}`` with
-  the error's known keys), or raises :class:`~.base.ClientRaised` ``TypeValidationError``
-  worded as the SDK words it: ``Type validation failed: Value: <JSON.stringify(chunk)>.`` and
+  the error's known keys), or raises :class:`~inspector.core.clients.base.ClientRaised`
+  ``TypeValidationError`` worded as the SDK words it:
+  ``Type validation failed: Value: <JSON.stringify(chunk)>.`` and
   ``Error message: <zod's issues, JSON.stringify(issues, null, 2)>``.
 - Issues follow zod: every field of an option is checked in the schema's order (all issues
   kept); a union that fails lists each option's issues with paths relative to it; a nullish
@@ -23,7 +24,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from inspector.core.clients.base import ClientRaised
-from inspector.core.clients.v8_json import stringify
+from inspector.core.clients.vercel_ai.v8_json import stringify
 
 Schema = tuple[Any, ...]
 """``("string"|"number"|"any",)``, ``("enum", values)``, ``("object", loose, fields)``,

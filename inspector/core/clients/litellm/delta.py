@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inspector.core.clients.base import HandedCall, Partial
-from inspector.core.clients.pydantic_words import lax_int, line, validation_error
+from inspector.core.clients.pydantic.words import lax_int, line, validation_error
 
 
 @dataclass(slots=True)

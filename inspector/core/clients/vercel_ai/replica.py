@@ -4,7 +4,7 @@
 Follows ``@ai-sdk/openai-compatible``'s ``src/chat/openai-compatible-chat-language-model.ts``
 (``doStream``); ``@ai-sdk/provider-utils`` 5.0.81: ``postToApi``,
 ``createJsonErrorResponseHandler``, ``parseJsonEventStream``, ``secureJsonParse`` and
-``StreamingToolCallTracker`` (:mod:`.ai_sdk_tracker`); ``eventsource-parser`` 3.1.1; and
+``StreamingToolCallTracker`` (:mod:`.tracker`); ``eventsource-parser`` 3.1.1; and
 ``ai``'s ``parseToolCall`` and ``normalizeStreamProviderError``.
 
 What the SDK does, modelled here:
@@ -19,7 +19,7 @@ What the SDK does, modelled here:
   the chunk schema (:mod:`.zod_chunk`: arguments sent as an object are a
   ``TypeValidationError``). A chunk with an ``error`` key is a ``StreamProviderError`` with
   its message. Each of these is an ``error`` part in ``fullStream``; the stream goes on.
-- Tool-call deltas are assembled by :mod:`.ai_sdk_tracker` (which may throw), and handed
+- Tool-call deltas are assembled by :mod:`.tracker` (which may throw), and handed
   over only when the stream ends, in index order; then a stream that never sent a
   ``finish_reason`` adds ``InvalidResponseDataError: Response stream ended without a finish
   reason.`` A body cut short throws ``APICallError: Failed to process successful response``.
@@ -45,7 +45,6 @@ from http import HTTPStatus
 from typing import Any, ClassVar, Final
 
 from inspector.core.base.model import EventKind, SSEEvent
-from inspector.core.clients.ai_sdk_tracker import Tracked, Tracker, js_trim
 from inspector.core.clients.base import (
     LONG_TEXT,
     ClientRaised,
@@ -55,8 +54,9 @@ from inspector.core.clients.base import (
     ReplicaRun,
 )
 from inspector.core.clients.pins import of_kind
-from inspector.core.clients.v8_json import JsSyntaxError, number_text, parse, stringify
-from inspector.core.clients.zod_chunk import ERROR, check_chunk, issues
+from inspector.core.clients.vercel_ai.tracker import Tracked, Tracker, js_trim
+from inspector.core.clients.vercel_ai.v8_json import JsSyntaxError, number_text, parse, stringify
+from inspector.core.clients.vercel_ai.zod_chunk import ERROR, check_chunk, issues
 
 _PROTO: Final = re.compile(
     r'"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])'

@@ -5,7 +5,7 @@
 Follows openai 3.57.0: ``openai/lib/streaming/responses/_responses.py``
 (``ResponseStreamState.handle_event`` / ``accumulate_event``, ``AsyncResponseStream``) and
 ``openai/lib/_parsing/_responses.py`` (``parse_response``), over the events of
-:mod:`.openai_sse`.
+:mod:`inspector.core.clients.openai_sdk.sse`.
 
 What the library does, modelled here:
 - The first event must be ``response.created`` (else ``RuntimeError: Expected to have
@@ -30,10 +30,10 @@ from __future__ import annotations
 from typing import Any, Final
 
 from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Partial, as_text
-from inspector.core.clients.handwritten import attr
-from inspector.core.clients.openai_deltas import Pieces, fresh
-from inspector.core.clients.openai_mirror import as_arguments
-from inspector.core.clients.openai_sse import SdkChunkRun
+from inspector.core.clients.handwritten.loops import attr
+from inspector.core.clients.openai_python.deltas import Pieces, fresh
+from inspector.core.clients.openai_python.mirror import as_arguments
+from inspector.core.clients.openai_sdk.sse import SdkChunkRun
 
 _LIFECYCLE: Final = frozenset(
     {

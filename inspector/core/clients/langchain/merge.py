@@ -6,13 +6,13 @@ Follows langchain-openai 1.7.4 (``langchain_openai/chat_models/base.py``: ``_ast
 ``_handle_openai_api_error``) over langchain-core 1.8.3 (``messages/ai.py``:
 ``add_ai_message_chunks``, ``init_tool_calls``; ``utils/_merge.py``: ``merge_lists``,
 ``merge_dicts``; ``utils/json.py``: ``parse_partial_json``; ``language_models/chat_models.py``:
-``astream``), reading the openai SDK's chunks (:mod:`.openai_sse`).
+``astream``), reading the openai SDK's chunks (:mod:`inspector.core.clients.openai_sdk.sse`).
 
 What it does, modelled here:
-- Each chunk becomes a message chunk as :mod:`.langchain_message` says (pydantic's checks
+- Each chunk becomes a message chunk as :mod:`.message` says (pydantic's checks
   included: object arguments raise ``ValidationError``).
 - The agent folds the chunks left to right with ``+``: contents, ``additional_kwargs`` and
-  ``response_metadata`` merge with langchain-core's own rules (:mod:`.langchain_dicts`: a
+  ``response_metadata`` merge with langchain-core's own rules (:mod:`.dicts`: a
   value whose type changes raises ``TypeError``). Tool-call chunks merge by ``index``
   (``merge_lists``): a chunk merges into the first held one with the same integer index whose
   id does not conflict (either is None or ``""``, or both equal); strings are concatenated
@@ -50,10 +50,10 @@ from inspector.core.clients.base import (
     Replica,
     ReplicaRun,
 )
-from inspector.core.clients.langchain_dicts import merge_content, merge_dicts
-from inspector.core.clients.langchain_json import parse_partial_json
-from inspector.core.clients.langchain_message import AI, Message, message_of
-from inspector.core.clients.openai_sse import SdkChunkRun
+from inspector.core.clients.langchain.dicts import merge_content, merge_dicts
+from inspector.core.clients.langchain.message import AI, Message, message_of
+from inspector.core.clients.langchain.partial_json import parse_partial_json
+from inspector.core.clients.openai_sdk.sse import SdkChunkRun
 
 _SDK_CLASSES: Final = {
     "AuthenticationError": "OpenAIAuthenticationError",

@@ -1,9 +1,10 @@
 """Hand-written tool loops over the openai SDK's chunks: ``by-index`` and ``by-id``.
 
 Both read ``client.chat.completions.create(stream=True)``'s chunks (the SDK's SSE layer,
-:mod:`.openai_sse`), look only at ``chunk.choices[0].delta.tool_calls`` and skip chunks with
-no choices. Their reference code, run as their "real library" by the goldens, is
-``tests/clients/real/handwritten.py``; the two must say the same.
+:mod:`inspector.core.clients.openai_sdk.sse`), look only at
+``chunk.choices[0].delta.tool_calls`` and skip chunks with no choices. Their reference code, run
+as their "real library" by the goldens, is ``tests/clients/real/handwritten.py``; the two must
+say the same.
 
 - ``by-index``: the loop most hand-written agents use: a dict keyed by ``tc.index`` whose
   entries concatenate every truthy string field (id, name, arguments); calls are handed over in
@@ -27,7 +28,7 @@ from collections.abc import Iterator
 from typing import Any, ClassVar, Final
 
 from inspector.core.clients.base import Exchange, HandedCall, Partial, Replica, as_text
-from inspector.core.clients.openai_sse import VERSION, SdkChunkRun
+from inspector.core.clients.openai_sdk.sse import VERSION, SdkChunkRun
 
 CHAT: Final = frozenset({"openai-chat"})
 
@@ -112,7 +113,8 @@ class _LoopRun(SdkChunkRun):
 
     def sync(self, entry: _Entry) -> None:
         """The shown id and name after a fragment, and the argument text, as the inspector's
-        equal strings where they are (one copy, see :attr:`.base.ReplicaRun.expected`)."""
+        equal strings where they are (one copy, see
+        :attr:`inspector.core.clients.base.ReplicaRun.expected`)."""
         entry.raw_id = raw_id = self.same_id(entry.pos, entry.raw_id)
         entry.id, entry.name = shown(raw_id), shown(entry.raw_name)
         if type(entry.parts) is str:

@@ -1,5 +1,5 @@
 """The openai SDK's chat-delta merge (``openai/lib/streaming/_deltas.py``, openai 3.57.0)
-and the shapes of the models it reads, for :mod:`.openai_python`.
+and the shapes of the models it reads, for :mod:`.replica`.
 
 Invariants:
 - :func:`accumulate_delta` is the library's function line for line, on the chunks' JSON:

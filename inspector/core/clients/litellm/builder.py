@@ -7,7 +7,7 @@ Follows litellm 1.110.2: ``litellm_core_utils/streaming_handler.py`` (``CustomSt
 (``stream_chunk_builder``, ``ChunkProcessor.get_combined_tool_content``), ``types/utils.py``
 (``Delta``, ``ChatCompletionDeltaToolCall``, ``Function``) and
 ``litellm_core_utils/exception_mapping_utils.py`` (``exception_type``), over the openai SDK's
-``AsyncStream`` (:mod:`.openai_sse`), which LiteLLM's openai provider reads.
+``AsyncStream`` (:mod:`inspector.core.clients.openai_sdk.sse`), read by LiteLLM's openai provider.
 
 What it does, modelled here:
 - Each chunk's ``choices[0].delta`` is rebuilt as LiteLLM's ``Delta``; a tool call with a
@@ -45,7 +45,7 @@ from inspector.core.clients.base import (
     Replica,
     ReplicaRun,
 )
-from inspector.core.clients.litellm_delta import (
+from inspector.core.clients.litellm.delta import (
     Frag,
     Invalid,
     KeyCall,
@@ -54,7 +54,7 @@ from inspector.core.clients.litellm_delta import (
     delta_empty,
     fragments,
 )
-from inspector.core.clients.litellm_errors import (
+from inspector.core.clients.litellm.errors import (
     BUILDER,
     NO_FINISH,
     error,
@@ -62,7 +62,7 @@ from inspector.core.clients.litellm_errors import (
     request_error,
     stream_error,
 )
-from inspector.core.clients.openai_sse import SdkChunkRun
+from inspector.core.clients.openai_sdk.sse import SdkChunkRun
 
 _REPEATS: Final = 100
 """``litellm.REPEATED_STREAMING_CHUNK_LIMIT``."""
