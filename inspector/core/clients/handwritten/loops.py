@@ -28,18 +28,9 @@ from collections.abc import Iterator
 from typing import Any, ClassVar, Final
 
 from inspector.core.clients.base import Exchange, HandedCall, Partial, Replica, as_text
-from inspector.core.clients.openai_sdk.sse import VERSION, SdkChunkRun
+from inspector.core.clients.openai_sdk.sse import VERSION, SdkChunkRun, attr
 
 CHAT: Final = frozenset({"openai-chat"})
-
-
-def attr(obj: Any, name: str) -> Any:
-    """``obj.name`` on a model the SDK built without validation: a JSON object's field (None
-    when absent); on any other value Python's own attribute (``"x".index`` is a method,
-    ``None.index`` an AttributeError)."""
-    if isinstance(obj, dict):
-        return obj.get(name)
-    return getattr(obj, name)
 
 
 def tool_call_entries(chunk: Any) -> Iterator[Any]:

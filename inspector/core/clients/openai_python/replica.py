@@ -39,7 +39,6 @@ from typing import Any, ClassVar, Final
 
 from inspector.core.base.model import EventKind
 from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Replica, as_text
-from inspector.core.clients.handwritten.loops import attr
 from inspector.core.clients.openai_python.deltas import (
     accumulate_delta,
     delta_dict,
@@ -48,7 +47,7 @@ from inspector.core.clients.openai_python.deltas import (
 )
 from inspector.core.clients.openai_python.mirror import ChatMirror, as_arguments, merged_into
 from inspector.core.clients.openai_python.responses import ResponsesRun
-from inspector.core.clients.openai_sdk.sse import VERSION, SdkChunkRun
+from inspector.core.clients.openai_sdk.sse import VERSION, SdkChunkRun, attr
 
 CHAT: Final = "openai-chat"
 RESPONSES: Final = "openai-responses"

@@ -30,10 +30,9 @@ from __future__ import annotations
 from typing import Any, Final
 
 from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Partial, as_text
-from inspector.core.clients.handwritten.loops import attr
 from inspector.core.clients.openai_python.deltas import Pieces, fresh
 from inspector.core.clients.openai_python.mirror import as_arguments
-from inspector.core.clients.openai_sdk.sse import SdkChunkRun
+from inspector.core.clients.openai_sdk.sse import SdkChunkRun, attr
 
 _LIFECYCLE: Final = frozenset(
     {

@@ -32,6 +32,8 @@ What the SDK does, modelled here:
 - A body cut short (``Exchange.transport_error``) raises ``APIConnectionError: Connection
   error.`` (``APITimeoutError: Request timed out.`` for a timeout) after the last whole event,
   unless ``[DONE]`` came first.
+- A chunk's models are built without validation: every replica reads them with :func:`attr`
+  (a JSON object's field, None when absent; any other value's own Python attribute).
 
 Invariants:
 - :func:`sdk_items` is the SDK's whole output for an exchange, in order: chunks, then at most
@@ -71,6 +73,15 @@ _STATUS_CLASSES: Final = {
     429: "RateLimitError",
 }
 _STREAM_ERROR: Final = "An error occurred during streaming"
+
+
+def attr(obj: Any, name: str) -> Any:
+    """``obj.name`` on a model the SDK built without validation: a JSON object's field (None
+    when absent); on any other value Python's own attribute (``"x".index`` is a method,
+    ``None.index`` an AttributeError)."""
+    if isinstance(obj, dict):
+        return obj.get(name)
+    return getattr(obj, name)
 
 
 @dataclass(frozen=True)
