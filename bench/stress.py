@@ -133,8 +133,8 @@ def load_child(path: str) -> None:
     import gc
 
     from inspector.core.analysis.session import Settings
+    from inspector.core.capture.readahead import read_for_load
     from inspector.core.replay.loading import AHEAD_PAST, ProgressiveLoad
-    from inspector.ui.readahead import read_for_load
 
     opening = read_for_load(path, AHEAD_PAST)  # these raw bodies are read whole (no read-ahead)
     load = ProgressiveLoad(opening.data, path, Settings(), ahead=opening.ahead, size=opening.size)

@@ -1204,12 +1204,12 @@ def bench_replay(
 def install_recorder() -> Recorder:
     from inspector.core.analysis import attempt
     from inspector.core.analysis import session as analysis
+    from inspector.core.replay.sources import LoadingSource
     from inspector.ui import models
     from inspector.ui.document import Document
     from inspector.ui.lanes import LanesView, LaneWidget
     from inspector.ui.models import EventsModel, FragmentsModel
     from inspector.ui.progressive import ProgressiveOpen
-    from inspector.ui.sources import LoadingSource
     from inspector.ui.views import DocumentViews
 
     rec = Recorder()

@@ -16,11 +16,11 @@ import pytest
 
 from inspector.core.analysis import attempt
 from inspector.core.replay import loading
+from inspector.core.replay.sources import LoadingSource
 from inspector.ui import clientsfollow, document, progressive, views
 from inspector.ui.laneparts import BUFFER_TAIL, TailBuffer, tail_of
 from inspector.ui.mainwindow import MainWindow
 from inspector.ui.progressive import ProgressiveOpen
-from inspector.ui.sources import LoadingSource
 
 CALLS = 6
 PIECES = 40

@@ -14,10 +14,10 @@ import qasync
 from PySide6.QtGui import QAction, QGuiApplication
 
 from inspector.core.capture.reader import load
+from inspector.core.replay.sources import LiveSource, ReplaySource
 from inspector.core.reports import words
 from inspector.net.demo import DemoProvider
 from inspector.ui.mainwindow import MainWindow
-from inspector.ui.sources import LiveSource, ReplaySource
 
 CANARY = "sk-canary-window-55e0"
 CITY = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}

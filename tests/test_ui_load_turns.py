@@ -15,11 +15,11 @@ from PySide6.QtCore import QEvent, QObject
 from test_progressive_ticks import _chunk, progressive_window
 
 from inspector.core.analysis import judgement
+from inspector.core.replay.sources import LoadingSource
 from inspector.ui import lane, views
 from inspector.ui import lanes as lanes_module
 from inspector.ui.mainwindow import MainWindow
 from inspector.ui.progressive import ProgressiveOpen
-from inspector.ui.sources import LoadingSource
 
 CALLS = 6
 PIECES = 30

@@ -3,7 +3,7 @@ sources come and go (its clock and replay controls: :class:`inspector.ui.player.
 
 Invariants:
 - One source at a time: a capture's replay, a file being loaded, a live session, or what one
-  of the last two left (:mod:`inspector.ui.sources`). Every new source is announced by
+  of the last two left (:mod:`inspector.core.replay.sources`). Every new source is announced by
   ``loaded`` and views rebind to it (``rejudged``); a loading file becoming its replay is a
   new source too.
 - A large file opens progressively (:mod:`inspector.ui.progressive`): the current source stays
@@ -25,16 +25,22 @@ from PySide6.QtCore import QObject, Signal
 
 from inspector.core.analysis.session import Analysis, AttemptView, Settings
 from inspector.core.base.errors import InspectorError
+from inspector.core.capture.readahead import Opening
 from inspector.core.capture.reader import load
 from inspector.core.capture.records import Capture
 from inspector.core.replay.loading import ProgressiveLoad
+from inspector.core.replay.sources import (
+    KeptSource,
+    LiveSource,
+    LoadingSource,
+    ReplaySource,
+    Source,
+)
 from inspector.core.reports.gate import not_a_stream
 from inspector.core.verdicts.tools import ToolRegistry
 
 from .player import Player
 from .progressive import ProgressiveOpen
-from .readahead import Opening
-from .sources import KeptSource, LiveSource, LoadingSource, ReplaySource, Source
 
 PROGRESSIVE_BYTES = 4 * 1024 * 1024
 """Files larger than this open progressively (:mod:`inspector.ui.progressive`), with a progress

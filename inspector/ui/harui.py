@@ -38,9 +38,9 @@ from inspector.core.capture import harexport
 from inspector.core.capture.reader import load
 from inspector.core.capture.records import Capture
 from inspector.core.replay.harsessions import HarSession, HarSessions, is_har_file, load_sessions
+from inspector.core.replay.sources import LiveSource
 
 from .dialogs import headless_instead
-from .sources import LiveSource
 
 if TYPE_CHECKING:
     from .mainwindow import MainWindow

@@ -20,8 +20,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from inspector.core.analysis.session import Analysis
 from inspector.core.replay.replayer import Replayer
-
-from .sources import ReplaySource, Source
+from inspector.core.replay.sources import ReplaySource, Source
 
 TICK_MS = 16
 """Replay clock and flush period (about 60 Hz)."""

@@ -4,8 +4,8 @@
 Invariants:
 - Reading releases the GIL (hundreds of megabytes would otherwise hold the window for a third
   of a second), so it alone runs on a worker thread; what it read comes back through a queued
-  signal as an :class:`~.readahead.Opening`: the whole file, or a large capture's head with
-  the read-ahead process started for the rest (:func:`~.readahead.read_for_load`). One
+  signal as an :class:`Opening`: the whole file, or a large capture's head with the read-ahead
+  process started for the rest (:func:`~inspector.core.capture.readahead.read_for_load`). One
   thread owns the core: no locks, no torn reads.
 - Slices run from a timer due again when a tick *ends* (re-armed at 0 ms then): every timer
   that fell due during the tick (the replay clock among them) runs first, and the loop never
@@ -42,10 +42,9 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from inspector.core.analysis.session import AttemptView
 from inspector.core.base.errors import InspectorError
+from inspector.core.capture.readahead import Opening, read_for_load
 from inspector.core.replay import loading
-
-from .readahead import Opening, read_for_load
-from .sources import LoadingSource, ReplaySource
+from inspector.core.replay.sources import LoadingSource, ReplaySource
 
 LOAD_SLICE = 0.015
 """Seconds of reading and feeding per slice (the longest the event loop waits for one, less
@@ -58,12 +57,13 @@ class ProgressiveOpen(QObject):
     """The read, then the feeding, of one large file at a time."""
 
     read = Signal(str, object)
-    """(path, :class:`~.readahead.Opening`): the file is read (whole, or its head with a
-    read-ahead process for the rest); the document starts feeding it (:meth:`feed`)."""
+    """(path, :class:`Opening`): the file is read (whole, or its head with a read-ahead process
+    for the rest); the document starts feeding it (:meth:`feed`)."""
     finished = Signal(object)
     """The file is in: its :class:`ReplaySource`."""
     kept = Signal(object)
-    """Loading was stopped: a :class:`~inspector.ui.sources.KeptSource` with what was read."""
+    """Loading was stopped: a :class:`~inspector.core.replay.sources.KeptSource` with what was
+    read."""
     flush = Signal()
     """Time to show what was fed since the last flush."""
     progress = Signal(int, int)

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QTabWidget,
 )
 
+from inspector.core.replay.sources import LiveSource
 from inspector.core.reports import words
 from inspector.core.reports.report import findings
 
@@ -40,7 +41,6 @@ from .clientsfollow import LITERAL_MATCHES, ClientsFollower
 from .document import Document
 from .lanes import LanesView
 from .panes import AttemptsPane, FindingsPane, RawWirePane, TurnPane
-from .sources import LiveSource
 from .timeline import TimelineView
 from .toolbar import InspectorToolBar
 

@@ -1,4 +1,4 @@
-"""The read-ahead process of a large capture being opened (:mod:`inspector.core.capture.ahead`):
+"""The read-ahead process of a large capture being opened (:mod:`.ahead`):
 started as ``python -m inspector.core.capture.ahead``, its messages read off its pipe by the
 window's thread when the reader asks for the next one.
 
