@@ -195,7 +195,7 @@ def open_gui(args: argparse.Namespace) -> int:
             print(f"toolcall-inspector: {NO_DISPLAY}", file=sys.stderr)
             return 2
         os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a picture needs no screen
-    from .ui.app import run
+    from .ui.shell.app import run
 
     return run(
         getattr(args, "path", None),

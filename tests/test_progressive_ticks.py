@@ -17,10 +17,13 @@ import pytest
 from inspector.core.analysis import attempt
 from inspector.core.replay import loading
 from inspector.core.replay.sources import LoadingSource
-from inspector.ui import clientsfollow, document, progressive, views
-from inspector.ui.laneparts import BUFFER_TAIL, TailBuffer, tail_of
-from inspector.ui.mainwindow import MainWindow
-from inspector.ui.progressive import ProgressiveOpen
+from inspector.ui.clients import follow as clientsfollow
+from inspector.ui.document import document
+from inspector.ui.lanes.parts import BUFFER_TAIL, TailBuffer, tail_of
+from inspector.ui.loading import progressive
+from inspector.ui.loading.progressive import ProgressiveOpen
+from inspector.ui.shell.mainwindow import MainWindow
+from inspector.ui.views import views
 
 CALLS = 6
 PIECES = 40
@@ -207,7 +210,7 @@ def test_a_lane_buffer_shows_the_tail_from_the_last_pieces_only(qtbot: Any) -> N
 def test_a_long_streams_timeline_row_does_not_grow_with_the_stream() -> None:
     from inspector.core.analysis.session import Analysis, Settings
     from inspector.core.providers import REGISTRY
-    from inspector.ui.timeline import STREAM_TICKS, bands
+    from inspector.ui.timeline.timeline import STREAM_TICKS, bands
 
     a = Analysis(Settings(), providers=REGISTRY)
     n = 3 * STREAM_TICKS + 5
@@ -222,7 +225,7 @@ def test_a_long_streams_timeline_row_does_not_grow_with_the_stream() -> None:
 def test_the_turn_panes_text_appends_what_arrived_and_shows_another_list_afresh(
     qtbot: Any,
 ) -> None:
-    from inspector.ui.panes import PiecesText
+    from inspector.ui.panes.panes import PiecesText
 
     pane = PiecesText()
     qtbot.addWidget(pane)
@@ -242,7 +245,7 @@ def test_the_turn_panes_text_appends_what_arrived_and_shows_another_list_afresh(
 def test_thousands_of_calls_get_a_page_of_lanes_and_the_others_are_reached(
     qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from inspector.ui import lanes as lanes_module
+    from inspector.ui.lanes import lanes as lanes_module
 
     monkeypatch.setattr(lanes_module, "MAX_LANES", 4)
     chunks = [_chunk(i, f'{{"n": {i}}}', head=True) for i in range(10)]

@@ -1,9 +1,10 @@
 """Where the window's data comes from: one :class:`Source` per kind, behind one interface.
 
-A source hands the :class:`inspector.ui.document.Document` an Analysis to show and says how it
-behaves: whether data arrives on its own (the document then flushes views on its clock),
-whether it can be replayed, and how it takes new settings and tools. The document owns the
-clocks and the signals; sources own their data and know nothing of Qt.
+A source hands the window's document (:class:`inspector.ui.document.document.Document`) an
+Analysis to show and says how it behaves: whether data arrives on its own (the document then
+flushes views on its clock), whether it can be replayed, and how it takes new settings and
+tools. The document owns the clocks and the signals; sources own their data and know nothing of
+Qt.
 
 ==============  ============================================  ==========  ==========
 kind            what it shows                                 streaming   replayable

@@ -1,0 +1,4 @@
+"""The window's frame: the application and screenshot mode (:mod:`.app`), the main window that
+builds every feature and wires it to the document (:mod:`.mainwindow`), its menus
+(:mod:`.menus`), Help (:mod:`.help`) and the status line (:mod:`.statusline`).
+"""
