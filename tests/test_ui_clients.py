@@ -17,10 +17,11 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction
 
 from inspector.core.clients import registry
+from inspector.core.clients.registry import LITERAL_MATCHES
 from inspector.core.reports.words import CLIENT_BREAKS
 from inspector.ui.base.models import SEQ_ROLE
 from inspector.ui.clients.clients import DIVERGES, NAME, TINT, WORD, ClientsPane
-from inspector.ui.clients.follow import LITERAL_MATCHES, NOT_RUN, RUNNING
+from inspector.ui.clients.follow import NOT_RUN, RUNNING
 from inspector.ui.shell.mainwindow import MainWindow
 from inspector.ui.shell.menus import SAMPLES
 
@@ -265,7 +266,7 @@ def test_a_mid_size_session_is_judged_one_replica_per_tick(
     """Each replica alone fits the budget, all of them do not: the window keeps answering
     between runs, and the status says how far they got."""
     need(*CHAT)
-    monkeypatch.setattr("inspector.ui.clients.follow.SECONDS_PER_EVENT", 1.0)  # 1 s an event
+    monkeypatch.setattr("inspector.core.clients.cost.SECONDS_PER_EVENT", 1.0)  # 1 s an event
     monkeypatch.setattr("inspector.ui.clients.follow.AUTO_SECONDS", 10.0)  # the sample has 7
     follower = window.views.clients_follower
     seen: list[str] = []
@@ -285,7 +286,7 @@ def test_closing_the_window_mid_run_stops_the_replicas(
 ) -> None:
     """A window closed while the replicas run tick by tick leaves no timer behind."""
     need(*CHAT)
-    monkeypatch.setattr("inspector.ui.clients.follow.SECONDS_PER_EVENT", 1.0)
+    monkeypatch.setattr("inspector.core.clients.cost.SECONDS_PER_EVENT", 1.0)
     monkeypatch.setattr("inspector.ui.clients.follow.AUTO_SECONDS", 10.0)
     follower = window.views.clients_follower
     shown(window, INDEX_0)

@@ -5,6 +5,7 @@ Invariants:
   from it. A replica is listed as verified only when its goldens (``tests/clients/goldens``,
   written by ``make verify-clients`` from the real library) exist and pass: see
   :data:`VERIFIED`; every other replica shows ``(unverified)``.
+- :data:`LITERAL_MATCHES` names a replica of :data:`REPLICAS`.
 """
 
 from __future__ import annotations
@@ -45,6 +46,10 @@ VERIFIED: Final[frozenset[str]] = frozenset(
     }
 )
 """Replicas held to goldens from their real library (the tests check each name here has them)."""
+
+LITERAL_MATCHES: Final[str] = ById.name
+"""The replica the empty-id ``literal`` policy reproduces: looking a ``""`` id up as an id is
+what the ``by-id`` loop does (the toolbar and the status line name it)."""
 
 
 def replica(name: str) -> Replica:

@@ -17,62 +17,70 @@ Invariants:
   always kept.
 - A lane's badge names every client that would not hand its call over as shown, for the
   attempt on show only (:func:`inspector.core.reports.clientdiff.lane_marks`).
+- The follower reaches the views only through :class:`ClientsHost` (they build it; it never
+  imports them): the lanes' badges, whether the view is on show, the way to a wire event.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QTimer
 
 from inspector.core.analysis.numbering import place_names
 from inspector.core.analysis.session import Analysis, AttemptView
 from inspector.core.clients import registry
 from inspector.core.clients.base import Replica
+from inspector.core.clients.cost import cost
 from inspector.core.clients.judge import judge_attempt
 from inspector.core.reports.clientdiff import badge, lane_marks
 from inspector.core.reports.clients import ClientsVerdict, clients_verdict
 from inspector.core.reports.headline import DASH, headline, session_word
 from inspector.core.reports.words import shown_word
-
-if TYPE_CHECKING:
-    from inspector.ui.views.views import DocumentViews
+from inspector.ui.clients.clients import ClientsPane
+from inspector.ui.document.document import Document
 
 AUTO_SECONDS = 0.5
-"""The replicas run unasked only when :func:`cost` says they take at most this long (the window
-stands still meanwhile)."""
-SECONDS_PER_EVENT = 13e-6
-"""What one replica takes per wire event it reads, on average over the replicas speaking the
-dialect: measured on a shared 2-core machine, about 10 µs over the six OpenAI-compatible
-replicas on the large-arguments sample (21,763 events: 5 µs openai-python, which skips its
-chunks, to 14 µs langchain) and 13 µs on ``make bench``'s 8 calls x 16 KiB chat stream (27k
-events: 6 µs by-id to 22 µs openai-python)."""
+"""The replicas run unasked only when :func:`~inspector.core.clients.cost.cost` says they take
+at most this long (the window stands still meanwhile)."""
 NOT_RUN = "clients not run"
 """The headline's second half while a large capture waits for the user to ask."""
 RUNNING = "clients running"
 """The headline's second half while the replicas run tick by tick."""
-LITERAL_MATCHES = "by-id"
-"""The replica the empty-id ``literal`` policy reproduces (the toolbar says so)."""
 
 State = Literal["none", "streaming", "on demand", "running", "judged"]
 
 
-def cost(a: Analysis) -> tuple[float, float]:
-    """About how many seconds the replicas that speak ``a``'s dialects take to read its ended
-    attempts: in all, and the slowest single (replica, attempt) run."""
-    ended = [len(v.state.events) for v in a.attempts if v.state.ended]
-    dialects = {v.state.dialect_name for v in a.attempts}
-    speaking = sum(1 for r in registry.REPLICAS if r.dialects & dialects)
-    most = max(ended, default=0) if speaking else 0
-    return sum(ended) * speaking * SECONDS_PER_EVENT, most * SECONDS_PER_EVENT
+class ClientsHost(Protocol):
+    """What the follower needs of the views it serves (the document's views are the one): the
+    document, whether the Clients view is on show, and where the verdict shows besides it."""
+
+    @property
+    def doc(self) -> Document: ...
+
+    def clients_on_show(self) -> bool:
+        """Is the Clients view the pane on show?"""
+        ...
+
+    def mark_lanes(self, badges: dict[int, tuple[str, str]]) -> None:
+        """Put ``(badge, tooltip)`` on the lanes of the slots in ``badges`` (the others: none)."""
+        ...
+
+    def show_event(self, attempt: int, seq: int) -> None:
+        """Select wire event ``seq`` of ``attempt`` in the lanes and the raw wire."""
+        ...
+
+    def show_status(self) -> None:
+        """Say the headline again on the status line."""
+        ...
 
 
 class ClientsFollower:
     """Keeps the clients' verdict of the document on show, and shows it."""
 
-    def __init__(self, views: DocumentViews) -> None:
+    def __init__(self, views: ClientsHost, pane: ClientsPane) -> None:
         self.views = views
-        self.pane = views.clients
+        self.pane = pane
         self.verdict: ClientsVerdict | None = None
         """The verdict on show (None: not run, or nothing to judge)."""
         self.state: State = "none"
@@ -185,8 +193,8 @@ class ClientsFollower:
         v, views = self.verdict, self.views
         view = views.doc.view
         marks = lane_marks(v, view) if v is not None and view is not None else {}
-        views.lanes.mark_clients({slot: badge(m) for slot, m in marks.items()})
-        if views.tabs.currentWidget() is not self.pane:
+        views.mark_lanes({slot: badge(m) for slot, m in marks.items()})
+        if not views.clients_on_show():
             return
         shown = (self.state, id(v), id(views.doc.analysis))
         if shown == self._shown:
@@ -217,30 +225,6 @@ class ClientsFollower:
     # -- the diverging chunk ------------------------------------------------------------------
 
     def jump(self, attempt: int, seq: int) -> None:
-        """Select wire event ``seq`` of ``attempt`` in the lanes and the raw wire, showing that
-        attempt first; when no lane holds the event (a comment, [DONE]), the Raw wire tab
-        comes to the front so the selection is seen."""
-        views, doc = self.views, self.views.doc
-        a, view = doc.analysis, doc.view
-        if a is None or view is None or not 0 < attempt <= len(a.attempts):
-            return
-        if view.number != attempt:
-            doc.attempt = None if attempt == len(a.attempts) else attempt
-            views.on_rejudged()
-            self._select_attempt(attempt)
-        views.selected_seq = seq
-        lane = views.lanes.select_seq(seq)
-        views.raw.select_seq(seq)
-        if lane is None:
-            views.tabs.setCurrentWidget(views.raw)
-
-    def _select_attempt(self, attempt: int) -> None:
-        """The attempts tree selects ``attempt``, as if it had been clicked (without echo)."""
-        tree = self.views.attempts
-        flags = Qt.MatchFlag.MatchWildcard | Qt.MatchFlag.MatchRecursive
-        for item in tree.findItems("*", flags):
-            if tuple(item.data(0, Qt.ItemDataRole.UserRole) or ()) == (attempt, None):
-                tree.blockSignals(True)
-                tree.setCurrentItem(item)
-                tree.blockSignals(False)
-                return
+        """The diverging chunk: wire event ``seq`` of ``attempt``, selected in the lanes and the
+        raw wire (the views show that attempt first)."""
+        self.views.show_event(attempt, seq)

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.analysis.session import VALIDATION_MODES
-from inspector.ui.clients.follow import LITERAL_MATCHES
+from inspector.core.clients.registry import LITERAL_MATCHES
 
 EMPTY_ID_TIP = (
     'absent: the inspector\'s own reading: an id of "" is no id, and the fragment continues '

@@ -32,11 +32,12 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.analysis.numbering import attempt_places
+from inspector.core.clients.registry import LITERAL_MATCHES
 from inspector.core.replay.sources import LiveSource
 from inspector.core.reports import words
 from inspector.core.reports.report import findings
 from inspector.ui.clients.clients import ClientsPane
-from inspector.ui.clients.follow import LITERAL_MATCHES, ClientsFollower
+from inspector.ui.clients.follow import ClientsFollower
 from inspector.ui.document.document import Document
 from inspector.ui.document.toolbar import InspectorToolBar
 from inspector.ui.lanes.lanes import LanesView
@@ -97,7 +98,7 @@ class DocumentViews:
         self.selected_seq: int | None = None
         """The wire seq of the selected fragment or event, kept across re-judges."""
         self._heavy = {job: (0.0, period) for job, period in HEAVY_PERIOD.items()}
-        self.clients_follower = ClientsFollower(self)
+        self.clients_follower = ClientsFollower(self, self.clients)
         """When the client replicas run, and their verdict in the status and the lanes."""
         doc.flushed.connect(self.on_flush)
         doc.rejudged.connect(self.on_rejudged)
@@ -235,6 +236,14 @@ class DocumentViews:
         """View ▸ Clients: the Clients view to the front."""
         self.show_tab("clients")
 
+    def clients_on_show(self) -> bool:
+        """Is the Clients view the pane on show (the follower fills it only then)?"""
+        return self.tabs.currentWidget() is self.clients
+
+    def mark_lanes(self, badges: dict[int, tuple[str, str]]) -> None:
+        """The clients that get each lane's call wrong, as its badge."""
+        self.lanes.mark_clients(badges)
+
     # -- linking -------------------------------------------------------------------------
 
     def _fragment_selected(self, seq: int) -> None:
@@ -253,6 +262,35 @@ class DocumentViews:
             self.raw.select_seq(seq)
         else:
             self.raw.detail.clear()
+
+    def show_event(self, attempt: int, seq: int) -> None:
+        """Select wire event ``seq`` of ``attempt`` in the lanes and the raw wire, showing that
+        attempt first; when no lane holds the event (a comment, [DONE]), the Raw wire tab
+        comes to the front so the selection is seen."""
+        doc = self.doc
+        a, view = doc.analysis, doc.view
+        if a is None or view is None or not 0 < attempt <= len(a.attempts):
+            return
+        if view.number != attempt:
+            doc.attempt = None if attempt == len(a.attempts) else attempt
+            self.on_rejudged()
+            self._select_attempt(attempt)
+        self.selected_seq = seq
+        lane = self.lanes.select_seq(seq)
+        self.raw.select_seq(seq)
+        if lane is None:
+            self.tabs.setCurrentWidget(self.raw)
+
+    def _select_attempt(self, attempt: int) -> None:
+        """The attempts tree selects ``attempt``, as if it had been clicked (without echo)."""
+        tree = self.attempts
+        flags = Qt.MatchFlag.MatchWildcard | Qt.MatchFlag.MatchRecursive
+        for item in tree.findItems("*", flags):
+            if tuple(item.data(0, Qt.ItemDataRole.UserRole) or ()) == (attempt, None):
+                tree.blockSignals(True)
+                tree.setCurrentItem(item)
+                tree.blockSignals(False)
+                return
 
     def _new_source(self) -> None:
         """A new live session shows nothing of the last one: no selection, no raw detail."""
