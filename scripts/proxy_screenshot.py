@@ -84,7 +84,7 @@ def main() -> int:
     window.persist_layout = False
     window.default_layout()
     window.show()
-    window.proxies.show_dock()
+    window.show_proxies()
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
 

@@ -1,12 +1,15 @@
 """Compare: one stream judged under two settings side by side, with the differences marked.
 
-Invariant: both sides are fresh core analyses of the same capture; the differences come from
-:func:`inspector.core.reports.compare.compare` and the window only lays them out.
+Invariants:
+- Both sides are fresh core analyses of the same capture; the differences come from
+  :func:`inspector.core.reports.compare.compare` and the window only lays them out.
+- It opens over the window's document (:func:`show_compare`), never larger than the screen.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -23,6 +26,8 @@ from inspector.core.capture.records import Capture
 from inspector.core.providers import REGISTRY
 from inspector.core.reports.compare import Comparison, compare
 from inspector.core.verdicts.tools import ToolRegistry
+from inspector.ui.base import dialogs, screenfit
+from inspector.ui.document.host import Host
 from inspector.ui.lanes.lanes import LanesView
 
 
@@ -121,3 +126,20 @@ class CompareWindow(QWidget):
                     marks_r[d.right.call.slot] = note
         self.left.lanes.mark(marks_l)
         self.right.lanes.mark(marks_r)
+
+
+def show_compare(host: Host) -> CompareWindow | None:
+    """View ▸ Compare: the capture on show under two settings, in a window of its own over
+    ``host``; None (and a dialog saying why) when no whole capture is on show."""
+    doc, parent = host.doc, host.window()
+    r = doc.replayer
+    if r is None:
+        dialogs.nothing_to_compare(parent, doc.loading)
+        return None
+    base = r.analysis if r.at_end else None  # the whole capture read: sides fork it
+    window = CompareWindow(r.capture, doc.tools, parent, base)
+    dialogs.close_on_keys(window)
+    screen = parent.screen() or QGuiApplication.primaryScreen()  # never larger than it
+    window.setGeometry(screenfit.clamped(window.geometry(), screen.availableGeometry()))
+    window.show()
+    return window

@@ -2,8 +2,8 @@
 File ▸ Export as HAR….
 
 Invariants:
-- Opening a HAR goes through the same door as any file (:meth:`MainWindow.open`: File ▸
-  Open, a drop, Open Recent, the command line). One LLM session opens at once; several ask
+- Opening a HAR goes through the same door as any file (:meth:`Host.open`: File ▸ Open, a
+  drop, Open Recent, the command line). One LLM session opens at once; several ask
   which (:class:`HarPicker`: entry, method, path, model, status, dialect, and why a session
   cannot be shown); none, or a file that is no HAR, is the usual "cannot open" message.
 - A session that cannot be shown (a body the exporter left out, a non-streaming reply) is
@@ -18,7 +18,6 @@ Invariants:
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -40,9 +39,7 @@ from inspector.core.capture.records import Capture
 from inspector.core.replay.harsessions import HarSession, HarSessions, is_har_file, load_sessions
 from inspector.core.replay.sources import LiveSource
 from inspector.ui.base.dialogs import headless_instead
-
-if TYPE_CHECKING:
-    from inspector.ui.shell.mainwindow import MainWindow
+from inspector.ui.document.host import Host
 
 COLUMNS = ("Entry", "Method", "Path", "Model", "Status", "Dialect", "Note")
 HAR_FILTER = "HAR files (*.har);;All files (*)"
@@ -53,9 +50,9 @@ def is_har(path: str) -> bool:
     return is_har_file(path)
 
 
-def open_har(window: MainWindow, path: str, *, play: bool = False) -> bool:
+def open_har(host: Host, path: str, *, play: bool = False) -> bool:
     """Open the HAR at ``path``: its one LLM session, or the one the user picks."""
-    doc = window.doc
+    doc = host.doc
     try:
         sessions = load_sessions(path)
     except InspectorError as exc:
@@ -67,19 +64,19 @@ def open_har(window: MainWindow, path: str, *, play: bool = False) -> bool:
     if len(sessions.sessions) == 1:
         session: HarSession | None = sessions.sessions[0]
     else:
-        session = choose_session(window, sessions)
+        session = choose_session(host.window(), sessions)
     if session is None:
         return False
-    return show_session(window, path, session, play=play)
+    return show_session(host, path, session, play=play)
 
 
-def show_session(window: MainWindow, path: str, session: HarSession, *, play: bool = False) -> bool:
+def show_session(host: Host, path: str, session: HarSession, *, play: bool = False) -> bool:
     """Show ``session`` of the HAR at ``path`` (or, when it cannot be shown, why)."""
     if session.problem is not None:
-        window.doc.show_notice(path, session.problem)
+        host.doc.show_notice(path, session.problem)
         return False
-    window.doc.open_capture(session.capture, path, play=play)
-    window.statusBar().showMessage(f"{Path(path).name}: {session.label}")
+    host.doc.open_capture(session.capture, path, play=play)
+    host.statusBar().showMessage(f"{Path(path).name}: {session.label}")
     return True
 
 
@@ -143,13 +140,13 @@ def choose_session(parent: QWidget, sessions: HarSessions) -> HarSession | None:
 # -- export ------------------------------------------------------------------------------
 
 
-def current_capture(window: MainWindow) -> Capture | None:
+def current_capture(host: Host) -> Capture | None:
     """What File ▸ Export as HAR writes: the capture on show (see the module docstring)."""
-    doc = window.doc
+    doc = host.doc
     if doc.replayer is not None:
         return doc.replayer.capture
     if isinstance(doc.source, LiveSource):
-        path = _live_capture_path(window) or ""
+        path = _live_capture_path(host) or ""
     else:
         analysis = doc.analysis
         if analysis is not None and analysis.capture is not None:
@@ -163,45 +160,44 @@ def current_capture(window: MainWindow) -> Capture | None:
         return None
 
 
-def _live_capture_path(window: MainWindow) -> str | None:
+def _live_capture_path(host: Host) -> str | None:
     """The capture file of the session whose Analysis is on show, as it stands: the Live
     bar's session, or the proxied request the proxy list opened."""
-    analysis = window.doc.analysis
-    proxies = getattr(window, "proxies", None)
-    for holder in (window.live.session, getattr(proxies, "shown", None)):
+    analysis = host.doc.analysis
+    for holder in host.running_sessions():
         if holder is not None and getattr(holder, "analysis", None) is analysis:
             path = getattr(holder, "capture_path", None)
             return str(path) if path else None
     return None
 
 
-def export_dialog(window: MainWindow) -> None:
+def export_dialog(host: Host) -> None:
     """File ▸ Export as HAR…: where to, then write it."""
-    capture = current_capture(window)
+    capture = current_capture(host)
     if capture is None:
         text = "Nothing to export: open a capture or run a session first."
         if not headless_instead(f"Export as HAR: {text}"):
-            QMessageBox.information(window, "Export as HAR", text)
+            QMessageBox.information(host.window(), "Export as HAR", text)
         return
     if headless_instead("Export as HAR: a file dialog needs the window"):
         return
-    start = Path(capture.path or window.doc.path or "session").with_suffix(".har").name
-    path, _ = QFileDialog.getSaveFileName(window, "Export as HAR", start, HAR_FILTER)
+    start = Path(capture.path or host.doc.path or "session").with_suffix(".har").name
+    path, _ = QFileDialog.getSaveFileName(host.window(), "Export as HAR", start, HAR_FILTER)
     if path:
-        export_to(window, capture, path)
+        export_to(host, capture, path)
 
 
-def export_to(window: MainWindow, capture: Capture, path: str) -> bool:
+def export_to(host: Host, capture: Capture, path: str) -> bool:
     """Write ``capture`` as HAR to ``path``; a failure is a message box, never a traceback."""
     try:
         har = harexport.to_har([capture])
         size = harexport.write(path, har)
     except InspectorError as exc:
         if not headless_instead(f"Export as HAR: {exc}"):
-            QMessageBox.warning(window, "Export as HAR", str(exc))
+            QMessageBox.warning(host.window(), "Export as HAR", str(exc))
         return False
     entries = len(har["log"]["entries"])
-    window.statusBar().showMessage(
+    host.statusBar().showMessage(
         f"Exported {entries} entr{'ies' if entries != 1 else 'y'} ({size} bytes) to {path}, "
         "secrets redacted",
         10_000,

@@ -3,7 +3,8 @@ Matrix window it opens (created on first use, so the window starts without the m
 modules).
 
 Invariant: one Matrix window per main window; it opens a cell's capture through the main
-window's own ``open`` and is never larger than the screen.
+window's own ``open`` (:meth:`~inspector.ui.document.host.Host.open`) and is never larger than
+the screen.
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QGuiApplication
 
 from inspector.ui.base import dialogs, screenfit
+from inspector.ui.document.host import Host
 from inspector.ui.live import live
 
 if TYPE_CHECKING:
     from inspector.ui.matrix.matrix import MatrixWindow
-    from inspector.ui.shell.mainwindow import MainWindow
 
 FILE_NAME = "matrix.json"  # inspector.core.matrix.result.FILE_NAME, without importing it
 
@@ -34,13 +35,14 @@ def matrices_dir() -> Path:
     return live.captures_dir().parent / "matrices"
 
 
-def show(w: MainWindow, window: MatrixWindow | None, folder: str | None) -> MatrixWindow:
-    """Show ``window`` (created if None) over ``w``, on ``folder`` if given; returns it."""
+def show(host: Host, window: MatrixWindow | None, folder: str | None) -> MatrixWindow:
+    """Show ``window`` (created if None) over ``host``, on ``folder`` if given; returns it."""
+    w = host.window()
     if window is None:
         from inspector.ui.matrix.matrix import MatrixWindow
 
         window = MatrixWindow(matrices_dir(), w)
-        window.open_capture.connect(lambda path, client: _open_capture(w, path, client))
+        window.open_capture.connect(lambda path, client: _open_capture(host, path, client))
         dialogs.close_on_keys(window)
         screen = w.screen() or QGuiApplication.primaryScreen()
         window.setGeometry(screenfit.clamped(window.geometry(), screen.availableGeometry()))
@@ -52,9 +54,9 @@ def show(w: MainWindow, window: MatrixWindow | None, folder: str | None) -> Matr
     return window
 
 
-def _open_capture(w: MainWindow, path: str, client: str) -> None:
+def _open_capture(host: Host, path: str, client: str) -> None:
     """A cell's capture in the lanes; a client column's in the Clients view too."""
-    w.open(path)
+    host.open(path)
     if client:
-        w.views.show_clients()
-    w.raise_()
+        host.show_clients()
+    host.window().raise_()

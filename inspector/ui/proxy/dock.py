@@ -2,7 +2,8 @@
 it, and the session list every proxy fills.
 
 Invariants:
-- The dock only calls the :class:`~.proxy.ProxyController`; it runs nothing.
+- The dock only calls the :class:`~.proxy.ProxyController`; it runs nothing. A controller has
+  one dock, made when Live ▸ Proxy… first shows it (:func:`show_dock`).
 - The session list is newest first. Its model reads the controller's exchanges when asked
   (``refresh`` on ``exchanges_changed``, four times a second at most): new rows are announced
   at the top as one range, the rest as one ``dataChanged``; fixed column widths (sizing to
@@ -14,7 +15,7 @@ Invariants:
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QGuiApplication
@@ -25,6 +26,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMainWindow,
     QPushButton,
     QTableView,
     QVBoxLayout,
@@ -35,11 +37,11 @@ from inspector.core.reports import words
 from inspector.net.proxy import DEFAULT_LISTEN, Exchange, RecordingProxy, parse_listen
 from inspector.net.proxy.exchange import human_size
 from inspector.ui.base import theme
-
-if TYPE_CHECKING:
-    from inspector.ui.proxy.proxy import ProxyController
+from inspector.ui.proxy.proxy import ProxyController
 
 _Index = QModelIndex | QPersistentModelIndex
+DOCK_HEIGHT = 190
+"""The Proxy dock's height at first (the controls beside the session list, under the lanes)."""
 ROW_HEIGHT = 22
 """One line per request, as the raw wire table."""
 _D = Qt.ItemDataRole
@@ -169,7 +171,7 @@ class ProxyDock(QDockWidget):
         layout = QVBoxLayout()
         columns.addLayout(layout, 2)
         form = QGridLayout()
-        settings = controller.window.settings
+        settings = controller.host.settings
         self.upstream = QLineEdit(str(settings.value("proxy_upstream", "") or ""))
         self.upstream.setPlaceholderText("upstream, e.g. https://api.openai.com/v1")
         self.upstream.returnPressed.connect(self.start)
@@ -246,3 +248,17 @@ class ProxyDock(QDockWidget):
     def open_row(self, index: QModelIndex) -> None:
         if index.isValid():
             self.controller.open(self.model.exchange(index.row()))
+
+
+def show_dock(controller: ProxyController, window: QMainWindow) -> ProxyDock:
+    """Live ▸ Proxy…: ``controller``'s dock at the bottom of ``window`` (made on first use, as a
+    browser's network panel), shown and raised, its upstream box focused."""
+    dock = controller.dock
+    if not isinstance(dock, ProxyDock):
+        dock = controller.dock = ProxyDock(controller, window)
+        window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+        window.resizeDocks([dock], [DOCK_HEIGHT], Qt.Orientation.Vertical)
+    dock.show()
+    dock.raise_()
+    dock.upstream.setFocus()
+    return dock

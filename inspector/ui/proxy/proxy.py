@@ -1,5 +1,5 @@
 """Recording proxies in the window (Live ▸ Proxy…): the controller that runs them and opens
-their sessions (the dock that shows them is :mod:`.dock`).
+their sessions (the dock that shows them is :mod:`.dock`; the controller knows no widget).
 
 Invariants:
 - Proxies run on the window's qasync loop (:class:`~inspector.net.proxy.RecordingProxy`),
@@ -19,19 +19,16 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtWidgets import QDockWidget
 
 from inspector.core.capture.redaction import redact_url
 from inspector.net.proxy import DEFAULT_LISTEN, Exchange, ProxyError, RecordingProxy, parse_listen
+from inspector.ui.document.host import Host
 from inspector.ui.live import live
 
-if TYPE_CHECKING:
-    from inspector.ui.shell.mainwindow import MainWindow
-
-DOCK_HEIGHT = 190
-"""The Proxy dock's height at first (the controls beside the session list, under the lanes)."""
 FLUSH_MS = 250
 """How often the session list is brought up to date while proxies run."""
 
@@ -46,9 +43,9 @@ class ProxyController(QObject):
     failed = Signal(str)
     """A proxy could not start: one line."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window = window
+    def __init__(self, host: Host) -> None:
+        super().__init__(host.window())
+        self.host = host
         self.proxies: list[RecordingProxy] = []
         """Running proxies, in the order they started."""
         self.exchanges: list[Exchange] = []
@@ -57,29 +54,14 @@ class ProxyController(QObject):
         """id(exchange) -> the proxy it came through."""
         self.shown: Exchange | None = None
         """The exchange last opened in the document."""
-        self.dock: Any = None
-        """The Proxy dock, once Live ▸ Proxy… opened it."""
+        self.dock: QDockWidget | None = None
+        """The Proxy dock, once Live ▸ Proxy… opened it (:func:`.dock.show_dock`)."""
         self._stale = False
         self._timer = QTimer(self)
         self._timer.setObjectName("proxy-list-flush")
         self._timer.setInterval(FLUSH_MS)
         self._timer.timeout.connect(self._flush)
         self._tasks: set[asyncio.Task[Any]] = set()
-
-    # -- the dock ------------------------------------------------------------------------------
-
-    def show_dock(self) -> None:
-        """Live ▸ Proxy…: show the Proxy dock (made on first use)."""
-        if self.dock is None:
-            from inspector.ui.proxy.dock import ProxyDock
-
-            self.dock = ProxyDock(self, self.window)
-            area = Qt.DockWidgetArea.BottomDockWidgetArea  # as a browser's network panel
-            self.window.addDockWidget(area, self.dock)
-            self.window.resizeDocks([self.dock], [DOCK_HEIGHT], Qt.Orientation.Vertical)
-        self.dock.show()
-        self.dock.raise_()
-        self.dock.upstream.setFocus()
 
     # -- proxies -------------------------------------------------------------------------------
 
@@ -90,7 +72,7 @@ class ProxyController(QObject):
         try:
             host, port = parse_listen(listen)
             proxy = RecordingProxy(upstream, host=host, port=port, captures=live.captures_dir(),
-                                   validation=self.window.doc.settings.validation)  # fmt: skip
+                                   validation=self.host.doc.settings.validation)  # fmt: skip
         except (ProxyError, OSError) as exc:
             self.failed.emit(f"Cannot start the proxy: {exc}")
             return False
@@ -108,13 +90,13 @@ class ProxyController(QObject):
             return
         self.proxies.append(proxy)
         self._timer.start()
-        self.window.statusBar().showMessage(
+        self.host.statusBar().showMessage(
             f"Proxy on {proxy.agent_url} → {proxy.upstream.shown()}: give the agent "
             f"{proxy.agent_url} as its base URL"
         )
         remembered = redact_url(proxy.upstream.base) == proxy.upstream.base  # no credentials
         if remembered:
-            self.window.settings.setValue("proxy_upstream", proxy.upstream.base)
+            self.host.settings.setValue("proxy_upstream", proxy.upstream.base)
         self.proxies_changed.emit()
 
     def stop(self, proxy: RecordingProxy) -> None:
@@ -155,7 +137,7 @@ class ProxyController(QObject):
 
     def _ended(self, ex: Exchange) -> None:
         self._stale = True
-        doc = self.window.doc
+        doc = self.host.doc
         if ex is self.shown and ex.analysis is not None and doc.analysis is ex.analysis:
             doc.stop_live_view(ex.capture_path)
 
@@ -169,7 +151,7 @@ class ProxyController(QObject):
     def open(self, ex: Exchange) -> None:
         """Show ``ex`` in the document: live lanes while it streams, its capture once it has
         ended; a forwarded-only request is described on the status line."""
-        w = self.window
+        w = self.host
         if ex.analysis is None:
             w.statusBar().showMessage(f"{ex.line()} — forwarded, not recorded (not an LLM call)")
             return

@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from html import escape
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence, QShortcut, QTextDocument
@@ -36,9 +35,7 @@ from PySide6.QtWidgets import (
 
 from inspector import __version__
 from inspector.ui.base.dialogs import CLOSE_KEYS, close_on_keys
-
-if TYPE_CHECKING:
-    from inspector.ui.shell.mainwindow import MainWindow
+from inspector.ui.shell.intents import Intents
 
 DOCS = Path(__file__).resolve().parents[3] / "docs"
 PICTURE = DOCS / "images" / "lanes-absent.png"
@@ -89,7 +86,7 @@ quirk code.</p>
 """
 
 
-def getting_started(w: MainWindow) -> QDialog:
+def getting_started(w: Intents) -> QDialog:
     """Help ▸ Getting started: what the window shows, around a picture of it."""
 
     def build() -> QWidget:
@@ -100,10 +97,10 @@ def getting_started(w: MainWindow) -> QDialog:
         text.setHtml(GETTING_STARTED.format(picture=picture, run=escape(run)))
         return text
 
-    return _window(w, "help-getting-started", "Getting started", build, (720, 700))
+    return _window(w.window(), "help-getting-started", "Getting started", build, (720, 700))
 
 
-def shortcut_rows(w: MainWindow) -> list[tuple[str, str, str]]:
+def shortcut_rows(w: Intents) -> list[tuple[str, str, str]]:
     """(keys, what it does, where) for every key the window defines: menu items with their
     menu, other actions, window shortcuts, and the Compare window's closing keys."""
     rows: list[tuple[str, str, str]] = []
@@ -122,18 +119,19 @@ def shortcut_rows(w: MainWindow) -> list[tuple[str, str, str]]:
     for top in w.menuBar().actions():
         if isinstance(top.menu(), QMenu):
             walk(top.menu(), _plain(top.text()))  # type: ignore[arg-type]
-    for act in w.findChildren(QAction):
+    window = w.window()
+    for act in window.findChildren(QAction):
         if id(act) not in seen and act.shortcuts() and act.text():
             rows.append((_keys(act.shortcuts()), _plain(act.text()), "window"))
-    for sc in w.findChildren(QShortcut):  # its own: not a help or Compare window's
-        if sc.parent() is not w:
+    for sc in window.findChildren(QShortcut):  # its own: not a help or Compare window's
+        if sc.parent() is not window:
             continue
         rows.append((_keys([sc.key()]), sc.whatsThis() or sc.objectName(), "window"))
     rows.append((_keys(list(CLOSE_KEYS)), "Close the window", "Compare and help windows"))
     return rows
 
 
-def shortcuts(w: MainWindow) -> QDialog:
+def shortcuts(w: Intents) -> QDialog:
     """Help ▸ Keyboard shortcuts: a table of :func:`shortcut_rows`."""
 
     def build() -> QWidget:
@@ -149,10 +147,10 @@ def shortcuts(w: MainWindow) -> QDialog:
         table.horizontalHeader().setStretchLastSection(True)
         return table
 
-    return _window(w, "help-shortcuts", "Keyboard shortcuts", build, (560, 420))
+    return _window(w.window(), "help-shortcuts", "Keyboard shortcuts", build, (560, 420))
 
 
-def open_doc(w: MainWindow, path: Path) -> bool:
+def open_doc(w: Intents, path: Path) -> bool:
     """Open a documentation page with the desktop's viewer, or show it rendered here."""
     if not path.is_file():
         w.statusBar().showMessage(f"Not found: {path} (the docs are in the source tree)", 15000)
@@ -166,7 +164,7 @@ def open_doc(w: MainWindow, path: Path) -> bool:
         text.setSource(QUrl.fromLocalFile(str(path)), QTextDocument.ResourceType.MarkdownResource)
         return text
 
-    _window(w, f"help-doc-{path.stem}", path.name, build, (820, 700))
+    _window(w.window(), f"help-doc-{path.stem}", path.name, build, (820, 700))
     return True
 
 
@@ -182,7 +180,7 @@ def about(parent: QWidget) -> None:
     )
 
 
-def first_run_hint(w: MainWindow) -> QLabel | None:
+def first_run_hint(w: Intents) -> QLabel | None:
     """Point a first-time user at Getting started, in the status bar (once per user)."""
     if w.settings.value(FIRST_RUN_KEY, False, type=bool):
         return None

@@ -5,6 +5,9 @@ Invariants:
 - The window wires widgets to the :class:`Document` and nothing else: no parsing, judging or
   I/O of its own (file dialogs aside, :mod:`inspector.ui.base.dialogs`).
 - The user's own choices (settings, speed, layout, recent files) persist in QSettings.
+- It builds every feature and hands itself over as the features'
+  :class:`~inspector.ui.document.host.Host` and the menus' :class:`~.intents.Intents`: none of
+  them imports this module.
 """
 
 from __future__ import annotations
@@ -24,12 +27,12 @@ from inspector.core.verdicts.tools import ToolRegistry
 from inspector.ui.base import dialogs, screenfit
 from inspector.ui.document.document import Document
 from inspector.ui.document.toolbar import InspectorToolBar, needed_width
-from inspector.ui.har import har as harui
+from inspector.ui.har import har
 from inspector.ui.live.bar import LiveToolBar
 from inspector.ui.live.live import DEFAULT_MODEL, DEFAULT_PROFILE, DEFAULT_SCENARIO, LiveController
 from inspector.ui.live.scenario import ScenarioDialog, Timeouts
 from inspector.ui.loading.loadbar import LoadProgress
-from inspector.ui.matrix import opener as matrixopen
+from inspector.ui.matrix import opener
 from inspector.ui.proxy.proxy import ProxyController
 from inspector.ui.shell.menus import build_menus
 from inspector.ui.shell.statusline import StatusBar
@@ -166,9 +169,9 @@ class MainWindow(QMainWindow):
         it heads File ▸ Open Recent (``remember``: File ▸ Recorded sessions does not)."""
         path = os.path.abspath(path)
         self._remember_on_load = path if remember else None
-        if harui.is_har(path):  # its LLM sessions: one, or a picker (inspector.ui.har.har)
-            return harui.open_har(self, path, play=play)
-        if matrixopen.is_matrix(path):  # a matrix folder: the Matrix view shows it
+        if har.is_har(path):  # its LLM sessions: one, or a picker (inspector.ui.har.har)
+            return har.open_har(self, path, play=play)
+        if opener.is_matrix(path):  # a matrix folder: the Matrix view shows it
             return self.open_matrix(path)
         return self.doc.open_path(path, play=play)
 
@@ -280,24 +283,25 @@ class MainWindow(QMainWindow):
 
     def open_matrix(self, folder: str | None = None) -> bool:
         """Live ▸ Matrix…: the Matrix view, on a saved matrix ``folder`` if given."""
-        self.matrix = matrixopen.show(self, self.matrix, folder)
+        self.matrix = opener.show(self, self.matrix, folder)
         return self.matrix.isVisible()
 
     def open_compare(self) -> None:
-        from inspector.ui.compare.compare import CompareWindow
+        from inspector.ui.compare.compare import show_compare  # made on first use
 
-        r = self.doc.replayer
-        if r is None:
-            dialogs.nothing_to_compare(self, self.doc.loading)
-            return
-        base = r.analysis if r.at_end else None  # the whole capture read: sides fork it
-        self._compare = CompareWindow(r.capture, self.doc.tools, self, base)
-        dialogs.close_on_keys(self._compare)
-        screen = self.screen() or QGuiApplication.primaryScreen()  # never larger than it
-        self._compare.setGeometry(
-            screenfit.clamped(self._compare.geometry(), screen.availableGeometry())
-        )
-        self._compare.show()
+        self._compare = show_compare(self) or self._compare
+
+    def show_proxies(self) -> None:
+        """Live ▸ Proxy…: the Proxy dock (made on first use)."""
+        from inspector.ui.proxy.dock import show_dock
+
+        show_dock(self.proxies, self)
+
+    def show_clients(self) -> None:
+        self.views.show_clients()
+
+    def running_sessions(self) -> tuple[object, ...]:
+        return (self.live.session, self.proxies.shown)
 
     # -- persistence and desktop conventions --------------------------------------------
 

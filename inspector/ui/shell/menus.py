@@ -7,7 +7,8 @@ Invariants:
 - The captures live sessions record on their own are never "recent files": File ▸ Recorded
   sessions lists the captures folder (``live.captures_dir``), newest first, read afresh each
   time the menu opens.
-- Menu items only call the window's intents. Every action is named (``objectName``
+- Menu items only call the window's intents (:class:`~.intents.Intents`: the menus never name
+  the main window's class, which builds them). Every action is named (``objectName``
   "action-…") so tests and Help ▸ Keyboard shortcuts can tell them apart.
 - Moving over the menus never wipes the window's status line: Qt shows each item's status tip
   as the status bar's message and clears it with an empty one; :class:`StatusTips` puts the
@@ -21,13 +22,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence, QShortcut, QStatusTipEvent
-from PySide6.QtWidgets import QMenu, QToolBar
+from PySide6.QtWidgets import QMenu, QToolBar, QWidget
 
-from inspector.ui.har import har as harui
+from inspector.ui.har import har
 from inspector.ui.live import live
 from inspector.ui.shell.help import (
     DOC_LINKS,
@@ -37,9 +37,7 @@ from inspector.ui.shell.help import (
     open_doc,
     shortcuts,
 )
-
-if TYPE_CHECKING:
-    from inspector.ui.shell.mainwindow import MainWindow
+from inspector.ui.shell.intents import Intents
 
 SAMPLES = Path(__file__).resolve().parents[3] / "resources" / "samples"
 """The Samples menu lists this folder's captures."""
@@ -147,54 +145,56 @@ class Menus:
     """File ▸ Samples."""
 
 
-def build_menus(w: MainWindow) -> Menus:
+def build_menus(w: Intents) -> Menus:
     """The menu bar of ``w`` (File, View, Live, Help), the window-wide Space shortcut, and the
     first-run hint that points at Help."""
+    window = w.window()  # the actions' and shortcuts' owner
     m = w.menuBar().addMenu("&File")
-    add_action(m, "&Open…", w.open_dialog, QKeySequence.StandardKey.Open, w)
+    add_action(m, "&Open…", w.open_dialog, QKeySequence.StandardKey.Open, window)
     recent = _submenu(m, "Open &Recent", "menu-open-recent")
     sessions = _submenu(m, "Recorded &sessions", "menu-recorded-sessions")
     samples = _submenu(m, "Sa&mples", "menu-samples")
     for path in sorted(SAMPLES.glob("*.jsonl")):
-        add_action(samples, path.stem, partial(w.open, str(path), True), None, w)
+        add_action(samples, path.stem, partial(w.open, str(path), True), None, window)
     m.addSeparator()
-    add_action(m, "Load &tools file…", w.load_tools_dialog, None, w)
-    add_action(m, "&Export view as PNG…", w.export_png_dialog, None, w)
-    add_action(m, "Export as &HAR…", partial(harui.export_dialog, w), None, w)
+    add_action(m, "Load &tools file…", w.load_tools_dialog, None, window)
+    add_action(m, "&Export view as PNG…", w.export_png_dialog, None, window)
+    add_action(m, "Export as &HAR…", partial(har.export_dialog, w), None, window)
     m.addSeparator()
-    add_action(m, "&Close", w.close_document, QKeySequence.StandardKey.Close, w)
-    add_action(m, "&Quit", w.close, QKeySequence("Ctrl+Q"), w)  # StandardKey.Quit: none on Windows
+    add_action(m, "&Close", w.close_document, QKeySequence.StandardKey.Close, window)
+    quit_key = QKeySequence("Ctrl+Q")  # StandardKey.Quit: none on Windows
+    add_action(m, "&Quit", w.close, quit_key, window)
     v = w.menuBar().addMenu("&View")
-    add_action(v, "&Replay from start", w.doc.replay, QKeySequence(Qt.Key.Key_F5), w)
-    add_action(v, "&Compare settings side by side…", w.open_compare, QKeySequence("Ctrl+D"), w)
-    clients = add_action(v, "C&lients", w.views.show_clients, QKeySequence("Ctrl+L"), w)
+    add_action(v, "&Replay from start", w.doc.replay, QKeySequence(Qt.Key.Key_F5), window)
+    add_action(v, "&Compare settings side by side…", w.open_compare, QKeySequence("Ctrl+D"), window)
+    clients = add_action(v, "C&lients", w.show_clients, QKeySequence("Ctrl+L"), window)
     clients.setStatusTip("What each client library would hand your agent from this stream")
     v.addSeparator()
     panels = [(w.attempts_dock.toggleViewAction(), "panel")]
-    panels += [(t.toggleViewAction(), "toolbar") for t in _toolbars(w)]
+    panels += [(t.toggleViewAction(), "toolbar") for t in _toolbars(window)]
     for act, kind in panels:  # a closed panel or toolbar comes back from here
         owner = act.parent()
         act.setObjectName(f"action-show-{owner.objectName() if owner else kind}")
         act.setText(f"{act.text()} {kind}")
         v.addAction(act)
     lm = w.menuBar().addMenu("&Live")
-    proxy = add_action(lm, "&Proxy…", w.proxies.show_dock, None, w)
+    proxy = add_action(lm, "&Proxy…", w.show_proxies, None, window)
     proxy.setStatusTip("Put a recording proxy in front of a provider: your agent's calls, live")
-    matrix = add_action(lm, "&Matrix…", w.open_matrix, QKeySequence("Ctrl+M"), w)
+    matrix = add_action(lm, "&Matrix…", w.open_matrix, QKeySequence("Ctrl+M"), window)
     matrix.setStatusTip("Targets x scenarios run at once, filled live: which models break what")
     h = w.menuBar().addMenu("&Help")
-    add_action(h, "&Getting started", lambda: getting_started(w), QKeySequence("F1"), w)
-    add_action(h, "&Keyboard shortcuts", lambda: shortcuts(w), None, w)
+    add_action(h, "&Getting started", lambda: getting_started(w), QKeySequence("F1"), window)
+    add_action(h, "&Keyboard shortcuts", lambda: shortcuts(w), None, window)
     h.addSeparator()
     for title, path in DOC_LINKS:
-        add_action(h, title, partial(open_doc, w, path), None, w)
+        add_action(h, title, partial(open_doc, w, path), None, window)
     h.addSeparator()
-    add_action(h, "&About Tool-Call Inspector", lambda: about(w), None, w)
-    pause = QShortcut(QKeySequence(Qt.Key.Key_Space), w)
+    add_action(h, "&About Tool-Call Inspector", lambda: about(window), None, window)
+    pause = QShortcut(QKeySequence(Qt.Key.Key_Space), window)
     pause.setContext(Qt.ShortcutContext.WindowShortcut)
     pause.setWhatsThis("Pause or resume the replay")
     pause.activated.connect(w.doc.toggle)
-    w.installEventFilter(StatusTips(w))
+    window.installEventFilter(StatusTips(w))
     first_run_hint(w)
     return Menus(
         RecentFiles(w.settings, recent, w.open),
@@ -207,8 +207,8 @@ class StatusTips(QObject):
     """Shows a status tip over the window's status line, then puts the line back (Qt's own
     handling clears the line each time the pointer moves onto a menu item without a tip)."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: Intents) -> None:
+        super().__init__(window.window())
         self._window = window
         self._saved: tuple[str, str] | None = None  # (the line a tip covers, the tip)
 
@@ -243,6 +243,6 @@ def _submenu(menu: QMenu, text: str, name: str) -> QMenu:
     return sub
 
 
-def _toolbars(w: MainWindow) -> list[QToolBar]:
+def _toolbars(w: QWidget) -> list[QToolBar]:
     """The window's toolbars, in the order they were added."""
     return [t for t in w.findChildren(QToolBar) if t.parent() is w]
