@@ -33,8 +33,9 @@ from inspector.core.replay.harsessions import HarSession, HarSessions, load_sess
 from inspector.core.reports.jsonstream import write_json
 
 Judged = tuple[Any, int]
-"""(the report, made as it is written: a lazy JSON document (:mod:`.core.reports.jsonstream`)
-under ``--json``, else the text's pieces, each ended by a newline; the exit code)."""
+"""(the report, made as it is written: a lazy JSON document
+(:mod:`inspector.core.reports.jsonstream`) under ``--json``, else the text's pieces, each ended
+by a newline; the exit code)."""
 Judge = Callable[[Capture, str], Judged]
 """Judges one capture (``source``: how the report names it) as ``analyze`` does."""
 

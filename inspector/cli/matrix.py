@@ -52,11 +52,10 @@ def matrix(args: argparse.Namespace) -> int:
     """Run the matrix; print its table; write the folder (see the module docstring)."""
     from dataclasses import replace
 
+    from inspector.cli.record import Interrupted, run_interruptible
     from inspector.core.matrix.spec import MatrixSpecError, load_spec
     from inspector.net.matrix.default import default_spec
     from inspector.net.matrix.runner import MatrixRunner
-
-    from .clirecord import Interrupted, run_interruptible
 
     spec = load_spec(args.spec) if args.spec else default_spec()
     if args.runs is not None:

@@ -18,18 +18,17 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from inspector import __version__
+from inspector.cli.export import add_export_parser, export
+from inspector.cli.matrix import add_matrix_parser, matrix
+from inspector.cli.proxy import add_proxy_parser, proxy
+from inspector.cli.record import add_record_parser, record
 from inspector.core.analysis.session import DIALECT_CHOICES, VALIDATION_MODES, Analysis, Settings
 from inspector.core.base.errors import InspectorError
 from inspector.core.calls.accumulator import EMPTY_ID_POLICIES
 from inspector.core.capture.records import Capture
 from inspector.core.providers import REGISTRY
 from inspector.core.reports import exitcodes
-
-from . import __version__
-from .cliexport import add_export_parser, export
-from .climatrix import add_matrix_parser, matrix
-from .cliproxy import add_proxy_parser, proxy
-from .clirecord import add_record_parser, record
 
 SUBCOMMANDS = ("analyze", "open", "record", "export", "proxy", "matrix", "demo-server")
 
@@ -114,7 +113,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def demo_server(args: argparse.Namespace) -> int:
     """``toolcall-inspector demo-server``: serve the demo provider until Ctrl+C (exit 0)."""
-    from .net.demo import run_demo_server
+    from inspector.net.demo import run_demo_server
 
     return run_demo_server(args.host, args.port, args.chunk_delay)
 
@@ -123,16 +122,15 @@ def analyze(args: argparse.Namespace) -> int:
     """``toolcall-inspector analyze``: the exit-code table of :mod:`.core.reports.exitcodes`
     (a raw body that is not a stream is one line and exit 2, before any analysis). The code
     is decided before the report is written; the report is written as it is made."""
+    from inspector.cli.har import emit
     from inspector.core.capture.reader import load
     from inspector.core.replay.harsessions import is_har_file
     from inspector.core.reports.clientreport import named_replicas
     from inspector.core.reports.gate import check_stream
 
-    from .clihar import emit
-
     named_replicas(args.client or [])  # an unknown client is refused before any reading
-    if is_har_file(args.path):  # its LLM sessions, each judged as below (inspector.clihar)
-        from .clihar import analyze_har
+    if is_har_file(args.path):  # its LLM sessions, each judged as below (inspector.cli.har)
+        from inspector.cli.har import analyze_har
 
         return analyze_har(args, lambda capture, source: _judge(args, capture, source))
     if args.entry is not None:
@@ -195,7 +193,7 @@ def open_gui(args: argparse.Namespace) -> int:
             print(f"toolcall-inspector: {NO_DISPLAY}", file=sys.stderr)
             return 2
         os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a picture needs no screen
-    from .ui.shell.app import run
+    from inspector.ui.shell.app import run
 
     return run(
         getattr(args, "path", None),
@@ -212,7 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     first = argv[0] if argv else ""
     if argv[:2] == ["matrix", "diff"]:  # before the matrix parser, whose SPEC would take "diff"
-        from .climatrixdiff import matrix_diff
+        from inspector.cli.matrixdiff import matrix_diff
 
         return matrix_diff(argv[2:])
     if first and first not in SUBCOMMANDS and not first.startswith("-") and Path(first).exists():

@@ -163,7 +163,7 @@ def _say(line: str, secrets: tuple[str, ...]) -> None:
 def _secrets(profile: Any) -> tuple[str, ...]:
     """The key, masked in what ``record`` prints: its lines quote URLs and server messages,
     which may hold it (a model named like the key, a server that echoes it)."""
-    from .net.session import resolve_key
+    from inspector.net.session import resolve_key
 
     key = resolve_key(profile)
     return (key,) if key else ()
@@ -173,9 +173,8 @@ def record(args: argparse.Namespace) -> int:
     """``toolcall-inspector record``: exit 0 all valid, 1 any invalid, 2 error (capture kept)."""
     from inspector.core.reports import report
     from inspector.core.requests.scenarios import find_profile, find_scenario, load_profiles
-
-    from .net.policy import LoopSettings
-    from .net.session import record_session
+    from inspector.net.policy import LoopSettings
+    from inspector.net.session import record_session
 
     profile = find_profile(args.profile, load_profiles(args.profiles) if args.profiles else None)
     scenario = find_scenario(args.scenario)
@@ -209,8 +208,8 @@ def record(args: argparse.Namespace) -> int:
 def _say_if_not_played(profile: Any, model: str | None) -> None:
     """One line when the demo model does not play its own behaviour on the profile's dialect
     (the window's Live bar says the same; :mod:`inspector.net.demo.applies`)."""
-    from .net.demo.applies import NotPlayed
-    from .net.demo.scenarios import SCENARIOS
+    from inspector.net.demo.applies import NotPlayed
+    from inspector.net.demo.scenarios import SCENARIOS
 
     scenario = SCENARIOS.get(model or profile.model) if profile.is_demo else None
     note = NotPlayed.of(scenario.to_model(), profile.dialect) if scenario else None
@@ -228,9 +227,8 @@ def _record_loop(
 ) -> int:
     """``record --loop``: the rounds, then the report; exit 0 / 1 (an invalid call) / 2."""
     from inspector.core.reports import report
-
-    from .net.toolloop import record_loop
-    from .net.tools import ToolBox, scenario_options
+    from inspector.net.toolloop import record_loop
+    from inspector.net.tools import ToolBox, scenario_options
 
     if args.max_steps < 1:
         raise InspectorError("--max-steps takes a number >= 1")

@@ -6,7 +6,7 @@ cannot be made).
 
 Invariants:
 - Ctrl+C and SIGTERM stop it the same way, whatever signal dispositions the process
-  inherited (:func:`inspector.clirecord.run_interruptible`): every exchange in flight is
+  inherited (:func:`.record.run_interruptible`): every exchange in flight is
   cancelled, so its capture gets its ``cancelled`` end record and is closed, then one
   "stopped" line says how many requests went through and where the captures are.
 - Nothing printed holds a credential: paths are listed with their secrets redacted, and
@@ -27,7 +27,7 @@ from inspector.core.analysis.session import VALIDATION_MODES
 from inspector.core.base.errors import InspectorError
 
 if TYPE_CHECKING:
-    from .net.proxy import RecordingProxy
+    from inspector.net.proxy import RecordingProxy
 
 DEFAULT_LISTEN = "127.0.0.1:8766"
 """Next to the demo provider's 8765 (as :data:`inspector.net.proxy.DEFAULT_LISTEN`)."""
@@ -82,8 +82,8 @@ def add_proxy_parser(sub: Any) -> None:
 def proxy(args: argparse.Namespace) -> int:
     """``toolcall-inspector proxy``: serve until Ctrl+C / SIGTERM (exit 0); 2 if it cannot
     start."""
-    from .clirecord import Interrupted, run_interruptible
-    from .net.proxy import ProxyError, RecordingProxy, parse_listen
+    from inspector.cli.record import Interrupted, run_interruptible
+    from inspector.net.proxy import ProxyError, RecordingProxy, parse_listen
 
     try:
         host, port = parse_listen(args.listen)
