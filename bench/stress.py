@@ -13,12 +13,12 @@ cached in the temp directory):
 
 Each input is judged in a fresh subprocess twice: ``toolcall-inspector analyze --json`` (its
 stdout discarded) and the window's loader (the core's :class:`ProgressiveLoad` stepped in the
-window's 25 ms slices with ``gc.freeze()`` after each, as ``ui/progressive.py`` does, no
-views). The child's peak RSS comes from ``os.wait4`` (its own ``ru_maxrss``, not the sum of
-all children). Printed: input size, peak RSS, the ratio peak / input (goal <= 8x) and the
-ratio above an idle interpreter's peak (the same child on a 1-byte input), plus wall time.
-``--scale`` multiplies every size (0.05 for a quick run; small inputs make the interpreter's
-own ~50-80 MB dominate the plain ratio, so read the second one then).
+window's 25 ms slices with ``gc.freeze()`` after each, as ``ui/loading/progressive.py`` does, no
+views). The child's peak RSS comes from ``os.wait4`` (its own ``ru_maxrss``, not the sum of all
+children). Printed: input size, peak RSS, the ratio peak / input (goal <= 8x) and the ratio
+above an idle interpreter's peak (the same child on a 1-byte input), plus wall time. ``--scale``
+multiplies every size (0.05 for a quick run; small inputs make the interpreter's own ~50-80 MB
+dominate the plain ratio, so read the second one then).
 """
 
 from __future__ import annotations

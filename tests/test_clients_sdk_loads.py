@@ -1,4 +1,4 @@
-"""The SDK's ``json.loads`` read by orjson where both agree (openai_wire.sdk_loads and
+"""The SDK's ``json.loads`` read by orjson where both agree (openai_sdk.wire.sdk_loads and
 Dispatches.value): on random texts, valid and broken, the same values (types, float bits,
 key order, the duplicate-key winner) and the same refusals (type and message) as the stdlib."""
 

@@ -1,5 +1,5 @@
-"""Headless use of the window never waits on a dialog (inspector/ui/dialogs.py,
-inspector/ui/app.py): ``open FILE --screenshot PNG`` either writes the PNG (exit 0) or says in
+"""Headless use of the window never waits on a dialog (inspector/ui/base/dialogs.py,
+inspector/ui/shell/app.py): ``open FILE --screenshot PNG`` either writes the PNG (exit 0) or says in
 one line on stderr what the window would have asked or told (exit 2), never hangs.
 
 The subprocess runs start together (each is mostly Python and Qt starting up) so the module

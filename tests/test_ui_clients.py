@@ -1,5 +1,5 @@
 """The Clients view, the clients' headline and the lane badges, on real widgets over the real
-samples: which client libraries a stream breaks, how, and where (inspector/ui/clients*.py).
+samples: which client libraries a stream breaks, how, and where (inspector/ui/clients/).
 
 Tests that need particular replicas name them (:func:`need`) and fail saying which are not
 registered yet, rather than passing over an empty list.

@@ -19,6 +19,10 @@ from typing import Any
 from inspector.core.analysis.session import VALIDATION_MODES
 from inspector.core.calls.accumulator import EMPTY_ID_POLICIES
 
+VIEWS = ("raw", "problems", "clients", "turn", "timeline")
+"""The panes ``--view`` may put under the lanes: the window's own tabs
+(:data:`inspector.ui.views.views.TABS`), spelled here so the command line starts without Qt."""
+
 
 def add_open_parser(sub: Any) -> None:
     """The ``open`` subcommand's options, on the subparsers ``sub``."""
@@ -38,7 +42,7 @@ def add_open_parser(sub: Any) -> None:
     )
     o.add_argument(
         "--view",
-        choices=("raw", "problems", "clients", "turn", "timeline"),  # ui.views.TABS (no Qt here)
+        choices=VIEWS,
         help="the pane to show under the lanes (clients: what each client library makes of it)",
     )
 
