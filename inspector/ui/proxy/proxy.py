@@ -1,5 +1,5 @@
 """Recording proxies in the window (Live ▸ Proxy…): the controller that runs them and opens
-their sessions (the dock that shows them is :mod:`.dock`; the controller knows no widget).
+their sessions (the dock that shows them is :mod:`.dock`; the controller makes no widget).
 
 Invariants:
 - Proxies run on the window's qasync loop (:class:`~inspector.net.proxy.RecordingProxy`),
