@@ -14,7 +14,7 @@ replica fed every wire event plus the driver's prefix check, what a view or ``an
 when it asks) are timed interleaved, round by round in rotating order, best wall time of each;
 the ratio ``× ingest`` is a replica's time over the ingest's, measured in the same run. The
 replicas reading the openai SDK's chunks share one decoding of the body per exchange
-(:mod:`inspector.core.clients.openai_wire`): it has a line of its own.
+(:mod:`inspector.core.clients.openai_sdk.wire`): it has a line of its own.
 Compare ``µs/event`` across ``--kib`` sizes to see whether a replica's cost per event grows
 with the arguments (a replica that re-parses the arguments so far on every delta, as the
 Anthropic SDK does, is quadratic in a call's size).
@@ -34,8 +34,8 @@ from inspector.core.analysis.session import Analysis
 from inspector.core.base.settings import Settings
 from inspector.core.clients.base import ClientRaised, Exchange, Replica
 from inspector.core.clients.judge import exchange_of, expected_calls, run_replica
-from inspector.core.clients.openai_sse import SdkChunkRun
-from inspector.core.clients.openai_wire import decode
+from inspector.core.clients.openai_sdk.sse import SdkChunkRun
+from inspector.core.clients.openai_sdk.wire import decode
 from inspector.core.clients.registry import REPLICAS
 from inspector.core.providers import REGISTRY
 from inspector.net.demo.planner import render
@@ -43,7 +43,7 @@ from inspector.net.demo.wire import Call, Ids, Turn
 
 DIALECTS = ("openai-chat", "openai-responses", "anthropic", "gemini")
 SHARED = "openai SDK's SSE"
-"""The line for :func:`inspector.core.clients.openai_wire.decode`: the body as the openai SDK
+"""The line for :func:`inspector.core.clients.openai_sdk.wire.decode`: the body as the openai SDK
 decodes it, worked out once per exchange for every replica reading the SDK's chunks."""
 NET_READ = 16 * 1024
 """Bytes per network read fed to the inspector."""

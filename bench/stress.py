@@ -13,12 +13,12 @@ cached in the temp directory):
 
 Each input is judged in a fresh subprocess twice: ``toolcall-inspector analyze --json`` (its
 stdout discarded) and the window's loader (the core's :class:`ProgressiveLoad` stepped in the
-window's 25 ms slices with ``gc.freeze()`` after each, as ``ui/progressive.py`` does, no
-views). The child's peak RSS comes from ``os.wait4`` (its own ``ru_maxrss``, not the sum of
-all children). Printed: input size, peak RSS, the ratio peak / input (goal <= 8x) and the
-ratio above an idle interpreter's peak (the same child on a 1-byte input), plus wall time.
-``--scale`` multiplies every size (0.05 for a quick run; small inputs make the interpreter's
-own ~50-80 MB dominate the plain ratio, so read the second one then).
+window's 25 ms slices with ``gc.freeze()`` after each, as ``ui/loading/progressive.py`` does, no
+views). The child's peak RSS comes from ``os.wait4`` (its own ``ru_maxrss``, not the sum of all
+children). Printed: input size, peak RSS, the ratio peak / input (goal <= 8x) and the ratio
+above an idle interpreter's peak (the same child on a 1-byte input), plus wall time. ``--scale``
+multiplies every size (0.05 for a quick run; small inputs make the interpreter's own ~50-80 MB
+dominate the plain ratio, so read the second one then).
 """
 
 from __future__ import annotations
@@ -133,8 +133,8 @@ def load_child(path: str) -> None:
     import gc
 
     from inspector.core.base.settings import Settings
+    from inspector.core.capture.readahead import read_for_load
     from inspector.core.replay.loading import AHEAD_PAST, ProgressiveLoad
-    from inspector.ui.readahead import read_for_load
 
     opening = read_for_load(path, AHEAD_PAST)  # these raw bodies are read whole (no read-ahead)
     load = ProgressiveLoad(opening.data, path, Settings(), ahead=opening.ahead, size=opening.size)

@@ -714,7 +714,7 @@ class SlotErrors:
 
 
 def new_window() -> Any:
-    from inspector.ui.mainwindow import MainWindow
+    from inspector.ui.shell.mainwindow import MainWindow
 
     w = MainWindow()
     w.resize(1400, 900)
@@ -750,7 +750,7 @@ def bench_open(
     from inspector.core.base.settings import Settings
     from inspector.core.capture.reader import load
     from inspector.core.replay.replayer import Replayer
-    from inspector.ui.progressive import LOAD_SLICE
+    from inspector.ui.loading.progressive import LOAD_SLICE
 
     print(
         f"\n[1] open {wl.chunks:,} chunks ({wl.size / 1e6:.0f} MB; {N_CALLS} calls × "
@@ -1070,7 +1070,7 @@ def bench_replay(
     wl: Workload, rec: Recorder, checks: Checks, errors: SlotErrors, seconds: float, mode: str
 ) -> Lines:
     """Replay at 1× (10k chunks/s) and watch the event loop with a 5 ms probe."""
-    from inspector.ui import player
+    from inspector.ui.document import player
 
     rate = 1 / wl.interval
     print(
@@ -1204,13 +1204,13 @@ def bench_replay(
 def install_recorder() -> Recorder:
     from inspector.core.analysis import attempt
     from inspector.core.analysis import session as analysis
-    from inspector.ui import models
-    from inspector.ui.document import Document
-    from inspector.ui.lanes import LanesView, LaneWidget
-    from inspector.ui.models import EventsModel, FragmentsModel
-    from inspector.ui.progressive import ProgressiveOpen
-    from inspector.ui.sources import LoadingSource
-    from inspector.ui.views import DocumentViews
+    from inspector.core.replay.sources import LoadingSource
+    from inspector.ui.base import models
+    from inspector.ui.base.models import EventsModel, FragmentsModel
+    from inspector.ui.document.document import Document
+    from inspector.ui.lanes.lanes import LanesView, LaneWidget
+    from inspector.ui.loading.progressive import ProgressiveOpen
+    from inspector.ui.views.views import DocumentViews
 
     rec = Recorder()
     rec.wrap(attempt.AttemptView, "judge", "judge")  # an attempt's verdicts, when stale
@@ -1294,7 +1294,7 @@ def run(args: argparse.Namespace) -> int:
     import PySide6
     from PySide6.QtCore import qInstallMessageHandler
 
-    from inspector.ui.app import make_app
+    from inspector.ui.shell.app import make_app
 
     t_start = time.perf_counter()
     print(

@@ -26,9 +26,9 @@ import openai  # noqa: E402
 import qasync  # noqa: E402
 
 from inspector.net.demo import DemoProvider  # noqa: E402
-from inspector.ui import live  # noqa: E402
-from inspector.ui.app import make_app  # noqa: E402
-from inspector.ui.mainwindow import MainWindow  # noqa: E402
+from inspector.ui.live import live  # noqa: E402
+from inspector.ui.shell.app import make_app  # noqa: E402
+from inspector.ui.shell.mainwindow import MainWindow  # noqa: E402
 
 WEATHER = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
 SEARCH = {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}
@@ -84,7 +84,7 @@ def main() -> int:
     window.persist_layout = False
     window.default_layout()
     window.show()
-    window.proxies.show_dock()
+    window.show_proxies()
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
 

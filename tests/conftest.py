@@ -137,7 +137,7 @@ def _qasync_loop(qapp: Any) -> Iterator[Any]:
 
     import qasync
 
-    qapp.setQuitOnLastWindowClosed(False)  # as the app runs (ui/app.py: run_event_loop):
+    qapp.setQuitOnLastWindowClosed(False)  # as the app runs (ui/shell/app.py: run_event_loop):
     # closing the last window would quit Qt, which stops the shared loop mid-test
     loop = qasync.QEventLoop(qapp)
     yield loop

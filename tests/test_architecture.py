@@ -1,11 +1,16 @@
-"""The shape of the code, checked: the core's import graph has no cycle, and no module of the
-product is over 400 lines.
+"""The shape of the code, checked: the import graph of the whole ``inspector`` package has no
+cycle, no client replica imports another, and no module of the product is over 400 lines.
 
-No cycle: every module of ``inspector.core`` can be read (and imported) after the modules it
-imports, never halfway through one of them. import-linter's ``layers`` contract
-(pyproject.toml) orders the stages; this test also covers the modules inside one stage, and
-imports made only for type checking (a cycle there still ties two modules together for a
-reader, and for mypy).
+No cycle: every module of ``inspector`` (core, net, ui, cli) can be read (and imported) after
+the modules it imports, never halfway through one of them. import-linter's ``layers``
+contracts (pyproject.toml) order the core's stages and the window's parts; this test also
+covers the modules inside one stage or part, and imports made only for type checking (a cycle
+there still ties two modules together for a reader, and for mypy: a window feature that names
+the main window back for its type is such a knot).
+
+Replicas stand alone: a client replica's package (``inspector.core.clients.<library>``) imports
+the driver and the packages replicas share, never another replica's, so a new replica is a
+folder and a registry line.
 
 Module size: a module over 400 lines (counted as ``ruff format`` leaves it) holds more than
 one idea; split it along a real seam rather than raise the limit."""
@@ -20,14 +25,19 @@ import pytest
 
 import inspector
 
+PACKAGE = "inspector"
 CORE = "inspector.core"
+CLIENTS = "inspector.core.clients"
 MAX_LINES = 400
 
 
-def core_imports(graph: grimp.ImportGraph | None = None) -> dict[str, set[str]]:
-    """Each module of the core, with the core modules it imports directly."""
+def imports_within(
+    root: str = PACKAGE, graph: grimp.ImportGraph | None = None
+) -> dict[str, set[str]]:
+    """Each module of ``root`` (a package), with the modules of ``root`` it imports directly
+    (imports made only for type checking included)."""
     graph = graph or grimp.build_graph("inspector")
-    modules = {m for m in graph.modules if m == CORE or m.startswith(CORE + ".")}
+    modules = {m for m in graph.modules if m == root or m.startswith(root + ".")}
     return {m: graph.find_modules_directly_imported_by(m) & modules for m in modules}
 
 
@@ -86,11 +96,12 @@ def _path(group: list[str], imports: Mapping[str, Iterable[str]]) -> list[str]:
         path.append(nxt)
 
 
-def test_the_core_has_no_import_cycle() -> None:
-    found = cycles(core_imports())
-    assert not found, "import cycles in inspector.core:\n" + "\n".join(
-        " -> ".join(c) for c in found
-    )
+def test_the_package_has_no_import_cycle() -> None:
+    imports = imports_within()
+    assert any(m.startswith("inspector.ui.") for m in imports)  # the whole package, ui included
+    assert any(m.startswith("inspector.cli") for m in imports)
+    found = cycles(imports)
+    assert not found, "import cycles in inspector:\n" + "\n".join(" -> ".join(c) for c in found)
 
 
 @pytest.mark.parametrize(
@@ -109,11 +120,67 @@ def test_cycles_finds_every_cycle_and_only_cycles(
     assert cycles(imports) == expected
 
 
-def test_a_cycle_added_to_the_core_is_found() -> None:
+@pytest.mark.parametrize(
+    ("importer", "imported"),
+    [
+        ("inspector.core.base.model", "inspector.core.reports.report"),
+        ("inspector.ui.har.har", "inspector.ui.shell.mainwindow"),  # a feature naming the window
+        ("inspector.ui.clients.follow", "inspector.ui.views.views"),
+    ],
+)
+def test_a_cycle_added_anywhere_is_found(importer: str, imported: str) -> None:
     graph = grimp.build_graph("inspector")
-    graph.add_import(importer="inspector.core.base.model", imported="inspector.core.reports.report")
-    found = cycles(core_imports(graph))
-    assert any("inspector.core.base.model" in c for c in found), found
+    assert not cycles(imports_within(graph=graph))
+    graph.add_import(importer=importer, imported=imported)
+    found = cycles(imports_within(graph=graph))
+    assert any(importer in c and imported in c for c in found), found
+
+
+def replica_packages() -> set[str]:
+    """The package of every registered replica's class (``inspector.core.clients.<library>``)."""
+    from inspector.core.clients.registry import REPLICAS
+
+    return {type(r).__module__.rsplit(".", 1)[0] for r in REPLICAS}
+
+
+def crossings(graph: grimp.ImportGraph, packages: set[str]) -> list[tuple[str, str]]:
+    """(importer, imported) of every import from one of ``packages`` into another."""
+
+    def owner(module: str) -> str | None:
+        return next((p for p in packages if module == p or module.startswith(p + ".")), None)
+
+    found = []
+    for module in sorted(graph.modules):
+        mine = owner(module)
+        if mine is None:
+            continue
+        for imported in sorted(graph.find_modules_directly_imported_by(module)):
+            theirs = owner(imported)
+            if theirs is not None and theirs != mine:
+                found.append((module, imported))
+    return found
+
+
+def test_each_replica_is_a_package_of_its_own_and_imports_no_other() -> None:
+    packages = replica_packages()
+    assert len(packages) >= 7  # openai_python, litellm, langchain, vercel_ai, anthropic_sdk, …
+    assert all(p.startswith(CLIENTS + ".") and p.count(".") == 3 for p in packages), packages
+    found = crossings(grimp.build_graph("inspector"), packages)
+    assert not found, "replicas importing another replica's package: " + ", ".join(
+        f"{a} -> {b}" for a, b in found
+    )
+
+
+def test_a_replica_importing_another_is_found() -> None:
+    graph = grimp.build_graph("inspector")
+    graph.add_import(
+        importer="inspector.core.clients.litellm.builder",
+        imported="inspector.core.clients.langchain.merge",
+    )
+    found = crossings(graph, replica_packages())
+    assert found == [
+        ("inspector.core.clients.litellm.builder", "inspector.core.clients.langchain.merge")
+    ]
 
 
 def long_modules(root: Path, limit: int = MAX_LINES) -> list[tuple[str, int]]:

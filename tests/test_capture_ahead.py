@@ -1,4 +1,4 @@
-"""Reading ahead in another process (core.capture.ahead, ui.readahead): a capture read with its
+"""Reading ahead in another process (core.capture.ahead and .readahead): a capture read with its
 lines past a boundary taken from a read-ahead process's messages is the very Capture (or the
 very one-line error, line and offset) the reader gives on its own, for random captures with odd
 lines, several attempts, events and cut-off endings; a file that changes is refused, before
@@ -16,12 +16,11 @@ from typing import Any
 import pytest
 from test_capture_batches import _random_capture, _read
 
-from inspector.core.capture import ahead
+from inspector.core.capture import ahead, readahead
 from inspector.core.capture.format import CaptureError
+from inspector.core.capture.readahead import ProcessAhead, ReadAheadStarter, file_stamp
 from inspector.core.capture.reader import CaptureReader
 from inspector.core.capture.records import Capture
-from inspector.ui import readahead
-from inspector.ui.readahead import ProcessAhead, ReadAheadStarter, file_stamp
 
 
 class Here:

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from inspector.core.clients.anthropic_sdk import AnthropicSdk
+from inspector.core.clients.anthropic_sdk.jiter_partial import JiterError, partial_loads
+from inspector.core.clients.anthropic_sdk.replica import AnthropicSdk
 from inspector.core.clients.base import Exchange, HandedCall, Replica
-from inspector.core.clients.google_genai import GoogleGenai
-from inspector.core.clients.jiter_partial import JiterError, partial_loads
+from inspector.core.clients.google_genai.replica import GoogleGenai
 from inspector.core.clients.judge import ClientResult, run_replica
-from inspector.core.clients.v8_json import JsSyntaxError, number_text, parse, stringify
-from inspector.core.clients.vercel_ai import VercelAi
+from inspector.core.clients.vercel_ai.replica import VercelAi
+from inspector.core.clients.vercel_ai.v8_json import JsSyntaxError, number_text, parse, stringify
 from inspector.core.providers import analyze_bytes
 
 SSE = "text/event-stream"

@@ -11,9 +11,9 @@ import pytest
 
 from inspector.core.clients.base import Exchange, HandedCall
 from inspector.core.clients.judge import ClientResult, run_replica
-from inspector.core.clients.langchain_json import parse_partial_json
-from inspector.core.clients.langchain_merge import LangChainReplica
-from inspector.core.clients.litellm_builder import LiteLLMReplica
+from inspector.core.clients.langchain.merge import LangChainReplica
+from inspector.core.clients.langchain.partial_json import parse_partial_json
+from inspector.core.clients.litellm.builder import LiteLLMReplica
 from inspector.core.events.sse import decode_all
 
 LITELLM = LiteLLMReplica()

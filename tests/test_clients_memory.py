@@ -12,10 +12,10 @@ from inspector.core.analysis.session import Analysis
 from inspector.core.base.model import EventKind, SSEEvent
 from inspector.core.base.settings import Settings
 from inspector.core.capture.reader import load_bytes
-from inspector.core.clients import openai_wire
 from inspector.core.clients.base import Exchange
 from inspector.core.clients.judge import exchange_of, expected_calls, run_replica
-from inspector.core.clients.langchain_json import parse_partial_json
+from inspector.core.clients.langchain.partial_json import parse_partial_json
+from inspector.core.clients.openai_sdk import wire as openai_wire
 from inspector.core.clients.registry import REPLICAS, replica
 from inspector.core.events.sse import decode_all
 from inspector.core.providers import REGISTRY
@@ -122,7 +122,7 @@ def test_cut_arguments_parse_without_a_list_per_character() -> None:
 def test_openai_python_reads_each_call_a_bounded_number_of_times(monkeypatch: Any) -> None:
     """A chunk that appends a call past the end is checked against that call (and the ones it
     merged into), not every call held: the work stays linear in the number of calls."""
-    from inspector.core.clients import openai_mirror
+    from inspector.core.clients.openai_python import mirror as openai_mirror
 
     reads = 0
     grown = openai_mirror.ChatMirror._grown
@@ -168,7 +168,7 @@ def _responses_body(n: int) -> bytes:
 def test_the_responses_mirror_reads_each_call_a_bounded_number_of_times(
     monkeypatch: Any,
 ) -> None:
-    from inspector.core.clients.openai_responses import ResponsesRun
+    from inspector.core.clients.openai_python.responses import ResponsesRun
 
     reads = 0
     grown = ResponsesRun._grown

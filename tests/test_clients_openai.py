@@ -16,10 +16,10 @@ from clients.streams import all_streams
 from conftest import all_real_fixtures
 
 from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Replica
-from inspector.core.clients.handwritten import ById, ByIndex
+from inspector.core.clients.handwritten.loops import ById, ByIndex
 from inspector.core.clients.judge import ClientResult, run_replica
-from inspector.core.clients.openai_python import OpenAIPython
-from inspector.core.clients.openai_sse import sdk_items
+from inspector.core.clients.openai_python.replica import OpenAIPython
+from inspector.core.clients.openai_sdk.sse import sdk_items
 from inspector.core.events.sse import decode_all
 from inspector.core.providers import analyze_bytes
 

@@ -1,4 +1,4 @@
-"""The SDK's ``json.loads`` read by orjson where both agree (openai_wire.sdk_loads and
+"""The SDK's ``json.loads`` read by orjson where both agree (openai_sdk.wire.sdk_loads and
 Dispatches.value): on random texts, valid and broken, the same values (types, float bits,
 key order, the duplicate-key winner) and the same refusals (type and message) as the stdlib."""
 
@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from inspector.core.clients.base import Exchange
-from inspector.core.clients.openai_wire import decode, sdk_loads
+from inspector.core.clients.openai_sdk.wire import decode, sdk_loads
 
 _NUMBERS = (
     "0", "-0", "-0.0", "1e400", "-1e400", "1e-400", "4.9e-324", "2.2250738585072011e-308",

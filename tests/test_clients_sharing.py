@@ -16,12 +16,12 @@ from inspector.core.analysis.session import Analysis
 from inspector.core.base.model import EventKind
 from inspector.core.base.settings import Settings
 from inspector.core.capture.reader import load_bytes
-from inspector.core.clients.ai_sdk_tracker import GENERATED, Tracker
 from inspector.core.clients.base import Partial, pieces
 from inspector.core.clients.judge import exchange_of, expected_calls, run_replica
-from inspector.core.clients.langchain_merge import _Lookup
+from inspector.core.clients.langchain.merge import _Lookup
 from inspector.core.clients.pins import BLOCK, of_kind
 from inspector.core.clients.registry import replica
+from inspector.core.clients.vercel_ai.tracker import GENERATED, Tracker
 from inspector.core.providers import REGISTRY
 
 CALLS = 5_000

@@ -12,12 +12,12 @@ from inspector.core.analysis.session import Analysis
 from inspector.core.base.settings import Settings
 from inspector.core.capture.reader import load_bytes
 from inspector.core.clients import handed as handed_module
-from inspector.core.clients import openai_wire
-from inspector.core.clients.ai_sdk_tracker import Tracker
 from inspector.core.clients.base import Exchange, HandedCall, Partial
 from inspector.core.clients.handed import ClientCalls, InspectorCalls, entries
 from inspector.core.clients.judge import _Prefix, exchange_of, expected_calls, run_replica, shared
+from inspector.core.clients.openai_sdk import wire as openai_wire
 from inspector.core.clients.registry import replica
+from inspector.core.clients.vercel_ai.tracker import Tracker
 from inspector.core.events.sse import decode_all
 from inspector.core.providers import REGISTRY
 

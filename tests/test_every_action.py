@@ -35,10 +35,10 @@ from PySide6.QtWidgets import (
     QToolButton,
 )
 
-from inspector.ui.app import install_excepthook, run_event_loop
-from inspector.ui.help import DOC_LINKS
-from inspector.ui.mainwindow import MainWindow
-from inspector.ui.menus import SAMPLES
+from inspector.ui.shell.app import install_excepthook, run_event_loop
+from inspector.ui.shell.help import DOC_LINKS
+from inspector.ui.shell.mainwindow import MainWindow
+from inspector.ui.shell.menus import SAMPLES
 
 MIN_MENU_ITEMS = 25
 """File (Open, one recent file, one recorded session + Show folder, 8 samples, tools, export,
@@ -112,7 +112,7 @@ def window(
     sessions = tmp_path / "captures"
     sessions.mkdir()
     shutil.copy(SAMPLES / "retry-truncated-then-valid.jsonl", sessions / "20250101-demo.jsonl")
-    monkeypatch.setattr("inspector.ui.live.captures_dir", lambda: sessions)
+    monkeypatch.setattr("inspector.ui.live.live.captures_dir", lambda: sessions)
     recent = tmp_path / "opened-before.jsonl"
     shutil.copy(SAMPLES / "anthropic-parallel-tool-use.jsonl", recent)
     settings = QSettings("toolcall-inspector", "toolcall-inspector")

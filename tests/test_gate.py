@@ -196,7 +196,7 @@ def test_a_header_meta_of_the_wrong_type_or_name_is_warned_about(
 
 
 def test_the_document_shows_a_notice_instead_of_an_attempt(qtbot: Any, tmp_path: Path) -> None:
-    from inspector.ui.document import Document
+    from inspector.ui.document.document import Document
 
     doc = Document()
     page = tmp_path / "page.html"
@@ -213,7 +213,7 @@ def test_the_document_shows_a_notice_instead_of_an_attempt(qtbot: Any, tmp_path:
 def test_a_progressive_load_shows_the_notice_before_any_slice(
     qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from inspector.ui import document
+    from inspector.ui.document import document
 
     monkeypatch.setattr(document, "PROGRESSIVE_BYTES", 1024)
     doc = document.Document()
@@ -229,7 +229,7 @@ def test_a_progressive_load_shows_the_notice_before_any_slice(
 
 
 def test_the_window_shows_the_notice_in_the_lanes_place(qtbot: Any, tmp_path: Path) -> None:
-    from inspector.ui.mainwindow import MainWindow
+    from inspector.ui.shell.mainwindow import MainWindow
 
     window = MainWindow()
     qtbot.addWidget(window)

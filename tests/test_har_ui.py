@@ -17,9 +17,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QMessageBox
 
 from inspector.core.replay.harsessions import load_sessions
-from inspector.ui import dialogs, harui
-from inspector.ui.harui import HarPicker
-from inspector.ui.mainwindow import MainWindow
+from inspector.ui.base import dialogs
+from inspector.ui.har import har as harui
+from inspector.ui.har.har import HarPicker
+from inspector.ui.shell.mainwindow import MainWindow
 
 SAMPLE = REPO / "resources" / "samples" / "anthropic-parallel-tool-use.jsonl"
 

@@ -1,5 +1,5 @@
-"""Headless use of the window never waits on a dialog (inspector/ui/dialogs.py,
-inspector/ui/app.py): ``open FILE --screenshot PNG`` either writes the PNG (exit 0) or says in
+"""Headless use of the window never waits on a dialog (inspector/ui/base/dialogs.py,
+inspector/ui/shell/app.py): ``open FILE --screenshot PNG`` either writes the PNG (exit 0) or says in
 one line on stderr what the window would have asked or told (exit 2), never hangs.
 
 The subprocess runs start together (each is mostly Python and Qt starting up) so the module
@@ -19,8 +19,8 @@ import pytest
 from PySide6.QtWidgets import QWidget
 
 from inspector.core.capture.writer import CaptureWriter
-from inspector.ui import dialogs
-from inspector.ui.document import PROGRESSIVE_BYTES
+from inspector.ui.base import dialogs
+from inspector.ui.document.document import PROGRESSIVE_BYTES
 
 REPO = Path(__file__).resolve().parents[1]
 CHUNK = b'data: {"choices":[{"index":0,"delta":{"content":"' + b"h" * 900 + b'"}}]}\n\n'
@@ -177,7 +177,7 @@ def test_every_dialog_reports_one_line_instead_when_headless(qtbot: Any) -> None
 def test_the_excepthook_is_one_headless_line(
     qtbot: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from inspector.ui.app import install_excepthook
+    from inspector.ui.shell.app import install_excepthook
 
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)
     install_excepthook(None)

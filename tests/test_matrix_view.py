@@ -20,8 +20,8 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from inspector.core.matrix.cells import CellRun, ErrorInfo
 from inspector.core.matrix.result import load_result
 from inspector.net.matrix.default import default_spec
-from inspector.ui.mainwindow import MainWindow
-from inspector.ui.matrix import BUTTONS, MatrixWindow
+from inspector.ui.matrix.matrix import BUTTONS, MatrixWindow
+from inspector.ui.shell.mainwindow import MainWindow
 
 MODELS = ["demo-clean", "demo-parallel-index-0", "fault-500"]
 SCENARIOS = ["weather", "parallel"]
@@ -31,7 +31,7 @@ SCENARIOS = ["weather", "parallel"]
 def window(
     qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[MainWindow]:
-    monkeypatch.setattr("inspector.ui.live.captures_dir", lambda: tmp_path / "captures")
+    monkeypatch.setattr("inspector.ui.live.live.captures_dir", lambda: tmp_path / "captures")
     QSettings("toolcall-inspector", "toolcall-inspector").clear()
     w = MainWindow()
     w.persist_layout = False

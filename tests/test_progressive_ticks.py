@@ -16,11 +16,14 @@ import pytest
 
 from inspector.core.analysis import attempt
 from inspector.core.replay import loading
-from inspector.ui import clientsfollow, document, progressive, views
-from inspector.ui.laneparts import BUFFER_TAIL, TailBuffer, tail_of
-from inspector.ui.mainwindow import MainWindow
-from inspector.ui.progressive import ProgressiveOpen
-from inspector.ui.sources import LoadingSource
+from inspector.core.replay.sources import LoadingSource
+from inspector.ui.clients import follow as clientsfollow
+from inspector.ui.document import document
+from inspector.ui.lanes.parts import BUFFER_TAIL, TailBuffer, tail_of
+from inspector.ui.loading import progressive
+from inspector.ui.loading.progressive import ProgressiveOpen
+from inspector.ui.shell.mainwindow import MainWindow
+from inspector.ui.views import views
 
 CALLS = 6
 PIECES = 40
@@ -208,7 +211,7 @@ def test_a_long_streams_timeline_row_does_not_grow_with_the_stream() -> None:
     from inspector.core.analysis.session import Analysis
     from inspector.core.base.settings import Settings
     from inspector.core.providers import REGISTRY
-    from inspector.ui.timeline import STREAM_TICKS, bands
+    from inspector.ui.timeline.timeline import STREAM_TICKS, bands
 
     a = Analysis(Settings(), providers=REGISTRY)
     n = 3 * STREAM_TICKS + 5
@@ -223,7 +226,7 @@ def test_a_long_streams_timeline_row_does_not_grow_with_the_stream() -> None:
 def test_the_turn_panes_text_appends_what_arrived_and_shows_another_list_afresh(
     qtbot: Any,
 ) -> None:
-    from inspector.ui.panes import PiecesText
+    from inspector.ui.panes.panes import PiecesText
 
     pane = PiecesText()
     qtbot.addWidget(pane)
@@ -243,7 +246,7 @@ def test_the_turn_panes_text_appends_what_arrived_and_shows_another_list_afresh(
 def test_thousands_of_calls_get_a_page_of_lanes_and_the_others_are_reached(
     qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from inspector.ui import lanes as lanes_module
+    from inspector.ui.lanes import lanes as lanes_module
 
     monkeypatch.setattr(lanes_module, "MAX_LANES", 4)
     chunks = [_chunk(i, f'{{"n": {i}}}', head=True) for i in range(10)]

@@ -177,7 +177,7 @@ def test_what_cannot_start_is_one_line(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 def test_the_cli_and_the_window_listen_on_the_same_default() -> None:
-    from inspector import cliproxy
+    from inspector.cli import proxy as cliproxy
     from inspector.net.proxy import DEFAULT_LISTEN
 
     assert cliproxy.DEFAULT_LISTEN == DEFAULT_LISTEN  # the CLI keeps its startup import-light

@@ -14,10 +14,10 @@ import qasync
 from PySide6.QtGui import QAction, QGuiApplication
 
 from inspector.core.capture.reader import load
+from inspector.core.replay.sources import LiveSource, ReplaySource
 from inspector.core.reports import words
 from inspector.net.demo import DemoProvider
-from inspector.ui.mainwindow import MainWindow
-from inspector.ui.sources import LiveSource, ReplaySource
+from inspector.ui.shell.mainwindow import MainWindow
 
 CANARY = "sk-canary-window-55e0"
 CITY = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
@@ -28,7 +28,7 @@ TOOLS: Any = [{"type": "function", "function": {"name": "get_weather", "paramete
 def window(
     qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[MainWindow]:
-    monkeypatch.setattr("inspector.ui.live.captures_dir", lambda: tmp_path / "captures")
+    monkeypatch.setattr("inspector.ui.live.live.captures_dir", lambda: tmp_path / "captures")
     w = MainWindow()
     w.persist_layout = False
     qtbot.addWidget(w)

@@ -1,5 +1,5 @@
 """The Clients view, the clients' headline and the lane badges, on real widgets over the real
-samples: which client libraries a stream breaks, how, and where (inspector/ui/clients*.py).
+samples: which client libraries a stream breaks, how, and where (inspector/ui/clients/).
 
 Tests that need particular replicas name them (:func:`need`) and fail saying which are not
 registered yet, rather than passing over an empty list.
@@ -17,12 +17,13 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction
 
 from inspector.core.clients import registry
+from inspector.core.clients.registry import LITERAL_MATCHES
 from inspector.core.reports.words import CLIENT_BREAKS
-from inspector.ui.clients import DIVERGES, NAME, TINT, WORD, ClientsPane
-from inspector.ui.clientsfollow import LITERAL_MATCHES, NOT_RUN, RUNNING
-from inspector.ui.mainwindow import MainWindow
-from inspector.ui.menus import SAMPLES
-from inspector.ui.models import SEQ_ROLE
+from inspector.ui.base.models import SEQ_ROLE
+from inspector.ui.clients.clients import DIVERGES, NAME, TINT, WORD, ClientsPane
+from inspector.ui.clients.follow import NOT_RUN, RUNNING
+from inspector.ui.shell.mainwindow import MainWindow
+from inspector.ui.shell.menus import SAMPLES
 
 INDEX_0 = SAMPLES / "ollama-parallel-calls-index-0.jsonl"
 """The demo's parallel calls on index 0: three calls, one index."""
@@ -221,7 +222,7 @@ def test_the_replicas_never_run_while_the_stream_arrives(
     follower = window.views.clients_follower
     ran: list[bool] = []  # streaming? at each run
     refreshed: list[bool] = []
-    import inspector.ui.clientsfollow as follow
+    import inspector.ui.clients.follow as follow
 
     real_verdict, real_refresh = follow.clients_verdict, follower.refresh
 
@@ -246,7 +247,7 @@ def test_the_replicas_never_run_while_the_stream_arrives(
 def test_a_large_capture_is_judged_by_the_clients_only_when_asked(
     window: MainWindow, qtbot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("inspector.ui.clientsfollow.AUTO_SECONDS", 0.0)  # any cost is too much
+    monkeypatch.setattr("inspector.ui.clients.follow.AUTO_SECONDS", 0.0)  # any cost is too much
     pane = shown(window, INDEX_0)
     assert pane.verdict is None and pane.run.isVisible()
     assert NOT_RUN in window.statusBar().currentMessage()
@@ -265,8 +266,8 @@ def test_a_mid_size_session_is_judged_one_replica_per_tick(
     """Each replica alone fits the budget, all of them do not: the window keeps answering
     between runs, and the status says how far they got."""
     need(*CHAT)
-    monkeypatch.setattr("inspector.ui.clientsfollow.SECONDS_PER_EVENT", 1.0)  # 1 s an event
-    monkeypatch.setattr("inspector.ui.clientsfollow.AUTO_SECONDS", 10.0)  # the sample has 7
+    monkeypatch.setattr("inspector.core.clients.cost.SECONDS_PER_EVENT", 1.0)  # 1 s an event
+    monkeypatch.setattr("inspector.ui.clients.follow.AUTO_SECONDS", 10.0)  # the sample has 7
     follower = window.views.clients_follower
     seen: list[str] = []
     window.statusBar().messageChanged.connect(seen.append)
@@ -285,8 +286,8 @@ def test_closing_the_window_mid_run_stops_the_replicas(
 ) -> None:
     """A window closed while the replicas run tick by tick leaves no timer behind."""
     need(*CHAT)
-    monkeypatch.setattr("inspector.ui.clientsfollow.SECONDS_PER_EVENT", 1.0)
-    monkeypatch.setattr("inspector.ui.clientsfollow.AUTO_SECONDS", 10.0)
+    monkeypatch.setattr("inspector.core.clients.cost.SECONDS_PER_EVENT", 1.0)
+    monkeypatch.setattr("inspector.ui.clients.follow.AUTO_SECONDS", 10.0)
     follower = window.views.clients_follower
     shown(window, INDEX_0)
     assert follower.state == "running" and follower._tick.isActive()
@@ -313,10 +314,12 @@ def test_the_empty_id_toggle_names_the_replica_literal_reproduces(window: MainWi
 def test_open_view_names_every_pane_under_the_lanes(monkeypatch: pytest.MonkeyPatch) -> None:
     """``open --view clients --screenshot X`` (make screenshots) reaches the window."""
     from inspector import cli
-    from inspector.ui.views import TABS
+    from inspector.ui.views.views import TABS
 
     asked: list[object] = []
-    monkeypatch.setattr("inspector.ui.app.run", lambda *_a, **kw: asked.append(kw["view"]) or 0)
+    monkeypatch.setattr(
+        "inspector.ui.shell.app.run", lambda *_a, **kw: asked.append(kw["view"]) or 0
+    )
     for name in TABS:
         assert cli.main(["open", str(INDEX_0), "--view", name, "--screenshot", "x.png"]) == 0
     assert asked == list(TABS) and "clients" in TABS

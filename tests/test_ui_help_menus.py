@@ -20,9 +20,9 @@ from PySide6.QtWidgets import (
     QTextBrowser,
 )
 
-from inspector.ui import help
-from inspector.ui.mainwindow import MainWindow
-from inspector.ui.menus import SAMPLES
+from inspector.ui.shell import help
+from inspector.ui.shell.mainwindow import MainWindow
+from inspector.ui.shell.menus import SAMPLES
 
 OLLAMA = SAMPLES / "ollama-parallel-calls-index-0.jsonl"  # three parallel calls
 GLM = SAMPLES / "glm-empty-string-continuations.jsonl"
@@ -36,7 +36,7 @@ def sessions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for i, name in enumerate(("20250101-older.jsonl", "20250102-newer.jsonl")):
         shutil.copy(GLM, folder / name)
         os.utime(folder / name, (1_700_000_000 + i, 1_700_000_000 + i))
-    monkeypatch.setattr("inspector.ui.live.captures_dir", lambda: folder)
+    monkeypatch.setattr("inspector.ui.live.live.captures_dir", lambda: folder)
     return folder
 
 
@@ -299,7 +299,7 @@ def test_moving_over_the_menus_keeps_the_status_line(window: MainWindow) -> None
 def test_the_status_line_elides_beside_the_first_run_hint_and_keeps_the_capture(
     qtbot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from inspector.ui import statusline
+    from inspector.ui.shell import statusline
 
     QSettings("toolcall-inspector", "toolcall-inspector").remove(help.FIRST_RUN_KEY)
     w = MainWindow()

@@ -13,8 +13,9 @@ from PySide6.QtCore import QEvent, QObject
 from test_progressive_ticks import progressive_window
 from test_ui_load_turns import _calls_body
 
-from inspector.ui import lane, views
-from inspector.ui.mainwindow import MainWindow
+from inspector.ui.lanes import lane
+from inspector.ui.shell.mainwindow import MainWindow
+from inspector.ui.views import views
 
 
 @pytest.fixture

@@ -18,15 +18,15 @@ from PySide6.QtCore import Qt
 from inspector.core.capture.reader import load
 from inspector.core.providers import REGISTRY
 from inspector.core.reports import words
-from inspector.ui.livewidgets import ABOUT_ROLE
-from inspector.ui.mainwindow import MainWindow
+from inspector.ui.live.widgets import ABOUT_ROLE
+from inspector.ui.shell.mainwindow import MainWindow
 
 
 @pytest.fixture
 def window(
     qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[MainWindow]:
-    monkeypatch.setattr("inspector.ui.live.captures_dir", lambda: tmp_path)
+    monkeypatch.setattr("inspector.ui.live.live.captures_dir", lambda: tmp_path)
     w = MainWindow()
     w.live.demo_chunk_delay = 0.002
     qtbot.addWidget(w)
@@ -199,7 +199,7 @@ def test_running_while_tools_run_and_the_toolbar_says_round_and_attempt(
 
 
 def test_scenario_dialog_edits_tools_timeouts_and_loop_options(window: MainWindow) -> None:
-    from inspector.ui.scenario_dialog import ScenarioDialog, Timeouts
+    from inspector.ui.live.scenario import ScenarioDialog, Timeouts
 
     scenario = window.live_bar.current_scenario()
     dialog = ScenarioDialog(scenario, Timeouts(), window)
@@ -259,7 +259,7 @@ def test_a_failed_request_says_only_what_failed_and_the_raw_pane_starts_empty(
 ) -> None:
     asked: list[str] = []
     monkeypatch.setattr(
-        "inspector.ui.dialogs.choose_dialect", lambda *a: asked.append("dialect") or None
+        "inspector.ui.base.dialogs.choose_dialect", lambda *a: asked.append("dialect") or None
     )
     window.live_bar.select("demo", "demo-clean", "weather")
 

@@ -15,11 +15,12 @@ from PySide6.QtCore import QEvent, QObject
 from test_progressive_ticks import _chunk, progressive_window
 
 from inspector.core.analysis import judgement
-from inspector.ui import lane, views
-from inspector.ui import lanes as lanes_module
-from inspector.ui.mainwindow import MainWindow
-from inspector.ui.progressive import ProgressiveOpen
-from inspector.ui.sources import LoadingSource
+from inspector.core.replay.sources import LoadingSource
+from inspector.ui.lanes import lane
+from inspector.ui.lanes import lanes as lanes_module
+from inspector.ui.loading.progressive import ProgressiveOpen
+from inspector.ui.shell.mainwindow import MainWindow
+from inspector.ui.views import views
 
 CALLS = 6
 PIECES = 30

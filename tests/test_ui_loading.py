@@ -14,10 +14,12 @@ import pytest
 from conftest import real_fixture
 from PySide6.QtWidgets import QMessageBox
 
+from inspector.core.capture import readahead
 from inspector.core.capture.reader import load
 from inspector.core.replay import loading
-from inspector.ui import document, progressive, readahead
-from inspector.ui.mainwindow import MainWindow
+from inspector.ui.document import document
+from inspector.ui.loading import progressive
+from inspector.ui.shell.mainwindow import MainWindow
 
 SAMPLES = Path(__file__).resolve().parents[1] / "resources" / "samples"
 BIG = SAMPLES / "large-arguments.jsonl"

@@ -12,7 +12,7 @@ from inspector.core.capture.reader import load
 from inspector.core.providers import REGISTRY
 from inspector.core.replay.replayer import Replayer
 from inspector.core.reports.report import findings
-from inspector.ui.models import SEQ_ROLE, EventsModel, FindingsModel, FragmentsModel
+from inspector.ui.base.models import SEQ_ROLE, EventsModel, FindingsModel, FragmentsModel
 
 
 def _analysis(name: str) -> Analysis:

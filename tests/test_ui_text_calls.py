@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from test_partial_args import RECIPE
 from test_text_calls import chat, pieces
 
-from inspector.ui.mainwindow import MainWindow
+from inspector.ui.shell.mainwindow import MainWindow
 
 TEXT = (
     'Checking. <tool_call>\n{"name": "read_file", "arguments": {"path": "README.md"}}\n'

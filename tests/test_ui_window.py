@@ -14,9 +14,9 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QMessageBox
 from test_empty_id_bug import glm_stream
 
-from inspector.ui.lanes import LanesView
-from inspector.ui.mainwindow import MainWindow
-from inspector.ui.models import SEQ_ROLE
+from inspector.ui.base.models import SEQ_ROLE
+from inspector.ui.lanes.lanes import LanesView
+from inspector.ui.shell.mainwindow import MainWindow
 
 
 @pytest.fixture
@@ -314,7 +314,7 @@ def test_a_rewound_replay_reuses_its_lanes_and_shows_the_same(window: MainWindow
 
 
 def test_every_sample_opens_with_lanes(window: MainWindow) -> None:
-    from inspector.ui.menus import SAMPLES
+    from inspector.ui.shell.menus import SAMPLES
 
     samples = sorted(SAMPLES.glob("*.jsonl"))
     assert len(samples) >= 8
@@ -365,7 +365,7 @@ def test_unknown_dialect_offers_the_choice(
 def test_excepthook_shows_a_message_instead_of_a_traceback(
     window: MainWindow, monkeypatch: pytest.MonkeyPatch, capsys: Any
 ) -> None:
-    from inspector.ui.app import install_excepthook
+    from inspector.ui.shell.app import install_excepthook
 
     shown: list[str] = []
     monkeypatch.setattr(QMessageBox, "critical", lambda *a: shown.append(a[2]))
@@ -390,7 +390,7 @@ def test_export_view_as_png(window: MainWindow, tmp_path: Path) -> None:
 def test_spare_lanes_are_capped_and_lanes_stay_in_order(
     window: MainWindow, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from inspector.ui import lanes as lanes_module
+    from inspector.ui.lanes import lanes as lanes_module
 
     monkeypatch.setattr(lanes_module, "MAX_SPARE", 1)
     window.open(str(real_fixture("gpt-4o-two-tools-usage-chunk")))
@@ -436,7 +436,7 @@ def test_the_window_fits_the_screen_it_opens_on_and_a_remembered_one_is_kept_on_
 def test_screen_fit_fills_a_laptop_and_takes_most_of_a_large_screen() -> None:
     from PySide6.QtCore import QRect
 
-    from inspector.ui import screenfit
+    from inspector.ui.base import screenfit
 
     assert screenfit.default_geometry(QRect(0, 0, 1280, 800)) == QRect(0, 0, 1280, 800)
     assert screenfit.default_geometry(QRect(0, 0, 1600, 1000)) == QRect(80, 50, 1440, 900)
@@ -476,7 +476,7 @@ def test_without_a_display_open_says_what_is_missing_before_any_qt_app(
         ran.append(os.environ.get("QT_QPA_PLATFORM"))
         return 0
 
-    monkeypatch.setattr("inspector.ui.app.run", run)
+    monkeypatch.setattr("inspector.ui.shell.app.run", run)
     assert cli.main(["open"]) == 2
     assert cli.main([]) == 2
     err = capsys.readouterr().err.splitlines()

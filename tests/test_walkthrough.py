@@ -23,7 +23,7 @@ from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import QApplication, QComboBox, QToolBar, QToolButton, QWidget
 
 from inspector.core.reports import words
-from inspector.ui.mainwindow import MainWindow
+from inspector.ui.shell.mainwindow import MainWindow
 
 LAPTOP = QSize(1280, 800)
 SAMPLE = "glm-empty-string-continuations"
@@ -33,7 +33,7 @@ SAMPLE = "glm-empty-string-continuations"
 def window(
     qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[MainWindow]:
-    monkeypatch.setattr("inspector.ui.live.captures_dir", lambda: tmp_path)
+    monkeypatch.setattr("inspector.ui.live.live.captures_dir", lambda: tmp_path)
     screen = QGuiApplication.primaryScreen()
     assert screen.geometry().size() == LAPTOP, "the walkthrough needs the 1280×800 screen"
     QSettings("toolcall-inspector", "toolcall-inspector").clear()  # a newcomer has none

@@ -129,7 +129,7 @@ def off_analysis() -> Analysis:
 
 
 def test_attempts_tree_with_validation_off(qtbot: Any, off_analysis: Analysis) -> None:
-    from inspector.ui.panes import AttemptsPane
+    from inspector.ui.panes.panes import AttemptsPane
 
     tree = AttemptsPane()
     qtbot.addWidget(tree)
@@ -141,7 +141,7 @@ def test_attempts_tree_with_validation_off(qtbot: Any, off_analysis: Analysis) -
 
 
 def test_timeline_draws_no_valid_call_with_validation_off(off_analysis: Analysis) -> None:
-    from inspector.ui.timeline import bands
+    from inspector.ui.timeline.timeline import bands
 
     (band,) = bands(off_analysis)
     calls = [b.text for b in band.bars if "call" in b.text]
@@ -153,7 +153,7 @@ def test_timeline_draws_no_valid_call_with_validation_off(off_analysis: Analysis
 
 
 def test_compare_window_lanes_with_validation_off(qtbot: Any) -> None:
-    from inspector.ui.compare import CompareWindow
+    from inspector.ui.compare.compare import CompareWindow
 
     capture = load(real_fixture("qwen3-max-empty-id-continuations"))
     window = CompareWindow(capture, None)
@@ -179,7 +179,7 @@ CUT_CALL = (
 def test_no_retry_reason_for_an_attempt_that_never_reached_the_retry(
     qtbot: Any, tmp_path: Path
 ) -> None:
-    from inspector.ui.panes import AttemptsPane
+    from inspector.ui.panes.panes import AttemptsPane
 
     request = {"type": "request", "t": 0, "method": "POST", "url": "http://x/v1/chat/completions"}
     cut = {"type": "chunk", "t": 0.1, "text": CUT_CALL}
@@ -197,7 +197,7 @@ def test_no_retry_reason_for_an_attempt_that_never_reached_the_retry(
 def test_an_attempt_followed_by_a_retry_is_retried_in_every_mode(
     qtbot: Any, validation: ValidationMode
 ) -> None:
-    from inspector.ui.panes import AttemptsPane
+    from inspector.ui.panes.panes import AttemptsPane
 
     a = Analysis.from_capture(
         load(RETRY_SAMPLE), Settings(validation=validation), providers=REGISTRY

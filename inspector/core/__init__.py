@@ -5,6 +5,7 @@ contract in pyproject.toml enforces the order)::
 
     matrix      targets x scenarios: a matrix spec, each cell judged over runs   (top)
     reports     the analyzer's JSON/table, compare two settings
+    clients     what each client library would hand over: one package per replica
     replay      drive an Analysis through a capture: replay, progressive load
     requests    profiles, scenarios, the request a live session sends
     providers   one package per provider: wire events -> deltas, and all it knows

@@ -17,4 +17,14 @@ Invariants:
   during ingest.
 - This stage sits just below ``reports``: it reads an :class:`Analysis`, names no provider
   module, and only declares the dialect names its replicas speak.
+
+Layout: the driver at the top (the protocol in :mod:`.base`, the runs and ``diverges_at`` in
+:mod:`.judge`, the calls compared in :mod:`.handed`, where a library's own reading of the body
+lands in :mod:`.pins`, what a run would cost in :mod:`.cost`, the one list in :mod:`.registry`);
+one package per library with its SDK reader and JSON semantics (``openai_python``, ``litellm``,
+``langchain``, ``vercel_ai``, ``anthropic_sdk``, ``google_genai``, ``handwritten``); and a
+package named for what it is where several replicas share a library's behaviour
+(``openai_sdk``: the openai SDK's SSE layer and chunks; ``pydantic``: its lax checks and
+``ValidationError`` wording). A replica's package imports the driver and shared packages, never
+another replica's.
 """

@@ -39,7 +39,7 @@ from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import from_text
 from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Partial, Replica, pieces
 from inspector.core.clients.handed import ClientCalls, InspectorCalls, entries, handed
-from inspector.core.clients.openai_wire import forget as forget_dispatches
+from inspector.core.clients.openai_sdk.wire import forget as forget_dispatches
 from inspector.core.verdicts.judge import CallVerdict
 
 REPLICA_BUG: Final = "ReplicaBug"

@@ -5,20 +5,21 @@ Invariants:
   from it. A replica is listed as verified only when its goldens (``tests/clients/goldens``,
   written by ``make verify-clients`` from the real library) exist and pass: see
   :data:`VERIFIED`; every other replica shows ``(unverified)``.
+- :data:`LITERAL_MATCHES` names a replica of :data:`REPLICAS`.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from inspector.core.clients.anthropic_sdk import AnthropicSdk
+from inspector.core.clients.anthropic_sdk.replica import AnthropicSdk
 from inspector.core.clients.base import Replica
-from inspector.core.clients.google_genai import GoogleGenai
-from inspector.core.clients.handwritten import ById, ByIndex
-from inspector.core.clients.langchain_merge import LangChainReplica
-from inspector.core.clients.litellm_builder import LiteLLMReplica
-from inspector.core.clients.openai_python import OpenAIPython
-from inspector.core.clients.vercel_ai import VercelAi
+from inspector.core.clients.google_genai.replica import GoogleGenai
+from inspector.core.clients.handwritten.loops import ById, ByIndex
+from inspector.core.clients.langchain.merge import LangChainReplica
+from inspector.core.clients.litellm.builder import LiteLLMReplica
+from inspector.core.clients.openai_python.replica import OpenAIPython
+from inspector.core.clients.vercel_ai.replica import VercelAi
 
 REPLICAS: Final[tuple[Replica, ...]] = (
     OpenAIPython(),
@@ -45,6 +46,10 @@ VERIFIED: Final[frozenset[str]] = frozenset(
     }
 )
 """Replicas held to goldens from their real library (the tests check each name here has them)."""
+
+LITERAL_MATCHES: Final[str] = ById.name
+"""The replica the empty-id ``literal`` policy reproduces: looking a ``""`` id up as an id is
+what the ``by-id`` loop does (the toolbar and the status line name it)."""
 
 
 def replica(name: str) -> Replica:

@@ -3,7 +3,7 @@
 ``by_index`` is the loop most hand-written agents use; ``by_id`` is the legacy accumulator of
 the empty-id bug (calls looked up by id, ``""`` being an id like any other). They iterate
 ``AsyncOpenAI().chat.completions.create(stream=True)``: the real SDK's SSE decoding, status
-errors and chunk models are what they read. ``inspector/core/clients/handwritten.py`` models
+errors and chunk models are what they read. ``inspector/core/clients/handwritten/loops.py`` models
 them; the goldens hold the two together.
 """
 

@@ -1,0 +1,119 @@
+"""``toolcall-inspector analyze PATH``: judge a capture, a raw SSE body or a HAR headlessly.
+
+Exit codes: the one table of :mod:`inspector.core.reports.exitcodes` (2 bad usage, unreadable,
+not a stream, a ``--client`` that is unknown or does not speak the dialect; 1 an invalid call,
+a failed request, an interrupted attempt, a body that is not UTF-8, a ``--client`` that breaks;
+0 everything else, "not checked" included). A HAR's sessions: :mod:`.analyzehar`.
+
+Invariant: the code is decided before the report is written; the report is written as it is
+made (nothing that grows with the stream is built whole for output).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from inspector.core.analysis.session import Analysis
+from inspector.core.base.errors import InspectorError
+from inspector.core.base.settings import (
+    AUTO,
+    DEFAULT_EMPTY_ID,
+    DEFAULT_MODE,
+    EMPTY_ID_POLICIES,
+    VALIDATION_MODES,
+    Settings,
+    dialect_choices,
+)
+from inspector.core.capture.records import Capture
+from inspector.core.providers import REGISTRY
+from inspector.core.reports import exitcodes
+
+
+def add_analyze_parser(sub: Any) -> None:
+    """The ``analyze`` subcommand's options, on the subparsers ``sub``."""
+    a = sub.add_parser(
+        "analyze",
+        help="judge a capture or raw SSE body headlessly",
+        description="Judge a capture or a raw SSE body headlessly.",
+        epilog="exit status:\n" + exitcodes.table_text(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    a.add_argument("path", help="a capture (.jsonl), a raw SSE body (curl -N output), or a HAR")
+    a.add_argument(
+        "--entry",
+        type=int,
+        metavar="N",
+        help="of a HAR: judge the LLM session starting at entry N (default: each in turn)",
+    )
+    a.add_argument("--dialect", choices=dialect_choices(REGISTRY), default=AUTO)
+    a.add_argument(
+        "--tools",
+        metavar="FILE",
+        help="tool definitions (any provider's shape) or a request body with tools",
+    )
+    a.add_argument("--validation", choices=VALIDATION_MODES, default=DEFAULT_MODE)
+    a.add_argument(
+        "--empty-id",
+        choices=EMPTY_ID_POLICIES,
+        default=DEFAULT_EMPTY_ID,
+        help='absent: treat "" ids as omitted; literal: look them up (the classic bug)',
+    )
+    a.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    a.add_argument(
+        "--client",
+        action="append",
+        metavar="NAME",
+        help="exit 1 when this client library (a replica: openai-python, litellm, …) would not "
+        "get the inspector's calls; repeatable",
+    )
+
+
+def analyze(args: argparse.Namespace) -> int:
+    """``toolcall-inspector analyze``: the exit-code table of
+    :mod:`inspector.core.reports.exitcodes` (a raw body that is not a stream is one line and
+    exit 2, before any analysis). The code is decided before the report is written; the report
+    is written as it is made."""
+    from inspector.cli.analyzehar import emit
+    from inspector.core.capture.reader import load
+    from inspector.core.replay.harsessions import is_har_file
+    from inspector.core.reports.clientreport import named_replicas
+    from inspector.core.reports.gate import check_stream
+
+    named_replicas(args.client or [])  # an unknown client is refused before any reading
+    if is_har_file(args.path):  # its LLM sessions, each judged as below (inspector.cli.analyzehar)
+        from inspector.cli.analyzehar import analyze_har
+
+        return analyze_har(args, lambda capture, source: _judge(args, capture, source))
+    if args.entry is not None:
+        raise InspectorError(f"{args.path}: --entry picks a session of a HAR file; this is none")
+    capture = load(args.path)
+    check_stream(capture, args.path)
+    report, code = _judge(args, capture, args.path)
+    emit(report, args.json)
+    return code
+
+
+def _judge(args: argparse.Namespace, capture: Capture, source: str) -> tuple[Any, int]:
+    """One capture judged as ``analyze`` asks: (the report, made as it is written: the lazy
+    JSON document or the text's lines, each ended; the exit code, decided here)."""
+    from inspector.core.reports import report
+    from inspector.core.reports.clientreport import check_speaks, gated_status, named_replicas
+    from inspector.core.reports.clients import clients_verdict
+    from inspector.core.reports.gate import header_settings
+    from inspector.core.reports.jsonreport import json_doc
+    from inspector.core.verdicts.tools import ToolRegistry
+
+    named = named_replicas(args.client or [])
+    tools = ToolRegistry.from_file(args.tools, REGISTRY) if args.tools else None
+    settings = Settings(dialect=args.dialect, validation=args.validation, empty_id=args.empty_id)
+    settings = header_settings(capture, settings, REGISTRY)
+    analysis = Analysis.from_capture(capture, settings, tools, providers=REGISTRY)
+    clients = clients_verdict(analysis)
+    check_speaks(clients, named, analysis.dialect)
+    code = gated_status(analysis, clients, named).code
+    if args.json:
+        return json_doc(analysis, source, clients, named), code
+    lines = report.text_lines(analysis, source, sys.stdout.isatty(), clients, named)
+    return (f"{line}\n" for line in lines), code

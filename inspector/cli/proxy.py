@@ -1,0 +1,144 @@
+"""``toolcall-inspector proxy``: the recording proxy in the foreground, one line per request.
+
+Exit codes: 0 when stopped by Ctrl+C or SIGTERM (the normal way to end a server), 2 when it
+cannot start (a bad upstream URL or listen address, an address in use, a captures folder that
+cannot be made).
+
+Invariants:
+- Ctrl+C and SIGTERM stop it the same way, whatever signal dispositions the process
+  inherited (:func:`.record.run_interruptible`): every exchange in flight is
+  cancelled, so its capture gets its ``cancelled`` end record and is closed, then one
+  "stopped" line says how many requests went through and where the captures are.
+- Nothing printed holds a credential: paths are listed with their secrets redacted, and
+  errors are built from redacted URLs.
+- One line per request, printed when the agent has had its answer (``Exchange.line``: time,
+  method, path, model, status, then calls and verdict, or the size of a forwarded request).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from inspector.core.base.errors import InspectorError
+from inspector.core.base.settings import DEFAULT_MODE, VALIDATION_MODES
+
+if TYPE_CHECKING:
+    from inspector.net.proxy import RecordingProxy
+
+DEFAULT_LISTEN = "127.0.0.1:8766"
+"""Next to the demo provider's 8765 (as :data:`inspector.net.proxy.DEFAULT_LISTEN`)."""
+DEFAULT_CAPTURES = "captures"
+
+
+def add_proxy_parser(sub: Any) -> None:
+    """The ``proxy`` subcommand's options, on the subparsers ``sub``."""
+    p = sub.add_parser(
+        "proxy",
+        help="a recording proxy: point an agent at it, see and keep its LLM streams",
+        description="Forward every request to the upstream unchanged and stream each answer "
+        "back chunk by chunk; record every LLM request (chat/completions, responses, messages, "
+        "generateContent) as a capture judged against the request's own tools. Keys pass "
+        "through and are never written (docs/proxy.md). Ctrl+C or SIGTERM stops it.",
+    )
+    p.add_argument(
+        "--upstream",
+        required=True,
+        metavar="URL",
+        help="the provider's base URL, e.g. https://api.openai.com/v1",
+    )
+    p.add_argument(
+        "--listen",
+        default=DEFAULT_LISTEN,
+        metavar="HOST:PORT",
+        help=f"address to listen on (default {DEFAULT_LISTEN}; port 0: any free one)",
+    )
+    p.add_argument(
+        "--captures",
+        default=DEFAULT_CAPTURES,
+        metavar="DIR",
+        help=f"folder for the captures (default ./{DEFAULT_CAPTURES})",
+    )
+    p.add_argument("--validation", choices=VALIDATION_MODES, default=DEFAULT_MODE)
+    p.add_argument(
+        "--read-timeout",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="seconds without a byte from the upstream before giving up (default 60)",
+    )
+    p.add_argument(
+        "--connect-timeout",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="seconds to connect to the upstream (default 10)",
+    )
+
+
+def proxy(args: argparse.Namespace) -> int:
+    """``toolcall-inspector proxy``: serve until Ctrl+C / SIGTERM (exit 0); 2 if it cannot
+    start."""
+    from inspector.cli.record import Interrupted, run_interruptible
+    from inspector.net.proxy import ProxyError, RecordingProxy, parse_listen
+
+    try:
+        host, port = parse_listen(args.listen)
+    except ProxyError as exc:
+        raise InspectorError(f"--listen: {exc}") from None
+    if args.read_timeout <= 0 or args.connect_timeout <= 0:
+        raise InspectorError("--read-timeout and --connect-timeout take a positive number")
+    try:
+        server = RecordingProxy(
+            args.upstream,
+            host=host,
+            port=port,
+            captures=args.captures,
+            validation=args.validation,
+            connect_timeout=args.connect_timeout,
+            read_timeout=args.read_timeout,
+            on_end=lambda ex: print(ex.line(), flush=True),
+        )
+    except ProxyError as exc:
+        raise InspectorError(f"--upstream: {exc}") from None
+    try:
+        Path(args.captures).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InspectorError(f"cannot use {args.captures} for captures: {exc.strerror}") from None
+    try:
+        run_interruptible(_serve(server))
+    except Interrupted:
+        pass
+    except OSError as exc:
+        print(f"toolcall-inspector: cannot listen on {args.listen}: {exc.strerror or exc}",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    recorded = sum(1 for ex in server.exchanges if ex.recorded)
+    print(f"proxy stopped: {len(server.exchanges)} request(s), {recorded} recorded "
+          f"(captures: {args.captures})", flush=True)  # fmt: skip
+    return 0
+
+
+def banner(server: RecordingProxy) -> str:
+    """What the proxy prints once it listens."""
+    upstream = server.upstream.shown()
+    return "\n".join(
+        [
+            f"Tool-Call Inspector proxy listening on {server.origin}, forwarding to {upstream}",
+            f"  the agent's base URL: {server.agent_url}   (instead of {upstream})",
+            f"  captures: {server.captures}",
+            "time  method  path  model  status  calls  verdict   (Ctrl+C stops)",
+        ]
+    )
+
+
+async def _serve(server: RecordingProxy) -> None:
+    await server.start()
+    try:
+        print(banner(server), flush=True)
+        await asyncio.Event().wait()  # until cancelled by a signal
+    finally:
+        await server.stop()

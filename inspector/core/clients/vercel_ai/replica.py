@@ -1,0 +1,283 @@
+"""The ``vercel-ai`` replica: the tool calls ``streamText`` (``ai`` 7.0.173) hands over in
+``fullStream`` from an ``@ai-sdk/openai-compatible`` 3.0.92 chat model.
+
+Follows ``@ai-sdk/openai-compatible``'s ``src/chat/openai-compatible-chat-language-model.ts``
+(``doStream``); ``@ai-sdk/provider-utils`` 5.0.81: ``postToApi``,
+``createJsonErrorResponseHandler``, ``parseJsonEventStream``, ``secureJsonParse`` and
+``StreamingToolCallTracker`` (:mod:`.tracker`); ``eventsource-parser`` 3.1.1; and
+``ai``'s ``parseToolCall`` and ``normalizeStreamProviderError``.
+
+What the SDK does, modelled here:
+- A status that is not 2xx: ``APICallError`` whose message is the body's ``error.message``
+  (when the body is JSON of the OpenAI error shape), else the status text. The content type
+  is never looked at.
+- The body is decoded leniently (invalid UTF-8 becomes U+FFFD) and parsed as SSE (comments
+  and event names ignored; a last event without its blank line is never dispatched). Each
+  event's data, but ``[DONE]``, goes through ``JSON.parse`` (V8: :mod:`.v8_json`; a
+  ``data: : OPENROUTER PROCESSING`` keep-alive is ``JSONParseError: JSON parsing failed:
+  Text: : OPENROUTER PROCESSING. Error message: SyntaxError: Unexpected token ':', …``) and
+  the chunk schema (:mod:`.zod_chunk`: arguments sent as an object are a
+  ``TypeValidationError``). A chunk with an ``error`` key is a ``StreamProviderError`` with
+  its message. Each of these is an ``error`` part in ``fullStream``; the stream goes on.
+- Tool-call deltas are assembled by :mod:`.tracker` (which may throw), and handed
+  over only when the stream ends, in index order; then a stream that never sent a
+  ``finish_reason`` adds ``InvalidResponseDataError: Response stream ended without a finish
+  reason.`` A body cut short throws ``APICallError: Failed to process successful response``.
+- ``streamText`` parses each call's arguments (``JSON.parse`` plus secure-json-parse's
+  ``__proto__`` / ``constructor.prototype`` check; blank arguments are ``{}``): a call whose
+  arguments parse is handed over with them as ``JSON.stringify`` writes them (keys in
+  JavaScript's order, numbers as JavaScript prints them); one whose arguments do not is
+  handed over *invalid*, its arguments the raw text (the agent gets a ``tool-error``).
+
+The result is what an agent that reads ``fullStream`` and stops at the first ``error`` part
+(or thrown error) gets: that error, and no calls; else every ``tool-call`` part. (The SDK
+itself streams on after an error part: an agent awaiting ``result.toolCalls`` gets the
+calls, and the error only reaches ``onError``.) Not modelled: the tools the agent declared
+(the exchange carries none: every name counts as declared, which only matters for blank
+arguments), and the SDK's retries (the runner sets ``maxRetries: 0``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from http import HTTPStatus
+from typing import Any, ClassVar, Final
+
+from inspector.core.base.model import EventKind, SSEEvent
+from inspector.core.clients.base import (
+    LONG_TEXT,
+    ClientRaised,
+    Exchange,
+    HandedCall,
+    Replica,
+    ReplicaRun,
+)
+from inspector.core.clients.pins import of_kind
+from inspector.core.clients.vercel_ai.tracker import Tracked, Tracker, js_trim
+from inspector.core.clients.vercel_ai.v8_json import JsSyntaxError, number_text, parse, stringify
+from inspector.core.clients.vercel_ai.zod_chunk import ERROR, check_chunk, issues
+from inspector.core.providers import OPENAI_CHAT
+
+_PROTO: Final = re.compile(
+    r'"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])'
+    r'(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:'
+)
+_CONSTRUCTOR: Final = re.compile(
+    r'"(?:c|\\u0063)(?:o|\\u006[Ff])(?:n|\\u006[Ee])(?:s|\\u0073)(?:t|\\u0074)'
+    r'(?:r|\\u0072)(?:u|\\u0075)(?:c|\\u0063)(?:t|\\u0074)(?:o|\\u006[Ff])(?:r|\\u0072)"\s*:'
+)
+_FORBIDDEN: Final = "Object contains forbidden prototype property"
+_NO_FINISH: Final = "Response stream ended without a finish reason."
+_CUT: Final = "Failed to process successful response"
+
+
+def secure_parse(text: str) -> Any:
+    """``secureJsonParse``: ``JSON.parse``, then no own ``__proto__`` and no
+    ``constructor.prototype`` anywhere (:class:`~.v8_json.JsSyntaxError` otherwise)."""
+    value = parse(text)
+    if not isinstance(value, dict | list) or not (_PROTO.search(text) or _CONSTRUCTOR.search(text)):
+        return value
+    todo = [value]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            ctor = node.get("constructor")
+            if "__proto__" in node or (isinstance(ctor, dict) and "prototype" in ctor):
+                raise JsSyntaxError(_FORBIDDEN)
+            todo += node.values()
+        elif isinstance(node, list):
+            todo += node
+    return value
+
+
+def json_parse_error(text: str, exc: JsSyntaxError) -> ClientRaised:
+    """``JSONParseError`` as the SDK words it."""
+    return ClientRaised(
+        "JSONParseError", f"JSON parsing failed: Text: {text}.\nError message: SyntaxError: {exc}"
+    )
+
+
+def status_error(exchange: Exchange) -> ClientRaised | None:
+    """The ``APICallError`` for a status that is not 2xx (None for 2xx)."""
+    status = exchange.status
+    if status == 0:
+        return ClientRaised("APICallError", "Cannot connect to API: connect ECONNREFUSED")
+    if 200 <= status < 300:
+        return None
+    try:
+        reason = HTTPStatus(status).phrase
+    except ValueError:
+        reason = ""
+    text = exchange.body.decode("utf-8", "replace")
+    if not js_trim(text):
+        return ClientRaised("APICallError", reason)
+    try:
+        body = secure_parse(text)
+    except JsSyntaxError:
+        return ClientRaised("APICallError", reason)
+    if issues(ERROR, body, []):
+        return ClientRaised("APICallError", reason)
+    return ClientRaised("APICallError", body["error"]["message"])
+
+
+def provider_error(error: Any) -> ClientRaised:
+    """A chunk's ``error`` value as ``fullStream``'s error part carries it
+    (``normalizeStreamProviderError``, then the class name and message an agent sees)."""
+    if isinstance(error, dict):
+        inner = error.get("error")
+        details = inner if isinstance(inner, dict) else error
+        if isinstance(details.get("message"), str):
+            return ClientRaised("StreamProviderError", details["message"])
+        return ClientRaised("Object", "[object Object]")
+    if error is None:
+        return ClientRaised("object", "null")
+    kinds = {bool: "Boolean", str: "String", float: "Number", list: "Array"}
+    return ClientRaised(kinds.get(type(error), "Object"), js_string(error))
+
+
+def js_string(value: Any) -> str:
+    """``String(value)`` for a JSON value."""
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return number_text(float(value))
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return ",".join("" if v is None else js_string(v) for v in value)
+    return "[object Object]" if isinstance(value, dict) else "null"
+
+
+def handed_arguments(text: str) -> str:
+    """What ``fullStream``'s ``tool-call`` part holds as the call's arguments (see above)."""
+    if not js_trim(text):
+        return "{}"
+    try:
+        return stringify(secure_parse(text))
+    except JsSyntaxError:
+        return text
+
+
+class _Run(ReplicaRun):
+    def __init__(self, exchange: Exchange) -> None:
+        super().__init__()
+        self.exchange = exchange
+        self.tracker = Tracker(self.calls, self.touched)
+        self.finished = False
+        self.last = _unterminated_last(exchange)
+
+    @property
+    def expected(self) -> Sequence[HandedCall]:
+        """The inspector's calls, held by the tracker (no reference back to the run: a run
+        and its tracker in a cycle would outlive the run until a garbage collection)."""
+        return self.tracker.expected
+
+    @expected.setter
+    def expected(self, calls: Sequence[HandedCall]) -> None:
+        self.tracker.expected = calls
+
+    def relevant(self, events: Sequence[SSEEvent]) -> Iterable[SSEEvent]:
+        """Only dispatched events: comments and errors are never read (picked without
+        building the others, where the events can say which they are; a block at a time)."""
+        return of_kind(events, EventKind.EVENT)
+
+    def feed(self, event: SSEEvent) -> None:
+        if event.kind != EventKind.EVENT or event.seq == self.last or event.data == "[DONE]":
+            return
+        try:
+            self.chunk(event.data)
+        except RecursionError:  # a value nested deeper than Python's stack (not V8's)
+            raise ClientRaised("RangeError", "Maximum call stack size exceeded") from None
+
+    def chunk(self, data: str) -> None:
+        """One event's data, as the provider's stream transform reads it."""
+        try:
+            chunk = check_chunk(secure_parse(data))
+        except JsSyntaxError as exc:
+            raise json_parse_error(data, exc) from None
+        if isinstance(chunk, dict) and "error" in chunk:
+            raise provider_error(chunk["error"])
+        choices = chunk.get("choices") or []
+        choice = choices[0] if choices else None
+        if not isinstance(choice, dict):
+            return
+        self.finished = self.finished or choice.get("finish_reason") is not None
+        delta = choice.get("delta")
+        if isinstance(delta, dict):
+            for d in delta.get("tool_calls") or []:
+                self.tracker.delta(d)
+
+    def finish(self) -> list[HandedCall]:
+        if self.exchange.transport_error and _cut(self.exchange.transport_error):
+            raise ClientRaised("APICallError", _CUT)
+        order = self.tracker.finish()
+        if not self.finished:
+            raise ClientRaised("InvalidResponseDataError", _NO_FINISH)
+        try:
+            return [_handed(t) for t in order]
+        except RecursionError:
+            raise ClientRaised("RangeError", "Maximum call stack size exceeded") from None
+
+
+def _handed(call: Tracked) -> HandedCall:
+    """:func:`handed_arguments` of a call: its text dropped once parsed when long (not held
+    twice while written again), else handed over itself when written the same."""
+    text, call.parts = call.arguments, ""
+    if not js_trim(text):
+        return HandedCall(call.id, call.name, "{}")
+    try:
+        value = secure_parse(text)
+    except JsSyntaxError:
+        return HandedCall(call.id, call.name, text)
+    text = text if len(text) < LONG_TEXT else ""  # (a long one dropped before it is written)
+    written = stringify(value)
+    return HandedCall(call.id, call.name, text if written == text else written)
+
+
+def _cut(why: str) -> bool:
+    """The inspector's words for a body cut short (not its HTTP or content-type complaints)."""
+    why = why.lower()
+    return why.startswith("connection broken") or "reset" in why or "timeout" in why
+
+
+def _unterminated_last(exchange: Exchange) -> int | None:
+    """The ``seq`` of a last event with no blank line after it (eventsource-parser never
+    dispatches it; a trailing CR is held back for an LF that never comes), else None."""
+    body, events = exchange.body, exchange.events
+    last = next(
+        (events[k] for k in range(len(events) - 1, -1, -1) if events[k].kind == EventKind.EVENT),
+        None,
+    )  # (read from the end: only the events after the last one are looked at)
+    if not body or last is None or last.end < len(body):
+        return None
+    tail = body[last.start :].removesuffix(b"\r")  # a last CR waits for its LF forever
+    if tail.endswith(b"\r\n"):
+        tail = tail[:-2]
+    elif tail.endswith((b"\r", b"\n")):
+        tail = tail[:-1]
+    ended = tail.endswith((b"\r", b"\n"))
+    return None if ended else last.seq
+
+
+class VercelAi(Replica):
+    """``streamText``'s tool calls over the openai-compatible provider (see the module)."""
+
+    name: ClassVar[str] = "vercel-ai"
+    library: ClassVar[str] = "@ai-sdk/openai-compatible"
+    version: ClassVar[str] = "3.0.92"
+    follows: ClassVar[str] = (
+        "@ai-sdk/openai-compatible src/chat/openai-compatible-chat-language-model.ts (doStream), "
+        "@ai-sdk/provider-utils src/streaming-tool-call-tracker.ts, ai 7.0.173 parseToolCall"
+    )
+    dialects: ClassVar[frozenset[str]] = frozenset({OPENAI_CHAT})
+    summary: ClassVar[str] = (
+        "Vercel AI SDK: streamText over @ai-sdk/openai-compatible, stopping at the first error "
+        "part; calls matched by id, index and name, handed over when the stream ends"
+    )
+
+    def open(self, exchange: Exchange) -> ReplicaRun:
+        raised = status_error(exchange)
+        if raised is not None:
+            raise raised
+        return _Run(exchange)

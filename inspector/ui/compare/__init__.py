@@ -1,0 +1,1 @@
+"""Compare: one stream judged under two settings side by side (:mod:`.compare`)."""

@@ -1,0 +1,253 @@
+"""The Matrix view's grid: rows = targets, columns = scenarios, then the client-replica column
+group; each cell a colour, a word with its symbol and a pass rate.
+
+Invariants:
+- The grid computes nothing of its own: texts come from :mod:`inspector.core.matrix.exports`
+  (the same as ``matrix.md``), colours from its :data:`~inspector.core.matrix.exports.COLOURS`;
+  colour is never alone (every cell says its word and symbol).
+- Updates are coalesced: :meth:`MatrixGrid.mark` only notes a cell (it is called from the
+  runner as sessions start and finish, 16 at a time); :meth:`MatrixGrid.flush`, on the view's
+  clock, redraws the noted cells and their rows' client columns, never the whole table.
+- Fixed column widths (the table never sizes to its contents).
+- A comparison (:meth:`show_changes`) marks each changed cell with ``▼ worse`` / ``▲ better``
+  / ``Δ`` and what it was, on its second line and in its tooltip.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QWidget,
+)
+
+from inspector.core.matrix.cells import Cell
+from inspector.core.matrix.diff import CLIENT_PREFIX, CellChange
+from inspector.core.matrix.exports import COLOURS, cell_details, client_column
+from inspector.core.matrix.result import MatrixResult
+from inspector.core.reports.words import MEANING, SYMBOL, label
+from inspector.ui.base import theme
+
+TARGET_WIDTH, SCENARIO_WIDTH, CLIENT_WIDTH = 150, 106, 56
+"""Fixed widths: a default matrix (6 scenarios, 8 replicas) fits a 1280-pixel screen."""
+KEY = Qt.ItemDataRole.UserRole
+"""An item's (target, column): a scenario, or ``client: NAME``."""
+MARKS = {"worse": "▼ worse", "better": "▲ better", "changed": "Δ", "added": "+ new"}
+
+
+def _two_lines(name: str) -> str:
+    """A client's name on two lines at its last dash (``openai`` / ``python``)."""
+    head, dash, tail = name.rpartition("-")
+    return f"{head}-\n{tail}" if dash and head else name
+
+
+class MatrixGrid(QTableWidget):
+    """The matrix as a table (see the module docstring)."""
+
+    def __init__(self) -> None:
+        super().__init__(0, 0)
+        font = QFont(self.font())
+        font.setPointSizeF(max(7.0, font.pointSizeF() - 1))  # two lines a cell, many cells
+        self.setFont(font)
+        self.result: MatrixResult | None = None
+        self._dirty: set[tuple[str, str]] = set()
+        self.started: set[tuple[str, str]] = set()
+        """Cells whose first session has started (shown ``running`` until a run is in)."""
+        self.changes: dict[tuple[str, str], CellChange] = {}
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setWordWrap(False)
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.verticalHeader().setDefaultSectionSize(2 * self.fontMetrics().height() + 6)
+        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.horizontalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignLeft)
+        self.horizontalHeader().setMinimumHeight(2 * self.fontMetrics().height() + 8)
+        self.verticalHeader().setTextElideMode(Qt.TextElideMode.ElideMiddle)
+
+    # -- the whole matrix ----------------------------------------------------------------
+
+    def show_result(self, result: MatrixResult) -> None:
+        """Lay the grid out for ``result`` and fill every cell."""
+        self.result, self.changes = result, {}
+        self._dirty.clear()
+        self.started.clear()
+        cols = [*result.scenarios, *(CLIENT_PREFIX + r for r in result.replicas)]
+        self.clear()
+        self.setRowCount(len(result.rows))
+        self.setColumnCount(len(cols))
+        heads = [*result.scenarios, *(_two_lines(r) for r in result.replicas)]
+        self.setHorizontalHeaderLabels(heads)
+        self.setVerticalHeaderLabels([r.name for r in result.rows])
+        self.verticalHeader().setFixedWidth(TARGET_WIDTH)
+        for c, col in enumerate(cols):
+            client = col.startswith(CLIENT_PREFIX)
+            self.setColumnWidth(c, CLIENT_WIDTH if client else SCENARIO_WIDTH)
+            head = self.horizontalHeaderItem(c)
+            if head is not None:
+                head.setToolTip(f"client replica {col[len(CLIENT_PREFIX) :]}" if client else col)
+        for r, row in enumerate(result.rows):
+            head = self.verticalHeaderItem(r)
+            if head is not None:
+                head.setToolTip(f"{row.name}\n{row.profile} · {row.dialect} · {row.model}")
+            self._fill_row(r, row.name, every=True)
+        self._size_groups()
+
+    def adopt(self, result: MatrixResult) -> bool:
+        """Show ``result`` in place of the one shown when both are laid out alike (rows,
+        columns) and neither has a run or a comparison mark: every cell already reads the same
+        (``… pending``), so nothing is refilled (~25 ms for the default matrix, on the loop a
+        run starts from). False: nothing changed, call :meth:`show_result`."""
+        old = self.result
+        if (
+            old is None
+            or self.changes
+            or (old.rows, old.scenarios, old.replicas)
+            != (result.rows, result.scenarios, result.replicas)
+            or any(c.runs for c in old)
+            or any(c.runs for c in result)
+        ):
+            return False
+        self.result = result
+        self._dirty.clear()
+        self.started.clear()
+        return True
+
+    def group_bar(self) -> QWidget:
+        """A line over the header naming the column groups (scenarios, client replicas)."""
+        bar = QWidget()
+        lay = QHBoxLayout(bar)
+        lay.setContentsMargins(TARGET_WIDTH + self.frameWidth(), 0, 0, 0)
+        lay.setSpacing(0)
+        self.scenarios_label = QLabel()
+        self.clients_label = QLabel()
+        for label_ in (self.scenarios_label, self.clients_label):
+            label_.setStyleSheet("border-bottom: 2px solid palette(mid); font-weight: 600")
+            lay.addWidget(label_)
+        lay.addStretch(1)
+        self._size_groups()
+        return bar
+
+    def _size_groups(self) -> None:
+        if not hasattr(self, "scenarios_label") or self.result is None:
+            return
+        n, k = len(self.result.scenarios), len(self.result.replicas)
+        self.scenarios_label.setText(f"scenarios ({n}): each cell its worst run's word, "
+                                     "passing runs / runs")  # fmt: skip
+        self.scenarios_label.setFixedWidth(n * SCENARIO_WIDTH)
+        self.clients_label.setText(" client replicas: right calls / runs")
+        self.clients_label.setFixedWidth(k * CLIENT_WIDTH)
+        self.clients_label.setVisible(k > 0)
+
+    def key_at(self, row: int, col: int) -> tuple[str, str] | None:
+        """The (target, column) of a grid position."""
+        item = self.item(row, col)
+        key = item.data(KEY) if item is not None else None
+        return (str(key[0]), str(key[1])) if key else None
+
+    def cell_at(self, row: int, col: int) -> Cell | None:
+        """The scenario cell at a grid position (None for a client column)."""
+        key = self.key_at(row, col)
+        if self.result is None or key is None or key[1].startswith(CLIENT_PREFIX):
+            return None
+        return self.result.cell(*key)
+
+    # -- live updates --------------------------------------------------------------------
+
+    def mark(self, cell: Cell) -> None:
+        """Note that ``cell`` changed (cheap: drawn at the next :meth:`flush`)."""
+        self._dirty.add(cell.key)
+
+    def mark_started(self, cell: Cell) -> None:
+        """Note that ``cell``'s sessions started (drawn at the next :meth:`flush`)."""
+        self.started.add(cell.key)
+        self._dirty.add(cell.key)
+
+    def settle(self) -> None:
+        """The run ended: a cell still ``running`` (cancelled) goes back to ``pending``."""
+        if self.result is not None:  # only those: a full redraw would stall the loop
+            self._dirty |= {k for k in self.started if not self.result.cells[k].runs}
+        self.started.clear()
+
+    def flush(self) -> int:
+        """Redraw the cells noted since the last flush (and their rows' client columns);
+        returns how many."""
+        if self.result is None or not self._dirty:
+            return 0
+        dirty, self._dirty = self._dirty, set()
+        index = {row.name: r for r, row in enumerate(self.result.rows)}
+        for target in {t for t, _ in dirty}:
+            if target in index:
+                self._fill_row(index[target], target, only={c for t, c in dirty if t == target})
+        return len(dirty)
+
+    def show_changes(self, changes: list[CellChange]) -> None:
+        """Mark the cells that changed from another matrix (an empty list clears marks)."""
+        self.changes = {(c.target, c.column): c for c in changes}
+        if self.result is not None:
+            for r, row in enumerate(self.result.rows):
+                self._fill_row(r, row.name, every=True)
+
+    # -- inside ----------------------------------------------------------------------------
+
+    def _fill_row(
+        self, r: int, target: str, *, only: set[str] | None = None, every: bool = False
+    ) -> None:
+        assert self.result is not None
+        res = self.result
+        for c, scenario in enumerate(res.scenarios):
+            if every or (only is not None and scenario in only):
+                cell = res.cell(target, scenario)
+                rate = "" if cell.word == "pending" else cell.pass_rate
+                word = label(cell.word)
+                if cell.word == "pending" and cell.key in self.started:
+                    word = "▶ running"
+                self._put(r, c, cell.key, cell.word, word, rate, cell_details(cell))
+        for i, replica in enumerate(res.replicas):
+            cc = client_column(res, target, replica)
+            rate = f"{cc.right}/{cc.judged}" if cc.judged else ""
+            tip = f"{replica} over {target}'s runs: {cc.word}"
+            tip += f" ({cc.right} of {cc.judged} runs with the right calls)" if cc.judged else ""
+            tip += f"\n{cc.word}: {MEANING.get(cc.word, '')}"
+            key = (target, CLIENT_PREFIX + replica)
+            if rate:  # narrow: "✓ 6/6" over "agrees"
+                first, second = f"{SYMBOL.get(cc.word, '')} {rate}".strip(), cc.word
+            else:
+                first, second = label(cc.word), ""
+            self._put(r, len(res.scenarios) + i, key, cc.colour_key, first, second, tip)
+
+    def _put(
+        self, r: int, c: int, key: tuple[str, str], colour: str, word: str, rate: str, tip: str
+    ) -> None:
+        change = self.changes.get(key)
+        second = rate
+        if change is not None:
+            second = f"{MARKS.get(change.kind, 'Δ')} {rate}".strip()
+            tip += f"\n\n{change.kind}: {change.arrow}"
+        item = self.item(r, c)
+        if item is None:
+            item = QTableWidgetItem()
+            item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+            item.setData(KEY, key)
+            self.setItem(r, c, item)
+        item.setText(f"{word}\n{second}")
+        item.setToolTip(tip)
+        fg, bg = _colours(colour)
+        item.setForeground(QBrush(fg))
+        item.setBackground(QBrush(bg))
+        if item.font().bold() != (change is not None):  # marks a change (with its words)
+            font = QFont(item.font())
+            font.setBold(change is not None)
+            item.setFont(font)
+
+
+def _colours(word: str) -> tuple[QColor, QColor]:
+    entry = COLOURS.get(word, COLOURS["pending"])
+    return (QColor(entry[2]), QColor(entry[3])) if theme.is_dark() else (
+        QColor(entry[0]), QColor(entry[1]))  # fmt: skip

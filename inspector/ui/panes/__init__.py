@@ -1,0 +1,3 @@
+"""The panes beside and under the lanes: raw wire, problems and quirks, the turn, and the
+attempts tree (:mod:`.panes`).
+"""
