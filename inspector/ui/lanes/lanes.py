@@ -28,6 +28,7 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QScrollArea, QToolButton, QWidget
 
 from inspector.core.analysis.session import AttemptView, CallVerdict
+from inspector.core.base.settings import DEFAULT_MODE
 from inspector.core.calls.accumulator import ToolCall
 from inspector.ui.base import theme
 from inspector.ui.base.models import elide_json_column
@@ -83,7 +84,7 @@ class LanesView(QScrollArea):
         """The attempt the lanes show; another one (a retry began) means rebind."""
         self.first = 0
         """The slot of the call the first lane shows (see :data:`MAX_LANES`)."""
-        self._mode = "structural"
+        self._mode: str = DEFAULT_MODE
         self.hint = QToolButton(self)
         """"3 lanes · 2 off-screen →": shown while some lane is not wholly in view."""
         self.hint.setObjectName("lanes-hint")
