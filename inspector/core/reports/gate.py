@@ -24,7 +24,7 @@ import orjson
 from inspector.core.base.errors import InspectorError
 from inspector.core.base.model import EventKind
 from inspector.core.base.provider import Head, Providers
-from inspector.core.base.settings import Settings
+from inspector.core.base.settings import AUTO, Settings
 from inspector.core.capture.records import Capture
 from inspector.core.events.sse import SSE
 from inspector.core.providers import REGISTRY
@@ -78,7 +78,7 @@ def header_settings(capture: Capture, settings: Settings, providers: Providers) 
     (``"klingon"``) adds a warning to the capture's (once): the dialect is sniffed instead.
     (A ``meta`` or ``dialect`` of the wrong type is warned about when the file is read.)"""
     named = capture.meta.get("dialect")
-    if settings.dialect != "auto" or not isinstance(named, str):
+    if settings.dialect != AUTO or not isinstance(named, str):
         return settings
     if named not in providers.names():
         known = ", ".join(providers.names())
