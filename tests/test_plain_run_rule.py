@@ -1,9 +1,10 @@
 """The plain-run rule (DEVELOPERS.md, "Speed"): a run's deltas are instances of a ``shared``
 subclass of ``ToolCallDelta`` whose class holds most of their fields, so code that reads deltas
 tells them apart by ``kind`` or ``isinstance``, never by their exact class. Only the run code
-may compare a delta's class: the providers, whose shapes make those subclasses and whose full
-path makes the plain deltas a shape is proved on, the delta log that stores keep-alive runs,
-and the quirk scan's plain run, which compares a run's deltas with the run's own class."""
+may compare a delta's class: the shape memo (``core/providers/shapememo/``), whose shapes make
+those subclasses, and the two OpenAI dialects, whose full path makes the plain deltas a shape is
+proved on; the delta log that stores keep-alive runs; and the quirk scan's plain run, which
+compares a run's deltas with the run's own class."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ import inspector
 
 PACKAGE = Path(inspector.__file__).parent
 RUN_CODE = (
-    "core/providers/",
+    "core/providers/shapememo/",
+    "core/providers/openai_chat/dialect.py",
+    "core/providers/openai_responses/dialect.py",
     "core/calls/deltalog.py",
     "core/quirks/lanes/plainrun.py",
 )
@@ -80,7 +83,7 @@ def test_the_run_code_does_compare_classes_so_the_check_reads_it() -> None:
         if class_checks(path.read_text(encoding="utf-8"))
     }
     assert "core/calls/deltalog.py" in seen
-    assert any(p.startswith("core/providers/") for p in seen)
+    assert "core/providers/shapememo/shape.py" in seen
 
 
 def test_each_form_of_class_check_is_found_and_isinstance_is_not() -> None:
