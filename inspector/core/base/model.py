@@ -145,6 +145,10 @@ class DeltaKind:
     KEEPALIVE = "keepalive"
     UNKNOWN = "unknown"
     META = "meta"
+    RESULT = "result"
+    """What the stream reports of an item's execution (a hosted tool's results, a code
+    interpreter's output): ``value`` is a dict with at least ``id`` (the item's wire id) and
+    what was reported; shown beside the call, never a call itself."""
 
 
 class ToolCallDelta:

@@ -33,6 +33,7 @@ from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from typing import Any, Final, overload
 
+from inspector.core.base.kinds import item_type_of, kind_of
 from inspector.core.base.model import ToolCallDelta
 
 NONE: Final[tuple[()]] = ()
@@ -96,6 +97,16 @@ class ToolCall:
             self.close_reason = None
         elif self.close_reason is None:
             self.close_reason = ""  # closed; the closer names the reason next
+
+    @property
+    def kind(self) -> str:
+        """The item's :class:`~inspector.core.base.kinds.CallKind`, said by its opener."""
+        return kind_of(self._first)
+
+    @property
+    def item_type(self) -> str:
+        """The wire's own item type, as its opener said it (``function`` for Chat)."""
+        return item_type_of(self._first)
 
     @property
     def index(self) -> Any:
