@@ -2,8 +2,9 @@
 docs/quirks.md.
 
 Usage: ``python scripts/quirk_clients.py`` (rewrite the lines) or ``--check`` (exit 1 when the
-document differs from the measurement; ``tests/test_quirk_clients.py`` runs that comparison,
-so the lines cannot go stale).
+document differs from the measurement;
+``tests/core/quirks/test_clients_each_quirk_breaks.py`` runs that comparison, so the lines
+cannot go stale).
 
 Measured, not guessed: every capture of the demo provider's scenarios in
 ``tests/clients/corpus/<dialect>/<scenario>.jsonl`` is judged as ``analyze`` judges it (its

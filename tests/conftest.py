@@ -21,13 +21,14 @@ if TYPE_CHECKING:
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 if os.environ["QT_QPA_PLATFORM"] == "offscreen":  # Qt's offscreen screen is 800×800: the
-    # tests' is a laptop's 1280×800 (tests/test_walkthrough.py checks that it is)
+    # tests' is a laptop's 1280×800 (tests/ui/shell/test_walkthrough.py checks that it is)
     LAPTOP_SCREEN = Path(__file__).resolve().parent / "offscreen-1280x800.json"
     os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={LAPTOP_SCREEN}"
 # QSettings (recent files, layout) must never touch the developer's own configuration.
 os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="tci-test-config-")
 
-REPO = Path(__file__).resolve().parents[1]
+TESTS = Path(__file__).resolve().parent  # the tests' own data: clients/corpus, har/ …
+REPO = TESTS.parent
 SHARED = REPO.parent / "shared"
 REAL_FIXTURES = SHARED / "fixtures" / "real"
 

@@ -12,7 +12,8 @@ Run with ``PYTHONPATH=tests`` (``make verify-clients`` does). The pieces:
 - :mod:`.verify`: runs every runner over every stream it speaks and writes
   ``goldens/<replica>.json`` (``python -m clients.verify``).
 
-``tests/test_clients_goldens.py`` compares each verified replica with its goldens offline;
-``tests/test_clients_live.py`` re-runs the real Python libraries on a few streams, so a
-drifted golden or library cannot hide; ``tests/test_clients_harness.py`` tests the harness.
+``tests/core/clients/test_goldens.py`` compares each verified replica with its goldens offline;
+``tests/core/clients/test_live_libraries.py`` re-runs the real Python libraries on a few
+streams, so a drifted golden or library cannot hide; ``tests/core/clients/test_golden_harness.py``
+tests the harness.
 """

@@ -19,7 +19,7 @@ line of error, and everything else is judged. This package checks that.
 
 Three ways to run it:
 
-- ``make test`` runs ``tests/test_fuzz_smoke.py``: a derandomised hypothesis profile and a
+- ``make test`` runs ``tests/core/test_fuzz_profile.py``: a derandomised hypothesis profile and a
   fixed-seed mutation loop (a few hundred and a few thousand inputs, ~10 s).
 - ``make fuzz`` (``FUZZ_N``, default 1,000,000; ``FUZZ_SEED``): ``python -m fuzz`` on every
   core; prints inputs, crashes, distinct crash sites and wall time, saves crashing inputs under
@@ -29,5 +29,5 @@ Three ways to run it:
   libFuzzer through atheris, which ``make`` installs; one process per core, seeded with the
   recordings and samples), with the same figures. About ten times slower per input than the
   default engine, it finds what random mutation does not reach by chance.
-- Every crash found becomes a case in ``tests/test_hostile_wire.py``, with its minimal input.
+- Every crash found becomes a case in ``tests/core/test_hostile_wire.py``, with its minimal input.
 """

@@ -1,6 +1,6 @@
 """Every quirk code, spelled once: the constants the detectors, the dialects, the reports and
 the demo name a code by. A code written as a bare string anywhere else in ``inspector/`` fails
-``tests/test_quirk_registry.py``; what each code means, where it applies, who reported it and
+``tests/core/quirks/test_registry.py``; what each code means, where it applies, who reported it and
 what should have come instead is in :mod:`.registry`.
 
 Invariants: each constant's value is its own name in lower case; :data:`ORDER` holds every

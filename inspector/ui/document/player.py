@@ -123,8 +123,9 @@ class Player(QObject):
     def _tick(self) -> None:
         source = self.source
         if isinstance(source, ReplaySource):
-            gc.freeze()  # the core makes no reference cycles (tests/test_loading.py checks), so
-            # this keeps nothing refcounting would not free; a collection mid-replay costs a frame
+            gc.freeze()  # the core makes no reference cycles (checked by
+            # tests/core/replay/test_progressive_loading.py), so this keeps nothing refcounting
+            # would not free; a collection mid-replay costs a frame
             if source.advance(TICK_BUDGET):
                 self.pause()
         elif source is None or not source.streaming:

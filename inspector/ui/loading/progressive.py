@@ -236,8 +236,8 @@ class ProgressiveOpen(QObject):
         gc.freeze()  # what was read is long-lived: keep collections (none while feeding:
         # they held the GIL and paused the window some 3,000 times for a 1M-chunk file; from
         # the end on) from rescanning millions of records and events every time. The core
-        # makes no reference cycles (tests/test_loading.py checks), so pausing and freezing
-        # keep nothing alive that refcounting would not free.
+        # makes no reference cycles (tests/core/replay/test_progressive_loading.py checks), so
+        # pausing and freezing keep nothing alive that refcounting would not free.
         views = source.analysis.attempts
         judged = _judge_key(views[-1]) if views else None
         if judged != self._judged:  # a new attempt or call (the call before it closed), or

@@ -132,8 +132,8 @@ _LONG_DIGITS_BYTES: Final = re.compile(rb"[0-9]{19}")
 def sdk_loads(data: str) -> Any:
     """``json.loads(data)`` (the stdlib, as the SDK calls it), read by orjson where both give
     the same value: orjson reads a text without 19 digits in a row to the same values, types,
-    key order and duplicate-key winner (tests/test_clients_sdk_loads.py compares them on
-    random texts); whatever it refuses (NaN, Infinity, a number past a double, a lone
+    key order and duplicate-key winner (tests/core/clients/openai_sdk/test_sdk_loads.py compares
+    them on random texts); whatever it refuses (NaN, Infinity, a number past a double, a lone
     surrogate, a deep nesting, any malformed text) is read by the stdlib, so a refusal's
     type and message, and what only the stdlib accepts, are the stdlib's own."""
     if _LONG_DIGITS.search(data) is None:

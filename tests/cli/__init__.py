@@ -1,0 +1,1 @@
+"""Tests of ``inspector/cli/``, in folders that mirror its packages."""

@@ -1,0 +1,1 @@
+"""Tests of ``inspector/net/``, in folders that mirror its packages."""
