@@ -1,5 +1,6 @@
 """The shape of the code, checked: the import graph of the whole ``inspector`` package has no
-cycle, no client replica imports another, and no module of the product is over 400 lines.
+cycle, no client replica imports another, and no module of the product is over the 600-line
+backstop.
 
 No cycle: every module of ``inspector`` (core, net, ui, cli) can be read (and imported) after
 the modules it imports, never halfway through one of them. import-linter's ``layers``
@@ -12,8 +13,12 @@ Replicas stand alone: a client replica's package (``inspector.core.clients.<libr
 the driver and the packages replicas share, never another replica's, so a new replica is a
 folder and a registry line.
 
-Module size: a module over 400 lines (counted as ``ruff format`` leaves it) holds more than
-one idea; split it along a real seam rather than raise the limit."""
+Module size: modules are sized by concept, not by a line cap (DEVELOPERS.md, "Size by
+concept": most are ~100-300 lines; a concept that outgrows a file becomes a folder). A line
+count is a smell, never the reason to split: a module nearing 600 lines (counted as ``ruff
+format`` leaves it) most likely holds more than one idea, and this backstop fails so someone
+looks for the seam. Split along that seam (or make the concept a folder) rather than raise the
+backstop."""
 
 from __future__ import annotations
 
@@ -28,7 +33,7 @@ import inspector
 PACKAGE = "inspector"
 CORE = "inspector.core"
 CLIENTS = "inspector.core.clients"
-MAX_LINES = 400
+MAX_LINES = 600  # a backstop, not a target (see the module docstring)
 
 
 def imports_within(
@@ -193,12 +198,14 @@ def long_modules(root: Path, limit: int = MAX_LINES) -> list[tuple[str, int]]:
     return sorted(((p, n) for p, n in sizes if n > limit), key=lambda s: (-s[1], s[0]))
 
 
-def test_no_module_is_over_400_lines() -> None:
+def test_no_module_is_over_the_600_line_backstop() -> None:
     package = Path(inspector.__file__).parent
     assert len(list(package.rglob("*.py"))) > 50  # the package itself, not an empty folder
     found = long_modules(package)
-    assert not found, f"modules over {MAX_LINES} lines: " + ", ".join(
-        f"{p} ({n})" for p, n in found
+    assert not found, (
+        f"modules over the {MAX_LINES}-line backstop (split each along a real seam, or make its "
+        "concept a folder: DEVELOPERS.md, 'Size by concept'): "
+        + ", ".join(f"{p} ({n})" for p, n in found)
     )
 
 
