@@ -19,8 +19,8 @@ run: $(STAMP)
 test: $(STAMP) lint typecheck contracts pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check inspector tests bench scripts
-	$(BIN)/ruff format --check inspector tests bench scripts
+	$(BIN)/ruff check inspector tests bench scripts setup.py
+	$(BIN)/ruff format --check inspector tests bench scripts setup.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy inspector
