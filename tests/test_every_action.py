@@ -35,11 +35,12 @@ from PySide6.QtWidgets import (
     QToolButton,
 )
 
+from inspector.core.base.resources import resource
 from inspector.ui.shell.app import install_excepthook, run_event_loop
 from inspector.ui.shell.help import DOC_LINKS, doc_page
 from inspector.ui.shell.mainwindow import MainWindow
-from inspector.ui.shell.menus import SAMPLES
 
+SAMPLES = resource("samples")
 MIN_MENU_ITEMS = 25
 """File (Open, one recent file, one recorded session + Show folder, 8 samples, tools, export,
 Close), View (Replay, Compare, 3 panels), Help (5): fewer means the walk went wrong."""
