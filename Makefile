@@ -1,26 +1,34 @@
-# Two set-up commands for a fresh machine with only python3: `make run` and `make test`.
+# Two set-up commands for a fresh machine with only python3: `make run` (the app alone) and
+# `make test` (adds the test tools and the client libraries the replicas are held to).
 PY      ?= python3
 VENV    := .venv
 BIN     := $(VENV)/bin
+APP     := $(VENV)/.app
 STAMP   := $(VENV)/.installed
+INSTALL := PY=$(PY) sh scripts/install.sh $(VENV)
 
-.PHONY: run test lint typecheck contracts pytest bench screenshots clean fuzz test-slow bench-proxy bench-matrix bench-stress verify-clients
+.PHONY: run test test-install lint typecheck contracts pytest bench screenshots clean fuzz test-slow bench-proxy bench-matrix bench-stress verify-clients
 
-$(STAMP): pyproject.toml
-	$(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev,clients]"
+# What the app needs to run, and no more (no pytest, mypy, LiteLLM, LangChain …); uv installs
+# it when it can, pip otherwise (scripts/install.sh; INSTALLER=pip for pip alone).
+$(APP): pyproject.toml setup.py
+	$(INSTALL) -e .
+	touch $(APP)
+
+$(STAMP): $(APP)
+	$(INSTALL) -e ".[dev,clients]"
 	touch $(STAMP)
 
-run: $(STAMP)
+# ARGS: more for `open`, e.g. make run ARGS="resources/samples/large-arguments.jsonl".
+run: $(APP)
 	@sh scripts/qt-system-libs.sh
-	$(BIN)/toolcall-inspector open
+	$(BIN)/toolcall-inspector open $(ARGS)
 
 test: $(STAMP) lint typecheck contracts pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check inspector tests bench scripts
-	$(BIN)/ruff format --check inspector tests bench scripts
+	$(BIN)/ruff check inspector tests bench scripts setup.py
+	$(BIN)/ruff format --check inspector tests bench scripts setup.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy inspector
@@ -35,6 +43,12 @@ pytest: $(STAMP)
 # through the recording proxy.
 test-slow: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/pytest -q -p no:cacheprovider -m slow
+
+# A new user's install, end to end (tests/packaging/test_install.py): python -m build (sdist,
+# then the wheel from it), twine check, the wheel into a fresh virtualenv (downloads the
+# app's dependencies), and every command from a folder that is not the checkout.
+test-install: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/pytest -q -p no:cacheprovider -m slow tests/packaging/test_install.py
 
 $(VENV)/.bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[bench]"

@@ -2,8 +2,9 @@
 record, proxy, matrix, export, demo-server; ``matrix diff`` before them), and the dispatch.
 
 Invariant: no exception reaches the user as a traceback. Bad input or usage prints one line on
-stderr and exits 2; ``analyze`` follows the one exit-code table of
-:mod:`inspector.core.reports.exitcodes` (:mod:`.analyze`).
+stderr and exits 2 (``toolcall-inspector PATH`` on a missing file: "no such file");
+``analyze`` follows the one exit-code table of :mod:`inspector.core.reports.exitcodes`
+(:mod:`.analyze`).
 Set TOOLCALL_INSPECTOR_DEBUG=1 to see tracebacks of unexpected errors.
 """
 
@@ -45,6 +46,13 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def looks_like_path(word: str) -> bool:
+    """Is a first word that is no command meant as a file (``toolcall-inspector PATH``)? A
+    path separator or a file suffix says so; a bare word is a mistyped command (argparse
+    lists the commands)."""
+    return os.sep in word or "/" in word or bool(Path(word).suffix)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Console entry point."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -53,8 +61,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from inspector.cli.matrixdiff import matrix_diff
 
         return matrix_diff(argv[2:])
-    if first and first not in SUBCOMMANDS and not first.startswith("-") and Path(first).exists():
-        argv.insert(0, "open")
+    if first and first not in SUBCOMMANDS and not first.startswith("-"):
+        if Path(first).exists():
+            argv.insert(0, "open")
+        elif looks_like_path(first):
+            print(f"toolcall-inspector: no such file: {first}", file=sys.stderr)
+            return 2
     parser = _parser()
     args = parser.parse_args(argv)
     try:

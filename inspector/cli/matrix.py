@@ -5,8 +5,10 @@ provider's models x the built-in scenarios, offline, no key). ``DIR`` ends up ho
 ``matrix.json``, ``matrix.md``, ``matrix.html`` and one capture per session; the table is
 printed (the cell words, colour only on a terminal).
 
-Exit codes: 0 the matrix ran (whatever its cells say: the words are the verdict), 2 a spec or
-folder that cannot be used (one line), 130 / 143 interrupted: finished cells are kept and
+Exit codes: 0 the matrix ran (whatever its cells say: the words are the verdict; some
+targets skipped for want of a key included), 2 a spec or folder that cannot be used, or a
+matrix that would run no session (no targets, no scenarios, every target skipped: nothing is
+written; one line saying why), 130 / 143 interrupted: finished cells are kept and
 ``matrix.json`` is written with the others ``pending``.
 """
 
@@ -53,15 +55,22 @@ def matrix(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from inspector.cli.record import Interrupted, run_interruptible
+    from inspector.core.matrix.idle import NothingToRun
     from inspector.core.matrix.spec import MatrixSpecError, load_spec
     from inspector.net.matrix.default import default_spec
-    from inspector.net.matrix.runner import MatrixRunner
+    from inspector.net.matrix.runner import MatrixRunner, nothing_to_run
 
     spec = load_spec(args.spec) if args.spec else default_spec()
     if args.runs is not None:
         if not 1 <= args.runs <= 100:
             raise MatrixSpecError("--runs must be a whole number from 1 to 100")
         spec = replace(spec, runs=args.runs)
+    why = nothing_to_run(spec)
+    if why is not None:
+        where = (
+            "" if args.spec else " (the built-in matrix: the demo's models x the shipped scenarios)"
+        )
+        raise NothingToRun(f"nothing to run: {why}{where}")
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise MatrixSpecError(f"{out}: exists and is not a folder")

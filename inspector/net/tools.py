@@ -34,9 +34,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Final
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from inspector.core.requests.scenarios import RESOURCES
+from inspector.core.base.resources import resource
 
-SAMPLE_FILES: Final = RESOURCES / "sample-files"
 SLEEP_CAP: Final = 10.0
 """The most ``sleep`` ever waits, whatever it is asked."""
 MAX_MATCHES: Final = 20
@@ -78,10 +77,11 @@ class ToolBox:
     tools: dict[str, Tool] = field(default_factory=dict)
 
     @classmethod
-    def builtin(cls, *, root: Path = SAMPLE_FILES, sleep_cap: float = SLEEP_CAP) -> ToolBox:
-        """The five built-in demo tools (see the module docstring)."""
+    def builtin(cls, *, root: Path | None = None, sleep_cap: float = SLEEP_CAP) -> ToolBox:
+        """The five built-in demo tools (see the module docstring); ``root``: the folder
+        ``search_files`` is confined to (default: :func:`sample_files`)."""
         box = cls()
-        for tool in _builtins(root, sleep_cap):
+        for tool in _builtins(root if root is not None else sample_files(), sleep_cap):
             box.add(tool)
         return box
 
@@ -256,7 +256,12 @@ def _builtins(root: Path, cap: float) -> Iterable[Tool]:
     )
 
 
-def scenario_options(name_or_path: str, folder: Path = RESOURCES / "scenarios") -> dict[str, Any]:
+def sample_files() -> Path:
+    """The shipped folder the demo's file search is confined to (``resources/sample-files``)."""
+    return resource("sample-files")
+
+
+def scenario_options(name_or_path: str, folder: Path | None = None) -> dict[str, Any]:
     """A scenario file's ``loop`` options (``{"disabled": [...], "slow": {...}}``), or {}.
 
     The scenario loader ignores the key, so a scenario stays a plain request everywhere else.
@@ -264,8 +269,10 @@ def scenario_options(name_or_path: str, folder: Path = RESOURCES / "scenarios") 
     import orjson
 
     path = Path(name_or_path)
-    candidates = [path] if name_or_path.endswith(".json") or path.is_file() else sorted(
-        folder.glob("*.json"))  # fmt: skip
+    if name_or_path.endswith(".json") or path.is_file():
+        candidates = [path]
+    else:
+        candidates = sorted((folder or resource("scenarios")).glob("*.json"))
     for candidate in candidates:
         try:
             obj = orjson.loads(candidate.read_bytes())

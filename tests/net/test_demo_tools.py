@@ -11,7 +11,7 @@ from inspector.cli import main
 from inspector.core.capture.reader import load
 from inspector.core.replay.replayer import Replayer
 from inspector.core.requests.scenarios import find_scenario
-from inspector.net.tools import SAMPLE_FILES, ToolBox, ToolDisabled, UnknownTool, scenario_options
+from inspector.net.tools import ToolBox, ToolDisabled, UnknownTool, sample_files, scenario_options
 
 
 async def test_search_is_confined_to_the_sample_folder(tmp_path: Path) -> None:
@@ -28,7 +28,7 @@ async def test_search_is_confined_to_the_sample_folder(tmp_path: Path) -> None:
     (tmp_path / "root" / "link.txt").symlink_to(outside)
     linked = ToolBox.builtin(root=tmp_path / "root")
     assert await linked.call("search_files", {"pattern": "*"}) == []  # symlinks cannot lead out
-    assert SAMPLE_FILES.is_dir()
+    assert sample_files().is_dir()
 
 
 async def test_registry_refuses_unknown_and_disabled_and_delays_slow() -> None:

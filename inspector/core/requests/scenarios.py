@@ -29,6 +29,7 @@ import orjson
 
 from inspector.core.base.errors import InspectorError
 from inspector.core.base.provider import Providers
+from inspector.core.base.resources import resource
 from inspector.core.providers import (
     ANTHROPIC,
     GEMINI,
@@ -39,7 +40,6 @@ from inspector.core.providers import (
 )
 from inspector.core.requests.scenarios_expect import Expect, parse_expect
 
-RESOURCES: Final = Path(__file__).resolve().parents[3] / "resources"
 DEMO: Final = "demo"
 
 
@@ -190,13 +190,15 @@ def load_scenario(path: str | Path) -> Scenario:
     return _scenario(_read_json(p), p)
 
 
-def load_scenarios(folder: str | Path = RESOURCES / "scenarios") -> list[Scenario]:
-    """Every ``*.json`` scenario in ``folder``, sorted by file name."""
-    return [load_scenario(p) for p in sorted(Path(folder).glob("*.json"))]
+def load_scenarios(folder: str | Path | None = None) -> list[Scenario]:
+    """Every ``*.json`` scenario in ``folder`` (default: the shipped ones, ``resources/
+    scenarios``), sorted by file name."""
+    where = Path(folder) if folder is not None else resource("scenarios")
+    return [load_scenario(p) for p in sorted(where.glob("*.json"))]
 
 
-def find_scenario(name_or_path: str, folder: str | Path = RESOURCES / "scenarios") -> Scenario:
-    """A shipped scenario by name, or a scenario file by path."""
+def find_scenario(name_or_path: str, folder: str | Path | None = None) -> Scenario:
+    """A shipped scenario (or one in ``folder``) by name, or a scenario file by path."""
     if name_or_path.endswith(".json") or Path(name_or_path).is_file():
         return load_scenario(name_or_path)
     found = load_scenarios(folder)

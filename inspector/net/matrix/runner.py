@@ -41,6 +41,7 @@ import httpx
 
 from inspector.core.clients.registry import REPLICAS
 from inspector.core.matrix.cells import Cell, CellRun
+from inspector.core.matrix.idle import idle_reason
 from inspector.core.matrix.result import FILE_NAME, MatrixResult
 from inspector.core.matrix.spec import MatrixSpec, Target
 
@@ -172,8 +173,8 @@ class MatrixRunner:
         for name, scenario in keys:
             target = self.spec.target(name)
             key = resolve_key(target.profile)
-            if key is None and target.profile.key_env is not None:
-                reason = f"no key: {target.profile.key_env} is not set"
+            reason = skip_reason(target, key)
+            if reason is not None:
                 for run in range(1, self.spec.runs + 1):
                     self._add(self.result.cells[(name, scenario)],
                               CellRun(run, "skipped", skipped=reason))  # fmt: skip
@@ -211,6 +212,29 @@ class MatrixRunner:
         url = await demo.start()
         stack.push_async_callback(demo.stop)
         return url
+
+
+def skip_reason(target: Target, key: str | None) -> str | None:
+    """Why ``target`` is skipped given its resolved ``key`` (None: it runs)."""
+    if key is None and target.profile.key_env is not None:
+        return f"no key: {target.profile.key_env} is not set"
+    return None
+
+
+def skipped_targets(spec: MatrixSpec) -> dict[str, str]:
+    """The spec's targets that would be skipped, with why (their key is not set)."""
+    found = {}
+    for target in spec.targets:
+        reason = skip_reason(target, resolve_key(target.profile))
+        if reason is not None:
+            found[target.name] = reason
+    return found
+
+
+def nothing_to_run(spec: MatrixSpec, cells: Iterable[tuple[str, str]] | None = None) -> str | None:
+    """Why running ``spec`` (or only ``cells`` of it) would run no session, or None
+    (:func:`inspector.core.matrix.idle.idle_reason`)."""
+    return idle_reason(spec, skipped_targets(spec), cells)
 
 
 def _is_local(url: str) -> bool:

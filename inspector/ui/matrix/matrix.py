@@ -8,6 +8,8 @@ Invariants:
 - Nothing blocks the loop: no modal ``exec()``; file dialogs say one line instead when
   headless (:func:`inspector.ui.base.dialogs.headless_instead`).
 - A cell's capture is opened through the main window's own open path (``open_capture``).
+- A spec (or a rerun) that would run no session (no targets, no scenarios, every target
+  skipped for want of a key) is not run: the status line says why.
 - Reruns and exports need a matrix on show; reruns need its spec (a saved matrix whose spec no
   longer loads shows, but says why it cannot rerun).
 """
@@ -37,6 +39,7 @@ from inspector.core.matrix.exports import summary, write_exports
 from inspector.core.matrix.result import FILE_NAME, MatrixResult, load_result
 from inspector.core.matrix.spec import MatrixSpec
 from inspector.net.matrix.default import default_spec
+from inspector.net.matrix.runner import nothing_to_run
 from inspector.ui.base import dialogs
 from inspector.ui.matrix.grid import MatrixGrid
 from inspector.ui.matrix.run import MatrixRun, new_folder
@@ -126,7 +129,12 @@ class MatrixWindow(QWidget):
     # -- running -------------------------------------------------------------------------
 
     def run(self) -> None:
-        """Run the current spec into a new folder."""
+        """Run the current spec into a new folder; a spec that would run no session is not
+        run (the status line says why, no folder is made)."""
+        why = nothing_to_run(self.spec)
+        if why is not None:
+            self.status.setText(f"Nothing to run: {why}.")
+            return
         self.folder = new_folder(self.base)
         if self.runs.start(self.spec, self.folder):
             self.status.setText(f"Running {self.spec.sessions} sessions into {self.folder}")
@@ -145,6 +153,10 @@ class MatrixWindow(QWidget):
             return
         if not keys:
             self.status.setText(f"No {what} to rerun.")
+            return
+        why = nothing_to_run(result.spec, keys)
+        if why is not None:
+            self.status.setText(f"Nothing to rerun: {why}.")
             return
         if self.runs.start(result.spec, self.folder, keys, result):
             self.status.setText(f"Rerunning {what}: {len(keys)} cell(s)")

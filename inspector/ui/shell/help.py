@@ -34,21 +34,21 @@ from PySide6.QtWidgets import (
 )
 
 from inspector import __version__
+from inspector.core.base.resources import DOCS_PACKAGE, ResourcesMissing, doc
 from inspector.ui.base.dialogs import CLOSE_KEYS, close_on_keys
 from inspector.ui.shell.intents import Intents
 
-DOCS = Path(__file__).resolve().parents[3] / "docs"
-PICTURE = DOCS / "images" / "lanes-absent.png"
-"""The picture Help ▸ Getting started explains."""
+PICTURE = ("images", "lanes-absent.png")
+"""The picture Help ▸ Getting started explains (under the shipped ``docs/``)."""
 DOC_LINKS = (
-    ("Provider &quirks (docs/quirks.md)", DOCS / "quirks.md"),
-    ("&Demo provider (docs/demo-provider.md)", DOCS / "demo-provider.md"),
-    ("&Words used (docs/glossary.md)", DOCS / "glossary.md"),
-    ("&Captures and HAR files (docs/captures.md)", DOCS / "captures.md"),
-    ("Recording &proxy (docs/proxy.md)", DOCS / "proxy.md"),
-    ("Compatibility &matrix (docs/matrix.md)", DOCS / "matrix.md"),
+    ("Provider &quirks (docs/quirks.md)", "quirks.md"),
+    ("&Demo provider (docs/demo-provider.md)", "demo-provider.md"),
+    ("&Words used (docs/glossary.md)", "glossary.md"),
+    ("&Captures and HAR files (docs/captures.md)", "captures.md"),
+    ("Recording &proxy (docs/proxy.md)", "proxy.md"),
+    ("Compatibility &matrix (docs/matrix.md)", "matrix.md"),
 )
-"""Help's documentation items: (menu text, page)."""
+"""Help's documentation items: (menu text, page under the shipped ``docs/``)."""
 FIRST_RUN_KEY = "first_run_hint_shown"
 
 GETTING_STARTED = """
@@ -92,7 +92,7 @@ def getting_started(w: Intents) -> QDialog:
     def build() -> QWidget:
         text = QTextBrowser()
         text.setOpenExternalLinks(True)
-        picture = QUrl.fromLocalFile(str(PICTURE)).toString()
+        picture = QUrl.fromLocalFile(str(doc_page(*PICTURE))).toString()
         run = w.live_bar.start.text().replace("&", "")  # the button's own word
         text.setHtml(GETTING_STARTED.format(picture=picture, run=escape(run)))
         return text
@@ -150,10 +150,19 @@ def shortcuts(w: Intents) -> QDialog:
     return _window(w.window(), "help-shortcuts", "Keyboard shortcuts", build, (560, 420))
 
 
+def doc_page(*parts: str) -> Path:
+    """A file of the shipped ``docs/``; where the install lacks it, the path it would have
+    (:func:`open_doc` then says it is not found)."""
+    try:
+        return doc(*parts)
+    except ResourcesMissing:
+        return Path(DOCS_PACKAGE.replace(".", "/"), *parts)
+
+
 def open_doc(w: Intents, path: Path) -> bool:
     """Open a documentation page with the desktop's viewer, or show it rendered here."""
     if not path.is_file():
-        w.statusBar().showMessage(f"Not found: {path} (the docs are in the source tree)", 15000)
+        w.statusBar().showMessage(f"Not found: {path} (this install lacks the docs)", 15000)
         return False
     if QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))):
         return True
@@ -168,6 +177,11 @@ def open_doc(w: Intents, path: Path) -> bool:
     return True
 
 
+def open_doc_page(w: Intents, page: str) -> bool:
+    """Open one of :data:`DOC_LINKS`' pages (:func:`open_doc`)."""
+    return open_doc(w, doc_page(page))
+
+
 def about(parent: QWidget) -> None:
     """The About box."""
     QMessageBox.about(
@@ -175,8 +189,8 @@ def about(parent: QWidget) -> None:
         "About Tool-Call Inspector",
         f"<b>Tool-Call Inspector</b> {escape(__version__)}<br>See, fragment by fragment, how "
         f"an LLM provider streams tool calls and where they break.<br><br>"
-        f'<a href="{QUrl.fromLocalFile(str(DOCS.parent / "README.md")).toString()}">'
-        f"Documentation</a> (README.md, docs/) · Help ▸ Getting started (F1)",
+        f'<a href="{QUrl.fromLocalFile(str(doc_page())).toString()}">'
+        f"Documentation</a> (docs/, as installed) · Help ▸ Getting started (F1)",
     )
 
 

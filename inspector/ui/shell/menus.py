@@ -27,6 +27,7 @@ from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QKeySequence, QShortcut, QStatusTipEvent
 from PySide6.QtWidgets import QMenu, QToolBar, QWidget
 
+from inspector.core.base.resources import ResourcesMissing, resource
 from inspector.ui.har import har
 from inspector.ui.live import live
 from inspector.ui.shell.help import (
@@ -34,13 +35,11 @@ from inspector.ui.shell.help import (
     about,
     first_run_hint,
     getting_started,
-    open_doc,
+    open_doc_page,
     shortcuts,
 )
 from inspector.ui.shell.intents import Intents
 
-SAMPLES = Path(__file__).resolve().parents[3] / "resources" / "samples"
-"""The Samples menu lists this folder's captures."""
 MAX_RECENT = 8
 MAX_SESSIONS = 15
 """File ▸ Recorded sessions lists this many captures at most (the folder has them all)."""
@@ -154,8 +153,7 @@ def build_menus(w: Intents) -> Menus:
     recent = _submenu(m, "Open &Recent", "menu-open-recent")
     sessions = _submenu(m, "Recorded &sessions", "menu-recorded-sessions")
     samples = _submenu(m, "Sa&mples", "menu-samples")
-    for path in sorted(SAMPLES.glob("*.jsonl")):
-        add_action(samples, path.stem, partial(w.open, str(path), True), None, window)
+    _fill_samples(w, samples)
     m.addSeparator()
     add_action(m, "Load &tools file…", w.load_tools_dialog, None, window)
     add_action(m, "&Export view as PNG…", w.export_png_dialog, None, window)
@@ -186,8 +184,8 @@ def build_menus(w: Intents) -> Menus:
     add_action(h, "&Getting started", lambda: getting_started(w), QKeySequence("F1"), window)
     add_action(h, "&Keyboard shortcuts", lambda: shortcuts(w), None, window)
     h.addSeparator()
-    for title, path in DOC_LINKS:
-        add_action(h, title, partial(open_doc, w, path), None, window)
+    for title, page in DOC_LINKS:
+        add_action(h, title, partial(open_doc_page, w, page), None, window)
     h.addSeparator()
     add_action(h, "&About Tool-Call Inspector", lambda: about(window), None, window)
     pause = QShortcut(QKeySequence(Qt.Key.Key_Space), window)
@@ -235,6 +233,21 @@ def _clear(menu: QMenu) -> None:
         menu.removeAction(act)
         if act.parent() is menu:
             act.deleteLater()
+
+
+def _fill_samples(w: Intents, menu: QMenu) -> None:
+    """File ▸ Samples: the shipped captures (``resources/samples``); an install without them
+    says so in a disabled item instead of showing an empty menu."""
+    try:
+        paths = sorted(resource("samples").glob("*.jsonl"))
+    except ResourcesMissing as exc:
+        paths, why = [], str(exc)
+    else:
+        why = "no samples in this install"
+    for path in paths:
+        add_action(menu, path.stem, partial(w.open, str(path), True), None, w.window())
+    if not paths:
+        menu.addAction(why).setEnabled(False)
 
 
 def _submenu(menu: QMenu, text: str, name: str) -> QMenu:

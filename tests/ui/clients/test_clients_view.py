@@ -16,6 +16,7 @@ from conftest import real_fixture
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction
 
+from inspector.core.base.resources import resource
 from inspector.core.clients import registry
 from inspector.core.clients.registry import LITERAL_MATCHES
 from inspector.core.reports.words import CLIENT_BREAKS
@@ -23,8 +24,8 @@ from inspector.ui.base.models import SEQ_ROLE
 from inspector.ui.clients.clients import DIVERGES, NAME, TINT, WORD, ClientsPane
 from inspector.ui.clients.follow import NOT_RUN, RUNNING
 from inspector.ui.shell.mainwindow import MainWindow
-from inspector.ui.shell.menus import SAMPLES
 
+SAMPLES = resource("samples")
 INDEX_0 = SAMPLES / "ollama-parallel-calls-index-0.jsonl"
 """The demo's parallel calls on index 0: three calls, one index."""
 GLM = SAMPLES / "glm-empty-string-continuations.jsonl"

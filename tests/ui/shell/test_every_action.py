@@ -35,11 +35,12 @@ from PySide6.QtWidgets import (
     QToolButton,
 )
 
+from inspector.core.base.resources import resource
 from inspector.ui.shell.app import install_excepthook, run_event_loop
-from inspector.ui.shell.help import DOC_LINKS
+from inspector.ui.shell.help import DOC_LINKS, doc_page
 from inspector.ui.shell.mainwindow import MainWindow
-from inspector.ui.shell.menus import SAMPLES
 
+SAMPLES = resource("samples")
 MIN_MENU_ITEMS = 25
 """File (Open, one recent file, one recorded session + Show folder, 8 samples, tools, export,
 Close), View (Replay, Compare, 3 panels), Help (5): fewer means the walk went wrong."""
@@ -243,7 +244,7 @@ def test_every_menu_item_and_toolbar_control_works(
 
     opened = [u.toLocalFile() for u in modals.urls]
     for _title, page in DOC_LINKS:
-        assert str(page) in opened, (page, opened)
+        assert str(doc_page(page)) in opened, (page, opened)
     assert all(Path(p).exists() for p in opened), opened  # help pages and the sessions folder
     assert "about" in {kind for kind, _ in modals.boxes}, modals.boxes
     assert "Traceback" not in capfd.readouterr().err

@@ -20,10 +20,11 @@ from PySide6.QtWidgets import (
     QTextBrowser,
 )
 
+from inspector.core.base.resources import resource
 from inspector.ui.shell import help
 from inspector.ui.shell.mainwindow import MainWindow
-from inspector.ui.shell.menus import SAMPLES
 
+SAMPLES = resource("samples")
 OLLAMA = SAMPLES / "ollama-parallel-calls-index-0.jsonl"  # three parallel calls
 GLM = SAMPLES / "glm-empty-string-continuations.jsonl"
 
@@ -226,7 +227,8 @@ def test_getting_started_explains_the_window_around_a_picture_of_it(window: Main
     dialog = window.findChild(QDialog, "help-getting-started")
     assert dialog is not None and dialog.isVisible()
     html = dialog.findChild(QTextBrowser).toHtml()
-    assert help.PICTURE.is_file() and help.PICTURE.name in html
+    picture = help.doc_page(*help.PICTURE)
+    assert picture.is_file() and picture.name in html
     for part in ("Lanes", "Raw wire", "Attempts", "File ▸ Samples", "Recorded sessions"):
         assert part in html, part
     assert f"press {window.live_bar.start.text()} on the Live toolbar" in (
@@ -260,10 +262,10 @@ def test_help_pages_open_through_the_desktop_or_rendered_here(
     for act in window.menuBar().actions()[-1].menu().actions():
         if "docs/" in act.text():
             act.trigger()
-    assert urls == [str(page) for _, page in help.DOC_LINKS]
+    assert urls == [str(help.doc_page(page)) for _, page in help.DOC_LINKS]
     assert all(Path(u).is_file() for u in urls)
     monkeypatch.setattr(QDesktopServices, "openUrl", staticmethod(lambda _url: False))
-    assert help.open_doc(window, help.DOCS / "quirks.md")  # no viewer: shown here instead
+    assert help.open_doc(window, help.doc_page("quirks.md"))  # no viewer: shown here instead
     page = window.findChild(QDialog, "help-doc-quirks")
     assert page is not None and page.isVisible()
     assert "empty_string_continuation_id" in page.findChild(QTextBrowser).toPlainText()

@@ -14,6 +14,7 @@ from core.calls.test_empty_id_continuations import glm_stream
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QMessageBox
 
+from inspector.core.base.resources import resource
 from inspector.ui.base.models import SEQ_ROLE
 from inspector.ui.lanes.lanes import LanesView
 from inspector.ui.shell.mainwindow import MainWindow
@@ -314,9 +315,7 @@ def test_a_rewound_replay_reuses_its_lanes_and_shows_the_same(window: MainWindow
 
 
 def test_every_sample_opens_with_lanes(window: MainWindow) -> None:
-    from inspector.ui.shell.menus import SAMPLES
-
-    samples = sorted(SAMPLES.glob("*.jsonl"))
+    samples = sorted(resource("samples").glob("*.jsonl"))
     assert len(samples) >= 8
     assert len(window.samples_menu.actions()) == len(samples)
     for path in samples:
