@@ -9,12 +9,13 @@ Modules: :mod:`.routes` (where a request goes, what it is, what of it is secret)
 """
 
 from .exchange import Exchange, ProxySession
-from .relay import Ending
+from .relay import Drain, Ending
 from .routes import DEFAULT_LISTEN, ProxyError, Upstream, parse_listen
 from .server import RecordingProxy
 
 __all__ = [
     "DEFAULT_LISTEN",
+    "Drain",
     "Ending",
     "Exchange",
     "ProxyError",

@@ -79,7 +79,7 @@ class MainWindow(QMainWindow):
         self.live_bar = LiveToolBar(self)
         self.addToolBar(self.live_bar)
         self.live = LiveController(self.doc, self)
-        self.proxies = ProxyController(self)
+        self.proxies = ProxyController(self, demo=self.live.ensure_demo)
         """Live ▸ Proxy…: recording proxies and the exchanges they list."""
         dock = self.attempts_dock = QDockWidget("Attempts", self)
         dock.setObjectName("attempts-dock")
