@@ -119,6 +119,14 @@ class AttemptView:
         return end.get("error") if end else None
 
     @property
+    def cancelled(self) -> bool:
+        """The attempt was stopped before its body ended (its end record says ``cancelled``:
+        a user's Stop, an agent that hung up before the end and was not drained)."""
+        source = self.source
+        end = source.end if source is not None else None
+        return end is not None and end.get("reason") == "cancelled"
+
+    @property
     def failed(self) -> bool:
         """The request itself failed: HTTP status >= 400, or an error ended the attempt (a
         transport error, a wrong content type, a timeout); a cancelled attempt did not fail."""

@@ -341,7 +341,7 @@ def judge_attempt(view: AttemptView, replica: Replica) -> ClientResult:
     state = view.state
     if state.dialect_name not in replica.dialects:
         return ClientResult(replica.name, applies=False, attempt=view.number)
-    if not state.ended:
+    if not state.ended or view.cancelled:  # a stopped stream judges no client
         return ClientResult(replica.name, applies=True, attempt=view.number)
     expected = expected_calls(view)
     failed = view.failed

@@ -75,8 +75,10 @@ class ClientsVerdict:
         if not self.applicable:
             return "no client replica speaks this dialect"
         if not broken:
-            pending = [n for n in self.applicable if self.words[n] == "pending"]
-            return "clients pending" if pending else "every client agrees"
+            said = {self.words[n] for n in self.applicable}
+            if said == {"stopped"}:
+                return "stopped before the stream ended: no client judged"
+            return "clients pending" if "pending" in said else "every client agrees"
         count = f"breaks {len(broken)} client{'s' if len(broken) != 1 else ''}"
         return f"{count}: " + ", ".join(f"{n} ({self.words[n]})" for n in broken)
 
@@ -160,7 +162,8 @@ def clients_verdict(
         view = views.get(result.attempt) if result.attempt is not None else None
         calls = expected_calls(view) if view is not None and view.state.ended else ()
         expected[name] = calls
-        words[name] = client_word(result, calls)
+        stopped = view is not None and view.cancelled and result.applies
+        words[name] = "stopped" if stopped else client_word(result, calls)
     written = sum(1 for v in analysis.final.verdicts if not v.orphan and from_text(v.call))
     phrase = judged_phrase(analysis, attempt)
     return ClientsVerdict(replicas, results, words, expected, written, phrase)

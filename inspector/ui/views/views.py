@@ -294,11 +294,18 @@ class DocumentViews:
                 return
 
     def _new_source(self) -> None:
-        """A new live session shows nothing of the last one: no selection, no raw detail."""
-        if isinstance(self.doc.source, LiveSource):
-            self.selected_seq = None
-            self.raw.table.clearSelection()
-            self.raw.detail.clear()
+        """Another stream shows nothing of the last one: no selection, no raw detail, the
+        lanes scrolled back to their start (a live session becoming its own capture is the
+        same stream: it keeps its place)."""
+        if self.doc.continued:
+            return
+        self.selected_seq = None
+        self.raw.table.clearSelection()
+        self.raw.detail.clear()
+        self.lanes.horizontalScrollBar().setValue(0)
+        self.lanes.verticalScrollBar().setValue(0)
+        for lane in self.lanes.lanes:
+            lane.table.clearSelection()
 
     def show_call(self, slot: int) -> None:
         """Scroll to the lane of call ``slot`` and select its first fragment."""
