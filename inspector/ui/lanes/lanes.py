@@ -32,12 +32,12 @@ from inspector.core.base.settings import DEFAULT_MODE
 from inspector.core.calls.accumulator import ToolCall
 from inspector.ui.base import theme
 from inspector.ui.base.models import elide_json_column
+from inspector.ui.lanes.empty import NO_CALLS_YET, empty_text
 from inspector.ui.lanes.lane import LaneWidget
 from inspector.ui.lanes.parts import holds_seq
 
 __all__ = ["LaneWidget", "LanesView"]
 
-NO_CALLS_YET = "No tool calls yet."
 MAX_LANES = 24
 """Lanes built at most for one attempt (building one costs some 15 ms, and a stream of
 thousands of calls would hold the window for minutes): they show the calls from ``first`` on;
@@ -229,14 +229,8 @@ class LanesView(QScrollArea):
         return self.lanes[i] if i < len(self.lanes) else None
 
     def _show_empty(self, view: AttemptView | None) -> None:
-        """The placeholder of an attempt without calls; "(yet)" only while it streams."""
-        if view is not None and not view.state.calls:
-            done = view.state.ended
-            text = (
-                "No tool calls in this attempt." if done else "No tool calls in this attempt (yet)."
-            )
-        else:
-            text = NO_CALLS_YET
+        """The placeholder of an attempt without calls (:func:`.empty.empty_text`)."""
+        text = empty_text(view)
         if self._empty.text() != text:
             self._empty.setText(text)
         self._empty.setVisible(view is None or not view.state.calls)
