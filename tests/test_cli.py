@@ -79,7 +79,7 @@ def test_qwen_literal_drops_and_fails_once_tools_require_location(tmp_path: Path
     assert code == 1 and call["arguments"] == "" and len(call["dropped_fragments"]) == 3
     assert [d["id_presence"] for d in call["dropped_fragments"]] == ["empty"] * 3
     assert [p["code"] for p in call["problems"]] == ["dropped_fragments"] and not doc["valid"]
-    assert "3 fragments" in call["problems"][0]["message"]
+    assert "2 fragments (29 bytes of arguments)" in call["problems"][0]["message"]
     tools = tmp_path / "tools.json"
     tools.write_text(json.dumps(WEATHER_TOOLS))
     code, doc = analyze_json(path, "--empty-id", "literal", "--tools", str(tools))

@@ -205,6 +205,7 @@ def test_export_proposes_a_file_outside_the_working_directory(
 ) -> None:
     asked: list[str] = []
     monkeypatch.chdir(tmp_path)  # as `make run` starts it: inside the checkout
+
     def ask(_parent: Any, _title: str, start: str, _filter: str) -> tuple[str, str]:
         asked.append(start)
         return "", ""  # cancelled

@@ -5,7 +5,7 @@ upstream (:class:`~.client.UpstreamClient`), sends the answer's status and heade
 agent, then the body the moment it arrives: each read takes whatever the upstream has sent
 since the last one (one chunk when the relay keeps up, all those waiting when it fell behind),
 never waiting for more. Each piece written is queued for the recording session, which reads
-that queue through :class:`RelayTransport` (the transport of the httpx client a
+that queue through :class:`~.body.RelayTransport` (the transport of the httpx client a
 :class:`~inspector.net.runner.SessionRunner` is given): it sees the upstream's status and
 headers as received and the body with its Content-Encoding undone (a copy).
 
@@ -35,7 +35,6 @@ import contextlib
 import socket
 import struct
 import time
-from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
@@ -43,9 +42,6 @@ from typing import Any, Final
 import aiohttp
 import httpx
 from aiohttp import web
-
-# The decoders httpx itself uses (the project pins httpx < 0.29): gzip, deflate, br, zstd.
-from httpx._decoders import SUPPORTED_DECODERS, ContentDecoder, IdentityDecoder, MultiDecoder
 from multidict import CIMultiDict
 
 from inspector.core.base.settings import DRAIN_BYTES, DRAIN_SECONDS
@@ -114,27 +110,6 @@ class _DrainOver(Exception):
 
 class _Dropped(ConnectionError):
     """The agent left and draining is off: the upstream request is dropped."""
-
-
-def decoder_for(headers: httpx.Headers) -> ContentDecoder:
-    """A decoder undoing ``headers``' Content-Encoding (unknown codings pass through)."""
-    found = [
-        SUPPORTED_DECODERS[value.strip().lower()]()
-        for value in headers.get_list("content-encoding", split_commas=True)
-        if value.strip().lower() in SUPPORTED_DECODERS
-    ]
-    if not found:
-        return IdentityDecoder()
-    return found[0] if len(found) == 1 else MultiDecoder(children=found)
-
-
-def decoded(body: bytes, headers: httpx.Headers) -> bytes | None:
-    """``body`` with its Content-Encoding undone, or None when it cannot be."""
-    decoder = decoder_for(headers)
-    try:
-        return decoder.decode(body) + decoder.flush()
-    except httpx.DecodingError:
-        return None
 
 
 class Relay:
@@ -386,81 +361,3 @@ def cut(request: web.Request) -> None:
         with contextlib.suppress(OSError):
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     transport.abort()
-
-
-class _DecodedBody(httpx.AsyncByteStream):
-    """The body a session reads: the relay's queued chunks, decoded, ended as the upstream's
-    was; closing it detaches the session from the relay.
-
-    Where the agent left, ``on_left`` is told (before the bytes that follow). An agent that
-    left once the stream was complete (``complete()``: the provider's end marker was read)
-    ends the body cleanly: whoever hangs up after the end changes nothing."""
-
-    def __init__(self, relay: Relay, decoder: ContentDecoder, *,
-                 on_left: Callable[[AgentLeft], None] | None = None,
-                 complete: Callable[[], bool] | None = None) -> None:  # fmt: skip
-        self._relay, self._decoder = relay, decoder
-        self._decoding = True
-        self._on_left, self._complete = on_left, complete
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        while True:
-            item = await self._relay.queued()
-            if item is None:
-                break
-            if isinstance(item, AgentLeft):
-                if self._on_left is not None:
-                    self._on_left(item)
-                continue
-            if isinstance(item, BaseException):
-                if isinstance(item, AgentGone) and self._complete and self._complete():
-                    break
-                raise item
-            data = self._decode(item)
-            if data:
-                yield data
-        tail = self._flush()
-        if tail:
-            yield tail
-
-    def _decode(self, raw: bytes) -> bytes:
-        if not self._decoding:
-            return raw
-        try:
-            return self._decoder.decode(raw)
-        except httpx.DecodingError:  # judged as received from here on; relayed regardless
-            self._decoding = False
-            return raw
-
-    def _flush(self) -> bytes:
-        if not self._decoding:
-            return b""
-        try:
-            return self._decoder.flush()
-        except httpx.DecodingError:
-            return b""
-
-    async def aclose(self) -> None:
-        self._relay.detach()
-
-
-class RelayTransport(httpx.AsyncBaseTransport):
-    """What a session's httpx client sends through: whatever request the session builds,
-    the relay's own request went upstream (the agent's, as received), and the session gets
-    the upstream's answer with a decoded copy of its body."""
-
-    def __init__(self, relay: Relay, *, on_left: Callable[[AgentLeft], None] | None = None,
-                 complete: Callable[[], bool] | None = None) -> None:  # fmt: skip
-        """``on_left`` and ``complete``: see :class:`_DecodedBody`."""
-        self.relay = relay
-        self._on_left, self._complete = on_left, complete
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        answer = await self.relay.head()
-        headers = httpx.Headers(answer.headers)
-        extensions: dict[str, Any] = {"http_version": answer.http_version.encode("ascii")}
-        if answer.reason is not None:
-            extensions["reason_phrase"] = answer.reason.encode("ascii", "replace")
-        body = _DecodedBody(self.relay, decoder_for(headers), on_left=self._on_left,
-                            complete=self._complete)  # fmt: skip
-        return httpx.Response(answer.status, headers=headers, stream=body, extensions=extensions)

@@ -55,9 +55,10 @@ from inspector.core.verdicts.tools import ToolRegistry
 
 from ..client import map_httpx_error
 from ..policy import LoopSettings
+from .body import RelayTransport, decoded
 from .client import UpstreamClient
 from .exchange import Exchange, ProxySession
-from .relay import DRAIN, Drain, Ending, Relay, RelayTransport, decoded
+from .relay import DRAIN, Drain, Ending, Relay
 from .routes import TOOL_FIELDS, Route, Upstream
 
 BAD_GATEWAY: Final = 502

@@ -45,8 +45,7 @@ picking a call elsewhere (the Attempts tree, a selected event, the hint) moves t
 HINT_GAP = 2
 """Pixels above and below the lanes' hint, in the strip it takes under the viewport."""
 MAX_SPARE = 32
-"""Hidden lanes kept for reuse at most (a replay rewound over hundreds of calls rebuilds the
-ones beyond these)."""
+"""Hidden lanes kept for reuse at most (a rewound replay of more calls rebuilds the rest)."""
 UNHELD = 16_777_215
 """A lane's maximum width while the row is not held (Qt's QWIDGETSIZE_MAX)."""
 
@@ -244,6 +243,13 @@ class LanesView(QScrollArea):
         shown = [lane.geometry() for lane in self.lanes if not lane.isHidden()]
         return sum(g.left() < left for g in shown), sum(g.right() > right for g in shown)
 
+    def out_of_view(self) -> int:
+        """Lanes showing less than half of what they could (one filling the view is in it)."""
+        left, width = self.horizontalScrollBar().value(), self.viewport().width()
+        shown = [lane.geometry() for lane in self.lanes if not lane.isHidden()]
+        seen = [(min(g.right(), left + width) - max(g.left(), left), g.width()) for g in shown]
+        return sum(v < min(w, width) / 2 for v, w in seen)
+
     def scroll_to_next(self) -> None:
         """Bring the next lane off-screen on the right (else the first on the left) into view."""
         left, right = self.horizontalScrollBar().value(), self.viewport().width()
@@ -276,7 +282,7 @@ class LanesView(QScrollArea):
         if paged:
             calls = self.first + len(self.lanes) + beyond
             lanes = f"lanes {self.first + 1}–{self.first + len(self.lanes)} of {calls:,}"
-        off = f" · {left + right} off-screen" if left or right else ""
+        off = f" · {hidden} off-screen" if (hidden := self.out_of_view()) else ""
         arrows = ("← " if left else "") + ("→" if right or beyond > 0 else "")
         text = f"{lanes}{off} {arrows.strip() or '↺'}"  # ↺: back to the first lanes
         if self.hint.text() != text:

@@ -198,7 +198,7 @@ class ProxyDock(QDockWidget):
             "the provider keeps generating, and billing, meanwhile. Off: drop the upstream "
             "request at once. Stopping a proxy never drains."
         )
-        self.drain.setChecked(settings.value("proxy_drain", True, type=bool))
+        self.drain.setChecked(bool(settings.value("proxy_drain", True, type=bool)))
         self.drain.toggled.connect(lambda on: settings.setValue("proxy_drain", on))
         form.addWidget(QLabel("Upstream"), 0, 0)
         form.addWidget(self.upstream, 0, 1, 1, 2)
