@@ -24,10 +24,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspector.core.base.errors import InspectorError
-from inspector.core.base.settings import DEFAULT_MODE, VALIDATION_MODES
+from inspector.core.base.settings import (
+    DEFAULT_MODE,
+    DRAIN_BYTES,
+    DRAIN_SECONDS,
+    VALIDATION_MODES,
+)
 
 if TYPE_CHECKING:
     from inspector.net.proxy import RecordingProxy
+
+MIB = 1024 * 1024
 
 DEFAULT_LISTEN = "127.0.0.1:8766"
 """Next to the demo provider's 8765 (as :data:`inspector.net.proxy.DEFAULT_LISTEN`)."""
@@ -71,6 +78,27 @@ def add_proxy_parser(sub: Any) -> None:
         help="seconds without a byte from the upstream before giving up (default 60)",
     )
     p.add_argument(
+        "--no-drain",
+        action="store_true",
+        help="when the agent hangs up early, drop the upstream request at once (default: keep "
+        "reading it to its end, bounded, so the capture holds the whole stream; the provider "
+        "keeps generating, and billing, meanwhile)",
+    )
+    p.add_argument(
+        "--drain-seconds",
+        type=float,
+        default=DRAIN_SECONDS,
+        metavar="S",
+        help=f"read on at most this long once the agent left (default {DRAIN_SECONDS:g})",
+    )
+    p.add_argument(
+        "--drain-mb",
+        type=float,
+        default=DRAIN_BYTES / MIB,
+        metavar="MB",
+        help=f"read on at most this many MiB once the agent left (default {DRAIN_BYTES // MIB})",
+    )
+    p.add_argument(
         "--connect-timeout",
         type=float,
         default=10.0,
@@ -83,7 +111,7 @@ def proxy(args: argparse.Namespace) -> int:
     """``toolcall-inspector proxy``: serve until Ctrl+C / SIGTERM (exit 0); 2 if it cannot
     start."""
     from inspector.cli.record import Interrupted, run_interruptible
-    from inspector.net.proxy import ProxyError, RecordingProxy, parse_listen
+    from inspector.net.proxy import Drain, ProxyError, RecordingProxy, parse_listen
 
     try:
         host, port = parse_listen(args.listen)
@@ -91,6 +119,9 @@ def proxy(args: argparse.Namespace) -> int:
         raise InspectorError(f"--listen: {exc}") from None
     if args.read_timeout <= 0 or args.connect_timeout <= 0:
         raise InspectorError("--read-timeout and --connect-timeout take a positive number")
+    if args.drain_seconds <= 0 or args.drain_mb <= 0:
+        raise InspectorError("--drain-seconds and --drain-mb take a positive number")
+    drain = Drain(not args.no_drain, args.drain_seconds, int(args.drain_mb * MIB))
     try:
         server = RecordingProxy(
             args.upstream,
@@ -100,6 +131,7 @@ def proxy(args: argparse.Namespace) -> int:
             validation=args.validation,
             connect_timeout=args.connect_timeout,
             read_timeout=args.read_timeout,
+            drain=drain,
             on_end=lambda ex: print(ex.line(), flush=True),
         )
     except ProxyError as exc:
@@ -130,6 +162,9 @@ def banner(server: RecordingProxy) -> str:
             f"Tool-Call Inspector proxy listening on {server.origin}, forwarding to {upstream}",
             f"  the agent's base URL: {server.agent_url}   (instead of {upstream})",
             f"  captures: {server.captures}",
+            f"  an agent that hangs up early: the upstream is read on {server.drain.describe()}"
+            if server.drain.on
+            else "  an agent that hangs up early: the upstream request is dropped (--no-drain)",
             "time  method  path  model  status  calls  verdict   (Ctrl+C stops)",
         ]
     )

@@ -75,14 +75,17 @@ def test_qwen_literal_drops_and_fails_once_tools_require_location(tmp_path: Path
     path = str(real_fixture("qwen3-max-empty-id-continuations"))
     code, doc = analyze_json(path, "--empty-id", "literal")
     (call,) = doc["tool_calls"]
-    assert code == 0 and call["arguments"] == "" and len(call["dropped_fragments"]) == 3
+    # every continuation dropped, 0 bytes of arguments: invalid even with no tools to check
+    assert code == 1 and call["arguments"] == "" and len(call["dropped_fragments"]) == 3
     assert [d["id_presence"] for d in call["dropped_fragments"]] == ["empty"] * 3
+    assert [p["code"] for p in call["problems"]] == ["dropped_fragments"] and not doc["valid"]
+    assert "2 fragments (29 bytes of arguments)" in call["problems"][0]["message"]
     tools = tmp_path / "tools.json"
     tools.write_text(json.dumps(WEATHER_TOOLS))
     code, doc = analyze_json(path, "--empty-id", "literal", "--tools", str(tools))
     (call,) = doc["tool_calls"]
     assert code == 1 and doc["valid"] is False
-    assert [p["code"] for p in call["problems"]] == ["missing_required"]
+    assert [p["code"] for p in call["problems"]] == ["missing_required", "dropped_fragments"]
     assert doc["attempts"][0]["reason"] == "stream_empty_tool_arguments"
     assert doc["attempts"][0]["invalid_tool_calls"][0]["raw_arguments"] == ""
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from inspector.core.analysis.continuation import ToolResult
 from inspector.core.analysis.judgement import Judgement
-from inspector.core.analysis.rounds import TOOL_DISPATCH, ToolEvent
+from inspector.core.analysis.rounds import AGENT_LEFT, TOOL_DISPATCH, ToolEvent
 from inspector.core.analysis.verdictlist import VerdictList
 from inspector.core.base.model import plain
 from inspector.core.calls.accumulator import Accumulator
@@ -26,6 +26,15 @@ from inspector.core.calls.stream import StreamState
 from inspector.core.capture.records import Attempt
 from inspector.core.quirks.detect import Quirk, QuirkScan, detect
 from inspector.core.verdicts.judge import CallVerdict
+
+
+@dataclass(frozen=True)
+class AgentLeft:
+    """Where the agent of a proxied stream hung up: after ``chunks`` chunks of the attempt,
+    ``relayed`` body bytes sent to it (what follows was read for the recording only)."""
+
+    chunks: int
+    relayed: int
 
 
 class AttemptView:
@@ -117,6 +126,27 @@ class AttemptView:
         """The transport error that ended the attempt, if the capture recorded one."""
         end = self.source.end if self.source is not None else None
         return end.get("error") if end else None
+
+    @property
+    def agent_left(self) -> AgentLeft | None:
+        """Where the agent of a proxied stream hung up (its ``agent_left`` event), or None."""
+        for event in self.events:
+            if event.kind == AGENT_LEFT:
+                pos = event.position
+                relayed = event.data.get("relayed")
+                return AgentLeft(
+                    pos.chunks if pos is not None else 0,
+                    relayed if type(relayed) is int else 0,
+                )
+        return None
+
+    @property
+    def cancelled(self) -> bool:
+        """The attempt was stopped before its body ended (its end record says ``cancelled``:
+        a user's Stop, an agent that hung up before the end and was not drained)."""
+        source = self.source
+        end = source.end if source is not None else None
+        return end is not None and end.get("reason") == "cancelled"
 
     @property
     def failed(self) -> bool:

@@ -9,6 +9,8 @@ tool_dispatch   a closed call was dispatched: ``{"call_id", "name", "slot", "arg
                 "position", "session_t"}``
 tool_result     its result landed: :meth:`ToolResult.to_json` + ``position``, ``session_t``
 loop_end        the loop stopped: ``{"reason", "rounds", "final_text", "session_t"}``
+agent_left      (the recording proxy) the agent hung up here; the chunks after it were read
+                from the upstream for the recording only: ``{"relayed", "position"}``
 ==============  ===========================================================================
 
 Invariants:
@@ -38,7 +40,8 @@ ROUND: Final = "round"
 TOOL_DISPATCH: Final = "tool_dispatch"
 TOOL_RESULT: Final = "tool_result"
 LOOP_END: Final = "loop_end"
-KINDS: Final = (ROUND, TOOL_DISPATCH, TOOL_RESULT, LOOP_END)
+AGENT_LEFT: Final = "agent_left"
+KINDS: Final = (ROUND, TOOL_DISPATCH, TOOL_RESULT, LOOP_END, AGENT_LEFT)
 
 
 @dataclass(frozen=True)

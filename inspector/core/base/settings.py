@@ -41,6 +41,12 @@ EMPTY_ID_POLICIES: Final[tuple[EmptyIdPolicy, ...]] = get_args(EmptyIdPolicy)
 ABSENT: Final[EmptyIdPolicy] = "absent"
 LITERAL: Final[EmptyIdPolicy] = "literal"
 DEFAULT_EMPTY_ID: Final[EmptyIdPolicy] = ABSENT
+
+DRAIN_SECONDS: Final = 60.0
+"""How long the recording proxy keeps reading an upstream whose agent hung up early (the
+provider keeps generating, and billing, meanwhile)."""
+DRAIN_BYTES: Final = 64 * 1024 * 1024
+"""How many body bytes it reads at most once the agent left."""
 """The empty-id policy when none is chosen."""
 
 

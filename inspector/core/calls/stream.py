@@ -112,6 +112,17 @@ class StreamState:
         return self.dialect.provider
 
     @property
+    def complete(self) -> bool:
+        """The provider said its stream is over: its end marker was seen ([DONE],
+        message_stop, response.completed), or, for a provider with none (Gemini), a finish
+        reason arrived. What happens to the connection afterwards (an agent hanging up, a
+        cut) changes nothing about the stream."""
+        if self.done_seq is not None:
+            return True
+        provider = self.dialect.provider
+        return provider is not None and provider.end_marker is None and bool(self.finish)
+
+    @property
     def dialect_name(self) -> str | None:
         """The provider's name (None while ``auto`` is still sniffing)."""
         provider = self.dialect.provider

@@ -341,7 +341,7 @@ def judge_attempt(view: AttemptView, replica: Replica) -> ClientResult:
     state = view.state
     if state.dialect_name not in replica.dialects:
         return ClientResult(replica.name, applies=False, attempt=view.number)
-    if not state.ended:
+    if not state.ended or view.cancelled:  # a stopped stream judges no client
         return ClientResult(replica.name, applies=True, attempt=view.number)
     expected = expected_calls(view)
     failed = view.failed
@@ -356,17 +356,32 @@ def judge_attempt(view: AttemptView, replica: Replica) -> ClientResult:
     return result
 
 
-def judge_clients(analysis: Analysis, replicas: Sequence[Replica]) -> dict[str, ClientResult]:
-    """Each replica's result for the session, in ``replicas`` order: on the first ended
-    attempt it disagrees with, else on the last ended attempt that has calls (the inspector's
-    or the client's), else on the final attempt; ``n/a`` when it speaks none of the
-    session's dialects."""
+def judged_attempts(analysis: Analysis, attempt: int | None = None) -> list[AttemptView]:
+    """The attempts the clients judge, by one rule for every view and report: the attempt
+    ``attempt`` when the user selected one, else the final attempt of each round (the one an
+    agent got; a retried attempt was replaced and is judged only when selected)."""
+    views = analysis.attempts
+    if attempt is not None and 0 < attempt <= len(views):
+        return [views[attempt - 1]]
+    if not views:
+        return []
+    return [r.final for r in analysis.rounds if r.attempts] or [views[-1]]
+
+
+def judge_clients(
+    analysis: Analysis, replicas: Sequence[Replica], attempt: int | None = None
+) -> dict[str, ClientResult]:
+    """Each replica's result for the session, in ``replicas`` order, over
+    :func:`judged_attempts`: on the first of them it disagrees with, else on the last that
+    has calls (the inspector's or the client's), else on the last; ``n/a`` when it speaks
+    none of the session's dialects."""
     out: dict[str, ClientResult] = {}
+    judged = judged_attempts(analysis, attempt)
     for replica in replicas:
-        results = [judge_attempt(view, replica) for view in analysis.attempts]
+        results = [judge_attempt(view, replica) for view in judged]
         results = [r for r in results if r.applies]
         if not results:
-            number = analysis.final.number if analysis.attempts else None
+            number = judged[-1].number if judged else None
             out[replica.name] = ClientResult(replica.name, applies=False, attempt=number)
             continue
         out[replica.name] = _deciding(results)

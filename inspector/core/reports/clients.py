@@ -18,11 +18,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from inspector.core.analysis.numbering import place_names
 from inspector.core.analysis.session import Analysis
 from inspector.core.base.settings import ABSENT
 from inspector.core.calls.textcalls import from_text
 from inspector.core.clients.base import HandedCall, Replica
-from inspector.core.clients.judge import ClientResult, expected_calls, judge_clients
+from inspector.core.clients.judge import (
+    ClientResult,
+    expected_calls,
+    judge_clients,
+    judged_attempts,
+)
 from inspector.core.clients.registry import REPLICAS, VERIFIED
 from inspector.core.reports.words import CLIENT_BREAKS, ClientWord, client_word
 
@@ -40,6 +46,8 @@ class ClientsVerdict:
     tuple per attempt, :func:`~inspector.core.clients.judge.expected_calls`)."""
     written: int = 0
     """Calls of the final attempt written in the assistant text: no client expects them."""
+    judged: str = ""
+    """Which attempts were judged, in words (:func:`judged_phrase`)."""
 
     @property
     def broken(self) -> list[str]:
@@ -67,8 +75,10 @@ class ClientsVerdict:
         if not self.applicable:
             return "no client replica speaks this dialect"
         if not broken:
-            pending = [n for n in self.applicable if self.words[n] == "pending"]
-            return "clients pending" if pending else "every client agrees"
+            said = {self.words[n] for n in self.applicable}
+            if said == {"stopped"}:
+                return "stopped before the stream ended: no client judged"
+            return "clients pending" if "pending" in said else "every client agrees"
         count = f"breaks {len(broken)} client{'s' if len(broken) != 1 else ''}"
         return f"{count}: " + ", ".join(f"{n} ({self.words[n]})" for n in broken)
 
@@ -119,11 +129,32 @@ def conforming(analysis: Analysis) -> Analysis:
     return fork
 
 
-def clients_verdict(analysis: Analysis, replicas: Sequence[Replica] = REPLICAS) -> ClientsVerdict:
+def judged_phrase(analysis: Analysis, attempt: int | None = None) -> str:
+    """Which attempts the clients judge (:func:`~inspector.core.clients.judge.judged_attempts`),
+    in words: ``the final attempt (round 1 · attempt 2)``, ``attempt 1, as selected (the
+    final attempt is attempt 2)``, ``the final attempt of each round (3 rounds)``."""
+    views = analysis.attempts
+    if not views:
+        return ""
+    names = place_names(views)
+    final = views[-1]
+    if attempt is not None and 0 < attempt <= len(views) and attempt != final.number:
+        return f"{names[attempt]}, as selected (the final attempt is {names[final.number]})"
+    rounds = [r for r in analysis.rounds if r.attempts]
+    if len(rounds) > 1:
+        return f"the final attempt of each round ({len(rounds)} rounds)"
+    chosen = judged_attempts(analysis, attempt)[-1]
+    return f"the final attempt ({names[chosen.number]})"
+
+
+def clients_verdict(
+    analysis: Analysis, replicas: Sequence[Replica] = REPLICAS, attempt: int | None = None
+) -> ClientsVerdict:
     """Run (or read cached) every replica on ``analysis`` and word each result, against the
-    inspector's conforming reading (:func:`conforming`)."""
+    inspector's conforming reading (:func:`conforming`): over the final attempt of each
+    round, or ``attempt`` when the user selected one (:func:`judged_phrase` says which)."""
     analysis = conforming(analysis)
-    results = judge_clients(analysis, replicas)
+    results = judge_clients(analysis, replicas, attempt)
     words: dict[str, ClientWord] = {}
     expected: dict[str, Sequence[HandedCall]] = {}
     views = {view.number: view for view in analysis.attempts}
@@ -131,6 +162,8 @@ def clients_verdict(analysis: Analysis, replicas: Sequence[Replica] = REPLICAS) 
         view = views.get(result.attempt) if result.attempt is not None else None
         calls = expected_calls(view) if view is not None and view.state.ended else ()
         expected[name] = calls
-        words[name] = client_word(result, calls)
+        stopped = view is not None and view.cancelled and result.applies
+        words[name] = "stopped" if stopped else client_word(result, calls)
     written = sum(1 for v in analysis.final.verdicts if not v.orphan and from_text(v.call))
-    return ClientsVerdict(replicas, results, words, expected, written)
+    phrase = judged_phrase(analysis, attempt)
+    return ClientsVerdict(replicas, results, words, expected, written, phrase)

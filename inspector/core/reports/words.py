@@ -56,6 +56,7 @@ ClientWord = Literal[
     "agrees",
     "n/a",
     "pending",
+    "stopped",
     "raised",
     "merged",
     "dropped calls",
@@ -71,7 +72,7 @@ ClientWord = Literal[
 ]
 """What one client library would have made of the stream (:func:`client_word`)."""
 CLIENT_WORDS: Final[tuple[ClientWord, ...]] = get_args(ClientWord)
-CLIENT_BREAKS: Final[frozenset[str]] = frozenset(CLIENT_WORDS[3:])
+CLIENT_BREAKS: Final[frozenset[str]] = frozenset(CLIENT_WORDS[4:])
 """The client words that mean the client would not get the inspector's calls."""
 
 SessionWord = Literal["valid", "invalid", "not checked", "failed", "interrupted", "streaming"]
@@ -134,6 +135,10 @@ MEANING: Final[dict[str, str]] = {
     "agrees": "the client hands over exactly the inspector's calls",
     "n/a": "the client library does not speak this dialect",
     "pending": "the stream is still arriving",
+    "stopped": (
+        "the attempt was stopped before its stream ended (a user's Stop, an agent that hung "
+        "up): a cut stream says nothing about the client, so none is judged on it"
+    ),
     "raised": "the client raises instead of handing over calls",
     "merged": "the client merges several calls into one (names, ids or arguments run together)",
     "dropped calls": "the client hands over fewer calls than the stream holds",
@@ -179,7 +184,8 @@ SYMBOL: Final[dict[str, str]] = {
     "cancelled": "⊘",
     "agrees": "✓",
     "pending": "…",
-    **dict.fromkeys(CLIENT_WORDS[3:], "✗"),
+    "stopped": "⊘",
+    **dict.fromkeys(CLIENT_WORDS[4:], "✗"),
     "error": "✖",
     "skipped": "⊘",
     "no call": "∅",

@@ -197,10 +197,26 @@ def judge_call(
     problems = validate_call(
         name, args, registry, mode, truncated=call.truncated, json_error=lambda: first_error(args)
     )  # only if it fails to parse
+    if mode != "off" and call.dropped_count and any(f.text for f in call.dropped):
+        problems = [*problems, _dropped_problem(call)]  # argument text was lost
     big = len(args) >= wholejson.BIG
     if big and mode != "off" and args.strip() and Code.INVALID_JSON not in _codes(problems):
         wholejson.remember(call, args)  # it was decoded, as a whole value
     return CallVerdict(call, problems or NO_PROBLEMS, False, repaired)
+
+
+def _dropped_problem(call: ToolCall) -> Problem:
+    """``dropped_fragments``: the fragments with argument text the policy could not place,
+    and their bytes (an id-only entry dropped loses nothing of the arguments)."""
+    dropped = [f for f in call.dropped if f.text]
+    size = sum(len(f.text.encode("utf-8")) for f in dropped if isinstance(f.text, str))
+    n = len(dropped)
+    return Problem(
+        Code.DROPPED_FRAGMENTS,
+        f"{n} fragment{'s' if n != 1 else ''} ({size} bytes of arguments) could not be placed "
+        "in this call under the empty-id policy: its arguments are not the ones sent",
+        detail={"chunks": [f.seq for f in dropped], "bytes": size},
+    )
 
 
 def _codes(problems: list[Problem]) -> set[str]:

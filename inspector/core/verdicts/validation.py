@@ -49,6 +49,9 @@ class Code:
     MISSING_NAME: Final = "missing_name"
     TRUNCATED: Final = "truncated"
     EMPTY_REQUIRED_ARGUMENTS: Final = "empty_required_arguments"
+    DROPPED_FRAGMENTS: Final = "dropped_fragments"
+    """Fragments meant for the call that the empty-id policy could not place in it: its
+    arguments are not the ones sent (``literal`` looking a ``""`` id up as an id)."""
 
 
 class JsonErrorLike(Protocol):

@@ -11,8 +11,10 @@ Invariants:
   calls than there are tools reuses tools with another argument variant.
 - A conversation ending with tool results gets a final text answer that quotes them (except
   in ``demo-never-stops``); ``tool_choice: none`` gets a text answer too.
-- ``demo-truncated-then-valid`` renders as ``demo-truncated`` on a conversation's first attempt
-  and conformingly on every retry.
+- ``demo-truncated-then-valid`` (and ``demo-glm-retry``) renders cut off on a conversation's
+  first attempt and conformingly on its retry, then again cut off on the next one: requests
+  alternate, so every Run (a first attempt and its one streaming retry) shows the retry, not
+  only the first Run after the server started.
 """
 
 from __future__ import annotations
@@ -62,15 +64,16 @@ GLM_RETRY = "demo-glm-retry"
 def plan(scenario: Scenario, ask: Ask, attempt: int, created: int) -> Turn:
     """The turn this request gets.
 
-    ``attempt`` counts earlier identical requests (from 0); ``created`` is the response
+    ``attempt`` counts earlier identical requests (from 0): even ones are a first attempt,
+    odd ones its retry; ``created`` is the response
     timestamp (the server passes the time the conversation was first seen, so a repeated
     request gets the very same bytes unless the scenario says otherwise).
     """
     variant = ""
     if scenario.name == THEN_VALID:
-        variant = TRUNCATED if attempt == 0 else ""
+        variant = TRUNCATED if attempt % 2 == 0 else ""
     elif scenario.name == GLM_RETRY:
-        variant = "demo-glm-truncated" if attempt == 0 else "demo-glm-empty-string"
+        variant = "demo-glm-truncated" if attempt % 2 == 0 else "demo-glm-empty-string"
     elif scenario.name in RENDERERS[ask.dialect].VARIANTS:
         variant = scenario.name
     ids = Ids(f"{ask.key}:{variant}")

@@ -19,13 +19,15 @@ import asyncio
 import time
 from dataclasses import dataclass, field
 
-from inspector.core.analysis.session import Analysis
+from inspector.core.analysis.continuation import StreamPosition
+from inspector.core.analysis.rounds import AGENT_LEFT, ToolEvent
+from inspector.core.analysis.session import Analysis, AttemptView
 from inspector.core.reports import words
 from inspector.core.reports.clients import clients_verdict
 
 from ..errors import one_line
 from ..runner import SessionRunner
-from .relay import Ending
+from .relay import AgentLeft, Ending
 
 NOTE_CHARS = 160
 """A note is clipped to this many characters in a listed line (its whole text stays)."""
@@ -40,6 +42,34 @@ class ProxySession(SessionRunner):
     proxy relays. Nothing else writes to the capture by then: the session has ended."""
 
     task_name = "toolcall-inspector proxied session"
+    chunks = 0
+    """Chunks of the body fed so far (where an ``agent_left`` event is placed)."""
+
+    def chunk_fed(self, view: AttemptView, data: bytes, t: float) -> None:
+        self.chunks += 1
+
+    def complete(self) -> bool:
+        """Was the provider's end marker (or final finish) read? (:attr:`StreamState.complete`)"""
+        attempts = self.analysis.attempts
+        return bool(attempts) and attempts[-1].state.complete
+
+    def agent_left(self, marker: AgentLeft) -> None:
+        """The agent hung up here: record an ``agent_left`` event at this point of the body
+        (what follows was drained for the recording only), then show it to the Analysis."""
+        attempts = self.analysis.attempts
+        if not attempts:
+            return
+        view = attempts[-1]
+        t = self.clock() - self.started_at
+        pos = StreamPosition(t, self.chunks, len(view.state.events), view.state.ended)
+        data = {"relayed": marker.relayed, "position": pos.to_json()}
+        if self.writer is not None:
+            self.writer.event(view.number, t, AGENT_LEFT, data)
+        if view.source is not None:
+            view.source.events.append({"type": "event", "attempt": view.number, "t": t,
+                                       "kind": AGENT_LEFT, "data": data})  # fmt: skip
+        self.analysis.add_event(ToolEvent(AGENT_LEFT, view.number, t, data))
+        self.notify()
 
     async def finishing(self) -> None:
         """Close the capture in a worker thread (the runner's own close then does nothing)."""
@@ -65,6 +95,8 @@ class Exchange:
     size: int = 0
     """Response body bytes relayed to the agent."""
     ending: Ending = Ending.OPEN
+    drained: int = 0
+    """Body bytes read from the upstream after the agent left (recorded, never sent)."""
     ended: bool = False
     note: str | None = None
     """Why the exchange went wrong, in one line (no answer, cut off, not recorded), or None."""

@@ -5,7 +5,7 @@ upstream (:class:`~.client.UpstreamClient`), sends the answer's status and heade
 agent, then the body the moment it arrives: each read takes whatever the upstream has sent
 since the last one (one chunk when the relay keeps up, all those waiting when it fell behind),
 never waiting for more. Each piece written is queued for the recording session, which reads
-that queue through :class:`RelayTransport` (the transport of the httpx client a
+that queue through :class:`~.body.RelayTransport` (the transport of the httpx client a
 :class:`~inspector.net.runner.SessionRunner` is given): it sees the upstream's status and
 headers as received and the body with its Content-Encoding undone (a copy).
 
@@ -16,11 +16,16 @@ Invariants:
 - How the relay ended (:class:`Ending`) decides what the agent gets last: a clean end of body
   only when the upstream's body ended cleanly; otherwise (the upstream reset or stalled, the
   proxy stopped) the agent's connection is cut with a TCP reset, never a clean end. When the
-  agent goes away first, the upstream request is dropped (``AGENT_GONE``) and its connection
-  closed; only a connection whose body ended cleanly goes back to the pool.
-- The session reads exactly what the agent was sent, ended the same way: the upstream's own
-  error (so it records a reset as a reset), or :class:`AgentGone` (a cancelled session).
-  Once it stops reading (:meth:`Relay.detach`), nothing more is queued.
+  agent goes away first, the relay keeps reading the upstream to its end (``DRAINED``), so
+  the recording holds the whole stream, the point where the agent left marked in it
+  (:data:`AGENT_LEFT`, queued between the last bytes the agent was sent and the first it
+  was not); bounded by :class:`Drain` (bytes and seconds), and never when draining is off or
+  the proxy itself stops the exchange (:meth:`Relay.abandon`): then the upstream request is
+  dropped (``AGENT_GONE``) and its connection closed. Only a connection whose body ended
+  cleanly goes back to the pool.
+- The session reads what the upstream sent, ended the same way: the upstream's own error (so
+  it records a reset as a reset), a clean end (drained to it), or :class:`AgentGone` (a
+  session cut short). Once it stops reading (:meth:`Relay.detach`), nothing more is queued.
 """
 
 from __future__ import annotations
@@ -30,23 +35,54 @@ import contextlib
 import socket
 import struct
 import time
-from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 import aiohttp
 import httpx
 from aiohttp import web
-
-# The decoders httpx itself uses (the project pins httpx < 0.29): gzip, deflate, br, zstd.
-from httpx._decoders import SUPPORTED_DECODERS, ContentDecoder, IdentityDecoder, MultiDecoder
 from multidict import CIMultiDict
+
+from inspector.core.base.settings import DRAIN_BYTES, DRAIN_SECONDS
 
 from .client import Answer, UpstreamClient, answer_of, as_httpx
 from .routes import Route, end_to_end
 
-Item = bytes | BaseException | None
-"""What the session reads: body bytes, the error that ended the body, or None (a clean end)."""
+
+class AgentLeft:
+    """The marker queued where the agent left: what came before it was sent to the agent,
+    what follows was drained from the upstream for the recording only."""
+
+    __slots__ = ("relayed",)
+
+    def __init__(self, relayed: int) -> None:
+        self.relayed = relayed
+        """Body bytes the agent had been sent (as received: encoded, when it was)."""
+
+
+Item = bytes | BaseException | AgentLeft | None
+"""What the session reads: body bytes, the error that ended the body, the point where the
+agent left, or None (a clean end)."""
+
+
+@dataclass(frozen=True)
+class Drain:
+    """Whether, and how far, an upstream is read to its end once its agent left."""
+
+    on: bool = True
+    seconds: float = DRAIN_SECONDS
+    bytes: int = DRAIN_BYTES
+
+    def describe(self) -> str:
+        """``up to 60 s and 64 MiB``, or ``off``."""
+        if not self.on:
+            return "off"
+        return f"up to {self.seconds:g} s and {self.bytes / (1024 * 1024):g} MiB"
+
+
+DRAIN: Final = Drain()
+"""The default: drain, up to :data:`DRAIN_SECONDS` and :data:`DRAIN_BYTES`."""
 
 
 class Ending(StrEnum):
@@ -58,41 +94,37 @@ class Ending(StrEnum):
     BROKEN = "broken"
     """The upstream broke off (reset, timeout) or the session stopped: the agent is cut."""
     AGENT_GONE = "agent_gone"
-    """The agent disconnected: the upstream request was dropped."""
+    """The agent disconnected: the upstream request was dropped (draining off, over its
+    bounds, or the proxy stopping)."""
+    DRAINED = "drained"
+    """The agent disconnected; the upstream's body was read on to its clean end."""
 
 
 class AgentGone(asyncio.CancelledError):
     """The agent's connection closed: what was relaying stops as a cancelled session does."""
 
 
-def decoder_for(headers: httpx.Headers) -> ContentDecoder:
-    """A decoder undoing ``headers``' Content-Encoding (unknown codings pass through)."""
-    found = [
-        SUPPORTED_DECODERS[value.strip().lower()]()
-        for value in headers.get_list("content-encoding", split_commas=True)
-        if value.strip().lower() in SUPPORTED_DECODERS
-    ]
-    if not found:
-        return IdentityDecoder()
-    return found[0] if len(found) == 1 else MultiDecoder(children=found)
+class _DrainOver(Exception):
+    """Draining reached its bound (the message says which)."""
 
 
-def decoded(body: bytes, headers: httpx.Headers) -> bytes | None:
-    """``body`` with its Content-Encoding undone, or None when it cannot be."""
-    decoder = decoder_for(headers)
-    try:
-        return decoder.decode(body) + decoder.flush()
-    except httpx.DecodingError:
-        return None
+class _Dropped(ConnectionError):
+    """The agent left and draining is off: the upstream request is dropped."""
 
 
 class Relay:
     """One upstream exchange relayed to one agent request (see the module docstring)."""
 
     def __init__(self, agent: web.Request, upstream: UpstreamClient, route: Route,
-                 *, recorded: bool = True) -> None:  # fmt: skip
-        """``recorded``: queue the body for a session (else it is only relayed)."""
+                 *, recorded: bool = True, drain: Drain = DRAIN) -> None:  # fmt: skip
+        """``recorded``: queue the body for a session (else it is only relayed, and never
+        drained). ``drain``: what happens once the agent left."""
         self.agent, self.upstream, self.route = agent, upstream, route
+        self.drain = drain if recorded else Drain(on=False)
+        self.left_at: int | None = None
+        """Body bytes the agent had been sent when it left (None while it is there)."""
+        self.drained = 0
+        """Body bytes read from the upstream after the agent left."""
         self.response: web.StreamResponse | None = None
         """The agent's response, once the upstream's status and headers were sent on."""
         self.status: int | None = None
@@ -116,6 +148,7 @@ class Relay:
         self._held: list[tuple[Item, float]] = []
         """The body's end, taken from the queue with the bytes before it (:meth:`queued`)."""
         self._answered = self._now = time.monotonic()
+        self._drain_deadline: float | None = None
 
     def start(self) -> asyncio.Task[None]:
         """Send the request upstream and relay the answer, as a task of its own."""
@@ -164,6 +197,24 @@ class Relay:
             self._now = at
         return b"".join(parts)
 
+    def abandon(self, *, stopping: bool) -> None:
+        """The agent's handler was cancelled: the agent went away (``stopping`` False) or the
+        proxy stops. Drain when asked to and the agent left; else drop the upstream request."""
+        pump = self.pump
+        if pump is None or pump.done():
+            return
+        if not stopping:
+            self._left()
+        if stopping or not self.drain.on or self._queue is None:
+            pump.cancel()
+
+    def _left(self) -> None:
+        """The agent is gone: mark the place once, cut its connection, write no more."""
+        if self.left_at is None:
+            self.left_at = self.relayed
+            self._put(AgentLeft(self.relayed))
+            cut(self.agent)
+
     def detach(self) -> None:
         """The session stopped reading: queue nothing more (the agent still gets it all)."""
         self._queue = None
@@ -194,7 +245,7 @@ class Relay:
         try:
             await self._relay(response)
         finally:
-            if self.ending is Ending.COMPLETE:
+            if self.ending in (Ending.COMPLETE, Ending.DRAINED):
                 response.release()  # its connection goes back to the pool
             else:
                 response.close()  # dropped: the upstream sees its request cancelled
@@ -209,24 +260,39 @@ class Relay:
         response = web.StreamResponse(status=upstream.status, reason=upstream.reason or None,
                                       headers=headers)  # fmt: skip
         self.response = response
-        body, put = upstream.content, self._put
+        put = self._put
         try:
-            await response.prepare(self.agent)
+            try:
+                await response.prepare(self.agent)
+            except ConnectionError:
+                self._agent_gone()
             while True:
-                try:
-                    data = await body.readany()  # what has arrived, never waiting for more
-                except (aiohttp.ClientError, TimeoutError) as exc:
-                    raise as_httpx(exc, answered=True) from exc
+                data = await self._read(upstream)
                 if not data:
                     break
                 at = time.monotonic()
-                await response.write(data)
-                self.relayed += len(data)
+                if self.left_at is None:
+                    try:
+                        await response.write(data)
+                    except ConnectionError:  # the agent's side: its connection closed
+                        self._agent_gone()
+                    else:
+                        self.relayed += len(data)
+                if self.left_at is not None:
+                    self.drained += len(data)
                 put(data, at)
                 self._settle()
-            await response.write_eof()
-        except ConnectionError:  # the agent's side: its connection closed
+                if self.left_at is not None and self.drained >= self.drain.bytes:
+                    raise _DrainOver(f"{self.drained} bytes drained (the limit)")
+            if self.left_at is None:
+                await response.write_eof()
+        except _Dropped:  # the agent left and draining is off
             self._end(Ending.AGENT_GONE, AgentGone("the agent disconnected"))
+        except _DrainOver as over:
+            self._end(Ending.AGENT_GONE, AgentGone(f"the agent disconnected; {over}"))
+        except ConnectionError:  # the agent left as its body ended: it was sent every byte
+            self.ending = Ending.COMPLETE
+            self._put(None)
         except httpx.TransportError as exc:  # the upstream's side: a reset, a timeout
             self.error = exc
             self._end(Ending.BROKEN, exc)
@@ -237,8 +303,36 @@ class Relay:
             self._end(Ending.BROKEN, exc)
             raise
         else:
-            self.ending = Ending.COMPLETE
+            self.ending = Ending.COMPLETE if self.left_at is None else Ending.DRAINED
             self._put(None)
+
+    async def _read(self, upstream: aiohttp.ClientResponse) -> bytes:
+        """What has arrived from the upstream, never waiting for more; once the agent left,
+        waiting no longer than the drain's time left."""
+        try:
+            if self.left_at is None:
+                return await upstream.content.readany()
+            left = self._drain_until - time.monotonic()
+            if left <= 0:
+                raise _DrainOver(f"drained for {self.drain.seconds:g} s (the limit)")
+            try:
+                return await asyncio.wait_for(upstream.content.readany(), left)
+            except TimeoutError:
+                raise _DrainOver(f"drained for {self.drain.seconds:g} s (the limit)") from None
+        except (aiohttp.ClientError, TimeoutError) as exc:
+            raise as_httpx(exc, answered=True) from exc
+
+    def _agent_gone(self) -> None:
+        """A write to the agent failed: drain (when on), else stop as a cancelled exchange."""
+        self._left()
+        if not self.drain.on or self._queue is None:
+            raise _Dropped
+
+    @property
+    def _drain_until(self) -> float:
+        if self._drain_deadline is None:
+            self._drain_deadline = time.monotonic() + self.drain.seconds
+        return self._drain_deadline
 
     def _gone(self) -> Ending:
         transport = self.agent.transport
@@ -267,64 +361,3 @@ def cut(request: web.Request) -> None:
         with contextlib.suppress(OSError):
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     transport.abort()
-
-
-class _DecodedBody(httpx.AsyncByteStream):
-    """The body a session reads: the relay's queued chunks, decoded, ended as the agent's
-    was; closing it detaches the session from the relay."""
-
-    def __init__(self, relay: Relay, decoder: ContentDecoder) -> None:
-        self._relay, self._decoder = relay, decoder
-        self._decoding = True
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        while True:
-            item = await self._relay.queued()
-            if item is None:
-                break
-            if isinstance(item, BaseException):
-                raise item
-            data = self._decode(item)
-            if data:
-                yield data
-        tail = self._flush()
-        if tail:
-            yield tail
-
-    def _decode(self, raw: bytes) -> bytes:
-        if not self._decoding:
-            return raw
-        try:
-            return self._decoder.decode(raw)
-        except httpx.DecodingError:  # judged as received from here on; relayed regardless
-            self._decoding = False
-            return raw
-
-    def _flush(self) -> bytes:
-        if not self._decoding:
-            return b""
-        try:
-            return self._decoder.flush()
-        except httpx.DecodingError:
-            return b""
-
-    async def aclose(self) -> None:
-        self._relay.detach()
-
-
-class RelayTransport(httpx.AsyncBaseTransport):
-    """What a session's httpx client sends through: whatever request the session builds,
-    the relay's own request went upstream (the agent's, as received), and the session gets
-    the upstream's answer with a decoded copy of its body."""
-
-    def __init__(self, relay: Relay) -> None:
-        self.relay = relay
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        answer = await self.relay.head()
-        headers = httpx.Headers(answer.headers)
-        extensions: dict[str, Any] = {"http_version": answer.http_version.encode("ascii")}
-        if answer.reason is not None:
-            extensions["reason_phrase"] = answer.reason.encode("ascii", "replace")
-        body = _DecodedBody(self.relay, decoder_for(headers))
-        return httpx.Response(answer.status, headers=headers, stream=body, extensions=extensions)

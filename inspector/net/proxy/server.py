@@ -20,9 +20,14 @@ Invariants:
   gets a 502 whose JSON body is in the dialect's error shape (:meth:`Route.error_body`), and
   the capture's end record says why. A capture that cannot be written never blocks the
   agent: the request is then forwarded unrecorded and the exchange says why.
-- :meth:`RecordingProxy.stop` cancels every exchange in flight (each capture gets every byte
-  its agent was sent, then its ``cancelled`` end record, and is closed), then closes the
-  listener and the upstream client.
+- :meth:`RecordingProxy.stop` cancels every exchange in flight, draining ones included (each
+  capture gets every byte received, then its ``cancelled`` end record, and is closed), then
+  closes the listener and the upstream client. The proxy's own stop never drains.
+- The verdict of a session is the stream's, not the agent's socket: an agent that hangs up
+  after the provider's end marker leaves an ``eof`` capture, judged ``accepted``. An agent
+  that hangs up earlier leaves its upstream read on to the end (:class:`~.relay.Drain`: on by
+  default, bounded by bytes and seconds), with an ``agent_left`` event where it left, so the
+  capture and the clients judge the whole stream.
 - An exchange is listed (``on_start``) when its recording is set up, or at once when it is
   only forwarded; it ends (``on_end``) once its agent has had its answer and its capture is
   closed.
@@ -50,9 +55,10 @@ from inspector.core.verdicts.tools import ToolRegistry
 
 from ..client import map_httpx_error
 from ..policy import LoopSettings
+from .body import RelayTransport, decoded
 from .client import UpstreamClient
 from .exchange import Exchange, ProxySession
-from .relay import Ending, Relay, RelayTransport, decoded
+from .relay import DRAIN, Drain, Ending, Relay
 from .routes import TOOL_FIELDS, Route, Upstream
 
 BAD_GATEWAY: Final = 502
@@ -90,13 +96,15 @@ class RecordingProxy:
         validation: ValidationMode = DEFAULT_MODE,
         connect_timeout: float = 10.0,
         read_timeout: float = 60.0,
+        drain: Drain = DRAIN,
         on_start: Listener | None = None,
         on_update: Listener | None = None,
         on_end: Listener | None = None,
     ) -> None:
         """``captures``: the folder each LLM exchange's capture is written to (None: judged,
-        not written). ``on_start``/``on_end`` are called once per exchange, ``on_update``
-        whenever its session has something new (a chunk: often)."""
+        not written). ``drain``: whether (and how far) an upstream is read on once its agent
+        left. ``on_start``/``on_end`` are called once per exchange, ``on_update`` whenever its
+        session has something new (a chunk: often)."""
         self.upstream = Upstream.parse(upstream)
         self.host, self.port = host, port
         self.captures = Path(captures) if captures is not None else None
@@ -106,6 +114,7 @@ class RecordingProxy:
             read_timeout=read_timeout,
             tool_argument_validation=validation,
         )
+        self.drain = drain
         self.on_start, self.on_update, self.on_end = on_start, on_update, on_end
         self.exchanges: list[Exchange] = []
         """Every request so far, in arrival order."""
@@ -119,6 +128,9 @@ class RecordingProxy:
         """Sessions still recording (a capture closes after its agent's answer ended)."""
         self._registries: dict[bytes, ToolRegistry] = {}
         """Tool registries by the tools they were made from (:meth:`_analysis`)."""
+        self._draining: set[Relay] = set()
+        """Relays still reading an upstream whose agent left."""
+        self._stopping = False
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -167,6 +179,9 @@ class RecordingProxy:
         runner, self._runner = self._runner, None
         if runner is None:
             return
+        self._stopping = True
+        for relay in list(self._draining):
+            relay.abandon(stopping=True)
         tasks = list(self._in_flight)
         for task in tasks:
             task.cancel()
@@ -190,7 +205,8 @@ class RecordingProxy:
         assert task is not None
         self._in_flight[task] = ex
         assert self._client is not None
-        relay = Relay(request, self._client, route, recorded=route.dialect is not None)
+        relay = Relay(request, self._client, route, recorded=route.dialect is not None,
+                      drain=self.drain)  # fmt: skip
         relay.start()  # forwarding first: whatever else there is to do is done after
         recording = None
         if route.dialect is not None:
@@ -229,6 +245,10 @@ class RecordingProxy:
         finally:
             relay.detach()
             await client.aclose()
+            if relay.response is not None:  # else the proxy's own 502 says it all
+                ex.size, ex.ending, ex.drained = relay.relayed, relay.ending, relay.drained
+            if relay.left_at is not None:
+                ex.note = _left_note(relay)
             if session.error is not None and ex.note is None:
                 ex.note = str(session.error)
             if ex not in self._in_flight.values():
@@ -246,7 +266,13 @@ class RecordingProxy:
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
             raise NotRecorded(f"cannot create a capture in {self.captures}: {why}") from None
         meta = {"source": "proxy", "upstream": self.upstream.shown(), "proxy": self.origin}
-        client = httpx.AsyncClient(transport=RelayTransport(relay), trust_env=False)
+        holder: list[ProxySession] = []
+        transport = RelayTransport(
+            relay,
+            on_left=lambda marker: holder[0].agent_left(marker),
+            complete=lambda: bool(holder) and holder[0].complete(),
+        )
+        client = httpx.AsyncClient(transport=transport, trust_env=False)
         news = lambda: self._tell(self.on_update, ex)  # noqa: E731
         try:
             session = ProxySession(route.spec(), dialect=route.dialect, settings=self.settings,
@@ -256,6 +282,7 @@ class RecordingProxy:
         except BaseException:
             await client.aclose()
             raise
+        holder.append(session)
         return session, client
 
     async def _forward(
@@ -270,9 +297,16 @@ class RecordingProxy:
     async def _answer(self, relay: Relay, route: Route, ex: Exchange) -> web.StreamResponse:
         """Wait for the relay to give the agent all it will get; a 502 when the upstream gave
         no answer."""
-        assert relay.pump is not None
+        pump = relay.pump
+        assert pump is not None
         try:
-            await relay.pump  # cancelled: the agent went away, or the proxy stops
+            await asyncio.shield(pump)
+        except asyncio.CancelledError:  # the agent went away, or the proxy stops
+            relay.abandon(stopping=self._stopping)
+            if not pump.done():  # draining: stop() may still have to end it
+                self._draining.add(relay)
+                pump.add_done_callback(lambda _: self._draining.discard(relay))
+            raise
         finally:
             ex.status, ex.size, ex.ending = relay.status, relay.relayed, relay.ending
         if relay.response is None:
@@ -281,8 +315,8 @@ class RecordingProxy:
                                     connect_timeout=s.connect_timeout,
                                     read_timeout=s.read_timeout)  # fmt: skip
             return self._bad_gateway(route, ex, str(error))
-        if relay.ending is Ending.AGENT_GONE and ex.note is None:
-            ex.note = "the agent disconnected"
+        if relay.left_at is not None and ex.note is None:
+            ex.note = _left_note(relay)
         return relay.response
 
     def _keep(self, task: asyncio.Task[None]) -> asyncio.Task[None]:
@@ -333,3 +367,13 @@ class RecordingProxy:
     def _tell(listener: Listener | None, ex: Exchange) -> None:
         if listener is not None:
             listener(ex)
+
+
+def _left_note(relay: Relay) -> str:
+    """Where the agent left and what the proxy did about it, in one line."""
+    note = f"the agent disconnected after {relay.left_at} bytes"
+    if relay.ending is Ending.DRAINED:
+        return f"{note}; the upstream was read on to its end ({relay.drained} bytes more)"
+    if relay.drained:
+        return f"{note}; {relay.drained} bytes more read from the upstream, then dropped"
+    return note

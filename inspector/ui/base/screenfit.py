@@ -3,9 +3,9 @@
 Invariants:
 - A window never opens larger than the available geometry of its screen (the desktop less
   its panels): a geometry remembered on a larger screen is shrunk and moved onto this one.
-- With nothing remembered, a laptop-sized screen (up to ``FILLED``) is filled (the window
-  opens maximized, so the window manager fits the frame in); a larger one gets most of it, up
-  to ``LARGEST``, centred. No fixed size: what fits is decided by the screen.
+- With nothing remembered (a first start), the window takes :data:`SHARE` (90 %) of the
+  available area, centred, on any screen: never maximized, never a fixed size. Later starts
+  restore the saved geometry, pulled back onto the screen (:func:`clamped`).
 """
 
 from __future__ import annotations
@@ -14,10 +14,8 @@ from PySide6.QtCore import QPoint, QRect, QSize
 from PySide6.QtGui import QCursor, QGuiApplication, QScreen
 from PySide6.QtWidgets import QWidget
 
-FILLED = QSize(1440, 900)
-"""A screen whose available area is at most this wide or high is filled."""
-LARGEST = QSize(1800, 1100)
-"""A window opened on a large screen is at most this big (it takes 90% of the screen)."""
+SHARE = 0.9
+"""The share of the available area (each way) a first start takes."""
 
 
 def screen_of(window: QWidget, remembered: bool) -> QScreen:
@@ -27,20 +25,10 @@ def screen_of(window: QWidget, remembered: bool) -> QScreen:
     return QGuiApplication.screenAt(point) or QGuiApplication.primaryScreen()
 
 
-def fills(available: QRect) -> bool:
-    """Is the screen small enough that the window should take all of it?"""
-    return available.width() <= FILLED.width() or available.height() <= FILLED.height()
-
-
 def default_geometry(available: QRect) -> QRect:
-    """Where a window with nothing remembered goes: all of a small screen, most of a large
-    one (centred)."""
-    if fills(available):
-        return QRect(available)
-    size = QSize(
-        max(FILLED.width(), min(LARGEST.width(), int(available.width() * 0.9))),
-        max(FILLED.height(), min(LARGEST.height(), int(available.height() * 0.9))),
-    ).boundedTo(available.size())
+    """Where a window with nothing remembered goes: :data:`SHARE` of the available area each
+    way, centred."""
+    size = QSize(int(available.width() * SHARE), int(available.height() * SHARE))
     rect = QRect(QPoint(0, 0), size)
     rect.moveCenter(available.center())
     return rect
@@ -57,12 +45,12 @@ def clamped(geometry: QRect, available: QRect) -> QRect:
 
 def place(window: QWidget, remembered: bool) -> bool:
     """Size and place ``window`` (before it is shown) on the screen it opens on: a remembered
-    geometry kept within the screen, else :func:`default_geometry`. True when the window
-    should fill the screen (show it maximized)."""
+    geometry kept within the screen, else :func:`default_geometry`. Always False now (the
+    window is never shown maximized on its own; kept for the callers' shape)."""
     available = screen_of(window, remembered).availableGeometry()
     if remembered:
         if not window.isMaximized():
             window.setGeometry(clamped(window.geometry(), available))
         return False
     window.setGeometry(default_geometry(available))
-    return fills(available)
+    return False

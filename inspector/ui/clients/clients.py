@@ -131,8 +131,20 @@ class ClientsPane(QStackedWidget):
         lay.setContentsMargins(4, 0, 0, 0)
         lay.addLayout(head)
         lay.addWidget(self.calls, 1)
+        self.judged = QLabel()
+        self.judged.setObjectName("clients-judged")
+        self.judged.setToolTip(
+            "The clients judge the final attempt of each round (the one the agent got), or "
+            "the attempt you select in the Attempts pane"
+        )
+        listing = QWidget()
+        side = QVBoxLayout(listing)
+        side.setContentsMargins(0, 0, 0, 0)
+        side.setSpacing(2)
+        side.addWidget(self.judged)
+        side.addWidget(self.table, 1)
         self.split = QSplitter(Qt.Orientation.Horizontal)
-        self.split.addWidget(self.table)
+        self.split.addWidget(listing)
         self.split.addWidget(detail)
         self.split.setStretchFactor(0, 3)
         self.split.setStretchFactor(1, 2)
@@ -166,6 +178,7 @@ class ClientsPane(QStackedWidget):
         """List every replica's result (``places``: each attempt's name, given when the
         session has several attempts); the selected client stays selected."""
         self.setCurrentIndex(0)
+        self.judged.setText(f"Judging {verdict.judged}" if verdict.judged else "")
         if verdict is self.verdict:
             return
         selected = self.selected()

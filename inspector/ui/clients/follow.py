@@ -15,6 +15,9 @@ Invariants:
   one only when the user asks (the Clients view's Run button), then tick by tick too.
 - The Clients view is filled only while it is on show; the headline and the badges are
   always kept.
+- Which attempts are judged follows one rule (:func:`~inspector.core.clients.judge.
+  judged_attempts`): the final attempt of each round, or the attempt the user selected in the
+  Attempts pane; the Clients view's header says which.
 - A lane's badge names every client that would not hand its call over as shown, for the
   attempt on show only (:func:`inspector.core.reports.clientdiff.lane_marks`).
 - The follower reaches the views only through :class:`ClientsHost` (they build it; it never
@@ -32,7 +35,7 @@ from inspector.core.analysis.session import Analysis, AttemptView
 from inspector.core.clients import registry
 from inspector.core.clients.base import Replica
 from inspector.core.clients.cost import cost
-from inspector.core.clients.judge import judge_attempt
+from inspector.core.clients.judge import judge_attempt, judged_attempts
 from inspector.core.reports.clientdiff import badge, lane_marks
 from inspector.core.reports.clients import ClientsVerdict, clients_verdict
 from inspector.core.reports.headline import DASH, headline, session_word
@@ -125,17 +128,19 @@ class ClientsFollower:
         self._show()
 
     def _judged(self, a: Analysis, key: Any) -> None:
-        verdict = clients_verdict(a, registry.REPLICAS)  # what ran tick by tick is cached
+        attempt = self.views.doc.attempt
+        verdict = clients_verdict(a, registry.REPLICAS, attempt)  # ran tick by tick: cached
         self._set("judged", verdict, key)
         self.headline = headline(a, verdict)
 
     def _start(self, a: Analysis, key: Any) -> None:
         """Run the replicas one (replica, attempt) per tick."""
         self._set("running", None, key)
+        judged = judged_attempts(a, self.views.doc.attempt)
         self._todo = [
             (view, r)
             for r in registry.REPLICAS
-            for view in a.attempts
+            for view in judged
             if view.state.ended and view.state.dialect_name in r.dialects
         ]
         self._done = 0
@@ -182,10 +187,10 @@ class ClientsFollower:
             self._tick.stop()
             self._todo = []
 
-    @staticmethod
-    def _key_of(a: Analysis) -> tuple[Any, ...]:
+    def _key_of(self, a: Analysis) -> tuple[Any, ...]:
         states = tuple((v.state, len(v.state.events), v.state.ended) for v in a.attempts)
-        return (a, a.settings, states, registry.REPLICAS)  # core objects compare by identity
+        attempt = self.views.doc.attempt
+        return (a, a.settings, states, registry.REPLICAS, attempt)  # identity for core objects
 
     # -- where ------------------------------------------------------------------------------
 

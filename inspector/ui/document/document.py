@@ -64,6 +64,9 @@ class Document(Player):
         """Settings every view is judged under."""
         self.tools: ToolRegistry | None = None
         """Tools the user loaded (None: use the source's own)."""
+        self.continued = False
+        """True while a live session's own capture takes its place (``loaded`` is emitted for
+        the same stream): views keep their scroll and selection then, and only then."""
         self.attempt: int | None = None
         """The attempt the user picked (1-based), or None to follow the latest."""
         self.notice: str | None = None
@@ -158,7 +161,11 @@ class Document(Player):
         replay = live.replay(capture_path, self.settings, self.tools)
         if replay is not None:
             attempt = self.attempt
-            self._show(replay)
+            self.continued = True  # the same stream, now replayable: views keep their place
+            try:
+                self._show(replay)
+            finally:
+                self.continued = False
             if attempt is not None and attempt <= len(live.analysis.attempts):
                 self.attempt = attempt
 

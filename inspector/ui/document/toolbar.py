@@ -83,13 +83,16 @@ class InspectorToolBar(QToolBar):
             lambda _i: self.speed_changed.emit(float(self.speed.currentData()))
         )
         self.slider = QSlider(Qt.Orientation.Horizontal)
-        self.slider.setMinimumWidth(160)
+        self.slider.setMinimumWidth(96)  # the toolbar fits a first start at 1280×800 (90 %)
         self.slider.setToolTip("Scrub: lanes show the state after this many chunks")
         self.slider.sliderMoved.connect(self.seek_requested)
         self.addWidget(self.slider)
         self.position = QLabel(" 0 / 0 ")
         self.position.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self._sized_for = -1
+        self.show_position(0, 9999)  # sized for a usual capture from the start: the window's
+        self.position.setText(" 0 / 0 ")  # minimum width then holds what a session shows
+        self._position = self._total = 0
         self.addWidget(self.position)
         self._fix_play_width()
         self.show_playing(False)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import QStandardPaths
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -181,10 +182,21 @@ def export_dialog(host: Host) -> None:
         return
     if headless_instead("Export as HAR: a file dialog needs the window"):
         return
-    start = Path(capture.path or host.doc.path or "session").with_suffix(".har").name
-    path, _ = QFileDialog.getSaveFileName(host.window(), "Export as HAR", start, HAR_FILTER)
+    path, _ = QFileDialog.getSaveFileName(
+        host.window(), "Export as HAR", str(proposed_path(capture.path or host.doc.path)),
+        HAR_FILTER,
+    )  # fmt: skip
     if path:
         export_to(host, capture, path)
+
+
+def proposed_path(source: str | None) -> Path:
+    """Where Export as HAR proposes to write: the capture's name with ``.har``, in the user's
+    Documents folder (else home), never the working directory (which is often the checkout
+    the window was started from)."""
+    folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    base = Path(folder) if folder and Path(folder).is_dir() else Path.home()
+    return base / Path(source or "session").with_suffix(".har").name
 
 
 def export_to(host: Host, capture: Capture, path: str) -> bool:

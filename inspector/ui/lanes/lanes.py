@@ -32,12 +32,12 @@ from inspector.core.base.settings import DEFAULT_MODE
 from inspector.core.calls.accumulator import ToolCall
 from inspector.ui.base import theme
 from inspector.ui.base.models import elide_json_column
+from inspector.ui.lanes.empty import NO_CALLS_YET, empty_text
 from inspector.ui.lanes.lane import LaneWidget
 from inspector.ui.lanes.parts import holds_seq
 
 __all__ = ["LaneWidget", "LanesView"]
 
-NO_CALLS_YET = "No tool calls yet."
 MAX_LANES = 24
 """Lanes built at most for one attempt (building one costs some 15 ms, and a stream of
 thousands of calls would hold the window for minutes): they show the calls from ``first`` on;
@@ -45,8 +45,7 @@ picking a call elsewhere (the Attempts tree, a selected event, the hint) moves t
 HINT_GAP = 2
 """Pixels above and below the lanes' hint, in the strip it takes under the viewport."""
 MAX_SPARE = 32
-"""Hidden lanes kept for reuse at most (a replay rewound over hundreds of calls rebuilds the
-ones beyond these)."""
+"""Hidden lanes kept for reuse at most (a rewound replay of more calls rebuilds the rest)."""
 UNHELD = 16_777_215
 """A lane's maximum width while the row is not held (Qt's QWIDGETSIZE_MAX)."""
 
@@ -229,14 +228,8 @@ class LanesView(QScrollArea):
         return self.lanes[i] if i < len(self.lanes) else None
 
     def _show_empty(self, view: AttemptView | None) -> None:
-        """The placeholder of an attempt without calls; "(yet)" only while it streams."""
-        if view is not None and not view.state.calls:
-            done = view.state.ended
-            text = (
-                "No tool calls in this attempt." if done else "No tool calls in this attempt (yet)."
-            )
-        else:
-            text = NO_CALLS_YET
+        """The placeholder of an attempt without calls (:func:`.empty.empty_text`)."""
+        text = empty_text(view)
         if self._empty.text() != text:
             self._empty.setText(text)
         self._empty.setVisible(view is None or not view.state.calls)
@@ -249,6 +242,13 @@ class LanesView(QScrollArea):
         right = left + self.viewport().width()
         shown = [lane.geometry() for lane in self.lanes if not lane.isHidden()]
         return sum(g.left() < left for g in shown), sum(g.right() > right for g in shown)
+
+    def out_of_view(self) -> int:
+        """Lanes showing less than half of what they could (one filling the view is in it)."""
+        left, width = self.horizontalScrollBar().value(), self.viewport().width()
+        shown = [lane.geometry() for lane in self.lanes if not lane.isHidden()]
+        seen = [(min(g.right(), left + width) - max(g.left(), left), g.width()) for g in shown]
+        return sum(v < min(w, width) / 2 for v, w in seen)
 
     def scroll_to_next(self) -> None:
         """Bring the next lane off-screen on the right (else the first on the left) into view."""
@@ -282,7 +282,7 @@ class LanesView(QScrollArea):
         if paged:
             calls = self.first + len(self.lanes) + beyond
             lanes = f"lanes {self.first + 1}–{self.first + len(self.lanes)} of {calls:,}"
-        off = f" · {left + right} off-screen" if left or right else ""
+        off = f" · {hidden} off-screen" if (hidden := self.out_of_view()) else ""
         arrows = ("← " if left else "") + ("→" if right or beyond > 0 else "")
         text = f"{lanes}{off} {arrows.strip() or '↺'}"  # ↺: back to the first lanes
         if self.hint.text() != text:

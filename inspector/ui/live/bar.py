@@ -280,8 +280,12 @@ class LiveToolBar(QToolBar):
             self.start_requested.emit()
 
     def show_running(self, running: bool) -> None:
+        """A run started (the state says ``starting`` until the session says more: never the
+        last run's ``done`` while Stop is enabled) or ended."""
         self.start.setEnabled(not running)
         self.stop.setEnabled(running)
+        if running:
+            self.show_state("starting")
 
     def show_state(self, text: str) -> None:
         """The session's state and "round R · attempt N" (see LiveController.state_changed)."""

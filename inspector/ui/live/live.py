@@ -192,10 +192,12 @@ class LiveController(QObject):
                 self.doc.stop_live_view(str(path) if path is not None and path.exists() else None)
                 self.running_changed.emit(False)
             self.status.emit(ended_line(session, not_played(profile_name, model)))
-            if session.error is not None:
+            if session.error is not None:  # the error once, then the attempts without it
+                said = f": {session.error}"
+                lines = [line.removesuffix(said) for line in session.summary_lines()]
                 self.failed.emit(
                     f"{session.error}\n\n"
-                    + "\n".join(session.summary_lines())
+                    + "\n".join(lines)
                     + f"\n\nEvery byte received is in {session.capture_path}"
                 )
 

@@ -21,6 +21,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QDockWidget,
     QGridLayout,
     QHBoxLayout,
@@ -34,10 +35,11 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.reports import words
-from inspector.net.proxy import DEFAULT_LISTEN, Exchange, RecordingProxy, parse_listen
+from inspector.net.proxy import Exchange, RecordingProxy, parse_listen
 from inspector.net.proxy.exchange import human_size
+from inspector.net.proxy.relay import DRAIN
 from inspector.ui.base import theme
-from inspector.ui.proxy.proxy import ProxyController
+from inspector.ui.proxy.proxy import LISTEN, ProxyController
 
 _Index = QModelIndex | QPersistentModelIndex
 DOCK_HEIGHT = 190
@@ -175,17 +177,36 @@ class ProxyDock(QDockWidget):
         self.upstream = QLineEdit(str(settings.value("proxy_upstream", "") or ""))
         self.upstream.setPlaceholderText("upstream, e.g. https://api.openai.com/v1")
         self.upstream.returnPressed.connect(self.start)
-        self.listen = QLineEdit(DEFAULT_LISTEN)
+        self.listen = QLineEdit(LISTEN)
         self.listen.setToolTip("HOST:PORT to listen on (port 0: any free one)")
         self.listen.returnPressed.connect(self.start)
         self.start_button = QPushButton("Start")
         self.start_button.setToolTip("Start a proxy in front of the upstream")
         self.start_button.clicked.connect(self.start)
+        self.demo_button = QPushButton("Demo")
+        self.demo_button.setObjectName("proxy-demo")
+        self.demo_button.setToolTip(
+            "Start a proxy in front of the built-in demo provider (no key): point an agent at "
+            "it to try the proxy"
+        )
+        self.demo_button.clicked.connect(self.start_demo)
+        self.drain = QCheckBox("Read on when the agent hangs up")
+        self.drain.setObjectName("proxy-drain")
+        self.drain.setToolTip(
+            "When an agent hangs up early, keep reading the upstream to its end "
+            f"({DRAIN.describe()}) so the capture and the clients describe the whole stream; "
+            "the provider keeps generating, and billing, meanwhile. Off: drop the upstream "
+            "request at once. Stopping a proxy never drains."
+        )
+        self.drain.setChecked(bool(settings.value("proxy_drain", True, type=bool)))
+        self.drain.toggled.connect(lambda on: settings.setValue("proxy_drain", on))
         form.addWidget(QLabel("Upstream"), 0, 0)
         form.addWidget(self.upstream, 0, 1, 1, 2)
+        form.addWidget(self.demo_button, 0, 3)
         form.addWidget(QLabel("Listen"), 1, 0)
         form.addWidget(self.listen, 1, 1)
         form.addWidget(self.start_button, 1, 2)
+        form.addWidget(self.drain, 2, 0, 1, 4)
         layout.addLayout(form)
         self.message = QLabel("")
         self.message.setWordWrap(True)
@@ -221,8 +242,13 @@ class ProxyDock(QDockWidget):
         if not upstream:
             self.say("Type the upstream's base URL first (e.g. https://api.openai.com/v1)")
             return
-        if self.controller.start(upstream, self.listen.text()):
+        if self.controller.start(upstream, self.listen.text(), drain=self.drain.isChecked()):
             self.say("")
+
+    def start_demo(self) -> None:
+        """Demo: a proxy in front of the built-in demo provider."""
+        self.say("")
+        self.controller.start_demo(self.listen.text(), drain=self.drain.isChecked())
 
     def say(self, text: str) -> None:
         self.message.setText(text)

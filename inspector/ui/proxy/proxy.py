@@ -18,17 +18,20 @@ Invariants:
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QDockWidget
 
 from inspector.core.capture.redaction import redact_url
-from inspector.net.proxy import DEFAULT_LISTEN, Exchange, ProxyError, RecordingProxy, parse_listen
+from inspector.net.proxy import Drain, Exchange, ProxyError, RecordingProxy, parse_listen
 from inspector.ui.document.host import Host
 from inspector.ui.live import live
 
+LISTEN = "127.0.0.1:0"
+"""The panel's listen address: any free loopback port (the CLI's fixed 8766 is often taken by
+a proxy already running; the base URL to give the agent is shown and copied)."""
 FLUSH_MS = 250
 """How often the session list is brought up to date while proxies run."""
 
@@ -43,9 +46,11 @@ class ProxyController(QObject):
     failed = Signal(str)
     """A proxy could not start: one line."""
 
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: Host, demo: Callable[[], Awaitable[str]] | None = None) -> None:
+        """``demo``: starts the window's demo provider (once) and gives its base URL."""
         super().__init__(host.window())
         self.host = host
+        self.demo = demo
         self.proxies: list[RecordingProxy] = []
         """Running proxies, in the order they started."""
         self.exchanges: list[Exchange] = []
@@ -65,14 +70,16 @@ class ProxyController(QObject):
 
     # -- proxies -------------------------------------------------------------------------------
 
-    def start(self, upstream: str, listen: str = DEFAULT_LISTEN) -> bool:
+    def start(self, upstream: str, listen: str = LISTEN, *, drain: bool = True) -> bool:
         """Start a proxy in front of ``upstream`` on ``listen``; False (and ``failed``) when
         either cannot be used. Listening happens on the loop: a taken address is reported
-        through ``failed`` too."""
+        through ``failed`` too. ``drain``: read an upstream on once its agent hung up early
+        (bounded: :class:`~inspector.net.proxy.Drain`)."""
         try:
             host, port = parse_listen(listen)
             proxy = RecordingProxy(upstream, host=host, port=port, captures=live.captures_dir(),
-                                   validation=self.host.doc.settings.validation)  # fmt: skip
+                                   validation=self.host.doc.settings.validation,
+                                   drain=Drain(on=drain))  # fmt: skip
         except (ProxyError, OSError) as exc:
             self.failed.emit(f"Cannot start the proxy: {exc}")
             return False
@@ -81,6 +88,24 @@ class ProxyController(QObject):
         proxy.on_end = self._ended
         self._spawn(self._listen(proxy, listen))
         return True
+
+    def start_demo(self, listen: str = LISTEN, *, drain: bool = True) -> None:
+        """Start a proxy in front of the window's built-in demo provider (no key needed),
+        started first if it is not running yet (``demo``: how the window starts it)."""
+        if self.demo is None:
+            self.failed.emit("The built-in demo provider is not available here")
+            return
+
+        async def go() -> None:
+            assert self.demo is not None
+            try:
+                url = await self.demo()
+            except OSError as exc:
+                self.failed.emit(f"Cannot start the demo provider: {exc.strerror or exc}")
+                return
+            self.start(url, listen, drain=drain)
+
+        self._spawn(go())
 
     async def _listen(self, proxy: RecordingProxy, listen: str) -> None:
         try:

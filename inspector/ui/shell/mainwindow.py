@@ -79,7 +79,7 @@ class MainWindow(QMainWindow):
         self.live_bar = LiveToolBar(self)
         self.addToolBar(self.live_bar)
         self.live = LiveController(self.doc, self)
-        self.proxies = ProxyController(self)
+        self.proxies = ProxyController(self, demo=self.live.ensure_demo)
         """Live ▸ Proxy…: recording proxies and the exchanges they list."""
         dock = self.attempts_dock = QDockWidget("Attempts", self)
         dock.setObjectName("attempts-dock")
@@ -131,6 +131,11 @@ class MainWindow(QMainWindow):
 
     def _on_loaded(self, name: str) -> None:
         self.setWindowTitle(f"{Path(name).name} — Tool-Call Inspector")
+        session = self.live.session
+        if not self.doc.continued and (
+            session is None or self.doc.analysis is not session.analysis
+        ):
+            self.live_bar.show_state("")  # the Live state speaks of the live session only
         if name == self._remember_on_load:  # a file the user opened (not a live capture)
             self._remember_on_load = None
             if self.doc.source is not None:  # it opened as a stream (not refused by the gate)

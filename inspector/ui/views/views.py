@@ -29,8 +29,11 @@ from PySide6.QtWidgets import (
     QStackedWidget,
     QStatusBar,
     QTabWidget,
+    QVBoxLayout,
+    QWidget,
 )
 
+from inspector.core.analysis.attempt import AttemptView
 from inspector.core.analysis.numbering import attempt_places
 from inspector.core.base.settings import LITERAL
 from inspector.core.clients.registry import LITERAL_MATCHES
@@ -91,7 +94,18 @@ class DocumentViews:
         """The lanes, or the notice in their place."""
         self.top.addWidget(self.lanes)
         self.top.addWidget(self.notice)
-        self.split.addWidget(self.top)
+        self.left_line = QLabel()
+        """Above the lanes when the attempt on show records where its agent hung up (a
+        proxied stream read on after it): which chunks the agent had."""
+        self.left_line.setObjectName("agent-left")
+        self.left_line.hide()
+        above = QWidget()
+        column = QVBoxLayout(above)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.left_line)
+        column.addWidget(self.top, 1)
+        self.split.addWidget(above)
         self.split.addWidget(self.tabs)
         self.split.setSizes([520, 280])
         self.attempts = AttemptsPane()
@@ -190,9 +204,29 @@ class DocumentViews:
             self.timeline.refresh(a)
         self.problems.model_.set_findings(findings(a, self.doc.view) if a and a.attempts else [])
         self.turn.show_view(self.doc.view)
+        self.show_left(self.doc.view)
         self.attempts.show_analysis(a, self.doc.attempt)
         self.clients_follower.refresh()  # runs nothing while data streams in
         self.show_status()
+
+    def show_left(self, view: AttemptView | None) -> None:
+        """Say above the lanes where the agent hung up, when the attempt on show records it."""
+        left = view.agent_left if view is not None else None
+        if left is None:
+            self.left_line.hide()
+            return
+        text = (
+            f" ⏏ The agent hung up after chunk {left.chunks} ({left.relayed:,} bytes): what "
+            "follows was read from the upstream for the recording only "
+        )
+        if self.left_line.text() != text:
+            self.left_line.setText(text)
+            self.left_line.setToolTip(
+                "The recording proxy kept reading the upstream after the agent disconnected "
+                "(docs/proxy.md, When the agent hangs up), so the lanes and the clients judge "
+                "the whole stream; the agent itself had only the chunks before this point."
+            )
+        self.left_line.show()
 
     def show_notice(self) -> None:
         """The document's notice in the lanes' place, or the lanes."""
@@ -294,11 +328,18 @@ class DocumentViews:
                 return
 
     def _new_source(self) -> None:
-        """A new live session shows nothing of the last one: no selection, no raw detail."""
-        if isinstance(self.doc.source, LiveSource):
-            self.selected_seq = None
-            self.raw.table.clearSelection()
-            self.raw.detail.clear()
+        """Another stream shows nothing of the last one: no selection, no raw detail, the
+        lanes scrolled back to their start (a live session becoming its own capture is the
+        same stream: it keeps its place)."""
+        if self.doc.continued:
+            return
+        self.selected_seq = None
+        self.raw.table.clearSelection()
+        self.raw.detail.clear()
+        self.lanes.horizontalScrollBar().setValue(0)
+        self.lanes.verticalScrollBar().setValue(0)
+        for lane in self.lanes.lanes:
+            lane.table.clearSelection()
 
     def show_call(self, slot: int) -> None:
         """Scroll to the lane of call ``slot`` and select its first fragment."""

@@ -109,7 +109,7 @@ def test_literal_verdict_is_invalid_json_and_flip_repairs_it() -> None:
     assert [v.valid for v in verdicts] == [False, False]
     for v in verdicts:
         codes = [p.code for p in v.problems]
-        assert codes == ["invalid_json"]
+        assert codes == ["invalid_json", "dropped_fragments"]
         assert "end of input" in v.problems[0].message
         assert v.problems[0].offset == 1
     assert analysis.records[0].reason == "stream_invalid_tool_call"

@@ -68,10 +68,12 @@ def test_the_empty_id_bug_absent_vs_literal() -> None:
     full = "{" + "".join(EXEC_PARTS)
     assert exec_.left is not None and exec_.left.arguments == full
     assert exec_.summary() == (
-        f"call 0 ExecCommand: valid → INVALID (invalid_json); arguments {len(full)} → 1 chars; "
-        "10 fragments dropped on the right only"
+        "call 0 ExecCommand: valid → INVALID (invalid_json, dropped_fragments); "
+        f"arguments {len(full)} → 1 chars; 10 fragments dropped on the right only"
     )
-    assert glob.summary().startswith("call 1 Glob: valid → INVALID (invalid_json)")
+    assert glob.summary().startswith(
+        "call 1 Glob: valid → INVALID (invalid_json, dropped_fragments)"
+    )
     assert cmp.quirks_left_only == cmp.quirks_right_only == []  # quirks describe the wire
     lines = cmp.lines()
     assert lines[0] == "settings: empty_id absent → literal"
@@ -87,7 +89,10 @@ def test_identical_settings_show_no_difference() -> None:
     assert not cmp.differs
     assert all(not d.changed for d in cmp.calls) and len(cmp.calls) == 2
     assert cmp.lines() == ["settings: identical", "no differences"]
-    assert cmp.calls[0].summary() == "call 0 ExecCommand: INVALID (invalid_json) on both sides"
+    assert (
+        cmp.calls[0].summary()
+        == "call 0 ExecCommand: INVALID (invalid_json, dropped_fragments) on both sides"
+    )
 
 
 def test_structural_vs_strict_on_a_type_error() -> None:

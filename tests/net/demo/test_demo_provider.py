@@ -491,6 +491,23 @@ async def test_truncated_then_valid_on_the_identical_retry(
     assert third.calls[0].truncated  # a new conversation is cut off again
 
 
+@pytest.mark.parametrize("model", ["demo-truncated-then-valid", "demo-glm-retry"])
+async def test_running_the_same_thing_again_shows_the_retry_again(
+    demo_provider: DemoProvider, model: str
+) -> None:
+    # A second Run in the window sends the very same request: it must be cut off again, as
+    # the README promises, not served the retry's valid answer.
+    path, body = request("openai-chat", model)
+    cut = [
+        any(
+            c.truncated
+            for c in analyze_bytes((await post(demo_provider, path, body)).content).calls
+        )
+        for _ in range(4)
+    ]
+    assert cut == [True, False, True, False]
+
+
 # -- multi-round -----------------------------------------------------------------------------
 
 

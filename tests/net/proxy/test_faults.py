@@ -19,6 +19,7 @@ from aiohttp import web
 from inspector.core.capture.reader import load
 from inspector.core.providers import REGISTRY
 from inspector.net.proxy import Ending, RecordingProxy
+from inspector.net.proxy.relay import Drain
 
 CHAT = {"model": "demo-clean", "stream": True, "messages": [{"role": "user", "content": "hi"}]}
 REQUESTS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -191,7 +192,9 @@ class Trickle:
         return out
 
 
-async def test_an_agent_hanging_up_cancels_the_upstream_request(tmp_path: Path) -> None:
+async def test_an_agent_hanging_up_cancels_the_upstream_request_when_not_draining(
+    tmp_path: Path,
+) -> None:
     trickle = Trickle()
     app = web.Application()
     app.router.add_post("/v1/chat/completions", trickle.handle)
@@ -199,7 +202,7 @@ async def test_an_agent_hanging_up_cancels_the_upstream_request(tmp_path: Path) 
     await runner.setup()
     await web.TCPSite(runner, "127.0.0.1", 0).start()
     upstream = f"http://127.0.0.1:{runner.addresses[0][1]}"
-    server = RecordingProxy(upstream, captures=tmp_path)
+    server = RecordingProxy(upstream, captures=tmp_path, drain=Drain(on=False))
     await server.start()
     try:
         async with httpx.AsyncClient(trust_env=False) as client:

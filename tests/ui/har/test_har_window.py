@@ -198,3 +198,22 @@ def test_a_running_or_proxied_sessions_capture_is_exported_as_it_stands(
         monkeypatch.undo()  # before the window closes: closing stops the session it holds
     assert from_live is not None and from_live.path == str(SAMPLE) and from_live.attempts
     assert from_proxy is not None and from_proxy.path == str(other) and neither is None
+
+
+def test_export_proposes_a_file_outside_the_working_directory(
+    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[str] = []
+    monkeypatch.chdir(tmp_path)  # as `make run` starts it: inside the checkout
+
+    def ask(_parent: Any, _title: str, start: str, _filter: str) -> tuple[str, str]:
+        asked.append(start)
+        return "", ""  # cancelled
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", ask)
+    assert window.open(str(SAMPLE))
+    export_action(window).trigger()
+    (start,) = asked
+    proposed = Path(start)
+    assert proposed.is_absolute() and proposed.name == SAMPLE.with_suffix(".har").name
+    assert tmp_path not in proposed.parents and proposed.parent.is_dir()

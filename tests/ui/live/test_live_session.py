@@ -279,6 +279,11 @@ def test_a_failed_request_says_only_what_failed_and_the_raw_pane_starts_empty(
     assert asked == [], "a failed request is no dialect question"
     box = window.live_error_box
     assert box is not None and "401" in box.text()
+    error = str(session.error)
+    said = box.text() + "\n" + box.informativeText() + "\n" + box.detailedText()
+    assert said.count(error) == 1, said  # the error once, not again in the attempt's line
+    # the lanes say the request failed, not that the model answered without tools
+    assert window.lanes._empty.text().startswith("The request failed (HTTP 401)")
     assert window.raw.detail.toPlainText() == ""  # nothing of the last session
     view = window.doc.view
     assert window.raw.model.rowCount() == (len(view.state.events) if view else 0)

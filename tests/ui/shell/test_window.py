@@ -413,7 +413,7 @@ def test_spare_lanes_are_capped_and_lanes_stay_in_order(
 def test_the_window_fits_the_screen_it_opens_on_and_a_remembered_one_is_kept_on_it(
     qtbot: Any,
 ) -> None:
-    from PySide6.QtCore import QByteArray, QRect, QSettings
+    from PySide6.QtCore import QByteArray, QRect, QSettings, QSize
     from PySide6.QtGui import QGuiApplication
 
     available = QGuiApplication.primaryScreen().availableGeometry()
@@ -421,7 +421,11 @@ def test_the_window_fits_the_screen_it_opens_on_and_a_remembered_one_is_kept_on_
     first = MainWindow()
     qtbot.addWidget(first)
     assert available.contains(first.geometry())  # no fixed 1400×900
-    assert first.geometry().size() == available.size()  # a laptop screen is filled
+    # a first start: 90 % of the available area each way, centred (never maximized)
+    assert first.geometry().size() == QSize(
+        int(available.width() * 0.9), int(available.height() * 0.9)
+    )
+    assert first.geometry().center() == available.center() and not first.isMaximized()
     first.setGeometry(QRect(-300, -200, 2400, 1500))  # as if saved on a larger screen
     first.settings.setValue("geometry", first.saveGeometry())
     second = MainWindow()
@@ -432,14 +436,14 @@ def test_the_window_fits_the_screen_it_opens_on_and_a_remembered_one_is_kept_on_
     first.settings.remove("geometry")
 
 
-def test_screen_fit_fills_a_laptop_and_takes_most_of_a_large_screen() -> None:
+def test_screen_fit_takes_90_percent_of_any_screen_centred() -> None:
     from PySide6.QtCore import QRect
 
     from inspector.ui.base import screenfit
 
-    assert screenfit.default_geometry(QRect(0, 0, 1280, 800)) == QRect(0, 0, 1280, 800)
+    assert screenfit.default_geometry(QRect(0, 0, 1280, 800)) == QRect(64, 40, 1152, 720)
     assert screenfit.default_geometry(QRect(0, 0, 1600, 1000)) == QRect(80, 50, 1440, 900)
-    assert screenfit.default_geometry(QRect(0, 0, 2560, 1440)).size().width() == 1800
+    assert screenfit.default_geometry(QRect(0, 0, 2560, 1440)) == QRect(128, 72, 2304, 1296)
     shrunk = screenfit.clamped(QRect(900, 700, 1400, 900), QRect(0, 0, 1280, 800))
     assert shrunk == QRect(0, 0, 1280, 800)
 
