@@ -152,7 +152,9 @@ class MainWindow(QMainWindow):
         whose events no dialect recognised, and never for a live session's own capture (its
         dialect is the profile's; a modal question would stall the session's loop)."""
         a, session = self.doc.analysis, self.live.session
-        if a is None or (session is not None and self.doc.path == str(session.capture_path)):
+        if a is None:  # refused as of no known dialect (the notice in the lanes' place says so)
+            return self.doc.refused is not None and self.doc.source is None
+        if session is not None and self.doc.path == str(session.capture_path):
             return False
         return any(
             v.state.dialect.fallback and v.state.events and not words.is_failed_request(v)
