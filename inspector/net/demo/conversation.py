@@ -27,7 +27,11 @@ from typing import Any
 import orjson
 
 DIALECTS = ("openai-chat", "openai-responses", "anthropic", "gemini")
-"""The wire dialects the demo provider speaks."""
+"""The wire dialects the scenario table describes quirk by quirk (each scenario's own behaviour
+and codes); the demo provider also speaks ``cohere-v2`` and ``openai-completions``
+(:data:`MORE_DIALECTS`), where a scenario plays the conforming stream, its faults, and the
+quirk renderings that dialect has (``VARIANTS`` of its renderer)."""
+MORE_DIALECTS = ("cohere-v2", "openai-completions")
 
 
 @dataclass(frozen=True)
@@ -88,9 +92,13 @@ def read_request(dialect: str, body: dict[str, Any], model: str | None = None) -
     """Read ``body`` (already JSON-decoded) as ``dialect``; ``model`` overrides (Gemini path)."""
     name = model if model is not None else body.get("model")
     ask = Ask(dialect, name if isinstance(name, str) else "", body.get("stream") is True)
-    if dialect == "openai-chat":
+    if dialect in ("openai-chat", "cohere-v2"):  # Cohere v2 takes Chat's messages and tools
         convo: Any = body.get("messages")
         _openai_chat(ask, body)
+    elif dialect == "openai-completions":  # a prompt, no tools
+        convo = body.get("prompt")
+        opts = body.get("stream_options")
+        ask.include_usage = isinstance(opts, dict) and opts.get("include_usage") is True
     elif dialect == "openai-responses":
         convo = body.get("input")
         _responses(ask, body)

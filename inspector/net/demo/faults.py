@@ -60,6 +60,8 @@ def error_body(
         }
     if dialect == "gemini":
         return {"error": {"code": status, "message": message, "status": g_status}}
+    if dialect == "cohere-v2":
+        return {"id": request_id or "demo", "message": message}
     return {"error": {"message": message, "type": oa_type, "param": param, "code": oa_code}}
 
 

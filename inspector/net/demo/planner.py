@@ -20,7 +20,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from . import anthropic, gemini, openai_chat_reported, responses
+from . import anthropic, cohere, completions, gemini, openai_chat_reported, responses
 from .arguments import generate
 from .conversation import Ask, Result, Tool
 from .scenarios import Scenario
@@ -32,6 +32,8 @@ RENDERERS: dict[str, ModuleType] = {
     "openai-responses": responses,
     "anthropic": anthropic,
     "gemini": gemini,
+    "cohere-v2": cohere,
+    "openai-completions": completions,
 }
 """Dialect -> module with ``render(turn)`` and ``VARIANTS``."""
 

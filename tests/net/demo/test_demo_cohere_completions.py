@@ -1,0 +1,118 @@
+"""The demo provider's Cohere v2 (``POST /v2/chat``) and legacy completions (``POST
+/v1/completions``) endpoints, read back by the inspector, recorded through the proxy (bytes as
+received), written out as HAR and read back in, and a Cohere tool loop recorded and replayed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from inspector.cli import main
+from inspector.core.capture.reader import load
+from inspector.core.providers import COHERE_V2, OPENAI_COMPLETIONS, analyze_bytes
+from inspector.net.proxy import RecordingProxy
+
+TOOLS: Any = [{"type": "function", "function": {"name": "get_weather", "parameters": {
+    "type": "object", "properties": {"location": {"type": "string"}},
+    "required": ["location"]}}}]  # fmt: skip
+
+
+def _chat(model: str) -> dict[str, Any]:
+    messages = [{"role": "user", "content": "What's the weather in Paris?"}]
+    return {"model": model, "stream": True, "messages": messages, "tools": TOOLS}
+
+
+@pytest.mark.parametrize(
+    ("model", "finish", "calls", "cut"),
+    [
+        ("demo-clean", "TOOL_CALL", 1, False),
+        ("demo-parallel", "TOOL_CALL", 3, False),
+        ("demo-truncated", "MAX_TOKENS", 1, True),
+        ("demo-error-after-200", "ERROR", 1, True),
+    ],
+)
+async def test_the_cohere_endpoint_streams_what_the_scenario_says(
+    demo: str, model: str, finish: str, calls: int, cut: bool
+) -> None:
+    async with httpx.AsyncClient() as client:
+        reply = await client.post(f"{demo}/v2/chat", json=_chat(model))
+    assert reply.status_code == 200
+    assert reply.headers["content-type"].startswith("text/event-stream")
+    state = analyze_bytes(reply.content)
+    assert state.dialect_name == COHERE_V2 and not state.dialect.fallback
+    assert state.finish_reason == finish and len(state.calls) == calls
+    assert all(c.name == "get_weather" and c.id.startswith("get_weather_") for c in state.calls)
+    parsed = [c.arguments.startswith("{") and c.arguments.endswith("}") for c in state.calls]
+    assert parsed == [not cut] * calls
+    assert bool(state.errors) is (finish == "ERROR")
+
+
+async def test_a_cohere_status_fault_answers_in_cohere_s_error_shape(demo: str) -> None:
+    async with httpx.AsyncClient() as client:
+        reply = await client.post(f"{demo}/v2/chat", json=_chat("fault-401"))
+    assert reply.status_code == 401 and set(reply.json()) == {"id", "message"}
+
+
+async def test_the_completions_endpoint_streams_text_only(demo: str) -> None:
+    body = {"model": "demo-clean", "stream": True, "prompt": "Weather?",
+            "stream_options": {"include_usage": True}}  # fmt: skip
+    async with httpx.AsyncClient() as client:
+        reply = await client.post(f"{demo}/v1/completions", json=body)
+    state = analyze_bytes(reply.content)
+    assert state.dialect_name == OPENAI_COMPLETIONS and state.calls == []
+    assert "no tools" in state.full_text and state.finish_reason == "stop"
+    assert state.done_seq is not None and state.usage
+
+
+async def test_the_proxy_records_both_byte_for_byte_and_the_har_reads_back(
+    demo: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    proxy = RecordingProxy(demo, captures=tmp_path)
+    await proxy.start()
+    try:
+        async with httpx.AsyncClient() as client:
+            direct = await client.post(f"{demo}/v2/chat", json=_chat("demo-parallel"))
+            via = await client.post(f"{proxy.origin}/v2/chat", json=_chat("demo-parallel"))
+            text = await client.post(
+                f"{proxy.origin}/v1/completions",
+                json={"model": "demo-clean", "stream": True, "prompt": "x"},
+            )
+        for _ in range(250):
+            if len(proxy.exchanges) == 2 and all(ex.ended for ex in proxy.exchanges):
+                break
+            await asyncio.sleep(0.02)
+    finally:
+        await proxy.stop()
+    assert via.content == direct.content and text.status_code == 200
+    captures = sorted(tmp_path.glob("*.jsonl"))
+    assert len(captures) == 2
+    dialects = {load(str(p)).meta["dialect"] for p in captures}
+    assert dialects == {COHERE_V2, OPENAI_COMPLETIONS}
+    cohere = next(p for p in captures if load(str(p)).meta["dialect"] == COHERE_V2)
+    assert load(str(cohere)).attempts[0].body == via.content  # recorded as received
+    har = tmp_path / "out.har"
+    assert main(["export", str(cohere), "--har", str(har)]) == 0
+    capsys.readouterr()
+    assert main(["analyze", "--json", str(har)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["dialect"] == COHERE_V2 and len(doc["tool_calls"]) == 3
+
+
+def test_a_cohere_tool_loop_records_and_replays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "loop.jsonl"
+    code = main(["record", "--profile", "demo-cohere", "--scenario", "weather", "--loop",
+                 "--out", str(out)])  # fmt: skip
+    assert code == 0
+    capsys.readouterr()
+    assert main(["analyze", "--json", str(out)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["dialect"] == COHERE_V2 and len(doc["rounds"]) == 2
+    assert doc["finish_reason"] == "COMPLETE" and "get_weather returned" in doc["text"]
