@@ -14,8 +14,11 @@ import httpx
 import pytest
 
 from inspector.cli import main
+from inspector.core.analysis.session import Analysis
+from inspector.core.base.settings import Settings
 from inspector.core.capture.reader import load
-from inspector.core.providers import COHERE_V2, OPENAI_COMPLETIONS, analyze_bytes
+from inspector.core.providers import COHERE_V2, OPENAI_COMPLETIONS, REGISTRY, analyze_bytes
+from inspector.net.demo import SCENARIOS
 from inspector.net.proxy import RecordingProxy
 
 TOOLS: Any = [{"type": "function", "function": {"name": "get_weather", "parameters": {
@@ -116,3 +119,21 @@ def test_a_cohere_tool_loop_records_and_replays(
     doc = json.loads(capsys.readouterr().out)
     assert doc["dialect"] == COHERE_V2 and len(doc["rounds"]) == 2
     assert doc["finish_reason"] == "COMPLETE" and "get_weather returned" in doc["text"]
+
+
+COHERE_CASES = [name for name, sc in SCENARIOS.items() if COHERE_V2 in sc.quirks]
+
+
+@pytest.mark.parametrize("name", COHERE_CASES)
+async def test_each_cohere_scenario_shows_exactly_its_quirks(demo: str, name: str) -> None:
+    async with httpx.AsyncClient() as client:
+        reply = await client.post(f"{demo}/v2/chat", json=_chat(name))
+    analysis = Analysis(Settings(dialect=COHERE_V2), providers=REGISTRY)
+    analysis.feed(reply.content)
+    analysis.end()
+    assert {q.code for q in analysis.final.quirks} == set(SCENARIOS[name].quirks[COHERE_V2])
+    assert COHERE_V2 in SCENARIOS[name].to_model()["dialects"]
+
+
+def test_the_table_has_cohere_cases() -> None:
+    assert {"demo-truncated", "demo-error-after-200", "demo-zero-arg"} <= set(COHERE_CASES)
