@@ -125,6 +125,7 @@ BUILTIN_PROFILES: Final[list[Profile]] = [
     Profile("demo-anthropic", ANTHROPIC, DEMO, "demo-clean", options={"max_tokens": 1024}),
     Profile("demo-gemini", GEMINI, DEMO, "demo-clean"),
     Profile("demo-cohere", COHERE_V2, DEMO, "demo-clean"),
+    Profile("demo-interactions", GEMINI_INTERACTIONS, DEMO, "demo-clean"),
     Profile("demo-completions", OPENAI_COMPLETIONS, DEMO, "demo-clean"),
     Profile("openai", OPENAI_CHAT, "https://api.openai.com/v1", "gpt-4o-mini",
             "OPENAI_API_KEY", options=_CHAT_USAGE),

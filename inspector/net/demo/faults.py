@@ -58,7 +58,7 @@ def error_body(
             "error": {"type": an_type, "message": message},
             "request_id": request_id,
         }
-    if dialect == "gemini":
+    if dialect in ("gemini", "gemini-interactions"):
         return {"error": {"code": status, "message": message, "status": g_status}}
     if dialect == "cohere-v2":
         return {"id": request_id or "demo", "message": message}

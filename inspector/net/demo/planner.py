@@ -20,7 +20,15 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from . import anthropic, cohere, completions, gemini, openai_chat_reported, responses
+from . import (
+    anthropic,
+    cohere,
+    completions,
+    gemini,
+    interactions,
+    openai_chat_reported,
+    responses,
+)
 from .arguments import generate
 from .conversation import Ask, Result, Tool
 from .scenarios import Scenario
@@ -33,6 +41,7 @@ RENDERERS: dict[str, ModuleType] = {
     "anthropic": anthropic,
     "gemini": gemini,
     "cohere-v2": cohere,
+    "gemini-interactions": interactions,
     "openai-completions": completions,
 }
 """Dialect -> module with ``render(turn)`` and ``VARIANTS``."""

@@ -34,6 +34,7 @@ RESP = "openai-responses"
 ANTH = "anthropic"
 GEM = "gemini"
 COH = "cohere-v2"
+INT = "gemini-interactions"
 
 
 @dataclass(frozen=True)
@@ -206,6 +207,7 @@ _TABLE = [
             RESP: (q.ERROR_AFTER_200, q.FINISH_REASON_MISMATCH),
             ANTH: (q.ERROR_AFTER_200, q.MISSING_FINISH_REASON, q.MISSING_DONE),
             COH: (q.ERROR_AFTER_200, q.FINISH_REASON_MISMATCH),
+            INT: (q.ERROR_AFTER_200, q.MISSING_FINISH_REASON, q.MISSING_DONE),
             GEM: (q.ERROR_AFTER_200, q.MISSING_FINISH_REASON),
         },
     ),
@@ -264,7 +266,7 @@ _TABLE = [
     Scenario(
         "demo-truncated",
         "Cut off mid-arguments: finish length (Anthropic max_tokens, Responses incomplete).",
-        {d: (q.FINISH_REASON_MISMATCH,) for d in (CHAT, ANTH, RESP, COH)},
+        {d: (q.FINISH_REASON_MISMATCH,) for d in (CHAT, ANTH, RESP, COH, INT)},
     ),
     Scenario(
         "demo-glm-retry",
@@ -284,7 +286,7 @@ _TABLE = [
         "demo-truncated-then-valid",
         "The streaming-retry flow: the first request of a "
         "conversation is cut off mid-arguments; the identical retry gets a valid call.",
-        {d: (q.FINISH_REASON_MISMATCH,) for d in (CHAT, ANTH, RESP, COH)},
+        {d: (q.FINISH_REASON_MISMATCH,) for d in (CHAT, ANTH, RESP, COH, INT)},
     ),
     Scenario(
         "demo-never-stops",

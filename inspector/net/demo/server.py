@@ -1,4 +1,4 @@
-"""The demo provider: a real HTTP server on loopback speaking six providers' streaming APIs.
+"""The demo provider: a real HTTP server on loopback speaking seven providers' streaming APIs.
 
 Invariants:
 - asyncio + aiohttp.web only (no Qt): :meth:`DemoProvider.start` runs on whatever asyncio loop
@@ -42,6 +42,7 @@ ENDPOINTS = (
     ("POST", "/v1/messages", "Anthropic Messages (stream: true)"),
     ("POST", "/v1beta/models/{model}:streamGenerateContent?alt=sse", "Gemini"),
     ("POST", "/v2/chat", "Cohere v2 chat (stream: true)"),
+    ("POST", "/v1beta/interactions", "Gemini Interactions (stream: true)"),
     ("POST", "/v1/completions", "OpenAI legacy completions (stream: true; text only)"),
     ("GET", "/v1/models", "every scenario, listed as a model"),
 )
@@ -116,6 +117,7 @@ class DemoProvider:
             ]
         routes.append(web.post("/v1beta/models/{target}", self._gemini))
         routes.append(web.post("/v2/chat", self._dialect("cohere-v2")))
+        routes.append(web.post("/v1beta/interactions", self._dialect("gemini-interactions")))
         return routes
 
     # -- small endpoints ------------------------------------------------------------------

@@ -17,7 +17,13 @@ from inspector.cli import main
 from inspector.core.analysis.session import Analysis
 from inspector.core.base.settings import Settings
 from inspector.core.capture.reader import load
-from inspector.core.providers import COHERE_V2, OPENAI_COMPLETIONS, REGISTRY, analyze_bytes
+from inspector.core.providers import (
+    COHERE_V2,
+    GEMINI_INTERACTIONS,
+    OPENAI_COMPLETIONS,
+    REGISTRY,
+    analyze_bytes,
+)
 from inspector.net.demo import SCENARIOS
 from inspector.net.proxy import RecordingProxy
 
@@ -137,3 +143,40 @@ async def test_each_cohere_scenario_shows_exactly_its_quirks(demo: str, name: st
 
 def test_the_table_has_cohere_cases() -> None:
     assert {"demo-truncated", "demo-error-after-200", "demo-zero-arg"} <= set(COHERE_CASES)
+
+
+INTERACTIONS_CASES = [n for n, sc in SCENARIOS.items() if GEMINI_INTERACTIONS in sc.quirks]
+INTERACTIONS_TOOLS = [{"type": "function", "name": "get_weather", "parameters": TOOLS[0][
+    "function"]["parameters"]}]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["demo-clean", *INTERACTIONS_CASES])
+async def test_each_interactions_scenario_shows_exactly_its_quirks(demo: str, name: str) -> None:
+    body = {"model": name, "stream": True, "input": "Weather in Paris?",
+            "tools": INTERACTIONS_TOOLS}  # fmt: skip
+    async with httpx.AsyncClient() as client:
+        reply = await client.post(f"{demo}/v1beta/interactions", json=body)
+    state = analyze_bytes(reply.content)  # sniffed from the body alone
+    assert state.dialect_name == GEMINI_INTERACTIONS
+    (call,) = state.calls
+    assert call.name == "get_weather" and call.kind == "function"
+    analysis = Analysis(Settings(dialect=GEMINI_INTERACTIONS), providers=REGISTRY)
+    analysis.feed(reply.content)
+    analysis.end()
+    expected = set(SCENARIOS[name].quirks.get(GEMINI_INTERACTIONS, ()))
+    assert {q.code for q in analysis.final.quirks} == expected
+    assert {"demo-truncated", "demo-error-after-200"} <= set(INTERACTIONS_CASES)
+
+
+def test_an_interactions_tool_loop_records_and_replays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "loop.jsonl"
+    code = main(["record", "--profile", "demo-interactions", "--scenario", "weather", "--loop",
+                 "--out", str(out)])  # fmt: skip
+    assert code == 0
+    capsys.readouterr()
+    assert main(["analyze", "--json", str(out)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["dialect"] == GEMINI_INTERACTIONS and len(doc["rounds"]) == 2
+    assert doc["finish_reason"] == "completed" and "get_weather returned" in doc["text"]
