@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QWidget
+from PySide6.QtWidgets import QDockWidget, QInputDialog, QMainWindow, QMessageBox, QWidget
 
 from inspector.core.base.errors import InspectorError
 from inspector.core.base.settings import DEFAULT_EMPTY_ID, DEFAULT_MODE, Settings
@@ -60,6 +60,8 @@ class MainWindow(QMainWindow):
         self.load_bar = LoadProgress()
         """Progress and Cancel of a progressive open, in the status bar."""
         self.live_error_box: QMessageBox | None = None
+        self.dialect_box: QInputDialog | None = None
+        """The open "read it as" question for a stream of no known dialect, if any."""
         """The last live-session error shown (non-blocking)."""
         self.bar = InspectorToolBar(self)
         self.setStatusBar(StatusBar(self))  # its message elides beside the permanent widgets
@@ -135,10 +137,10 @@ class MainWindow(QMainWindow):
             self._remember_on_load = None
             if self.doc.source is not None:  # it opened as a stream (not refused by the gate)
                 self.recent.remember(name)
-        if self._unrecognised():
-            choice = dialogs.choose_dialect(self, name)
-            if choice is not None:
-                self._apply(dialect=choice)
+        if self._unrecognised():  # asked without blocking the loop; the lanes' place says why
+            self.dialect_box = dialogs.choose_dialect(
+                self, name, lambda choice: self._apply(dialect=choice)
+            )
 
     def _failed_to_open(self, path: str, reason: str) -> None:
         """A file that did not open is not remembered (nor is a later load under its name)."""

@@ -30,22 +30,25 @@ def window(qtbot: Any) -> MainWindow:
 
 
 def test_an_unknown_body_is_a_notice_in_the_lanes_place_until_a_dialect_is_chosen(
-    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    window: MainWindow, tmp_path: Path
 ) -> None:
     path = tmp_path / "wiki.sse"
     path.write_bytes(WIKI)
-    asked: list[str] = []
-    monkeypatch.setattr(
-        "inspector.ui.base.dialogs.choose_dialect", lambda *a: asked.append("asked") or None
-    )
     window.open(str(path))
     notice = window.doc.notice or ""
     assert notice.startswith(f"unknown dialect: {path}: no provider recognises this stream")
-    assert 'first event: data \'{"$schema"' in notice and asked == ["asked"]
+    assert 'first event: data \'{"$schema"' in notice
     assert window.views.notice.text() == notice and window.views.notice.isVisible()
     assert window.doc.source is None and window.doc.analysis is None  # nothing judged
-    monkeypatch.setattr("inspector.ui.base.dialogs.choose_dialect", lambda *a: "openai-chat")
+    box = window.dialect_box  # asked without blocking the loop (window-modal, open())
+    assert box is not None and box.isVisible() and not window.doc.analysis
+    box.reject()  # cancelled: the notice stays
+    assert window.doc.notice == notice and window.doc.analysis is None
     window.open(str(path))  # asked again: now read as the dialect chosen
+    box = window.dialect_box
+    assert box is not None and box.isVisible()
+    box.setTextValue("openai-chat")
+    box.accept()
     assert window.doc.notice is None and window.doc.analysis is not None
     assert window.doc.analysis.dialect == "openai-chat"
     assert not window.views.notice.isVisible()
