@@ -75,6 +75,7 @@ class InteractionsDialect(OwnDialect):
         t = obj.get("event_type", ev.event)
         if type(t) is not str:
             out.append(wrong_type(seq, "event_type", "string", t, obj))
+            t = ""
         if t in _DELTAS:
             self._delta(seq, obj, out)
         elif t in _STARTS:
@@ -111,11 +112,12 @@ class InteractionsDialect(OwnDialect):
             return
         out.append(Delta(seq, _META, {"step_start": index, "step": step}, obj))
         if is_result(st):
-            self._results[index] = (step.get("call_id", OMITTED), st)
+            if type(index) is int:
+                self._results[index] = (step.get("call_id", OMITTED), st)
             if "result" in step:
                 out.append(self._result(seq, index, step, obj))
             return
-        self._content(seq, step, st in THOUGHT_STEPS, obj, out)
+        self._content(seq, step, type(st) is str and st in THOUGHT_STEPS, obj, out)
 
     @staticmethod
     def _opener(
@@ -142,7 +144,8 @@ class InteractionsDialect(OwnDialect):
         )  # fmt: skip
 
     def _result(self, seq: int, index: Any, part: dict[str, Any], raw: Any) -> Delta:
-        call_id, st = self._results.get(index, (OMITTED, part.get("type")))
+        known = self._results.get(index) if type(index) is int else None
+        call_id, st = known or (OMITTED, part.get("type"))
         call_id = part.get("call_id", call_id)
         value = {"id": call_id, "item_type": st, "result": part.get("result")}
         if "is_error" in part:
@@ -174,6 +177,8 @@ class InteractionsDialect(OwnDialect):
             text = string_at(delta, "text", seq, out, "delta.")
             if type(text) is str and text:
                 out.append(Delta(seq, DeltaKind.TEXT, text, obj))
+            else:  # an empty or missing text: the event is still shown
+                out.append(Delta(seq, _META, {"index": index, **delta}, obj))
         elif dt == "arguments_delta":
             args = string_at(delta, "arguments", seq, out, "delta.")
             out.append(ToolCallDelta(seq, 0, index, OMITTED, OMITTED, args))
@@ -184,7 +189,7 @@ class InteractionsDialect(OwnDialect):
                 out.append(Delta(seq, DeltaKind.REASONING, text, obj))
             else:
                 out.append(Delta(seq, _META, {"index": index, **delta}, obj))
-        elif index in self._results or is_result(dt):
+        elif (type(index) is int and index in self._results) or is_result(dt):
             out.append(self._result(seq, index, delta, obj))
         elif call_kind(dt) == "function" and "name" in delta:  # content.delta: a whole call
             out.append(self._opener(seq, index, delta, dt, "function", "delta.", out))
