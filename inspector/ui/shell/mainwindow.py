@@ -149,10 +149,11 @@ class MainWindow(QMainWindow):
         dialogs.cannot_open(self, path, reason)
 
     def _unrecognised(self) -> bool:
-        """Should the user be asked which dialect to read the stream in? Only for a stream
-        that was received (not a failed request: an HTTP error's body is no dialect's) and
-        whose events no dialect recognised, and never for a live session's own capture (its
-        dialect is the profile's; a modal question would stall the session's loop)."""
+        """Should the user be asked which dialect to read the stream in? When the document
+        refused a stream as of an unknown dialect (its notice is in the lanes' place), or a
+        stream that was received (not a failed request: an HTTP error's body is no dialect's)
+        was read with no dialect recognised; never for a live session's own capture (its
+        dialect is the profile's)."""
         a, session = self.doc.analysis, self.live.session
         if a is None:  # refused as of no known dialect (the notice in the lanes' place says so)
             return self.doc.refused is not None and self.doc.source is None
