@@ -62,3 +62,14 @@ def test_a_cohere_stream_opens_in_its_own_dialect_with_its_calls(window: MainWin
     analysis = window.doc.analysis
     assert window.doc.notice is None and analysis is not None and analysis.dialect == COHERE_V2
     assert len(window.lanes.lanes) == 2
+
+
+def test_a_hosted_search_without_a_name_reads_omitted_in_the_attempts_tree(
+    window: MainWindow,
+) -> None:
+    path = SHARED / "fixtures" / "realworld" / "google-interactions" / "google-search.sse"
+    if not path.is_file():
+        pytest.fail(f"missing shared fixture {path}", pytrace=False)
+    assert window.open(str(path))
+    top = window.attempts.topLevelItem(0)
+    assert [top.child(i).text(0) for i in range(top.childCount())] == ["#0 (omitted)"]
