@@ -32,6 +32,10 @@ TOOLS: Any = [{"type": "function", "function": {"name": "get_weather", "paramete
     "required": ["location"]}}}]  # fmt: skip
 
 
+INTERACTIONS_TOOLS = [{"type": "function", "name": "get_weather", "parameters": TOOLS[0][
+    "function"]["parameters"]}]  # fmt: skip
+
+
 def _chat(model: str) -> dict[str, Any]:
     messages = [{"role": "user", "content": "What's the weather in Paris?"}]
     return {"model": model, "stream": True, "messages": messages, "tools": TOOLS}
@@ -79,38 +83,43 @@ async def test_the_completions_endpoint_streams_text_only(demo: str) -> None:
     assert state.done_seq is not None and state.usage
 
 
-async def test_the_proxy_records_both_byte_for_byte_and_the_har_reads_back(
+async def test_the_proxy_records_each_byte_for_byte_and_each_har_reads_back(
     demo: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    proxy = RecordingProxy(demo, captures=tmp_path)
+    asks = {
+        COHERE_V2: ("/v2/chat", _chat("demo-parallel"), 3),
+        GEMINI_INTERACTIONS: ("/v1beta/interactions", {
+            "model": "demo-parallel", "stream": True, "input": "Weather?",
+            "tools": INTERACTIONS_TOOLS}, 3),
+        OPENAI_COMPLETIONS: ("/v1/completions",
+                             {"model": "demo-clean", "stream": True, "prompt": "x"}, 0),
+    }  # fmt: skip
+    proxy = RecordingProxy(demo, captures=tmp_path / "captures")
     await proxy.start()
+    direct: dict[str, bytes] = {}
+    via: dict[str, bytes] = {}
     try:
         async with httpx.AsyncClient() as client:
-            direct = await client.post(f"{demo}/v2/chat", json=_chat("demo-parallel"))
-            via = await client.post(f"{proxy.origin}/v2/chat", json=_chat("demo-parallel"))
-            text = await client.post(
-                f"{proxy.origin}/v1/completions",
-                json={"model": "demo-clean", "stream": True, "prompt": "x"},
-            )
+            for dialect, (path, body, _) in asks.items():
+                direct[dialect] = (await client.post(f"{demo}{path}", json=body)).content
+                via[dialect] = (await client.post(f"{proxy.origin}{path}", json=body)).content
         for _ in range(250):
-            if len(proxy.exchanges) == 2 and all(ex.ended for ex in proxy.exchanges):
+            if len(proxy.exchanges) == 3 and all(ex.ended for ex in proxy.exchanges):
                 break
             await asyncio.sleep(0.02)
     finally:
         await proxy.stop()
-    assert via.content == direct.content and text.status_code == 200
-    captures = sorted(tmp_path.glob("*.jsonl"))
-    assert len(captures) == 2
-    dialects = {load(str(p)).meta["dialect"] for p in captures}
-    assert dialects == {COHERE_V2, OPENAI_COMPLETIONS}
-    cohere = next(p for p in captures if load(str(p)).meta["dialect"] == COHERE_V2)
-    assert load(str(cohere)).attempts[0].body == via.content  # recorded as received
-    har = tmp_path / "out.har"
-    assert main(["export", str(cohere), "--har", str(har)]) == 0
-    capsys.readouterr()
-    assert main(["analyze", "--json", str(har)]) == 0
-    doc = json.loads(capsys.readouterr().out)
-    assert doc["dialect"] == COHERE_V2 and len(doc["tool_calls"]) == 3
+    captures = {load(str(p)).meta["dialect"]: p for p in (tmp_path / "captures").glob("*.jsonl")}
+    assert set(captures) == set(asks)
+    for dialect, (_, _, calls) in asks.items():
+        assert via[dialect] == direct[dialect]  # forwarded byte for byte
+        assert load(str(captures[dialect])).attempts[0].body == via[dialect]  # and recorded so
+        har = tmp_path / f"{dialect}.har"
+        assert main(["export", str(captures[dialect]), "--har", str(har)]) == 0
+        capsys.readouterr()
+        assert main(["analyze", "--json", str(har)]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        assert doc["dialect"] == dialect and len(doc["tool_calls"]) == calls
 
 
 def test_a_cohere_tool_loop_records_and_replays(
@@ -146,8 +155,6 @@ def test_the_table_has_cohere_cases() -> None:
 
 
 INTERACTIONS_CASES = [n for n, sc in SCENARIOS.items() if GEMINI_INTERACTIONS in sc.quirks]
-INTERACTIONS_TOOLS = [{"type": "function", "name": "get_weather", "parameters": TOOLS[0][
-    "function"]["parameters"]}]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", ["demo-clean", *INTERACTIONS_CASES])
