@@ -1,6 +1,8 @@
-"""The demo provider's Cohere v2 (``POST /v2/chat``) and legacy completions (``POST
-/v1/completions``) endpoints, read back by the inspector, recorded through the proxy (bytes as
-received), written out as HAR and read back in, and a Cohere tool loop recorded and replayed.
+"""The demo provider's Cohere v2 (``POST /v2/chat``), Gemini Interactions (``POST
+/v1beta/interactions``) and legacy completions (``POST /v1/completions``) endpoints: read back
+by the inspector, each scenario that has a rendering of its own held to the table code for code,
+recorded through the proxy (bytes as received), written out as HAR and read back in, and the
+Cohere and Interactions tool loops recorded and replayed.
 """
 
 from __future__ import annotations
