@@ -101,14 +101,15 @@ def _judge(args: argparse.Namespace, capture: Capture, source: str) -> tuple[Any
     from inspector.core.reports import report
     from inspector.core.reports.clientreport import check_speaks, gated_status, named_replicas
     from inspector.core.reports.clients import clients_verdict
-    from inspector.core.reports.gate import header_settings
+    from inspector.core.reports.gate import check_dialect, header_settings, url_settings
     from inspector.core.reports.jsonreport import json_doc
     from inspector.core.verdicts.tools import ToolRegistry
 
     named = named_replicas(args.client or [])
     tools = ToolRegistry.from_file(args.tools, REGISTRY) if args.tools else None
     settings = Settings(dialect=args.dialect, validation=args.validation, empty_id=args.empty_id)
-    settings = header_settings(capture, settings, REGISTRY)
+    settings = url_settings(capture, header_settings(capture, settings, REGISTRY), REGISTRY)
+    check_dialect(capture, settings.dialect, source, REGISTRY)
     analysis = Analysis.from_capture(capture, settings, tools, providers=REGISTRY)
     clients = clients_verdict(analysis)
     check_speaks(clients, named, analysis.dialect)

@@ -286,10 +286,14 @@ def test_the_table_promises_what_the_gate_does_for_sse_of_no_known_dialect(
     body = tmp_path / "unknown.sse"
     body.write_bytes(b'data: {"foo": 1}\n\ndata: {"bar": 2}\n\n')
     code, out, err = _main(capsys, str(body))
-    assert code == 0 and err == ""  # a stream (its framing says so), not "not a stream"
-    assert "dialect not recognised; read as openai-chat" in out
-    said = "server-sent-event framing whose events no dialect recognises (it is read as openai-chat"
+    assert code == 2 and out == ""  # refused, never judged as another dialect
+    assert err.startswith(f"toolcall-inspector: unknown dialect: {body}: ")
+    assert "first event: data '{\"foo\": 1}'" in err and "--dialect NAME" in err
+    code, out, err = _main(capsys, str(body), "--dialect", "openai-chat")
+    assert code == 0 and err == ""  # forced: read as the dialect asked for
+    said = 'a stream whose events no provider recognises ("unknown dialect"'
     readme = (REPO / "README.md").read_text()
     row = next(line for line in readme.splitlines() if line.startswith("| `2` |"))
     assert said in dict(EXIT_TABLE)[2] and said in row
+    assert "read as openai-chat" not in dict(EXIT_TABLE)[2] + row
     assert said in " ".join(table_text().split())  # analyze --help (wrapped)

@@ -47,9 +47,11 @@ __all__ = [
     "repaired_id",
 ]
 
-#: Finish reasons that mean the model was cut off (open calls may be incomplete).
+#: Finish reasons that mean the model was cut off (open calls may be incomplete): Chat's
+#: ``length``, Anthropic's ``max_tokens``, Gemini's and Cohere's ``MAX_TOKENS``, the Responses
+#: API's ``incomplete:…`` and a Gemini interaction's ``incomplete`` status.
 CUTOFF_REASONS: Final = frozenset(
-    {"length", "max_tokens", "MAX_TOKENS", "incomplete:max_output_tokens"}
+    {"length", "max_tokens", "MAX_TOKENS", "incomplete:max_output_tokens", "incomplete"}
 )
 
 

@@ -35,7 +35,15 @@ from inspector.core.base.model import SSEEvent
 from inspector.core.base.provider import Dialect, Head, Provider, Providers
 from inspector.core.base.settings import ABSENT, AUTO, EmptyIdPolicy
 from inspector.core.calls.stream import StreamState
-from inspector.core.providers import anthropic, gemini, openai_chat, openai_responses
+from inspector.core.providers import (
+    anthropic,
+    cohere_v2,
+    gemini,
+    gemini_interactions,
+    openai_chat,
+    openai_completions,
+    openai_responses,
+)
 from inspector.core.providers.sniff import AutoDialect, recognise, sniff_events
 
 
@@ -79,7 +87,15 @@ class Registry:
 
 
 REGISTRY = Registry(
-    [openai_chat.PROVIDER, anthropic.PROVIDER, openai_responses.PROVIDER, gemini.PROVIDER]
+    [
+        openai_chat.PROVIDER,
+        anthropic.PROVIDER,
+        openai_responses.PROVIDER,
+        gemini.PROVIDER,
+        cohere_v2.PROVIDER,
+        gemini_interactions.PROVIDER,
+        openai_completions.PROVIDER,
+    ]
 )
 """The built-in providers. A caller that needs another builds its own :class:`Registry`."""
 
@@ -90,6 +106,9 @@ OPENAI_CHAT: Final = openai_chat.PROVIDER.name
 OPENAI_RESPONSES: Final = openai_responses.PROVIDER.name
 ANTHROPIC: Final = anthropic.PROVIDER.name
 GEMINI: Final = gemini.PROVIDER.name
+COHERE_V2: Final = cohere_v2.PROVIDER.name
+GEMINI_INTERACTIONS: Final = gemini_interactions.PROVIDER.name
+OPENAI_COMPLETIONS: Final = openai_completions.PROVIDER.name
 
 
 def sniff(events: Sequence[SSEEvent], providers: Providers = REGISTRY) -> str | None:
@@ -124,8 +143,11 @@ def analyze_bytes(
 __all__ = [
     "ANTHROPIC",
     "AUTO",
+    "COHERE_V2",
     "GEMINI",
+    "GEMINI_INTERACTIONS",
     "OPENAI_CHAT",
+    "OPENAI_COMPLETIONS",
     "OPENAI_RESPONSES",
     "REGISTRY",
     "AutoDialect",

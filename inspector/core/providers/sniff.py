@@ -11,7 +11,10 @@ Invariants:
   undecodable data and ambiguous objects (``{"error": …}``, ``{"type": "ping"}``) never
   decide anything. A dialect read from the request URL counts as proved.
 - ``AutoDialect`` buffers events until a decision (or ``SNIFF_LIMIT`` EVENT events, or the end
-  of the stream, after which it falls back to ``openai-chat`` and sets ``fallback``), then
+  of the stream, after which it falls back to ``openai-chat`` and sets ``fallback``: a stream
+  no provider recognises is refused as "unknown dialect" before it is judged, by
+  :mod:`inspector.core.reports.gate`, so that fallback only gives a forced or partial read a
+  provider), then
   replays every buffered event, in order, into the chosen provider's dialect. Its output is
   therefore exactly that dialect's output, only delayed; ``provider`` is set before any delta
   is appended.

@@ -3,9 +3,11 @@
 ============  ===================================================================================
 ``2``         bad usage, an unreadable file, or a raw body in which no event of any dialect is
               recognised ("not a stream"); a file with a valid capture header is never "not a
-              stream", nor is a body with server-sent-event framing whose events no dialect
-              recognises (it is read as openai-chat, with a warning); ``--client NAME`` naming
-              no known client replica, or one that does not speak the stream's dialect
+              stream"; a stream whose events no provider recognises ("unknown dialect", saying
+              its content type and first event: never read as another dialect) unless
+              ``--dialect`` forces one (an empty or keep-alive-only body is an empty stream, a
+              dialect the capture or its request URL names is recognised); ``--client NAME``
+              naming no known client replica, or one that does not speak the stream's dialect
 ``1``         an invalid call, a failed request (HTTP status >= 400, a transport error, a wrong
               content type), an interrupted attempt (no end record), a body that is not valid
               UTF-8 (a client raises there or reads U+FFFD in its place); with ``--client
@@ -17,7 +19,8 @@ Invariants:
 - This module is the only place the table is written down: ``analyze --help``, the README and
   the report's JSON take it from here (:data:`EXIT_TABLE`), and the CLI returns
   :func:`session_status`'s code for every analysis that opened.
-- Exit 2 is decided before an analysis exists (usage, reading, :mod:`.gate`), or, for
+- Exit 2 is decided before an analysis exists (usage, reading, :mod:`.gate`: not a stream,
+  unknown dialect), or, for
   ``--client``, before anything is printed (:mod:`.clientreport`); a session that was analysed
   exits 0 or 1, and exits 1 exactly when :func:`session_status` (plus, with ``--client``,
   :func:`.clientreport.client_reasons`) gives a reason. Without ``--client`` no client replica
@@ -44,16 +47,18 @@ FOUND: Final = 1
 client named by ``--client`` that breaks)."""
 BAD_INPUT: Final = 2
 """Bad usage (an unknown ``--client``, or one that does not speak the dialect), an unreadable
-file, or not a stream."""
+file, not a stream, or a stream of an unknown dialect."""
 
 EXIT_TABLE: Final[tuple[tuple[int, str], ...]] = (
     (
         BAD_INPUT,
         "bad usage, an unreadable file, or a raw body in which no event of any dialect is "
         'recognised ("not a stream"); a file with a valid capture header is never "not a '
-        'stream", nor is a body with server-sent-event framing whose events no dialect '
-        "recognises (it is read as openai-chat, with a warning); --client NAME naming no "
-        "known client replica, or one that does not speak the stream's dialect",
+        'stream"; a stream whose events no provider recognises ("unknown dialect", saying '
+        "its content type and first event: never read as another dialect) unless --dialect "
+        "forces one (an empty or keep-alive-only body is an empty stream, a dialect the "
+        "capture or its request URL names is recognised); --client NAME naming no known "
+        "client replica, or one that does not speak the stream's dialect",
     ),
     (
         FOUND,

@@ -252,7 +252,11 @@ def _table(view: AttemptView, validation: str, paint: Paint | None) -> Iterator[
     for v in view.verdicts:
         widths = [max(w, len(cell)) for w, cell in zip(widths, _row(v, validation), strict=False)]
     if not view.verdicts:
-        yield "no tool calls"
+        provider = view.state.dialect.provider
+        if provider is not None and not getattr(provider, "tool_calls", True):
+            yield f"no tool calls: {provider.name} is text only (the API has no tools)"
+        else:
+            yield "no tool calls"
         return
     rows = chain([_HEADER], (_row(v, validation) for v in view.verdicts))
     for n, r in enumerate(rows):

@@ -32,8 +32,11 @@ from inspector.core.base.provider import Providers
 from inspector.core.base.resources import resource
 from inspector.core.providers import (
     ANTHROPIC,
+    COHERE_V2,
     GEMINI,
+    GEMINI_INTERACTIONS,
     OPENAI_CHAT,
+    OPENAI_COMPLETIONS,
     OPENAI_RESPONSES,
     REGISTRY,
     openai_chat,
@@ -53,7 +56,7 @@ class Profile:
 
     name: str
     dialect: str
-    """openai-chat | openai-responses | anthropic | gemini."""
+    """A registered provider's name (openai-chat, anthropic, cohere-v2 …)."""
     base_url: str
     """Up to and including the API version segment, or ``"demo"``."""
     model: str
@@ -121,6 +124,9 @@ BUILTIN_PROFILES: Final[list[Profile]] = [
     Profile("demo-responses", OPENAI_RESPONSES, DEMO, "demo-clean"),
     Profile("demo-anthropic", ANTHROPIC, DEMO, "demo-clean", options={"max_tokens": 1024}),
     Profile("demo-gemini", GEMINI, DEMO, "demo-clean"),
+    Profile("demo-cohere", COHERE_V2, DEMO, "demo-clean"),
+    Profile("demo-interactions", GEMINI_INTERACTIONS, DEMO, "demo-clean"),
+    Profile("demo-completions", OPENAI_COMPLETIONS, DEMO, "demo-clean"),
     Profile("openai", OPENAI_CHAT, "https://api.openai.com/v1", "gpt-4o-mini",
             "OPENAI_API_KEY", options=_CHAT_USAGE),
     Profile("openai-responses", OPENAI_RESPONSES, "https://api.openai.com/v1", "gpt-4o-mini",
@@ -129,6 +135,12 @@ BUILTIN_PROFILES: Final[list[Profile]] = [
             "ANTHROPIC_API_KEY", options={"max_tokens": 1024}),
     Profile("gemini", GEMINI, "https://generativelanguage.googleapis.com/v1beta",
             "gemini-2.0-flash", "GEMINI_API_KEY"),
+    Profile("cohere", COHERE_V2, "https://api.cohere.com/v2", "command-a-03-2025", "CO_API_KEY"),
+    Profile("gemini-interactions", GEMINI_INTERACTIONS,
+            "https://generativelanguage.googleapis.com/v1beta", "gemini-2.5-flash",
+            "GEMINI_API_KEY"),
+    Profile("openai-completions", OPENAI_COMPLETIONS, "https://api.openai.com/v1",
+            "gpt-3.5-turbo-instruct", "OPENAI_API_KEY"),
     Profile("openrouter", OPENAI_CHAT, "https://openrouter.ai/api/v1", "openai/gpt-4o-mini",
             "OPENROUTER_API_KEY", options=_CHAT_USAGE),
     Profile("groq", OPENAI_CHAT, "https://api.groq.com/openai/v1", "llama-3.3-70b-versatile",

@@ -27,7 +27,12 @@ from typing import Any
 import orjson
 
 DIALECTS = ("openai-chat", "openai-responses", "anthropic", "gemini")
-"""The wire dialects the demo provider speaks."""
+"""The wire dialects the scenario table describes quirk by quirk (each scenario's own behaviour
+and codes); the demo provider also speaks ``cohere-v2``, ``gemini-interactions`` and
+``openai-completions``
+(:data:`MORE_DIALECTS`), where a scenario plays the conforming stream, its faults, and the
+quirk renderings that dialect has (``VARIANTS`` of its renderer)."""
+MORE_DIALECTS = ("cohere-v2", "gemini-interactions", "openai-completions")
 
 
 @dataclass(frozen=True)
@@ -88,9 +93,16 @@ def read_request(dialect: str, body: dict[str, Any], model: str | None = None) -
     """Read ``body`` (already JSON-decoded) as ``dialect``; ``model`` overrides (Gemini path)."""
     name = model if model is not None else body.get("model")
     ask = Ask(dialect, name if isinstance(name, str) else "", body.get("stream") is True)
-    if dialect == "openai-chat":
+    if dialect in ("openai-chat", "cohere-v2"):  # Cohere v2 takes Chat's messages and tools
         convo: Any = body.get("messages")
         _openai_chat(ask, body)
+    elif dialect == "gemini-interactions":
+        convo = body.get("input")
+        _interactions(ask, body)
+    elif dialect == "openai-completions":  # a prompt, no tools
+        convo = body.get("prompt")
+        opts = body.get("stream_options")
+        ask.include_usage = isinstance(opts, dict) and opts.get("include_usage") is True
     elif dialect == "openai-responses":
         convo = body.get("input")
         _responses(ask, body)
@@ -165,6 +177,25 @@ def _responses(ask: Ask, body: dict[str, Any]) -> None:
         who = names.get(item.get("call_id")) or item.get("call_id")
         tail.insert(0, Result(str(who or "tool"), _text(item.get("output"))))
     ask.results = tail
+
+
+def _interactions(ask: Ask, body: dict[str, Any]) -> None:
+    """Gemini Interactions: ``tools[]`` of type ``function`` (name at the top), ``input`` a
+    string or turns whose ``content`` holds ``function_call`` / ``function_result`` steps."""
+    for t in _dicts(body.get("tools")):
+        if t.get("type") == "function" and isinstance(t.get("name"), str):
+            ask.tools.append(Tool(t["name"], _schema(t.get("parameters"))))
+            ask.raw_tools.append(t)
+    turns = _dicts(body.get("input"))
+    steps = [s for turn in turns for s in _dicts(turn.get("content"))]
+    names = {s.get("id"): s.get("name") for s in steps if s.get("type") == "function_call"}
+    ask.rounds = sum(1 for s in steps if s.get("type") == "function_result")
+    last = _dicts(turns[-1].get("content")) if turns else []
+    ask.results = [
+        Result(str(names.get(s.get("call_id")) or s.get("call_id") or "tool"),
+               _text(s.get("result")))
+        for s in last if s.get("type") == "function_result"
+    ]  # fmt: skip
 
 
 def _anthropic(ask: Ask, body: dict[str, Any]) -> None:

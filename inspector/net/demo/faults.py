@@ -58,8 +58,10 @@ def error_body(
             "error": {"type": an_type, "message": message},
             "request_id": request_id,
         }
-    if dialect == "gemini":
+    if dialect in ("gemini", "gemini-interactions"):
         return {"error": {"code": status, "message": message, "status": g_status}}
+    if dialect == "cohere-v2":
+        return {"id": request_id or "demo", "message": message}
     return {"error": {"message": message, "type": oa_type, "param": param, "code": oa_code}}
 
 

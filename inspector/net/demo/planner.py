@@ -22,7 +22,15 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from . import anthropic, gemini, openai_chat_reported, responses
+from . import (
+    anthropic,
+    cohere,
+    completions,
+    gemini,
+    interactions,
+    openai_chat_reported,
+    responses,
+)
 from .arguments import generate
 from .conversation import Ask, Result, Tool
 from .scenarios import Scenario
@@ -34,6 +42,9 @@ RENDERERS: dict[str, ModuleType] = {
     "openai-responses": responses,
     "anthropic": anthropic,
     "gemini": gemini,
+    "cohere-v2": cohere,
+    "gemini-interactions": interactions,
+    "openai-completions": completions,
 }
 """Dialect -> module with ``render(turn)`` and ``VARIANTS``."""
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from inspector.core.quirks import codes as q
 
-from .conversation import DIALECTS
+from .conversation import DIALECTS, MORE_DIALECTS
 from .reported import REPORTED
 from .written import WRITTEN
 
@@ -33,6 +33,8 @@ CHAT = "openai-chat"
 RESP = "openai-responses"
 ANTH = "anthropic"
 GEM = "gemini"
+COH = "cohere-v2"
+INT = "gemini-interactions"
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,12 @@ class Scenario:
         return [d for d in DIALECTS if d in self.quirks]
 
     @property
+    def spoken(self) -> list[str]:
+        """Every dialect where this scenario has its own behaviour, the demo's further dialects
+        (:data:`.conversation.MORE_DIALECTS`) included."""
+        return [*self.dialects, *(d for d in MORE_DIALECTS if d in self.quirks)]
+
+    @property
     def codes(self) -> list[str]:
         """Every quirk code the scenario shows in any dialect, in report order."""
         shown = {c for codes in self.quirks.values() for c in codes}
@@ -69,9 +77,9 @@ class Scenario:
             "created": 0,
             "owned_by": "toolcall-inspector",
             "description": self.description,
-            "dialects": self.dialects,
+            "dialects": self.spoken,
             "quirks": self.codes,
-            "quirks_by_dialect": {d: list(self.quirks[d]) for d in self.dialects},
+            "quirks_by_dialect": {d: list(self.quirks[d]) for d in self.spoken},
         }
 
 
@@ -198,6 +206,8 @@ _TABLE = [
             CHAT: (q.ERROR_AFTER_200, q.MISSING_FINISH_REASON),
             RESP: (q.ERROR_AFTER_200, q.FINISH_REASON_MISMATCH),
             ANTH: (q.ERROR_AFTER_200, q.MISSING_FINISH_REASON, q.MISSING_DONE),
+            COH: (q.ERROR_AFTER_200, q.FINISH_REASON_MISMATCH),
+            INT: (q.ERROR_AFTER_200, q.MISSING_FINISH_REASON, q.MISSING_DONE),
             GEM: (q.ERROR_AFTER_200, q.MISSING_FINISH_REASON),
         },
     ),
@@ -236,7 +246,11 @@ _TABLE = [
     Scenario(
         "demo-zero-arg",
         'A zero-argument tool: arguments "" and nothing more (Anthropic: partial_json "" only).',
-        {CHAT: (q.ZERO_ARG_EMPTY_STRING,), ANTH: (q.ZERO_ARG_EMPTY_STRING,)},
+        {
+            CHAT: (q.ZERO_ARG_EMPTY_STRING,),
+            ANTH: (q.ZERO_ARG_EMPTY_STRING,),
+            COH: (q.ZERO_ARG_EMPTY_STRING,),
+        },
     ),
     Scenario("demo-empty-role", 'Zhipu GLM-5: delta.role is "".', {CHAT: (q.EMPTY_ROLE,)}),
     Scenario(
@@ -252,7 +266,7 @@ _TABLE = [
     Scenario(
         "demo-truncated",
         "Cut off mid-arguments: finish length (Anthropic max_tokens, Responses incomplete).",
-        {d: (q.FINISH_REASON_MISMATCH,) for d in (CHAT, ANTH, RESP)},
+        {d: (q.FINISH_REASON_MISMATCH,) for d in (CHAT, ANTH, RESP, COH, INT)},
     ),
     Scenario(
         "demo-glm-retry",
@@ -272,7 +286,7 @@ _TABLE = [
         "demo-truncated-then-valid",
         "The streaming-retry flow: the first request of a "
         "conversation is cut off mid-arguments; the identical retry gets a valid call.",
-        {d: (q.FINISH_REASON_MISMATCH,) for d in (CHAT, ANTH, RESP)},
+        {d: (q.FINISH_REASON_MISMATCH,) for d in (CHAT, ANTH, RESP, COH, INT)},
     ),
     Scenario(
         "demo-never-stops",

@@ -1,4 +1,4 @@
-"""The demo provider: a real HTTP server on loopback speaking four providers' streaming APIs.
+"""The demo provider: a real HTTP server on loopback speaking seven providers' streaming APIs.
 
 Invariants:
 - asyncio + aiohttp.web only (no Qt): :meth:`DemoProvider.start` runs on whatever asyncio loop
@@ -41,6 +41,9 @@ ENDPOINTS = (
     ("POST", "/v1/responses", "OpenAI Responses (stream: true)"),
     ("POST", "/v1/messages", "Anthropic Messages (stream: true)"),
     ("POST", "/v1beta/models/{model}:streamGenerateContent?alt=sse", "Gemini"),
+    ("POST", "/v2/chat", "Cohere v2 chat (stream: true)"),
+    ("POST", "/v1beta/interactions", "Gemini Interactions (stream: true)"),
+    ("POST", "/v1/completions", "OpenAI legacy completions (stream: true; text only)"),
     ("GET", "/v1/models", "every scenario, listed as a model"),
 )
 """What the server answers (each path also works without its ``/v1`` prefix)."""
@@ -107,11 +110,14 @@ class DemoProvider:
                 web.post(f"{prefix}/chat/completions", self._dialect("openai-chat")),
                 web.post(f"{prefix}/responses", self._dialect("openai-responses")),
                 web.post(f"{prefix}/messages", self._dialect("anthropic")),
+                web.post(f"{prefix}/completions", self._dialect("openai-completions")),
                 web.get(f"{prefix}/models", self._models),
                 web.get(f"{prefix}/models/{{target}}", self._model),
                 web.post(f"{prefix}/models/{{target}}", self._gemini),
             ]
         routes.append(web.post("/v1beta/models/{target}", self._gemini))
+        routes.append(web.post("/v2/chat", self._dialect("cohere-v2")))
+        routes.append(web.post("/v1beta/interactions", self._dialect("gemini-interactions")))
         return routes
 
     # -- small endpoints ------------------------------------------------------------------

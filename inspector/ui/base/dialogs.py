@@ -73,22 +73,26 @@ def choose_png(parent: QWidget) -> str:
     return path
 
 
-def choose_dialect(parent: QWidget, name: str = "") -> str | None:
-    """The dialect to read a stream (file ``name``) in whose dialect was not recognised (None:
-    cancelled)."""
+def choose_dialect(
+    parent: QWidget, name: str = "", chosen: Callable[[str], None] | None = None
+) -> QInputDialog | None:
+    """Ask which dialect to read a stream (file ``name``) in whose dialect no provider
+    recognised: a window-modal question opened with ``open()`` (never ``exec()``: it is asked
+    from the loop), which calls ``chosen`` with the dialect picked; nothing when cancelled.
+    Returns the dialog (keep it), or None when headless (one line instead)."""
     where = f"{name}: " if name else ""
     if headless_instead(f"{where}the stream's dialect was not recognised (choose one in the "
                         "window, or run analyze --dialect)"):  # fmt: skip
         return None
-    choice, ok = QInputDialog.getItem(
-        parent,
-        "Unknown dialect",
-        "The stream's dialect was not recognised. Read it as:",
-        list(REGISTRY.names()),
-        0,
-        False,
-    )
-    return choice if ok else None
+    box = QInputDialog(parent)
+    box.setWindowTitle("Unknown dialect")
+    box.setLabelText("No provider recognises this stream. Read it as:")
+    box.setComboBoxItems(list(REGISTRY.names()))
+    box.setComboBoxEditable(False)
+    if chosen is not None:
+        box.textValueSelected.connect(chosen)
+    box.open()
+    return box
 
 
 def cannot_open(parent: QWidget, path: str, reason: str) -> None:

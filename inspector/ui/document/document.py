@@ -25,7 +25,7 @@ from PySide6.QtCore import QObject, Signal
 
 from inspector.core.analysis.session import Analysis, AttemptView
 from inspector.core.base.errors import InspectorError
-from inspector.core.base.settings import Settings
+from inspector.core.base.settings import AUTO, Settings
 from inspector.core.capture.readahead import Opening
 from inspector.core.capture.reader import load
 from inspector.core.capture.records import Capture
@@ -37,7 +37,7 @@ from inspector.core.replay.sources import (
     ReplaySource,
     Source,
 )
-from inspector.core.reports.gate import not_a_stream
+from inspector.core.reports.gate import not_a_stream, unknown_dialect
 from inspector.core.verdicts.tools import ToolRegistry
 from inspector.ui.document.player import Player
 from inspector.ui.loading.progressive import ProgressiveOpen
@@ -71,6 +71,9 @@ class Document(Player):
         """The attempt the user picked (1-based), or None to follow the latest."""
         self.notice: str | None = None
         """Why the file last opened is shown as no attempt ("not a stream: …"), or None."""
+        self.refused: tuple[Capture, str] | None = None
+        """The capture last refused as of an unknown dialect, and its name: a dialect chosen
+        next (:meth:`apply_settings`) opens it read as that one."""
         self._opener = ProgressiveOpen(self)
         o = self._opener
         o.read.connect(self._on_read)
@@ -130,7 +133,8 @@ class Document(Player):
         """Show ``capture``: replay it from the start, or jump straight to its end."""
         self.pause()
         self.cancel_load()
-        notice = not_a_stream(capture, name)
+        self.refused = None
+        notice = not_a_stream(capture, name) or self._unknown(capture, name)
         if notice is not None:
             self._show_notice(name, notice)
             return
@@ -198,7 +202,10 @@ class Document(Player):
         except InspectorError as exc:  # a header that cannot be read
             self._opener.fail(path, str(exc))
             return
-        notice = not_a_stream(load.reader.capture, path)  # a raw body is read whole at once
+        capture, self.refused = load.reader.capture, None  # a raw body is read whole at once
+        notice = not_a_stream(capture, path)
+        if notice is None and capture.kind == "raw-sse":
+            notice = self._unknown(capture, path)
         if notice is not None:
             load.close()
             self.progress.emit(-1, 0)
@@ -208,6 +215,13 @@ class Document(Player):
         self.pause()
         self._show(source)
         self._opener.feed(source)
+
+    def _unknown(self, capture: Capture, name: str) -> str | None:
+        """The unknown-dialect line for ``capture`` read as the settings say (kept, so that a
+        dialect chosen next reads it), or None."""
+        notice = unknown_dialect(capture, self.settings.dialect, name)
+        self.refused = (capture, name) if notice is not None else None
+        return notice and f"{notice}. Open it again to choose a dialect to read it as."
 
     def _show_notice(self, name: str, notice: str) -> None:
         """Show no attempt, and why (a file that is not a stream)."""
@@ -239,7 +253,10 @@ class Document(Player):
         """Re-judge the source at once under new settings (a loading file whose dialect
         changes is opened again: the dialect decides how every byte is read)."""
         self.settings = settings
-        source = self.source
+        source, refused = self.source, self.refused
+        if source is None and refused is not None and settings.dialect != AUTO:
+            self.open_capture(*refused)  # a stream of no known dialect, now read as one
+            return
         if source is not None and not source.apply(settings) and source.path is not None:
             self.open_path(source.path)
             return

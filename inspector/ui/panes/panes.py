@@ -29,6 +29,7 @@ from inspector.core.analysis.numbering import attempt_places
 from inspector.core.analysis.session import AttemptView
 from inspector.core.base.model import EventKind
 from inspector.core.reports import words
+from inspector.core.reports.report import shown
 from inspector.core.reports.words import attempt_word, call_word
 from inspector.ui.base.models import SEQ_ROLE, EventsModel, FindingsModel
 from inspector.ui.lanes.parts import tail_of
@@ -238,7 +239,7 @@ class AttemptsPane(QTreeWidget):
                 tuple(
                     (
                         v.call.slot,
-                        str(v.call.name),
+                        shown(v.call.name),  # an omitted name reads "(omitted)"
                         call_word(v, validation=mode),
                         _result_text(results.get((view.number, v.call.slot))),
                     )

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QWidget
+from PySide6.QtWidgets import QDockWidget, QInputDialog, QMainWindow, QMessageBox, QWidget
 
 from inspector.core.base.errors import InspectorError
 from inspector.core.base.settings import DEFAULT_EMPTY_ID, DEFAULT_MODE, Settings
@@ -60,6 +60,8 @@ class MainWindow(QMainWindow):
         self.load_bar = LoadProgress()
         """Progress and Cancel of a progressive open, in the status bar."""
         self.live_error_box: QMessageBox | None = None
+        self.dialect_box: QInputDialog | None = None
+        """The open "read it as" question for a stream of no known dialect, if any."""
         """The last live-session error shown (non-blocking)."""
         self.bar = InspectorToolBar(self)
         self.setStatusBar(StatusBar(self))  # its message elides beside the permanent widgets
@@ -140,10 +142,10 @@ class MainWindow(QMainWindow):
             self._remember_on_load = None
             if self.doc.source is not None:  # it opened as a stream (not refused by the gate)
                 self.recent.remember(name)
-        if self._unrecognised():
-            choice = dialogs.choose_dialect(self, name)
-            if choice is not None:
-                self._apply(dialect=choice)
+        if self._unrecognised():  # asked without blocking the loop; the lanes' place says why
+            self.dialect_box = dialogs.choose_dialect(
+                self, name, lambda choice: self._apply(dialect=choice)
+            )
 
     def _failed_to_open(self, path: str, reason: str) -> None:
         """A file that did not open is not remembered (nor is a later load under its name)."""
@@ -152,12 +154,15 @@ class MainWindow(QMainWindow):
         dialogs.cannot_open(self, path, reason)
 
     def _unrecognised(self) -> bool:
-        """Should the user be asked which dialect to read the stream in? Only for a stream
-        that was received (not a failed request: an HTTP error's body is no dialect's) and
-        whose events no dialect recognised, and never for a live session's own capture (its
-        dialect is the profile's; a modal question would stall the session's loop)."""
+        """Should the user be asked which dialect to read the stream in? When the document
+        refused a stream as of an unknown dialect (its notice is in the lanes' place), or a
+        stream that was received (not a failed request: an HTTP error's body is no dialect's)
+        was read with no dialect recognised; never for a live session's own capture (its
+        dialect is the profile's)."""
         a, session = self.doc.analysis, self.live.session
-        if a is None or (session is not None and self.doc.path == str(session.capture_path)):
+        if a is None:  # refused as of no known dialect (the notice in the lanes' place says so)
+            return self.doc.refused is not None and self.doc.source is None
+        if session is not None and self.doc.path == str(session.capture_path):
             return False
         return any(
             v.state.dialect.fallback and v.state.events and not words.is_failed_request(v)

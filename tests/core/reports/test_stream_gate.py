@@ -175,8 +175,8 @@ def test_end_records_are_checked_on_read(
         ({"dialect": {"x": 1}},
          "line 1: the capture header's 'meta.dialect' is an object, not a dialect name; ignored"),
         ({"dialect": "klingon"},
-         "the capture header names dialect 'klingon', which is none of openai-chat, anthropic, "
-         "openai-responses, gemini; the dialect is sniffed from the stream"),
+         "the capture header names dialect 'klingon', which is none of "
+         f"{', '.join(REGISTRY.names())}; the dialect is sniffed from the stream"),
     ],
 )  # fmt: skip
 def test_a_header_meta_of_the_wrong_type_or_name_is_warned_about(
@@ -204,8 +204,12 @@ def test_the_document_shows_a_notice_instead_of_an_attempt(qtbot: Any, tmp_path:
     assert doc.open_path(str(page))
     assert doc.source is None and doc.view is None
     assert doc.notice is not None and doc.notice.startswith(f"not a stream: {page}: an HTML")
+    odd = tmp_path / "odd.sse"  # a stream, of no dialect a provider recognises
+    odd.write_bytes(b"data: {}\n\n")
+    assert doc.open_path(str(odd)) and doc.source is None and doc.view is None
+    assert doc.notice is not None and doc.notice.startswith(f"unknown dialect: {odd}: ")
     sse = tmp_path / "ok.sse"
-    sse.write_bytes(b"data: {}\n\n")
+    sse.write_bytes(b'data: {"choices": []}\n\n')
     assert doc.open_path(str(sse)) and doc.notice is None and doc.view is not None
     doc.close()
 

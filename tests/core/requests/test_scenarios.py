@@ -189,6 +189,9 @@ def test_demo_profiles_resolve_per_dialect() -> None:
         "openai-responses": "http://127.0.0.1:9/v1/responses",
         "anthropic": "http://127.0.0.1:9/v1/messages",
         "gemini": "http://127.0.0.1:9/v1beta/models/demo-clean:streamGenerateContent?alt=sse",
+        "cohere-v2": "http://127.0.0.1:9/v2/chat",
+        "gemini-interactions": "http://127.0.0.1:9/v1beta/interactions",
+        "openai-completions": "http://127.0.0.1:9/v1/completions",
     }
     assert build_request(demo.resolved("http://h"), _scenario("weather")).key_header is None
 

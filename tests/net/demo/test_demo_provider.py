@@ -33,6 +33,7 @@ from inspector.core.quirks.detect import detect
 from inspector.core.verdicts.tools import ToolRegistry
 from inspector.net.demo import SCENARIOS, DemoProvider
 from inspector.net.demo.arguments import generate
+from inspector.net.demo.conversation import MORE_DIALECTS
 from inspector.net.demo.planner import RENDERERS
 from inspector.net.demo.scenarios import NOT_SHOWN
 from inspector.net.demo.server import STALL_DEFAULT
@@ -769,7 +770,8 @@ async def test_models_lists_every_scenario(demo_provider: DemoProvider) -> None:
     assert [m["id"] for m in listing["data"]] == list(SCENARIOS)
     for m in listing["data"]:
         assert m["object"] == "model" and m["owned_by"] == "toolcall-inspector"
-        assert m["description"] and set(m["dialects"]) <= set(DIALECTS) and m["dialects"]
+        assert m["description"] and m["dialects"]
+        assert set(m["dialects"]) <= {*DIALECTS, *MORE_DIALECTS}
         assert set(m["quirks"]) <= set(ORDER)
     assert one["dialects"] == ["openai-chat"]
     assert one["quirks"] == ["empty_string_continuation_id", "empty_string_continuation_name"]

@@ -342,23 +342,17 @@ def test_dropping_a_file_opens_it(window: MainWindow, qtbot: Any) -> None:
     assert len(window.lanes.lanes) == 1
 
 
-def test_unknown_dialect_offers_the_choice(
-    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from PySide6.QtWidgets import QInputDialog
-
-    asked: list[list[str]] = []
-
-    def choose(*args: Any) -> tuple[str, bool]:
-        asked.append(args[3])
-        return "anthropic", True
-
-    monkeypatch.setattr(QInputDialog, "getItem", choose)
+def test_unknown_dialect_offers_the_choice(window: MainWindow, tmp_path: Path) -> None:
     odd = tmp_path / "odd.sse"
     odd.write_bytes(b'event: mystery\ndata: {"hello": 1}\n\n')
-    assert window.open(str(odd))
-    assert asked and "openai-chat" in asked[0] and "anthropic" in asked[0]
-    assert window.doc.settings.dialect == "anthropic"
+    window.open(str(odd))
+    assert (window.doc.notice or "").startswith("unknown dialect: ")
+    box = window.dialect_box  # asked without blocking the loop
+    assert box is not None and box.isVisible()
+    assert "openai-chat" in box.comboBoxItems() and "anthropic" in box.comboBoxItems()
+    box.setTextValue("anthropic")
+    box.accept()
+    assert window.doc.settings.dialect == "anthropic" and window.doc.notice is None
 
 
 def test_excepthook_shows_a_message_instead_of_a_traceback(

@@ -18,6 +18,7 @@ from typing import Any
 
 import orjson
 
+from inspector.core.base.kinds import CallKind
 from inspector.core.base.model import OMITTED, ToolCallDelta
 from inspector.core.base.provider import Provider
 from inspector.core.calls.toolcall import ToolCall
@@ -41,7 +42,7 @@ from inspector.core.quirks.seen import Seen, real
 def scan_call(call: ToolCall, seen: Seen, provider: Provider | None, orphan: bool) -> None:
     frags = call.fragments
     first = frags[0]
-    if orphan:
+    if orphan and call.kind in CallKind.AGENT:  # a hosted item has no agent's name to miss
         seen.add(ORPHAN_ID_ONLY_ENTRY, first.seq, f"id {call.id!r}")
     for seq, new_id in call.id_changes:
         seen.add(ID_CHANGED_MID_CALL, seq, f"{call.id!r} then {new_id!r}")
