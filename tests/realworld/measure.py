@@ -10,8 +10,9 @@ Invariants:
 - An item is *shown* when one of the inspector's lanes has its id (or, for items without an
   id, its name, in order); *shown right* when that lane's kind and item type are the expected
   ones. A client-side call is *exact* when its lane has the id, name and arguments as
-  streamed. A lane judged invalid whose item is well-formed is a *false invalid* (every item of
-  these streams is well-formed: they are the providers' own recorded output).
+  streamed (:func:`same_arguments`). A lane judged invalid whose item is well-formed
+  (:func:`well_formed`) is a *false invalid* (one stream splices a second message into a
+  call cut mid-arguments: that call is rightly invalid).
 """
 
 from __future__ import annotations
@@ -121,10 +122,23 @@ def _match(item: TruthItem, lanes: list[Lane], used: set[int]) -> int | None:
     return None
 
 
+def well_formed(item: TruthItem) -> bool:
+    """The item's input is well-formed for its kind: a function call's streamed arguments are
+    JSON (or empty); other items' inputs are the provider's own, taken as well-formed."""
+    if item.item != "function" or not isinstance(item.arguments, str) or not item.arguments:
+        return True
+    try:
+        json.loads(item.arguments)
+    except ValueError:
+        return False
+    return True
+
+
 def same_arguments(lane: Lane, truth: Any) -> bool:
     """The lane's arguments are the item's as streamed: the same text; for an item whose
     input is an object on the wire (Gemini's ``args``, an Anthropic block's whole ``input``)
-    the same JSON value (``""`` when no fragment streamed). A null truth (no argument string
+    the same JSON value (the ground truth writes such an object with its own spacing, or
+    ``""`` when no fragment streamed). A null truth (no argument string
     on the wire) compares nothing."""
     if truth is None:  # no argument string on the wire: nothing to compare
         return True
@@ -135,7 +149,8 @@ def same_arguments(lane: Lane, truth: Any) -> bool:
     if truth == "":
         return True
     try:
-        return bool(json.loads(lane.arguments) == truth)
+        want = json.loads(truth) if isinstance(truth, str) else truth
+        return bool(json.loads(lane.arguments) == want)
     except ValueError:
         return False
 
@@ -170,8 +185,11 @@ def measure(stream: RealStream) -> StreamResult:
             r.misses.append(f"shown as {lane.kind}/{lane.item_type}, expected {kind}/{itype}: "
                             f"{label}")  # fmt: skip
         if lane.valid is False:
-            r.false_invalid += 1
-            r.misses.append(f"judged invalid: {label}")
+            if well_formed(item):
+                r.false_invalid += 1
+                r.misses.append(f"judged invalid although well-formed: {label}")
+            else:
+                r.misses.append(f"(rightly) judged invalid, its input is cut: {label}")
         if item.client_side:
             got = (lane.id, lane.name, lane.arguments)
             want = (item.id if item.id is not None else lane.id, item.name, item.arguments)

@@ -45,7 +45,7 @@ from itertools import accumulate
 from operator import itemgetter
 from typing import Any
 
-from inspector.core.base.model import AnyDelta, Delta, DeltaKind, SSEEvent
+from inspector.core.base.model import OMITTED, AnyDelta, Delta, DeltaKind, SSEEvent
 from inspector.core.base.provider import Dialect, FrameDecoder, Framing, Provider
 from inspector.core.base.settings import ABSENT, EmptyIdPolicy
 from inspector.core.calls.accumulator import Accumulator
@@ -96,6 +96,9 @@ class StreamState:
         """The last usage object seen."""
         self.errors: list[Delta] = []
         """Provider errors after 200 and wire decoding errors."""
+        self.results: list[Delta] = []
+        """RESULT deltas, in order: what the stream reported of its items' execution (a hosted
+        tool's results, an ``*_output`` item); read beside a call with :meth:`results_of`."""
         self.done_seq: int | None = None
         """Sequence number of the end-of-stream marker ([DONE], message_stop, …)."""
         self.ended = False
@@ -290,6 +293,8 @@ class StreamState:
                 self.text_calls.end(d.seq, "done")
         elif kind == DeltaKind.CLOSE:
             acc.on_delta(d)
+        elif kind == DeltaKind.RESULT:
+            self.results.append(d)
 
     # -- re-judging ----------------------------------------------------------------------
 
@@ -315,6 +320,7 @@ class StreamState:
         self.reasoning.clear()
         self.finish.clear()
         self.errors.clear()
+        self.results.clear()
         self.usage = None
         self.done_seq = None
         if self.deltas:  # none yet: the provider may still be unknown, and nothing to route
@@ -328,6 +334,26 @@ class StreamState:
     def calls(self) -> list[Any]:
         """Every call opened so far (orphans included), in lane order."""
         return self.acc.calls if self.acc is not None else []
+
+    def results_of(self, call: Any) -> list[Delta]:
+        """The RESULT deltas reported for ``call``: those whose ``id`` is the call's id or its
+        wire item id (``extra["item_id"]``); for an item with no id (Gemini's code execution)
+        the results that follow it up to the next item with none."""
+        if not self.results:
+            return []
+        extra = call.fragments[0].extra
+        keys = {call.id}
+        if isinstance(extra, dict) and isinstance(extra.get("item_id"), str):
+            keys.add(extra["item_id"])
+        keys.discard(None)
+        if keys - {OMITTED}:
+            return [d for d in self.results if d.value.get("id") in keys]
+        start = call.fragments[0].seq
+        later = [c.fragments[0].seq for c in self.calls
+                 if c.id in (None, OMITTED) and c.fragments[0].seq > start]  # fmt: skip
+        end = min(later) if later else None
+        return [d for d in self.results if d.value.get("id") is None and d.seq >= start
+                and (end is None or d.seq < end)]  # fmt: skip
 
     @property
     def finish_reason(self) -> Any:
