@@ -101,6 +101,11 @@ class StreamState:
         tool's results, an ``*_output`` item); read beside a call with :meth:`results_of`."""
         self.done_seq: int | None = None
         """Sequence number of the end-of-stream marker ([DONE], message_stop, …)."""
+        self.segment_start = -1
+        """The end marker the last finish came after (-1: none): a body that joins several
+        responses (a second ``message_start`` after ``message_stop``) ends with the calls made
+        since it, not with every call of the body."""
+        self._last_done: int | None = None
         self.ended = False
         """True once the body ended (EOF or the connection closed)."""
 
@@ -282,12 +287,15 @@ class StreamState:
             self.errors.append(d)
         elif kind == DeltaKind.FINISH:
             self.finish.append((d.seq, d.value))
+            if self._last_done is not None:
+                self.segment_start = self._last_done
             acc.on_delta(d)
             if self.text_calls is not None:
                 self.text_calls.end(d.seq, "finish")
         elif kind == DeltaKind.DONE:
             if self.done_seq is None:
                 self.done_seq = d.seq
+            self._last_done = d.seq
             acc.on_delta(d)
             if self.text_calls is not None:
                 self.text_calls.end(d.seq, "done")
@@ -323,6 +331,7 @@ class StreamState:
         self.results.clear()
         self.usage = None
         self.done_seq = None
+        self.segment_start, self._last_done = -1, None
         if self.deltas:  # none yet: the provider may still be unknown, and nothing to route
             self._route(self.deltas.stored())
         if self.ended:
