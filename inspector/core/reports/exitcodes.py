@@ -5,11 +5,16 @@
               recognised ("not a stream"); a file with a valid capture header is never "not a
               stream", nor is a body with server-sent-event framing whose events no dialect
               recognises (it is read as openai-chat, with a warning); ``--client NAME`` naming
-              no known client replica, or one that does not speak the stream's dialect
+              no known client replica, or one that does not speak the stream's dialect; a HAR
+              session whose response body the exporter did not record ("body not recorded",
+              e.g. mitmproxy's empty text with no size for a streamed response; a HAR with
+              other sessions judges those and lists this one)
 ``1``         an invalid call, a failed request (HTTP status >= 400, a transport error, a wrong
-              content type), an interrupted attempt (no end record), a body that is not valid
-              UTF-8 (a client raises there or reads U+FFFD in its place); with ``--client
-              NAME``, also a named client that would not get the inspector's calls
+              content type, a provider error inside a 200 stream: the attempt carried the
+              provider's error, whatever came before it), an interrupted attempt (no end
+              record), a body that is not valid UTF-8 (a client raises there or reads U+FFFD
+              in its place); with ``--client NAME``, also a named client that would not get
+              the inspector's calls
 ``0``         everything else, including calls ``not checked`` (validation off)
 ============  ===================================================================================
 
@@ -34,7 +39,12 @@ from typing import Final
 from inspector.core.analysis.numbering import place_names
 from inspector.core.analysis.session import Analysis, AttemptView
 from inspector.core.quirks.codes import INVALID_UTF8
-from inspector.core.reports.words import UNDECODABLE, UNDECODABLE_AT, attempt_word
+from inspector.core.reports.words import (
+    UNDECODABLE,
+    UNDECODABLE_AT,
+    attempt_word,
+    provider_error,
+)
 from inspector.core.verdicts.validation import Problem
 
 OK: Final = 0
@@ -53,12 +63,16 @@ EXIT_TABLE: Final[tuple[tuple[int, str], ...]] = (
         'recognised ("not a stream"); a file with a valid capture header is never "not a '
         'stream", nor is a body with server-sent-event framing whose events no dialect '
         "recognises (it is read as openai-chat, with a warning); --client NAME naming no "
-        "known client replica, or one that does not speak the stream's dialect",
+        "known client replica, or one that does not speak the stream's dialect; a HAR "
+        'session whose response body the exporter did not record ("body not recorded", e.g. '
+        "mitmproxy's empty text with no size for a streamed response; a HAR with other "
+        "sessions judges those and lists this one)",
     ),
     (
         FOUND,
         "an invalid call, a failed request (HTTP status >= 400, a transport error, a wrong "
-        "content type), an interrupted attempt (no end record), a body that is not valid "
+        "content type, a provider error inside a 200 stream, whatever came before it), an "
+        "interrupted attempt (no end record), a body that is not valid "
         "UTF-8 (a client raises there or reads U+FFFD in its place); with --client NAME, also "
         "a named client that would not get the inspector's calls",
     ),
@@ -186,6 +200,9 @@ def _short_failure(view: AttemptView) -> str:
 def _failure(view: AttemptView) -> str:
     if view.error:
         return str(view.error)
+    sent = provider_error(view)
+    if sent is not None and not (view.source is not None and (view.source.status or 0) >= 400):
+        return f"provider error in the stream: {sent}"
     status = view.source.status if view.source is not None else None
     return f"HTTP {status}" if status is not None else "the request failed"
 

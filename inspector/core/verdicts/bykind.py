@@ -8,7 +8,7 @@ Invariants:
   (``text``: anything; ``grammar`` with ``syntax: regex``: the whole input must match;
   ``syntax: lark``: it must parse under the Lark grammar). A tool not declared (a raw body with
   no request, no tool of that name) or a format this module cannot apply leaves the input
-  *not checked* (:func:`custom_checked` says so), never invalid. A Lark parse runs on a worker
+  *not checked* (:func:`validate_custom` says so), never invalid. A Lark parse runs on a worker
   thread and is given :data:`PARSE_SECONDS`: one that takes longer is "not checked".
 - ``builtin`` input (the item's object input as compact JSON) is checked against the shape the
   pinned openai package documents for its item type (:data:`SHAPES`); a type not listed there
@@ -49,18 +49,12 @@ def custom_spec(name: Any, registry: ToolRegistry | None) -> ToolSpec | None:
     return spec if spec is not None and spec.format is not None else None
 
 
-def custom_checked(name: Any, registry: ToolRegistry | None, text: str) -> bool:
-    """Whether a custom call's input can be (and was) checked: its tool declared a format this
-    module applies, and a grammar parse ended in time."""
-    spec = custom_spec(name, registry)
-    return spec is not None and _check_format(spec.format, text) is not None
-
-
 def validate_custom(
     name: Any, text: str, registry: ToolRegistry | None, truncated: bool
-) -> list[Problem]:
-    """The problems of a custom call: a missing name, an undeclared tool (when tools are
-    known), a cut-off input, an input its declared format rejects."""
+) -> tuple[list[Problem], bool]:
+    """(the problems of a custom call, whether its input was checked): a missing name, a
+    cut-off input, an input its declared format rejects. Checked only when its tool declared
+    a format this module applies and a grammar parse ended in time."""
     problems: list[Problem] = []
     if not isinstance(name, str) or not name:
         problems.append(Problem(Code.MISSING_NAME, "the call has no tool name"))
@@ -68,14 +62,14 @@ def validate_custom(
         problems.append(Problem(Code.TRUNCATED, "the stream ended before this call was complete"))
     spec = custom_spec(name, registry)
     if spec is None:
-        return problems
+        return problems, False
     ok = _check_format(spec.format, text)
     if ok is False:
         fmt = spec.format if isinstance(spec.format, dict) else {}
         what = fmt.get("syntax") or fmt.get("type") or "format"
         problems.append(Problem(INPUT_FORMAT, f"the input does not match the tool's {what} "
                                 "format", detail={"format": spec.format}))  # fmt: skip
-    return problems
+    return problems, ok is not None
 
 
 def _check_format(fmt: Any, text: str) -> bool | None:

@@ -37,6 +37,10 @@ CUSTOM: Final = CallKind.CUSTOM
 
 NO_PROBLEMS: Final[list[Problem]] = []
 """The problems of every call that has none: one shared list, never to be changed."""
+NOT_CHECKED: Final[list[Problem]] = []
+"""The problems of an item that was not checked (no problems, so valid; its word says "not
+checked"): a hosted item, a custom call whose tool declared no format to check it against.
+One shared list, told apart from :data:`NO_PROBLEMS` by identity, never to be changed."""
 
 _CLEAN: tuple[dict[int, tuple[Any, ...]], dict[int, tuple[Any, ...]]] = ({}, {})
 """The shared outcome of verdicts with no problems and no repaired id, by orphan flag, then by
@@ -205,10 +209,14 @@ def judge_call(
     args = call.arguments
     kind = call.kind
     if kind != FUNCTION:  # judged by kind (:mod:`.bykind`): never as JSON arguments
-        if kind == HOSTED or mode == "off":
+        if kind == HOSTED:
+            return CallVerdict(call, NOT_CHECKED, False, repaired)
+        if mode == "off":
             return CallVerdict(call, NO_PROBLEMS, False, repaired)
         if kind == CUSTOM:
-            found = validate_custom(call.name, args, registry, call.truncated)
+            found, checked = validate_custom(call.name, args, registry, call.truncated)
+            if not found and not checked:
+                return CallVerdict(call, NOT_CHECKED, False, repaired)
         else:
             found = validate_builtin(call.item_type, args, call.truncated)
         return CallVerdict(call, found or NO_PROBLEMS, False, repaired)

@@ -215,5 +215,5 @@ def _tool_block(
 
 def _result(seq: int, bt: str, block: dict[str, Any], raw: Any, out: list[AnyDelta]) -> None:
     """A ``*_tool_result`` block: a RESULT beside the call its ``tool_use_id`` names."""
-    out.append(Delta(seq, DeltaKind.RESULT, {"id": block.get("tool_use_id"), "item_type": bt,
-                                             **block}, raw))  # fmt: skip
+    reported = {**block, "id": block.get("tool_use_id"), "item_type": bt}
+    out.append(Delta(seq, DeltaKind.RESULT, reported, raw))

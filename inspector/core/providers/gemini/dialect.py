@@ -112,8 +112,8 @@ class GeminiDialect(OwnDialect):
                 pos = self._parts(seq, cand, n, pos, where, data, out)
                 grounding = cand.get("groundingMetadata")
                 if type(grounding) is dict:
-                    out.append(Delta(seq, DeltaKind.RESULT, {"id": None, "item_type":
-                                     "groundingMetadata", **grounding}, cand))  # fmt: skip
+                    found = {**grounding, "id": None, "item_type": "groundingMetadata"}
+                    out.append(Delta(seq, DeltaKind.RESULT, found, cand))
                 reason = string_at(cand, "finishReason", seq, out, where + ".")
                 if reason is not None and reason is not OMITTED:  # kept as received
                     out.append(Delta(seq, DeltaKind.FINISH, reason, cand))
@@ -168,9 +168,9 @@ class GeminiDialect(OwnDialect):
                 pos += 1
                 continue
             if type(part.get("codeExecutionResult")) is dict:
-                out.append(Delta(seq, DeltaKind.RESULT, {"id": None, "item_type":
-                                 "codeExecutionResult", **part["codeExecutionResult"]},
-                                 part))  # fmt: skip
+                ran = {**part["codeExecutionResult"], "id": None,
+                       "item_type": "codeExecutionResult"}  # fmt: skip
+                out.append(Delta(seq, DeltaKind.RESULT, ran, part))
                 continue
             text = part.get("text", OMITTED)
             if text is not OMITTED:

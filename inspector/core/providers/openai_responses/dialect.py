@@ -99,8 +99,17 @@ LIFECYCLE_FAMILIES = (
     "response.image_generation_call.",
     "response.mcp_",
     "response.audio.",
+    "response.shell_call",
+    "response.local_shell_call",
+    "response.apply_patch_call",
+    "response.computer_call",
+    "response.tool_search_call",
+    "response.program",
+    "response.compaction.",
 )
-"""Prefixes of built-in (server-side) tool and audio events, also shown as META."""
+"""Prefixes of built-in and hosted tool events (their progress, a shell's command and output
+text, a patch's diff as it streams: the item's whole input and output come with its
+``output_item.done``) and of audio events, shown as META."""
 
 _EVENT = EventKind.EVENT
 _META = DeltaKind.META
@@ -257,7 +266,8 @@ class ResponsesDialect(MemoDialect):
         done = t == "response.output_item.done"
         if type(it) is not str or it not in CALL_ITEMS:
             if done and type(it) is str and it in OUTPUT_ITEMS:
-                reported = {"id": item.get("call_id"), "item_type": it, **item}
+                reported = {**item, "id": item.get("call_id"), "item_id": item.get("id"),
+                            "item_type": it}  # fmt: skip
                 out.append(Delta(seq, DeltaKind.RESULT, reported, obj))
             else:
                 out.append(Delta(seq, _META, {"type": t, "item": item}, obj))
