@@ -56,11 +56,11 @@ from inspector.core.providers.openai_chat.fields import legacy_call, odd_entry, 
 from inspector.core.providers.shapememo.dialect import MemoDialect
 from inspector.core.providers.shapememo.shape import ShapeMemo
 from inspector.core.providers.wire.errors import error_message
-from inspector.core.providers.wire.events import non_event, not_object, undecodable
+from inspector.core.providers.wire.events import lenient_loads, non_event, not_object, undecodable
 from inspector.core.providers.wire.fields import error_at, shared, shared_id
 from inspector.core.quirks.events.wrongtype import wrong_type
 
-_loads = orjson.loads
+_loads = lenient_loads  # orjson, and lone surrogate escapes as clients read them
 _JSONDecodeError = orjson.JSONDecodeError
 
 _EVENT = EventKind.EVENT

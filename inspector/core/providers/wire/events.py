@@ -11,6 +11,7 @@ Invariants:
 
 from __future__ import annotations
 
+import json as _json
 from typing import Any
 
 import orjson
@@ -19,7 +20,25 @@ from inspector.core.base.model import AnyDelta, Delta, DeltaKind, EventKind, SSE
 from inspector.core.base.provider import Dialect, Provider
 from inspector.core.quirks.events.wrongtype import wrong_type
 
-_loads = orjson.loads
+
+def lenient_loads(data: str) -> Any:
+    """``orjson.loads``, or, for data it refuses only for a lone surrogate escape (``"\\ud83d"``
+    whose pair comes in the next chunk), Python's ``json.loads``, which reads it as every real
+    client does (Python's json and JavaScript's ``JSON.parse`` both accept it): the string
+    then holds the lone surrogate, and a call's joined arguments pair it with the next
+    (:mod:`inspector.core.calls.toolcall`). Raises orjson's error otherwise."""
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        if "surrogate" not in str(exc):
+            raise
+        try:
+            return _json.loads(data)
+        except ValueError:
+            raise exc from None
+
+
+_loads = lenient_loads
 _JSONDecodeError = orjson.JSONDecodeError
 
 EVENT_PATH = "(event)"
