@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from itertools import chain
 from typing import Any
 
-from inspector.core.base.kinds import CallKind
+from inspector.core.base.kinds import CallKind, ItemDelta
 from inspector.core.base.model import OMITTED, AnyDelta, ToolCallDelta
 from inspector.core.calls.wirefield import is_key
 from inspector.core.quirks.codes import (
@@ -93,13 +93,12 @@ class LaneScan:
         if d.seq != self._last_seq:
             self._per_chunk.clear()
             self._last_seq = d.seq
-        kind = getattr(d, "call_kind", None)
-        if kind is not None and is_key(d.index):  # an opener saying its item's kind
-            if kind == FUNCTION:
+        if type(d) is ItemDelta and is_key(d.index):  # an opener saying its item's kind
+            if d.call_kind == FUNCTION:
                 self._items.discard(d.index)
             else:
                 self._items.add(d.index)
-        if self._items and d.index in self._items:
+        if self._items and is_key(d.index) and d.index in self._items:
             return next(items, END)  # another kind's input: no function-call wire checks
         if (
             d.id is OMITTED
