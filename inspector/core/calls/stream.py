@@ -351,12 +351,11 @@ class StreamState:
         if not self.results:
             return []
         extra = call.fragments[0].extra
-        keys = {call.id}
+        keys = {call.id} if type(call.id) is str else set()
         if isinstance(extra, dict) and isinstance(extra.get("item_id"), str):
             keys.add(extra["item_id"])
-        keys.discard(None)
-        if keys - {OMITTED}:
-            return [d for d in self.results if d.value.get("id") in keys]
+        if keys:
+            return [d for d in self.results if _str_id(d) in keys]
         start = call.fragments[0].seq
         later = [c.fragments[0].seq for c in self.calls
                  if c.id in (None, OMITTED) and c.fragments[0].seq > start]  # fmt: skip
@@ -388,3 +387,9 @@ def _slices(data: bytes) -> Iterator[bytes]:
         yield data[pos:cut]
         pos = cut
     yield data[pos:] if pos else data
+
+
+def _str_id(d: Delta) -> str | None:
+    """A RESULT's ``id`` when it is a string (a wire id of another type names nothing)."""
+    got = d.value.get("id")
+    return got if type(got) is str else None
