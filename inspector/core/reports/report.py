@@ -235,14 +235,13 @@ def _row(v: CallVerdict, validation: str, kinds: bool = False) -> tuple[str, ...
     dropped = c.dropped_count
     frags = f"{c.fragment_count - dropped}" + (f" ({dropped} dropped)" if dropped else "")
     ident = shown(c.id) + (f" → {v.repaired_id} (repaired)" if v.repaired_id else "")
-    name = _clip(shown(c.name), 24)
-    if kinds:  # the kind and wire type beside the name: ``hosted web_search_call``
-        name = f"{name}  {kind_word(c)} {item_type_word(c)}"
+    kind = (f"{kind_word(c)} {item_type_word(c)}",) if kinds else ()  # hosted web_search_call
     return (
         str(c.slot),
         f"text ({c.form})" if isinstance(c, TextCall) else shown(c.index),
         _clip(ident, 40),
-        name,
+        _clip(shown(c.name), 24),
+        *kind,
         frags,
         str(utf8_size(c.arguments)),
         shown_word(call_word(v, validation=validation)),
@@ -253,9 +252,10 @@ def _row(v: CallVerdict, validation: str, kinds: bool = False) -> tuple[str, ...
 def _table(view: AttemptView, validation: str, paint: Paint | None) -> Iterator[str]:
     """The per-call table: a first pass for the column widths, a second that makes each row
     again as it is written (no row is kept); ``paint`` colours a row by its verdict."""
-    kinds = shows_kinds(view)
-    header = _HEADER if not kinds else (*_HEADER[:3], f"name  {_KIND}", *_HEADER[4:])
-    widths = [len(cell) for cell in header[:7]]
+    kinds = shows_kinds(view)  # a kind column after the name, only when some lane needs it
+    header = _HEADER if not kinds else (*_HEADER[:4], _KIND, *_HEADER[4:])
+    last = len(header) - 1  # the problems, written as they are; the verdict just before
+    widths = [len(cell) for cell in header[:last]]
     for v in view.verdicts:
         row = _row(v, validation, kinds)
         widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=False)]
@@ -264,9 +264,11 @@ def _table(view: AttemptView, validation: str, paint: Paint | None) -> Iterator[
         return
     rows = chain([header], (_row(v, validation, kinds) for v in view.verdicts))
     for n, r in enumerate(rows):
-        line = "  ".join([r[i].ljust(widths[i]) for i in range(7)] + [r[7]]).rstrip()
+        line = "  ".join([r[i].ljust(widths[i]) for i in range(last)] + [r[last]]).rstrip()
         if n and paint is not None:
-            line = paint(_GREEN if r[6] == "valid" else (_DIM if r[6] == "orphan" else _RED), line)
+            word = r[last - 1]
+            quiet = word == "orphan" or (kinds and word == "not checked")  # hosted: not judged
+            line = paint(_GREEN if word == "valid" else (_DIM if quiet else _RED), line)
         yield line
 
 

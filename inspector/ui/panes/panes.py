@@ -238,7 +238,8 @@ class AttemptsPane(QTreeWidget):
                 tuple(
                     (
                         v.call.slot,
-                        str(v.call.name),
+                        # a nameless item (an image_generation_call) is named by its wire type
+                        v.call.name if isinstance(v.call.name, str) else v.call.item_type,
                         call_word(v, validation=mode),
                         _result_text(results.get((view.number, v.call.slot))),
                     )
