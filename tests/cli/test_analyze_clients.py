@@ -51,7 +51,7 @@ def test_the_json_clients_section_is_always_there_with_every_replica(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     code, doc = _json(capsys, str(CORPUS / "anthropic" / "demo-clean.jsonl"))
-    assert code == 0 and doc["format_version"] == 3
+    assert code == 0 and doc["format_version"] == 4
     clients = doc["clients"]
     assert isinstance(clients, dict) and list(clients) == [r.name for r in REPLICAS]
     assert {"by-index", "anthropic-sdk"} <= set(clients)

@@ -16,13 +16,12 @@ one-line message) is an answer, not a crash; every other exception is one.
 
 from __future__ import annotations
 
+import io
 import os
 import traceback
 from contextlib import suppress
 from dataclasses import dataclass
 from typing import Final
-
-import orjson
 
 from inspector.core.analysis.session import Analysis
 from inspector.core.base.errors import InspectorError
@@ -36,6 +35,7 @@ from inspector.core.reports import report
 from inspector.core.reports.compare import compare
 from inspector.core.reports.exitcodes import session_status
 from inspector.core.reports.gate import check_stream, header_settings
+from inspector.core.reports.jsonstream import write_json
 
 DIALECTS: Final = (AUTO, *REGISTRY.names())
 """Every dialect a user can choose: ``auto`` and each built-in provider."""
@@ -110,7 +110,7 @@ def _live(capture: Capture, settings: Settings) -> None:
 
 def _reports(analysis: Analysis) -> None:
     doc = report.to_json(analysis, source="fuzz")
-    orjson.dumps(doc, option=orjson.OPT_INDENT_2)
+    write_json(doc, io.BytesIO())  # the writer analyze --json uses (a lone surrogate escaped)
     report.to_text(analysis, "fuzz", colour=True)
     report.findings(analysis)
     for view in analysis.attempts:

@@ -35,6 +35,7 @@ import orjson
 
 from inspector.core.analysis.attempt import AttemptView
 from inspector.core.analysis.session import Analysis
+from inspector.core.base.kinds import CallKind
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import from_text
 from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Partial, Replica, pieces
@@ -92,7 +93,8 @@ _EXPECTED: weakref.WeakKeyDictionary[
 
 def expected_calls(view: AttemptView) -> Sequence[HandedCall]:
     """The inspector's assembly of ``view``: its non-orphan calls in lane order, those written
-    in the text left out (every client hands them over as text, so none is expected).
+    in the text left out (every client hands them over as text, so none is expected), and
+    hosted items left out (the provider ran them: :func:`_expected`).
 
     Built once per attempt (until its verdicts, its stream or its end change) and shared by
     every replica's run and result and by every view: never mutated. An ended attempt's is an
@@ -115,8 +117,11 @@ def expected_calls(view: AttemptView) -> Sequence[HandedCall]:
 
 
 def _expected(verdict: CallVerdict) -> bool:
-    """Is the verdict's call one a client is expected to hand over?"""
-    return not verdict.orphan and not from_text(verdict.call)
+    """Is the verdict's call one a client is expected to hand over? Not an orphan, not one
+    written in the text, and the agent's: a hosted item (the provider ran it) is no call a
+    client hands over to run, so a client that does not hand it over dropped nothing."""
+    call = verdict.call
+    return not verdict.orphan and not from_text(call) and call.kind != CallKind.HOSTED
 
 
 def exchange_of(view: AttemptView) -> Exchange:

@@ -7,11 +7,16 @@
               its content type and first event: never read as another dialect) unless
               ``--dialect`` forces one (an empty or keep-alive-only body is an empty stream, a
               dialect the capture or its request URL names is recognised); ``--client NAME``
-              naming no known client replica, or one that does not speak the stream's dialect
+              naming no known client replica, or one that does not speak the stream's dialect; a HAR
+              session whose response body the exporter did not record ("body not recorded",
+              e.g. mitmproxy's empty text with no size for a streamed response; a HAR with
+              other sessions judges those and lists this one)
 ``1``         an invalid call, a failed request (HTTP status >= 400, a transport error, a wrong
-              content type), an interrupted attempt (no end record), a body that is not valid
-              UTF-8 (a client raises there or reads U+FFFD in its place); with ``--client
-              NAME``, also a named client that would not get the inspector's calls
+              content type, a provider error inside a 200 stream: the attempt carried the
+              provider's error, whatever came before it), an interrupted attempt (no end
+              record), a body that is not valid UTF-8 (a client raises there or reads U+FFFD
+              in its place); with ``--client NAME``, also a named client that would not get
+              the inspector's calls
 ``0``         everything else, including calls ``not checked`` (validation off)
 ============  ===================================================================================
 
@@ -37,7 +42,12 @@ from typing import Final
 from inspector.core.analysis.numbering import place_names
 from inspector.core.analysis.session import Analysis, AttemptView
 from inspector.core.quirks.codes import INVALID_UTF8
-from inspector.core.reports.words import UNDECODABLE, UNDECODABLE_AT, attempt_word
+from inspector.core.reports.words import (
+    UNDECODABLE,
+    UNDECODABLE_AT,
+    attempt_word,
+    provider_error,
+)
 from inspector.core.verdicts.validation import Problem
 
 OK: Final = 0
@@ -58,12 +68,16 @@ EXIT_TABLE: Final[tuple[tuple[int, str], ...]] = (
         "its content type and first event: never read as another dialect) unless --dialect "
         "forces one (an empty or keep-alive-only body is an empty stream, a dialect the "
         "capture or its request URL names is recognised); --client NAME naming no known "
-        "client replica, or one that does not speak the stream's dialect",
+        "client replica, or one that does not speak the stream's dialect; a HAR "
+        'session whose response body the exporter did not record ("body not recorded", e.g. '
+        "mitmproxy's empty text with no size for a streamed response; a HAR with other "
+        "sessions judges those and lists this one)",
     ),
     (
         FOUND,
         "an invalid call, a failed request (HTTP status >= 400, a transport error, a wrong "
-        "content type), an interrupted attempt (no end record), a body that is not valid "
+        "content type, a provider error inside a 200 stream, whatever came before it), an "
+        "interrupted attempt (no end record), a body that is not valid "
         "UTF-8 (a client raises there or reads U+FFFD in its place); with --client NAME, also "
         "a named client that would not get the inspector's calls",
     ),
@@ -191,6 +205,9 @@ def _short_failure(view: AttemptView) -> str:
 def _failure(view: AttemptView) -> str:
     if view.error:
         return str(view.error)
+    sent = provider_error(view)
+    if sent is not None and not (view.source is not None and (view.source.status or 0) >= 400):
+        return f"provider error in the stream: {sent}"
     status = view.source.status if view.source is not None else None
     return f"HTTP {status}" if status is not None else "the request failed"
 

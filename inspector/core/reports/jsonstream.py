@@ -26,6 +26,7 @@ Invariants:
 
 from __future__ import annotations
 
+import json as _json
 from collections.abc import Callable, Iterable
 from itertools import islice
 from typing import Any, Protocol
@@ -90,7 +91,12 @@ def materialize(value: Any) -> Any:
 
 
 def _dumps(value: Any, depth: int) -> bytes:
-    data = orjson.dumps(value, option=_OPTION)
+    try:
+        data = orjson.dumps(value, option=_OPTION)
+    except TypeError as exc:  # a lone surrogate in a string (orjson writes only UTF-8)
+        if "surrogates" not in str(exc):
+            raise
+        data = _json.dumps(value, indent=2, ensure_ascii=True).encode()  # escapes it: \ud83d
     return data.replace(b"\n", b"\n" + b"  " * depth) if depth else data
 
 
@@ -119,7 +125,7 @@ def _object(obj: dict[Any, Any], out: Sink, depth: int) -> None:
     for key, item in obj.items():
         if not isinstance(key, str):
             raise TypeError("Dict key must be str")
-        out.write(sep + pad + orjson.dumps(key) + b": ")
+        out.write(sep + pad + _dumps(key, 0) + b": ")
         _value(item, out, depth + 1)
         sep = b","
     out.write(b"\n" + b"  " * depth + b"}")

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final, Literal, get_args
 
 from inspector.core.clients.judge import same_arguments
+from inspector.core.verdicts.judge import NOT_CHECKED
 
 if TYPE_CHECKING:
     from inspector.core.analysis.attempt import AttemptView
@@ -212,7 +213,8 @@ def call_word(verdict: CallVerdict | None, *, validation: str, open_: bool = Fal
     """The word for one call: ``streaming`` while open (or not judged yet), ``orphan``,
     ``invalid`` when it has problems (with validation off only the legacy empty-required
     condition makes one), ``truncated`` when the stream cut it off, ``not checked`` when
-    validation is off, else ``valid``."""
+    validation is off or the item was not checked (a hosted item, a custom call whose tool
+    declared no format), else ``valid``."""
     if verdict is None or open_ or verdict.call.open:
         return "streaming"
     if verdict.orphan:
@@ -221,6 +223,8 @@ def call_word(verdict: CallVerdict | None, *, validation: str, open_: bool = Fal
         return "invalid"
     if verdict.call.truncated:
         return "truncated"
+    if verdict.problems is NOT_CHECKED:  # a hosted item, a custom input with no format
+        return "not checked"
     return "not checked" if validation == "off" else "valid"
 
 
@@ -229,8 +233,9 @@ def attempt_word(
 ) -> AttemptWord:
     """The word for one attempt: ``streaming`` until its body ended; then ``cancelled``,
     ``interrupted`` (no end record in its capture; a capture file whose header is all there is
-    has attempt 1 interrupted), ``failed`` (HTTP >= 400 or an error ended it), else the retry
-    policy's outcome from ``record``."""
+    has attempt 1 interrupted), ``failed`` (HTTP >= 400 or an error ended it, or the provider
+    sent an error inside the stream: :func:`provider_error`), else the retry policy's outcome
+    from ``record``."""
     if not view.state.ended:
         return "streaming"
     source = view.source
@@ -245,7 +250,20 @@ def attempt_word(
             return "interrupted"
     if is_failed_request(view):
         return "failed"
-    return "accepted" if record is None else record.outcome
+    outcome = "accepted" if record is None else record.outcome
+    if outcome in ("accepted", "accepted_degraded") and provider_error(view) is not None:
+        return "failed"  # the provider's error inside the 200 stream: whatever came before
+    return outcome
+
+
+def provider_error(view: AttemptView) -> str | None:
+    """The first error the provider sent inside the stream (an ``error`` object or event
+    where chunks were expected), or None; a wire decoding error is not one."""
+    for d in view.state.errors:
+        raw = d.raw if isinstance(d.raw, dict) else {}
+        if raw.get("wire") != "decode":
+            return str(d.value)
+    return None
 
 
 DECIDED_BY_RETRY_POLICY: Final = ("retried", "accepted_degraded", "invalid")

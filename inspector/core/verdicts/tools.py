@@ -29,7 +29,7 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from os import PathLike
 from pathlib import Path
 from typing import Any, Final
@@ -71,6 +71,9 @@ class ToolSpec:
     """Why the schema is not usable (one readable line), or None when it is."""
     required: tuple[str, ...] = ()
     """Top-level required property names; empty when there are none or the schema is invalid."""
+    format: Any = field(default=None, hash=False)
+    """A custom tool's declared input format (its input is then never JSON); None for a
+    function tool."""
 
 
 def make_spec(name: str, description: Any, schema: Any, shape: str) -> tuple[ToolSpec, list[str]]:
@@ -111,11 +114,12 @@ class ToolRegistry:
         """Readable lines about definitions that were skipped or cannot be validated against."""
         self._validators: dict[str, Validator] = {}
         for spec in specs:
-            if spec.name in self._specs:
-                self.warnings.append(
-                    f"tool {spec.name!r} is defined more than once; the first definition is used"
-                )
-                continue
+            first = self._specs.get(spec.name)
+            if first is not None:
+                if (first.schema, first.format) != (spec.schema, spec.format):
+                    self.warnings.append(f"tool {spec.name!r} is defined more than once; the "
+                                         "first definition is used")  # fmt: skip
+                continue  # the same definition restated (a Responses namespace lists it too)
             self._specs[spec.name] = spec
 
     @classmethod
@@ -259,7 +263,7 @@ def _parse_entry(
                 warnings.append(found)
             else:
                 _add(found.label, found.name, found.description, found.schema, name, specs,
-                     warnings)  # fmt: skip
+                     warnings, found.format)  # fmt: skip
     elif chosen:
         names = ", ".join(n for n, _ in chosen)
         warnings.append(f"{label}: a tool definition in more than one shape ({names}); skipped")
@@ -276,11 +280,14 @@ def _add(
     shape: str,
     specs: list[ToolSpec],
     warnings: list[str],
+    format: Any = None,
 ) -> None:
     if not isinstance(name, str) or not name:
         warnings.append(f"{label}: tool without a name")
         return
     spec, more = make_spec(name, description, schema, shape)
+    if format is not None:
+        spec = replace(spec, format=format)
     specs.append(spec)
     warnings.extend(more)
 

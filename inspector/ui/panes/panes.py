@@ -29,6 +29,7 @@ from inspector.core.analysis.numbering import attempt_places
 from inspector.core.analysis.session import AttemptView
 from inspector.core.base.model import EventKind
 from inspector.core.reports import words
+from inspector.core.base.kinds import CallKind
 from inspector.core.reports.report import shown
 from inspector.core.reports.words import attempt_word, call_word
 from inspector.ui.base.models import SEQ_ROLE, EventsModel, FindingsModel
@@ -239,7 +240,7 @@ class AttemptsPane(QTreeWidget):
                 tuple(
                     (
                         v.call.slot,
-                        shown(v.call.name),  # an omitted name reads "(omitted)"
+                        _lane_name(v.call),
                         call_word(v, validation=mode),
                         _result_text(results.get((view.number, v.call.slot))),
                     )
@@ -315,3 +316,11 @@ def _result_text(result: Any) -> str:
         return ""
     took = f" {result.duration * 1000:.0f} ms" if result.duration is not None else ""
     return ("✖ " + (result.error_kind or "error") if result.is_error else "✔ ok") + took
+
+
+def _lane_name(call: Any) -> str:
+    """A call's name as received; a nameless item (an image_generation_call) is named by its
+    wire type, a nameless function call reads as its omission ("(omitted)")."""
+    if isinstance(call.name, str):
+        return call.name
+    return shown(call.name) if call.kind == CallKind.FUNCTION else call.item_type
