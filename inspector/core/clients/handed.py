@@ -21,6 +21,7 @@ from array import array
 from collections.abc import Iterator, Sequence
 from typing import overload
 
+from inspector.core.base.kinds import CallKind
 from inspector.core.base.model import plain
 from inspector.core.calls.toolcall import ToolCall
 from inspector.core.clients.base import HandedCall, as_text
@@ -49,6 +50,12 @@ def _fields(call: ToolCall) -> tuple[str | None, str | None, str]:
     if type(name) is not str:
         name = as_text(plain(name))
     return id_, name, call.arguments
+
+
+def plain_call(call: HandedCall) -> bool:
+    """A function call handed over as the inspector expects it (no other kind or item type,
+    arguments a string): only such a call can be held as the inspector's own."""
+    return call.kind == CallKind.FUNCTION and call.item_type is None and not call.object
 
 
 def entries(calls: Sequence[HandedCall]) -> Iterator[dict[str, str | None]]:
@@ -136,7 +143,7 @@ class InspectorCalls(_Calls):
         """Is ``got`` these calls, field for field, in order (none made to compare)?"""
         verdicts = self._verdicts
         return len(got) == len(verdicts) and all(
-            _fields(v.call) == (have.id, have.name, have.arguments)
+            _fields(v.call) == (have.id, have.name, have.arguments) and plain_call(have)
             for v, have in zip(verdicts, got, strict=True)
         )
 

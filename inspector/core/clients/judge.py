@@ -7,8 +7,13 @@ Invariants:
 - A client *agrees* when it hands over exactly those calls without raising: same count; per
   call the same name, the same id (any id when the inspector has none: clients that make one
   up do so by design), and the same arguments (equal strings, or equal JSON values; ``""``
-  counts as ``{}``). On a failed request (HTTP status >= 400, a transport error) the
-  inspector has no calls and the client agrees when it raises.
+  counts as ``{}``) of the same type (a string; ``HandedCall.object`` is no agreement). On a
+  failed request (HTTP status >= 400, a transport error) the inspector has no calls and the
+  client agrees when it raises.
+- A client's outcome is its calls and/or an error, in the order it emitted them
+  (``error_after``: the calls before the error): calls AND an error never agree. Hosted
+  items (the provider ran them) are neither expected nor compared: the inspector's hosted
+  lanes (:attr:`ToolCall.kind`) are left out of its calls, a client's are in ``hosted``.
 - ``diverges_at`` is the ``seq`` of the first wire event after which the client's (id, name,
   arguments-so-far) list stops being a prefix of the inspector's calls, the event it raised
   on, or, when it only differs in what it hands over at the end, the last event; None when it
@@ -25,6 +30,7 @@ Invariants:
 
 from __future__ import annotations
 
+import dataclasses
 import weakref
 from array import array
 from collections.abc import Sequence
@@ -35,10 +41,19 @@ import orjson
 
 from inspector.core.analysis.attempt import AttemptView
 from inspector.core.analysis.session import Analysis
+from inspector.core.base.kinds import CallKind
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import from_text
-from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Partial, Replica, pieces
-from inspector.core.clients.handed import ClientCalls, InspectorCalls, entries, handed
+from inspector.core.clients.base import (
+    ClientRaised,
+    Exchange,
+    HandedCall,
+    Partial,
+    Replica,
+    ReplicaRun,
+    pieces,
+)
+from inspector.core.clients.handed import ClientCalls, InspectorCalls, entries, handed, plain_call
 from inspector.core.clients.openai_sdk.wire import forget as forget_dispatches
 from inspector.core.verdicts.judge import CallVerdict
 
@@ -67,6 +82,17 @@ class ClientResult:
     diverges_at: int | None = None
     attempt: int | None = None
     """The attempt number this result describes."""
+    error_after: int | None = None
+    """With an error AND calls: how many of ``calls`` the library handed over before the
+    error (the rest came after it); None when it has no error or no calls."""
+    hosted: Sequence[HandedCall] = ()
+    """The items the library hands over that the provider ran (``hosted``): reported, never
+    compared with the agent's calls."""
+
+    @property
+    def both(self) -> bool:
+        """The library handed calls over AND reported an error."""
+        return self.error is not None and bool(self.calls)
 
     def to_json(self, lazy: bool = False) -> dict[str, Any]:
         """The ``analyze --json`` shape of one ``clients`` entry (``lazy``: its calls an
@@ -79,6 +105,8 @@ class ClientResult:
             "applies": self.applies,
             "calls": calls if lazy else list(calls),
             "error": error,
+            "error_after": self.error_after,
+            "hosted": [c.to_json() for c in self.hosted],
             "agrees": self.agrees,
             "diverges_at": self.diverges_at,
             "attempt": self.attempt,
@@ -115,8 +143,11 @@ def expected_calls(view: AttemptView) -> Sequence[HandedCall]:
 
 
 def _expected(verdict: CallVerdict) -> bool:
-    """Is the verdict's call one a client is expected to hand over?"""
-    return not verdict.orphan and not from_text(verdict.call)
+    """Is the verdict's call one a client is expected to hand over? Not an orphan, not
+    written in the text, and the agent's to run (a hosted item, which the provider ran, is
+    no call a client owes the agent: :attr:`ToolCall.kind`)."""
+    call = verdict.call
+    return not verdict.orphan and not from_text(call) and call.kind != CallKind.HOSTED
 
 
 def exchange_of(view: AttemptView) -> Exchange:
@@ -167,9 +198,11 @@ def same_arguments(expected: str, got: str) -> bool:
 
 def same_call(want: HandedCall, have: HandedCall) -> bool:
     """The client hands this call over as the inspector assembled it: the same id (any, when
-    the inspector has none), name and arguments."""
+    the inspector has none), name and arguments, and arguments of the same type (a string:
+    an object where the library's API promises a string is no agreement)."""
     return (
-        same_id(want.id, have.id)
+        not have.object
+        and same_id(want.id, have.id)
         and (want.name or "") == (have.name or "")
         and same_arguments(want.arguments, have.arguments)
     )
@@ -252,6 +285,7 @@ def run_replica(
     prefix = _Prefix(expected)
     broke: int | None = None  # the first event after which the prefix no longer held
     at: int | None = first  # where a raise would be: open -> first event, finish -> last
+    run: ReplicaRun | None = None
     try:
         run = replica.open(exchange)
         run.expected = expected
@@ -268,19 +302,45 @@ def run_replica(
         # a fresh one: the raised one's traceback holds the frames, the exchange and so the
         # analysis the weak cache is keyed on, which would then never be freed
         result.error = ClientRaised(raised.type, raised.message)
+        result.calls = list(raised.handed)
+        result.error_after = len(raised.handed)
     except Exception as bug:  # a replica's own bug must not end a report: say it plainly
         result.error = ClientRaised(REPLICA_BUG, f"{type(bug).__name__}: {bug}")
-        failed = False  # never agreement, whatever the request did
-    if result.error is not None:
         result.calls = []
-        result.agrees = failed
-        result.diverges_at = None if failed else (broke if broke is not None else at)
+        failed = False  # never agreement, whatever the request did
+    reported = run.reported if run is not None else None
+    if reported is not None and result.error is None:  # an error part, and the stream went on
+        result.error = ClientRaised(reported[0].type, reported[0].message)
+        result.error_after = reported[1]
+    hosted = [c for c in result.calls if c.hosted]
+    if hosted:
+        result.hosted = hosted
+        result.calls, result.error_after = _agents(result.calls, result.error_after)
+    if result.error is not None:
+        if not result.calls:
+            result.error_after = None
+            result.agrees = failed
+            result.diverges_at = None if failed else (broke if broke is not None else at)
+            return result
+        result.calls = shared(expected, result.calls)
+        result.agrees = False  # calls and an error: an agent cannot have both right
+        result.diverges_at = broke if broke is not None else at
         return result
     result.calls = shared(expected, result.calls)
     result.agrees = not failed and (result.calls is expected or same_calls(expected, result.calls))
     if not result.agrees:
         result.diverges_at = broke if broke is not None else last
     return result
+
+
+def _agents(
+    calls: Sequence[HandedCall], after: int | None
+) -> tuple[list[HandedCall], int | None]:
+    """The agent's calls of ``calls`` (hosted items left out), and ``after`` counted in
+    them (how many of them came before the error)."""
+    if after is not None:
+        after = sum(1 for c in calls[:after] if not c.hosted)
+    return [c for c in calls if not c.hosted], after
 
 
 def shared(expected: Sequence[HandedCall], got: Sequence[HandedCall]) -> Sequence[HandedCall]:
@@ -311,7 +371,7 @@ def shared(expected: Sequence[HandedCall], got: Sequence[HandedCall]) -> Sequenc
                 out.inspectors(at)
                 break
             if candidate.arguments == have.arguments:
-                out.own(HandedCall(have.id, have.name, candidate.arguments))
+                out.own(dataclasses.replace(have, arguments=candidate.arguments))
                 break
         else:
             out.own(have)
@@ -320,7 +380,10 @@ def shared(expected: Sequence[HandedCall], got: Sequence[HandedCall]) -> Sequenc
 
 def _equal(want: HandedCall, have: HandedCall) -> bool:
     return want is have or (
-        want.arguments == have.arguments and want.id == have.id and want.name == have.name
+        want.arguments == have.arguments
+        and want.id == have.id
+        and want.name == have.name
+        and plain_call(have)
     )
 
 

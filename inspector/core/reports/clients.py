@@ -24,7 +24,7 @@ from inspector.core.calls.textcalls import from_text
 from inspector.core.clients.base import HandedCall, Replica
 from inspector.core.clients.judge import ClientResult, expected_calls, judge_clients
 from inspector.core.clients.registry import REPLICAS, VERIFIED
-from inspector.core.reports.words import CLIENT_BREAKS, ClientWord, client_word
+from inspector.core.reports.words import CLIENT_BREAKS, ClientWord, client_word, spoken
 
 
 @dataclass
@@ -70,7 +70,11 @@ class ClientsVerdict:
             pending = [n for n in self.applicable if self.words[n] == "pending"]
             return "clients pending" if pending else "every client agrees"
         count = f"breaks {len(broken)} client{'s' if len(broken) != 1 else ''}"
-        return f"{count}: " + ", ".join(f"{n} ({self.words[n]})" for n in broken)
+        return f"{count}: " + ", ".join(f"{n} ({self.spoken(n)})" for n in broken)
+
+    def spoken(self, name: str) -> str:
+        """Replica ``name``'s word as a sentence says it (``raised after 2 calls``)."""
+        return spoken(self.words[name], self.results[name])
 
     def written_note(self) -> str:
         """``; 2 calls written as text: every client hands them over as text`` when the final

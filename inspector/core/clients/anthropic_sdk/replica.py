@@ -30,7 +30,9 @@ What the SDK does, modelled here:
 - A body cut short raises httpx2's ``ReadError`` (a reset) or ``ReadTimeout`` after the last
   whole event; ``max_tokens`` mid-arguments is no error: the cut input is handed over.
 - Handed over: each ``tool_use`` block's ``id``, ``name`` and ``input`` as compact JSON, keys
-  in order.
+  in order, whether it streamed or arrived whole in ``message_start.content`` (programmatic
+  calls, with a ``caller``); ``server_tool_use`` and ``mcp_tool_use`` blocks the same way, as
+  hosted items (the provider ran them).
 
 Not modelled: the narrower status classes the SDK picks from ``error.details.error_code``
 (their parent class is named), and the ``AttributeError``/``TypeError`` wording for events
@@ -45,6 +47,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Final
 
+from inspector.core.base.kinds import CallKind
 from inspector.core.base.model import EventKind, SSEEvent
 from inspector.core.clients.anthropic_sdk.jiter_partial import JiterError, partial_loads
 from inspector.core.clients.base import (
@@ -73,6 +76,10 @@ _PARSE_FAILED: Final = (
     "your prompt. Error: {error}. JSON: {json}"
 )
 _TOOL_INPUT: Final = ("tool_use", "server_tool_use")
+_HOSTED: Final = ("server_tool_use", "mcp_tool_use")
+"""The blocks of the provider's own tools: handed over in the final message like any block,
+reported as hosted items (never the agent's calls)."""
+_HANDED: Final = ("tool_use", *_HOSTED)
 _INT_TEXT: Final = re.compile(r"\s*[+-]?[0-9]+\s*")
 
 Item = tuple[int, str | None, str] | tuple[int, ClientRaised]
@@ -220,7 +227,7 @@ class _Run(ReplicaRun):
             raise ClientRaised("AssertionError", "")
         for pos, (buf, size) in self.last_buf.items():
             self.content[pos]["input"] = _parsed(bytes(buf[:size]))
-        return [self.hand(b) for b in self.content if b.get("type") == "tool_use"]
+        return [self.hand(b) for b in self.content if b.get("type") in _HANDED]
 
     def step(self) -> None:
         item = self.items[self.next]
@@ -332,6 +339,11 @@ class _Run(ReplicaRun):
             arguments = json.dumps(block.get("input"), separators=(",", ":"), ensure_ascii=False)
         except (RecursionError, ValueError) as exc:
             raise ClientRaised(type(exc).__name__, str(exc)) from None
+        kind = block.get("type")
+        if kind in _HOSTED:
+            return HandedCall(
+                as_text(block.get("id")), as_text(block.get("name")), arguments, CallKind.HOSTED, kind
+            )
         return HandedCall(as_text(block.get("id")), as_text(block.get("name")), arguments)
 
 
