@@ -230,7 +230,9 @@ def realworld_paths(folder: Path = REALWORLD) -> list[Path]:
     every = sorted(folder.glob("*/*.sse"))
     if not every:
         state = "is empty" if folder.is_dir() else "is missing"
-        raise SystemExit(f"the realworld streams folder {folder} {state} (../shared/fixtures/realworld)")
+        raise SystemExit(
+            f"the realworld streams folder {folder} {state} (../shared/fixtures/realworld)"
+        )
     paths = []
     for path in every:
         if not path.with_suffix(".json").exists():

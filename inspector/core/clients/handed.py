@@ -17,6 +17,7 @@ Invariants:
 
 from __future__ import annotations
 
+import dataclasses
 from array import array
 from collections.abc import Iterator, Sequence
 from typing import overload
@@ -190,3 +191,47 @@ class ClientCalls(_Calls):
 
     def __iter__(self) -> Iterator[HandedCall]:
         return (self.at(pos) for pos in range(len(self._at)))
+
+
+def shared(expected: Sequence[HandedCall], got: Sequence[HandedCall]) -> Sequence[HandedCall]:
+    """``got`` reading the inspector's calls wherever it equals them: a call equal to the
+    inspector's at its position, or else to the inspector's call with its id (a merge shifts
+    positions), is held as that position (:class:`.ClientCalls`); a call that only shares its
+    arguments shares their string. ``expected`` itself when every call is the inspector's,
+    in order: an agreeing client holds no call of its own."""
+    count = len(expected)
+    if isinstance(expected, InspectorCalls):
+        if expected.equal(got):
+            return expected
+    elif len(got) == count and all(_equal(expected[pos], have) for pos, have in enumerate(got)):
+        return expected
+    out = ClientCalls(expected)
+    by_id: dict[str | None, int] | None = None
+    for pos, have in enumerate(got):
+        if pos < count and _equal(expected[pos], have):
+            out.inspectors(pos)
+            continue
+        if by_id is None:  # the first call with each id
+            by_id = {expected[at].id: at for at in range(count - 1, -1, -1)}
+        for at in (pos, by_id.get(have.id)):
+            if at is None or at >= count:
+                continue
+            candidate = expected[at]
+            if _equal(candidate, have):
+                out.inspectors(at)
+                break
+            if candidate.arguments == have.arguments:
+                out.own(dataclasses.replace(have, arguments=candidate.arguments))
+                break
+        else:
+            out.own(have)
+    return out
+
+
+def _equal(want: HandedCall, have: HandedCall) -> bool:
+    return want is have or (
+        want.arguments == have.arguments
+        and want.id == have.id
+        and want.name == have.name
+        and plain_call(have)
+    )

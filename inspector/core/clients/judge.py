@@ -30,7 +30,6 @@ Invariants:
 
 from __future__ import annotations
 
-import dataclasses
 import weakref
 from array import array
 from collections.abc import Sequence
@@ -53,7 +52,7 @@ from inspector.core.clients.base import (
     ReplicaRun,
     pieces,
 )
-from inspector.core.clients.handed import ClientCalls, InspectorCalls, entries, handed, plain_call
+from inspector.core.clients.handed import InspectorCalls, entries, handed, shared
 from inspector.core.clients.openai_sdk.wire import forget as forget_dispatches
 from inspector.core.verdicts.judge import CallVerdict
 
@@ -333,58 +332,12 @@ def run_replica(
     return result
 
 
-def _agents(
-    calls: Sequence[HandedCall], after: int | None
-) -> tuple[list[HandedCall], int | None]:
+def _agents(calls: Sequence[HandedCall], after: int | None) -> tuple[list[HandedCall], int | None]:
     """The agent's calls of ``calls`` (hosted items left out), and ``after`` counted in
     them (how many of them came before the error)."""
     if after is not None:
         after = sum(1 for c in calls[:after] if not c.hosted)
     return [c for c in calls if not c.hosted], after
-
-
-def shared(expected: Sequence[HandedCall], got: Sequence[HandedCall]) -> Sequence[HandedCall]:
-    """``got`` reading the inspector's calls wherever it equals them: a call equal to the
-    inspector's at its position, or else to the inspector's call with its id (a merge shifts
-    positions), is held as that position (:class:`.ClientCalls`); a call that only shares its
-    arguments shares their string. ``expected`` itself when every call is the inspector's,
-    in order: an agreeing client holds no call of its own."""
-    count = len(expected)
-    if isinstance(expected, InspectorCalls):
-        if expected.equal(got):
-            return expected
-    elif len(got) == count and all(_equal(expected[pos], have) for pos, have in enumerate(got)):
-        return expected
-    out = ClientCalls(expected)
-    by_id: dict[str | None, int] | None = None
-    for pos, have in enumerate(got):
-        if pos < count and _equal(expected[pos], have):
-            out.inspectors(pos)
-            continue
-        if by_id is None:  # the first call with each id
-            by_id = {expected[at].id: at for at in range(count - 1, -1, -1)}
-        for at in (pos, by_id.get(have.id)):
-            if at is None or at >= count:
-                continue
-            candidate = expected[at]
-            if _equal(candidate, have):
-                out.inspectors(at)
-                break
-            if candidate.arguments == have.arguments:
-                out.own(dataclasses.replace(have, arguments=candidate.arguments))
-                break
-        else:
-            out.own(have)
-    return out
-
-
-def _equal(want: HandedCall, have: HandedCall) -> bool:
-    return want is have or (
-        want.arguments == have.arguments
-        and want.id == have.id
-        and want.name == have.name
-        and plain_call(have)
-    )
 
 
 # -- attempts and sessions -----------------------------------------------------------------

@@ -132,7 +132,9 @@ def comparison(result: ClientResult, expected: Sequence[HandedCall]) -> tuple[li
     return rows, max(0, count - MAX_POSITIONS)
 
 
-def _position(pos: int, expected: Sequence[HandedCall], got: Sequence[HandedCall]) -> list[FieldRow]:
+def _position(
+    pos: int, expected: Sequence[HandedCall], got: Sequence[HandedCall]
+) -> list[FieldRow]:
     """The rows of one call position."""
     want = expected[pos] if pos < len(expected) else None
     have = got[pos] if pos < len(got) else None

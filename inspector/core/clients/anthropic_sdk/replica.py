@@ -49,6 +49,8 @@ from typing import Any, ClassVar, Final
 
 from inspector.core.base.kinds import CallKind
 from inspector.core.base.model import EventKind, SSEEvent
+from inspector.core.clients.anthropic_sdk.errors import CLASSES as _CLASSES
+from inspector.core.clients.anthropic_sdk.errors import cut_raise, status_error
 from inspector.core.clients.anthropic_sdk.jiter_partial import JiterError, partial_loads
 from inspector.core.clients.base import (
     ClientRaised,
@@ -62,15 +64,6 @@ from inspector.core.clients.base import (
 from inspector.core.clients.pins import Pins, lines, pinned, utf8_error
 from inspector.core.providers import ANTHROPIC
 
-_CLASSES: Final = {
-    400: "BadRequestError", 401: "AuthenticationError", 402: "PaymentRequiredError",
-    403: "PermissionDeniedError", 404: "NotFoundError", 408: "RequestTimeoutError",
-    409: "ConflictError", 412: "PreconditionFailedError", 413: "ContentTooLargeError",
-    422: "UnprocessableEntityError", 429: "RateLimitError",
-    431: "RequestHeaderFieldsTooLargeError", 499: "ClientClosedRequestError",
-    501: "HTTPNotImplementedError", 503: "ServiceUnavailableError", 504: "GatewayTimeoutError",
-    529: "OverloadedError",
-}  # fmt: skip
 _PARSE_FAILED: Final = (
     "Unable to parse tool parameter JSON from model. Please retry your request or adjust "
     "your prompt. Error: {error}. JSON: {json}"
@@ -84,33 +77,6 @@ _INT_TEXT: Final = re.compile(r"\s*[+-]?[0-9]+\s*")
 
 Item = tuple[int, str | None, str] | tuple[int, ClientRaised]
 """``(seq, event, data)`` for a dispatched event, ``(seq, raised)`` where decoding raises."""
-
-
-def status_error(exchange: Exchange) -> ClientRaised | None:
-    """What the SDK raises before reading the body (None for a 2xx response)."""
-    status = exchange.status
-    if status == 0:
-        return ClientRaised("APIConnectionError", "Connection error.")
-    if 200 <= status < 300:
-        return None
-    name = _CLASSES.get(status) or ("InternalServerError" if status >= 500 else "APIStatusError")
-    text = exchange.body.decode("utf-8", "replace").strip()
-    try:
-        message = f"Error code: {status} - {json.loads(text)}"
-    except (ValueError, RecursionError):  # the SDK's ``except Exception``
-        message = text or f"Error code: {status}"
-    return ClientRaised(name, message)
-
-
-def cut_raise(exchange: Exchange) -> ClientRaised | None:
-    """What httpx2 raises when the body ends early (None when the body ended cleanly: the
-    inspector's own HTTP-status and content-type errors are no cut for the client)."""
-    why = (exchange.transport_error or "").lower()
-    if "read timeout" in why or "timed out" in why:
-        return ClientRaised("ReadTimeout", "")
-    if why.startswith("connection broken") or "reset" in why:
-        return ClientRaised("ReadError", "")
-    return None
 
 
 def sse_items(exchange: Exchange) -> list[Item]:
@@ -342,7 +308,11 @@ class _Run(ReplicaRun):
         kind = block.get("type")
         if kind in _HOSTED:
             return HandedCall(
-                as_text(block.get("id")), as_text(block.get("name")), arguments, CallKind.HOSTED, kind
+                as_text(block.get("id")),
+                as_text(block.get("name")),
+                arguments,
+                CallKind.HOSTED,
+                kind,
             )
         return HandedCall(as_text(block.get("id")), as_text(block.get("name")), arguments)
 

@@ -3,10 +3,10 @@
 
 What the SDK does, modelled here:
 - ``message_start``: a second one with another id while a message is open is an ``error``
-  part (``InvalidResponseDataError``) and the transform reads nothing more; the same id again
-  is ignored (``message_stop`` closes a message). Its ``content`` may hold ``tool_use`` blocks that arrived whole (programmatic
-  calls, with a ``caller``): each is a ``tool-call`` at once, input ``JSON.stringify(input ??
-  {})``.
+  part (``InvalidResponseDataError``) and the transform reads nothing more; the same id
+  again is ignored (``message_stop`` closes a message). Its ``content`` may hold
+  ``tool_use`` blocks that arrived whole (programmatic calls, with a ``caller``): each is a
+  ``tool-call`` at once, input ``JSON.stringify(input ?? {})``.
 - ``content_block_start``: ``tool_use`` opens a call (input: the block's own, stringified,
   when it is a non-empty object); ``server_tool_use`` of the known server tools opens a
   provider-executed call (``text_editor_code_execution``/``bash_code_execution`` named
@@ -28,13 +28,13 @@ import json
 from typing import Any, Final
 
 from inspector.core.clients.base import ClientRaised
+from inspector.core.clients.vercel_ai.common import secure_parse
 from inspector.core.clients.vercel_ai.parts import (
     PartsRun,
     js_stringify,
     nonempty_object,
     provider_stream_error,
 )
-from inspector.core.clients.vercel_ai.common import secure_parse
 from inspector.core.clients.vercel_ai.v8_json import JsSyntaxError
 
 _SERVER: Final = (

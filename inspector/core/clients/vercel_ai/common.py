@@ -24,6 +24,7 @@ _CONSTRUCTOR: Final = re.compile(
 )
 _FORBIDDEN: Final = "Object contains forbidden prototype property"
 
+
 def secure_parse(text: str) -> Any:
     """``secureJsonParse``: ``JSON.parse``, then no own ``__proto__`` and no
     ``constructor.prototype`` anywhere (:class:`~.v8_json.JsSyntaxError` otherwise)."""
@@ -49,6 +50,7 @@ def json_parse_error(text: str, exc: JsSyntaxError) -> ClientRaised:
         "JSONParseError", f"JSON parsing failed: Text: {text}.\nError message: SyntaxError: {exc}"
     )
 
+
 def handed_arguments(text: str) -> str:
     """What ``fullStream``'s ``tool-call`` part holds as the call's arguments (see above)."""
     if not js_trim(text):
@@ -57,6 +59,7 @@ def handed_arguments(text: str) -> str:
         return stringify(secure_parse(text))
     except JsSyntaxError:
         return text
+
 
 def _cut(why: str) -> bool:
     """The inspector's words for a body cut short (not its HTTP or content-type complaints)."""

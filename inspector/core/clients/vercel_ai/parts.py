@@ -33,7 +33,6 @@ from inspector.core.clients.vercel_ai.common import (
 )
 from inspector.core.clients.vercel_ai.v8_json import JsSyntaxError, stringify
 
-
 _NO_OUTPUT: Final = "No output generated. The model stream ended without a finish chunk."
 
 

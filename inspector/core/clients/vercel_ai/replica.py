@@ -252,10 +252,12 @@ class VercelAi(Replica):
         raised = status_error(exchange)
         if raised is not None:
             raise raised
-        if exchange.dialect == ANTHROPIC:
-            return AnthropicRun(exchange)
-        if exchange.dialect == OPENAI_RESPONSES:
-            return ResponsesRun(exchange)
-        if exchange.dialect == GEMINI:
-            return GeminiRun(exchange)
-        return _Run(exchange)
+        return _RUNS.get(exchange.dialect, _Run)(exchange)
+
+
+_RUNS: Final[dict[str | None, type[ReplicaRun]]] = {
+    ANTHROPIC: AnthropicRun,
+    OPENAI_RESPONSES: ResponsesRun,
+    GEMINI: GeminiRun,
+}
+"""The provider package's transform for each dialect (Chat Completions: :class:`_Run`)."""
