@@ -42,7 +42,7 @@ arguments), and the SDK's retries (the runner sets ``maxRetries: 0``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from http import HTTPStatus
 from typing import Any, ClassVar, Final
 
@@ -255,7 +255,7 @@ class VercelAi(Replica):
         return _RUNS.get(exchange.dialect, _Run)(exchange)
 
 
-_RUNS: Final[dict[str | None, type[ReplicaRun]]] = {
+_RUNS: Final[dict[str | None, Callable[[Exchange], ReplicaRun]]] = {
     ANTHROPIC: AnthropicRun,
     OPENAI_RESPONSES: ResponsesRun,
     GEMINI: GeminiRun,
