@@ -89,8 +89,8 @@ class ResponsesRun(PartsRun):
             if isinstance(error, dict):
                 self.error_part(provider_stream_error(error))
         elif kind == "error":
-            error = value.get("error") if isinstance(value.get("error"), dict) else value
-            message = error.get("message")
+            inner = value.get("error")
+            message = (inner if isinstance(inner, dict) else value).get("message")
             self.error_part(
                 ClientRaised("APICallError", "undefined" if message is None else str(message))
             )
