@@ -26,7 +26,6 @@ from inspector.core.clients.registry import REPLICAS, VERIFIED
 RERUN = "run make verify-clients (tests/clients/goldens/README.md)"
 VERIFIED_REPLICAS = [r for r in REPLICAS if r.name in VERIFIED]
 
-GEMINI_PARTIAL = "Gemini 3's streamed partialArgs calls (willContinue) are not modelled"
 XAI_ANNOTATION = (
     "@ai-sdk/openai's chunk schema refuses xAI's url_citation annotations (no start/end "
     "index): a TypeValidationError part whose zod message is not modelled"
@@ -34,12 +33,6 @@ XAI_ANNOTATION = (
 KNOWN_GAPS: dict[tuple[str, str], str] = {
     ("vercel-ai", stream): why
     for stream, why in {
-        "demo/gemini/demo-partial-args": GEMINI_PARTIAL,
-        "realworld/google-gemini/google-stream-no-args-tool-call": GEMINI_PARTIAL,
-        "realworld/google-gemini/google-stream-tool-call-arguments": GEMINI_PARTIAL,
-        "realworld/google-gemini/"
-        "google-stream-tool-call-array-arguments-missing-terminal-function-call": GEMINI_PARTIAL,
-        "realworld/google-gemini/google-vertex-stream-tool-call-arguments-nested.1": GEMINI_PARTIAL,
         "realworld/xai-responses/xai-web-search-tool.1": XAI_ANNOTATION,
         "realworld/xai-responses/xai-x-search-tool": XAI_ANNOTATION,
     }.items()
