@@ -36,11 +36,6 @@ KNOWN_GAPS: dict[tuple[str, str], str] = {
         "realworld/xai-responses/xai-web-search-tool.1": XAI_ANNOTATION,
         "realworld/xai-responses/xai-x-search-tool": XAI_ANNOTATION,
     }.items()
-} | {
-    ("litellm", "realworld/mistral/mistral-reasoning"): (
-        "Mistral's content array (text and thinking parts): the real litellm builds its chunks, "
-        "the replica's chunk builder raises APIError"
-    )
 }
 """Golden streams a verified replica is known to get wrong, each with why: run as strict
 xfails, so a gap that closes fails until it is struck from this list (the report lists them)."""
