@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 from array import array
 from collections.abc import Iterator, Sequence
-from typing import overload
+from typing import Any, overload
 
 from inspector.core.base.kinds import CallKind
 from inspector.core.base.model import plain
@@ -39,8 +39,21 @@ def _same_calls(one: Sequence[CallVerdict], other: Sequence[CallVerdict]) -> boo
 
 
 def handed(call: ToolCall) -> HandedCall:
-    """``call`` as the inspector expects a client to hand it over."""
-    return HandedCall(*_fields(call))
+    """``call`` as the inspector expects a client to hand it over (its kind and wire item
+    type with it, where it is not a function call)."""
+    return HandedCall(*_fields(call), *_kind(call))
+
+
+def _kind(call: ToolCall) -> tuple[str, str | None]:
+    """``call``'s kind, and its item type unless it is a function call."""
+    kind = call.kind
+    return (kind, None) if kind == CallKind.FUNCTION else (kind, call.item_type)
+
+
+def same_shape(want: HandedCall, have: HandedCall) -> bool:
+    """``have`` is an item of ``want``'s kind and type, its arguments a string: only then can
+    it be held as the inspector's own."""
+    return have.kind == want.kind and have.item_type == want.item_type and not have.object
 
 
 def _fields(call: ToolCall) -> tuple[str | None, str | None, str]:
@@ -53,22 +66,20 @@ def _fields(call: ToolCall) -> tuple[str | None, str | None, str]:
     return id_, name, call.arguments
 
 
-def plain_call(call: HandedCall) -> bool:
-    """A function call handed over as the inspector expects it (no other kind or item type,
-    arguments a string): only such a call can be held as the inspector's own."""
-    return call.kind == CallKind.FUNCTION and call.item_type is None and not call.object
-
-
-def entries(calls: Sequence[HandedCall]) -> Iterator[dict[str, str | None]]:
+def entries(calls: Sequence[HandedCall]) -> Iterator[dict[str, Any]]:
     """Each call's ``--json`` entry (:meth:`~.base.HandedCall.to_json`), in order; the
     inspector's calls give theirs without making a :class:`~.base.HandedCall` each."""
     if isinstance(calls, InspectorCalls):
         for verdict in calls._verdicts:
             id_, name, arguments = _fields(verdict.call)
-            yield {"id": id_, "name": name, "arguments": arguments}
+            kind, item_type = _kind(verdict.call)
+            entry: dict[str, Any] = {"id": id_, "name": name, "arguments": arguments}
+            if kind != CallKind.FUNCTION:
+                entry |= {"kind": kind, "item_type": item_type}
+            yield entry
     else:
-        for call in calls:
-            yield call.to_json()
+        for each in calls:
+            yield each.to_json()
 
 
 class _Calls(Sequence[HandedCall]):
@@ -144,7 +155,9 @@ class InspectorCalls(_Calls):
         """Is ``got`` these calls, field for field, in order (none made to compare)?"""
         verdicts = self._verdicts
         return len(got) == len(verdicts) and all(
-            _fields(v.call) == (have.id, have.name, have.arguments) and plain_call(have)
+            _fields(v.call) == (have.id, have.name, have.arguments)
+            and _kind(v.call) == (have.kind, have.item_type)
+            and not have.object
             for v, have in zip(verdicts, got, strict=True)
         )
 
@@ -233,5 +246,5 @@ def _equal(want: HandedCall, have: HandedCall) -> bool:
         want.arguments == have.arguments
         and want.id == have.id
         and want.name == have.name
-        and plain_call(have)
+        and same_shape(want, have)
     )

@@ -195,15 +195,38 @@ def same_arguments(expected: str, got: str) -> bool:
         return False
 
 
+def same_name(want: HandedCall, have: HandedCall) -> bool:
+    """The same name; or, for an item that is no function call and has no name on the wire
+    (``apply_patch_call``, ``shell_call`` …), any name: the library names it by its type."""
+    return (want.name or "") == (have.name or "") or (
+        want.kind != CallKind.FUNCTION and not want.name
+    )
+
+
+def same_input(want: HandedCall, have: HandedCall) -> bool:
+    """The same arguments (:func:`same_arguments`); a custom item's free-form text may be
+    handed over as a JSON string of it (the AI SDK's ``input``); a built-in item's input is
+    the library's own mapping of the item (``{"callId", "operation"}``…), so any."""
+    if want.kind == CallKind.BUILTIN or same_arguments(want.arguments, have.arguments):
+        return True
+    if want.kind != CallKind.CUSTOM:
+        return False
+    try:
+        return bool(orjson.loads(have.arguments) == want.arguments)
+    except orjson.JSONDecodeError:
+        return False
+
+
 def same_call(want: HandedCall, have: HandedCall) -> bool:
     """The client hands this call over as the inspector assembled it: the same id (any, when
-    the inspector has none), name and arguments, and arguments of the same type (a string:
-    an object where the library's API promises a string is no agreement)."""
+    the inspector has none), name (:func:`same_name`) and arguments (:func:`same_input`),
+    and arguments of the same type (a string: an object where the library's API promises a
+    string is no agreement)."""
     return (
         not have.object
         and same_id(want.id, have.id)
-        and (want.name or "") == (have.name or "")
-        and same_arguments(want.arguments, have.arguments)
+        and same_name(want, have)
+        and same_input(want, have)
     )
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from inspector.core.analysis.attempt import AttemptView
 from inspector.core.calls.textcalls import from_text
 from inspector.core.clients.base import HandedCall, Replica
-from inspector.core.clients.judge import ClientResult, same_arguments, same_call, same_id
+from inspector.core.clients.judge import ClientResult, same_call, same_id, same_input, same_name
 from inspector.core.reports.clients import ClientsVerdict
 from inspector.core.reports.words import CLIENT_BREAKS, spoken
 
@@ -74,9 +74,9 @@ def what_happened(
     for pos, (want, have) in enumerate(zip(expected, got, strict=False)):
         if not same_id(want.id, have.id):
             return f"call #{pos}: id {short(have.id, 32)} instead of {short(want.id, 32)}"
-        if (want.name or "") != (have.name or ""):
+        if not same_name(want, have):
             return f"call #{pos}: name {short(have.name, 32)} instead of {short(want.name, 32)}"
-        if not same_arguments(want.arguments, have.arguments):
+        if not same_input(want, have):
             return f"call #{pos}: {_arguments(word, want.arguments, have.arguments)}"
         if have.object:
             return f"call #{pos}: arguments handed over as an object, not a string"
@@ -150,18 +150,8 @@ def _position(
         ]
     rows = [
         FieldRow(f"#{pos} id", str(want.id), str(have.id), not same_id(want.id, have.id)),
-        FieldRow(
-            f"#{pos} name",
-            str(want.name),
-            str(have.name),
-            (want.name or "") != (have.name or ""),
-        ),
-        FieldRow(
-            f"#{pos} arguments",
-            want.arguments,
-            have.arguments,
-            not same_arguments(want.arguments, have.arguments),
-        ),
+        FieldRow(f"#{pos} name", str(want.name), str(have.name), not same_name(want, have)),
+        FieldRow(f"#{pos} arguments", want.arguments, have.arguments, not same_input(want, have)),
     ]
     if have.object:
         rows.append(FieldRow(f"#{pos} type", "string", "object", differs=True))

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final, Literal, get_args
 
-from inspector.core.clients.judge import same_arguments
+from inspector.core.clients.judge import same_input, same_name
 
 if TYPE_CHECKING:
     from inspector.core.analysis.attempt import AttemptView
@@ -296,9 +296,9 @@ def client_word(result: ClientResult, expected: Sequence[HandedCall]) -> ClientW
     for want, have in zip(expected, got, strict=True):
         if want.id and want.id != have.id:
             return "doubled id" if _repeats(want.id, have.id) else "wrong id"
-        if (want.name or "") != (have.name or ""):
+        if not same_name(want, have):
             return "doubled name" if _repeats(want.name, have.name) else "wrong name"
-        if not same_arguments(want.arguments, have.arguments):
+        if not same_input(want, have):
             return _arguments_word(want.arguments, have.arguments)
         if have.object:
             return "object arguments"
