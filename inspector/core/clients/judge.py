@@ -36,13 +36,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-import orjson
-
 from inspector.core.analysis.attempt import AttemptView
 from inspector.core.analysis.session import Analysis
 from inspector.core.base.kinds import CallKind
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import from_text
+from inspector.core.clients.agreement import (
+    same_calls,
+)
 from inspector.core.clients.base import (
     ClientRaised,
     Exchange,
@@ -177,66 +178,6 @@ def _is_event_stream(content_type: str | None) -> bool:
     return (content_type or "").split(";")[0].strip().lower() == "text/event-stream"
 
 
-# -- comparing ---------------------------------------------------------------------------
-
-
-def same_id(expected: str | None, got: str | None) -> bool:
-    """The client's id is the inspector's, or the inspector has none (any id will do)."""
-    return not expected or expected == got
-
-
-def same_arguments(expected: str, got: str) -> bool:
-    """Equal strings, or equal JSON values; an empty string counts as ``{}``."""
-    if expected == got:
-        return True
-    try:
-        return bool(orjson.loads(expected or "{}") == orjson.loads(got or "{}"))
-    except orjson.JSONDecodeError:
-        return False
-
-
-def same_name(want: HandedCall, have: HandedCall) -> bool:
-    """The same name; or, for an item that is no function call and has no name on the wire
-    (``apply_patch_call``, ``shell_call`` …), any name: the library names it by its type."""
-    return (want.name or "") == (have.name or "") or (
-        want.kind != CallKind.FUNCTION and not want.name
-    )
-
-
-def same_input(want: HandedCall, have: HandedCall) -> bool:
-    """The same arguments (:func:`same_arguments`); a custom item's free-form text may be
-    handed over as a JSON string of it (the AI SDK's ``input``); a built-in item's input is
-    the library's own mapping of the item (``{"callId", "operation"}``…), so any."""
-    if want.kind == CallKind.BUILTIN or same_arguments(want.arguments, have.arguments):
-        return True
-    if want.kind != CallKind.CUSTOM:
-        return False
-    try:
-        return bool(orjson.loads(have.arguments) == want.arguments)
-    except orjson.JSONDecodeError:
-        return False
-
-
-def same_call(want: HandedCall, have: HandedCall) -> bool:
-    """The client hands this call over as the inspector assembled it: the same id (any, when
-    the inspector has none), name (:func:`same_name`) and arguments (:func:`same_input`),
-    and arguments of the same type (a string: an object where the library's API promises a
-    string is no agreement)."""
-    return (
-        not have.object
-        and same_id(want.id, have.id)
-        and same_name(want, have)
-        and same_input(want, have)
-    )
-
-
-def same_calls(expected: Sequence[HandedCall], got: Sequence[HandedCall]) -> bool:
-    """Every call the same (:func:`same_call`), and as many."""
-    return len(expected) == len(got) and all(
-        same_call(e, g) for e, g in zip(expected, got, strict=True)
-    )
-
-
 class _Prefix:
     """Whether a replica's calls so far are still a prefix of the inspector's calls. What it
     has checked of each position (parts, characters, the ``rewritten`` count it read them
@@ -308,12 +249,15 @@ def run_replica(
     broke: int | None = None  # the first event after which the prefix no longer held
     at: int | None = first  # where a raise would be: open -> first event, finish -> last
     run: ReplicaRun | None = None
+    reported_at: int | None = None  # the event after which the library reported its error
     try:
         run = replica.open(exchange)
         run.expected = expected
         for event in run.relevant(events):
             at = event.seq
             run.feed(event)
+            if reported_at is None and run.reported is not None:
+                reported_at = event.seq
             if run.touched:
                 if broke is None and not prefix.holds(run.calls, run.touched):
                     broke = event.seq
@@ -346,7 +290,8 @@ def run_replica(
             return result
         result.calls = shared(expected, result.calls)
         result.agrees = False  # calls and an error: an agent cannot have both right
-        result.diverges_at = broke if broke is not None else at
+        first = min((s for s in (broke, reported_at) if s is not None), default=None)
+        result.diverges_at = first if first is not None else at
         return result
     result.calls = shared(expected, result.calls)
     result.agrees = not failed and (result.calls is expected or same_calls(expected, result.calls))

@@ -20,8 +20,9 @@ from dataclasses import dataclass
 
 from inspector.core.analysis.attempt import AttemptView
 from inspector.core.calls.textcalls import from_text
+from inspector.core.clients.agreement import same_call, same_id, same_input, same_name
 from inspector.core.clients.base import HandedCall, Replica
-from inspector.core.clients.judge import ClientResult, same_call, same_id, same_input, same_name
+from inspector.core.clients.judge import ClientResult
 from inspector.core.reports.clients import ClientsVerdict
 from inspector.core.reports.words import CLIENT_BREAKS, spoken
 

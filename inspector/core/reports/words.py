@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final, Literal, get_args
 
-from inspector.core.clients.judge import same_input, same_name
+from inspector.core.clients.agreement import same_input, same_name
 
 if TYPE_CHECKING:
     from inspector.core.analysis.attempt import AttemptView

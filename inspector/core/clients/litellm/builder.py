@@ -247,8 +247,7 @@ class _Run(SdkChunkRun):
         if calls is not None and not isinstance(calls, list | tuple | str | dict):
             self.broken = True  # the builder iterates it
         if content is not None and not isinstance(content, str | list):
-            self.broken = True  # the builder joins the contents (a list of parts, Mistral's
-            # text and thinking, litellm's handler turns into text and reasoning first)
+            self.broken = True  # the builder joins them (Mistral's lists are read as text)
         self.choices.add(_choice_index(raw))
         for frag in frags:
             self.frag_count += 1
