@@ -63,7 +63,9 @@ def what_happened(
         raised = f"raised {result.error.type}: {result.error.message}"
         return f"{raised} (as it should: the request failed)" if word == "agrees" else raised
     if word == "agrees":
-        return f"the same {_calls(len(got))}"
+        hosted = len(result.hosted)
+        more = f" (+ {hosted} hosted item{'s' if hosted != 1 else ''})" if hosted else ""
+        return f"the same {_calls(len(got))}{more}"
     if word == "merged":
         return f"merged {_calls(len(expected))} into {len(got)}"
     if word == "dropped calls":
