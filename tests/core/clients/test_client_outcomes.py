@@ -25,8 +25,9 @@ ERROR = ClientRaised("JSONParseError", "JSON parsing failed")
 
 def _events(n: int) -> list[SSEEvent]:
     return [
-        SSEEvent(seq=i, kind=EventKind.EVENT, data="{}", event=None, id=None, retry=None,
-                 start=0, end=0)  # fmt: skip
+        SSEEvent(
+            seq=i, kind=EventKind.EVENT, data="{}", event=None, id=None, retry=None, start=0, end=0
+        )
         for i in range(n)
     ]
 
