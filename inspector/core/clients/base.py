@@ -55,6 +55,9 @@ class Exchange:
     """Why the body ended early (a reset, a timeout), None for a clean end of the body."""
     dialect: str | None = None
     """The provider name the inspector read the body as (None when unknown)."""
+    tools: frozenset[str] | None = None
+    """The tool names the request declared (None when unknown: every name counts as
+    declared). A library that checks a call against them (the AI SDK) reads them here."""
 
 
 LONG_TEXT: Final = 1 << 16

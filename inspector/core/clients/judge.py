@@ -161,17 +161,19 @@ def exchange_of(view: AttemptView) -> Exchange:
     source = view.source
     state = view.state
     dialect = state.dialect_name
+    tools = view.tool_names
     if source is None or (source.response is None and not view.error):
-        return Exchange(state.events, source.body if source else b"", dialect=dialect)
+        body = source.body if source else b""
+        return Exchange(state.events, body, dialect=dialect, tools=tools)
     if source.response is None:  # refused, or reset before any header
-        return Exchange(state.events, source.body, 0, None, view.error, dialect)
+        return Exchange(state.events, source.body, 0, None, view.error, dialect, tools)
     headers = source.response.get("headers") or {}
     ctype = next((v for k, v in headers.items() if k.lower() == "content-type"), None)
     status = source.status if source.status is not None else 200
     ended = (source.end or {}).get("reason", "eof")
     cut = ended != "eof" and 200 <= status < 300 and _is_event_stream(ctype)
     error = (view.error or str(ended)) if cut else None
-    return Exchange(state.events, source.body, status, ctype, error, dialect)
+    return Exchange(state.events, source.body, status, ctype, error, dialect, tools)
 
 
 def _is_event_stream(content_type: str | None) -> bool:
@@ -311,7 +313,11 @@ def _agents(calls: Sequence[HandedCall], after: int | None) -> tuple[list[Handed
 # -- attempts and sessions -----------------------------------------------------------------
 
 _CACHE: weakref.WeakKeyDictionary[
-    StreamState, dict[tuple[str, int, bool], list[tuple[Sequence[HandedCall], ClientResult]]]
+    StreamState,
+    dict[
+        tuple[str, int, bool, frozenset[str] | None],
+        list[tuple[Sequence[HandedCall], ClientResult]],
+    ],
 ] = weakref.WeakKeyDictionary()
 _KEEP: Final = 4
 """Results kept per replica, stream length and outcome (for as many readings of the calls:
@@ -329,7 +335,8 @@ def judge_attempt(view: AttemptView, replica: Replica) -> ClientResult:
         return ClientResult(replica.name, applies=True, attempt=view.number)
     expected = expected_calls(view)
     failed = view.failed
-    kept = _CACHE.setdefault(state, {}).setdefault((replica.name, len(state.events), failed), [])
+    key = (replica.name, len(state.events), failed, view.tool_names)
+    kept = _CACHE.setdefault(state, {}).setdefault(key, [])
     for calls, hit in kept:
         if calls is expected or calls == expected:
             return hit

@@ -51,14 +51,19 @@ def json_parse_error(text: str, exc: JsSyntaxError) -> ClientRaised:
     )
 
 
-def handed_arguments(text: str) -> str:
-    """What ``fullStream``'s ``tool-call`` part holds as the call's arguments (see above)."""
-    if not js_trim(text):
+def handed_arguments(text: str, declared: bool = True) -> str:
+    """What ``fullStream``'s ``tool-call`` part holds as the call's arguments: blank text is
+    ``{}`` for a declared tool; text that parses is written again by ``JSON.stringify``; any
+    other is handed over as it is (invalid). A tool the request did not declare is invalid
+    whatever its text (``NoSuchToolError``): its input parsed when it parses (a string value
+    handed over as that string), else the text itself, blank included."""
+    if declared and not js_trim(text):
         return "{}"
     try:
-        return stringify(secure_parse(text))
+        value = secure_parse(text)
     except JsSyntaxError:
         return text
+    return value if not declared and isinstance(value, str) else stringify(value)
 
 
 def _cut(why: str) -> bool:

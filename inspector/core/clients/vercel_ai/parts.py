@@ -88,7 +88,8 @@ class PartsRun(ReplicaRun):
 
     def emit(self, id_: Any, name: Any, text: str, hosted: bool = False) -> None:
         """A ``tool-call`` part with input ``text``, as ``streamText`` hands it over."""
-        arguments = handed_arguments(text)
+        tools = self.exchange.tools
+        arguments = handed_arguments(text, hosted or tools is None or name in tools)
         id_ = id_ if isinstance(id_, str) or id_ is None else str(id_)
         name = name if isinstance(name, str) or name is None else str(name)
         if hosted:

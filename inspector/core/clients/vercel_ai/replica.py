@@ -31,13 +31,14 @@ What the SDK does, modelled here:
   ``__proto__`` / ``constructor.prototype`` check; blank arguments are ``{}``): a call whose
   arguments parse is handed over with them as ``JSON.stringify`` writes them (keys in
   JavaScript's order, numbers as JavaScript prints them); one whose arguments do not is
-  handed over *invalid*, its arguments the raw text (the agent gets a ``tool-error``).
+  handed over *invalid*, its arguments the raw text (the agent gets a ``tool-error``); so is
+  a call to a tool the request did not declare (``Exchange.tools``; a name split across
+  chunks is its first piece), its blank arguments ``""``, not ``{}``.
 
 The result is every ``tool-call`` part AND the first ``error`` part (or thrown error), in the
 order ``fullStream`` emits them (an error part comes before the calls, which are handed over
-when the stream ends). Not modelled: the tools the agent declared
-(the exchange carries none: every name counts as declared, which only matters for blank
-arguments), and the SDK's retries (the runner sets ``maxRetries: 0``).
+when the stream ends). Where the request's tools are unknown (a raw body), every name counts
+as declared. Not modelled: the SDK's retries (the runner sets ``maxRetries: 0``).
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ from inspector.core.clients.vercel_ai.anthropic import AnthropicRun
 from inspector.core.clients.vercel_ai.common import (
     CUT,
     _cut,
+    handed_arguments,
     json_parse_error,
     secure_parse,
 )
@@ -188,15 +190,17 @@ class _Run(ReplicaRun):
         if not self.finished and self.reported is None:
             raise ClientRaised("InvalidResponseDataError", _NO_FINISH)
         try:
-            return [_handed(t) for t in order]
+            return [_handed(t, self.exchange.tools) for t in order]
         except RecursionError:
             raise ClientRaised("RangeError", "Maximum call stack size exceeded") from None
 
 
-def _handed(call: Tracked) -> HandedCall:
+def _handed(call: Tracked, tools: frozenset[str] | None) -> HandedCall:
     """:func:`handed_arguments` of a call: its text dropped once parsed when long (not held
     twice while written again), else handed over itself when written the same."""
     text, call.parts = call.arguments, ""
+    if tools is not None and call.name not in tools:  # undeclared: NoSuchToolError, invalid
+        return HandedCall(call.id, call.name, handed_arguments(text, declared=False))
     if not js_trim(text):
         return HandedCall(call.id, call.name, "{}")
     try:
