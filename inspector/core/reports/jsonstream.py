@@ -93,7 +93,9 @@ def materialize(value: Any) -> Any:
 def _dumps(value: Any, depth: int) -> bytes:
     try:
         data = orjson.dumps(value, option=_OPTION)
-    except TypeError:  # a lone surrogate (a client's reading of a split "\ud83d" "\ude00")
+    except TypeError as exc:  # a lone surrogate (a client's reading of a split pair)
+        if "surrogates" not in str(exc):
+            raise  # anything else orjson refuses stays refused, never guessed
         data = _escaped(value)
     return data.replace(b"\n", b"\n" + b"  " * depth) if depth else data
 
