@@ -122,13 +122,19 @@ def emit(report: Any, as_json: bool) -> None:
             write_json(report, sys.stdout.buffer)
         else:
             for piece in report:
-                try:
-                    sys.stdout.write(piece)
-                except UnicodeEncodeError:  # a lone surrogate a client handed over: escaped
-                    sys.stdout.write(piece.encode("utf-8", "backslashreplace").decode("utf-8"))
+                _write(piece)
         sys.stdout.flush()
     except BrokenPipeError:
         _stdout_to_devnull()
+
+
+def _write(piece: str) -> None:
+    """One piece of the text report: a lone surrogate (a client's reading of an escaped pair
+    split across chunks) is written as its escape, ``\\ud83d``, never an encoding error."""
+    try:
+        sys.stdout.write(piece)
+    except UnicodeEncodeError:
+        sys.stdout.write(piece.encode("utf-8", "backslashreplace").decode("utf-8"))
 
 
 def _stdout_to_devnull() -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final, Literal, get_args
 
-from inspector.core.clients.judge import same_arguments
+from inspector.core.clients.agreement import same_input, same_name
 from inspector.core.verdicts.judge import NOT_CHECKED
 
 if TYPE_CHECKING:
@@ -59,6 +59,7 @@ ClientWord = Literal[
     "pending",
     "stopped",
     "raised",
+    "raised with calls",
     "merged",
     "dropped calls",
     "phantom calls",
@@ -69,6 +70,7 @@ ClientWord = Literal[
     "cut arguments",
     "empty arguments",
     "wrong arguments",
+    "object arguments",
     "silent failure",
 ]
 """What one client library would have made of the stream (:func:`client_word`)."""
@@ -141,6 +143,10 @@ MEANING: Final[dict[str, str]] = {
         "up): a cut stream says nothing about the client, so none is judged on it"
     ),
     "raised": "the client raises instead of handing over calls",
+    "raised with calls": (
+        "the client hands calls over AND reports an error (e.g. raised after 2 calls): an "
+        "agent stopping at the error loses the calls, one reading them misses the error"
+    ),
     "merged": "the client merges several calls into one (names, ids or arguments run together)",
     "dropped calls": "the client hands over fewer calls than the stream holds",
     "phantom calls": "the client hands over calls the stream does not hold",
@@ -151,6 +157,10 @@ MEANING: Final[dict[str, str]] = {
     "cut arguments": "the client hands over only the start of a call's arguments",
     "empty arguments": "the client hands over empty arguments for a call that has some",
     "wrong arguments": "the client hands over other arguments than the stream's",
+    "object arguments": (
+        "the client hands over a call's arguments as an object where its API promises a "
+        "string (the wire sent an object): the agent's json.loads fails"
+    ),
     "silent failure": (
         "the request failed, yet the client raises nothing: the agent gets an empty answer, "
         "not an error"
@@ -301,7 +311,7 @@ def client_word(result: ClientResult, expected: Sequence[HandedCall]) -> ClientW
     if result.agrees:
         return "agrees"
     if result.error is not None:
-        return "raised"
+        return "raised with calls" if result.calls else "raised"
     got = result.calls
     if len(got) < len(expected):
         return "merged" if _runs_together(expected, got) else "dropped calls"
@@ -310,11 +320,28 @@ def client_word(result: ClientResult, expected: Sequence[HandedCall]) -> ClientW
     for want, have in zip(expected, got, strict=True):
         if want.id and want.id != have.id:
             return "doubled id" if _repeats(want.id, have.id) else "wrong id"
-        if (want.name or "") != (have.name or ""):
+        if not same_name(want, have):
             return "doubled name" if _repeats(want.name, have.name) else "wrong name"
-        if not same_arguments(want.arguments, have.arguments):
+        if not same_input(want, have):
             return _arguments_word(want.arguments, have.arguments)
+        if have.object:
+            return "object arguments"
     return "silent failure"  # the same calls, yet no agreement: a failure it did not raise
+
+
+def spoken(word: str, result: ClientResult) -> str:
+    """The word as a sentence says it: ``raised with calls`` says both, in order
+    (``raised after 2 calls``, ``raised before 2 calls``, ``raised after 1 of 3 calls``);
+    every other word as it is."""
+    if word != "raised with calls":
+        return word
+    n, after = len(result.calls), result.error_after
+    calls = f"{n} call{'s' if n != 1 else ''}"
+    if after is None or after >= n:
+        return f"raised after {calls}"
+    if after == 0:
+        return f"raised before {calls}"
+    return f"raised after {after} of {calls}"
 
 
 def _repeats(want: str | None, have: str | None) -> bool:

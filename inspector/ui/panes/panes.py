@@ -27,9 +27,9 @@ from PySide6.QtWidgets import (
 
 from inspector.core.analysis.numbering import attempt_places
 from inspector.core.analysis.session import AttemptView
+from inspector.core.base.kinds import CallKind
 from inspector.core.base.model import EventKind
 from inspector.core.reports import words
-from inspector.core.base.kinds import CallKind
 from inspector.core.reports.report import shown
 from inspector.core.reports.words import attempt_word, call_word
 from inspector.ui.base.models import SEQ_ROLE, EventsModel, FindingsModel
