@@ -9,7 +9,7 @@ STAMP   := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev,clients]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,clients,bedrock]"
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -28,6 +28,7 @@ from inspector.core.base.model import (
 from inspector.core.events import sse
 from inspector.core.providers import REGISTRY, AutoDialect, analyze_bytes, sniff, sniff_url
 from inspector.core.providers.anthropic.dialect import AnthropicDialect
+from inspector.core.providers.bedrock_converse.dialect import BedrockDialect
 from inspector.core.providers.gemini.dialect import GeminiDialect
 from inspector.core.providers.openai_chat.dialect import OpenAIChatDialect
 from inspector.core.providers.openai_responses.dialect import ResponsesDialect
@@ -168,6 +169,7 @@ def test_registry_and_its_dialects() -> None:
         "anthropic": AnthropicDialect,
         "openai-responses": ResponsesDialect,
         "gemini": GeminiDialect,
+        "bedrock-converse": BedrockDialect,
     }
     assert REGISTRY.names() == tuple(classes)
     for name, cls in classes.items():

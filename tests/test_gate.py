@@ -175,8 +175,8 @@ def test_end_records_are_checked_on_read(
         ({"dialect": {"x": 1}},
          "line 1: the capture header's 'meta.dialect' is an object, not a dialect name; ignored"),
         ({"dialect": "klingon"},
-         "the capture header names dialect 'klingon', which is none of openai-chat, anthropic, "
-         "openai-responses, gemini; the dialect is sniffed from the stream"),
+         "the capture header names dialect 'klingon', which is none of "
+         f"{', '.join(REGISTRY.names())}; the dialect is sniffed from the stream"),
     ],
 )  # fmt: skip
 def test_a_header_meta_of_the_wrong_type_or_name_is_warned_about(

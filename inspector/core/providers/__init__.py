@@ -35,7 +35,13 @@ from inspector.core.base.model import SSEEvent
 from inspector.core.base.provider import Dialect, Head, Provider, Providers
 from inspector.core.base.settings import ABSENT, AUTO, EmptyIdPolicy
 from inspector.core.calls.stream import StreamState
-from inspector.core.providers import anthropic, gemini, openai_chat, openai_responses
+from inspector.core.providers import (
+    anthropic,
+    bedrock_converse,
+    gemini,
+    openai_chat,
+    openai_responses,
+)
 from inspector.core.providers.sniff import AutoDialect, recognise, sniff_events
 
 
@@ -79,7 +85,13 @@ class Registry:
 
 
 REGISTRY = Registry(
-    [openai_chat.PROVIDER, anthropic.PROVIDER, openai_responses.PROVIDER, gemini.PROVIDER]
+    [
+        openai_chat.PROVIDER,
+        anthropic.PROVIDER,
+        openai_responses.PROVIDER,
+        gemini.PROVIDER,
+        bedrock_converse.PROVIDER,
+    ]
 )
 """The built-in providers. A caller that needs another builds its own :class:`Registry`."""
 
@@ -90,6 +102,7 @@ OPENAI_CHAT: Final = openai_chat.PROVIDER.name
 OPENAI_RESPONSES: Final = openai_responses.PROVIDER.name
 ANTHROPIC: Final = anthropic.PROVIDER.name
 GEMINI: Final = gemini.PROVIDER.name
+BEDROCK_CONVERSE: Final = bedrock_converse.PROVIDER.name
 
 
 def sniff(events: Sequence[SSEEvent], providers: Providers = REGISTRY) -> str | None:
@@ -124,6 +137,7 @@ def analyze_bytes(
 __all__ = [
     "ANTHROPIC",
     "AUTO",
+    "BEDROCK_CONVERSE",
     "GEMINI",
     "OPENAI_CHAT",
     "OPENAI_RESPONSES",
