@@ -135,4 +135,5 @@ def test_no_provider_name_is_compared_or_written_outside_the_providers_package()
         for where in offences(path.read_text())
     ]
     assert not found, "\n".join(found)
-    assert {"OPENAI_CHAT", "OPENAI_RESPONSES", "ANTHROPIC", "GEMINI", "BEDROCK_CONVERSE"} == CONSTANTS
+    names = {"OPENAI_CHAT", "OPENAI_RESPONSES", "ANTHROPIC", "GEMINI", "BEDROCK_CONVERSE"}
+    assert names == CONSTANTS

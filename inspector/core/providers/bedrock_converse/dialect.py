@@ -10,7 +10,8 @@ Invariants:
   holds a ``toolUse`` opens a call (an :class:`~inspector.core.base.kinds.ItemDelta` of kind
   ``function``, item type ``toolUse``) with ``toolUseId``/``name`` exactly as received and no
   arguments; each ``contentBlockDelta`` ``toolUse.input`` is an argument fragment as received
-  (``""`` included; a value that is not a string is flagged and passed on); every
+  (``""`` included; an object is its compact JSON with ``args_object``, the
+  ``arguments_not_string`` quirk; another value that is not a string is flagged); every
   ``contentBlockStop`` is ``CLOSE(index)``.
 - ``text`` deltas are TEXT, ``reasoningContent.text`` REASONING; a reasoning signature,
   redacted reasoning, a citation, a non-tool block start are META; ``messageStop`` is
@@ -45,7 +46,13 @@ from inspector.core.base.provider import Provider
 from inspector.core.providers.anthropic.dialect import AnthropicDialect
 from inspector.core.providers.wire.errors import error_message
 from inspector.core.providers.wire.events import OwnDialect, decode_object
-from inspector.core.providers.wire.fields import identity_at, index_at, object_at, string_at
+from inspector.core.providers.wire.fields import (
+    compact_json,
+    identity_at,
+    index_at,
+    object_at,
+    string_at,
+)
 from inspector.core.quirks.events.wrongtype import wrong_type
 
 EVENTS: Final = frozenset(
@@ -165,6 +172,11 @@ class BedrockDialect(OwnDialect):
         if TOOL_USE in delta:
             tool = object_at(delta, TOOL_USE, seq, out, "delta.")
             if tool is not None:
+                value = tool.get("input", OMITTED)
+                if type(value) is dict:  # an object, not its text: read as its compact JSON
+                    out.append(ToolCallDelta(seq, 0, index, OMITTED, OMITTED,
+                                             compact_json(value), OMITTED, True))  # fmt: skip
+                    return
                 args = string_at(tool, "input", seq, out, "delta.toolUse.")
                 out.append(ToolCallDelta(seq, 0, index, OMITTED, OMITTED, args))
                 return
