@@ -38,7 +38,7 @@ import zlib
 from collections.abc import Sequence
 from typing import Any, Final
 
-from inspector.core.base.model import EventKind, SSEEvent
+from inspector.core.base.model import UTF8_ERROR, EventKind, SSEEvent
 
 CONTENT_TYPE: Final = "application/vnd.amazon.eventstream"
 """The content type of a body of event-stream frames."""
@@ -277,7 +277,7 @@ class EventStreamDecoder:
             return raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             bad = start + exc.start
-            self._error(f"invalid UTF-8 at byte {bad}", bad, bad + 1, out, t)
+            self._error(f"{UTF8_ERROR} at byte {bad}", bad, bad + 1, out, t)
             return raw.decode("utf-8", "replace")
 
     def _cut_frames(self, out: list[SSEEvent], t: float) -> None:
