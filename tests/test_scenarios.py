@@ -189,6 +189,7 @@ def test_demo_profiles_resolve_per_dialect() -> None:
         "openai-responses": "http://127.0.0.1:9/v1/responses",
         "anthropic": "http://127.0.0.1:9/v1/messages",
         "gemini": "http://127.0.0.1:9/v1beta/models/demo-clean:streamGenerateContent?alt=sse",
+        "bedrock-converse": "http://127.0.0.1:9/model/demo-clean/converse-stream",
     }
     assert build_request(demo.resolved("http://h"), _scenario("weather")).key_header is None
 

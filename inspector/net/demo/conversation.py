@@ -26,7 +26,7 @@ from typing import Any
 
 import orjson
 
-DIALECTS = ("openai-chat", "openai-responses", "anthropic", "gemini")
+DIALECTS = ("openai-chat", "openai-responses", "anthropic", "gemini", "bedrock-converse")
 """The wire dialects the demo provider speaks."""
 
 
@@ -97,6 +97,10 @@ def read_request(dialect: str, body: dict[str, Any], model: str | None = None) -
     elif dialect == "anthropic":
         convo = body.get("messages")
         _anthropic(ask, body)
+    elif dialect == "bedrock-converse":
+        from . import bedrock  # it reads Converse bodies with this module's pieces
+
+        convo = bedrock.read(ask, body)
     else:
         convo = body.get("contents")
         ask.stream = True  # the path says streamGenerateContent

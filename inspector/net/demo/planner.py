@@ -20,7 +20,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from . import anthropic, gemini, openai_chat_reported, responses
+from . import anthropic, bedrock, gemini, openai_chat_reported, responses
 from .arguments import generate
 from .conversation import Ask, Result, Tool
 from .scenarios import Scenario
@@ -32,6 +32,7 @@ RENDERERS: dict[str, ModuleType] = {
     "openai-responses": responses,
     "anthropic": anthropic,
     "gemini": gemini,
+    "bedrock-converse": bedrock,
 }
 """Dialect -> module with ``render(turn)`` and ``VARIANTS``."""
 
@@ -131,6 +132,8 @@ def _call(ask: Ask, tool: Tool, args: dict[str, Any], ids: Ids) -> Call:
         call.item_id = "fc_" + ids.hex(50)
     elif ask.dialect == "anthropic":
         call.id = "toolu_01" + ids.token(22)
+    elif ask.dialect == "bedrock-converse":
+        call.id = bedrock.call_id(ids)
     return call
 
 

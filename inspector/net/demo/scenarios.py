@@ -33,6 +33,7 @@ CHAT = "openai-chat"
 RESP = "openai-responses"
 ANTH = "anthropic"
 GEM = "gemini"
+BED = "bedrock-converse"
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,7 @@ _TABLE = [
         "demo-args-object",
         "llama-server / Ollama: arguments as a JSON object, not a "
         "string (Anthropic: input sent whole in content_block_start).",
-        {CHAT: (q.ARGUMENTS_NOT_STRING,), ANTH: (q.ARGUMENTS_NOT_STRING,)},
+        {d: (q.ARGUMENTS_NOT_STRING,) for d in (CHAT, ANTH, BED)},
     ),
     Scenario(
         "demo-whole-call",
@@ -165,7 +166,7 @@ _TABLE = [
         "demo-interleaved",
         "Two calls whose fragments interleave (openai-chat: a "
         "fragment after the next index opened; Anthropic: interleaved blocks, legal).",
-        {CHAT: (q.FRAGMENT_AFTER_CLOSE,), ANTH: ()},
+        {CHAT: (q.FRAGMENT_AFTER_CLOSE,), ANTH: (), BED: ()},
         2,
     ),
     Scenario(
@@ -198,6 +199,7 @@ _TABLE = [
             CHAT: (q.ERROR_AFTER_200, q.MISSING_FINISH_REASON),
             RESP: (q.ERROR_AFTER_200, q.FINISH_REASON_MISMATCH),
             ANTH: (q.ERROR_AFTER_200, q.MISSING_FINISH_REASON, q.MISSING_DONE),
+            BED: (q.ERROR_AFTER_200, q.MISSING_FINISH_REASON),
             GEM: (q.ERROR_AFTER_200, q.MISSING_FINISH_REASON),
         },
     ),
@@ -236,7 +238,7 @@ _TABLE = [
     Scenario(
         "demo-zero-arg",
         'A zero-argument tool: arguments "" and nothing more (Anthropic: partial_json "" only).',
-        {CHAT: (q.ZERO_ARG_EMPTY_STRING,), ANTH: (q.ZERO_ARG_EMPTY_STRING,)},
+        {d: (q.ZERO_ARG_EMPTY_STRING,) for d in (CHAT, ANTH, BED)},
     ),
     Scenario("demo-empty-role", 'Zhipu GLM-5: delta.role is "".', {CHAT: (q.EMPTY_ROLE,)}),
     Scenario(
@@ -252,7 +254,7 @@ _TABLE = [
     Scenario(
         "demo-truncated",
         "Cut off mid-arguments: finish length (Anthropic max_tokens, Responses incomplete).",
-        {d: (q.FINISH_REASON_MISMATCH,) for d in (CHAT, ANTH, RESP)},
+        {d: (q.FINISH_REASON_MISMATCH,) for d in (CHAT, ANTH, RESP, BED)},
     ),
     Scenario(
         "demo-glm-retry",
@@ -272,7 +274,7 @@ _TABLE = [
         "demo-truncated-then-valid",
         "The streaming-retry flow: the first request of a "
         "conversation is cut off mid-arguments; the identical retry gets a valid call.",
-        {d: (q.FINISH_REASON_MISMATCH,) for d in (CHAT, ANTH, RESP)},
+        {d: (q.FINISH_REASON_MISMATCH,) for d in (CHAT, ANTH, RESP, BED)},
     ),
     Scenario(
         "demo-never-stops",
@@ -283,7 +285,11 @@ _TABLE = [
         "fault-reset",
         "Sends the first events, into the first call's arguments (Gemini: "
         "before its call), then resets the TCP connection.",
-        {**_all(q.MISSING_FINISH_REASON, q.MISSING_DONE), GEM: (q.MISSING_FINISH_REASON,)},
+        {
+            **_all(q.MISSING_FINISH_REASON, q.MISSING_DONE),
+            GEM: (q.MISSING_FINISH_REASON,),
+            BED: (q.MISSING_FINISH_REASON,),
+        },
         fault="reset",
     ),
     Scenario(
@@ -346,5 +352,7 @@ SCENARIOS: dict[str, Scenario] = {s.name: s for s in _TABLE}
 NOT_SHOWN = {
     q.NAME_CHANGED_MID_CALL: "demo-glm-empty-name shows it under the literal policy",
     q.WIRE_FIELD_TYPE: "tests/test_hostile_wire.py and make fuzz send fields of the wrong type",
+    q.BAD_FRAME: "tests/core/providers/bedrock_converse/test_bedrock_framing.py corrupts the "
+    "CRCs of real Bedrock frames",
 }
 """Quirk codes no scenario shows under the default policy, and where to see them instead."""

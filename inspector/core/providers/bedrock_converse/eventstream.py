@@ -277,7 +277,8 @@ class EventStreamDecoder:
             return raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             bad = start + exc.start
-            self._error(f"{UTF8_ERROR} at byte {bad}", bad, bad + 1, out, t)
+            self._error(f"{UTF8_ERROR} byte 0x{raw[exc.start]:02x} at byte {bad}", bad, bad + 1,
+                        out, t)  # fmt: skip
             return raw.decode("utf-8", "replace")
 
     def _cut_frames(self, out: list[SSEEvent], t: float) -> None:

@@ -31,7 +31,7 @@ from inspector.core.base.provider import (
 )
 from inspector.core.providers.bedrock_converse import recognition
 from inspector.core.providers.bedrock_converse.dialect import BedrockDialect
-from inspector.core.providers.bedrock_converse.eventstream import EVENTSTREAM
+from inspector.core.providers.bedrock_converse.eventstream import CONTENT_TYPE, EVENTSTREAM
 from inspector.core.providers.bedrock_converse.tools import read as read_tools
 from inspector.core.providers.bedrock_converse.tools import written as written_tools
 from inspector.core.providers.wire.errors import error_message, wrapped_error
@@ -123,7 +123,7 @@ class BedrockConverse:
         if tools:
             body["toolConfig"] = {"tools": self.tools(tools)}
         url = f"{base_url.rstrip('/')}/model/{quote(model, safe='')}/converse-stream"
-        return WireRequest(url, body, {})
+        return WireRequest(url, body, {"accept": CONTENT_TYPE})
 
     def append_turn(self, body: dict[str, Any], turn: Turn, results: Sequence[TurnResult]) -> None:
         """``messages`` += assistant ``text`` + ``toolUse`` blocks, then the ``toolResult``s."""

@@ -181,7 +181,7 @@ def test_json_lines_are_one_event_a_line_and_blank_lines_are_skipped() -> None:
 def test_invalid_utf8_in_a_payload_is_a_wire_error_then_the_event() -> None:
     frame = encode_frame(((":event-type", "contentBlockDelta"),), b'{"x":"\xff"}')
     got = decoded(frame)
-    assert got[0][1] == EventKind.ERROR and got[0][3].startswith("invalid UTF-8 at byte")
+    assert got[0][1] == EventKind.ERROR and got[0][3].startswith("invalid UTF-8 byte 0xff at byte")
     assert got[1][3] == '{"x":"\ufffd"}'
 
 
