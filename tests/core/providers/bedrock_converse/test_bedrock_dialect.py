@@ -188,6 +188,26 @@ def test_tool_config_tools_are_read_and_calls_checked_against_them() -> None:
     assert not v.valid and [p.code for p in v.problems] == ["missing_required"]
 
 
+def test_a_request_body_lists_its_tools_under_tool_config() -> None:
+    neutral = [
+        {
+            "type": "function",
+            "function": {
+                "name": "get_weather",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"city": {"type": "string"}},
+                    "required": ["city"],
+                },
+            },
+        }
+    ]
+    wire = PROVIDER.request("https://b", "m", [{"role": "user", "content": "hi"}], neutral)
+    registry = ToolRegistry.from_definitions(wire.body, REGISTRY)
+    assert registry.warnings == [] and list(registry.names()) == ["get_weather"]
+    assert ToolRegistry.from_definitions({"messages": []}, REGISTRY).warnings == []
+
+
 def test_the_request_and_a_continuation_are_in_converse_shape() -> None:
     messages = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "hi"}]
     wire = PROVIDER.request("https://bedrock", "us.anthropic.claude:0", messages, [])
