@@ -1,6 +1,10 @@
 """Amazon Bedrock ConverseStream streams (binary AWS event-stream frames), clean and quirky, and
 how a Converse request is read.
 
+``/model/{id}/invoke-with-response-stream`` (what ``AnthropicBedrock`` calls) answers an
+Anthropic Messages request with the anthropic renderer's events, each in a ``chunk`` frame
+(:func:`invoke_chunks`).
+
 The conforming stream copies the API's shape: ``messageStart`` (role), an optional text block
 at index 0 (``contentBlockDelta`` text, ``contentBlockStop``), then one block per call:
 ``contentBlockStart`` with ``toolUse`` (``tooluse_…`` id, name), ``contentBlockDelta``
@@ -17,11 +21,14 @@ Invariants:
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Callable
 from typing import Any
 
 import orjson
 
+from inspector.core.base.model import EventKind
+from inspector.core.events.sse import SSE
 from inspector.core.providers.bedrock_converse.eventstream import (
     PRELUDE,
     encode_frame,
@@ -181,6 +188,24 @@ VARIANTS: dict[str, Callable[[Converse], list[Frame]]] = {
     "demo-truncated": _truncated,
 }
 """Quirk renderings by scenario name; anything else streams conformingly."""
+
+
+def invoke_chunks(frames: list[Frame]) -> list[Frame]:
+    """Anthropic Messages frames (SSE) as InvokeModelWithResponseStream sends them: each event
+    one ``chunk`` frame whose payload is ``{"bytes": base64 of the event's JSON}``. Comments
+    have no place in that wire and are left out; pauses and resets stay."""
+    decoder = SSE.decoder()
+    out: list[Frame] = []
+    for frame in frames:
+        if not isinstance(frame, bytes | Split):
+            out.append(frame)
+            continue
+        raw = frame if isinstance(frame, bytes) else b"".join(frame.parts)
+        for ev in decoder.feed(raw):
+            if ev.kind == EventKind.EVENT:
+                data = base64.b64encode(ev.data.encode()).decode()
+                out.append(event_frame("chunk", orjson.dumps({"bytes": data})))
+    return out
 
 
 # -- the request ---------------------------------------------------------------------------------

@@ -43,6 +43,7 @@ ENDPOINTS = (
     ("POST", "/v1/messages", "Anthropic Messages (stream: true)"),
     ("POST", "/v1beta/models/{model}:streamGenerateContent?alt=sse", "Gemini"),
     ("POST", "/model/{model}/converse-stream", "Amazon Bedrock ConverseStream (binary frames)"),
+    ("POST", "/model/{model}/invoke-with-response-stream", "Bedrock InvokeModel: Anthropic chunks"),
     ("GET", "/v1/models", "every scenario, listed as a model"),
 )
 """What the server answers (each OpenAI and Anthropic path also works without its ``/v1``
@@ -119,6 +120,7 @@ class DemoProvider:
             ]
         routes.append(web.post("/v1beta/models/{target}", self._gemini))
         routes.append(web.post("/model/{target}/converse-stream", self._bedrock))
+        routes.append(web.post("/model/{target}/invoke-with-response-stream", self._invoke))
         return routes
 
     # -- small endpoints ------------------------------------------------------------------
@@ -161,23 +163,33 @@ class DemoProvider:
     async def _bedrock(self, request: web.Request) -> web.StreamResponse:
         return await self._serve(request, BEDROCK, request.match_info["target"])
 
+    async def _invoke(self, request: web.Request) -> web.StreamResponse:
+        """InvokeModelWithResponseStream: an Anthropic Messages request (no ``model``, no
+        ``stream``: the path says both), its events in Bedrock ``chunk`` frames."""
+        return await self._serve(request, "anthropic", request.match_info["target"], invoke=True)
+
     async def _serve(
-        self, request: web.Request, dialect: str, model: str | None
+        self, request: web.Request, dialect: str, model: str | None, invoke: bool = False
     ) -> web.StreamResponse:
         try:
             body = await request.json(loads=orjson.loads)
         except ValueError:
             body = None
         ask = read_request(dialect, body, model) if isinstance(body, dict) else None
+        if ask is not None and invoke:
+            ask.stream = True  # the path says invoke-with-response-stream
+        answer_as = BEDROCK if invoke else dialect  # whose error bodies
         self._record(request, dialect, ask.model if ask is not None else model, body)
         if ask is None:
-            return _failed(dialect, 400, "the request body is not a JSON object")
+            return _failed(answer_as, 400, "the request body is not a JSON object")
         scenario = SCENARIOS.get(ask.model)
         if scenario is None:
-            return _failed(dialect, 404, _unknown(ask.model), "model")
+            return _failed(answer_as, 404, _unknown(ask.model), "model")
         if scenario.fault == "status":
             headers = {"retry-after": str(RETRY_AFTER)} if scenario.status == 429 else {}
-            return _failed(dialect, scenario.status, FAULT_MESSAGES[scenario.status], None, headers)
+            return _failed(
+                answer_as, scenario.status, FAULT_MESSAGES[scenario.status], None, headers
+            )
         gemini_stream = request.match_info.get("target", "").endswith(":streamGenerateContent")
         if dialect == "gemini" and not (gemini_stream and request.query.get("alt") == "sse"):
             return _json(
@@ -208,6 +220,8 @@ class DemoProvider:
         )
         if dialect == BEDROCK:
             frames = bedrock.reframe(frames)  # bad bytes inside a whole frame
+        if invoke:
+            frames, dialect = bedrock.invoke_chunks(frames), BEDROCK  # Bedrock's framing
         return await self._stream(request, dialect, frames, delay)
 
     async def _stream(
