@@ -25,6 +25,7 @@ import re
 import stat
 from dataclasses import dataclass
 from typing import Final
+from urllib.parse import unquote
 
 from inspector.core.base.model import EventKind
 from inspector.core.base.provider import Head
@@ -41,7 +42,8 @@ SNIFF_BYTES: Final = 1 << 20
 """How much of a response body is decoded to tell a stream and its dialect (1 MiB)."""
 REQUEST_KEYS: Final = ("messages", "contents")
 """A POST whose JSON body has one of these is an LLM request whatever its URL."""
-_MODEL_IN_PATH: Final = re.compile(r"/models/([^/:]+)")
+_MODEL_IN_PATH: Final = re.compile(r"/models?/([^/:]+)")
+"""Gemini's ``/models/NAME:method``, Bedrock's ``/model/NAME/converse-stream``."""
 
 
 @dataclass(frozen=True)
@@ -240,4 +242,4 @@ def _model(entry: HarEntry) -> str:
     if isinstance(model, str):
         return model
     found = _MODEL_IN_PATH.search(entry.path)
-    return found.group(1) if found else ""
+    return unquote(found.group(1)) if found else ""

@@ -217,13 +217,16 @@ class Route:
 
     @property
     def model(self) -> str | None:
-        """The model asked for: the body's ``model``, else a ``/models/NAME:method`` path's."""
+        """The model asked for: the body's ``model``, else a ``/models/NAME:method`` path's
+        (Gemini), else a ``/model/NAME/…`` path's (Bedrock)."""
         model = (self.request or {}).get("model")
         if isinstance(model, str):
             return model
         path = urlsplit(self.shown_url).path
         if "/models/" in path:
             return unquote(path.rsplit("/models/", 1)[1].split(":")[0]) or None
+        if "/model/" in path:
+            return unquote(path.rsplit("/model/", 1)[1].split("/")[0]) or None
         return None
 
     def recorded_headers(self) -> dict[str, str]:

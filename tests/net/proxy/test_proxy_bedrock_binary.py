@@ -66,7 +66,7 @@ async def test_frames_pass_the_proxy_byte_for_byte_and_are_recorded_exactly(
     buffer.add_data(through)
     assert [m.headers[":message-type"] for m in buffer] != []
     ex = await ended(proxy)
-    assert ex.dialect == BEDROCK_CONVERSE
+    assert (ex.dialect, ex.model) == (BEDROCK_CONVERSE, model)  # the model is in the path
     capture = load(str(ex.capture_path))
     (attempt,) = capture.attempts
     assert b"".join(data for _, data in attempt.chunks) == through
