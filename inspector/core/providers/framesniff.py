@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from inspector.core.base.model import SSEEvent
-from inspector.core.base.provider import FrameDecoder, Framing, Head, Provider, Providers
+from inspector.core.base.provider import FrameDecoder, Framing, Head, Providers
 from inspector.core.events.sse import SSE
 
 DECIDE_AT: Final = 4096
@@ -36,11 +36,9 @@ _BINARY_AT: Final = 256  # a zero-led start: enough for a prelude and Bedrock's 
 class SniffingDecoder:
     """A FrameDecoder that picks the framing from the body's first bytes (see the module)."""
 
-    def __init__(
-        self, providers: Providers, choose: Callable[[Provider], None], recognise: Any
-    ) -> None:
+    def __init__(self, providers: Providers, choose: Callable[[], Any], recognise: Any) -> None:
         self._providers = providers
-        self._choose = choose
+        self._choose = choose  # a weak reference to the dialect's callback (no cycle)
         self._recognise = recognise
         self._held: list[bytes] = []
         self._size = 0
@@ -109,7 +107,9 @@ class SniffingDecoder:
         found = self._recognise(self._providers, Head((), held if probe is None else probe))
         if found is not None and found.framing.name != SSE.name:
             self.framing = found.framing
-            self._choose(found)
+            chose = self._choose()
+            if chose is not None:
+                chose(found)
         self.decided = self.framing.decoder()
         return self.decided.feed(held, t) if held else []
 
@@ -130,9 +130,9 @@ class SniffingFraming:
     name = "auto"
     reads_back = True  # SSE's, the likely outcome; a chosen framing that does not is swapped in
 
-    def __init__(
-        self, providers: Providers, choose: Callable[[Provider], None], recognise: Any
-    ) -> None:
+    def __init__(self, providers: Providers, choose: Callable[[], Any], recognise: Any) -> None:
+        """``choose``: a ``WeakMethod`` of the dialect's callback, given the chosen provider
+        (the dialect holds this framing: a strong reference back would be a cycle)."""
         self._args = (providers, choose, recognise)
 
     def decoder(self) -> SniffingDecoder:

@@ -22,6 +22,7 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from weakref import WeakMethod
 
 from inspector.core.base.model import AnyDelta, EventKind, SSEEvent
 from inspector.core.base.provider import LIKELY, NO, PROVES, Dialect, Head, Provider, Providers
@@ -89,7 +90,7 @@ class AutoDialect:
         self._buffer: list[SSEEvent] = []
         self._head: Head | None = Head(self._buffer)
         self._seen = 0
-        self.framing = SniffingFraming(providers, self._chose, recognise)
+        self.framing = SniffingFraming(providers, WeakMethod(self._chose), recognise)
         """The body's framing: picked from its first bytes (:mod:`.framesniff`)."""
         if hint is not None:
             self._choose(hint)

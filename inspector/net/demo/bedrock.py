@@ -1,5 +1,5 @@
-"""Amazon Bedrock ConverseStream streams (binary AWS event-stream frames), clean and quirky, and
-how a Converse request is read.
+"""Amazon Bedrock ConverseStream streams (binary AWS event-stream frames), clean and quirky (a
+Converse request is read by :mod:`.conversation`, as every dialect's is).
 
 ``/model/{id}/invoke-with-response-stream`` (what ``AnthropicBedrock`` calls) answers an
 Anthropic Messages request with the anthropic renderer's events, each in a ``chunk`` frame
@@ -38,10 +38,6 @@ from inspector.core.providers.bedrock_converse.eventstream import (
     read_headers,
 )
 
-from .conversation import Ask, Result, Tool
-from .conversation import _dicts as dicts
-from .conversation import _schema as schema_of
-from .conversation import _text as text_of
 from .wire import Call, Frame, Split, Turn, at_least, pieces, words
 
 CONTENT_TYPE = "application/vnd.amazon.eventstream"
@@ -206,46 +202,6 @@ def invoke_chunks(frames: list[Frame]) -> list[Frame]:
                 data = base64.b64encode(ev.data.encode()).decode()
                 out.append(event_frame("chunk", orjson.dumps({"bytes": data})))
     return out
-
-
-# -- the request ---------------------------------------------------------------------------------
-
-
-def read(ask: Ask, body: dict[str, Any]) -> Any:
-    """Fill ``ask`` from a Converse request body; return its conversation (``messages``)."""
-    ask.stream = True  # the path says converse-stream
-    config = body.get("toolConfig")
-    config = config if isinstance(config, dict) else {}
-    for entry in dicts(config.get("tools")):
-        spec = entry.get("toolSpec")
-        if isinstance(spec, dict) and isinstance(spec.get("name"), str):
-            given = spec.get("inputSchema")
-            given = given.get("json") if isinstance(given, dict) else None
-            ask.tools.append(Tool(spec["name"], schema_of(given)))
-            ask.raw_tools.append(entry)
-    choice = config.get("toolChoice")
-    if isinstance(choice, dict) and isinstance(choice.get("tool"), dict):
-        name = choice["tool"].get("name")
-        ask.choice = name if isinstance(name, str) else None
-    messages = dicts(body.get("messages"))
-    names = {}
-    for m in messages:
-        for block in dicts(m.get("content")):
-            use = block.get("toolUse")
-            if isinstance(use, dict):
-                names[use.get("toolUseId")] = use.get("name")
-    results = [
-        [b["toolResult"] for b in dicts(m.get("content")) if isinstance(b.get("toolResult"), dict)]
-        for m in messages
-    ]
-    ask.rounds = sum(len(r) for r in results)
-    if messages and messages[-1].get("role") == "user" and results[-1]:
-        ask.results = [
-            Result(str(names.get(r.get("toolUseId")) or r.get("toolUseId") or "tool"),
-                   text_of(r.get("content")))
-            for r in results[-1]
-        ]  # fmt: skip
-    return body.get("messages")
 
 
 def call_id(ids: Any) -> str:
