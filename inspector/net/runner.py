@@ -365,6 +365,8 @@ def _model(spec: RequestSpec) -> str | None:
     if isinstance(model, str):
         return model
     path = spec.url.split("?")[0]
-    if "/models/" in path:
+    if "/models/" in path:  # Gemini's /models/NAME:method
         return unquote(path.rsplit("/models/", 1)[1].split(":")[0])
+    if "/model/" in path:  # Bedrock's /model/NAME/converse-stream
+        return unquote(path.rsplit("/model/", 1)[1].split("/")[0]) or None
     return None

@@ -271,7 +271,8 @@ class Provider(Protocol):
 
     @property
     def version_segment(self) -> str:
-        """The API version path segment a base URL ends with (``/v1``)."""
+        """The API version path segment a base URL ends with (``/v1``); "" for an API whose
+        paths have none (Bedrock's ``/model/{id}/converse-stream``)."""
 
     @property
     def framing(self) -> Framing:

@@ -68,12 +68,16 @@ class StreamState:
 
     def __init__(self, dialect: Dialect, empty_id: EmptyIdPolicy = ABSENT) -> None:
         provider = dialect.provider
-        self.framing: Framing = provider.framing if provider is not None else SSE
-        """How the body's bytes become events: its provider's framing (SSE, the default, for
-        an ``auto`` dialect)."""
+        if provider is not None:
+            self.framing: Framing = provider.framing
+        else:
+            self.framing = getattr(dialect, "framing", SSE)
+        """How the body's bytes become events: its provider's framing; an ``auto`` dialect's
+        own (picked from the first bytes), else SSE, the default."""
         self.decoder: FrameDecoder = self.framing.decoder()
         """The incremental frame decoder (keeps byte offsets; SSE's keeps comments)."""
         self._holds = self.framing.reads_back
+        self._picking = getattr(self.decoder, "decided", False) is None  # still picking one
         self.dialect = dialect
         """The dialect mapper (a fresh one per body); an ``auto`` one sniffs, then delegates."""
         self.events = EventLog()
@@ -152,9 +156,20 @@ class StreamState:
     def _feed_one(self, data: builtins.bytes, t: float) -> int:
         marked = self.decoder.marked
         events = self.decoder.feed(data, t)
+        if self._picking:
+            self._picked()
         if events:
             self._ingest(events, self.decoder.marked == marked)
         return len(events)
+
+    def _picked(self) -> None:
+        """Once an ``auto`` body's framing is picked, feed the chosen decoder directly."""
+        decided = getattr(self.decoder, "decided", None)
+        if decided is not None:
+            self.framing = self.decoder.framing  # type: ignore[attr-defined]
+            self.decoder = decided
+            self._holds = self.framing.reads_back
+            self._picking = False
 
     def feed_many(self, chunks: Sequence[tuple[float, builtins.bytes]]) -> int:
         """Take several ``(t, data)`` chunks at once: the same state as feeding them one by
@@ -192,6 +207,8 @@ class StreamState:
             return
         self.ended = True
         events = self.decoder.close(t)
+        if self._picking:
+            self._picked()
         batch: list[AnyDelta] = []
         if events:
             self.events.extend(events)

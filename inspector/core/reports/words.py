@@ -108,6 +108,11 @@ Word = CallWord | FragmentWord | AttemptWord | ClientWord | SessionWord | Matrix
 UNDECODABLE_AT: Final = "the body is not valid UTF-8 at byte {byte}"
 """A body with bytes that are not UTF-8, as a headline says it (the clients' phrase follows)."""
 UNDECODABLE: Final = UNDECODABLE_AT + ": a client raises there or reads U+FFFD in its place"
+BAD_FRAME_AT: Final = "a frame of the body cannot be read whole at byte {byte}"
+"""A binary frame with a CRC that does not match, cut off, or bytes outside any frame, as a
+headline says it."""
+BAD_FRAME: Final = BAD_FRAME_AT + ": the AWS SDKs raise there (a checksum or length error)"
+"""The session-level reason such a body is invalid (exit 1), whatever its calls."""
 """The session-level reason a body with bytes that are not UTF-8 is invalid (exit 1), whatever
 its calls: the provider sent bytes no client reads as sent. Measured over the demo provider's
 ``fault-invalid-utf8`` stream: the Python SDKs that decode each line strictly raise

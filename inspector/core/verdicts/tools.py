@@ -50,6 +50,21 @@ _BODY_KEYS: Final = frozenset({"model", "messages", "input", "contents", "system
 """Keys that make an object a request body (one without tools says nothing about tools)."""
 
 
+def listed_tools(body: Any) -> dict[str, Any]:
+    """Where a request body lists its tool definitions, by label: its ``tools`` and
+    ``functions``, or, when it has neither, the ``tools`` list of an object in it (Bedrock's
+    ``toolConfig``); empty when it lists none."""
+    if not isinstance(body, dict):
+        return {}
+    found = {key: body[key] for key in _LISTS if key in body}
+    if found:
+        return found
+    for key, value in body.items():
+        if isinstance(value, dict) and isinstance(value.get("tools"), list):
+            return {f"{key}.tools": value["tools"]}
+    return {}
+
+
 class ToolsError(InspectorError):
     """Tool definitions could not be loaded at all (unreadable file, not JSON, wrong shape)."""
 
@@ -214,6 +229,10 @@ def _entries(obj: Any, warnings: list[str], providers: Providers) -> list[tuple[
                 elif listed is not None:
                     warnings.append(f"{key}: expected a list, got {json_kind(listed)}")
             return out
+        nested = listed_tools(obj)
+        if nested:  # a body that lists its tools in an object of its own (toolConfig.tools)
+            ((label, listed),) = nested.items()
+            return [(f"{label}[{i}]", e, "tools") for i, e in enumerate(listed)]
         if _is_tool_like(obj, providers):
             return [("tools[0]", obj, "")]
         if not obj or obj.keys() & _BODY_KEYS:

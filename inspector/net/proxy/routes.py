@@ -30,6 +30,7 @@ import orjson
 from inspector.core.capture.redaction import is_secret_name, redact_headers, redact_json, redact_url
 from inspector.core.providers import REGISTRY, sniff_url
 from inspector.core.requests.scenarios import RequestSpec
+from inspector.core.verdicts.tools import listed_tools
 
 HOP_BY_HOP: Final = frozenset(
     {
@@ -49,8 +50,6 @@ NOT_FORWARDED: Final = frozenset({"host", "expect"})
 """Request headers the proxy answers itself: the upstream gets its own ``Host``."""
 
 Pairs = list[tuple[str, str]]
-TOOL_FIELDS: Final = ("tools", "functions")
-"""The request body fields tool definitions are read from (``functions``: OpenAI's legacy)."""
 
 
 def end_to_end(headers: Iterable[tuple[str, str]], drop: frozenset[str] = frozenset()) -> Pairs:
@@ -218,13 +217,16 @@ class Route:
 
     @property
     def model(self) -> str | None:
-        """The model asked for: the body's ``model``, else a ``/models/NAME:method`` path's."""
+        """The model asked for: the body's ``model``, else a ``/models/NAME:method`` path's
+        (Gemini), else a ``/model/NAME/…`` path's (Bedrock)."""
         model = (self.request or {}).get("model")
         if isinstance(model, str):
             return model
         path = urlsplit(self.shown_url).path
         if "/models/" in path:
             return unquote(path.rsplit("/models/", 1)[1].split(":")[0]) or None
+        if "/model/" in path:
+            return unquote(path.rsplit("/model/", 1)[1].split("/")[0]) or None
         return None
 
     def recorded_headers(self) -> dict[str, str]:
@@ -245,10 +247,10 @@ class Route:
     def tools_key(self) -> bytes | None:
         """The request's tool definitions as bytes (equal for equal tools), or None when it
         offers none (the session then judges against the tools its stream names, if any)."""
-        request = self.request or {}
-        if not request.get("tools"):
+        listed = listed_tools(self.request or {})
+        if not any(listed.values()):
             return None
-        return orjson.dumps([request.get(name) for name in TOOL_FIELDS])
+        return orjson.dumps(listed)
 
     def error_body(self, status: int, message: str) -> dict[str, Any]:
         """The JSON body the agent gets for an error of the proxy's own: the provider's

@@ -51,7 +51,7 @@ from inspector.core.base.settings import DEFAULT_MODE, Settings, ValidationMode
 from inspector.core.capture.redaction import mask_secrets
 from inspector.core.capture.writer import new_capture_path
 from inspector.core.providers import REGISTRY
-from inspector.core.verdicts.tools import ToolRegistry
+from inspector.core.verdicts.tools import ToolRegistry, listed_tools
 
 from ..client import map_httpx_error
 from ..policy import LoopSettings
@@ -59,7 +59,7 @@ from .body import RelayTransport, decoded
 from .client import UpstreamClient
 from .exchange import Exchange, ProxySession
 from .relay import DRAIN, Drain, Ending, Relay
-from .routes import TOOL_FIELDS, Route, Upstream
+from .routes import Route, Upstream
 
 BAD_GATEWAY: Final = 502
 REGISTRIES_KEPT: Final = 16
@@ -339,7 +339,7 @@ class RecordingProxy:
         registry = None
         if key is not None:
             registry = self._registries.pop(key, None) or ToolRegistry.from_definitions(
-                {name: request[name] for name in TOOL_FIELDS if name in request}, REGISTRY
+                listed_tools(request), REGISTRY
             )
             self._registries[key] = registry  # the most recent last
             while len(self._registries) > REGISTRIES_KEPT:

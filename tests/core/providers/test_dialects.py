@@ -28,6 +28,7 @@ from inspector.core.base.model import (
 from inspector.core.events import sse
 from inspector.core.providers import REGISTRY, AutoDialect, analyze_bytes, sniff, sniff_url
 from inspector.core.providers.anthropic.dialect import AnthropicDialect
+from inspector.core.providers.bedrock_converse.dialect import BedrockDialect
 from inspector.core.providers.cohere_v2.dialect import CohereV2Dialect
 from inspector.core.providers.gemini.dialect import GeminiDialect
 from inspector.core.providers.gemini_interactions.dialect import InteractionsDialect
@@ -174,6 +175,7 @@ def test_registry_and_its_dialects() -> None:
         "cohere-v2": CohereV2Dialect,
         "gemini-interactions": InteractionsDialect,
         "openai-completions": CompletionsDialect,
+        "bedrock-converse": BedrockDialect,
     }
     assert REGISTRY.names()[: len(classes)] == tuple(classes)
     for name, cls in classes.items():
