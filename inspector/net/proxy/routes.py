@@ -27,7 +27,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 import orjson
 
-from inspector.core.capture.redaction import is_secret_name, redact_headers, redact_json, redact_url
+from inspector.core.capture.redaction import is_secret_name, redact_body, redact_headers, redact_url
 from inspector.core.providers import REGISTRY, sniff_url
 from inspector.core.requests.scenarios import RequestSpec
 
@@ -233,7 +233,7 @@ class Route:
 
     def recorded_body(self) -> dict[str, Any]:
         """The JSON body with every secret string redacted (a copy)."""
-        body: dict[str, Any] = redact_json(self.request or {}, self.secrets)
+        body: dict[str, Any] = redact_body(self.request or {}, self.secrets)
         return body
 
     def spec(self) -> RequestSpec:
