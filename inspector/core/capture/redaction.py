@@ -171,7 +171,18 @@ def mask_body(data: bytes, secrets: Collection[str]) -> tuple[bytes, list[tuple[
 
 
 def _text(value: str | bytes) -> str:
-    return value.decode("latin-1") if isinstance(value, bytes) else str(value)
+    """A header name or value as text: bytes as Latin-1; a byte that is not UTF-8 (a lone
+    surrogate, as aiohttp decodes one) as ``\\xNN``, so the text can be written as JSON."""
+    if isinstance(value, bytes):
+        return value.decode("latin-1")
+    text = str(value)
+    if not text.isascii():
+        try:
+            raw = text.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:  # a surrogate no decoder made: replaced
+            raw = text.encode("utf-8", "replace")
+        text = raw.decode("utf-8", "backslashreplace")
+    return text
 
 
 def _pairs(headers: Headers | None) -> Iterable[tuple[str, str]]:

@@ -13,8 +13,9 @@
   recognise its path (:func:`~inspector.core.providers.sniff_url`) and its body is a JSON
   object; the body gives the model and the tools. Anything else is forwarded as it is.
 - Secrets (:func:`secrets_of`): the values of headers and URL parameters whose names the
-  redaction rule calls secret (:mod:`inspector.core.capture.redaction`), and the credential
-  of an ``Authorization: Scheme credential`` value. They are forwarded, and redacted from
+  redaction rule calls secret (:mod:`inspector.core.capture.redaction`), the credential
+  of an ``Authorization: Scheme credential`` value, credential-shaped header values whatever
+  their name, the body's credential fields (``api_key`` …) and the upstream's user-info. They are forwarded, and redacted from
   everything recorded or shown, wherever they show as a whole token.
 """
 
@@ -27,7 +28,14 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 import orjson
 
-from inspector.core.capture.redaction import is_secret_name, redact_body, redact_headers, redact_url
+from inspector.core.capture.credentials import SHAPE
+from inspector.core.capture.redaction import (
+    CREDENTIAL_FIELDS,
+    is_secret_name,
+    redact_body,
+    redact_headers,
+    redact_url,
+)
 from inspector.core.providers import REGISTRY, sniff_url
 from inspector.core.requests.scenarios import RequestSpec
 
@@ -147,10 +155,16 @@ class Upstream:
         return redact_url(self.base)
 
 
-def secrets_of(headers: Iterable[tuple[str, str]], url: str) -> tuple[str, ...]:
+def secrets_of(
+    headers: Iterable[tuple[str, str]], url: str, body: dict[str, Any] | None = None
+) -> tuple[str, ...]:
     """The credentials a request carries (see the module docstring), longest first."""
     found: set[str] = set()
+    for name, value in (body or {}).items():  # ``api_key`` and the like, by name
+        if name.lower() in CREDENTIAL_FIELDS and isinstance(value, str) and value.strip():
+            found.add(value.strip())
     for name, value in headers:
+        found.update(m.group(0) for m in SHAPE.finditer(value))  # ``X-Tenant: sk-live-…``
         if is_secret_name(name) and value.strip():
             found.add(value.strip())
             scheme, _, credential = value.strip().partition(" ")
@@ -196,7 +210,7 @@ class Route:
         forwarded = end_to_end(headers, NOT_FORWARDED)
         request = _json_object(body if decoded is None else decoded)
         dialect = sniff_url(url) if method == "POST" and request is not None else None
-        secrets = secrets_of(headers, url)
+        secrets = secrets_of(headers, url, request)
         return cls(method, raw_path, url, forwarded, body, secrets, dialect, request)
 
     @property
