@@ -202,7 +202,21 @@ def record(args: argparse.Namespace) -> int:
         return _failed(session.error, args.out, secrets, kept)
     text = report.to_text(session.analysis, args.out, colour=sys.stdout.isatty())
     sys.stdout.write(mask_secrets(text, secrets))
+    if _recording_stopped(session, args.out):
+        return 2
     return 0 if session.analysis.all_valid else 1
+
+
+def _recording_stopped(session: Any, out: str) -> bool:
+    """One stderr line when the capture could not be written to the end (a full disk): the
+    report above is the stream's own; the capture ends at its last whole record."""
+    writer = getattr(session, "writer", None)
+    failed = writer.failed if writer is not None else None
+    if failed is None:
+        return False
+    print(f"toolcall-inspector: recording stopped: {failed} ({out} ends at its last whole "
+          "record; the report above is the whole stream's)", file=sys.stderr)  # fmt: skip
+    return True
 
 
 def _say_if_not_played(profile: Any, model: str | None) -> None:
@@ -261,4 +275,6 @@ def _record_loop(
     sys.stdout.write(mask_secrets(text, secrets))
     if loop.error is not None:
         return _failed(loop.error, args.out, secrets, kept)
+    if _recording_stopped(loop, args.out):
+        return 2
     return 0 if loop.analysis.all_valid else 1

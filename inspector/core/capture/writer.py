@@ -36,10 +36,11 @@ import orjson
 
 import inspector
 from inspector.core.capture import compat
-from inspector.core.capture.format import FORMAT, TOOL, CaptureError
+from inspector.core.capture.format import FORMAT, REDACTED, TOOL, CaptureError
 from inspector.core.capture.redaction import (
     Headers,
     body_keys,
+    holds_credential,
     find_keys,
     mask_secrets,
     redact_body,
@@ -54,11 +55,16 @@ _NEWLINE: Final = orjson.OPT_APPEND_NEWLINE
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
-def new_capture_path(directory: str | os.PathLike[str], *parts: str) -> Path:
+def new_capture_path(
+    directory: str | os.PathLike[str], *parts: str, secrets: Collection[str] = ()
+) -> Path:
     """A new, empty capture file in ``directory`` named after ``parts`` (joined by "-", each
-    made safe for a file name: "openai/gpt-4o" gives "openai_gpt-4o"), claimed with O_EXCL
-    so it is never an existing file: two sessions in the same second get "-2", "-3" …"""
-    stem = "-".join(_UNSAFE_NAME.sub("_", p).strip("._") or "_" for p in parts)
+    made safe for a file name: "openai/gpt-4o" gives "openai_gpt-4o"; a part holding one of
+    ``secrets`` or a credential shape — a model string equal to a key — becomes "REDACTED"),
+    claimed with O_EXCL so it is never an existing file: two sessions in the same second get
+    "-2", "-3" … (the writer replaces the claimed name by rename: see the module doc)."""
+    safe = [REDACTED if holds_credential(p, secrets) else p for p in parts]
+    stem = "-".join(_UNSAFE_NAME.sub("_", p).strip("._") or "_" for p in safe)
     base = Path(directory)
     base.mkdir(parents=True, exist_ok=True)
     for n in range(1, 10_000):

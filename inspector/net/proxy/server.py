@@ -184,7 +184,7 @@ class RecordingProxy:
         plain = decoded(body, httpx.Headers(headers)) if body else body
         route = Route.of(self.upstream, request.method, request.raw_path, headers, body, plain)
         ex = Exchange(len(self.exchanges) + 1, route.method, route.path, route.dialect,
-                      route.model if route.dialect else None)  # fmt: skip
+                      route.model if route.dialect else None, secrets=route.secrets)  # fmt: skip
         self.exchanges.append(ex)
         task = asyncio.current_task()
         assert task is not None
@@ -231,6 +231,9 @@ class RecordingProxy:
             await client.aclose()
             if session.error is not None and ex.note is None:
                 ex.note = str(session.error)
+            failed = session.writer.failed if session.writer is not None else None
+            if failed is not None and ex.note is None:  # the stream was judged to its end
+                ex.note = f"recording stopped: {failed}"
             if ex not in self._in_flight.values():
                 self._ended(ex)
 
@@ -241,7 +244,8 @@ class RecordingProxy:
         what stops it from recording (a capture that cannot be created, a refused request)."""
         assert route.dialect is not None
         try:  # a file created off the loop: the file system may take its time
-            path = await asyncio.to_thread(self._capture_path, ex.model or route.dialect)
+            name = ex.model or route.dialect
+            path = await asyncio.to_thread(self._capture_path, name, route.secrets)
         except (InspectorError, OSError) as exc:
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
             raise NotRecorded(f"cannot create a capture in {self.captures}: {why}") from None
@@ -314,11 +318,13 @@ class RecordingProxy:
         settings = Settings(dialect=route.dialect, validation=validation)
         return Analysis(settings, registry, providers=REGISTRY)
 
-    def _capture_path(self, name: str) -> Path | None:
-        """A new capture file in the captures folder (None: not recording to files)."""
+    def _capture_path(self, name: str, secrets: tuple[str, ...]) -> Path | None:
+        """A new capture file in the captures folder (None: not recording to files), never
+        named after a secret."""
         if self.captures is None:
             return None
-        return new_capture_path(self.captures, time.strftime("%Y%m%d-%H%M%S"), "proxy", name)
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        return new_capture_path(self.captures, stamp, "proxy", name, secrets=secrets)
 
     def _bad_gateway(self, route: Route, ex: Exchange, why: str) -> web.Response:
         """The agent's answer when the upstream gave none: 502, in the dialect's shape."""
