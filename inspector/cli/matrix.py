@@ -7,8 +7,9 @@ printed (the cell words, colour only on a terminal).
 
 Exit codes: 0 the matrix ran (whatever its cells say: the words are the verdict), 2 a spec or
 folder that cannot be used (one line: a symlink among the files it writes, a non-empty folder
-that is no previous matrix without ``--force``; :mod:`inspector.core.matrix.folder`), 130 / 143 interrupted: finished cells are kept and
-``matrix.json`` is written with the others ``pending``.
+that is no previous matrix without ``--force``; :mod:`inspector.core.matrix.folder`),
+130 / 143 interrupted: finished cells are kept and ``matrix.json`` is written with the others
+``pending``.
 """
 
 from __future__ import annotations

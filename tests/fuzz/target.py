@@ -25,7 +25,6 @@ from typing import Final
 import orjson
 
 from fuzz.secrets import roundtrip
-
 from inspector.core.analysis.session import Analysis
 from inspector.core.base.errors import InspectorError
 from inspector.core.base.settings import EMPTY_ID_POLICIES, VALIDATION_MODES, Settings

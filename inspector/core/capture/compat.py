@@ -38,7 +38,6 @@ Converter = Callable[[Header, Iterator[Record]], tuple[Header, Iterator[Record]]
 """Turns (header, records) of one version into those of a later one (see module docstring)."""
 
 
-
 def convert_1_2(header: Header, records: Iterator[Record]) -> tuple[Header, Iterator[Record]]:
     """Version 1 has no ``masked`` ranges (it stored response chunks unmasked): its records
     are version 2's as they are."""

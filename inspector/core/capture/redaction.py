@@ -278,7 +278,9 @@ def redact_body(body: Any, secrets: Collection[str]) -> Any:
     out: dict[Any, Any] = {}
     for name, value in body.items():
         out[name] = (
-            redact_json(value, secrets) if name in CONTENT_FIELDS else _redact_config(value, secrets)
+            redact_json(value, secrets)
+            if name in CONTENT_FIELDS
+            else _redact_config(value, secrets)
         )
         if isinstance(name, str) and name.lower() in CREDENTIAL_FIELDS and _is_set(value):
             out[name] = REDACTED

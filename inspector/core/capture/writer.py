@@ -40,8 +40,8 @@ from inspector.core.capture.format import FORMAT, REDACTED, TOOL, CaptureError
 from inspector.core.capture.redaction import (
     Headers,
     body_keys,
-    holds_credential,
     find_keys,
+    holds_credential,
     mask_secrets,
     redact_body,
     redact_headers,
@@ -114,7 +114,7 @@ _TAIL_RECORDS: Final = 64
 class _Written:
     """A chunk record on disk: where its value starts in the file, and its bytes."""
 
-    __slots__ = ("pos", "start", "data", "text")
+    __slots__ = ("data", "pos", "start", "text")
 
     def __init__(self, pos: int, start: int, data: bytearray, text: bool) -> None:
         self.pos, self.start, self.data, self.text = pos, start, data, text
@@ -243,9 +243,7 @@ class CaptureWriter:
             value = _encoded(bytes(written.data), written.text)
             written.pos = pos + len(line) - 2 - len(value)  # the value ends the line: `"}\n`
 
-    def _mask(
-        self, attempt: int, data: bytes
-    ) -> tuple[bytes, list[list[int]], _Written | None]:
+    def _mask(self, attempt: int, data: bytes) -> tuple[bytes, list[list[int]], _Written | None]:
         """``data`` with the keys masked, the ranges masked (attempt body offsets), and the
         record kept for a key that a later chunk completes."""
         size, tail = self._bodies.get(attempt, (0, []))

@@ -243,8 +243,12 @@ def _target(obj: Any, where: str) -> Target:
         hidden = redact_body(options, ())
         secret = next((f"option {k!r}" for k in options if hidden.get(k) != options[k]), None)
     if secret is not None or redact_url(obj.get("base_url") or "") != (obj.get("base_url") or ""):
-        what = "'base_url'" if secret is None else secret if secret.startswith("option ") else (
-            f"header {secret!r}"
+        what = (
+            "'base_url'"
+            if secret is None
+            else secret
+            if secret.startswith("option ")
+            else (f"header {secret!r}")
         )
         raise MatrixSpecError(
             f"{where}: {what} would hold a credential: a spec is saved with the results, "

@@ -43,4 +43,4 @@ def install() -> None:
     """Put :func:`serialize_headers` in front of aiohttp's writer (once)."""
     if not _installed:
         _installed.append(http_writer._serialize_headers)
-        http_writer._serialize_headers = serialize_headers  # type: ignore[assignment]
+        http_writer._serialize_headers = serialize_headers

@@ -15,8 +15,8 @@
 - Secrets (:func:`secrets_of`): the values of headers and URL parameters whose names the
   redaction rule calls secret (:mod:`inspector.core.capture.redaction`), the credential
   of an ``Authorization: Scheme credential`` value, credential-shaped header values whatever
-  their name, the body's credential fields (``api_key`` …) and the upstream's user-info. They are forwarded, and redacted from
-  everything recorded or shown, wherever they show as a whole token.
+  their name, the body's credential fields (``api_key`` …) and the upstream's user-info.
+  They are forwarded, and redacted from everything recorded or shown.
 """
 
 from __future__ import annotations
