@@ -55,7 +55,7 @@ from inspector.core.base.errors import InspectorError
 from inspector.core.base.settings import Settings
 from inspector.core.capture.format import CaptureError
 from inspector.core.capture.records import Attempt
-from inspector.core.capture.redaction import key_exposure, redact_meta
+from inspector.core.capture.redaction import key_exposure, redact_meta, request_credentials
 from inspector.core.capture.writer import CaptureWriter
 from inspector.core.providers import REGISTRY
 from inspector.core.requests.scenarios import RequestSpec
@@ -113,7 +113,8 @@ class SessionRunner:
         self.started_at = 0.0
         """``clock()`` when :meth:`run` began."""
         self._key, self._client = key, client
-        self._secrets = (key,) if key else ()
+        extra = request_credentials(spec.headers, spec.body)  # ``api_key`` in the body …
+        self._secrets = tuple(dict.fromkeys([key, *extra] if key else extra))
         self._once = RunOnce(self.task_name)
         self._cancel_requested = False
 

@@ -53,7 +53,7 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any, Final
 from urllib.parse import quote, unquote, unquote_plus, urlsplit, urlunsplit
 
-from inspector.core.capture.credentials import holds_shape, mask_shapes, might_hold_shape
+from inspector.core.capture.credentials import SHAPE, holds_shape, mask_shapes, might_hold_shape
 from inspector.core.capture.format import REDACTED
 
 SECRET_WORDS: Final = (
@@ -349,6 +349,21 @@ def redact_url(url: str, secrets: Collection[str] = ()) -> str:
     if (netloc, path, query, fragment) == (parts.netloc, parts.path, parts.query, parts.fragment):
         return url
     return urlunsplit((parts.scheme, netloc, path, query, fragment))
+
+
+def request_credentials(headers: Headers | None, body: Any) -> list[str]:
+    """Credentials a request carries besides its key header, to be masked wherever they show
+    (a response that echoes them too): the string values of the body's top-level
+    :data:`CREDENTIAL_FIELDS` (``api_key`` …) and credential-shaped words in header values."""
+    found: list[str] = []
+    if isinstance(body, Mapping):
+        for name, value in body.items():
+            named = isinstance(name, str) and name.lower() in CREDENTIAL_FIELDS
+            if named and isinstance(value, str) and value.strip() and value != REDACTED:
+                found.append(value.strip())
+    for _, value in _pairs(headers):
+        found.extend(m.group(0) for m in SHAPE.finditer(value))
+    return found
 
 
 def key_exposure(url: str, headers: Headers | None, key: str | None) -> str | None:

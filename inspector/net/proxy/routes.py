@@ -28,13 +28,12 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 import orjson
 
-from inspector.core.capture.credentials import SHAPE
 from inspector.core.capture.redaction import (
-    CREDENTIAL_FIELDS,
     is_secret_name,
     redact_body,
     redact_headers,
     redact_url,
+    request_credentials,
 )
 from inspector.core.providers import REGISTRY, sniff_url
 from inspector.core.requests.scenarios import RequestSpec
@@ -159,12 +158,9 @@ def secrets_of(
     headers: Iterable[tuple[str, str]], url: str, body: dict[str, Any] | None = None
 ) -> tuple[str, ...]:
     """The credentials a request carries (see the module docstring), longest first."""
-    found: set[str] = set()
-    for name, value in (body or {}).items():  # ``api_key`` and the like, by name
-        if name.lower() in CREDENTIAL_FIELDS and isinstance(value, str) and value.strip():
-            found.add(value.strip())
+    headers = list(headers)
+    found: set[str] = set(request_credentials(headers, body))  # ``api_key``, ``X-Tenant: sk-…``
     for name, value in headers:
-        found.update(m.group(0) for m in SHAPE.finditer(value))  # ``X-Tenant: sk-live-…``
         if is_secret_name(name) and value.strip():
             found.add(value.strip())
             scheme, _, credential = value.strip().partition(" ")
