@@ -76,7 +76,8 @@ def test_every_listed_shape_is_a_pattern() -> None:
 
 def test_body_credential_fields_are_redacted_by_name_but_not_inside_the_content() -> None:
     tools = [{"type": "function", "function": {"name": "login", "parameters": {
-        "type": "object", "properties": {"token": {"type": "string"}, "api_key": {}}}}}]  # fmt: skip
+        "type": "object", "properties": {"token": {"type": "string"}, "api_key": {}}}}},
+    ]  # fmt: skip
     body = {
         "model": "gpt-4o",
         "api_key": "plain-value-no-shape",
