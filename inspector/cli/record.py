@@ -163,10 +163,12 @@ def _say(line: str, secrets: tuple[str, ...]) -> None:
 def _secrets(profile: Any) -> tuple[str, ...]:
     """The key, masked in what ``record`` prints: its lines quote URLs and server messages,
     which may hold it (a model named like the key, a server that echoes it)."""
+    from inspector.core.capture.redaction import request_credentials
     from inspector.net.session import resolve_key
 
     key = resolve_key(profile)
-    return (key,) if key else ()
+    extra = request_credentials(profile.headers, profile.options)  # ``api_key`` in options …
+    return tuple(dict.fromkeys([key, *extra] if key else extra))
 
 
 def record(args: argparse.Namespace) -> int:

@@ -141,7 +141,12 @@ class CaptureBuilder:
             self.capture.warnings.append(f"line {line}: a chunk's 'masked' is not a list of "
                                          "[start, end] byte offsets; ignored")  # fmt: skip
             return
-        attempt.masked += [(p[0], p[1]) for p in spans]
+        masked = attempt.masked
+        for start, end in sorted((p[0], p[1]) for p in spans):
+            if masked and masked[-1][0] <= start <= masked[-1][1]:  # one key over two records
+                masked[-1] = (masked[-1][0], max(end, masked[-1][1]))
+            else:
+                masked.append((start, end))
 
     def __init__(self, capture: Capture) -> None:
         self.capture = capture

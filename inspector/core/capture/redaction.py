@@ -139,15 +139,44 @@ def body_keys(secrets: Collection[str]) -> tuple[bytes, ...]:
     return tuple(sorted(found, key=len, reverse=True))
 
 
+FRAGMENT_MIN: Final = 10
+"""A run of this many consecutive characters of a key (or the whole of a shorter one) is
+masked in a response body: a key split across two events (a tool call's argument fragments)
+shows in neither whole, and what is left unmasked of it is under this length."""
+
+
+@functools.lru_cache(maxsize=64)
+def _fragments(key: bytes) -> tuple[re.Pattern[bytes], dict[bytes, list[int]]]:
+    """A pattern for every run of :data:`FRAGMENT_MIN` bytes of ``key``, and where each sits."""
+    size = min(FRAGMENT_MIN, len(key))
+    grams: dict[bytes, list[int]] = {}
+    for k in range(len(key) - size + 1):
+        grams.setdefault(key[k : k + size], []).append(k)
+    pattern = re.compile(b"|".join(re.escape(g) for g in sorted(grams, key=len, reverse=True)))
+    return pattern, grams
+
+
 def find_keys(data: bytes | bytearray, keys: Collection[bytes]) -> list[tuple[int, int]]:
     """The ``[start, end)`` byte ranges of ``data`` that hold one of ``keys`` (from
-    :func:`body_keys`), sorted and merged."""
+    :func:`body_keys`) or a piece of one of :data:`FRAGMENT_MIN` bytes or more, each piece
+    grown as far as it goes on matching the key; sorted and merged."""
     spans: list[tuple[int, int]] = []
     for key in keys:
-        at = data.find(key)
-        while at >= 0:
-            spans.append((at, at + len(key)))
-            at = data.find(key, at + 1)
+        pattern, grams = _fragments(key)
+        for m in pattern.finditer(data):
+            start, end = m.span()
+            best = (start, end)
+            for k in grams[m.group()]:
+                a, b = start, end
+                while a > 0 and k - (start - a) > 0 and data[a - 1] == key[k - (start - a) - 1]:
+                    a -= 1
+                while (
+                    b < len(data) and k + (b - start) < len(key) and data[b] == key[k + (b - start)]
+                ):
+                    b += 1
+                if b - a > best[1] - best[0]:
+                    best = (a, b)
+            spans.append(best)
     spans.sort()
     merged: list[tuple[int, int]] = []
     for start, end in spans:

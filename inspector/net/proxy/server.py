@@ -256,7 +256,7 @@ class RecordingProxy:
             session = ProxySession(route.spec(), dialect=route.dialect, settings=self.settings,
                                    capture_path=path, analysis=self._analysis(route),
                                    key=route.key, meta=meta, client=client, on_update=news,
-                                   clock=relay.clock)  # fmt: skip
+                                   clock=relay.clock, secrets=route.secrets)  # fmt: skip
         except BaseException:
             await client.aclose()
             raise
