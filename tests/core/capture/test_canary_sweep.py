@@ -148,8 +148,9 @@ def test_no_canary_reaches_any_file_or_line(
     profiles.write_text(json.dumps([profile]))
     (out / "record").mkdir()
     for model, name in (("m", "ok.jsonl"), ("fail", "fail.jsonl")):
+        where = str(out / "record" / name)
         code = main(["record", "--profile", "leaky", "--profiles", str(profiles), "--model",
-                     model, "--scenario", "weather", "--out", str(out / "record" / name)])  # fmt: skip
+                     model, "--scenario", "weather", "--out", where])  # fmt: skip
         got = capsys.readouterr()
         printed += [got.out, got.err]
         assert code in (0, 1, 2)
