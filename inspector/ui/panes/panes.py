@@ -74,6 +74,12 @@ class RawWirePane(QSplitter):
         self.addWidget(self.detail)
         self.setSizes([700, 400])
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
+        self.masked: Sequence[tuple[int, int]] = ()
+        """Byte ranges of the attempt's body the capture writer masked (the session's key)."""
+
+    def set_masked(self, masked: Sequence[tuple[int, int]]) -> None:
+        """The masked byte ranges of the attempt on show (its events' offsets are the same)."""
+        self.masked = masked
 
     def _row_changed(self, current: Any, _previous: Any) -> None:
         seq = self.model.data(current, SEQ_ROLE)
@@ -88,6 +94,11 @@ class RawWirePane(QSplitter):
             return
         head = f"#{ev.seq}  {ev.kind}  event={ev.event!r}  bytes {ev.start}–{ev.end}  "
         head += f"t={ev.t * 1000:.1f} ms" + (f"  id={ev.id!r}" if ev.id else "")
+        spans = [(a, b) for a, b in self.masked if a < ev.end and b > ev.start]
+        if spans:
+            where = ", ".join(f"{a}–{b}" for a, b in spans)
+            head += (f"\nmasked when recorded: bytes {where} (the session's key, as * of the "
+                     "same length)")  # fmt: skip
         if ev.kind == EventKind.COMMENT:
             body = ": " + ev.comment
         else:
