@@ -114,10 +114,12 @@ _TAIL_RECORDS: Final = 64
 class _Written:
     """A chunk record on disk: where its value starts in the file, and its bytes."""
 
-    __slots__ = ("data", "pos", "start", "text")
+    __slots__ = ("data", "pos", "received", "start", "text")
 
-    def __init__(self, pos: int, start: int, data: bytearray, text: bool) -> None:
+    def __init__(self, pos: int, start: int, data: bytearray, text: bool, received: bytes) -> None:
         self.pos, self.start, self.data, self.text = pos, start, data, text
+        self.received = received
+        """The bytes as received: a key is looked for in them, never in the masked ones."""
 
 
 class CaptureWriter:
@@ -248,7 +250,7 @@ class CaptureWriter:
         record kept for a key that a later chunk completes."""
         size, tail = self._bodies.get(attempt, (0, []))
         kept = sum(len(w.data) for w in tail)
-        window = b"".join(bytes(w.data) for w in tail) + data
+        window = b"".join(w.received for w in tail) + data
         base = size - kept
         spans = [(a, b) for a, b in find_keys(window, self._keys) if b > kept]
         out = bytearray(data)
@@ -258,7 +260,7 @@ class CaptureWriter:
             out[max(start - kept, 0) : end - kept] = b"*" * (end - max(start, kept))
             if start < kept:
                 self._patch(tail, base + start, base + kept)
-        written = _Written(-1, size, out, _is_text(out))
+        written = _Written(-1, size, out, _is_text(out), data)
         tail.append(written)
         while len(tail) > 1 and sum(len(w.data) for w in tail[1:]) >= self._longest:
             tail.pop(0)

@@ -29,7 +29,8 @@ def _write(path: Path, chunks: list[bytes]) -> None:
 
 
 @pytest.mark.parametrize("cuts", [[], [BODY.index(b"sk-") + 5], [BODY.index(b"sk-") + 3,
-                                  BODY.index(b"sk-") + 9, BODY.index(b"sk-") + 20]])  # fmt: skip
+                                  BODY.index(b"sk-") + 9, BODY.index(b"sk-") + 20],
+                                  [BODY.index(b"sk-") + 5, BODY.index(b"sk-") + 28]])  # fmt: skip
 def test_the_key_is_masked_in_chunks_even_split_across_them(
     tmp_path: Path, cuts: list[int]
 ) -> None:
