@@ -129,7 +129,7 @@ _REQUIRED: Final[dict[str, tuple[str, ...]]] = {
 class CaptureBuilder:
     """Sorts records into attempts, validating what the typed accessors rely on."""
 
-    def _masked(self, attempt: Attempt, spans: Any, line: int) -> None:
+    def masked(self, attempt: Attempt, spans: Any, line: int) -> None:
         """A chunk's masked ranges: pairs of ints, start below end; anything else is warned
         about and ignored (the bytes are what they are either way)."""
         good = isinstance(spans, list) and all(
@@ -180,7 +180,7 @@ class CaptureBuilder:
         if rtype == "chunk":
             attempt.chunks.append((_seconds(record), _chunk_bytes(record)))
             if "masked" in record:
-                self._masked(attempt, record["masked"], line)
+                self.masked(attempt, record["masked"], line)
             return
         if rtype == "event":
             attempt.events.append(record)

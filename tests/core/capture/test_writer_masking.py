@@ -124,3 +124,17 @@ def test_a_disk_filling_mid_stream_ends_the_recording_at_a_whole_record(tmp_path
     capture = load(path)
     assert capture.warnings == [] and capture.attempts[0].interrupted
     assert len(capture.attempts[0].chunks) > 10
+
+
+def test_the_masked_ranges_survive_a_har_round_trip(tmp_path: Path) -> None:
+    from inspector.core.capture import harexport
+    from inspector.core.replay.harsessions import load_sessions
+
+    path, har = tmp_path / "c.jsonl", tmp_path / "c.har"
+    _write(path, [BODY])
+    capture = load(path)
+    harexport.write(har, harexport.to_har([capture]))
+    (session,) = load_sessions(str(har)).sessions
+    (attempt,) = session.capture.attempts
+    assert attempt.masked == capture.attempts[0].masked != []
+    assert attempt.body == capture.attempts[0].body and KEY not in har.read_text()
