@@ -55,6 +55,23 @@ from urllib.parse import quote, unquote, unquote_plus, urlsplit, urlunsplit
 
 from inspector.core.capture.credentials import SHAPE, holds_shape, mask_shapes, might_hold_shape
 from inspector.core.capture.format import REDACTED
+from inspector.core.capture.keyscan import (
+    FRAGMENT_MIN,
+    MASK_BYTE,
+    VALUE_SCAN_MIN,
+    body_keys,
+    find_keys,
+    mask_body,
+)
+
+__all__ = [
+    "CONTENT_FIELDS", "CREDENTIAL_FIELDS", "FRAGMENT_MIN", "MASK_BYTE", "SECRET_NAMES",
+    "SECRET_WORDS", "VALUE_SCAN_MIN", "Headers", "body_keys", "carries_no_secret", "find_keys",
+    "holds_credential", "holds_secret", "is_secret_name", "key_exposure", "mask_body",
+    "mask_secrets", "redact_body", "redact_headers", "redact_json", "redact_meta", "redact_url",
+    "request_credentials",
+]  # fmt: skip
+"""The rule's public names; the body scan's are :mod:`.keyscan`'s, exported from here."""
 
 SECRET_WORDS: Final = (
     "auth", "key", "token", "secret", "bearer", "signature", "session", "cookie", "password",
@@ -66,8 +83,6 @@ SECRET_NAMES: Final = frozenset({"sig", "pwd", "passwd"})
 NOT_SECRET_WORDS: Final = ("ratelimit", "idempotency-key", "www-authenticate")
 """The allowlist: a name containing one of these carries no secret (see the module doc)."""
 
-VALUE_SCAN_MIN: Final = 8
-"""A key this long is masked wherever it occurs (as a substring); a shorter one only as a word."""
 CREDENTIAL_FIELDS: Final = frozenset(
     {
         "api_key", "apikey", "api-key", "key", "token", "access_token", "accesstoken",
@@ -85,8 +100,6 @@ CONTENT_FIELDS: Final = frozenset(
     }
 )  # fmt: skip
 """Top-level request-body fields that are the content under test: only keys by value there."""
-MASK_BYTE: Final = b"*"
-"""What a key's bytes become in a recorded response body (one per byte)."""
 Headers = Mapping[str, str] | Mapping[bytes, bytes] | Iterable[tuple[str | bytes, str | bytes]]
 """Headers as given: a mapping (``httpx.Headers`` too) or (name, value) pairs."""
 
@@ -130,73 +143,6 @@ def mask_secrets(text: str, secrets: Collection[str] = ()) -> str:
     for secret in sorted((s for s in secrets if s), key=len, reverse=True):
         text = _token(secret).sub(REDACTED, text)
     return mask_shapes(text, REDACTED)
-
-
-def body_keys(secrets: Collection[str]) -> tuple[bytes, ...]:
-    """The keys looked for in a response body: those of :data:`VALUE_SCAN_MIN` characters or
-    more, as UTF-8, longest first."""
-    found = {s.encode("utf-8", "surrogateescape") for s in secrets if len(s) >= VALUE_SCAN_MIN}
-    return tuple(sorted(found, key=len, reverse=True))
-
-
-FRAGMENT_MIN: Final = 10
-"""A run of this many consecutive characters of a key (or the whole of a shorter one) is
-masked in a response body: a key split across two events (a tool call's argument fragments)
-shows in neither whole, and what is left unmasked of it is under this length."""
-
-
-@functools.lru_cache(maxsize=64)
-def _fragments(key: bytes) -> tuple[re.Pattern[bytes], dict[bytes, list[int]]]:
-    """A pattern for every run of :data:`FRAGMENT_MIN` bytes of ``key``, and where each sits."""
-    size = min(FRAGMENT_MIN, len(key))
-    grams: dict[bytes, list[int]] = {}
-    for k in range(len(key) - size + 1):
-        grams.setdefault(key[k : k + size], []).append(k)
-    pattern = re.compile(b"|".join(re.escape(g) for g in sorted(grams, key=len, reverse=True)))
-    return pattern, grams
-
-
-def find_keys(data: bytes | bytearray, keys: Collection[bytes]) -> list[tuple[int, int]]:
-    """The ``[start, end)`` byte ranges of ``data`` that hold one of ``keys`` (from
-    :func:`body_keys`) or a piece of one of :data:`FRAGMENT_MIN` bytes or more, each piece
-    grown as far as it goes on matching the key; sorted and merged."""
-    spans: list[tuple[int, int]] = []
-    for key in keys:
-        pattern, grams = _fragments(key)
-        for m in pattern.finditer(data):
-            start, end = m.span()
-            best = (start, end)
-            for k in grams[m.group()]:
-                a, b = start, end
-                while a > 0 and k - (start - a) > 0 and data[a - 1] == key[k - (start - a) - 1]:
-                    a -= 1
-                while (
-                    b < len(data) and k + (b - start) < len(key) and data[b] == key[k + (b - start)]
-                ):
-                    b += 1
-                if b - a > best[1] - best[0]:
-                    best = (a, b)
-            spans.append(best)
-    spans.sort()
-    merged: list[tuple[int, int]] = []
-    for start, end in spans:
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
-        else:
-            merged.append((start, end))
-    return merged
-
-
-def mask_body(data: bytes, secrets: Collection[str]) -> tuple[bytes, list[tuple[int, int]]]:
-    """``data`` with each key's bytes replaced by ``*`` of the same length, and the ranges
-    masked (the same length: offsets, framing and JSON stay as they were)."""
-    spans = find_keys(data, body_keys(secrets))
-    if not spans:
-        return data, spans
-    out = bytearray(data)
-    for start, end in spans:
-        out[start:end] = MASK_BYTE * (end - start)
-    return bytes(out), spans
 
 
 def _text(value: str | bytes) -> str:
