@@ -28,8 +28,13 @@ MASK_BYTE: Final = b"*"
 
 def body_keys(secrets: Collection[str]) -> tuple[bytes, ...]:
     """The keys looked for in a response body: those of :data:`VALUE_SCAN_MIN` characters or
-    more, as UTF-8, longest first."""
-    found = {s.encode("utf-8", "surrogateescape") for s in secrets if len(s) >= VALUE_SCAN_MIN}
+    more, as UTF-8, longest first; not a whole header value such as ``Bearer KEY`` (its
+    credential is a secret of its own: the scheme's pieces would mask the bytes around it)."""
+    found = {
+        s.encode("utf-8", "surrogateescape")
+        for s in secrets
+        if len(s) >= VALUE_SCAN_MIN and not any(c.isspace() for c in s)
+    }
     return tuple(sorted(found, key=len, reverse=True))
 
 

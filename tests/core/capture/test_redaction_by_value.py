@@ -107,3 +107,9 @@ def test_a_response_body_is_masked_by_stars_of_the_same_length() -> None:
     for start, end in spans:
         assert masked[start:end] == b"*" * len(KEY) and data[start:end] == KEY.encode()
     assert mask_body(b"short words stay", ["short"]) == (b"short words stay", [])
+
+
+def test_a_whole_header_value_masks_only_the_key_in_a_body() -> None:
+    data = f'"content": "key {KEY}."'.encode()
+    masked, spans = mask_body(data, [f"Bearer {KEY}", KEY])
+    assert masked == f'"content": "key {"*" * len(KEY)}."'.encode()
