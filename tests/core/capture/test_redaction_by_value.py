@@ -111,5 +111,5 @@ def test_a_response_body_is_masked_by_stars_of_the_same_length() -> None:
 
 def test_a_whole_header_value_masks_only_the_key_in_a_body() -> None:
     data = f'"content": "key {KEY}."'.encode()
-    masked, spans = mask_body(data, [f"Bearer {KEY}", KEY])
+    masked, _ = mask_body(data, [f"Bearer {KEY}", KEY])
     assert masked == f'"content": "key {"*" * len(KEY)}."'.encode()
