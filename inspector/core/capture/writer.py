@@ -112,14 +112,13 @@ _TAIL_RECORDS: Final = 64
 
 
 class _Written:
-    """A chunk record on disk: where its value starts in the file, and its bytes."""
+    """A chunk record on disk: its body offset, its bytes as written, where its line ends in
+    the file (-1: not written) and whether its value is text (else base64)."""
 
-    __slots__ = ("data", "pos", "received", "start", "text")
+    __slots__ = ("data", "end", "start", "text")
 
-    def __init__(self, pos: int, start: int, data: bytearray, text: bool, received: bytes) -> None:
-        self.pos, self.start, self.data, self.text = pos, start, data, text
-        self.received = received
-        """The bytes as received: a key is looked for in them, never in the masked ones."""
+    def __init__(self, start: int, data: bytes) -> None:
+        self.start, self.data, self.end, self.text = start, data, -1, True
 
 
 class CaptureWriter:
@@ -142,8 +141,13 @@ class CaptureWriter:
         """Why the recording stopped (a write error), or None."""
         self._keys = body_keys(self.secrets)
         self._longest = max(map(len, self._keys), default=0)
-        self._bodies: dict[int, tuple[int, list[_Written]]] = {}
-        """Per attempt: body bytes so far, and its last chunk records (for split keys)."""
+        blocks = {k[i : i + 5] for k in self._keys for i in range(0, max(len(k) - 4, 1), 5)}
+        self._blocks = re.compile(b"|".join(map(re.escape, sorted(blocks))))
+        """Every run of 10 bytes of a key holds one of these 5-byte blocks: one C-level search
+        tells a chunk with no piece of a key (nearly all) from one that may hold one."""
+        self._bodies: dict[int, tuple[int, bytes, list[_Written]]] = {}
+        """Per attempt: body bytes so far, its last bytes as received (as long as the longest
+        key) and its last chunk records (for a key split across them)."""
         self._patch_fd: int | None = None
         created = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
         header = {"format": FORMAT, "version": compat.CURRENT_VERSION, "created": created}
@@ -226,7 +230,8 @@ class CaptureWriter:
     def chunk(self, attempt: int, t: float, data: bytes) -> None:
         """Record one received chunk exactly, but for the session's keys (module doc); ``t``
         is seconds since the attempt's request."""
-        # The hot path: one decode attempt, one dict, one dumps, one write.
+        # The hot path: one decode attempt, one dict, one dumps, one write (and, with a key,
+        # a few C-level searches of the chunk and the bytes before it).
         if type(data) is not bytes:
             data = bytes(data)
         record: dict[str, Any] = {"type": "chunk", "attempt": attempt, "t": t}
@@ -240,52 +245,58 @@ class CaptureWriter:
         except UnicodeDecodeError:
             record["b64"] = base64.b64encode(data).decode("ascii")
         line = orjson.dumps(record, option=_NEWLINE)
-        pos = self._pos
         if self._line(line) and written is not None:
-            value = _encoded(bytes(written.data), written.text)
-            written.pos = pos + len(line) - 2 - len(value)  # the value ends the line: `"}\n`
+            written.end = self._pos  # its value ends the line: `"}\n`
+            written.text = "text" in record
 
-    def _mask(self, attempt: int, data: bytes) -> tuple[bytes, list[list[int]], _Written | None]:
+    def _mask(self, attempt: int, data: bytes) -> tuple[bytes, list[list[int]], _Written]:
         """``data`` with the keys masked, the ranges masked (attempt body offsets), and the
-        record kept for a key that a later chunk completes."""
-        size, tail = self._bodies.get(attempt, (0, []))
-        kept = sum(len(w.data) for w in tail)
-        window = b"".join(w.received for w in tail) + data
-        base = size - kept
-        spans = [(a, b) for a, b in find_keys(window, self._keys) if b > kept]
-        out = bytearray(data)
+        record kept for a key that a later chunk completes. The keys are looked for in the
+        bytes as received: the last ones before this chunk (``carry``) and the chunk."""
+        size, carry, tail = self._bodies.get(attempt, (0, b"", []))
+        window = carry + data if carry else data
+        kept = len(carry)
+        spans: list[tuple[int, int]] = []
+        if self._blocks.search(window) is not None:  # else no piece of a key is there
+            spans = [(a, b) for a, b in find_keys(window, self._keys) if b > kept]
         masked: list[list[int]] = []
-        for start, end in spans:
-            masked.append([base + start, base + end])
-            out[max(start - kept, 0) : end - kept] = b"*" * (end - max(start, kept))
-            if start < kept:
-                self._patch(tail, base + start, base + kept)
-        written = _Written(-1, size, out, _is_text(out), data)
+        if spans:
+            base, out = size - kept, bytearray(data)
+            for start, end in spans:
+                masked.append([base + start, base + end])
+                out[max(start - kept, 0) : end - kept] = b"*" * (end - max(start, kept))
+                if start < kept:
+                    self._patch(tail, base + start, base + kept)
+            data = bytes(out)
+        written = _Written(size, data)
         tail.append(written)
-        while len(tail) > 1 and sum(len(w.data) for w in tail[1:]) >= self._longest:
+        total = size + len(data)
+        while tail and tail[0].start + len(tail[0].data) <= total - self._longest:
             tail.pop(0)
         del tail[:-_TAIL_RECORDS]
-        self._bodies[attempt] = (size + len(data), tail)
-        return bytes(out), masked, written
+        self._bodies[attempt] = (total, window[-self._longest :], tail)
+        return data, masked, written
 
     def _patch(self, tail: list[_Written], start: int, end: int) -> None:
         """Mask body bytes ``[start, end)`` in the chunk records already written (in place,
         same length); a record whose value would change length is left as it is."""
         for w in tail:
             lo, hi = max(start, w.start), min(end, w.start + len(w.data))
-            if lo >= hi or w.pos < 0:
+            if lo >= hi or w.end < 0 or self.failed is not None:
                 continue
             before = _encoded(bytes(w.data), w.text)
-            w.data[lo - w.start : hi - w.start] = b"*" * (hi - lo)
+            data = bytearray(w.data)
+            data[lo - w.start : hi - w.start] = b"*" * (hi - lo)
             try:
-                after = _encoded(bytes(w.data), w.text)
+                after = _encoded(bytes(data), w.text)
             except UnicodeDecodeError:  # a key cut inside a character: left as it is
                 continue
-            if len(after) != len(before) or self.failed is not None:
+            if len(after) != len(before):
                 continue
+            w.data = bytes(data)
             if self._patch_fd is None:
                 self._patch_fd = os.open(self.path, os.O_WRONLY | getattr(os, "O_BINARY", 0))
-            os.pwrite(self._patch_fd, after, w.pos)
+            os.pwrite(self._patch_fd, after, w.end - 2 - len(before))
 
     def attempt(self, attempt: int, reason: str, recovery_action: str, **extra: Any) -> None:
         """Start attempt number ``attempt``: why the previous one was abandoned, what now."""
@@ -338,14 +349,6 @@ def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view) :]
-
-
-def _is_text(data: bytes | bytearray) -> bool:
-    try:
-        bytes(data).decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 def _encoded(data: bytes, text: bool) -> bytes:
