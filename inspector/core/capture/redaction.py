@@ -230,7 +230,7 @@ def redact_json(value: Any, secrets: Collection[str]) -> Any:
         return REDACTED if holds_secret(value, secrets) else value
     if not isinstance(value, Mapping | list | tuple):
         return value
-    root: dict[Any, Any] | list[Any] = _copy(value)
+    root: dict[Any, Any] | list[Any] = _copy(value, secrets)
     stack = [root]
     while stack:
         node = stack.pop()
@@ -239,7 +239,7 @@ def redact_json(value: Any, secrets: Collection[str]) -> Any:
                 if holds_secret(item, secrets):
                     node[k] = REDACTED
             elif isinstance(item, Mapping | list | tuple):
-                node[k] = copied = _copy(item)
+                node[k] = copied = _copy(item, secrets)
                 stack.append(copied)
     return root
 
@@ -251,7 +251,7 @@ def redact_body(body: Any, secrets: Collection[str]) -> Any:
     if not isinstance(body, Mapping):
         return redact_json(body, secrets)
     out: dict[Any, Any] = {}
-    for name, value in body.items():
+    for name, value in _copy(body, secrets).items():
         out[name] = (
             redact_json(value, secrets)
             if name in CONTENT_FIELDS
@@ -273,7 +273,7 @@ def _redact_config(value: Any, secrets: Collection[str]) -> Any:
         return REDACTED if holds_credential(value, secrets) else value
     if not isinstance(value, Mapping | list | tuple):
         return value
-    root: dict[Any, Any] | list[Any] = _copy(value)
+    root: dict[Any, Any] | list[Any] = _copy(value, secrets)
     stack = [root]
     while stack:
         node = stack.pop()
@@ -285,7 +285,7 @@ def _redact_config(value: Any, secrets: Collection[str]) -> Any:
                 if holds_credential(item, secrets):
                     node[k] = REDACTED
             elif isinstance(item, Mapping | list | tuple):
-                node[k] = copied = _copy(item)
+                node[k] = copied = _copy(item, secrets)
                 stack.append(copied)
     return root
 
@@ -302,8 +302,22 @@ def redact_meta(meta: Mapping[str, Any], secrets: Collection[str]) -> dict[str, 
     }
 
 
-def _copy(container: Mapping[Any, Any] | list[Any] | tuple[Any, ...]) -> Any:
-    return dict(container) if isinstance(container, Mapping) else list(container)
+def _copy(
+    container: Mapping[Any, Any] | list[Any] | tuple[Any, ...], secrets: Collection[str]
+) -> Any:
+    """A shallow copy; an object's member name holding a key is masked too (a name made
+    equal to another by that gets ``#2``, ``#3`` …: no member is lost)."""
+    if not isinstance(container, Mapping):
+        return list(container)
+    out: dict[Any, Any] = {}
+    for name, value in container.items():
+        if isinstance(name, str) and secrets and holds_secret(name, secrets):
+            masked, n = mask_secrets(name, secrets), 2
+            name = masked
+            while name in out or name in container:
+                name, n = f"{masked}#{n}", n + 1
+        out[name] = value
+    return out
 
 
 def redact_url(url: str, secrets: Collection[str] = ()) -> str:

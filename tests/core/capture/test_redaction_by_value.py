@@ -113,3 +113,13 @@ def test_a_whole_header_value_masks_only_the_key_in_a_body() -> None:
     data = f'"content": "key {KEY}."'.encode()
     masked, _ = mask_body(data, [f"Bearer {KEY}", KEY])
     assert masked == f'"content": "key {"*" * len(KEY)}."'.encode()
+
+
+def test_a_key_in_an_object_member_name_is_masked_too() -> None:
+    """``make fuzz`` (issue 25's round trip): a JSON body whose member *name* held the key
+    was written with it."""
+    body = {f"{KEY}type": 1, "metadata": {KEY: 2, "REDACTEDx": 3}, "tools": [{KEY: "v"}]}
+    out = redact_body(body, [KEY])
+    assert KEY not in repr(out)
+    assert out["REDACTEDtype"] == 1 and out["tools"] == [{"REDACTED": "v"}]
+    assert sorted(out["metadata"].values()) == [2, 3]  # no member lost
