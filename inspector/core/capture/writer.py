@@ -3,8 +3,8 @@
 Invariants (the format itself is described in :mod:`inspector.core.capture.format`):
 - Created atomically: the header is written to a temporary file beside it, which is renamed
   into place; a capture never exists without its header (a disk full at creation leaves
-  nothing: the temporary file and an empty name claimed by :func:`new_capture_path` are
-  removed). Then records are appended to that same file.
+  nothing: the temporary file and the name claimed by :func:`new_capture_path`, which holds a
+  pending header, are removed). Then records are appended to that same file.
 - Append-only and written per record: each record is serialised in full, then written with
   ``os.write`` (no buffer of ours). A process killed at any moment leaves every earlier record
   on disk and at most one cut-off last line. (``fsync`` happens once, on close.)
@@ -28,7 +28,6 @@ import os
 import re
 from collections.abc import Collection, Mapping
 from datetime import UTC, datetime
-from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, Self
 
@@ -36,12 +35,13 @@ import orjson
 
 import inspector
 from inspector.core.capture import compat
-from inspector.core.capture.format import FORMAT, REDACTED, TOOL, CaptureError
+from inspector.core.capture.claim import is_claim
+from inspector.core.capture.claim import new_capture_path as new_capture_path
+from inspector.core.capture.format import FORMAT, TOOL, CaptureError
 from inspector.core.capture.redaction import (
     Headers,
     body_keys,
     find_keys,
-    holds_credential,
     mask_secrets,
     redact_body,
     redact_headers,
@@ -50,35 +50,6 @@ from inspector.core.capture.redaction import (
 )
 
 _NEWLINE: Final = orjson.OPT_APPEND_NEWLINE
-
-
-_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
-
-
-def new_capture_path(
-    directory: str | os.PathLike[str], *parts: str, secrets: Collection[str] = ()
-) -> Path:
-    """A new, empty capture file in ``directory`` named after ``parts`` (joined by "-", each
-    made safe for a file name: "openai/gpt-4o" gives "openai_gpt-4o"; a part holding one of
-    ``secrets`` or a credential shape — a model string equal to a key — becomes "REDACTED"),
-    claimed with O_EXCL so it is never an existing file: two sessions in the same second get
-    "-2", "-3" … (the writer replaces the claimed name by rename: see the module doc)."""
-    safe = [REDACTED if holds_credential(p, secrets) else p for p in parts]
-    stem = "-".join(_UNSAFE_NAME.sub("_", p).strip("._") or "_" for p in safe)
-    base = Path(directory)
-    base.mkdir(parents=True, exist_ok=True)
-    for n in range(1, 10_000):
-        path = base / (f"{stem}.jsonl" if n == 1 else f"{stem}-{n}.jsonl")
-        try:
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
-        except FileExistsError:
-            continue
-        except OSError as exc:
-            raise CaptureError(
-                f"cannot create capture: {exc.strerror or exc}", path=str(path)
-            ) from None
-        return path
-    raise CaptureError("too many captures of that name", path=str(base / stem))
 
 
 def _body_fields(body: Any, secrets: Collection[str] = ()) -> dict[str, Any]:
@@ -171,8 +142,8 @@ class CaptureWriter:
                 os.close(fd)
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
-            with contextlib.suppress(OSError):  # an empty name claimed for it
-                if os.path.getsize(self.path) == 0 and not os.path.islink(self.path):
+            with contextlib.suppress(OSError):  # the name claimed for it, still unused
+                if is_claim(self.path):
                     os.unlink(self.path)
             raise CaptureWriteError(
                 f"cannot create capture: {exc.strerror or exc}", path=self.path

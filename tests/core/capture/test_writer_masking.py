@@ -72,9 +72,12 @@ def test_a_bad_masked_field_is_a_warning_not_the_end(tmp_path: Path) -> None:
 
 def test_the_name_claimed_is_replaced_atomically_and_never_names_a_key(tmp_path: Path) -> None:
     path = new_capture_path(tmp_path, "20260101", "proxy", KEY, secrets=[KEY])
-    assert path.name == "20260101-proxy-REDACTED.jsonl" and path.stat().st_size == 0
+    assert path.name == "20260101-proxy-REDACTED.jsonl"
+    claimed = load(path)  # never an empty file: a pending header, readable as a capture
+    assert claimed.header["pending"] is True and claimed.attempts == []
     with CaptureWriter(path, secrets=[KEY]):
-        assert json.loads(path.read_text().splitlines()[0])["version"] == 2
+        header = json.loads(path.read_text().splitlines()[0])
+        assert header["version"] == 2 and "pending" not in header
     assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temporary file left
     named = new_capture_path(tmp_path, "x", "sk-live-CANARYtenant0123456789")
     assert named.name == "x-REDACTED.jsonl"
