@@ -95,3 +95,15 @@ def is_claim(path: str) -> bool:
     except OSError:
         return False
     return data in (b"", _pending_header())
+
+
+def discard_claim(path: str | os.PathLike[str]) -> bool:
+    """Remove ``path`` if it is still only the claim (no writer ever started on it): True
+    when removed. A capture that got its real header is never touched."""
+    name = os.fspath(path)
+    if not is_claim(name):
+        return False
+    with contextlib.suppress(OSError):
+        os.unlink(name)
+        return True
+    return False

@@ -43,6 +43,7 @@ from aiohttp import web
 from inspector.core.analysis.session import Analysis
 from inspector.core.base.errors import InspectorError
 from inspector.core.base.settings import DEFAULT_MODE, Settings, ValidationMode
+from inspector.core.capture.claim import discard_claim
 from inspector.core.capture.redaction import mask_secrets
 from inspector.core.capture.writer import new_capture_path
 from inspector.core.providers import REGISTRY
@@ -259,6 +260,8 @@ class RecordingProxy:
                                    clock=relay.clock, secrets=route.secrets)  # fmt: skip
         except BaseException:
             await client.aclose()
+            if path is not None:
+                discard_claim(path)  # never written: no pending capture left behind
             raise
         return session, client
 
