@@ -66,7 +66,8 @@ def _pending_header() -> bytes:
 def _claim(path: Path) -> bool:
     """Claim ``path`` holding a pending header (see :func:`new_capture_path`); False when
     the name is taken. OSError when nothing can be written (a full disk: nothing is left)."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.claim")
+    # A name of its own for each claim: sessions claim at once, from threads of one process.
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(6).hex()}.claim")
     try:
         with open(tmp, "xb") as f:
             f.write(_pending_header())

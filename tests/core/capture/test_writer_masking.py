@@ -141,3 +141,13 @@ def test_the_masked_ranges_survive_a_har_round_trip(tmp_path: Path) -> None:
     (attempt,) = session.capture.attempts
     assert attempt.masked == capture.attempts[0].masked != []
     assert attempt.body == capture.attempts[0].body and KEY not in har.read_text()
+
+
+def test_many_threads_claim_one_name_at_once(tmp_path: Path) -> None:
+    """The proxy claims names from worker threads: 50 sessions of one model in one second."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(16) as pool:
+        paths = list(pool.map(lambda _: new_capture_path(tmp_path, "t", "m"), range(50)))
+    assert len(set(paths)) == 50
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in paths)
