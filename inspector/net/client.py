@@ -33,7 +33,7 @@ import orjson
 
 from inspector.core.base.provider import Head
 from inspector.core.capture.records import Attempt
-from inspector.core.capture.redaction import Headers, redact_headers, redact_json, redact_url
+from inspector.core.capture.redaction import Headers, redact_body, redact_headers, redact_url
 from inspector.core.capture.writer import CaptureWriter
 from inspector.core.providers import REGISTRY
 from inspector.core.providers.sniff import recognise
@@ -94,7 +94,7 @@ class MirroredWriter:
         self.source.request = {"type": "request", "attempt": attempt, "t": t, "method": method,
                                "url": redact_url(url, self.secrets),
                                "headers": redact_headers(headers, self.secrets),
-                               "body": redact_json(body, self.secrets)}  # fmt: skip
+                               "body": redact_body(body, self.secrets)}  # fmt: skip
 
     def response(self, attempt: int, status: int, headers: Headers | None, t: float) -> None:
         if self.writer is not None:

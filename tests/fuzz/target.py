@@ -23,6 +23,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from typing import Final
 
+from fuzz.secrets import roundtrip
 from inspector.core.analysis.session import Analysis
 from inspector.core.base.errors import InspectorError
 from inspector.core.base.settings import EMPTY_ID_POLICIES, VALIDATION_MODES, Settings
@@ -63,9 +64,15 @@ def _extras(variant: int) -> int:
     return (variant % VARIANTS) // (len(DIALECTS) * len(EMPTY_ID_POLICIES) * len(VALIDATION_MODES))
 
 
+SECRETS_EVERY: Final = 4
+"""One input in this many also goes through the redaction round trip (:mod:`fuzz.secrets`)."""
+
+
 def run(data: bytes, variant: int) -> bool:
     """Judge ``data`` under ``variant`` end to end; True when it was read, False when it was
     refused cleanly. Any exception is a crash."""
+    if variant % SECRETS_EVERY == 0:
+        roundtrip(data, variant)
     settings = settings_of(variant)
     try:
         capture = load_bytes(data, "fuzz")

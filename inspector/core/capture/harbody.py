@@ -11,7 +11,7 @@ Invariants:
   text whose size is 0 is an empty body.
 - ``content.text`` is UTF-8 text unless ``content.encoding`` is ``base64``; any other
   encoding is not guessed at. A request body (``postData.text``) that is JSON is parsed; the
-  key is redacted from it by the one rule (:func:`~.redaction.redact_json`).
+  key is redacted from it by the one rule (:func:`~.redaction.redact_body`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import orjson
 
-from inspector.core.capture.redaction import is_secret_name, mask_secrets, redact_json
+from inspector.core.capture.redaction import is_secret_name, mask_secrets, redact_body
 
 MIN_SECRET: Final = 8
 """A secret header's value shorter than this is not searched for elsewhere (it would mask
@@ -61,7 +61,7 @@ def post_data(post: Any, secrets: list[str]) -> dict[str, Any]:
         parsed = orjson.loads(text)
     except orjson.JSONDecodeError:
         return {"body": mask_secrets(text, secrets) if text else None}
-    return {"body": redact_json(parsed, secrets)}
+    return {"body": redact_body(parsed, secrets)}
 
 
 def response_body(

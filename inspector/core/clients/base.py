@@ -108,11 +108,15 @@ class HandedCall:
 class ClientRaised(Exception):
     """The library would raise here: ``type`` is its exception's class name (``TypeError``,
     ``JSONDecodeError``, ``APIStatusError`` …), ``message`` its message as the library words it
-    (or as close as the replica can model it)."""
+    (or as close as the replica can model it). A lone surrogate the message quotes from the
+    wire (a ``\\udc63`` escape in an event's type) is written as its escape, so the report
+    can be serialised as UTF-8."""
 
     def __init__(
         self, type_: str, message: str, handed: Sequence[HandedCall] | None = None
     ) -> None:
+        if not message.isascii():
+            message = message.encode("utf-8", "backslashreplace").decode("utf-8")
         super().__init__(f"{type_}: {message}")
         self.type = type_
         self.message = message

@@ -11,7 +11,8 @@ Invariants:
   matrix folder. A cell links to its capture by its relative path, and only when that path
   stays inside the folder (no absolute path, no ``..``, no scheme).
 - Pure: the exports are text from a :class:`~.result.MatrixResult`; :func:`write_exports` is
-  the only function that writes, and it writes only the two files.
+  the only function that writes, and it writes only the two files, each by rename
+  (:func:`~.folder.write_file`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from urllib.parse import quote
 
 from inspector.core.base.settings import DEFAULT_MODE
 from inspector.core.matrix.cells import PRECEDENCE, Cell
+from inspector.core.matrix.folder import write_file
 from inspector.core.matrix.result import MatrixResult
 from inspector.core.reports.words import CLIENT_WORDS, MEANING, SYMBOL, label
 
@@ -300,6 +302,6 @@ def write_exports(result: MatrixResult, out_dir: str | Path) -> tuple[Path, Path
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     md, html = out / MARKDOWN, out / HTML
-    md.write_text(to_markdown(result), encoding="utf-8")
-    html.write_text(to_html(result), encoding="utf-8")
+    write_file(md, to_markdown(result).encode("utf-8"))
+    write_file(html, to_html(result).encode("utf-8"))
     return md, html

@@ -285,7 +285,9 @@ def build_request(
     """The streaming request for ``scenario`` in ``profile``'s dialect.
 
     ``messages`` (OpenAI chat form, text content) replaces the scenario's system + prompt.
-    Profile options are merged into the body last, so a profile can override any field.
+    Profile options are merged into the body last, so a profile can override any field. A
+    query in the base URL is kept after the endpoint's path (``…/v1?k=X`` gives
+    ``…/v1/chat/completions?k=X``, never ``…/v1?k=X/chat/completions``).
     """
     if profile.is_demo:
         raise ValueError(f"profile {profile.name!r} must be resolved with the demo's URL first")
@@ -295,12 +297,15 @@ def build_request(
         raise ScenarioError(
             f"profile {profile.name!r}: unknown dialect {profile.dialect!r}"
         ) from None
+    base, _, query = profile.base_url.partition("?")
     wire = provider.request(
-        profile.base_url.rstrip("/"),
+        base.rstrip("/"),
         model or profile.model,
         _messages(scenario, messages),
         scenario.tools,
     )
+    if query:  # a base URL's query (``?api-version=…``, ``?api_key=…``) ends the URL
+        wire = replace(wire, url=wire.url + ("&" if "?" in wire.url else "?") + query)
     headers = {"content-type": "application/json", "accept": "text/event-stream", **wire.headers}
     headers.update(profile.headers)
     body = wire.body

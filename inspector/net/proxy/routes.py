@@ -13,9 +13,10 @@
   recognise its path (:func:`~inspector.core.providers.sniff_url`) and its body is a JSON
   object; the body gives the model and the tools. Anything else is forwarded as it is.
 - Secrets (:func:`secrets_of`): the values of headers and URL parameters whose names the
-  redaction rule calls secret (:mod:`inspector.core.capture.redaction`), and the credential
-  of an ``Authorization: Scheme credential`` value. They are forwarded, and redacted from
-  everything recorded or shown, wherever they show as a whole token.
+  redaction rule calls secret (:mod:`inspector.core.capture.redaction`), the credential
+  of an ``Authorization: Scheme credential`` value, credential-shaped header values whatever
+  their name, the body's credential fields (``api_key`` …) and the upstream's user-info.
+  They are forwarded, and redacted from everything recorded or shown.
 """
 
 from __future__ import annotations
@@ -27,7 +28,13 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 import orjson
 
-from inspector.core.capture.redaction import is_secret_name, redact_headers, redact_json, redact_url
+from inspector.core.capture.redaction import (
+    is_secret_name,
+    redact_body,
+    redact_headers,
+    redact_url,
+    request_credentials,
+)
 from inspector.core.providers import REGISTRY, sniff_url
 from inspector.core.requests.scenarios import RequestSpec
 from inspector.core.verdicts.tools import listed_tools
@@ -146,9 +153,12 @@ class Upstream:
         return redact_url(self.base)
 
 
-def secrets_of(headers: Iterable[tuple[str, str]], url: str) -> tuple[str, ...]:
+def secrets_of(
+    headers: Iterable[tuple[str, str]], url: str, body: dict[str, Any] | None = None
+) -> tuple[str, ...]:
     """The credentials a request carries (see the module docstring), longest first."""
-    found: set[str] = set()
+    headers = list(headers)
+    found: set[str] = set(request_credentials(headers, body))  # ``api_key``, ``X-Tenant: sk-…``
     for name, value in headers:
         if is_secret_name(name) and value.strip():
             found.add(value.strip())
@@ -195,7 +205,7 @@ class Route:
         forwarded = end_to_end(headers, NOT_FORWARDED)
         request = _json_object(body if decoded is None else decoded)
         dialect = sniff_url(url) if method == "POST" and request is not None else None
-        secrets = secrets_of(headers, url)
+        secrets = secrets_of(headers, url, request)
         return cls(method, raw_path, url, forwarded, body, secrets, dialect, request)
 
     @property
@@ -235,7 +245,7 @@ class Route:
 
     def recorded_body(self) -> dict[str, Any]:
         """The JSON body with every secret string redacted (a copy)."""
-        body: dict[str, Any] = redact_json(self.request or {}, self.secrets)
+        body: dict[str, Any] = redact_body(self.request or {}, self.secrets)
         return body
 
     def spec(self) -> RequestSpec:

@@ -95,6 +95,12 @@ class RawWirePane(QSplitter):
         decoder = self._state.decoder if self._state is not None else None
         headers = getattr(decoder, "headers", None)
         return headers(ev) if headers is not None else None
+        self.masked: Sequence[tuple[int, int]] = ()
+        """Byte ranges of the attempt's body the capture writer masked (the session's key)."""
+
+    def set_masked(self, masked: Sequence[tuple[int, int]]) -> None:
+        """The masked byte ranges of the attempt on show (its events' offsets are the same)."""
+        self.masked = masked
 
     def _row_changed(self, current: Any, _previous: Any) -> None:
         seq = self.model.data(current, SEQ_ROLE)
@@ -114,6 +120,11 @@ class RawWirePane(QSplitter):
             head += f"\n\nframe headers ({len(headers)}):\n"
             head += "\n".join(f"  {name}: {value!r}" for name, value in headers)
             head += "\n\npayload:"
+        spans = [(a, b) for a, b in self.masked if a < ev.end and b > ev.start]
+        if spans:
+            where = ", ".join(f"{a}–{b}" for a, b in spans)
+            head += (f"\nmasked when recorded: bytes {where} (the session's key, as * of the "
+                     "same length)")  # fmt: skip
         if ev.kind == EventKind.COMMENT:
             body = ": " + ev.comment
         else:

@@ -163,6 +163,7 @@ class DocumentViews:
     def catch_up(self) -> None:
         """Every view up to date now (a step, a seek, the end of a replay or session)."""
         view = self.doc.view
+        self.raw.set_masked(view.source.masked if view and view.source else ())
         self.raw.sync(view.state if view else None)
         if view is not None and self.lanes.bound_to is not view:
             self.lanes.rebind(view, self.doc.settings.validation)
@@ -178,6 +179,7 @@ class DocumentViews:
         s = self.doc.settings
         self.replay_controls()
         self.bar.show_settings(s.validation, s.empty_id)
+        self.raw.set_masked(view.source.masked if view and view.source else ())
         self.raw.reset(view.state if view else None)
         self.lanes.rebind(view, s.validation)
         self.show_notice()
