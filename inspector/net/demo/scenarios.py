@@ -345,6 +345,8 @@ SCENARIOS: dict[str, Scenario] = {s.name: s for s in _TABLE}
 
 NOT_SHOWN = {
     q.NAME_CHANGED_MID_CALL: "demo-glm-empty-name shows it under the literal policy",
-    q.WIRE_FIELD_TYPE: "tests/core/test_hostile_wire.py and make fuzz send fields of wrong types",
+    q.WIRE_FIELD_TYPE: (
+        "tests/core/test_hostile_wire.py and make fuzz send fields of the wrong type"
+    ),
 }
 """Quirk codes no scenario shows under the default policy, and where to see them instead."""
