@@ -139,7 +139,9 @@ def test_glm_sample_reproduces_the_empty_id_bug_under_literal() -> None:
     literal = Analysis.from_capture(capture, Settings(empty_id="literal"), providers=REGISTRY)
     verdicts = literal.final.verdicts
     assert [v.arguments for v in verdicts] == ["{", "{"]
-    assert [[p.code for p in v.problems] for v in verdicts] == [["invalid_json"]] * 2
+    assert [[p.code for p in v.problems] for v in verdicts] == [
+        ["invalid_json", "dropped_fragments"]
+    ] * 2
     assert [len(v.call.dropped) for v in verdicts] == [10, 4]
     absent = Analysis.from_capture(capture, providers=REGISTRY).final.verdicts
     assert json.loads(absent[0].arguments)["cmd"].startswith("Get-Date; Write-Output")

@@ -56,6 +56,8 @@ def what_happened(
         return ", ".join(sorted(replica.dialects)) + " only"
     if word == "pending":
         return "the stream is still arriving"
+    if word == "stopped":
+        return "not judged: the stream was stopped before its end"
     got = result.calls
     if result.error is not None and got:
         return f"{spoken(word, result)}: {result.error.type}: {result.error.message}"

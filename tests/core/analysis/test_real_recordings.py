@@ -193,7 +193,8 @@ def test_qwen_literal_drops_three_continuations() -> None:
     (v,) = analysis.final.verdicts
     assert v.call.arguments == ""
     assert [d.text for d in v.call.dropped] == ['{"location": "San Francisco', '"}', ""]
-    assert v.valid  # no tools known: blank arguments count as {}
+    # no tools known: blank arguments would count as {}, but the dropped text makes it invalid
+    assert not v.valid and [p.code for p in v.problems] == ["dropped_fragments"]
 
 
 def test_responses_stream_supplies_its_own_tools() -> None:

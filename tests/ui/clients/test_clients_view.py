@@ -243,6 +243,7 @@ def test_the_replicas_never_run_while_the_stream_arrives(
     # their own throttled schedule (a busy machine may reach the end before they do), so the
     # test asks once itself, before the first tick.
     assert window.doc.streaming
+    window.doc.replayer.step(2)  # some chunks in, the clock still running
     follower.refresh()
     assert follower.state == "streaming" and not ran
     qtbot.waitUntil(lambda: not window.doc.playing, timeout=5000)

@@ -113,4 +113,8 @@ def test_a_users_stop_is_never_reported_as_client_breakage(
     assert applicable and all(verdict.words[n] == "stopped" for n in applicable)
     assert not verdict.broken and not (set(verdict.words.values()) & CLIENT_BREAKS)
     assert "no client judged" in window.views.clients_follower.headline
+    judged(window)  # the Clients view on show, filled
+    pane = window.views.clients
+    pane.table.selectRow(0)  # its detail compares nothing: a cut stream judges no client
+    assert pane.table.currentRow() == 0 and pane.calls.rowCount() == 0
     assert all(not lane.clients.isVisible() for lane in window.lanes.lanes)
