@@ -172,10 +172,10 @@ def test_registry_and_its_dialects() -> None:
         "anthropic": AnthropicDialect,
         "openai-responses": ResponsesDialect,
         "gemini": GeminiDialect,
+        "bedrock-converse": BedrockDialect,
         "cohere-v2": CohereV2Dialect,
         "gemini-interactions": InteractionsDialect,
         "openai-completions": CompletionsDialect,
-        "bedrock-converse": BedrockDialect,
     }
     assert REGISTRY.names()[: len(classes)] == tuple(classes)
     for name, cls in classes.items():

@@ -64,7 +64,7 @@ def test_a_cohere_stream_opens_in_its_own_dialect_with_its_calls(window: MainWin
     assert len(window.lanes.lanes) == 2
 
 
-def test_a_hosted_search_without_a_name_reads_omitted_in_the_attempts_tree(
+def test_a_hosted_search_without_a_name_reads_as_its_item_type_in_the_attempts_tree(
     window: MainWindow,
 ) -> None:
     path = SHARED / "fixtures" / "realworld" / "google-interactions" / "google-search.sse"
@@ -72,4 +72,4 @@ def test_a_hosted_search_without_a_name_reads_omitted_in_the_attempts_tree(
         pytest.fail(f"missing shared fixture {path}", pytrace=False)
     assert window.open(str(path))
     top = window.attempts.topLevelItem(0)
-    assert [top.child(i).text(0) for i in range(top.childCount())] == ["#0 (omitted)"]
+    assert [top.child(i).text(0) for i in range(top.childCount())] == ["#0 google_search_call"]
