@@ -164,8 +164,9 @@ def clients_verdict(
     views = {view.number: view for view in analysis.attempts}
     for name, result in results.items():
         view = views.get(result.attempt) if result.attempt is not None else None
-        judged = view is not None and view.state.ended and not view.cancelled
-        calls = expected_calls(view) if judged else ()  # a stopped stream: nothing compared
+        calls: Sequence[HandedCall] = ()  # a stopped stream: nothing compared
+        if view is not None and view.state.ended and not view.cancelled:
+            calls = expected_calls(view)
         expected[name] = calls
         stopped = view is not None and view.cancelled and result.applies
         words[name] = "stopped" if stopped else client_word(result, calls)
