@@ -28,7 +28,6 @@ Invariants:
 
 from __future__ import annotations
 
-import re
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterator, Sequence
@@ -36,16 +35,9 @@ from typing import Any, Final, overload
 
 from inspector.core.base.kinds import item_type_of, kind_of
 from inspector.core.base.model import ToolCallDelta
+from inspector.core.calls.surrogates import paired
 
 NONE: Final[tuple[()]] = ()
-_SURROGATE: Final = re.compile("[\ud800-\udfff]")
-
-
-def paired(text: str) -> str:
-    """``text`` with each escaped surrogate pair that arrived split across fragments
-    (``"\\ud83d"`` then ``"\\ude00"``) joined into its character, as a JavaScript client
-    reads the concatenation; a lone surrogate stays as it is."""
-    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
 
 """The shared empty sequence a rarely-filled attribute holds until its first entry."""
@@ -153,10 +145,7 @@ class ToolCall:
         """The accepted argument text, joined once and cached until the next piece."""
         joined = self._joined
         if joined is None:
-            joined = "".join(self._parts or NONE)
-            if not joined.isascii() and _SURROGATE.search(joined):
-                joined = paired(joined)
-            self._joined = joined
+            joined = self._joined = paired("".join(self._parts or NONE))  # split surrogates
         return joined
 
     @property

@@ -93,7 +93,7 @@ class LaneScan:
         if d.seq != self._last_seq:
             self._per_chunk.clear()
             self._last_seq = d.seq
-        if type(d) is ItemDelta and is_key(d.index):  # an opener saying its item's kind
+        if isinstance(d, ItemDelta) and is_key(d.index):  # an opener saying its item's kind
             if d.call_kind == FUNCTION:
                 self._items.discard(d.index)
             else:
