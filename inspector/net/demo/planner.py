@@ -11,6 +11,8 @@ Invariants:
   calls than there are tools reuses tools with another argument variant.
 - A conversation ending with tool results gets a final text answer that quotes them (except
   in ``demo-never-stops``); ``tool_choice: none`` gets a text answer too.
+- The item scenarios (:mod:`.items`: hosted search, apply_patch, a custom tool, programmatic
+  calls) reshape the planned turn in the dialects that have their items.
 - ``demo-truncated-then-valid`` renders as ``demo-truncated`` on a conversation's first attempt
   and conformingly on every retry.
 """
@@ -20,7 +22,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from . import anthropic, gemini, openai_chat_reported, responses
+from . import anthropic_items, gemini, items, openai_chat_reported, responses_items
 from .arguments import generate
 from .conversation import Ask, Result, Tool
 from .scenarios import Scenario
@@ -29,8 +31,8 @@ from .written import as_text
 
 RENDERERS: dict[str, ModuleType] = {
     "openai-chat": openai_chat_reported,
-    "openai-responses": responses,
-    "anthropic": anthropic,
+    "openai-responses": responses_items,
+    "anthropic": anthropic_items,
     "gemini": gemini,
 }
 """Dialect -> module with ``render(turn)`` and ``VARIANTS``."""
@@ -83,7 +85,7 @@ def plan(scenario: Scenario, ask: Ask, attempt: int, created: int) -> Turn:
         prompt_tokens=max(1, ask.size // 4),
         tools=ask.raw_tools if ask.dialect == "openai-responses" else [],
     )
-    if ask.results and scenario.name != NEVER_STOPS:
+    if ask.results and scenario.name != NEVER_STOPS and not items.continues(scenario.name, ask):
         turn.text = final_text(ask.results)
         return turn
     if ask.no_tools:
@@ -99,6 +101,8 @@ def plan(scenario: Scenario, ask: Ask, attempt: int, created: int) -> Turn:
         turn.text = FAULT_TEXT
     elif ask.dialect == "anthropic":
         turn.text = f"I'll use {turn.calls[0].name} for that."
+    if scenario.name in items.SCENARIOS:  # hosted, built-in and custom items (.items)
+        items.shape(scenario.name, turn, ask)
     as_text(scenario.name, turn, scenario.quirks)
     return turn
 
