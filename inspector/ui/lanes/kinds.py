@@ -77,8 +77,9 @@ def kind_html(call: Any) -> str:
     """``[hosted by the provider] web_search_call`` as rich text: the badge, then the type."""
     kind = kind_word(call)
     words, light, dark, _ = KIND.get(kind, (kind, "#757575", "#9e9e9e", ""))
-    c = dark if theme.is_dark() else light
-    badge = f'<span style="color:{c}; border:1px solid {c}">&nbsp;<b>{escape(words)}</b>&nbsp;'
+    dark_theme = theme.is_dark()  # a filled badge: the words on the kind's colour
+    c, fg = (dark, "#000000") if dark_theme else (light, "#ffffff")
+    badge = f'<span style="background-color:{c}; color:{fg}">&nbsp;<b>{escape(words)}</b>&nbsp;'
     badge += "</span>"
     item = escape(item_type_word(call))
     caller = _caller(call)
@@ -185,7 +186,10 @@ def show_kind(lane: Any) -> None:
         lane.kind.setText(html)
         lane.kind.setToolTip(kind_tooltip(call) if call is not None else "")
     lane.kind.setVisible(call is not None)
-    lane.model.free_text = free_text(call)
+    lane.model.free_text = free = free_text(call)
+    wanted = None if free else lane.parsed.document()  # free text is not coloured as JSON
+    if lane._highlighter.document() is not wanted:
+        lane._highlighter.setDocument(wanted)
     muted = call is not None and is_hosted(call)
     if bool(lane.property("hosted")) != muted:
         lane.setProperty("hosted", muted)

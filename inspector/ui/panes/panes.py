@@ -27,8 +27,10 @@ from PySide6.QtWidgets import (
 
 from inspector.core.analysis.numbering import attempt_places
 from inspector.core.analysis.session import AttemptView
+from inspector.core.base.kinds import CallKind
 from inspector.core.base.model import EventKind
 from inspector.core.reports import words
+from inspector.core.reports.kinds import kind_word
 from inspector.core.reports.words import attempt_word, call_word
 from inspector.ui.base.models import SEQ_ROLE, EventsModel, FindingsModel
 from inspector.ui.lanes.parts import tail_of
@@ -238,8 +240,10 @@ class AttemptsPane(QTreeWidget):
                 tuple(
                     (
                         v.call.slot,
-                        # a nameless item (an image_generation_call) is named by its wire type
-                        v.call.name if isinstance(v.call.name, str) else v.call.item_type,
+                        # a nameless item (an image_generation_call) is named by its wire type;
+                        # what the provider runs says so (it is none of the agent's calls)
+                        (v.call.name if isinstance(v.call.name, str) else v.call.item_type)
+                        + (" · hosted" if kind_word(v.call) == CallKind.HOSTED else ""),
                         call_word(v, validation=mode),
                         _result_text(results.get((view.number, v.call.slot))),
                     )

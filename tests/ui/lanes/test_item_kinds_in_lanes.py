@@ -65,6 +65,9 @@ def test_hosted_web_searches_are_muted_lanes_with_their_results_beside_them(
     reported = json.loads(first.reported.toPlainText())
     assert reported["item_type"] == "web_search_call"
     assert reported["action"]["sources"][0]["url"].startswith("https://www.wired.com/")
+    attempt = window.attempts.topLevelItem(0)
+    rows = [attempt.child(i).text(0) for i in range(attempt.childCount())]
+    assert rows and all(r.endswith("web_search_call · hosted") for r in rows)
     status = window.statusBar().currentMessage()
     assert "0 agent calls · 6 hosted items" in status  # the headline counts them apart
     assert "0 agent call(s) · 6 hosted item(s), 0 invalid" in status
@@ -83,6 +86,7 @@ def test_a_custom_tools_input_is_text_never_judged_as_json(window: MainWindow) -
     assert model.data(model.index(0, FragmentsModel.JSON_COLUMN), SEQ_ROLE) is not None
     lane.tabs.setCurrentWidget(lane.parsed)  # the Parsed tab shows the input as it is
     assert lane.parsed.toPlainText() == "SELECT * FROM users WHERE age > 25"
+    assert lane._highlighter.document() is None  # not coloured as JSON
     assert "INVALID" not in lane.status.text() and "✖" not in lane.status.text()
     assert "1 agent call · 0 hosted items" in window.statusBar().currentMessage()
 
@@ -92,6 +96,7 @@ def test_a_built_in_apply_patch_is_the_agents_call_with_its_own_badge(window: Ma
     (lane,) = window.lanes.lanes
     assert "built-in tool" in kind_text(lane) and "apply_patch_call" in kind_text(lane)
     assert not muted(lane) and not lane.model.free_text  # its operation is JSON
+    assert lane._highlighter.document() is lane.parsed.document()
     assert "valid" in lane.status.text()
     assert "the agent runs" in lane.kind.toolTip()
 
@@ -107,6 +112,9 @@ def test_programmatic_calls_say_who_called_them(window: MainWindow) -> None:
         assert "function call" in kind_text(lane) and "tool_use" in kind_text(lane)
         assert "called by <code>code_execution_20250825</code>" in kind_text(lane)
         assert not muted(lane) and not lane.reported_line.isVisibleTo(lane)
+    attempt = window.attempts.topLevelItem(0)
+    names = [attempt.child(i).text(0) for i in range(attempt.childCount())]
+    assert names[0].endswith("code_execution · hosted") and names[1].endswith("rollDie")
 
 
 def test_a_lane_reused_for_function_calls_loses_the_hosted_look(window: MainWindow) -> None:
