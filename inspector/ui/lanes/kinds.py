@@ -2,7 +2,8 @@
 muted look of an item the provider runs, and the results the stream reported beside the call.
 
 Invariants:
-- The kind and the item type are the core's words (:func:`~inspector.core.reports.kinds.kind_word`,
+- The kind and the item type, on the lane header's first line, are the core's words
+  (:func:`~inspector.core.reports.kinds.kind_word`,
   :func:`~inspector.core.reports.kinds.item_type_word`): the lane says what ``analyze``'s table
   and ``--json`` say, in full words (``hosted by the provider``, never ``hosted`` alone).
 - A hosted item (the provider runs it) is drawn muted (a greyed background and a grey badge)
@@ -153,11 +154,9 @@ def results_json(results: list[Any]) -> str:
 # -- on a lane -------------------------------------------------------------------------------
 
 
-def widgets() -> tuple[QLabel, QLabel, QPlainTextEdit]:
-    """A lane's kind line, its reported-results line (hidden until some) and their tab."""
-    kind = QLabel()
-    kind.setObjectName("lane-kind")
-    kind.setTextFormat(Qt.TextFormat.RichText)
+def widgets() -> tuple[QLabel, QPlainTextEdit]:
+    """A lane's reported-results line (hidden until some) and its tab. (The kind is said on
+    the header's first line: a row of its own made every lane taller than a short lane area.)"""
     line = QLabel()
     line.setObjectName("lane-reported")
     line.setTextFormat(Qt.TextFormat.RichText)
@@ -165,7 +164,7 @@ def widgets() -> tuple[QLabel, QLabel, QPlainTextEdit]:
     line.hide()
     tab = QPlainTextEdit(readOnly=True)
     tab.setFont(QFont("monospace"))
-    return kind, line, tab
+    return line, tab
 
 
 def name_html(call: Any, ident: Any) -> str:
@@ -178,14 +177,12 @@ def name_html(call: Any, ident: Any) -> str:
 
 
 def show_kind(lane: Any) -> None:
-    """The lane's kind line, its muted look (hosted) and whether its input is read as JSON;
-    only a change touches a widget (a palette change re-polishes nothing but is not free)."""
+    """The lane's kind tooltip (the badge is on its header's first line), its muted look
+    (hosted) and whether its input is read as JSON; only a change touches a widget."""
     call = lane.call
-    html = kind_html(call) if call is not None else ""
-    if html != lane.kind.text():
-        lane.kind.setText(html)
-        lane.kind.setToolTip(kind_tooltip(call) if call is not None else "")
-    lane.kind.setVisible(call is not None)
+    tip = kind_tooltip(call) if call is not None else ""
+    if tip != lane.header.toolTip():
+        lane.header.setToolTip(tip)
     lane.model.free_text = free = free_text(call)
     wanted = None if free else lane.parsed.document()  # free text is not coloured as JSON
     if lane._highlighter.document() is not wanted:

@@ -108,7 +108,7 @@ class LaneWidget(QFrame):
         self.header = QLabel()
         self.header.setTextFormat(Qt.TextFormat.RichText)
         self.header.setWordWrap(True)
-        self.kind, self.reported_line, self.reported = kinds.widgets()
+        self.reported_line, self.reported = kinds.widgets()
         self._reported_for: tuple[object, int] | None = None
         self.status = StatusLabel()
         self.clients = ClientsBadge()
@@ -138,7 +138,6 @@ class LaneWidget(QFrame):
         split.addWidget(self.tabs)
         split.setSizes([260, 140])
         lay = self._lay = QVBoxLayout(self)
-        lay.addWidget(self.kind)
         top = QHBoxLayout()
         top.addWidget(self.header, 1)
         top.addWidget(self.clients, 0, Qt.AlignmentFlag.AlignTop)
@@ -252,7 +251,7 @@ class LaneWidget(QFrame):
         written = written_as(call)  # a call written in the text has no wire index
         where = f"<b>from text</b> ({escape(written)})" if written else _ident("index", call.index)
         header = (
-            f"<b>#{call.slot}</b> &nbsp; {where}<br>"
+            f"<b>#{call.slot}</b> &nbsp; {where} &nbsp; {kinds.kind_html(call)}<br>"
             f"{_ident('id', call.id, repaired)}<br>{kinds.name_html(call, _ident)}"
         )
         if header != self.header.text():

@@ -33,7 +33,8 @@ def realworld(name: str) -> str:
 
 
 def kind_text(lane: LaneWidget) -> str:
-    return lane.kind.text()
+    """The header's first line: where the kind badge and the item type are."""
+    return lane.header.text().split("<br>")[0]
 
 
 def tab_titles(lane: LaneWidget) -> list[str]:
@@ -98,7 +99,7 @@ def test_a_built_in_apply_patch_is_the_agents_call_with_its_own_badge(window: Ma
     assert not muted(lane) and not lane.model.free_text  # its operation is JSON
     assert lane._highlighter.document() is lane.parsed.document()
     assert "valid" in lane.status.text()
-    assert "the agent runs" in lane.kind.toolTip()
+    assert "the agent runs" in lane.header.toolTip()
 
 
 def test_programmatic_calls_say_who_called_them(window: MainWindow) -> None:
@@ -130,12 +131,18 @@ def test_a_lane_reused_for_function_calls_loses_the_hosted_look(window: MainWind
     assert "1 call(s), 0 invalid" in window.statusBar().currentMessage()  # as it always read
 
 
-def test_the_kind_badge_is_in_the_lane_header_area(window: MainWindow, qtbot: Any) -> None:
+def test_the_kind_adds_no_row_to_a_lane(window: MainWindow) -> None:
+    """The badge is on the header's first line: a lane is as tall as a function call's,
+    whatever its kind (a row of its own pushed lanes past a short lane area); only results
+    the stream reported add their line."""
     assert window.open(realworld("openai-code-interpreter-tool.1"))
     lane = window.lanes.lanes[0]
-    kind: QWidget = lane.findChild(QWidget, "lane-kind")
-    assert kind is lane.kind and kind.isVisibleTo(lane)
-    qtbot.waitUntil(lambda: lane.header.geometry().top() > 0)  # laid out
-    assert kind.geometry().bottom() <= lane.header.geometry().top()
+    assert "code_interpreter_call" in kind_text(lane) and "#0" in kind_text(lane)
+    assert lane.findChild(QWidget, "lane-kind") is None
     assert lane.model.free_text  # a code interpreter's code is text, not JSON
-    assert "code_interpreter_call" in kind_text(lane)
+    assert window.open(realworld("openai-apply-patch-tool.1"))  # built-in, no results
+    assert window.lanes.lanes[0] is lane and "built-in tool" in kind_text(lane)
+    built_in = lane.minimumSizeHint().height()
+    assert window.open(str(real_fixture("anthropic-tool-use")))
+    assert window.lanes.lanes[0] is lane and "function call" in kind_text(lane)
+    assert lane.minimumSizeHint().height() == built_in

@@ -69,7 +69,8 @@ def test_a_live_demo_session_shows_each_kind(
     shown = window.lanes.lanes
     assert len(shown) == len(lanes)
     for lane, (words, item_type) in zip(shown, lanes, strict=True):
-        assert words in lane.kind.text() and f"</span> <code>{item_type}</code>" in lane.kind.text()
+        kind = lane.header.text().split("<br>")[0]  # the header's first line says the kind
+        assert words in kind and f"</span> <code>{item_type}</code>" in kind
         hosted = words.startswith("hosted")
         assert bool(lane.property("hosted")) == hosted and lane.autoFillBackground() == hosted
     if model == "demo-web-search":
@@ -81,4 +82,4 @@ def test_a_live_demo_session_shows_each_kind(
         (lane,) = shown
         assert lane.model.free_text and "✖" not in lane.status.text()
     if model == "demo-programmatic":
-        assert "called by <code>code_execution_20250825</code>" in shown[1].kind.text()
+        assert "called by <code>code_execution_20250825</code>" in shown[1].header.text()
