@@ -12,7 +12,8 @@ Invariants:
   ``function``, Anthropic ``tools[]`` with an ``input_schema``, Gemini
   ``tools[].functionDeclarations[]`` (``parameters`` or ``parametersJsonSchema``).
 - The conversation ends with tool results when its last message/item/content is one: OpenAI
-  ``role: tool`` (or ``function``), Responses ``function_call_output``, Anthropic user
+  ``role: tool`` (or ``function``), Responses ``function_call_output`` (and the outputs of
+  custom and apply_patch calls), Anthropic user
   ``tool_result`` blocks, Gemini ``functionResponse`` parts.
 - ``key`` hashes the dialect, the model and the conversation (messages / input / contents,
   canonical JSON): identical requests share a key, so a retry can be told from a first attempt.
@@ -73,6 +74,11 @@ class Ask:
     key: str = ""
     size: int = 0
     """Characters of conversation (for a plausible prompt token count)."""
+    custom_tools: list[dict[str, Any]] = field(default_factory=list)
+    """Responses ``custom`` tools offered (free-form input; ``demo-custom-sql`` calls one)."""
+    server_tool_id: str = ""
+    """Anthropic: the id of the last ``server_tool_use`` block the conversation holds (the
+    code execution a programmatic call comes from)."""
 
 
 def _dicts(value: Any) -> list[dict[str, Any]]:
@@ -170,12 +176,14 @@ def _responses(ask: Ask, body: dict[str, Any]) -> None:
     choice = body.get("tool_choice")
     ask.choice = _choice_name(choice)
     ask.no_tools = choice == "none"
+    ask.custom_tools = [t for t in _dicts(body.get("tools")) if t.get("type") == "custom"]
     items = _dicts(body.get("input"))
-    names = {i.get("call_id"): i.get("name") for i in items if i.get("type") == "function_call"}
-    ask.rounds = sum(1 for i in items if i.get("type") == "function_call_output")
+    names = {i.get("call_id"): i.get("name") or i.get("type") for i in items
+             if i.get("type") in _CALLS}  # fmt: skip
+    ask.rounds = sum(1 for i in items if i.get("type") in _OUTPUTS)
     tail: list[Result] = []
     for item in reversed(items):
-        if item.get("type") != "function_call_output":
+        if item.get("type") not in _OUTPUTS:
             break
         who = names.get(item.get("call_id")) or item.get("call_id")
         tail.insert(0, Result(str(who or "tool"), _text(item.get("output"))))
@@ -201,6 +209,11 @@ def _interactions(ask: Ask, body: dict[str, Any]) -> None:
     ]  # fmt: skip
 
 
+_CALLS = ("function_call", "custom_tool_call", "apply_patch_call")
+_OUTPUTS = ("function_call_output", "custom_tool_call_output", "apply_patch_call_output")
+"""Responses items the agent's calls are, and the outputs it sends back for them."""
+
+
 def _anthropic(ask: Ask, body: dict[str, Any]) -> None:
     for t in _dicts(body.get("tools")):
         if isinstance(t.get("name"), str) and "input_schema" in t:
@@ -216,6 +229,8 @@ def _anthropic(ask: Ask, body: dict[str, Any]) -> None:
         for block in _dicts(m.get("content")):
             if block.get("type") == "tool_use":
                 names[block.get("id")] = block.get("name")
+            elif block.get("type") == "server_tool_use" and isinstance(block.get("id"), str):
+                ask.server_tool_id = block["id"]
     results = [
         [b for b in _dicts(m.get("content")) if b.get("type") == "tool_result"] for m in messages
     ]

@@ -11,6 +11,8 @@ Invariants:
   calls than there are tools reuses tools with another argument variant.
 - A conversation ending with tool results gets a final text answer that quotes them (except
   in ``demo-never-stops``); ``tool_choice: none`` gets a text answer too.
+- The item scenarios (:mod:`.items`: hosted search, apply_patch, a custom tool, programmatic
+  calls) reshape the planned turn in the dialects that have their items.
 - ``demo-truncated-then-valid`` (and ``demo-glm-retry``) renders cut off on a conversation's
   first attempt and conformingly on its retry, then again cut off on the next one: requests
   alternate, so every Run (a first attempt and its one streaming retry) shows the retry, not
@@ -23,14 +25,15 @@ from types import ModuleType
 from typing import Any
 
 from . import (
-    anthropic,
+    anthropic_items,
     bedrock,
     cohere,
     completions,
     gemini,
     interactions,
+    items,
     openai_chat_reported,
-    responses,
+    responses_items,
 )
 from .arguments import generate
 from .conversation import Ask, Result, Tool
@@ -40,8 +43,8 @@ from .written import as_text
 
 RENDERERS: dict[str, ModuleType] = {
     "openai-chat": openai_chat_reported,
-    "openai-responses": responses,
-    "anthropic": anthropic,
+    "openai-responses": responses_items,
+    "anthropic": anthropic_items,
     "gemini": gemini,
     "cohere-v2": cohere,
     "gemini-interactions": interactions,
@@ -99,7 +102,7 @@ def plan(scenario: Scenario, ask: Ask, attempt: int, created: int) -> Turn:
         prompt_tokens=max(1, ask.size // 4),
         tools=ask.raw_tools if ask.dialect == "openai-responses" else [],
     )
-    if ask.results and scenario.name != NEVER_STOPS:
+    if ask.results and scenario.name != NEVER_STOPS and not items.continues(scenario.name, ask):
         turn.text = final_text(ask.results)
         return turn
     if ask.no_tools:
@@ -115,6 +118,8 @@ def plan(scenario: Scenario, ask: Ask, attempt: int, created: int) -> Turn:
         turn.text = FAULT_TEXT
     elif ask.dialect == "anthropic":
         turn.text = f"I'll use {turn.calls[0].name} for that."
+    if scenario.name in items.SCENARIOS:  # hosted, built-in and custom items (.items)
+        items.shape(scenario.name, turn, ask)
     as_text(scenario.name, turn, scenario.quirks)
     return turn
 

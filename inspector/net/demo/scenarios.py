@@ -360,6 +360,35 @@ _FAULTS = next(n for n, s in enumerate(_TABLE) if s.fault is not None)
 _TABLE[_FAULTS:_FAULTS] = [Scenario(*row) for row in REPORTED]  # the reported, before faults
 _TEXT = next(n for n, s in enumerate(_TABLE) if s.fault is not None)
 _TABLE[_TEXT:_TEXT] = [Scenario(*row) for row in WRITTEN]  # calls written as text, then faults
+_ITEMS = next(n for n, s in enumerate(_TABLE) if s.fault is not None)
+_TABLE[_ITEMS:_ITEMS] = [  # items of every kind (.items), then faults
+    Scenario(
+        "demo-web-search",
+        "A hosted web search with its results (Responses web_search_call with its sources;"
+        " Anthropic server_tool_use web_search and its web_search_tool_result), then an answer"
+        " citing them: hosted items, no call for the agent.",
+        {RESP: (), ANTH: ()},
+    ),
+    Scenario(
+        "demo-apply-patch",
+        "A built-in apply_patch_call creating a file, its diff streamed as"
+        " apply_patch_call_operation_diff deltas: the agent applies it.",
+        {RESP: ()},
+    ),
+    Scenario(
+        "demo-custom-sql",
+        "A custom tool's free-form input: a SQL query streamed as custom_tool_call_input deltas,"
+        " matching the Lark grammar the write_sql tool declares (never read as JSON).",
+        {RESP: ()},
+    ),
+    Scenario(
+        "demo-programmatic",
+        "Anthropic programmatic tool calling: code execution (hosted server_tool_use) calls the"
+        " first tool (tool_use with caller, input whole); after its result the next call"
+        " arrives whole in message_start.",
+        {ANTH: ()},
+    ),
+]
 
 SCENARIOS: dict[str, Scenario] = {s.name: s for s in _TABLE}
 """Every scenario by name, in listing order."""

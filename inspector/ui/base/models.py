@@ -155,16 +155,34 @@ class EventsModel(_Table):
 
 class FragmentsModel(_Table):
     """One lane's fragments: identity as received, the fragment made visible (after the JSON
-    paths it writes, when the wire names them: Gemini's ``partialArgs``), JSON state."""
+    paths it writes, when the wire names them: Gemini's ``partialArgs``), JSON state; for a
+    free-form input (:attr:`free_text`: a custom tool's) the JSON column says ``text``, never
+    a JSON state or error."""
 
     HEADERS = ("#", "t (ms)", "id", "name", "fragment", "len", "JSON")
     JSON_COLUMN = 6
+    FREE_TEXT = "text (not JSON)"
+    """What the JSON column says of a free-form input's fragments."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._call: ToolCall | None = None
         self._events: Sequence[SSEEvent] = ()
         self._last: tuple[int, ToolCall, FragmentRow] | None = None
+        self._free_text = False
+
+    @property
+    def free_text(self) -> bool:
+        """The call's input is free-form text: not read as JSON (set by the lane)."""
+        return self._free_text
+
+    @free_text.setter
+    def free_text(self, on: bool) -> None:
+        if on != self._free_text:
+            self._free_text = on
+            if self._rows:
+                col = self.JSON_COLUMN
+                self.dataChanged.emit(self.index(0, col), self.index(self._rows - 1, col))
 
     def set_call(self, call: ToolCall | None, events: Sequence[SSEEvent]) -> None:
         """Show another call (after a re-judge the calls are new objects)."""
@@ -204,6 +222,12 @@ class FragmentsModel(_Table):
         if r is None:
             return None
         col = index.column()
+        if col == self.JSON_COLUMN and self._free_text:  # a custom input: never judged as JSON
+            if role == Qt.ItemDataRole.DisplayRole:
+                return self.FREE_TEXT
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return "free-form input (a custom tool's): shown as text, not read as JSON"
+            return r.seq if role == SEQ_ROLE else None
         if role == Qt.ItemDataRole.DisplayRole:
             paths = self._paths(index.row()) if col == 4 else None
             return f"{paths} ▸ {self._display(r, col)}" if paths else self._display(r, col)

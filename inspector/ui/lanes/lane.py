@@ -8,6 +8,9 @@ Invariants:
 - A call written in the assistant text says **from text** and its format where a wire call
   shows its index; a fragment that names the JSON paths it writes (Gemini's ``partialArgs``)
   shows them before its text.
+- A lane says its item's kind and wire item type; a hosted item's lane is muted, a custom
+  input is shown as text, and results the stream carried sit beside the call
+  (:mod:`inspector.ui.lanes.kinds`).
 - ``sync`` is called once per flush: the fragment table inserts a row range and the buffer
   appends only the new text. JSON pretty-printing and highlighting happen once, when the call
   completes (or after a re-judge), never per fragment.
@@ -52,6 +55,7 @@ from inspector.core.reports import words
 from inspector.core.reports.words import call_word
 from inspector.ui.base import theme
 from inspector.ui.base.models import SEQ_ROLE, FragmentsModel
+from inspector.ui.lanes import kinds
 from inspector.ui.lanes.highlight import JsonHighlighter
 from inspector.ui.lanes.parts import ClientsBadge, StatusLabel, TailBuffer
 
@@ -104,6 +108,8 @@ class LaneWidget(QFrame):
         self.header = QLabel()
         self.header.setTextFormat(Qt.TextFormat.RichText)
         self.header.setWordWrap(True)
+        self.reported_line, self.reported = kinds.widgets()
+        self._reported_for: tuple[object, int] | None = None
         self.status = StatusLabel()
         self.clients = ClientsBadge()
         """Which client libraries would not hand this call over as shown (the Clients view)."""
@@ -138,6 +144,7 @@ class LaneWidget(QFrame):
         lay.addLayout(top)
         lay.addWidget(self.status)
         lay.addWidget(self.result_line)
+        lay.addWidget(self.reported_line)
         lay.addWidget(split, 1)
 
     def _make_table(self) -> QTableView:
@@ -178,6 +185,8 @@ class LaneWidget(QFrame):
         self.status.set_note("error", None, self.status_width())
         self.clients.show_marks(None)
         self.show_result(None)
+        kinds.show_kind(self)
+        kinds.show_reported(self, None)
 
     def bind(
         self, call: ToolCall, verdict: CallVerdict | None, events: Sequence[SSEEvent], mode: str
@@ -194,6 +203,7 @@ class LaneWidget(QFrame):
             self.buffer.show_call(call)
         self.status.set_note("error", None, self.status_width())  # _finish sets it again
         self._finished_for = None
+        kinds.show_kind(self)
         self._refresh(mode)
 
     def sync(
@@ -241,8 +251,8 @@ class LaneWidget(QFrame):
         written = written_as(call)  # a call written in the text has no wire index
         where = f"<b>from text</b> ({escape(written)})" if written else _ident("index", call.index)
         header = (
-            f"<b>#{call.slot}</b> &nbsp; {where}<br>"
-            f"{_ident('id', call.id, repaired)}<br>{_ident('name', call.name)}"
+            f"<b>#{call.slot}</b> &nbsp; {where} &nbsp; {kinds.kind_html(call)}<br>"
+            f"{_ident('id', call.id, repaired)}<br>{kinds.name_html(call, _ident)}"
         )
         if header != self.header.text():
             self.header.setText(header)
@@ -297,6 +307,7 @@ class LaneWidget(QFrame):
         if self._finished_for == stamp:
             return
         self._finished_for = stamp
+        kinds.show_kind(self)  # complete: whether its input reads as JSON is known now
         if self.tabs.currentWidget() is self.parsed:
             self._fill_parsed()
         self._mark_error(v)
@@ -310,8 +321,12 @@ class LaneWidget(QFrame):
             self._parsed_for = call  # the same text (a re-judge): what is shown stays right
             return
         self._parsed_for = call
-        try:
-            pretty = json.dumps(json.loads(call.arguments or "{}"), indent=2, ensure_ascii=False)
+        try:  # a free-form input (a custom tool's) is shown as it is, never read as JSON
+            pretty = (
+                call.arguments
+                if self.model.free_text
+                else json.dumps(json.loads(call.arguments or "{}"), indent=2, ensure_ascii=False)
+            )
         except ValueError:
             pretty = ""
         if len(pretty) > PARSED_LIMIT:

@@ -33,15 +33,15 @@ from inspector.core.calls.accumulator import ToolCall
 from inspector.ui.base import theme
 from inspector.ui.base.models import elide_json_column
 from inspector.ui.lanes.empty import NO_CALLS_YET, empty_text
+from inspector.ui.lanes.kinds import show_reported
 from inspector.ui.lanes.lane import LaneWidget
 from inspector.ui.lanes.parts import holds_seq
 
 __all__ = ["LaneWidget", "LanesView"]
 
 MAX_LANES = 24
-"""Lanes built at most for one attempt (building one costs some 15 ms, and a stream of
-thousands of calls would hold the window for minutes): they show the calls from ``first`` on;
-picking a call elsewhere (the Attempts tree, a selected event, the hint) moves them."""
+"""Lanes built at most for one attempt (one costs ~15 ms), showing calls from ``first`` on;
+picking a call elsewhere (the Attempts tree, an event, the hint) moves them."""
 HINT_GAP = 2
 """Pixels above and below the lanes' hint, in the strip it takes under the viewport."""
 MAX_SPARE = 32
@@ -309,10 +309,11 @@ class LanesView(QScrollArea):
         super().resizeEvent(event)
         self._show_hint()
 
-    def _results(self, view: AttemptView | None) -> None:
+    def _results(self, view: AttemptView | None) -> None:  # the loop's and the stream's
         by_slot = {r.slot: r for r in view.results} if view is not None else {}
         for lane in self.lanes:
             lane.show_result(by_slot.get(lane.call.slot) if lane.call is not None else None)
+            show_reported(lane, view.state if view is not None else None)
 
     def _add_lane(self, streaming: bool = False) -> LaneWidget:
         """The next lane: a spare one if any (a rewound replay left them, or :meth:`prepare`

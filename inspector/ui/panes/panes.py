@@ -30,6 +30,7 @@ from inspector.core.analysis.session import AttemptView
 from inspector.core.base.kinds import CallKind
 from inspector.core.base.model import EventKind, SSEEvent
 from inspector.core.reports import words
+from inspector.core.reports.kinds import kind_word
 from inspector.core.reports.report import shown
 from inspector.core.reports.words import attempt_word, call_word
 from inspector.ui.base.models import SEQ_ROLE, EventsModel, FindingsModel
@@ -275,7 +276,10 @@ class AttemptsPane(QTreeWidget):
                 tuple(
                     (
                         v.call.slot,
-                        _lane_name(v.call),
+                        # a nameless item is named by its wire type; what the
+                        # provider runs says so (it is none of the agent's calls)
+                        _lane_name(v.call)
+                        + (" · hosted" if kind_word(v.call) == CallKind.HOSTED else ""),
                         call_word(v, validation=mode),
                         _result_text(results.get((view.number, v.call.slot))),
                     )

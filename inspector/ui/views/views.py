@@ -39,6 +39,7 @@ from inspector.core.base.settings import LITERAL
 from inspector.core.clients.registry import LITERAL_MATCHES
 from inspector.core.replay.sources import LiveSource
 from inspector.core.reports import words
+from inspector.core.reports.kinds import counts, shows_kinds
 from inspector.core.reports.report import findings
 from inspector.ui.clients.clients import ClientsPane
 from inspector.ui.clients.follow import ClientsFollower
@@ -255,13 +256,16 @@ class DocumentViews:
         calls = [v for v in view.verdicts if not v.orphan]
         bad = sum(not v.valid and not v.call.open for v in calls)  # open calls: not judged yet
         judged = "not checked" if s.validation == "off" and not bad else f"{bad} invalid"
+        counted = f"{len(calls)} call(s)"  # hosted items apart from the agent's calls
+        if shows_kinds(view):
+            counted = "{} agent call(s) · {} hosted item(s)".format(*counts(view))
         record = next((r for r in a.records if r.attempt == view.number), None)
         word = words.label(words.attempt_word(view, record, a.capture))  # the one vocabulary
         head = self.clients_follower.headline  # the session's verdict, clients included
         self.status.showMessage(
             f"{opened}{f'{head} · ' if head else ''}{a.dialect or 'dialect?'} · "
             f"validation {s.validation} · empty-id {s.empty_id}{EMPTY_ID_AS.get(s.empty_id, '')} · "
-            f"{len(calls)} call(s), {judged} · {len(view.quirks)} quirk(s) · "
+            f"{counted}, {judged} · {len(view.quirks)} quirk(s) · "
             f"{attempt_places(a.attempts)[view.number]} {word}"
         )
 
