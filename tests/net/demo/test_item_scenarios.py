@@ -14,7 +14,7 @@ import pytest
 from anthropic.types import RawMessageStreamEvent
 from openai.types.responses import ResponseStreamEvent
 from realworld.loader import REALWORLD
-from test_demo_provider import fetch, post, request, user
+from net.demo.test_demo_provider import fetch, post, request, user
 
 from inspector.core.providers import analyze_bytes
 from inspector.net.demo import DemoProvider
