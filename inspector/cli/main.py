@@ -1,5 +1,5 @@
 """The command-line entry point: the subcommands' parsers, one module each (analyze, open,
-record, proxy, matrix, export, demo-server; ``matrix diff`` before them), and the dispatch.
+record, proxy, matrix, export, demo-server, serve; ``matrix diff`` before them), and the dispatch.
 
 Invariant: no exception reaches the user as a traceback. Bad input or usage prints one line on
 stderr and exits 2 (``toolcall-inspector PATH`` on a missing file: "no such file");
@@ -24,9 +24,19 @@ from inspector.cli.matrix import add_matrix_parser, matrix
 from inspector.cli.open import add_open_parser, open_gui
 from inspector.cli.proxy import add_proxy_parser, proxy
 from inspector.cli.record import add_record_parser, record
+from inspector.cli.serve import add_serve_parser, serve
 from inspector.core.base.errors import InspectorError
 
-SUBCOMMANDS = ("analyze", "open", "record", "export", "proxy", "matrix", "demo-server")
+SUBCOMMANDS = (
+    "analyze",
+    "open",
+    "record",
+    "export",
+    "proxy",
+    "matrix",
+    "demo-server",
+    "serve",
+)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -43,6 +53,7 @@ def _parser() -> argparse.ArgumentParser:
     add_matrix_parser(sub)
     add_export_parser(sub)
     add_demo_parser(sub)
+    add_serve_parser(sub)
     return p
 
 
@@ -82,6 +93,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return matrix(args)
         if args.command == "demo-server":
             return demo_server(args)
+        if args.command == "serve":
+            return serve(args)
         return open_gui(args)
     except InspectorError as exc:
         print(f"toolcall-inspector: {exc}", file=sys.stderr)

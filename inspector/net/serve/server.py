@@ -20,8 +20,10 @@ Invariants:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -64,6 +66,8 @@ class CaptureServer:
         """``http://HOST:PORT`` once started (the bound port when ``port`` was 0)."""
         self.served: list[Served] = []
         """Every request answered, in arrival order."""
+        self.on_served: Callable[[Served, Reply], None] | None = None
+        """Called with each request as it is answered (the command line prints them)."""
         self._runner: web.AppRunner | None = None
         self._stopping = asyncio.Event()
 
@@ -111,7 +115,10 @@ class CaptureServer:
         start = loop.time()
         body = await request.read()
         reply = self.next_reply()
-        self.served.append(Served(reply.attempt, request.method, request.path_qs, body, reply.path))
+        served = Served(reply.attempt, request.method, request.path_qs, body, reply.path)
+        self.served.append(served)
+        if self.on_served is not None:
+            self.on_served(served, reply)
         if reply.status is None:
             await self._until(start, reply.head_at)
             _reset(request)
@@ -122,18 +129,24 @@ class CaptureServer:
         if reply.sized:
             response.content_length = len(reply.body)
         await self._until(start, reply.head_at)
+        with contextlib.suppress(ConnectionError):  # the client left: nothing more to send it
+            await self._send(request, response, reply, start)
+        return response
+
+    async def _send(
+        self, request: web.Request, response: web.StreamResponse, reply: Reply, start: float
+    ) -> None:
         await response.prepare(request)
         for t, chunk in reply.chunks:
             if not await self._until(start, t):
                 _reset(request)
-                return response
+                return
             await response.write(chunk)
         if reply.reset:
             await asyncio.sleep(RESET_PAUSE)
             _reset(request)
-            return response
+            return
         await response.write_eof()
-        return response
 
     async def _until(self, start: float, t: float) -> bool:
         """Wait until ``t / speed`` seconds after ``start``; False when stopping instead."""

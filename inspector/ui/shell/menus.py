@@ -158,6 +158,7 @@ def build_menus(w: Intents) -> Menus:
     add_action(m, "Load &tools file…", w.load_tools_dialog, None, window)
     add_action(m, "&Export view as PNG…", w.export_png_dialog, None, window)
     add_action(m, "Export as &HAR…", partial(har.export_dialog, w), None, window)
+    add_action(m, "&Serve this capture…", w.serve_capture, None, window)
     m.addSeparator()
     add_action(m, "&Close", w.close_document, QKeySequence.StandardKey.Close, window)
     quit_key = QKeySequence("Ctrl+Q")  # StandardKey.Quit: none on Windows
