@@ -1,5 +1,6 @@
 """The command-line entry point: the subcommands' parsers, one module each (analyze, open,
-record, proxy, matrix, export, demo-server, serve; ``matrix diff`` before them), and the dispatch.
+record, proxy, matrix, export, demo-server, serve, reduce; ``matrix diff`` before them),
+and the dispatch.
 
 Invariant: no exception reaches the user as a traceback. Bad input or usage prints one line on
 stderr and exits 2 (``toolcall-inspector PATH`` on a missing file: "no such file");
@@ -24,6 +25,7 @@ from inspector.cli.matrix import add_matrix_parser, matrix
 from inspector.cli.open import add_open_parser, open_gui
 from inspector.cli.proxy import add_proxy_parser, proxy
 from inspector.cli.record import add_record_parser, record
+from inspector.cli.reduce import add_reduce_parser, reduce
 from inspector.cli.serve import add_serve_parser, serve
 from inspector.core.base.errors import InspectorError
 
@@ -36,6 +38,7 @@ SUBCOMMANDS = (
     "matrix",
     "demo-server",
     "serve",
+    "reduce",
 )
 
 
@@ -54,6 +57,7 @@ def _parser() -> argparse.ArgumentParser:
     add_export_parser(sub)
     add_demo_parser(sub)
     add_serve_parser(sub)
+    add_reduce_parser(sub)
     return p
 
 
@@ -95,6 +99,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return demo_server(args)
         if args.command == "serve":
             return serve(args)
+        if args.command == "reduce":
+            return reduce(args)
         return open_gui(args)
     except InspectorError as exc:
         print(f"toolcall-inspector: {exc}", file=sys.stderr)
