@@ -30,33 +30,13 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from inspector.core.base.errors import InspectorError
-from inspector.core.capture.reader import load
-from inspector.core.capture.records import Capture
-from inspector.core.replay.harsessions import is_har_file
 from inspector.net.serve.plan import Reply
 from inspector.net.serve.server import CaptureServer, Served
 from inspector.ui.base.dialogs import headless_instead
 from inspector.ui.document.host import Host
+from inspector.ui.document.onshow import capture_on_show
 
 TITLE = "Serve this capture"
-
-
-def capture_on_show(host: Host) -> Capture | None:
-    """The capture the window shows (a replay, an opened file), or None."""
-    doc = host.doc
-    if doc.replayer is not None:
-        return doc.replayer.capture
-    analysis = doc.analysis
-    if analysis is not None and analysis.capture is not None:
-        return analysis.capture
-    path = doc.path or ""
-    if not path or is_har_file(path):
-        return None
-    try:
-        return load(path)
-    except InspectorError:
-        return None
 
 
 class ServeController(QObject):

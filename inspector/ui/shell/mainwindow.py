@@ -35,6 +35,7 @@ from inspector.ui.live.scenario import ScenarioDialog, Timeouts
 from inspector.ui.loading.loadbar import LoadProgress
 from inspector.ui.matrix import opener
 from inspector.ui.proxy.proxy import ProxyController
+from inspector.ui.reduce.reduce import reduce_on_show
 from inspector.ui.serve.serve import ServeController
 from inspector.ui.shell.menus import build_menus
 from inspector.ui.shell.statusline import StatusBar
@@ -83,6 +84,8 @@ class MainWindow(QMainWindow):
         self.proxies = ProxyController(self, demo=self.live.ensure_demo)
         """Live ▸ Proxy…: recording proxies and the exchanges they list."""
         self.serving = ServeController(self)
+        for pane in (self.views.problems, self.views.clients):  # "Reduce to a minimal capture…"
+            pane.reduce_requested.connect(lambda keep: reduce_on_show(self, keep))
         """File ▸ Serve this capture…: the capture on show answered as a provider."""
         dock = self.attempts_dock = QDockWidget("Attempts", self)
         dock.setObjectName("attempts-dock")
