@@ -1,5 +1,5 @@
 """The command-line entry point: the subcommands' parsers, one module each (analyze, open,
-record, proxy, matrix, export, demo-server, serve, reduce; ``matrix diff`` before them),
+record, proxy, matrix, export, demo-server, serve, reduce, report; ``matrix diff`` before them),
 and the dispatch.
 
 Invariant: no exception reaches the user as a traceback. Bad input or usage prints one line on
@@ -26,6 +26,7 @@ from inspector.cli.open import add_open_parser, open_gui
 from inspector.cli.proxy import add_proxy_parser, proxy
 from inspector.cli.record import add_record_parser, record
 from inspector.cli.reduce import add_reduce_parser, reduce
+from inspector.cli.report import add_report_parser, report
 from inspector.cli.serve import add_serve_parser, serve
 from inspector.core.base.errors import InspectorError
 
@@ -39,6 +40,7 @@ SUBCOMMANDS = (
     "demo-server",
     "serve",
     "reduce",
+    "report",
 )
 
 
@@ -58,6 +60,7 @@ def _parser() -> argparse.ArgumentParser:
     add_demo_parser(sub)
     add_serve_parser(sub)
     add_reduce_parser(sub)
+    add_report_parser(sub)
     return p
 
 
@@ -101,6 +104,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return serve(args)
         if args.command == "reduce":
             return reduce(args)
+        if args.command == "report":
+            return report(args)
         return open_gui(args)
     except InspectorError as exc:
         print(f"toolcall-inspector: {exc}", file=sys.stderr)
