@@ -5,6 +5,7 @@ says so."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -41,10 +42,22 @@ def _item(window: MainWindow) -> QAction:
     return item
 
 
-def test_the_report_of_the_capture_on_show_renders_copies_and_saves(
-    window: MainWindow, tmp_path: Path
-) -> None:
+def _loaded(window: MainWindow, qloop: qasync.QEventLoop) -> None:
+    """Open GLM and let the loop load it (the window is judged on the loop)."""
     assert window.open(str(GLM))
+
+    async def until() -> None:
+        async with asyncio.timeout(20):
+            while window.doc.analysis is None:
+                await asyncio.sleep(0.05)
+
+    qloop.run_until_complete(until())
+
+
+def test_the_report_of_the_capture_on_show_renders_copies_and_saves(
+    window: MainWindow, qloop: qasync.QEventLoop, tmp_path: Path
+) -> None:
+    _loaded(window, qloop)
     _item(window).trigger()
     shown = window.findChild(BugReportWindow, "bug-report")
     assert isinstance(shown, BugReportWindow) and shown.isVisible()
