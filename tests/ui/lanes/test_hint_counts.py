@@ -8,9 +8,11 @@ from typing import Any
 
 from PySide6.QtCore import QSettings
 
+from inspector.core.base.resources import resource
 from inspector.ui.lanes.lanes import LanesView
 from inspector.ui.shell.mainwindow import MainWindow
-from inspector.ui.shell.menus import SAMPLES
+
+SAMPLES = resource("samples")
 
 INDEX_0 = SAMPLES / "ollama-parallel-calls-index-0.jsonl"
 

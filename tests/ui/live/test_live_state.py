@@ -12,8 +12,10 @@ import pytest
 import qasync
 from PySide6.QtCore import QSettings
 
+from inspector.core.base.resources import resource
 from inspector.ui.shell.mainwindow import MainWindow
-from inspector.ui.shell.menus import SAMPLES
+
+SAMPLES = resource("samples")
 
 
 @pytest.fixture
