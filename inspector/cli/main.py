@@ -1,5 +1,6 @@
 """The command-line entry point: the subcommands' parsers, one module each (analyze, open,
-record, proxy, matrix, export, scrub, demo-server; ``matrix diff`` before them), and the dispatch.
+record, proxy, matrix, export, scrub, demo-server, serve, reduce, report; ``matrix diff``
+before them), and the dispatch.
 
 Invariant: no exception reaches the user as a traceback. Bad input or usage prints one line on
 stderr and exits 2 (``toolcall-inspector PATH`` on a missing file: "no such file");
@@ -24,12 +25,25 @@ from inspector.cli.matrix import add_matrix_parser, matrix
 from inspector.cli.open import add_open_parser, open_gui
 from inspector.cli.proxy import add_proxy_parser, proxy
 from inspector.cli.record import add_record_parser, record
+from inspector.cli.reduce import add_reduce_parser, reduce
+from inspector.cli.report import add_report_parser, report
 from inspector.cli.scrub import add_scrub_parser, scrub
+from inspector.cli.serve import add_serve_parser, serve
 from inspector.core.base.errors import InspectorError
 
 SUBCOMMANDS = (
-    "analyze", "open", "record", "export", "scrub", "proxy", "matrix", "demo-server",
-)  # fmt: skip
+    "analyze",
+    "open",
+    "record",
+    "export",
+    "scrub",
+    "proxy",
+    "matrix",
+    "demo-server",
+    "serve",
+    "reduce",
+    "report",
+)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -47,6 +61,9 @@ def _parser() -> argparse.ArgumentParser:
     add_export_parser(sub)
     add_scrub_parser(sub)
     add_demo_parser(sub)
+    add_serve_parser(sub)
+    add_reduce_parser(sub)
+    add_report_parser(sub)
     return p
 
 
@@ -88,6 +105,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return matrix(args)
         if args.command == "demo-server":
             return demo_server(args)
+        if args.command == "serve":
+            return serve(args)
+        if args.command == "reduce":
+            return reduce(args)
+        if args.command == "report":
+            return report(args)
         return open_gui(args)
     except InspectorError as exc:
         print(f"toolcall-inspector: {exc}", file=sys.stderr)

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMenu,
     QPushButton,
     QSplitter,
     QStackedWidget,
@@ -96,6 +97,9 @@ class ClientsPane(QStackedWidget):
     """Select this wire event (seq) of this attempt (session-wide number)."""
     run_requested = Signal()
     """The user asked for the replicas on a capture too large to run them unasked."""
+    reduce_requested = Signal(str)
+    """The context menu's "Reduce to a minimal capture…" on a client that breaks:
+    ``client:NAME``."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -108,6 +112,8 @@ class ClientsPane(QStackedWidget):
         self.table.horizontalHeader().setSectionResizeMode(WHAT, QHeaderView.ResizeMode.Stretch)
         self.table.setItemDelegateForColumn(LIBRARY, _ElideMiddle(self.table))  # keeps versions
         self.table.itemSelectionChanged.connect(self._show_selected)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._context_menu)
         self.table.cellClicked.connect(self._clicked)
         self.table.cellActivated.connect(lambda row, _col: self._clicked(row, DIVERGES))
         self.title = QLabel()
@@ -226,6 +232,25 @@ class ClientsPane(QStackedWidget):
         if self.verdict is None or not 0 <= row < len(self.verdict.replicas):
             return None
         return self.verdict.replicas[row].name
+
+    def context_menu_for(self, row: int) -> QMenu | None:
+        """A row's context menu: Reduce, for a client the session breaks (else None)."""
+        v = self.verdict
+        if v is None or not 0 <= row < len(v.replicas):
+            return None
+        name = v.replicas[row].name
+        if v.words.get(name) not in CLIENT_BREAKS:
+            return None
+        menu = QMenu(self)
+        act = menu.addAction("Reduce to a minimal capture…")
+        act.setObjectName("action-reduce")
+        act.triggered.connect(lambda _checked=False: self.reduce_requested.emit(f"client:{name}"))
+        return menu
+
+    def _context_menu(self, pos: Any) -> None:
+        menu = self.context_menu_for(self.table.rowAt(pos.y()))
+        if menu is not None:
+            menu.popup(self.table.viewport().mapToGlobal(pos))
 
     def select(self, name: str) -> None:
         """Select the row of replica ``name``."""

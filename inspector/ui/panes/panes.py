@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHeaderView,
     QLabel,
+    QMenu,
     QPlainTextEdit,
     QSplitter,
     QTableView,
@@ -157,9 +158,13 @@ class FindingsPane(QTableView):
 
     jump = Signal(int)
     """Jump to this wire event seq."""
+    reduce_requested = Signal(str)
+    """The context menu's "Reduce to a minimal capture…" on a row: its ``--keep`` text."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.customContextMenuRequested.connect(self._context_menu)
         self.model_ = FindingsModel(self)
         self.setModel(self.model_)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -174,6 +179,30 @@ class FindingsPane(QTableView):
         seq = self.model_.data(index, SEQ_ROLE)
         if seq is not None:
             self.jump.emit(int(seq))
+
+    def keep_of(self, row: int) -> str | None:
+        """What reducing at ``row`` keeps: ``quirk:CODE`` for a quirk, ``invalid:CODE`` for a
+        call's problem; None for a warning or a note (nothing a capture can be reduced to)."""
+        f = self.model_.finding(row)
+        if f is None:
+            return None
+        return {"quirk": f"quirk:{f.code}", "error": f"invalid:{f.code}"}.get(f.kind)
+
+    def context_menu_for(self, row: int) -> QMenu | None:
+        """The row's context menu (None when it offers nothing)."""
+        keep = self.keep_of(row)
+        if keep is None:
+            return None
+        menu = QMenu(self)
+        act = menu.addAction("Reduce to a minimal capture…")
+        act.setObjectName("action-reduce")
+        act.triggered.connect(lambda _checked=False: self.reduce_requested.emit(keep))
+        return menu
+
+    def _context_menu(self, pos: Any) -> None:
+        menu = self.context_menu_for(self.indexAt(pos).row())
+        if menu is not None:
+            menu.popup(self.viewport().mapToGlobal(pos))
 
 
 class TurnPane(QWidget):

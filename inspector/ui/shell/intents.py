@@ -53,6 +53,10 @@ class Intents(Host, Protocol):
         """View ▸ Compare settings side by side…"""
         ...
 
+    def serve_capture(self) -> None:
+        """File ▸ Serve this capture…"""
+        ...
+
     def show_proxies(self) -> None:
         """Live ▸ Proxy…"""
         ...

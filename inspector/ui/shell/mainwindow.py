@@ -35,6 +35,8 @@ from inspector.ui.live.scenario import ScenarioDialog, Timeouts
 from inspector.ui.loading.loadbar import LoadProgress
 from inspector.ui.matrix import opener
 from inspector.ui.proxy.proxy import ProxyController
+from inspector.ui.reduce.reduce import reduce_on_show
+from inspector.ui.serve.serve import ServeController
 from inspector.ui.shell.menus import build_menus
 from inspector.ui.shell.statusline import StatusBar
 from inspector.ui.views.views import DocumentViews
@@ -83,6 +85,10 @@ class MainWindow(QMainWindow):
         self.live = LiveController(self.doc, self)
         self.proxies = ProxyController(self, demo=self.live.ensure_demo)
         """Live ▸ Proxy…: recording proxies and the exchanges they list."""
+        self.serving = ServeController(self)
+        for pane in (self.views.problems, self.views.clients):  # "Reduce to a minimal capture…"
+            pane.reduce_requested.connect(lambda keep: reduce_on_show(self, keep))
+        """File ▸ Serve this capture…: the capture on show answered as a provider."""
         dock = self.attempts_dock = QDockWidget("Attempts", self)
         dock.setObjectName("attempts-dock")
         dock.setWidget(self.attempts)
@@ -270,6 +276,7 @@ class MainWindow(QMainWindow):
         """Stop live work (session, tasks, demo server, proxies) before the loop ends."""
         await self.live.aclose()
         await self.proxies.aclose()
+        await self.serving.aclose()
         if self.matrix is not None:  # its sessions stop; its folder is written
             await self.matrix.aclose()
 
@@ -301,6 +308,10 @@ class MainWindow(QMainWindow):
         from inspector.ui.compare.compare import show_compare  # made on first use
 
         self._compare = show_compare(self) or self._compare
+
+    def serve_capture(self) -> None:
+        """File ▸ Serve this capture…"""
+        self.serving.serve()
 
     def show_proxies(self) -> None:
         """Live ▸ Proxy…: the Proxy dock (made on first use)."""
@@ -397,6 +408,7 @@ class MainWindow(QMainWindow):
         self.views.clients_follower.stop()
         self.live.stop()  # the capture keeps every byte received; aclose() awaits the rest
         self.proxies.stop_all()
+        self.serving.stop()
         for other in (self._compare, self.matrix):
             if other is not None:
                 other.close()

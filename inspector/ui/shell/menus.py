@@ -28,6 +28,7 @@ from PySide6.QtGui import QAction, QDesktopServices, QKeySequence, QShortcut, QS
 from PySide6.QtWidgets import QMenu, QToolBar, QWidget
 
 from inspector.core.base.resources import ResourcesMissing, resource
+from inspector.ui.bugreport import bugreport
 from inspector.ui.har import har
 from inspector.ui.live import live
 from inspector.ui.shell.help import (
@@ -158,6 +159,8 @@ def build_menus(w: Intents) -> Menus:
     add_action(m, "Load &tools file…", w.load_tools_dialog, None, window)
     add_action(m, "&Export view as PNG…", w.export_png_dialog, None, window)
     add_action(m, "Export as &HAR…", partial(har.export_dialog, w), None, window)
+    add_action(m, "&Serve this capture…", w.serve_capture, None, window)
+    add_action(m, "&Bug report…", partial(bugreport.show_report, w), None, window)
     m.addSeparator()
     add_action(m, "&Close", w.close_document, QKeySequence.StandardKey.Close, window)
     quit_key = QKeySequence("Ctrl+Q")  # StandardKey.Quit: none on Windows

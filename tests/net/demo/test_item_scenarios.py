@@ -14,11 +14,11 @@ import pytest
 from anthropic.types import RawMessageStreamEvent
 from openai.types.responses import ResponseStreamEvent
 from realworld.loader import REALWORLD
-from net.demo.test_demo_provider import fetch, post, request, user
 
 from inspector.core.providers import analyze_bytes
 from inspector.net.demo import DemoProvider
 from inspector.net.demo.items import CODE_TOOL, SQL, SQL_TOOL
+from net.demo.test_demo_provider import fetch, post, request, user
 
 RESP, ANTH = "openai-responses", "anthropic"
 

@@ -225,6 +225,8 @@ def test_every_menu_item_and_toolbar_control_works(
         triggered.append(key)
     assert len(triggered) >= MIN_MENU_ITEMS, triggered
     assert any(k.startswith("View ▸ Attempts") for k in triggered), triggered
+    assert "File ▸ Serve this capture…" in triggered, triggered  # with a sample on show:
+    assert window.serving.panel is not None and window.serving.panel.url.text(), "no server"
 
     window.samples_menu.actions()[0].trigger()  # the replay controls need a capture
     used: list[str] = []
