@@ -129,7 +129,10 @@ async def test_a_small_matrix_runs_judges_records_and_round_trips(
     # rerun the failed cells: only they are replaced
     assert runner.failed_cells() == [("fault-500", "weather"), ("fault-500", "parallel")]
     kept = result.cell("demo-clean", "weather").runs
+    whole = result.duration
+    assert whole > 0
     await runner.rerun(runner.failed_cells())
+    assert result.duration > whole  # the rerun adds its time to the matrix's, never replaces it
     assert result.cell("demo-clean", "weather").runs is kept
     assert result.cell("fault-500", "weather").word == "error"
     await runner.rerun(runner.row("demo-clean"))
