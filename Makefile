@@ -126,3 +126,4 @@ screenshots: $(STAMP)
 	$(LAPTOP) $(BIN)/python scripts/proxy_screenshot.py docs/images/proxy.png
 	rm -rf build/matrix && $(BIN)/toolcall-inspector matrix --out build/matrix > /dev/null
 	$(LAPTOP) $(BIN)/toolcall-inspector open build/matrix --screenshot docs/images/matrix.png
+	$(LAPTOP) $(BIN)/python scripts/help_pictures.py docs/images
