@@ -16,7 +16,7 @@ $(APP): pyproject.toml setup.py
 	touch $(APP)
 
 $(STAMP): $(APP)
-	$(INSTALL) -e ".[dev,clients]"
+	$(INSTALL) -e ".[dev,clients,bedrock]"
 	touch $(STAMP)
 
 # ARGS: more for `open`, e.g. make run ARGS="resources/samples/large-arguments.jsonl".

@@ -136,4 +136,9 @@ def test_no_provider_name_is_compared_or_written_outside_the_providers_package()
     ]
     assert not found, "\n".join(found)
     assert {"OPENAI_CHAT", "OPENAI_RESPONSES", "ANTHROPIC", "GEMINI"} <= CONSTANTS
-    assert {"COHERE_V2", "GEMINI_INTERACTIONS", "OPENAI_COMPLETIONS"} <= CONSTANTS
+    assert {
+        "COHERE_V2",
+        "GEMINI_INTERACTIONS",
+        "OPENAI_COMPLETIONS",
+        "BEDROCK_CONVERSE",
+    } <= CONSTANTS

@@ -26,6 +26,7 @@ from inspector.core.base.settings import (
     Settings,
     dialect_choices,
 )
+from inspector.core.capture.format import CaptureError
 from inspector.core.capture.records import Capture
 from inspector.core.providers import REGISTRY
 from inspector.core.reports import exitcodes
@@ -93,6 +94,25 @@ def analyze(args: argparse.Namespace) -> int:
     report, code = _judge(args, capture, args.path)
     emit(report, args.json)
     return code
+
+
+def check_readable(path: str) -> None:
+    """The exit-code table's "unreadable" row, as ``analyze`` applies it: InspectorError (one
+    line, exit 2) for a file that cannot be read, a raw body that is not a stream, a HAR with
+    no LLM session or whose one session cannot be shown. ``open --screenshot`` asks it too,
+    so the same bad file gives exit 2 in both."""
+    from inspector.core.capture.reader import load
+    from inspector.core.replay.harsessions import is_har_file, load_sessions
+    from inspector.core.reports.gate import check_stream
+
+    if is_har_file(path):
+        sessions = load_sessions(path)
+        if not sessions.sessions:
+            raise CaptureError(sessions.none_reason(), path=path)
+        if len(sessions.sessions) == 1 and sessions.sessions[0].problem is not None:
+            raise CaptureError(sessions.sessions[0].problem, path=path)
+        return
+    check_stream(load(path), path)
 
 
 def _judge(args: argparse.Namespace, capture: Capture, source: str) -> tuple[Any, int]:

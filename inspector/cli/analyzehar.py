@@ -115,16 +115,26 @@ def _text(session: HarSession, judged: Judged | str) -> Iterable[str]:
 def emit(report: Any, as_json: bool) -> None:
     """Write one report to stdout as it is made: a JSON document (its lazy parts made as
     written, :func:`.jsonstream.write_json`) or the text's pieces, each ended. A reader that
-    stops reading (``analyze … | head``) ends the writing quietly; the exit code stands."""
+    stops reading (``analyze … | head``) ends the writing quietly; the exit code stands. A
+    text piece the terminal cannot encode (a lone surrogate) is written with it escaped."""
     try:
         if as_json:
             write_json(report, sys.stdout.buffer)
         else:
             for piece in report:
-                sys.stdout.write(piece)
+                _write(piece)
         sys.stdout.flush()
     except BrokenPipeError:
         _stdout_to_devnull()
+
+
+def _write(piece: str) -> None:
+    """One piece of the text report: a lone surrogate (a client's reading of an escaped pair
+    split across chunks) is written as its escape, ``\\ud83d``, never an encoding error."""
+    try:
+        sys.stdout.write(piece)
+    except UnicodeEncodeError:
+        sys.stdout.write(piece.encode("utf-8", "backslashreplace").decode("utf-8"))
 
 
 def _stdout_to_devnull() -> None:

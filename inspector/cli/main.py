@@ -1,5 +1,5 @@
 """The command-line entry point: the subcommands' parsers, one module each (analyze, open,
-record, proxy, matrix, export, demo-server; ``matrix diff`` before them), and the dispatch.
+record, proxy, matrix, export, scrub, demo-server; ``matrix diff`` before them), and the dispatch.
 
 Invariant: no exception reaches the user as a traceback. Bad input or usage prints one line on
 stderr and exits 2 (``toolcall-inspector PATH`` on a missing file: "no such file");
@@ -24,9 +24,12 @@ from inspector.cli.matrix import add_matrix_parser, matrix
 from inspector.cli.open import add_open_parser, open_gui
 from inspector.cli.proxy import add_proxy_parser, proxy
 from inspector.cli.record import add_record_parser, record
+from inspector.cli.scrub import add_scrub_parser, scrub
 from inspector.core.base.errors import InspectorError
 
-SUBCOMMANDS = ("analyze", "open", "record", "export", "proxy", "matrix", "demo-server")
+SUBCOMMANDS = (
+    "analyze", "open", "record", "export", "scrub", "proxy", "matrix", "demo-server",
+)  # fmt: skip
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -42,6 +45,7 @@ def _parser() -> argparse.ArgumentParser:
     add_proxy_parser(sub)
     add_matrix_parser(sub)
     add_export_parser(sub)
+    add_scrub_parser(sub)
     add_demo_parser(sub)
     return p
 
@@ -76,6 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return record(args)
         if args.command == "export":
             return export(args)
+        if args.command == "scrub":
+            return scrub(args)
         if args.command == "proxy":
             return proxy(args)
         if args.command == "matrix":

@@ -6,10 +6,12 @@ provider's models x the built-in scenarios, offline, no key). ``DIR`` ends up ho
 printed (the cell words, colour only on a terminal).
 
 Exit codes: 0 the matrix ran (whatever its cells say: the words are the verdict; some
-targets skipped for want of a key included), 2 a spec or folder that cannot be used, or a
-matrix that would run no session (no targets, no scenarios, every target skipped: nothing is
-written; one line saying why), 130 / 143 interrupted: finished cells are kept and
-``matrix.json`` is written with the others ``pending``.
+targets skipped for want of a key included), 2 a spec or folder that cannot be used (one
+line: a symlink among the files it writes, a non-empty folder that is no previous matrix
+without ``--force``; :mod:`inspector.core.matrix.folder`), or a matrix that would run no
+session (no targets, no scenarios, every target skipped: nothing is written; one line saying
+why), 130 / 143 interrupted: finished cells are kept and ``matrix.json`` is written with the
+others ``pending``.
 """
 
 from __future__ import annotations
@@ -48,6 +50,12 @@ def add_matrix_parser(sub: Any) -> None:
     m.add_argument("spec", nargs="?", metavar="SPEC", help="a matrix spec (JSON, docs/matrix.md)")
     m.add_argument("--out", required=True, metavar="DIR", help="the folder to write")
     m.add_argument("--runs", type=int, metavar="N", help="runs per cell (overrides the spec)")
+    m.add_argument(
+        "--force",
+        action="store_true",
+        help="write into a non-empty DIR that holds no previous matrix (a previous matrix is "
+        "replaced without it; a symlink is never written through)",
+    )
 
 
 def matrix(args: argparse.Namespace) -> int:
@@ -55,6 +63,7 @@ def matrix(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from inspector.cli.record import Interrupted, run_interruptible
+    from inspector.core.matrix.folder import prepare
     from inspector.core.matrix.idle import NothingToRun
     from inspector.core.matrix.spec import MatrixSpecError, load_spec
     from inspector.net.matrix.default import default_spec
@@ -72,9 +81,7 @@ def matrix(args: argparse.Namespace) -> int:
         )
         raise NothingToRun(f"nothing to run: {why}{where}")
     out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise MatrixSpecError(f"{out}: exists and is not a folder")
-    out.mkdir(parents=True, exist_ok=True)
+    prepare(out, force=args.force)
     tty = sys.stderr.isatty()
     runner = MatrixRunner(spec, out, on_cell_finished=_progress(spec.sessions, tty))
     code = 0

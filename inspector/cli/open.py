@@ -73,6 +73,11 @@ def open_gui(args: argparse.Namespace) -> int:
             print(f"toolcall-inspector: {NO_DISPLAY}", file=sys.stderr)
             return 2
         os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a picture needs no screen
+    path = getattr(args, "path", None)
+    if getattr(args, "screenshot", None) and path:
+        from inspector.cli.analyze import check_readable
+
+        check_readable(path)  # the same bad file: exit 2 here as in analyze (one line)
     from inspector.ui.shell.app import run
 
     return run(

@@ -48,7 +48,8 @@ def add_proxy_parser(sub: Any) -> None:
         help="a recording proxy: point an agent at it, see and keep its LLM streams",
         description="Forward every request to the upstream unchanged and stream each answer "
         "back chunk by chunk; record every LLM request (chat/completions, responses, messages, "
-        "generateContent) as a capture judged against the request's own tools. Keys pass "
+        "generateContent, Bedrock's converse-stream: binary bodies byte for byte) as a capture "
+        "judged against the request's own tools. Keys pass "
         "through and are never written (docs/proxy.md). Ctrl+C or SIGTERM stops it.",
     )
     p.add_argument(

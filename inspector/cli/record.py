@@ -163,10 +163,12 @@ def _say(line: str, secrets: tuple[str, ...]) -> None:
 def _secrets(profile: Any) -> tuple[str, ...]:
     """The key, masked in what ``record`` prints: its lines quote URLs and server messages,
     which may hold it (a model named like the key, a server that echoes it)."""
+    from inspector.core.capture.redaction import request_credentials
     from inspector.net.session import resolve_key
 
     key = resolve_key(profile)
-    return (key,) if key else ()
+    extra = request_credentials(profile.headers, profile.options)  # ``api_key`` in options …
+    return tuple(dict.fromkeys([key, *extra] if key else extra))
 
 
 def record(args: argparse.Namespace) -> int:
@@ -202,7 +204,21 @@ def record(args: argparse.Namespace) -> int:
         return _failed(session.error, args.out, secrets, kept)
     text = report.to_text(session.analysis, args.out, colour=sys.stdout.isatty())
     sys.stdout.write(mask_secrets(text, secrets))
+    if _recording_stopped(session, args.out):
+        return 2
     return 0 if session.analysis.all_valid else 1
+
+
+def _recording_stopped(session: Any, out: str) -> bool:
+    """One stderr line when the capture could not be written to the end (a full disk): the
+    report above is the stream's own; the capture ends at its last whole record."""
+    writer = getattr(session, "writer", None)
+    failed = writer.failed if writer is not None else None
+    if failed is None:
+        return False
+    print(f"toolcall-inspector: recording stopped: {failed} ({out} ends at its last whole "
+          "record; the report above is the whole stream's)", file=sys.stderr)  # fmt: skip
+    return True
 
 
 def _say_if_not_played(profile: Any, model: str | None) -> None:
@@ -261,4 +277,6 @@ def _record_loop(
     sys.stdout.write(mask_secrets(text, secrets))
     if loop.error is not None:
         return _failed(loop.error, args.out, secrets, kept)
+    if _recording_stopped(loop, args.out):
+        return 2
     return 0 if loop.analysis.all_valid else 1

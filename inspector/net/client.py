@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import time
 from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass, field
@@ -30,10 +31,12 @@ from typing import Any, Protocol, cast
 import httpx
 import orjson
 
+from inspector.core.base.provider import Head
 from inspector.core.capture.records import Attempt
-from inspector.core.capture.redaction import Headers, redact_headers, redact_json, redact_url
+from inspector.core.capture.redaction import Headers, redact_body, redact_headers, redact_url
 from inspector.core.capture.writer import CaptureWriter
 from inspector.core.providers import REGISTRY
+from inspector.core.providers.sniff import recognise
 from inspector.core.requests.scenarios import RequestSpec
 
 from .errors import (
@@ -47,6 +50,7 @@ from .errors import (
     StreamBroken,
     TimeoutError_,
 )
+from .sigv4 import signature
 
 MAX_NON_SSE_BODY = 8 * 1024 * 1024
 """Stop reading an error or non-SSE body after this many bytes (what was read is recorded)."""
@@ -90,7 +94,7 @@ class MirroredWriter:
         self.source.request = {"type": "request", "attempt": attempt, "t": t, "method": method,
                                "url": redact_url(url, self.secrets),
                                "headers": redact_headers(headers, self.secrets),
-                               "body": redact_json(body, self.secrets)}  # fmt: skip
+                               "body": redact_body(body, self.secrets)}  # fmt: skip
 
     def response(self, attempt: int, status: int, headers: Headers | None, t: float) -> None:
         if self.writer is not None:
@@ -133,10 +137,18 @@ class AttemptOutcome:
 
 
 def is_sse(content_type: str | None) -> bool:
-    """True for text/event-stream, and for a missing content-type (nothing says otherwise)."""
-    return content_type is None or content_type.split(";")[0].strip().lower() == (
-        "text/event-stream"
-    )
+    """True for text/event-stream, for a content type a provider's framing proves its own
+    (Bedrock's ``application/vnd.amazon.eventstream``), and for a missing content-type
+    (nothing says otherwise)."""
+    if content_type is None:
+        return True
+    bare = content_type.split(";")[0].strip().lower()
+    return bare == "text/event-stream" or _framed(bare)
+
+
+@functools.cache
+def _framed(content_type: str) -> bool:
+    return recognise(REGISTRY, Head(), content_type) is not None
 
 
 def map_httpx_error(exc: Exception, url: str, received: int, *, connect_timeout: float,
@@ -245,6 +257,8 @@ async def _exchange(
     """Request, response record, body chunks; raises on a non-2xx or non-SSE answer."""
     timeout = httpx.Timeout(read_timeout, connect=connect_timeout)
     content = orjson.dumps(spec.body)
+    if spec.aws_region:  # signed now, after the capture recorded the headers: never written
+        headers.update(signature(spec.method, spec.url, headers, content, spec.aws_region))
     async with client.stream(spec.method, spec.url, headers=headers, content=content,
                              timeout=timeout) as response:  # fmt: skip
         out.status = response.status_code

@@ -55,7 +55,7 @@ from inspector.core.base.errors import InspectorError
 from inspector.core.base.settings import Settings
 from inspector.core.capture.format import CaptureError
 from inspector.core.capture.records import Attempt
-from inspector.core.capture.redaction import key_exposure, redact_meta
+from inspector.core.capture.redaction import key_exposure, redact_meta, request_credentials
 from inspector.core.capture.writer import CaptureWriter
 from inspector.core.providers import REGISTRY
 from inspector.core.requests.scenarios import RequestSpec
@@ -92,7 +92,10 @@ class SessionRunner:
         on_state: StateCallback | None = None,
         client: httpx.AsyncClient | None = None,
         clock: Callable[[], float] = time.monotonic,
+        secrets: Sequence[str] = (),
     ) -> None:
+        """``secrets``: credentials besides ``key`` that the request carried (the proxy's
+        route knows them; its ``spec`` is already redacted), masked wherever they show."""
         self.spec, self.dialect, self.settings = spec, dialect, settings
         self.capture_path = Path(capture_path) if capture_path is not None else None
         self.meta = capture_meta(spec, dialect, settings, key, meta)
@@ -113,7 +116,8 @@ class SessionRunner:
         self.started_at = 0.0
         """``clock()`` when :meth:`run` began."""
         self._key, self._client = key, client
-        self._secrets = (key,) if key else ()
+        extra = [*secrets, *request_credentials(spec.headers, spec.body)]  # ``api_key`` …
+        self._secrets = tuple(dict.fromkeys([key, *extra] if key else extra))
         self._once = RunOnce(self.task_name)
         self._cancel_requested = False
 
@@ -365,6 +369,8 @@ def _model(spec: RequestSpec) -> str | None:
     if isinstance(model, str):
         return model
     path = spec.url.split("?")[0]
-    if "/models/" in path:
+    if "/models/" in path:  # Gemini's /models/NAME:method
         return unquote(path.rsplit("/models/", 1)[1].split(":")[0])
+    if "/model/" in path:  # Bedrock's /model/NAME/converse-stream
+        return unquote(path.rsplit("/model/", 1)[1].split("/")[0]) or None
     return None

@@ -51,12 +51,12 @@ def test_the_json_clients_section_is_always_there_with_every_replica(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     code, doc = _json(capsys, str(CORPUS / "anthropic" / "demo-clean.jsonl"))
-    assert code == 0 and doc["format_version"] == 3
+    assert code == 0 and doc["format_version"] == 4
     clients = doc["clients"]
     assert isinstance(clients, dict) and list(clients) == [r.name for r in REPLICAS]
     assert {"by-index", "anthropic-sdk"} <= set(clients)
-    keys = {"calls", "error", "agrees", "diverges_at", "word", "library", "version", "verified",
-            "attempt", "applies"}  # fmt: skip
+    keys = {"calls", "error", "error_after", "hosted", "agrees", "diverges_at", "word",
+            "library", "version", "verified", "attempt", "applies"}  # fmt: skip
     assert all(set(entry) == keys for entry in clients.values())
     assert clients["by-index"]["word"] == "n/a" and clients["by-index"]["agrees"] is None
     assert clients["anthropic-sdk"]["word"] == "agrees"

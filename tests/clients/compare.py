@@ -19,12 +19,18 @@ Outcome = dict[str, Any]
 
 
 def outcome_of(result: ClientResult) -> Outcome:
-    """A replica's result in the golden's shape."""
+    """A replica's result in the golden's shape (``error_after`` with calls AND an error,
+    ``hosted`` when the library handed over any of the provider's own items)."""
     error = result.error
-    return {
+    out: Outcome = {
         "calls": [c.to_json() for c in result.calls],
         "error": None if error is None else {"type": error.type, "message": error.message},
     }
+    if error is not None and result.calls:
+        out["error_after"] = result.error_after
+    if result.hosted:
+        out["hosted"] = [c.to_json() for c in result.hosted]
+    return out
 
 
 def same_error(golden: dict[str, Any] | None, got: dict[str, Any] | None) -> bool:
@@ -38,7 +44,12 @@ def same_error(golden: dict[str, Any] | None, got: dict[str, Any] | None) -> boo
 
 def mismatch(stream_id: str, golden: Outcome, got: Outcome, who: str = "replica") -> str | None:
     """None when ``got`` matches ``golden``; else a message naming the stream, both sides."""
-    if golden["calls"] == got["calls"] and same_error(golden["error"], got["error"]):
+    if (
+        golden["calls"] == got["calls"]
+        and same_error(golden["error"], got["error"])
+        and golden.get("error_after") == got.get("error_after")
+        and golden.get("hosted", []) == got.get("hosted", [])
+    ):
         return None
     return (
         f"{stream_id}: the {who} differs from the golden\n"

@@ -7,6 +7,10 @@ Stream ids:
   the conforming scenario and every ``fault-…`` scenario in every dialect.
 - ``real/<name>``: ``../shared/fixtures/real/<name>.sse``, its dialect from ``<name>.meta.json``;
   read in place, never copied (tests pass ``all_real_fixtures()`` from ``tests/conftest.py``).
+- ``realworld/<provider>/<name>``: ``../shared/fixtures/realworld/<provider>/<name>.sse`` (the
+  AI SDK's own recorded fixtures, README there), its dialect from ``<name>.json``, for the
+  dialects the replicas speak (:data:`DIALECTS`); read in place (a missing or empty folder
+  fails loudly, :func:`realworld_paths`).
 
 Invariants:
 - A stream is loaded as the inspector loads it (``Analysis.from_capture`` with the provider
@@ -47,9 +51,12 @@ CORPUS = HERE / "corpus"
 """The recorded demo-provider captures, ``<dialect>/<scenario>.jsonl``."""
 REAL_FIXTURES = HERE.parents[2] / "shared" / "fixtures" / "real"
 """The recorded provider streams beside the checkout (as ``tests/conftest.py`` finds them)."""
+REALWORLD = HERE.parents[2] / "shared" / "fixtures" / "realworld"
+"""The AI SDK's recorded provider streams, one folder per provider (README there)."""
 
 DIALECTS = ("openai-chat", "openai-responses", "anthropic", "gemini")
-"""Every dialect the demo provider speaks, in its order."""
+"""The dialects the demo provider speaks that a client replica reads, in the demo's order (no
+replica reads bedrock-converse: its streams would be n/a for every one)."""
 CONFORMING = "demo-clean"
 """The scenario recorded in every dialect as the conforming stream."""
 SSE = "text/event-stream"
@@ -82,8 +89,13 @@ class Stream:
 
     @property
     def kind(self) -> str:
-        """``demo`` or ``real``."""
+        """``demo``, ``real`` or ``realworld``."""
         return self.id.split("/", 1)[0]
+
+    @property
+    def recorded(self) -> bool:
+        """A stream a provider sent (``real`` or ``realworld``), not the demo's."""
+        return self.kind != "demo"
 
     @property
     def name(self) -> str:
@@ -103,7 +115,7 @@ class Stream:
     @cached_property
     def analysis(self) -> Analysis:
         """The stream as the inspector judges it."""
-        settings = Settings(dialect=self.dialect if self.kind == "real" else "auto")
+        settings = Settings(dialect=self.dialect if self.recorded else "auto")
         settings = header_settings(self.capture, settings, REGISTRY)
         return Analysis.from_capture(self.capture, settings, providers=REGISTRY)
 
@@ -136,6 +148,10 @@ class Stream:
             return _registry_tools(
                 ToolRegistry.from_definitions(self.capture.request_body, REGISTRY)
             )
+        if self.kind == "realworld":
+            names = [c["name"] for c in _meta(self.path).get("calls", []) if c.get("client_side")]
+            names += [c.name for c in self.expected() if c.name]
+            return [Tool(n, None, {"type": "object"}) for n in dict.fromkeys(names) if n]
         declared = _meta(self.path).get("tools")
         if isinstance(declared, list):
             return _registry_tools(ToolRegistry.from_definitions(declared, REGISTRY))
@@ -152,6 +168,8 @@ def _registry_tools(registry: ToolRegistry) -> list[Tool]:
 
 def _meta(path: Path) -> dict[str, Any]:
     meta_path = path.with_suffix(".meta.json")
+    if path.parent.parent == REALWORLD:  # realworld/<provider>/<name>.json
+        meta_path = path.with_suffix(".json")
     meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
     return meta if isinstance(meta, dict) else {}
 
@@ -164,7 +182,7 @@ def demo_plan() -> list[tuple[str, str]]:
     pairs = []
     for scenario in SCENARIOS.values():
         every = scenario.fault is not None or scenario.name == CONFORMING
-        for dialect in DIALECTS if every else scenario.dialects:
+        for dialect in DIALECTS if every else [d for d in scenario.dialects if d in DIALECTS]:
             pairs.append((dialect, scenario.name))
     return sorted(pairs)
 
@@ -207,9 +225,41 @@ def real_streams(paths: Iterable[Path] | None = None) -> list[Stream]:
     return sorted(out, key=lambda s: s.id)
 
 
-def all_streams(real: Iterable[Path] | None = None, corpus: Path = CORPUS) -> list[Stream]:
-    """The corpus's streams, then the recorded ones."""
-    return [*demo_streams(corpus), *real_streams(real)]
+def realworld_paths(folder: Path = REALWORLD) -> list[Path]:
+    """Every ``.sse`` under ``folder`` whose ``.json`` names a dialect of :data:`DIALECTS`,
+    sorted; SystemExit with one line when the folder is missing or holds none."""
+    every = sorted(folder.glob("*/*.sse"))
+    if not every:
+        state = "is empty" if folder.is_dir() else "is missing"
+        raise SystemExit(
+            f"the realworld streams folder {folder} {state} (../shared/fixtures/realworld)"
+        )
+    paths = []
+    for path in every:
+        if not path.with_suffix(".json").exists():
+            raise SystemExit(f"{path}: no {path.with_suffix('.json').name} beside it")
+        if _meta(path).get("dialect") in DIALECTS:
+            paths.append(path)
+    return paths
+
+
+def realworld_streams(paths: Iterable[Path] | None = None) -> list[Stream]:
+    """The realworld streams of the replicas' dialects (``paths``, default
+    :func:`realworld_paths`), as streams."""
+    out = []
+    for path in realworld_paths() if paths is None else paths:
+        dialect = _meta(path)["dialect"]
+        out.append(Stream(f"realworld/{path.parent.name}/{path.stem}", dialect, path))
+    return sorted(out, key=lambda s: s.id)
+
+
+def all_streams(
+    real: Iterable[Path] | None = None,
+    corpus: Path = CORPUS,
+    realworld: Iterable[Path] | None = None,
+) -> list[Stream]:
+    """The corpus's streams, then the recorded ones, then the realworld ones."""
+    return [*demo_streams(corpus), *real_streams(real), *realworld_streams(realworld)]
 
 
 def by_id(streams: Iterable[Stream]) -> dict[str, Stream]:

@@ -51,24 +51,46 @@ def golden_path(replica: str, goldens: Path = GOLDENS) -> Path:
     return goldens / f"{replica}.json"
 
 
+_CALL_KEYS = {"id", "name", "arguments"}
+_CALL_MORE = {"kind", "item_type", "object"}
+
+
+def _checked_call(c: Any, where: str) -> dict[str, Any]:
+    """One call in the golden's key order; RunnerBroken when it is not one."""
+    ok = isinstance(c, dict) and _CALL_KEYS <= set(c) <= _CALL_KEYS | _CALL_MORE
+    if not ok or not isinstance(c["arguments"], str) or not all(
+        v is None or isinstance(v, str) for v in (c["id"], c["name"])
+    ):  # fmt: skip
+        raise RunnerBroken(f"{where}: a call is {{'id', 'name', 'arguments': str}}: {c!r}")
+    out = {"id": c["id"], "name": c["name"], "arguments": c["arguments"]}
+    if "kind" in c:
+        out["kind"], out["item_type"] = str(c["kind"]), c.get("item_type")
+    if c.get("object"):
+        out["object"] = True
+    return out
+
+
 def checked(result: Any, where: str) -> Outcome:
-    """``result`` as an outcome in the golden's key order; RunnerBroken when it is none."""
-    if not isinstance(result, dict) or set(result) != {"calls", "error"}:
+    """``result`` as an outcome in the golden's key order; RunnerBroken when it is none. An
+    outcome is ``{"calls", "error"}``, then ``error_after`` (with calls AND an error: how many
+    calls came before it) and ``hosted`` (the provider's own items the library handed over)
+    only where they say something."""
+    if not isinstance(result, dict) or not {"calls", "error"} <= set(result):
         raise RunnerBroken(f"{where}: a run returns {{'calls', 'error'}}, not {result!r:.200}")
-    calls = []
-    for c in result["calls"]:
-        ok = isinstance(c, dict) and set(c) == {"id", "name", "arguments"}
-        if not ok or not isinstance(c["arguments"], str) or not all(
-            v is None or isinstance(v, str) for v in (c["id"], c["name"])
-        ):  # fmt: skip
-            raise RunnerBroken(f"{where}: a call is {{'id', 'name', 'arguments': str}}: {c!r}")
-        calls.append({"id": c["id"], "name": c["name"], "arguments": c["arguments"]})
+    calls = [_checked_call(c, where) for c in result["calls"]]
     error = result["error"]
     if error is not None:
         if not isinstance(error, dict) or not {"type", "message"} <= set(error):
             raise RunnerBroken(f"{where}: an error is {{'type', 'message'}}: {error!r}")
         error = {"type": str(error["type"]), "message": str(error["message"])}
-    return {"calls": calls, "error": error}
+    out: Outcome = {"calls": calls, "error": error}
+    if error is not None and calls:
+        after = result.get("error_after")
+        out["error_after"] = len(calls) if after is None else int(after)
+    hosted = [_checked_call(c, where) for c in result.get("hosted") or []]
+    if hosted:
+        out["hosted"] = hosted
+    return out
 
 
 async def run_once(runner: Runner, stream: Stream, timeout: float = RUN_TIMEOUT) -> Outcome:

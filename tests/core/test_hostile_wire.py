@@ -289,3 +289,18 @@ def test_a_number_beyond_a_double_is_named_so() -> None:
     _, doc = judged(sse('{"choices": [{"index": ' + "9" * 400 + "}]}"), "openai-chat")
     (quirk,) = [q for q in doc["quirks"] if q["code"] == "undecodable_data"]
     assert "a number out of range (beyond a double)" in quirk["message"]
+
+
+def test_a_lone_surrogate_quoted_by_a_client_error_still_serialises() -> None:
+    """``make fuzz`` (issue 25's run): a Responses event whose ``type`` is a lone surrogate
+    (``"\\udc63"`` escaped in the JSON) was quoted by the openai-python replica's error, and
+    the JSON report could not be written as UTF-8."""
+    body = b'data: {"type": "\\u00f6\\udc63"}\n\n'
+    from inspector.core.providers import OPENAI_RESPONSES
+
+    analysis = Analysis.from_capture(
+        load_bytes(body, "s.sse"), Settings(dialect=OPENAI_RESPONSES), providers=REGISTRY
+    )
+    doc = report.to_json(analysis, source="s.sse")
+    text = orjson.dumps(doc).decode()
+    assert "\\\\udc63" in text  # the escape, as text

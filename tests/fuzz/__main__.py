@@ -41,13 +41,19 @@ KEPT_PER_SITE: Final = 3
 """Crashing inputs saved per site and task."""
 
 
+SEEDS: Final = Path(__file__).parent / "seeds"
+"""Hand-made seeds for the places issue 25 found keys in: an error body echoing the key with a
+full stop after it, a key split across two tool-call argument fragments, captures of format
+version 2 (masked ranges, redacted credential fields) and version 1."""
+
+
 def corpus_paths() -> list[Path]:
     """The recordings and samples every mutation starts from (the recordings folder must
     exist: an empty corpus would fuzz nothing real)."""
     real = sorted(REAL.glob("*.sse"))
     if not real:
         raise SystemExit(f"fuzz: no recorded streams in {REAL}")
-    return [*real, *sorted(SAMPLES.glob("*.jsonl"))]
+    return [*real, *sorted(SAMPLES.glob("*.jsonl")), *sorted(SEEDS.glob("*.*"))]
 
 
 @dataclass

@@ -72,6 +72,14 @@ class AttemptView:
     # -- judging -------------------------------------------------------------------------
 
     @property
+    def tool_names(self) -> frozenset[str] | None:
+        """The names of the tools this attempt's calls are judged against (the request's),
+        None when none are known (a raw body's registry is empty: no request to read)."""
+        tools = self._judgement.tools()
+        names = tools.names() if tools is not None else ()
+        return frozenset(names) if names else None
+
+    @property
     def verdicts(self) -> list[CallVerdict]:
         """Per call, in lane order (orphans included, marked), under the settings in force."""
         return self.judge()

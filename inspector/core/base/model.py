@@ -65,7 +65,14 @@ class EventKind:
     COMMENT = "comment"
     """A comment line (``: keep-alive``); an inspector must show these."""
     ERROR = "error"
-    """Undecodable bytes (invalid UTF-8) at ``start``; decoding went on with U+FFFD."""
+    """Undecodable bytes (invalid UTF-8) at ``start``; decoding went on with U+FFFD. Or,
+    in a framing of frames (Bedrock's), a frame that cannot be read whole: its data is the
+    reason, which starts with :data:`UTF8_ERROR` only for undecodable text."""
+
+
+UTF8_ERROR = "invalid UTF-8"
+"""How the reason of an ERROR event for undecodable text starts (any other ERROR event is a
+framing's: a CRC that does not match, a cut frame)."""
 
 
 class SSEEvent:

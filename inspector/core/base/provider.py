@@ -124,6 +124,10 @@ class ToolDefinition:
     schema: Any = field(default=None, hash=False)
     """Its parameters as JSON Schema (a provider's own form already converted); None when it
     declares none."""
+    format: Any = field(default=None, hash=False)
+    """A custom (free-form input) tool's declared input format as found (``{"type": "text"}``,
+    ``{"type": "grammar", "syntax": "lark" | "regex", "definition"}``); None for a function
+    tool, whose input is JSON."""
 
 
 @dataclass(frozen=True)
@@ -267,7 +271,8 @@ class Provider(Protocol):
 
     @property
     def version_segment(self) -> str:
-        """The API version path segment a base URL ends with (``/v1``)."""
+        """The API version path segment a base URL ends with (``/v1``); "" for an API whose
+        paths have none (Bedrock's ``/model/{id}/converse-stream``)."""
 
     @property
     def framing(self) -> Framing:

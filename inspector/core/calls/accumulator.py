@@ -32,6 +32,7 @@ from typing import Any, Final
 
 import orjson
 
+from inspector.core.base.kinds import CallKind, kind_of
 from inspector.core.base.model import OMITTED, Delta, DeltaKind, ToolCallDelta
 from inspector.core.base.provider import IN_ORDER, Closing
 from inspector.core.base.settings import ABSENT, LITERAL, EmptyIdPolicy, empty_id_policy
@@ -39,6 +40,7 @@ from inspector.core.calls.toolcall import ToolCall
 from inspector.core.calls.wirefield import is_key
 
 _arguments = attrgetter("arguments")
+FUNCTION: Final = CallKind.FUNCTION
 
 __all__ = [
     "CUTOFF_REASONS",
@@ -98,8 +100,8 @@ class Accumulator:
             known = self._by_id.get(d.id)
             if known is not None:
                 return self._join(known, d)
-            if _blank(d.name, ABSENT):  # no real name: nothing to open, the fragment is lost
-                return self._drop(d)
+            if _blank(d.name, ABSENT) and kind_of(d) == FUNCTION:
+                return self._drop(d)  # no real name: nothing to open, the fragment is lost
             return self._new(d)
         index = d.index
         if not is_key(index):
@@ -272,8 +274,10 @@ class Accumulator:
     # -- reading -------------------------------------------------------------------------
 
     def is_orphan(self, call: ToolCall) -> bool:
-        """A nameless call that never got arguments (an id-only entry): left out of the turn."""
-        return _blank(call.name, self.policy) and call.length == 0
+        """A nameless function call that never got arguments (an id-only entry): left out of
+        the turn. An item of another kind is never one: its type names it (an
+        ``image_generation_call`` has no name and no input)."""
+        return _blank(call.name, self.policy) and call.length == 0 and call.kind == FUNCTION
 
     def assembled(self) -> list[ToolCall]:
         """The calls that make up the assistant turn (orphans left out)."""

@@ -45,7 +45,7 @@ from itertools import accumulate
 from operator import itemgetter
 from typing import Any
 
-from inspector.core.base.model import AnyDelta, Delta, DeltaKind, SSEEvent
+from inspector.core.base.model import OMITTED, AnyDelta, Delta, DeltaKind, SSEEvent
 from inspector.core.base.provider import Dialect, FrameDecoder, Framing, Provider
 from inspector.core.base.settings import ABSENT, EmptyIdPolicy
 from inspector.core.calls.accumulator import Accumulator
@@ -68,12 +68,16 @@ class StreamState:
 
     def __init__(self, dialect: Dialect, empty_id: EmptyIdPolicy = ABSENT) -> None:
         provider = dialect.provider
-        self.framing: Framing = provider.framing if provider is not None else SSE
-        """How the body's bytes become events: its provider's framing (SSE, the default, for
-        an ``auto`` dialect)."""
+        if provider is not None:
+            self.framing: Framing = provider.framing
+        else:
+            self.framing = getattr(dialect, "framing", SSE)
+        """How the body's bytes become events: its provider's framing; an ``auto`` dialect's
+        own (picked from the first bytes), else SSE, the default."""
         self.decoder: FrameDecoder = self.framing.decoder()
         """The incremental frame decoder (keeps byte offsets; SSE's keeps comments)."""
         self._holds = self.framing.reads_back
+        self._picking = getattr(self.decoder, "decided", False) is None  # still picking one
         self.dialect = dialect
         """The dialect mapper (a fresh one per body); an ``auto`` one sniffs, then delegates."""
         self.events = EventLog()
@@ -96,8 +100,16 @@ class StreamState:
         """The last usage object seen."""
         self.errors: list[Delta] = []
         """Provider errors after 200 and wire decoding errors."""
+        self.results: list[Delta] = []
+        """RESULT deltas, in order: what the stream reported of its items' execution (a hosted
+        tool's results, an ``*_output`` item); read beside a call with :meth:`results_of`."""
         self.done_seq: int | None = None
         """Sequence number of the end-of-stream marker ([DONE], message_stop, …)."""
+        self.segment_start = -1
+        """The end marker the last finish came after (-1: none): a body that joins several
+        responses (a second ``message_start`` after ``message_stop``) ends with the calls made
+        since it, not with every call of the body."""
+        self._last_done: int | None = None
         self.ended = False
         """True once the body ended (EOF or the connection closed)."""
 
@@ -144,9 +156,20 @@ class StreamState:
     def _feed_one(self, data: builtins.bytes, t: float) -> int:
         marked = self.decoder.marked
         events = self.decoder.feed(data, t)
+        if self._picking:
+            self._picked()
         if events:
             self._ingest(events, self.decoder.marked == marked)
         return len(events)
+
+    def _picked(self) -> None:
+        """Once an ``auto`` body's framing is picked, feed the chosen decoder directly."""
+        decided = getattr(self.decoder, "decided", None)
+        if decided is not None:
+            self.framing = self.decoder.framing  # type: ignore[attr-defined]
+            self.decoder = decided
+            self._holds = self.framing.reads_back
+            self._picking = False
 
     def feed_many(self, chunks: Sequence[tuple[float, builtins.bytes]]) -> int:
         """Take several ``(t, data)`` chunks at once: the same state as feeding them one by
@@ -184,6 +207,8 @@ class StreamState:
             return
         self.ended = True
         events = self.decoder.close(t)
+        if self._picking:
+            self._picked()
         batch: list[AnyDelta] = []
         if events:
             self.events.extend(events)
@@ -290,17 +315,22 @@ class StreamState:
             self.errors.append(d)
         elif kind == DeltaKind.FINISH:
             self.finish.append((d.seq, d.value))
+            if self._last_done is not None:
+                self.segment_start = self._last_done
             acc.on_delta(d)
             if self.text_calls is not None:
                 self.text_calls.end(d.seq, "finish")
         elif kind == DeltaKind.DONE:
             if self.done_seq is None:
                 self.done_seq = d.seq
+            self._last_done = d.seq
             acc.on_delta(d)
             if self.text_calls is not None:
                 self.text_calls.end(d.seq, "done")
         elif kind == DeltaKind.CLOSE:
             acc.on_delta(d)
+        elif kind == DeltaKind.RESULT:
+            self.results.append(d)
 
     # -- re-judging ----------------------------------------------------------------------
 
@@ -326,8 +356,10 @@ class StreamState:
         self.reasoning.clear()
         self.finish.clear()
         self.errors.clear()
+        self.results.clear()
         self.usage = None
         self.done_seq = None
+        self.segment_start, self._last_done = -1, None
         if self.deltas:  # none yet: the provider may still be unknown, and nothing to route
             self._route(self.deltas.stored())
         if self.ended:
@@ -339,6 +371,25 @@ class StreamState:
     def calls(self) -> list[Any]:
         """Every call opened so far (orphans included), in lane order."""
         return self.acc.calls if self.acc is not None else []
+
+    def results_of(self, call: Any) -> list[Delta]:
+        """The RESULT deltas reported for ``call``: those whose ``id`` is the call's id or its
+        wire item id (``extra["item_id"]``); for an item with no id (Gemini's code execution)
+        the results that follow it up to the next item with none."""
+        if not self.results:
+            return []
+        extra = call.fragments[0].extra
+        keys = {call.id} if type(call.id) is str else set()
+        if isinstance(extra, dict) and isinstance(extra.get("item_id"), str):
+            keys.add(extra["item_id"])
+        if keys:
+            return [d for d in self.results if _str_id(d) in keys]
+        start = call.fragments[0].seq
+        later = [c.fragments[0].seq for c in self.calls
+                 if c.id in (None, OMITTED) and c.fragments[0].seq > start]  # fmt: skip
+        end = min(later) if later else None
+        return [d for d in self.results if d.value.get("id") is None and d.seq >= start
+                and (end is None or d.seq < end)]  # fmt: skip
 
     @property
     def finish_reason(self) -> Any:
@@ -364,3 +415,9 @@ def _slices(data: bytes) -> Iterator[bytes]:
         yield data[pos:cut]
         pos = cut
     yield data[pos:] if pos else data
+
+
+def _str_id(d: Delta) -> str | None:
+    """A RESULT's ``id`` when it is a string (a wire id of another type names nothing)."""
+    got = d.value.get("id")
+    return got if type(got) is str else None

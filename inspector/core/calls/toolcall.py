@@ -35,8 +35,11 @@ from typing import Any, Final, overload
 
 from inspector.core.base.kinds import item_type_of, kind_of
 from inspector.core.base.model import ToolCallDelta
+from inspector.core.calls.surrogates import paired
 
 NONE: Final[tuple[()]] = ()
+
+
 """The shared empty sequence a rarely-filled attribute holds until its first entry."""
 
 
@@ -142,7 +145,7 @@ class ToolCall:
         """The accepted argument text, joined once and cached until the next piece."""
         joined = self._joined
         if joined is None:
-            joined = self._joined = "".join(self._parts or NONE)
+            joined = self._joined = paired("".join(self._parts or NONE))  # split surrogates
         return joined
 
     @property

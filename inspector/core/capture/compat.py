@@ -27,16 +27,26 @@ from typing import Any
 
 from inspector.core.capture.format import CaptureError
 
-CURRENT_VERSION = 1
-"""The capture format version this tool writes and reads natively."""
+CURRENT_VERSION = 2
+"""The capture format version this tool writes and reads natively. Version 2 (issue 25): a
+chunk record may list ``masked``, the ``[start, end)`` byte offsets in its attempt's body
+where the writer masked the session's key (``*`` of the same length)."""
 
 Header = dict[str, Any]
 Record = dict[str, Any]
 Converter = Callable[[Header, Iterator[Record]], tuple[Header, Iterator[Record]]]
 """Turns (header, records) of one version into those of a later one (see module docstring)."""
 
-CONVERTERS: dict[int, Converter] = {}
-"""Registry of converters, keyed by the version they convert from. Empty: v1 is the first."""
+
+def convert_1_2(header: Header, records: Iterator[Record]) -> tuple[Header, Iterator[Record]]:
+    """Version 1 has no ``masked`` ranges (it stored response chunks unmasked): its records
+    are version 2's as they are."""
+    header["version"] = 2
+    return header, records
+
+
+CONVERTERS: dict[int, Converter] = {1: convert_1_2}
+"""Registry of converters, keyed by the version they convert from."""
 
 
 def _error(reason: str) -> CaptureError:

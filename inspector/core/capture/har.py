@@ -43,6 +43,12 @@ from inspector.core.capture.redaction import mask_secrets, redact_headers, redac
 
 MAX_INFLATED: Final = 1 << 30
 """A ``.zhar`` is inflated up to 1 GiB; beyond that it is refused (a zip bomb, or no HAR)."""
+MAX_RATIO: Final = 100
+"""…and to at most this many times its own size once past :data:`RATIO_FLOOR` (a HAR's JSON
+deflates some 5-20x; a bomb 1000x): refused as soon as it inflates past either limit."""
+RATIO_FLOOR: Final = 64 << 20
+INFLATE_STEP: Final = 4 << 20
+"""Bytes inflated per step: a bomb is stopped within one step of its limit."""
 _HAR_START: Final = re.compile(rb'\A(?:\xef\xbb\xbf)?\s*\{\s*"log"\s*:')
 EXPORTERS: Final = {
     "WebInspector": "Chrome DevTools",
@@ -159,21 +165,39 @@ def read_har(data: bytes, name: str) -> Har:
     return har
 
 
+def _inflate(data: bytes, name: str) -> bytes:
+    """A ``.zhar``'s JSON, inflated a step at a time: refused (CaptureError) as soon as it
+    passes :data:`MAX_INFLATED` or :data:`MAX_RATIO` times the file (past the floor)."""
+    limit = min(MAX_INFLATED, max(RATIO_FLOOR, MAX_RATIO * len(data)))
+    inflater = zlib.decompressobj()
+    pieces: list[bytes] = []
+    size, pending = 0, data
+    try:
+        while True:
+            piece = inflater.decompress(pending, INFLATE_STEP)
+            pieces.append(piece)
+            size += len(piece)
+            if size > limit:
+                shown = f"{limit >> 20} MiB" if limit >= 1 << 20 else f"{limit} bytes"
+                raise CaptureError(f"the .zhar inflates to more than {shown}", path=name)
+            pending = inflater.unconsumed_tail
+            if not pending:
+                rest = inflater.flush()
+                if size + len(rest) > limit:
+                    raise CaptureError(f"the .zhar inflates to more than {limit} bytes", path=name)
+                pieces.append(rest)
+                break
+    except zlib.error:
+        raise CaptureError("not a HAR file: the .zhar is not zlib data", path=name) from None
+    if not inflater.eof:
+        raise CaptureError("the .zhar is cut off (its zlib data does not end)", path=name)
+    return b"".join(pieces)
+
+
 def _document(data: bytes, name: str) -> Any:
     """The JSON document (a BOM skipped, a ``.zhar`` inflated); CaptureError when it is none."""
     if data[:1] == b"\x78" and name.lower().endswith(".zhar"):
-        inflater = zlib.decompressobj()
-        try:
-            data = inflater.decompress(data, MAX_INFLATED)
-        except zlib.error:
-            raise CaptureError("not a HAR file: the .zhar is not zlib data", path=name) from None
-        if inflater.unconsumed_tail:
-            limit = (
-                f"{MAX_INFLATED >> 30} GiB" if MAX_INFLATED >= 1 << 30 else f"{MAX_INFLATED} bytes"
-            )
-            raise CaptureError(f"the .zhar inflates to more than {limit}", path=name)
-        if not inflater.eof:
-            raise CaptureError("the .zhar is cut off (its zlib data does not end)", path=name)
+        data = _inflate(data, name)
     data = data.removeprefix(b"\xef\xbb\xbf")
     if not data.strip():
         raise CaptureError("empty file", path=name)

@@ -6,10 +6,12 @@ Invariants:
 - A body the exporter left out is never an empty body: :func:`response_body` gives None and
   a reason naming the exporter and why that tool leaves bodies out (Firefox's "Response
   bodies are not included.", mitmproxy's null text for a streamed response, Chrome DevTools'
-  missing text for some event streams).
+  missing text for some event streams). An empty ``text`` with no ``size`` at all (mitmproxy
+  with ``stream_large_bodies``), whatever the exporter, is "body not recorded" too; an empty
+  text whose size is 0 is an empty body.
 - ``content.text`` is UTF-8 text unless ``content.encoding`` is ``base64``; any other
   encoding is not guessed at. A request body (``postData.text``) that is JSON is parsed; the
-  key is redacted from it by the one rule (:func:`~.redaction.redact_json`).
+  key is redacted from it by the one rule (:func:`~.redaction.redact_body`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import orjson
 
-from inspector.core.capture.redaction import is_secret_name, mask_secrets, redact_json
+from inspector.core.capture.redaction import is_secret_name, mask_secrets, redact_body
 
 MIN_SECRET: Final = 8
 """A secret header's value shorter than this is not searched for elsewhere (it would mask
@@ -59,7 +61,7 @@ def post_data(post: Any, secrets: list[str]) -> dict[str, Any]:
         parsed = orjson.loads(text)
     except orjson.JSONDecodeError:
         return {"body": mask_secrets(text, secrets) if text else None}
-    return {"body": redact_json(parsed, secrets)}
+    return {"body": redact_body(parsed, secrets)}
 
 
 def response_body(
@@ -76,6 +78,10 @@ def response_body(
             if not text and size:
                 return None, f"{exporter} wrote an empty response.content.text for a body of " \
                     f"{size} bytes: it kept no body for this response"  # fmt: skip
+            if not text and not _sized(content):
+                return None, f"body not recorded: {exporter} wrote an empty " \
+                    "response.content.text with no size (mitmproxy does so for a response it " \
+                    "streamed: stream_large_bodies)"  # fmt: skip
             return text.encode("utf-8", "surrogatepass"), None
         if encoding != "base64":
             return None, f"{exporter} wrote the body in encoding {str(encoding)[:20]!r}, " \
@@ -85,6 +91,12 @@ def response_body(
         except (binascii.Error, ValueError):
             return None, f"{exporter} wrote a response.content.text that is not valid base64"
     return None, _why_missing(exporter, "text" in content, size, content.get("comment"))
+
+
+def _sized(content: dict[str, Any]) -> bool:
+    """Whether the exporter gave the body a size (0 included): an empty text with a size of 0
+    is an empty body; with none at all, a body that was not recorded."""
+    return type(content.get("size")) is int and content["size"] >= 0
 
 
 def _why_missing(exporter: str, null: bool, size: int, comment: Any) -> str:

@@ -121,6 +121,8 @@ def _own_attempt(
     if isinstance(end, dict):
         _put(builder, entry, {**end, "type": "end", "attempt": number})
     attempt.expects_end = own.get("expects_end") is not False and not raw
+    if "masked" in own:  # the key's ranges this tool masked when it wrote the HAR
+        builder.masked(attempt, own["masked"], entry.index)
 
 
 def _add(builder: CaptureBuilder, entry: HarEntry, number: int, t: tuple[float, float]) -> None:

@@ -16,9 +16,11 @@ three custom fields, ``_``-prefixed as the spec allows:
 
 Invariants:
 - Secrets are redacted by the one rule (:mod:`inspector.core.capture.redaction`) however the
-  capture was made: headers and URL by name, user-info, and the key itself wherever it
-  shows, the key being the caller's ``secrets`` plus the values of the capture's own secret
-  headers and URL parameters (a capture not written by this tool's writer may hold them).
+  capture was made: headers and URL by name, user-info, credential shapes, and the key itself
+  wherever it shows — the response body included (``*`` of the same length, the ranges in
+  the entry's ``_inspector.masked``) — the key being the caller's ``secrets`` plus the values
+  of the capture's own secret headers and URL parameters (a capture not written by this
+  tool's writer, or a HAR re-exported, may hold them).
 - Bodies keep every byte: ``content.text`` is the body when it is UTF-8, else its base64 with
   ``encoding: "base64"``; a request body that is not UTF-8 is base64 with
   ``_encoding: "base64"``.
@@ -43,7 +45,9 @@ from inspector.core.capture.format import TOOL, CaptureError
 from inspector.core.capture.harbody import found_secrets
 from inspector.core.capture.records import Attempt, Capture
 from inspector.core.capture.redaction import (
+    mask_body,
     mask_secrets,
+    redact_body,
     redact_headers,
     redact_json,
     redact_meta,
@@ -222,7 +226,7 @@ def _post(
     if isinstance(body, str):
         text = mask_secrets(body, keys)
     else:
-        text = orjson.dumps(redact_json(body, keys)).decode("utf-8")
+        text = orjson.dumps(redact_body(body, keys)).decode("utf-8")
         mime = mime or "application/json"
     return {"mimeType": mime, "text": text}, len(text.encode("utf-8"))
 
@@ -231,7 +235,7 @@ def _response(attempt: Attempt, response: dict[str, Any], keys: list[str]) -> di
     status = attempt.status or 0
     headers = redact_headers(response.get("headers") or {}, keys)
     mime = next((v for k, v in headers.items() if k.lower() == "content-type"), "")
-    body = attempt.body
+    body, _ = mask_body(attempt.body, keys)
     content: dict[str, Any] = {"size": len(body), "mimeType": mime or "x-unknown"}
     try:
         content["text"] = body.decode("utf-8")
@@ -280,6 +284,9 @@ def _own(
         "response_t": response_t,
         "expects_end": attempt.expects_end,
     }
+    masked = sorted(set(attempt.masked) | set(mask_body(attempt.body, keys)[1]))
+    if masked:
+        own["masked"] = [list(span) for span in masked]
     if attempt.reason is not None or attempt.recovery_action is not None or attempt.extra:
         record = {"reason": attempt.reason, "recovery_action": attempt.recovery_action}
         own["attempt_record"] = {**record, **redact_json(attempt.extra, keys)}

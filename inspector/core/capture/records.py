@@ -49,6 +49,9 @@ class Attempt:
     """Further keys of the attempt record, verbatim."""
     expects_end: bool = True
     """False for a raw body, which has no records (and so no end record) at all."""
+    masked: list[tuple[int, int]] = field(default_factory=list)
+    """``[start, end)`` byte offsets of the body where the writer masked the session's key
+    (``*`` of the same length; chunk records' ``masked``, format version 2)."""
 
     @property
     def body(self) -> bytes:
@@ -126,6 +129,25 @@ _REQUIRED: Final[dict[str, tuple[str, ...]]] = {
 class CaptureBuilder:
     """Sorts records into attempts, validating what the typed accessors rely on."""
 
+    def masked(self, attempt: Attempt, spans: Any, line: int) -> None:
+        """A chunk's masked ranges: pairs of ints, start below end; anything else is warned
+        about and ignored (the bytes are what they are either way)."""
+        good = isinstance(spans, list) and all(
+            isinstance(p, list) and len(p) == 2 and all(type(v) is int for v in p)
+            and 0 <= p[0] < p[1]
+            for p in spans
+        )  # fmt: skip
+        if not good:
+            self.capture.warnings.append(f"line {line}: a chunk's 'masked' is not a list of "
+                                         "[start, end] byte offsets; ignored")  # fmt: skip
+            return
+        masked = attempt.masked
+        for start, end in sorted((p[0], p[1]) for p in spans):
+            if masked and masked[-1][0] <= start <= masked[-1][1]:  # one key over two records
+                masked[-1] = (masked[-1][0], max(end, masked[-1][1]))
+            else:
+                masked.append((start, end))
+
     def __init__(self, capture: Capture) -> None:
         self.capture = capture
         self.attempts: dict[int, Attempt] = {}
@@ -157,6 +179,8 @@ class CaptureBuilder:
             attempt = self.attempts[number] = Attempt(number)
         if rtype == "chunk":
             attempt.chunks.append((_seconds(record), _chunk_bytes(record)))
+            if "masked" in record:
+                self.masked(attempt, record["masked"], line)
             return
         if rtype == "event":
             attempt.events.append(record)

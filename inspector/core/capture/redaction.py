@@ -1,7 +1,8 @@
-"""What a capture never holds: the one redaction rule for headers and URLs.
+"""What a capture never holds, nor anything written or printed: the one redaction rule.
 
-The capture writer applies it to every request and response record (and the live session to
-its capture's meta); a recording proxy uses the same functions. The rule:
+Every writer and printer uses it: the capture writer (request, response and chunk records,
+the header's meta, end errors), the recording proxy and ``record`` (their printed lines), HAR
+export and import, the matrix's files and ``scrub``. The rule:
 
 - **By name.** A header, or a URL query or fragment parameter, is secret when its name
   (case-insensitive; a parameter's name percent-decoded) contains one of
@@ -14,24 +15,34 @@ its capture's meta); a recording proxy uses the same functions. The rule:
   chose) and ``www-authenticate`` (the server's challenge: a scheme, a realm, an error; never
   the client's credential).
 - **Session ids are redacted** (``x-session-id``, ``mcp-session-id``, ``session_id=``): some
-  gateways and MCP servers accept the session id alone as proof of who is calling, so it is a
-  credential there, and a capture loses nothing it needs without the value.
+  gateways and MCP servers accept the session id alone as proof of who is calling.
 - **URL user-info** (``user:password@``) becomes ``REDACTED@``.
-- **The key itself, wherever it shows** (``secrets``): a header value, query or fragment value
-  equal to it, or containing it as a whole token (delimited by the start or end, white space
-  or one of ``, ; : = " ' / ? & # @``, as in ``Bearer KEY``), is replaced as a whole, whatever
-  its name; in a path segment only the token is (``models/KEY:stream`` gives
-  ``models/REDACTED:stream``). Never a substring: a short key such as ``x`` leaves
-  ``x-demo-…``, ``xml`` and ``x-ray`` alone (``-`` joins a word, it does not end one).
-- **Request bodies** (:func:`redact_json`): walked as JSON, every string value that equals the
-  key or holds it as a whole token becomes ``"REDACTED"`` (object keys, numbers and the
-  rest stay; the body carries the tools under test). A body that is not JSON has the key's
-  whole tokens masked; a body that is not text (``body_b64``) is stored as sent.
-- Not redacted: response chunks (the bytes as received: the capture is evidence).
+- **The session's own keys, by value, wherever they occur** (``secrets``). A key of
+  :data:`VALUE_SCAN_MIN` characters or more is found as a substring, at any boundary: followed
+  by ``.``, a newline, a quote, an escape or the end of the text (OpenAI's "Incorrect API key
+  provided: sk-…." is masked). A shorter one (a local server's placeholder: ``x``, ``demo``)
+  is found only as a whole word (not next to a letter, digit, ``_`` or ``-``, nor before
+  ``.`` and a letter), so it leaves ``x-demo-…``, ``xml`` and ``demo.example`` alone. A
+  header value, query or fragment value holding a key is replaced whole; in a path segment
+  only the key is.
+- **Credential-shaped values, whatever their name** (:mod:`.credentials`: ``sk-``,
+  ``sk-ant-``, ``sk-proj-``, ``AIza``, ``AKIA``/``ASIA``, ``xai-``, ``gsk_``, ``hf_``, GitHub,
+  GitLab and Slack tokens, JWTs …): in header values, URLs, error texts and printed lines
+  (:func:`mask_secrets`), and in the request body outside its content (below).
+- **Request bodies** (:func:`redact_body`): every string holding a key becomes
+  ``"REDACTED"`` at any depth; the credential fields :data:`CREDENTIAL_FIELDS` (``api_key``,
+  ``apiKey``, ``key``, ``token``, ``access_token``, ``secret``, ``password`` …) are redacted
+  by name, and credential-shaped strings by shape, everywhere but inside the content fields
+  :data:`CONTENT_FIELDS` (``tools``, ``messages``, schemas, arguments: ``max_tokens``,
+  ``budget_tokens``, ``prompt_cache_key`` stay as sent). A body that is not JSON has keys and
+  shapes masked; a body that is not text is stored as sent.
+- **Response bodies** (:func:`find_keys`): only the session's own keys (of
+  :data:`VALUE_SCAN_MIN` characters or more), masked in what is *written* by ``*`` of the same
+  length, so offsets, framing and JSON stay as received; the record lists the masked byte
+  ranges. The bytes forwarded to an agent are never masked.
 
 :func:`key_exposure` is the live session's key check: where the key shows in a request's
-headers or URL values, compared the same way (whole values and whole tokens, never a
-substring, never the body).
+headers or URL values (never the body).
 """
 
 from __future__ import annotations
@@ -42,7 +53,25 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any, Final
 from urllib.parse import quote, unquote, unquote_plus, urlsplit, urlunsplit
 
+from inspector.core.capture.credentials import SHAPE, holds_shape, mask_shapes, might_hold_shape
 from inspector.core.capture.format import REDACTED
+from inspector.core.capture.keyscan import (
+    FRAGMENT_MIN,
+    MASK_BYTE,
+    VALUE_SCAN_MIN,
+    body_keys,
+    find_keys,
+    mask_body,
+)
+
+__all__ = [
+    "CONTENT_FIELDS", "CREDENTIAL_FIELDS", "FRAGMENT_MIN", "MASK_BYTE", "SECRET_NAMES",
+    "SECRET_WORDS", "VALUE_SCAN_MIN", "Headers", "body_keys", "carries_no_secret", "find_keys",
+    "holds_credential", "holds_secret", "is_secret_name", "key_exposure", "mask_body",
+    "mask_secrets", "redact_body", "redact_headers", "redact_json", "redact_meta", "redact_url",
+    "request_credentials",
+]  # fmt: skip
+"""The rule's public names; the body scan's are :mod:`.keyscan`'s, exported from here."""
 
 SECRET_WORDS: Final = (
     "auth", "key", "token", "secret", "bearer", "signature", "session", "cookie", "password",
@@ -54,8 +83,23 @@ SECRET_NAMES: Final = frozenset({"sig", "pwd", "passwd"})
 NOT_SECRET_WORDS: Final = ("ratelimit", "idempotency-key", "www-authenticate")
 """The allowlist: a name containing one of these carries no secret (see the module doc)."""
 
-_DELIMITERS: Final = "\\s,;:=\"'/?&#@"
-
+CREDENTIAL_FIELDS: Final = frozenset(
+    {
+        "api_key", "apikey", "api-key", "key", "token", "access_token", "accesstoken",
+        "refresh_token", "id_token", "session_token", "secret", "client_secret", "password",
+        "authorization",
+    }
+)  # fmt: skip
+"""Request-body fields redacted by name (compared lower-cased), outside :data:`CONTENT_FIELDS`."""
+CONTENT_FIELDS: Final = frozenset(
+    {
+        "tools", "functions", "tool_choice", "function_call", "messages", "input", "contents",
+        "system", "systemInstruction", "system_instruction", "instructions", "prompt",
+        "response_format", "text", "toolConfig", "tool_config", "generationConfig",
+        "generation_config", "tool_resources", "parallel_tool_calls",
+    }
+)  # fmt: skip
+"""Top-level request-body fields that are the content under test: only keys by value there."""
 Headers = Mapping[str, str] | Mapping[bytes, bytes] | Iterable[tuple[str | bytes, str | bytes]]
 """Headers as given: a mapping (``httpx.Headers`` too) or (name, value) pairs."""
 
@@ -74,27 +118,46 @@ def is_secret_name(name: str) -> bool:
     return any(word in lower for word in SECRET_WORDS) and not carries_no_secret(lower)
 
 
-@functools.lru_cache(maxsize=32)
+@functools.lru_cache(maxsize=64)
 def _token(secret: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<![^{_DELIMITERS}]){re.escape(secret)}(?![^{_DELIMITERS}])")
+    if len(secret) >= VALUE_SCAN_MIN:
+        return re.compile(re.escape(secret))
+    word = r"A-Za-z0-9_\-"
+    return re.compile(rf"(?<![{word}.]){re.escape(secret)}(?![{word}])(?!\.[A-Za-z0-9])")
 
 
 def holds_secret(value: str, secrets: Collection[str]) -> bool:
-    """Does ``value`` equal one of ``secrets`` or contain one as a whole token?"""
+    """Does ``value`` hold one of ``secrets`` (see the module doc: a long one anywhere, a
+    short one as a word)?"""
     return any(s and (value == s or _token(s).search(value)) for s in secrets)
 
 
-def mask_secrets(text: str, secrets: Collection[str]) -> str:
-    """``text`` with every whole-token occurrence of a secret replaced by ``REDACTED`` (for
-    the inspector's own messages, which may quote a server that echoed the key)."""
-    for secret in secrets:
-        if secret:
-            text = _token(secret).sub(REDACTED, text)
-    return text
+def holds_credential(value: str, secrets: Collection[str]) -> bool:
+    """Does ``value`` hold one of ``secrets`` or a credential-shaped word?"""
+    return holds_secret(value, secrets) or holds_shape(value)
+
+
+def mask_secrets(text: str, secrets: Collection[str] = ()) -> str:
+    """``text`` with every occurrence of a key (module doc) and every credential-shaped word
+    replaced by ``REDACTED``: for error texts and every line printed or written as text."""
+    for secret in sorted((s for s in secrets if s), key=len, reverse=True):
+        text = _token(secret).sub(REDACTED, text)
+    return mask_shapes(text, REDACTED)
 
 
 def _text(value: str | bytes) -> str:
-    return value.decode("latin-1") if isinstance(value, bytes) else str(value)
+    """A header name or value as text: bytes as Latin-1; a byte that is not UTF-8 (a lone
+    surrogate, as aiohttp decodes one) as ``\\xNN``, so the text can be written as JSON."""
+    if isinstance(value, bytes):
+        return value.decode("latin-1")
+    text = str(value)
+    if not text.isascii():
+        try:
+            raw = text.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:  # a surrogate no decoder made: replaced
+            raw = text.encode("utf-8", "replace")
+        text = raw.decode("utf-8", "backslashreplace")
+    return text
 
 
 def _pairs(headers: Headers | None) -> Iterable[tuple[str, str]]:
@@ -112,7 +175,7 @@ def redact_headers(headers: Headers | None, secrets: Collection[str] = ()) -> di
     spelling: dict[str, str] = {}
     for name, raw in _pairs(headers):
         secret = is_secret_name(name)
-        value = REDACTED if secret or holds_secret(raw, secrets) else raw
+        value = REDACTED if secret or holds_credential(raw, secrets) else raw
         key = spelling.setdefault(name.lower(), name)
         if key not in out:
             out[key] = value
@@ -122,7 +185,7 @@ def redact_headers(headers: Headers | None, secrets: Collection[str] = ()) -> di
 
 
 def _param_is_secret(name: str, value: str, secrets: Collection[str]) -> bool:
-    return is_secret_name(unquote_plus(name)) or holds_secret(unquote_plus(value), secrets)
+    return is_secret_name(unquote_plus(name)) or holds_credential(unquote_plus(value), secrets)
 
 
 _SEPARATORS: Final = re.compile(r"([&;])")
@@ -138,20 +201,20 @@ def _redact_pairs(text: str, secrets: Collection[str]) -> str:
         name, eq, value = piece.partition("=")
         if eq and _param_is_secret(name, value, secrets):
             pieces[i] = f"{name}={REDACTED}"
-        elif not eq and holds_secret(unquote_plus(piece), secrets):
+        elif not eq and holds_credential(unquote_plus(piece), secrets):
             pieces[i] = REDACTED
     return "".join(pieces)
 
 
 def _redact_segment(segment: str, secrets: Collection[str]) -> str:
     text = unquote(segment)
-    if not holds_secret(text, secrets):
+    if not holds_credential(text, secrets):
         return segment
     return quote(mask_secrets(text, secrets), safe=_PCHAR)
 
 
 def _redact_path(path: str, secrets: Collection[str]) -> str:
-    if not secrets:
+    if not secrets and not might_hold_shape(path):
         return path
     return "/".join(_redact_segment(s, secrets) for s in path.split("/"))
 
@@ -167,7 +230,7 @@ def redact_json(value: Any, secrets: Collection[str]) -> Any:
         return REDACTED if holds_secret(value, secrets) else value
     if not isinstance(value, Mapping | list | tuple):
         return value
-    root: dict[Any, Any] | list[Any] = _copy(value)
+    root: dict[Any, Any] | list[Any] = _copy(value, secrets)
     stack = [root]
     while stack:
         node = stack.pop()
@@ -176,7 +239,53 @@ def redact_json(value: Any, secrets: Collection[str]) -> Any:
                 if holds_secret(item, secrets):
                     node[k] = REDACTED
             elif isinstance(item, Mapping | list | tuple):
-                node[k] = copied = _copy(item)
+                node[k] = copied = _copy(item, secrets)
+                stack.append(copied)
+    return root
+
+
+def redact_body(body: Any, secrets: Collection[str]) -> Any:
+    """A copy of a request body (a JSON value) as written: keys by value at any depth
+    (:func:`redact_json`); outside :data:`CONTENT_FIELDS`, credential fields by name and
+    credential-shaped strings too (module doc). ``body`` itself is never changed."""
+    if not isinstance(body, Mapping):
+        return redact_json(body, secrets)
+    out: dict[Any, Any] = {}
+    for name, value in _copy(body, secrets).items():
+        out[name] = (
+            redact_json(value, secrets)
+            if name in CONTENT_FIELDS
+            else _redact_config(value, secrets)
+        )
+        if isinstance(name, str) and name.lower() in CREDENTIAL_FIELDS and _is_set(value):
+            out[name] = REDACTED
+    return out
+
+
+def _is_set(value: Any) -> bool:
+    return isinstance(value, str | int | float) and not isinstance(value, bool) and value != ""
+
+
+def _redact_config(value: Any, secrets: Collection[str]) -> Any:
+    """A copy of a body field that is no content: keys, credential fields by name and
+    credential-shaped strings redacted at any depth (walked without recursion)."""
+    if isinstance(value, str):
+        return REDACTED if holds_credential(value, secrets) else value
+    if not isinstance(value, Mapping | list | tuple):
+        return value
+    root: dict[Any, Any] | list[Any] = _copy(value, secrets)
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for k, item in list(node.items() if isinstance(node, dict) else enumerate(node)):
+            named = isinstance(node, dict) and isinstance(k, str) and k.lower() in CREDENTIAL_FIELDS
+            if named and _is_set(item):
+                node[k] = REDACTED
+            elif isinstance(item, str):
+                if holds_credential(item, secrets):
+                    node[k] = REDACTED
+            elif isinstance(item, Mapping | list | tuple):
+                node[k] = copied = _copy(item, secrets)
                 stack.append(copied)
     return root
 
@@ -187,14 +296,28 @@ def redact_meta(meta: Mapping[str, Any], secrets: Collection[str]) -> dict[str, 
     JSON (:func:`redact_json`: a ``model`` equal to the key becomes ``"REDACTED"``)."""
     return {
         name: redact_url(value, secrets)
-        if name == "url" and isinstance(value, str)
-        else redact_json(value, secrets)
+        if name in ("url", "upstream") and isinstance(value, str)
+        else _redact_config(value, secrets)
         for name, value in meta.items()
     }
 
 
-def _copy(container: Mapping[Any, Any] | list[Any] | tuple[Any, ...]) -> Any:
-    return dict(container) if isinstance(container, Mapping) else list(container)
+def _copy(
+    container: Mapping[Any, Any] | list[Any] | tuple[Any, ...], secrets: Collection[str]
+) -> Any:
+    """A shallow copy; an object's member name holding a key is masked too (a name made
+    equal to another by that gets ``#2``, ``#3`` …: no member is lost)."""
+    if not isinstance(container, Mapping):
+        return list(container)
+    out: dict[Any, Any] = {}
+    for name, value in container.items():
+        if isinstance(name, str) and secrets and holds_secret(name, secrets):
+            masked, n = mask_secrets(name, secrets), 2
+            name = masked
+            while name in out or name in container:
+                name, n = f"{masked}#{n}", n + 1
+        out[name] = value
+    return out
 
 
 def redact_url(url: str, secrets: Collection[str] = ()) -> str:
@@ -215,6 +338,21 @@ def redact_url(url: str, secrets: Collection[str] = ()) -> str:
     if (netloc, path, query, fragment) == (parts.netloc, parts.path, parts.query, parts.fragment):
         return url
     return urlunsplit((parts.scheme, netloc, path, query, fragment))
+
+
+def request_credentials(headers: Headers | None, body: Any) -> list[str]:
+    """Credentials a request carries besides its key header, to be masked wherever they show
+    (a response that echoes them too): the string values of the body's top-level
+    :data:`CREDENTIAL_FIELDS` (``api_key`` …) and credential-shaped words in header values."""
+    found: list[str] = []
+    if isinstance(body, Mapping):
+        for name, value in body.items():
+            named = isinstance(name, str) and name.lower() in CREDENTIAL_FIELDS
+            if named and isinstance(value, str) and value.strip() and value != REDACTED:
+                found.append(value.strip())
+    for _, value in _pairs(headers):
+        found.extend(m.group(0) for m in SHAPE.finditer(value))
+    return found
 
 
 def key_exposure(url: str, headers: Headers | None, key: str | None) -> str | None:

@@ -1,18 +1,23 @@
-"""Writing captures: append-only, flushed per record, secrets redacted before serialising.
+"""Writing captures: created atomically, append-only, secrets redacted before serialising.
 
 Invariants (the format itself is described in :mod:`inspector.core.capture.format`):
-- Append-only and flushed per record: each record is serialised in full, then written with
-  one ``write`` of the file opened in append mode and flushed at once. A process killed at
-  any moment leaves every earlier record on disk and at most one cut-off last line.
-  (``fsync`` happens once, on close.)
-- Raw bytes round-trip exactly: a chunk is stored as ``text`` only when a strict UTF-8
-  decode of it succeeds, otherwise as ``b64``.
-- Secrets are never written: request and response records and the header's meta go through
-  the one redaction rule (:mod:`inspector.core.capture.redaction`: secret header and
-  parameter names, URL user-info, and the writer's ``secrets`` — the session's key — wherever
-  they show as a whole token in a header value, the URL, a meta value or a string of the
-  request body). Otherwise a request body is stored as sent (it carries the tools under
-  test); response chunks are the bytes as received.
+- Created atomically: the header is written to a temporary file beside it, which is renamed
+  into place; a capture never exists without its header (a disk full at creation leaves
+  nothing: the temporary file and the name claimed by :func:`new_capture_path`, which holds a
+  pending header, are removed). Then records are appended to that same file.
+- Append-only and written per record: each record is serialised in full, then written with
+  ``os.write`` (no buffer of ours). A process killed at any moment leaves every earlier record
+  on disk and at most one cut-off last line. (``fsync`` happens once, on close.)
+- A write error (a full disk) ends the recording, never the session: the file is cut back to
+  its last whole record, :attr:`CaptureWriter.failed` says why in one line, and every later
+  call does nothing. The stream goes on being judged by whoever feeds it.
+- Raw bytes round-trip exactly, except the session's own keys: a chunk is stored as ``text``
+  only when a strict UTF-8 decode of it succeeds, otherwise as ``b64``; a key in it (or split
+  across chunks: the earlier records' bytes are overwritten in place, same length) is masked
+  by ``*`` of the same length and its ``[start, end)`` byte offsets in the attempt's body
+  are listed in the chunk record's ``masked`` (format version 2).
+- Secrets are never written: every record goes through the one redaction rule
+  (:mod:`inspector.core.capture.redaction`).
 """
 
 from __future__ import annotations
@@ -23,7 +28,6 @@ import os
 import re
 from collections.abc import Collection, Mapping
 from datetime import UTC, datetime
-from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, Self
 
@@ -31,41 +35,21 @@ import orjson
 
 import inspector
 from inspector.core.capture import compat
+from inspector.core.capture.claim import is_claim
+from inspector.core.capture.claim import new_capture_path as new_capture_path
 from inspector.core.capture.format import FORMAT, TOOL, CaptureError
 from inspector.core.capture.redaction import (
     Headers,
+    body_keys,
+    find_keys,
     mask_secrets,
+    redact_body,
     redact_headers,
-    redact_json,
     redact_meta,
     redact_url,
 )
 
 _NEWLINE: Final = orjson.OPT_APPEND_NEWLINE
-
-
-_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
-
-
-def new_capture_path(directory: str | os.PathLike[str], *parts: str) -> Path:
-    """A new, empty capture file in ``directory`` named after ``parts`` (joined by "-", each
-    made safe for a file name: "openai/gpt-4o" gives "openai_gpt-4o"), claimed with O_EXCL
-    so it is never an existing file: two sessions in the same second get "-2", "-3" …"""
-    stem = "-".join(_UNSAFE_NAME.sub("_", p).strip("._") or "_" for p in parts)
-    base = Path(directory)
-    base.mkdir(parents=True, exist_ok=True)
-    for n in range(1, 10_000):
-        path = base / (f"{stem}.jsonl" if n == 1 else f"{stem}-{n}.jsonl")
-        try:
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
-        except FileExistsError:
-            continue
-        except OSError as exc:
-            raise CaptureError(
-                f"cannot create capture: {exc.strerror or exc}", path=str(path)
-            ) from None
-        return path
-    raise CaptureError("too many captures of that name", path=str(base / stem))
 
 
 def _body_fields(body: Any, secrets: Collection[str] = ()) -> dict[str, Any]:
@@ -78,7 +62,7 @@ def _body_fields(body: Any, secrets: Collection[str] = ()) -> dict[str, Any]:
         except orjson.JSONDecodeError:
             parsed = None
         if isinstance(parsed, dict | list):
-            return {"body": redact_json(parsed, secrets)}
+            return {"body": redact_body(parsed, secrets)}
         if isinstance(raw, str):
             return {"body": mask_secrets(raw, secrets)}
         try:
@@ -86,12 +70,30 @@ def _body_fields(body: Any, secrets: Collection[str] = ()) -> dict[str, Any]:
         except UnicodeDecodeError:
             return {"body": None, "body_b64": base64.b64encode(raw).decode("ascii")}
     if isinstance(body, Mapping):
-        return {"body": redact_json(dict(body), secrets)}
-    return {"body": redact_json(body, secrets)}
+        return {"body": redact_body(dict(body), secrets)}
+    return {"body": redact_body(body, secrets)}
+
+
+class CaptureWriteError(CaptureError):
+    """The capture could not be created (one line)."""
+
+
+_TAIL_RECORDS: Final = 64
+"""Chunk records kept per attempt for a key split across chunks (a longer split: not patched)."""
+
+
+class _Written:
+    """A chunk record on disk: its body offset, its bytes as written, where its line ends in
+    the file (-1: not written) and whether its value is text (else base64)."""
+
+    __slots__ = ("data", "end", "start", "text")
+
+    def __init__(self, start: int, data: bytes) -> None:
+        self.start, self.data, self.end, self.text = start, data, -1, True
 
 
 class CaptureWriter:
-    """Writes a capture record by record; every record is on disk (flushed) when a call returns.
+    """Writes a capture record by record; every record is on disk when a call returns.
 
     Not thread-safe: use it from one thread (the session's event loop).
     """
@@ -105,25 +107,70 @@ class CaptureWriter:
     ):
         self.path = os.fspath(path)
         self.secrets = tuple(s for s in secrets if s)
-        """Values redacted wherever they show as a whole token (the session's key)."""
-        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND | getattr(os, "O_BINARY", 0)
-        try:
-            fd = os.open(self.path, flags, 0o666)
-        except OSError as exc:
-            raise CaptureError(
-                f"cannot create capture: {exc.strerror or exc}", path=self.path
-            ) from None
-        self._file = os.fdopen(fd, "ab")
+        """Values redacted wherever they show (the session's key)."""
+        self.failed: str | None = None
+        """Why the recording stopped (a write error), or None."""
+        self._keys = body_keys(self.secrets)
+        self._longest = max(map(len, self._keys), default=0)
+        blocks = {k[i : i + 5] for k in self._keys for i in range(0, max(len(k) - 4, 1), 5)}
+        self._blocks = re.compile(b"|".join(map(re.escape, sorted(blocks))))
+        """Every run of 10 bytes of a key holds one of these 5-byte blocks: one C-level search
+        tells a chunk with no piece of a key (nearly all) from one that may hold one."""
+        self._bodies: dict[int, tuple[int, bytes, list[_Written]]] = {}
+        """Per attempt: body bytes so far, its last bytes as received (as long as the longest
+        key) and its last chunk records (for a key split across them)."""
+        self._patch_fd: int | None = None
         created = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
         header = {"format": FORMAT, "version": compat.CURRENT_VERSION, "created": created}
         header.update(tool=TOOL, tool_version=inspector.__version__)
         if meta is not None:
             header["meta"] = redact_meta(meta, self.secrets)
-        self._write(header)
+        self._fd = self._create(orjson.dumps(header, option=_NEWLINE))
+
+    def _create(self, header: bytes) -> int:
+        """Write ``header`` to a temporary file and rename it into place (module doc)."""
+        folder, name = os.path.split(self.path)
+        tmp = os.path.join(folder, f".{name}.{os.getpid()}.{id(self):x}.tmp")
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | getattr(os, "O_BINARY", 0)
+        fd = -1
+        try:
+            fd = os.open(tmp, flags, 0o666)
+            _write_all(fd, header)
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            if fd >= 0:
+                os.close(fd)
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            with contextlib.suppress(OSError):  # the name claimed for it, still unused
+                if is_claim(self.path):
+                    os.unlink(self.path)
+            raise CaptureWriteError(
+                f"cannot create capture: {exc.strerror or exc}", path=self.path
+            ) from None
+        self._pos = len(header)
+        return fd
 
     def _write(self, record: dict[str, Any]) -> None:
-        self._file.write(orjson.dumps(record, option=_NEWLINE))
-        self._file.flush()
+        self._line(orjson.dumps(record, option=_NEWLINE))
+
+    def _line(self, line: bytes) -> bool:
+        if self.failed is not None or self._fd < 0:
+            return False
+        try:
+            _write_all(self._fd, line)
+        except OSError as exc:
+            self._fail(exc)
+            return False
+        self._pos += len(line)
+        return True
+
+    def _fail(self, exc: OSError) -> None:
+        """Stop recording: cut the file back to its last whole record and say why."""
+        self.failed = f"cannot write the capture: {exc.strerror or exc}"
+        with contextlib.suppress(OSError):
+            os.ftruncate(self._fd, self._pos)
+        self.close()
 
     def _record(self, rtype: str, attempt: int, **fields: Any) -> None:
         self._write({"type": rtype, "attempt": attempt, **fields})
@@ -152,16 +199,75 @@ class CaptureWriter:
         self._record("response", attempt, t=t, status=status, headers=headers_)
 
     def chunk(self, attempt: int, t: float, data: bytes) -> None:
-        """Record one received chunk exactly; ``t`` is seconds since the attempt's request."""
-        # The hot path: one decode attempt, one dict, one dumps, one write, one flush.
+        """Record one received chunk exactly, but for the session's keys (module doc); ``t``
+        is seconds since the attempt's request."""
+        # The hot path: one decode attempt, one dict, one dumps, one write (and, with a key,
+        # a few C-level searches of the chunk and the bytes before it).
         if type(data) is not bytes:
             data = bytes(data)
         record: dict[str, Any] = {"type": "chunk", "attempt": attempt, "t": t}
+        written = None
+        if self._keys:
+            data, masked, written = self._mask(attempt, data)
+            if masked:
+                record["masked"] = masked
         try:
             record["text"] = data.decode("utf-8")
         except UnicodeDecodeError:
             record["b64"] = base64.b64encode(data).decode("ascii")
-        self._write(record)
+        line = orjson.dumps(record, option=_NEWLINE)
+        if self._line(line) and written is not None:
+            written.end = self._pos  # its value ends the line: `"}\n`
+            written.text = "text" in record
+
+    def _mask(self, attempt: int, data: bytes) -> tuple[bytes, list[list[int]], _Written]:
+        """``data`` with the keys masked, the ranges masked (attempt body offsets), and the
+        record kept for a key that a later chunk completes. The keys are looked for in the
+        bytes as received: the last ones before this chunk (``carry``) and the chunk."""
+        size, carry, tail = self._bodies.get(attempt, (0, b"", []))
+        window = carry + data if carry else data
+        kept = len(carry)
+        spans: list[tuple[int, int]] = []
+        if self._blocks.search(window) is not None:  # else no piece of a key is there
+            spans = [(a, b) for a, b in find_keys(window, self._keys) if b > kept]
+        masked: list[list[int]] = []
+        if spans:
+            base, out = size - kept, bytearray(data)
+            for start, end in spans:
+                masked.append([base + start, base + end])
+                out[max(start - kept, 0) : end - kept] = b"*" * (end - max(start, kept))
+                if start < kept:
+                    self._patch(tail, base + start, base + kept)
+            data = bytes(out)
+        written = _Written(size, data)
+        tail.append(written)
+        total = size + len(data)
+        while tail and tail[0].start + len(tail[0].data) <= total - self._longest:
+            tail.pop(0)
+        del tail[:-_TAIL_RECORDS]
+        self._bodies[attempt] = (total, window[-self._longest :], tail)
+        return data, masked, written
+
+    def _patch(self, tail: list[_Written], start: int, end: int) -> None:
+        """Mask body bytes ``[start, end)`` in the chunk records already written (in place,
+        same length); a record whose value would change length is left as it is."""
+        for w in tail:
+            lo, hi = max(start, w.start), min(end, w.start + len(w.data))
+            if lo >= hi or w.end < 0 or self.failed is not None:
+                continue
+            before = _encoded(bytes(w.data), w.text)
+            data = bytearray(w.data)
+            data[lo - w.start : hi - w.start] = b"*" * (hi - lo)
+            try:
+                after = _encoded(bytes(data), w.text)
+            except UnicodeDecodeError:  # a key cut inside a character: left as it is
+                continue
+            if len(after) != len(before):
+                continue
+            w.data = bytes(data)
+            if self._patch_fd is None:
+                self._patch_fd = os.open(self.path, os.O_WRONLY | getattr(os, "O_BINARY", 0))
+            os.pwrite(self._patch_fd, after, w.end - 2 - len(before))
 
     def attempt(self, attempt: int, reason: str, recovery_action: str, **extra: Any) -> None:
         """Start attempt number ``attempt``: why the previous one was abandoned, what now."""
@@ -182,18 +288,21 @@ class CaptureWriter:
 
     @property
     def closed(self) -> bool:
-        return self._file.closed
+        return self._fd < 0
 
     def close(self) -> None:
-        """Flush, fsync (best effort) and close; calling it again does nothing."""
-        if self._file.closed:
+        """Fsync (best effort) and close; calling it again does nothing."""
+        fd, self._fd = self._fd, -1
+        patch, self._patch_fd = self._patch_fd, None
+        if patch is not None:
+            os.close(patch)
+        if fd < 0:
             return
         try:
-            self._file.flush()
             with contextlib.suppress(OSError):  # best effort: e.g. pipes cannot fsync
-                os.fsync(self._file.fileno())
+                os.fsync(fd)
         finally:
-            self._file.close()
+            os.close(fd)
 
     def __enter__(self) -> Self:
         return self
@@ -205,3 +314,16 @@ class CaptureWriter:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _encoded(data: bytes, text: bool) -> bytes:
+    """How a chunk's value shows in its record: the JSON string of its text or base64."""
+    if text:
+        return orjson.dumps(data.decode("utf-8"))
+    return orjson.dumps(base64.b64encode(data).decode("ascii"))

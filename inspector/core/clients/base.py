@@ -15,7 +15,16 @@ Invariants:
   what a run hands over or raises never depends on it (the goldens hold every replica to it).
 - :meth:`ReplicaRun.finish` returns the calls the library hands to the agent, arguments as a
   string exactly as handed over (for libraries that hand over parsed objects: their JSON,
-  compact, keys in the object's order).
+  compact, keys in the object's order); a call whose arguments the library hands over as an
+  object where its API's type is a string (openai-python's ``arguments`` when the wire sent
+  an object) says so (``HandedCall.object``): the type is part of agreement.
+- Every tool-call item the library hands over is listed, whatever runs it, with its
+  :class:`~inspector.core.base.kinds.CallKind` and the wire's item type as the library reads
+  them (``hosted`` items, which the provider ran, are reported beside the agent's calls and
+  never compared with them).
+- An outcome can be calls AND an error: a library that reports an error without ending the
+  stream (the AI SDK's ``error`` part), or raises after handing calls over, says where, in
+  hand-over order (:attr:`ReplicaRun.reported`, :attr:`ClientRaised.handed`).
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
+from inspector.core.base.kinds import CallKind
 from inspector.core.base.model import SSEEvent
 
 
@@ -45,6 +55,9 @@ class Exchange:
     """Why the body ended early (a reset, a timeout), None for a clean end of the body."""
     dialect: str | None = None
     """The provider name the inspector read the body as (None when unknown)."""
+    tools: frozenset[str] | None = None
+    """The tool names the request declared (None when unknown: every name counts as
+    declared). A library that checks a call against them (the AI SDK) reads them here."""
 
 
 LONG_TEXT: Final = 1 << 16
@@ -67,21 +80,50 @@ class HandedCall:
     id: str | None
     name: str | None
     arguments: str
+    kind: str = CallKind.FUNCTION
+    """The item's kind as the library hands it over (``hosted``: the provider ran it)."""
+    item_type: str | None = None
+    """The wire item type the library read it from, where it is not a function call."""
+    object: bool = False
+    """The arguments were handed over as an object (written here as JSON) where the
+    library's API types them as a string: an agent's ``json.loads`` fails on it."""
 
-    def to_json(self) -> dict[str, str | None]:
-        """The ``--json`` shape: ``{"id", "name", "arguments"}``."""
-        return {"id": self.id, "name": self.name, "arguments": self.arguments}
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` shape: ``{"id", "name", "arguments"}``, then ``kind`` and
+        ``item_type`` for an item that is not a function call, ``object`` when true."""
+        out: dict[str, Any] = {"id": self.id, "name": self.name, "arguments": self.arguments}
+        if self.kind != CallKind.FUNCTION or self.item_type is not None:
+            out["kind"] = self.kind
+            out["item_type"] = self.item_type
+        if self.object:
+            out["object"] = True
+        return out
+
+    @property
+    def hosted(self) -> bool:
+        """The provider ran it: never one of the agent's calls."""
+        return self.kind == CallKind.HOSTED
 
 
 class ClientRaised(Exception):
     """The library would raise here: ``type`` is its exception's class name (``TypeError``,
     ``JSONDecodeError``, ``APIStatusError`` …), ``message`` its message as the library words it
-    (or as close as the replica can model it)."""
+    (or as close as the replica can model it). A lone surrogate the message quotes from the
+    wire (a ``\\udc63`` escape in an event's type) is written as its escape, so the report
+    can be serialised as UTF-8."""
 
-    def __init__(self, type_: str, message: str) -> None:
+    def __init__(
+        self, type_: str, message: str, handed: Sequence[HandedCall] | None = None
+    ) -> None:
+        if not message.isascii():
+            message = message.encode("utf-8", "backslashreplace").decode("utf-8")
         super().__init__(f"{type_}: {message}")
         self.type = type_
         self.message = message
+        self.handed: Sequence[HandedCall] = handed or ()
+        """Calls the library had already handed over when it raised (the AI SDK's
+        ``tool-call`` parts before a thrown error), in order; none for most libraries,
+        which hand calls over only at the end."""
 
 
 @dataclass(slots=True)
@@ -160,6 +202,16 @@ class ReplicaRun(ABC):
         """What the library holds so far, in hand-over order."""
         self.touched: set[int] = set()
         """Positions in ``calls`` changed since the driver cleared it."""
+        self.reported: tuple[ClientRaised, int] | None = None
+        """The first error the library reported without ending the stream (the AI SDK's
+        ``error`` part) and how many calls it had handed over before it: the outcome is
+        then those calls and that error, and the calls after it (:meth:`report`)."""
+
+    def report(self, error: ClientRaised, after: int) -> None:
+        """The library reports ``error`` and streams on, ``after`` calls handed over so far
+        (only the first report is kept: an agent stopping at an error stops at it)."""
+        if self.reported is None:
+            self.reported = (error, after)
 
     def same_id(self, pos: int, value: Any) -> Any:
         """``value`` (an id as decoded), or the inspector's equal id of call ``pos``."""

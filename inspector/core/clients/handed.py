@@ -17,10 +17,12 @@ Invariants:
 
 from __future__ import annotations
 
+import dataclasses
 from array import array
 from collections.abc import Iterator, Sequence
-from typing import overload
+from typing import Any, overload
 
+from inspector.core.base.kinds import CallKind
 from inspector.core.base.model import plain
 from inspector.core.calls.toolcall import ToolCall
 from inspector.core.clients.base import HandedCall, as_text
@@ -37,8 +39,21 @@ def _same_calls(one: Sequence[CallVerdict], other: Sequence[CallVerdict]) -> boo
 
 
 def handed(call: ToolCall) -> HandedCall:
-    """``call`` as the inspector expects a client to hand it over."""
-    return HandedCall(*_fields(call))
+    """``call`` as the inspector expects a client to hand it over (its kind and wire item
+    type with it, where it is not a function call)."""
+    return HandedCall(*_fields(call), *_kind(call))
+
+
+def _kind(call: ToolCall) -> tuple[str, str | None]:
+    """``call``'s kind, and its item type unless it is a function call."""
+    kind = call.kind
+    return (kind, None) if kind == CallKind.FUNCTION else (kind, call.item_type)
+
+
+def same_shape(want: HandedCall, have: HandedCall) -> bool:
+    """``have`` is an item of ``want``'s kind and type, its arguments a string: only then can
+    it be held as the inspector's own."""
+    return have.kind == want.kind and have.item_type == want.item_type and not have.object
 
 
 def _fields(call: ToolCall) -> tuple[str | None, str | None, str]:
@@ -51,16 +66,20 @@ def _fields(call: ToolCall) -> tuple[str | None, str | None, str]:
     return id_, name, call.arguments
 
 
-def entries(calls: Sequence[HandedCall]) -> Iterator[dict[str, str | None]]:
+def entries(calls: Sequence[HandedCall]) -> Iterator[dict[str, Any]]:
     """Each call's ``--json`` entry (:meth:`~.base.HandedCall.to_json`), in order; the
     inspector's calls give theirs without making a :class:`~.base.HandedCall` each."""
     if isinstance(calls, InspectorCalls):
         for verdict in calls._verdicts:
             id_, name, arguments = _fields(verdict.call)
-            yield {"id": id_, "name": name, "arguments": arguments}
+            kind, item_type = _kind(verdict.call)
+            entry: dict[str, Any] = {"id": id_, "name": name, "arguments": arguments}
+            if kind != CallKind.FUNCTION:
+                entry |= {"kind": kind, "item_type": item_type}
+            yield entry
     else:
-        for call in calls:
-            yield call.to_json()
+        for each in calls:
+            yield each.to_json()
 
 
 class _Calls(Sequence[HandedCall]):
@@ -137,6 +156,8 @@ class InspectorCalls(_Calls):
         verdicts = self._verdicts
         return len(got) == len(verdicts) and all(
             _fields(v.call) == (have.id, have.name, have.arguments)
+            and _kind(v.call) == (have.kind, have.item_type)
+            and not have.object
             for v, have in zip(verdicts, got, strict=True)
         )
 
@@ -183,3 +204,47 @@ class ClientCalls(_Calls):
 
     def __iter__(self) -> Iterator[HandedCall]:
         return (self.at(pos) for pos in range(len(self._at)))
+
+
+def shared(expected: Sequence[HandedCall], got: Sequence[HandedCall]) -> Sequence[HandedCall]:
+    """``got`` reading the inspector's calls wherever it equals them: a call equal to the
+    inspector's at its position, or else to the inspector's call with its id (a merge shifts
+    positions), is held as that position (:class:`.ClientCalls`); a call that only shares its
+    arguments shares their string. ``expected`` itself when every call is the inspector's,
+    in order: an agreeing client holds no call of its own."""
+    count = len(expected)
+    if isinstance(expected, InspectorCalls):
+        if expected.equal(got):
+            return expected
+    elif len(got) == count and all(_equal(expected[pos], have) for pos, have in enumerate(got)):
+        return expected
+    out = ClientCalls(expected)
+    by_id: dict[str | None, int] | None = None
+    for pos, have in enumerate(got):
+        if pos < count and _equal(expected[pos], have):
+            out.inspectors(pos)
+            continue
+        if by_id is None:  # the first call with each id
+            by_id = {expected[at].id: at for at in range(count - 1, -1, -1)}
+        for at in (pos, by_id.get(have.id)):
+            if at is None or at >= count:
+                continue
+            candidate = expected[at]
+            if _equal(candidate, have):
+                out.inspectors(at)
+                break
+            if candidate.arguments == have.arguments:
+                out.own(dataclasses.replace(have, arguments=candidate.arguments))
+                break
+        else:
+            out.own(have)
+    return out
+
+
+def _equal(want: HandedCall, have: HandedCall) -> bool:
+    return want is have or (
+        want.arguments == have.arguments
+        and want.id == have.id
+        and want.name == have.name
+        and same_shape(want, have)
+    )

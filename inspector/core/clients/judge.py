@@ -7,8 +7,13 @@ Invariants:
 - A client *agrees* when it hands over exactly those calls without raising: same count; per
   call the same name, the same id (any id when the inspector has none: clients that make one
   up do so by design), and the same arguments (equal strings, or equal JSON values; ``""``
-  counts as ``{}``). On a failed request (HTTP status >= 400, a transport error) the
-  inspector has no calls and the client agrees when it raises.
+  counts as ``{}``) of the same type (a string; ``HandedCall.object`` is no agreement). On a
+  failed request (HTTP status >= 400, a transport error) the inspector has no calls and the
+  client agrees when it raises.
+- A client's outcome is its calls and/or an error, in the order it emitted them
+  (``error_after``: the calls before the error): calls AND an error never agree. Hosted
+  items (the provider ran them) are neither expected nor compared: the inspector's hosted
+  lanes (:attr:`ToolCall.kind`) are left out of its calls, a client's are in ``hosted``.
 - ``diverges_at`` is the ``seq`` of the first wire event after which the client's (id, name,
   arguments-so-far) list stops being a prefix of the inspector's calls, the event it raised
   on, or, when it only differs in what it hands over at the end, the last event; None when it
@@ -31,14 +36,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-import orjson
-
 from inspector.core.analysis.attempt import AttemptView
 from inspector.core.analysis.session import Analysis
+from inspector.core.base.kinds import CallKind
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import from_text
-from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Partial, Replica, pieces
-from inspector.core.clients.handed import ClientCalls, InspectorCalls, entries, handed
+from inspector.core.clients.agreement import (
+    same_calls,
+)
+from inspector.core.clients.base import (
+    ClientRaised,
+    Exchange,
+    HandedCall,
+    Partial,
+    Replica,
+    ReplicaRun,
+    pieces,
+)
+from inspector.core.clients.handed import InspectorCalls, entries, handed, shared
 from inspector.core.clients.openai_sdk.wire import forget as forget_dispatches
 from inspector.core.verdicts.judge import CallVerdict
 
@@ -67,6 +82,17 @@ class ClientResult:
     diverges_at: int | None = None
     attempt: int | None = None
     """The attempt number this result describes."""
+    error_after: int | None = None
+    """With an error AND calls: how many of ``calls`` the library handed over before the
+    error (the rest came after it); None when it has no error or no calls."""
+    hosted: Sequence[HandedCall] = ()
+    """The items the library hands over that the provider ran (``hosted``): reported, never
+    compared with the agent's calls."""
+
+    @property
+    def both(self) -> bool:
+        """The library handed calls over AND reported an error."""
+        return self.error is not None and bool(self.calls)
 
     def to_json(self, lazy: bool = False) -> dict[str, Any]:
         """The ``analyze --json`` shape of one ``clients`` entry (``lazy``: its calls an
@@ -79,6 +105,8 @@ class ClientResult:
             "applies": self.applies,
             "calls": calls if lazy else list(calls),
             "error": error,
+            "error_after": self.error_after,
+            "hosted": [c.to_json() for c in self.hosted],
             "agrees": self.agrees,
             "diverges_at": self.diverges_at,
             "attempt": self.attempt,
@@ -92,7 +120,8 @@ _EXPECTED: weakref.WeakKeyDictionary[
 
 def expected_calls(view: AttemptView) -> Sequence[HandedCall]:
     """The inspector's assembly of ``view``: its non-orphan calls in lane order, those written
-    in the text left out (every client hands them over as text, so none is expected).
+    in the text left out (every client hands them over as text, so none is expected), and
+    hosted items left out (the provider ran them: :func:`_expected`).
 
     Built once per attempt (until its verdicts, its stream or its end change) and shared by
     every replica's run and result and by every view: never mutated. An ended attempt's is an
@@ -115,8 +144,11 @@ def expected_calls(view: AttemptView) -> Sequence[HandedCall]:
 
 
 def _expected(verdict: CallVerdict) -> bool:
-    """Is the verdict's call one a client is expected to hand over?"""
-    return not verdict.orphan and not from_text(verdict.call)
+    """Is the verdict's call one a client is expected to hand over? Not an orphan, not
+    written in the text, and the agent's to run (a hosted item, which the provider ran, is
+    no call a client owes the agent: :attr:`ToolCall.kind`)."""
+    call = verdict.call
+    return not verdict.orphan and not from_text(call) and call.kind != CallKind.HOSTED
 
 
 def exchange_of(view: AttemptView) -> Exchange:
@@ -130,56 +162,23 @@ def exchange_of(view: AttemptView) -> Exchange:
     source = view.source
     state = view.state
     dialect = state.dialect_name
+    tools = view.tool_names
     if source is None or (source.response is None and not view.error):
-        return Exchange(state.events, source.body if source else b"", dialect=dialect)
+        body = source.body if source else b""
+        return Exchange(state.events, body, dialect=dialect, tools=tools)
     if source.response is None:  # refused, or reset before any header
-        return Exchange(state.events, source.body, 0, None, view.error, dialect)
+        return Exchange(state.events, source.body, 0, None, view.error, dialect, tools)
     headers = source.response.get("headers") or {}
     ctype = next((v for k, v in headers.items() if k.lower() == "content-type"), None)
     status = source.status if source.status is not None else 200
     ended = (source.end or {}).get("reason", "eof")
     cut = ended != "eof" and 200 <= status < 300 and _is_event_stream(ctype)
     error = (view.error or str(ended)) if cut else None
-    return Exchange(state.events, source.body, status, ctype, error, dialect)
+    return Exchange(state.events, source.body, status, ctype, error, dialect, tools)
 
 
 def _is_event_stream(content_type: str | None) -> bool:
     return (content_type or "").split(";")[0].strip().lower() == "text/event-stream"
-
-
-# -- comparing ---------------------------------------------------------------------------
-
-
-def same_id(expected: str | None, got: str | None) -> bool:
-    """The client's id is the inspector's, or the inspector has none (any id will do)."""
-    return not expected or expected == got
-
-
-def same_arguments(expected: str, got: str) -> bool:
-    """Equal strings, or equal JSON values; an empty string counts as ``{}``."""
-    if expected == got:
-        return True
-    try:
-        return bool(orjson.loads(expected or "{}") == orjson.loads(got or "{}"))
-    except orjson.JSONDecodeError:
-        return False
-
-
-def same_call(want: HandedCall, have: HandedCall) -> bool:
-    """The client hands this call over as the inspector assembled it: the same id (any, when
-    the inspector has none), name and arguments."""
-    return (
-        same_id(want.id, have.id)
-        and (want.name or "") == (have.name or "")
-        and same_arguments(want.arguments, have.arguments)
-    )
-
-
-def same_calls(expected: Sequence[HandedCall], got: Sequence[HandedCall]) -> bool:
-    """Every call the same (:func:`same_call`), and as many."""
-    return len(expected) == len(got) and all(
-        same_call(e, g) for e, g in zip(expected, got, strict=True)
-    )
 
 
 class _Prefix:
@@ -252,12 +251,16 @@ def run_replica(
     prefix = _Prefix(expected)
     broke: int | None = None  # the first event after which the prefix no longer held
     at: int | None = first  # where a raise would be: open -> first event, finish -> last
+    run: ReplicaRun | None = None
+    reported_at: int | None = None  # the event after which the library reported its error
     try:
         run = replica.open(exchange)
         run.expected = expected
         for event in run.relevant(events):
             at = event.seq
             run.feed(event)
+            if reported_at is None and run.reported is not None:
+                reported_at = event.seq
             if run.touched:
                 if broke is None and not prefix.holds(run.calls, run.touched):
                     broke = event.seq
@@ -268,13 +271,30 @@ def run_replica(
         # a fresh one: the raised one's traceback holds the frames, the exchange and so the
         # analysis the weak cache is keyed on, which would then never be freed
         result.error = ClientRaised(raised.type, raised.message)
+        result.calls = list(raised.handed)
+        result.error_after = len(raised.handed)
     except Exception as bug:  # a replica's own bug must not end a report: say it plainly
         result.error = ClientRaised(REPLICA_BUG, f"{type(bug).__name__}: {bug}")
-        failed = False  # never agreement, whatever the request did
-    if result.error is not None:
         result.calls = []
-        result.agrees = failed
-        result.diverges_at = None if failed else (broke if broke is not None else at)
+        failed = False  # never agreement, whatever the request did
+    reported = run.reported if run is not None else None
+    if reported is not None and result.error is None:  # an error part, and the stream went on
+        result.error = ClientRaised(reported[0].type, reported[0].message)
+        result.error_after = reported[1]
+    hosted = [c for c in result.calls if c.hosted]
+    if hosted:
+        result.hosted = hosted
+        result.calls, result.error_after = _agents(result.calls, result.error_after)
+    if result.error is not None:
+        if not result.calls:
+            result.error_after = None
+            result.agrees = failed
+            result.diverges_at = None if failed else (broke if broke is not None else at)
+            return result
+        result.calls = shared(expected, result.calls)
+        result.agrees = False  # calls and an error: an agent cannot have both right
+        first = min((s for s in (broke, reported_at) if s is not None), default=None)
+        result.diverges_at = first if first is not None else at
         return result
     result.calls = shared(expected, result.calls)
     result.agrees = not failed and (result.calls is expected or same_calls(expected, result.calls))
@@ -283,51 +303,22 @@ def run_replica(
     return result
 
 
-def shared(expected: Sequence[HandedCall], got: Sequence[HandedCall]) -> Sequence[HandedCall]:
-    """``got`` reading the inspector's calls wherever it equals them: a call equal to the
-    inspector's at its position, or else to the inspector's call with its id (a merge shifts
-    positions), is held as that position (:class:`.ClientCalls`); a call that only shares its
-    arguments shares their string. ``expected`` itself when every call is the inspector's,
-    in order: an agreeing client holds no call of its own."""
-    count = len(expected)
-    if isinstance(expected, InspectorCalls):
-        if expected.equal(got):
-            return expected
-    elif len(got) == count and all(_equal(expected[pos], have) for pos, have in enumerate(got)):
-        return expected
-    out = ClientCalls(expected)
-    by_id: dict[str | None, int] | None = None
-    for pos, have in enumerate(got):
-        if pos < count and _equal(expected[pos], have):
-            out.inspectors(pos)
-            continue
-        if by_id is None:  # the first call with each id
-            by_id = {expected[at].id: at for at in range(count - 1, -1, -1)}
-        for at in (pos, by_id.get(have.id)):
-            if at is None or at >= count:
-                continue
-            candidate = expected[at]
-            if _equal(candidate, have):
-                out.inspectors(at)
-                break
-            if candidate.arguments == have.arguments:
-                out.own(HandedCall(have.id, have.name, candidate.arguments))
-                break
-        else:
-            out.own(have)
-    return out
-
-
-def _equal(want: HandedCall, have: HandedCall) -> bool:
-    return want is have or (
-        want.arguments == have.arguments and want.id == have.id and want.name == have.name
-    )
+def _agents(calls: Sequence[HandedCall], after: int | None) -> tuple[list[HandedCall], int | None]:
+    """The agent's calls of ``calls`` (hosted items left out), and ``after`` counted in
+    them (how many of them came before the error)."""
+    if after is not None:
+        after = sum(1 for c in calls[:after] if not c.hosted)
+    return [c for c in calls if not c.hosted], after
 
 
 # -- attempts and sessions -----------------------------------------------------------------
 
 _CACHE: weakref.WeakKeyDictionary[
-    StreamState, dict[tuple[str, int, bool], list[tuple[Sequence[HandedCall], ClientResult]]]
+    StreamState,
+    dict[
+        tuple[str, int, bool, frozenset[str] | None],
+        list[tuple[Sequence[HandedCall], ClientResult]],
+    ],
 ] = weakref.WeakKeyDictionary()
 _KEEP: Final = 4
 """Results kept per replica, stream length and outcome (for as many readings of the calls:
@@ -345,7 +336,8 @@ def judge_attempt(view: AttemptView, replica: Replica) -> ClientResult:
         return ClientResult(replica.name, applies=True, attempt=view.number)
     expected = expected_calls(view)
     failed = view.failed
-    kept = _CACHE.setdefault(state, {}).setdefault((replica.name, len(state.events), failed), [])
+    key = (replica.name, len(state.events), failed, view.tool_names)
+    kept = _CACHE.setdefault(state, {}).setdefault(key, [])
     for calls, hit in kept:
         if calls is expected or calls == expected:
             return hit

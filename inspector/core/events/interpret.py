@@ -12,7 +12,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Iterable
 
-from inspector.core.base.model import EventKind, SSEEvent
+from inspector.core.base.model import UTF8_ERROR, EventKind, SSEEvent
 from inspector.core.events.lines import parse_retry
 
 __all__ = ["LineInterpreter"]
@@ -152,6 +152,6 @@ class LineInterpreter:
     ) -> str:
         """Emit an ERROR for the first bad byte of a line; return the line decoded leniently."""
         bad = pos + exc.start
-        reason = f"invalid UTF-8 byte 0x{raw[exc.start]:02x} at byte {bad}"
+        reason = f"{UTF8_ERROR} byte 0x{raw[exc.start]:02x} at byte {bad}"
         out.append(SSEEvent(seq, _ERROR, "", reason, None, None, bad, bad + 1, t))
         return str(raw, "utf-8", "replace")

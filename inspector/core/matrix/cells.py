@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
 from inspector.core.base.settings import DEFAULT_MODE
+from inspector.core.capture.redaction import mask_secrets
 from inspector.core.reports.words import MATRIX_WORDS, MatrixWord
 
 PASSING: Final[frozenset[str]] = frozenset({"pass", "quirk", "not checked"})
@@ -34,10 +35,14 @@ PASSING: Final[frozenset[str]] = frozenset({"pass", "quirk", "not checked"})
 @dataclass(frozen=True)
 class ErrorInfo:
     """Why a session failed: its error class (``ProviderHTTPError``, ``ReadTimeout`` …) and
-    the one-line message."""
+    the one-line message, credential-shaped words masked whoever made it (the session masks
+    its own key before: :func:`~inspector.core.capture.redaction.mask_secrets`)."""
 
     type: str
     message: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "message", mask_secrets(self.message))
 
 
 @dataclass(frozen=True)

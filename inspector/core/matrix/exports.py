@@ -16,7 +16,8 @@ Invariants:
   1280 wide with its name in sight; the full legend follows below
   (``make check-matrix-html`` renders it in Chromium and checks it).
 - Pure: the exports are text from a :class:`~.result.MatrixResult`; :func:`write_exports` is
-  the only function that writes, and it writes only the two files.
+  the only function that writes, and it writes only the two files, each by rename
+  (:func:`~.folder.write_file`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from urllib.parse import quote
 
 from inspector.core.base.settings import DEFAULT_MODE
 from inspector.core.matrix.cells import PRECEDENCE, Cell
+from inspector.core.matrix.folder import write_file
 from inspector.core.matrix.result import MatrixResult
 from inspector.core.reports.words import CLIENT_WORDS, MEANING, SYMBOL, label
 
@@ -337,6 +339,6 @@ def write_exports(result: MatrixResult, out_dir: str | Path) -> tuple[Path, Path
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     md, html = out / MARKDOWN, out / HTML
-    md.write_text(to_markdown(result), encoding="utf-8")
-    html.write_text(to_html(result), encoding="utf-8")
+    write_file(md, to_markdown(result).encode("utf-8"))
+    write_file(html, to_html(result).encode("utf-8"))
     return md, html

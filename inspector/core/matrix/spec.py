@@ -24,7 +24,8 @@ import orjson
 
 from inspector.core.base.errors import InspectorError
 from inspector.core.base.settings import DEFAULT_MODE, VALIDATION_MODES, ValidationMode
-from inspector.core.capture.redaction import is_secret_name, redact_url
+from inspector.core.capture.credentials import holds_shape
+from inspector.core.capture.redaction import is_secret_name, redact_body, redact_url
 from inspector.core.providers import REGISTRY
 from inspector.core.requests.scenarios import (
     BUILTIN_PROFILES,
@@ -237,9 +238,18 @@ def _target(obj: Any, where: str) -> Target:
     if options is not None and not isinstance(options, dict):
         raise MatrixSpecError(f"{where}: 'options' must be an object")
     headers = _strings(obj, "headers", where)
-    secret = next((h for h in headers if is_secret_name(h)), None)
+    secret = next((h for h, v in headers.items() if is_secret_name(h) or holds_shape(v)), None)
+    if secret is None and isinstance(options, dict):
+        hidden = redact_body(options, ())
+        secret = next((f"option {k!r}" for k in options if hidden.get(k) != options[k]), None)
     if secret is not None or redact_url(obj.get("base_url") or "") != (obj.get("base_url") or ""):
-        what = f"header {secret!r}" if secret is not None else "'base_url'"
+        what = (
+            "'base_url'"
+            if secret is None
+            else secret
+            if secret.startswith("option ")
+            else (f"header {secret!r}")
+        )
         raise MatrixSpecError(
             f"{where}: {what} would hold a credential: a spec is saved with the results, "
             "so name the variable holding it in 'key_env'"

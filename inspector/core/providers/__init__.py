@@ -37,6 +37,7 @@ from inspector.core.base.settings import ABSENT, AUTO, EmptyIdPolicy
 from inspector.core.calls.stream import StreamState
 from inspector.core.providers import (
     anthropic,
+    bedrock_converse,
     cohere_v2,
     gemini,
     gemini_interactions,
@@ -92,6 +93,7 @@ REGISTRY = Registry(
         anthropic.PROVIDER,
         openai_responses.PROVIDER,
         gemini.PROVIDER,
+        bedrock_converse.PROVIDER,
         cohere_v2.PROVIDER,
         gemini_interactions.PROVIDER,
         openai_completions.PROVIDER,
@@ -106,6 +108,7 @@ OPENAI_CHAT: Final = openai_chat.PROVIDER.name
 OPENAI_RESPONSES: Final = openai_responses.PROVIDER.name
 ANTHROPIC: Final = anthropic.PROVIDER.name
 GEMINI: Final = gemini.PROVIDER.name
+BEDROCK_CONVERSE: Final = bedrock_converse.PROVIDER.name
 COHERE_V2: Final = cohere_v2.PROVIDER.name
 GEMINI_INTERACTIONS: Final = gemini_interactions.PROVIDER.name
 OPENAI_COMPLETIONS: Final = openai_completions.PROVIDER.name
@@ -143,6 +146,7 @@ def analyze_bytes(
 __all__ = [
     "ANTHROPIC",
     "AUTO",
+    "BEDROCK_CONVERSE",
     "COHERE_V2",
     "GEMINI",
     "GEMINI_INTERACTIONS",

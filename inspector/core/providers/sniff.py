@@ -25,9 +25,11 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from weakref import WeakMethod
 
 from inspector.core.base.model import AnyDelta, EventKind, SSEEvent
 from inspector.core.base.provider import LIKELY, NO, PROVES, Dialect, Head, Provider, Providers
+from inspector.core.providers.framesniff import SniffingFraming
 from inspector.core.providers.openai_chat.provider import NAME as FALLBACK
 
 SNIFF_LIMIT = 16
@@ -91,6 +93,8 @@ class AutoDialect:
         self._buffer: list[SSEEvent] = []
         self._head: Head | None = Head(self._buffer)
         self._seen = 0
+        self.framing = SniffingFraming(providers, WeakMethod(self._chose), recognise)
+        """The body's framing: picked from its first bytes (:mod:`.framesniff`)."""
         if hint is not None:
             self._choose(hint)
 
@@ -109,6 +113,11 @@ class AutoDialect:
         self._inner = inner = self.provider.dialect()
         self._head = None  # what the providers decoded of it goes with it
         return inner
+
+    def _chose(self, provider: Provider) -> None:
+        """The framing picked ``provider`` from the body's first bytes, before any event."""
+        if self._inner is None:
+            self._choose(provider.name)
 
     def _replay(self, inner: Dialect, out: list[AnyDelta]) -> None:
         feed = inner.feed

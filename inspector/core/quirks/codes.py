@@ -65,6 +65,7 @@ UNDECODABLE_DATA: Final = _code("undecodable_data")
 EVENTS_NOT_SEPARATED: Final = _code("events_not_separated")
 WIRE_FIELD_TYPE: Final = _code("wire_field_type")
 INVALID_UTF8: Final = _code("invalid_utf8")
+BAD_FRAME: Final = _code("bad_frame")
 TEXT_MODE_TOOL_CALL: Final = _code("text_mode_tool_call")
 
 ORDER: Final = tuple(_ORDER)

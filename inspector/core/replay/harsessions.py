@@ -25,21 +25,25 @@ import re
 import stat
 from dataclasses import dataclass
 from typing import Final
+from urllib.parse import unquote
 
 from inspector.core.base.model import EventKind
+from inspector.core.base.provider import Head
 from inspector.core.capture.format import CaptureError
 from inspector.core.capture.har import Har, HarEntry, looks_like_har, read_har
 from inspector.core.capture.harcapture import foreign_capture, own_captures
 from inspector.core.capture.reader import read_file
 from inspector.core.capture.records import Capture
 from inspector.core.events.sse import SSE
-from inspector.core.providers import sniff, sniff_url
+from inspector.core.providers import REGISTRY, sniff, sniff_url
+from inspector.core.providers.sniff import recognise
 
 SNIFF_BYTES: Final = 1 << 20
 """How much of a response body is decoded to tell a stream and its dialect (1 MiB)."""
 REQUEST_KEYS: Final = ("messages", "contents")
 """A POST whose JSON body has one of these is an LLM request whatever its URL."""
-_MODEL_IN_PATH: Final = re.compile(r"/models/([^/:]+)")
+_MODEL_IN_PATH: Final = re.compile(r"/models?/([^/:]+)")
+"""Gemini's ``/models/NAME:method``, Bedrock's ``/model/NAME/converse-stream``."""
 
 
 @dataclass(frozen=True)
@@ -208,6 +212,9 @@ def _read(entry: HarEntry) -> tuple[bool, str | None]:
     """(does the response body hold events, the dialect they prove or None)."""
     if not entry.body:
         return False, None
+    framed = recognise(REGISTRY, Head((), entry.body[:4096]), entry.mime or None)
+    if framed is not None and framed.framing.name != SSE.name:  # a framing of its own
+        return True, framed.name
     decoder = SSE.decoder()  # the default framing: a HAR's streams are server-sent events
     events = decoder.feed(entry.body[:SNIFF_BYTES])
     if len(entry.body) <= SNIFF_BYTES:
@@ -235,4 +242,4 @@ def _model(entry: HarEntry) -> str:
     if isinstance(model, str):
         return model
     found = _MODEL_IN_PATH.search(entry.path)
-    return found.group(1) if found else ""
+    return unquote(found.group(1)) if found else ""

@@ -38,6 +38,7 @@ from inspector.core.capture.reader import CaptureReader
 from inspector.core.capture.records import Attempt
 from inspector.core.providers import REGISTRY
 from inspector.core.replay.cuts import CutFinder
+from inspector.core.replay.framecuts import FrameCuts, cutter
 from inspector.core.replay.plan import Plan
 from inspector.core.replay.replayer import Replayer
 from inspector.core.verdicts.tools import ToolRegistry
@@ -94,7 +95,7 @@ class ProgressiveLoad:
         once read, ``SPLIT_BYTES`` at a time, then replayed)."""
         self.plan = Plan()
         """The replay plan of what was fed, built as it is fed (the replayer's, if in order)."""
-        self._split: CutFinder | None = None  # a raw body being split
+        self._split: CutFinder | FrameCuts | None = None  # a raw body being split
         self._current: Attempt | None = None  # the attempt being fed
         self._fed: dict[int, int] = {}  # attempt number -> its chunks fed (0 for an empty one)
 
@@ -203,8 +204,8 @@ class ProgressiveLoad:
         the plan is built."""
         (attempt,) = self.reader.capture.attempts
         body = attempt.body
-        if self._split is None:
-            self._split = CutFinder(body)
+        if self._split is None:  # SSE's lines, or the frames of a provider's own framing
+            self._split = cutter(body, self.analysis.settings.dialect, self.providers)
         finder = self._split
         while not finder.scan(SPLIT_BYTES):
             if time.perf_counter() >= deadline:

@@ -38,21 +38,32 @@ from contextlib import contextmanager
 from inspector.core.analysis.rounds import merged
 from inspector.core.analysis.session import Analysis
 from inspector.core.base.provider import Providers
-from inspector.core.base.settings import Settings
+from inspector.core.base.settings import AUTO, Settings
 from inspector.core.capture.records import Attempt, Capture
 from inspector.core.providers import REGISTRY
-from inspector.core.replay.cuts import body_cuts
+from inspector.core.replay.framecuts import cutter
 from inspector.core.replay.plan import Plan
 from inspector.core.verdicts.tools import ToolRegistry
 
 
-def replay_plan(capture: Capture, *, untimed_interval: float = 0.05) -> Plan:
-    """The capture's chunks as steps on one session clock (see the module docstring)."""
+def replay_plan(
+    capture: Capture,
+    *,
+    untimed_interval: float = 0.05,
+    dialect: str = AUTO,
+    providers: Providers = REGISTRY,
+) -> Plan:
+    """The capture's chunks as steps on one session clock (see the module docstring); a raw
+    body is cut after each wire event of its framing (SSE's, or one ``dialect`` or its first
+    bytes name: :func:`~.framecuts.cutter`)."""
     plan = Plan()
     if not capture.timed:
         for attempt in capture.attempts:
             body = attempt.body
-            plan.add_body(attempt.number, body, body_cuts(body), untimed_interval)
+            finder = cutter(body, dialect, providers)
+            while not finder.scan(len(body)):
+                pass
+            plan.add_body(attempt.number, body, finder.cuts, untimed_interval)
         return plan
     for attempt in capture.attempts:
         if attempt.events:
@@ -87,7 +98,11 @@ class Replayer:
         """User-supplied tools (None: the capture's request supplies them)."""
         self.providers = providers
         """The providers every Analysis it builds reads the streams with."""
-        self.plan: Plan = plan if plan is not None else replay_plan(capture)
+        self.plan: Plan = (
+            plan
+            if plan is not None
+            else replay_plan(capture, dialect=(settings or Settings()).dialect, providers=providers)
+        )
         """Every step, in order."""
         self.position = 0
         """Steps fed so far (0..len(plan))."""

@@ -20,10 +20,11 @@ from dataclasses import dataclass
 
 from inspector.core.analysis.attempt import AttemptView
 from inspector.core.calls.textcalls import from_text
+from inspector.core.clients.agreement import same_call, same_id, same_input, same_name
 from inspector.core.clients.base import HandedCall, Replica
-from inspector.core.clients.judge import ClientResult, same_arguments, same_call, same_id
+from inspector.core.clients.judge import ClientResult
 from inspector.core.reports.clients import ClientsVerdict
-from inspector.core.reports.words import CLIENT_BREAKS
+from inspector.core.reports.words import CLIENT_BREAKS, spoken
 
 MAX_POSITIONS = 100
 """The comparison lists this many call positions at most (it says how many more there are)."""
@@ -56,11 +57,15 @@ def what_happened(
     if word == "pending":
         return "the stream is still arriving"
     got = result.calls
+    if result.error is not None and got:
+        return f"{spoken(word, result)}: {result.error.type}: {result.error.message}"
     if result.error is not None:
         raised = f"raised {result.error.type}: {result.error.message}"
         return f"{raised} (as it should: the request failed)" if word == "agrees" else raised
     if word == "agrees":
-        return f"the same {_calls(len(got))}"
+        hosted = len(result.hosted)
+        more = f" (+ {hosted} hosted item{'s' if hosted != 1 else ''})" if hosted else ""
+        return f"the same {_calls(len(got))}{more}"
     if word == "merged":
         return f"merged {_calls(len(expected))} into {len(got)}"
     if word == "dropped calls":
@@ -72,10 +77,12 @@ def what_happened(
     for pos, (want, have) in enumerate(zip(expected, got, strict=False)):
         if not same_id(want.id, have.id):
             return f"call #{pos}: id {short(have.id, 32)} instead of {short(want.id, 32)}"
-        if (want.name or "") != (have.name or ""):
+        if not same_name(want, have):
             return f"call #{pos}: name {short(have.name, 32)} instead of {short(want.name, 32)}"
-        if not same_arguments(want.arguments, have.arguments):
+        if not same_input(want, have):
             return f"call #{pos}: {_arguments(word, want.arguments, have.arguments)}"
+        if have.object:
+            return f"call #{pos}: arguments handed over as an object, not a string"
     return word
 
 
@@ -101,40 +108,57 @@ class FieldRow:
 
 
 def comparison(result: ClientResult, expected: Sequence[HandedCall]) -> tuple[list[FieldRow], int]:
-    """The client's calls beside the inspector's, position by position (id, name, arguments),
-    after what it raised, if it did; and how many positions were left out
-    (:data:`MAX_POSITIONS`)."""
+    """The client's calls beside the inspector's, position by position (id, name, arguments,
+    and ``type`` where the client handed arguments over as an object), with what it raised
+    where it raised it: before every call, or after the calls it had handed over by then
+    (``ClientResult.error_after``); then the hosted items it handed over (``hosted #0``: the
+    provider ran them, so nothing of the inspector's is beside them); and how many positions
+    were left out (:data:`MAX_POSITIONS`)."""
     rows: list[FieldRow] = []
+    raised: FieldRow | None = None
     if result.error is not None:
         text = f"{result.error.type}: {result.error.message}"
-        rows.append(FieldRow("raised", "—", text, differs=not result.agrees))
+        raised = FieldRow("raised", "—", text, differs=not result.agrees)
+    after = result.error_after if result.calls else 0
     got = result.calls
     count = max(len(expected), len(got))
     for pos in range(min(count, MAX_POSITIONS)):
-        want = expected[pos] if pos < len(expected) else None
-        have = got[pos] if pos < len(got) else None
-        if want is None or have is None:
-            for name in ("id", "name", "arguments"):
-                left = NONE if want is None else str(getattr(want, name))
-                right = NONE if have is None else str(getattr(have, name))
-                rows.append(FieldRow(f"#{pos} {name}", left, right, differs=True))
-            continue
-        rows += [
-            FieldRow(f"#{pos} id", str(want.id), str(have.id), not same_id(want.id, have.id)),
-            FieldRow(
-                f"#{pos} name",
-                str(want.name),
-                str(have.name),
-                (want.name or "") != (have.name or ""),
-            ),
-            FieldRow(
-                f"#{pos} arguments",
-                want.arguments,
-                have.arguments,
-                not same_arguments(want.arguments, have.arguments),
-            ),
-        ]
+        if raised is not None and pos == after:
+            rows.append(raised)
+            raised = None
+        rows += _position(pos, expected, got)
+    if raised is not None:
+        rows.append(raised)
+    for pos, item in enumerate(result.hosted[:MAX_POSITIONS]):
+        what = f"{item.item_type or item.kind} {item.name or ''}".strip()
+        rows.append(FieldRow(f"hosted #{pos}", "— (the provider ran it)", what, differs=False))
     return rows, max(0, count - MAX_POSITIONS)
+
+
+def _position(
+    pos: int, expected: Sequence[HandedCall], got: Sequence[HandedCall]
+) -> list[FieldRow]:
+    """The rows of one call position."""
+    want = expected[pos] if pos < len(expected) else None
+    have = got[pos] if pos < len(got) else None
+    if want is None or have is None:
+        return [
+            FieldRow(
+                f"#{pos} {name}",
+                NONE if want is None else str(getattr(want, name)),
+                NONE if have is None else str(getattr(have, name)),
+                differs=True,
+            )
+            for name in ("id", "name", "arguments")
+        ]
+    rows = [
+        FieldRow(f"#{pos} id", str(want.id), str(have.id), not same_id(want.id, have.id)),
+        FieldRow(f"#{pos} name", str(want.name), str(have.name), not same_name(want, have)),
+        FieldRow(f"#{pos} arguments", want.arguments, have.arguments, not same_input(want, have)),
+    ]
+    if have.object:
+        rows.append(FieldRow(f"#{pos} type", "string", "object", differs=True))
+    return rows
 
 
 def lane_marks(verdict: ClientsVerdict, view: AttemptView) -> dict[int, list[tuple[str, str]]]:

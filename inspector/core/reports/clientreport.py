@@ -78,7 +78,8 @@ def client_reasons(verdict: ClientsVerdict, names: Sequence[str]) -> list[str]:
     for name in names:
         word = verdict.words[name]
         if word in CLIENT_BREAKS:
-            out.append(f"client {verdict.shown_name(name)}: {word}{_where(verdict, name)}")
+            spoken = verdict.spoken(name)
+            out.append(f"client {verdict.shown_name(name)}: {spoken}{_where(verdict, name)}")
     return out
 
 
@@ -119,13 +120,16 @@ def _detail(verdict: ClientsVerdict, name: str) -> str:
         return f"speaks {', '.join(sorted(replica.dialects))} only"
     if result.agrees is None:
         return ""
-    if result.error is not None:
+    hosted = _hosted(result.hosted)
+    if result.error is not None and result.calls:
+        what = f"{verdict.spoken(name)}: {result.error.type}: {result.error.message}"
+    elif result.error is not None:
         what = f"raises {result.error.type}: {result.error.message}"
     elif result.agrees:
         count = len(result.calls)
-        return f"hands over the inspector's {count} call{'s' if count != 1 else ''}"
+        return f"hands over the inspector's {count} call{'s' if count != 1 else ''}{hosted}"
     else:
-        what = _handed(result.calls)
+        what = _handed(result.calls) + hosted
     where = _where(verdict, name)
     return _clip(what, WIDTH - len(where)) + where
 
@@ -133,6 +137,13 @@ def _detail(verdict: ClientsVerdict, name: str) -> str:
 def _where(verdict: ClientsVerdict, name: str) -> str:
     at = verdict.results[name].diverges_at
     return "" if at is None else f", diverges at chunk {at}"
+
+
+def _hosted(items: Sequence[HandedCall]) -> str:
+    """`` (+ 3 hosted items)``: what the library also hands over of the provider's own
+    tools (never the agent's calls), or ``""``."""
+    n = len(items)
+    return f" (+ {n} hosted item{'s' if n != 1 else ''})" if n else ""
 
 
 def _handed(calls: Sequence[HandedCall]) -> str:

@@ -30,7 +30,7 @@ from inspector.core.clients.judge import (
     judged_attempts,
 )
 from inspector.core.clients.registry import REPLICAS, VERIFIED
-from inspector.core.reports.words import CLIENT_BREAKS, ClientWord, client_word
+from inspector.core.reports.words import CLIENT_BREAKS, ClientWord, client_word, spoken
 
 
 @dataclass
@@ -80,7 +80,11 @@ class ClientsVerdict:
                 return "stopped before the stream ended: no client judged"
             return "clients pending" if "pending" in said else "every client agrees"
         count = f"breaks {len(broken)} client{'s' if len(broken) != 1 else ''}"
-        return f"{count}: " + ", ".join(f"{n} ({self.words[n]})" for n in broken)
+        return f"{count}: " + ", ".join(f"{n} ({self.spoken(n)})" for n in broken)
+
+    def spoken(self, name: str) -> str:
+        """Replica ``name``'s word as a sentence says it (``raised after 2 calls``)."""
+        return spoken(self.words[name], self.results[name])
 
     def written_note(self) -> str:
         """``; 2 calls written as text: every client hands them over as text`` when the final

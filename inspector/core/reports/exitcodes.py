@@ -7,11 +7,17 @@
               its content type and first event: never read as another dialect) unless
               ``--dialect`` forces one (an empty or keep-alive-only body is an empty stream, a
               dialect the capture or its request URL names is recognised); ``--client NAME``
-              naming no known client replica, or one that does not speak the stream's dialect
+              naming no known client replica, or one that does not speak the stream's dialect; a HAR
+              session whose response body the exporter did not record ("body not recorded",
+              e.g. mitmproxy's empty text with no size for a streamed response; a HAR with
+              other sessions judges those and lists this one)
 ``1``         an invalid call, a failed request (HTTP status >= 400, a transport error, a wrong
-              content type), an interrupted attempt (no end record), a body that is not valid
-              UTF-8 (a client raises there or reads U+FFFD in its place); with ``--client
-              NAME``, also a named client that would not get the inspector's calls
+              content type, a provider error inside a 200 stream: the attempt carried the
+              provider's error, whatever came before it), an interrupted attempt (no end
+              record), a body that is not valid UTF-8 (a client raises there or reads U+FFFD
+              in its place) or whose binary frames cannot be read whole (a bad CRC, a cut
+              frame: the AWS SDKs raise); with ``--client NAME``, also a named client that
+              would not get the inspector's calls
 ``0``         everything else, including calls ``not checked`` (validation off)
 ============  ===================================================================================
 
@@ -36,8 +42,18 @@ from typing import Final
 
 from inspector.core.analysis.numbering import place_names
 from inspector.core.analysis.session import Analysis, AttemptView
-from inspector.core.quirks.codes import INVALID_UTF8
-from inspector.core.reports.words import UNDECODABLE, UNDECODABLE_AT, attempt_word
+from inspector.core.base.provider import Head
+from inspector.core.providers import REGISTRY
+from inspector.core.providers.sniff import recognise
+from inspector.core.quirks.codes import BAD_FRAME, INVALID_UTF8
+from inspector.core.reports.words import BAD_FRAME as BAD_FRAME_LINE
+from inspector.core.reports.words import (
+    BAD_FRAME_AT,
+    UNDECODABLE,
+    UNDECODABLE_AT,
+    attempt_word,
+    provider_error,
+)
 from inspector.core.verdicts.validation import Problem
 
 OK: Final = 0
@@ -58,14 +74,19 @@ EXIT_TABLE: Final[tuple[tuple[int, str], ...]] = (
         "its content type and first event: never read as another dialect) unless --dialect "
         "forces one (an empty or keep-alive-only body is an empty stream, a dialect the "
         "capture or its request URL names is recognised); --client NAME naming no known "
-        "client replica, or one that does not speak the stream's dialect",
+        "client replica, or one that does not speak the stream's dialect; a HAR "
+        'session whose response body the exporter did not record ("body not recorded", e.g. '
+        "mitmproxy's empty text with no size for a streamed response; a HAR with other "
+        "sessions judges those and lists this one)",
     ),
     (
         FOUND,
         "an invalid call, a failed request (HTTP status >= 400, a transport error, a wrong "
-        "content type), an interrupted attempt (no end record), a body that is not valid "
-        "UTF-8 (a client raises there or reads U+FFFD in its place); with --client NAME, also "
-        "a named client that would not get the inspector's calls",
+        "content type, a provider error inside a 200 stream, whatever came before it), an "
+        "interrupted attempt (no end record), a body that is not valid "
+        "UTF-8 (a client raises there or reads U+FFFD in its place) or whose binary frames "
+        "cannot be read whole (a bad CRC, a cut frame: the AWS SDKs raise); with --client "
+        "NAME, also a named client that would not get the inspector's calls",
     ),
     (OK, "everything else, including calls not checked (validation off)"),
 )
@@ -92,7 +113,8 @@ class SessionStatus:
     attempts: list[str] = field(default_factory=list)
     """One line per interrupted or failed attempt, in session order."""
     undecodable: list[str] = field(default_factory=list)
-    """One line per attempt whose body is not valid UTF-8 (:data:`.words.UNDECODABLE`)."""
+    """One line per attempt whose body is not valid UTF-8 (:data:`.words.UNDECODABLE`), or
+    has a binary frame that cannot be read whole (:data:`.words.BAD_FRAME`)."""
     calls: list[str] = field(default_factory=list)
     """One line per invalid call of a round's final attempt."""
     clients: list[str] = field(default_factory=list)
@@ -147,12 +169,14 @@ def session_status(analysis: Analysis) -> SessionStatus:
             status.attempts.append(f"{place} failed: {_failure(view)}")
             short = _short_failure(view)
             status.first = status.first or (word, f"{place}: {short}" if several else short)
-        byte = undecodable_at(view)
-        if byte is not None:
-            line = UNDECODABLE.format(byte=byte)
-            status.undecodable.append(f"{place}: {line}" if several else line)
-            short = UNDECODABLE_AT.format(byte=byte)
-            first = first or (f"{place}: {short}" if several else short)
+        for code, long, brief in ((INVALID_UTF8, UNDECODABLE, UNDECODABLE_AT),
+                                  (BAD_FRAME, BAD_FRAME_LINE, BAD_FRAME_AT)):  # fmt: skip
+            byte = undecodable_at(view, code)
+            if byte is not None:
+                line = long.format(byte=byte)
+                status.undecodable.append(f"{place}: {line}" if several else line)
+                short = brief.format(byte=byte)
+                first = first or (f"{place}: {short}" if several else short)
     if status.first is None and first is not None:
         status.first = ("invalid", first)
     for rnd in analysis.rounds:
@@ -164,11 +188,12 @@ def session_status(analysis: Analysis) -> SessionStatus:
     return status
 
 
-def undecodable_at(view: AttemptView) -> int | None:
-    """The body offset of the first byte of ``view`` that is not UTF-8, or None (read from the
+def undecodable_at(view: AttemptView, code: str = INVALID_UTF8) -> int | None:
+    """The body offset of the first byte of ``view`` that is not UTF-8 (``code``
+    ``bad_frame``: of the first frame that cannot be read whole), or None (read from the
     attempt's quirks, which scan each event once)."""
     for quirk in view.quirks:
-        if quirk.code == INVALID_UTF8 and quirk.chunks:
+        if quirk.code == code and quirk.chunks:
             return view.state.events[quirk.chunks[0]].start
     return None
 
@@ -182,7 +207,7 @@ def _short_failure(view: AttemptView) -> str:
     headers = (view.source.response or {}).get("headers") or {} if view.source else {}
     ctype = next((str(v) for k, v in headers.items() if str(k).lower() == "content-type"), "")
     ctype = ctype.split(";")[0].strip()
-    if ctype and "event-stream" not in ctype and "json" not in ctype:
+    if ctype and "event-stream" not in ctype and "json" not in ctype and not _framed(ctype):
         return f"wrong content type {ctype}"
     text = _failure(view)
     return text if len(text) <= 60 else text[:59] + "…"
@@ -191,6 +216,9 @@ def _short_failure(view: AttemptView) -> str:
 def _failure(view: AttemptView) -> str:
     if view.error:
         return str(view.error)
+    sent = provider_error(view)
+    if sent is not None and not (view.source is not None and (view.source.status or 0) >= 400):
+        return f"provider error in the stream: {sent}"
     status = view.source.status if view.source is not None else None
     return f"HTTP {status}" if status is not None else "the request failed"
 
@@ -201,3 +229,8 @@ def _name(name: object) -> str:
 
 def _codes(problems: list[Problem]) -> str:
     return ", ".join(p.code for p in problems)
+
+
+def _framed(content_type: str) -> bool:
+    """A content type some provider proves a stream of its own (Bedrock's event stream)."""
+    return recognise(REGISTRY, Head(), content_type) is not None

@@ -5,8 +5,8 @@ Invariants:
 - The gate applies to raw bodies only: a file with a valid capture header is always a stream
   (an empty or interrupted capture is judged, and says so; see :mod:`.exitcodes`).
 - It is decided on the first :data:`GATE_BYTES` of the body (the whole body when smaller) and
-  needs one of two kinds of evidence: an event that some registered provider recognises (at
-  least as likely its own), or
+  needs one of two kinds of evidence: an event, or the first bytes, that some registered
+  provider recognises (at least as likely its own), or
   server-sent-event framing (at least half the non-blank lines are ``data:``/``event:``/
   ``id:``/``retry:`` fields or ``:`` comments). A body framed as SSE whose JSON no dialect
   knows is a stream of an unrecognised dialect, not "not a stream"; so is a body of
@@ -229,7 +229,10 @@ def _framed(head: bytes) -> bool:
 
 
 def _recognised(head: bytes, providers: Providers, *, whole: bool) -> bool:
-    """Some event in ``head`` (framed as SSE, the default) is one a provider recognises."""
+    """A provider recognises the body's first bytes (a framing of its own: Bedrock's frames
+    or JSON lines), or some event in ``head`` (framed as SSE, the default)."""
+    if recognised(providers, Head((), head[:4096])):
+        return True
     decoder = SSE.decoder()
     events = decoder.feed(head)
     if whole:

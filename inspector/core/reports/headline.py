@@ -12,6 +12,9 @@ Invariants:
   agrees``). After a failed request the clients raise too, which is agreement, so the phrase
   is added only when some client breaks (one that raises nothing); after a body that is not
   UTF-8 it is always added: clients differ there (some raise, some read U+FFFD).
+- When some lane of the last attempt is not a function call, the word is followed by the
+  agent's calls and the hosted items counted apart (``valid (1 agent call · 6 hosted items)
+  — every client agrees``); a session of function calls reads as it always did.
 - While the last attempt's body is still arriving the headline is ``streaming`` and no
   replica runs (replicas run lazily, on ended attempts, cached per stream state).
 """
@@ -21,6 +24,7 @@ from __future__ import annotations
 from inspector.core.analysis.session import Analysis
 from inspector.core.reports.clients import ClientsVerdict, clients_verdict
 from inspector.core.reports.exitcodes import SessionStatus, session_status
+from inspector.core.reports.kinds import counts_phrase, shows_kinds
 from inspector.core.reports.words import SessionWord, shown_word
 
 DASH = " — "
@@ -65,6 +69,9 @@ def headline(
     status = status or session_status(analysis)
     clients = clients or clients_verdict(analysis)
     head = shown_word(word)
+    final = analysis.final
+    if shows_kinds(final):  # hosted, built-in or custom items: the agent's calls apart
+        head += f" ({counts_phrase(final)})"
     if status.first is None:
         return head + DASH + clients.phrase()
     reason = head + DASH + status.first[1]

@@ -31,10 +31,18 @@ from inspector.core.quirks.registry import PROVIDER_CHECKS
 from inspector.core.reports.clientreport import gated_status
 from inspector.core.reports.clients import ClientsVerdict, clients_verdict
 from inspector.core.reports.headline import headline
+from inspector.core.reports.kinds import counts, item_type_word, kind_word
 from inspector.core.reports.words import attempt_word, call_word
 
-FORMAT_VERSION = 3
-"""3: ``headline`` (:func:`.headline.headline`) and ``clients`` (always present: per client
+FORMAT_VERSION = 4
+"""4: every tool-call item, hosted ones included, is an entry of ``tool_calls`` with ``kind``
+(``function`` | ``custom`` | ``builtin`` | ``hosted``) and ``item_type`` (the wire's own type:
+``function_call``, ``web_search_call``, ``tool_use``, ``server_tool_use``, ``functionCall``…;
+``function`` for Chat Completions; ``text:<format>`` for calls written in the text), and
+``results`` (what the stream reported of its execution, RESULT deltas, or []); top level and
+per attempt, ``agent_calls`` and ``hosted_items`` count them apart (hosted items never change
+``valid`` or the exit code: their word is ``not checked``).
+3: ``headline`` (:func:`.headline.headline`) and ``clients`` (always present: per client
 replica its ``calls``, ``error``, ``agrees``, ``diverges_at``, ``word``, ``library``,
 ``version``, ``verified``, ``attempt``, ``applies``) are added, and the top-level ``valid`` is
 false (exit 1) also when a body is not valid UTF-8 (a client raises there or reads U+FFFD).
@@ -47,12 +55,17 @@ def utf8_size(text: str) -> int:
     return len(text) if text.isascii() else len(text.encode("utf-8"))
 
 
-def call_json(v: CallVerdict, validation: str = DEFAULT_MODE) -> dict[str, Any]:
-    """One call in the ``--json`` shape (``word`` said under ``validation``)."""
+def call_json(
+    v: CallVerdict, validation: str = DEFAULT_MODE, results: list[Any] | None = None
+) -> dict[str, Any]:
+    """One call in the ``--json`` shape (``word`` said under ``validation``; ``results``: what
+    the stream reported of its execution)."""
     c = v.call
     arguments = c.arguments
     return {
         "word": call_word(v, validation=validation),
+        "kind": kind_word(c),
+        "item_type": item_type_word(c),
         "index": plain(c.index),
         "index_presence": presence(c.index),
         "written_as": c.form if isinstance(c, TextCall) else None,
@@ -74,12 +87,18 @@ def call_json(v: CallVerdict, validation: str = DEFAULT_MODE) -> dict[str, Any]:
         "truncated": c.truncated,
         "closed_by": c.close_reason,
         "chunks": sorted({f.seq for f in c.fragments}),
+        "results": results or [],
     }
 
 
 def calls_json(view: AttemptView, validation: str, orphan: bool = False) -> Iterator[Any]:
     """The calls of ``view`` (``orphan``: its orphan id-only entries instead), one at a time."""
-    return (call_json(v, validation) for v in view.verdicts if v.orphan == orphan)
+    st = view.state
+    return (
+        call_json(v, validation, [d.value for d in st.results_of(v.call)] if st.results else None)
+        for v in view.verdicts
+        if v.orphan == orphan
+    )
 
 
 def quirk_json(q: Quirk) -> dict[str, Any]:
@@ -102,6 +121,8 @@ def attempt_parts(view: AttemptView, validation: str = DEFAULT_MODE) -> dict[str
         "reasoning": lambda: "".join(st.reasoning),
         "errors": [str(e.value) for e in st.errors],
         "tool_calls": calls_json(view, validation),
+        "agent_calls": lambda: counts(view)[0],
+        "hosted_items": lambda: counts(view)[1],
         "quirks": (quirk_json(q) for q in view.quirks),
         "quirks_not_checked": not_checked_quirks(view),
         "round": view.round,
@@ -173,6 +194,8 @@ def json_doc(
         "valid": _session_valid(analysis, status.broken),
         "exit": status.to_json(),
         "tool_calls": last["tool_calls"],
+        "agent_calls": last["agent_calls"],
+        "hosted_items": last["hosted_items"],
         "orphan_entries": calls_json(final, mode, orphan=True),
         "unrouted_fragments": len(st.acc.unrouted) if st.acc else 0,
         "attempts": attempts_json(analysis),

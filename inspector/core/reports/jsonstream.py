@@ -26,6 +26,7 @@ Invariants:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from itertools import islice
 from typing import Any, Protocol
@@ -90,8 +91,23 @@ def materialize(value: Any) -> Any:
 
 
 def _dumps(value: Any, depth: int) -> bytes:
-    data = orjson.dumps(value, option=_OPTION)
+    try:
+        data = orjson.dumps(value, option=_OPTION)
+    except TypeError as exc:  # a lone surrogate (a client's reading of a split pair)
+        if "surrogates" not in str(exc):
+            raise  # anything else orjson refuses stays refused, never guessed
+        data = _escaped(value)
     return data.replace(b"\n", b"\n" + b"  " * depth) if depth else data
+
+
+def _escaped(value: Any) -> bytes:
+    """``value`` as indented JSON with every non-ASCII character escaped (``\\ud83d``): the
+    one way to write a string holding a lone surrogate as valid UTF-8 that reads back equal.
+    Raises orjson's TypeError for anything else orjson refuses."""
+    try:
+        return json.dumps(value, indent=2, ensure_ascii=True).encode("ascii")
+    except (TypeError, ValueError) as exc:
+        raise TypeError(str(exc)) from None
 
 
 def _value(value: Any, out: Sink, depth: int) -> None:
@@ -119,7 +135,7 @@ def _object(obj: dict[Any, Any], out: Sink, depth: int) -> None:
     for key, item in obj.items():
         if not isinstance(key, str):
             raise TypeError("Dict key must be str")
-        out.write(sep + pad + orjson.dumps(key) + b": ")
+        out.write(sep + pad + _dumps(key, 0) + b": ")
         _value(item, out, depth + 1)
         sep = b","
     out.write(b"\n" + b"  " * depth + b"}")

@@ -49,6 +49,7 @@ from inspector.core.reports.jsonreport import (
     utf8_size,
 )
 from inspector.core.reports.jsonstream import materialize
+from inspector.core.reports.kinds import item_type_word, kind_word, shows_kinds
 from inspector.core.reports.words import attempt_word, call_word, retry_facts, shown_word
 
 
@@ -225,19 +226,22 @@ Paint = Callable[[str, str], str]
 """Colours a line (an ANSI code, the text)."""
 
 _HEADER = ("#", "index", "id", "name", "frags", "bytes", "verdict", "problems")
+_KIND = "kind"
 
 
-def _row(v: CallVerdict, validation: str) -> tuple[str, ...]:
+def _row(v: CallVerdict, validation: str, kinds: bool = False) -> tuple[str, ...]:
     """One call's cells of the table (the verdict column in :func:`.words.shown_word`)."""
     c = v.call
     dropped = c.dropped_count
     frags = f"{c.fragment_count - dropped}" + (f" ({dropped} dropped)" if dropped else "")
     ident = shown(c.id) + (f" → {v.repaired_id} (repaired)" if v.repaired_id else "")
+    kind = (f"{kind_word(c)} {item_type_word(c)}",) if kinds else ()  # hosted web_search_call
     return (
         str(c.slot),
         f"text ({c.form})" if isinstance(c, TextCall) else shown(c.index),
         _clip(ident, 40),
         _clip(shown(c.name), 24),
+        *kind,
         frags,
         str(utf8_size(c.arguments)),
         shown_word(call_word(v, validation=validation)),
@@ -248,9 +252,13 @@ def _row(v: CallVerdict, validation: str) -> tuple[str, ...]:
 def _table(view: AttemptView, validation: str, paint: Paint | None) -> Iterator[str]:
     """The per-call table: a first pass for the column widths, a second that makes each row
     again as it is written (no row is kept); ``paint`` colours a row by its verdict."""
-    widths = [len(cell) for cell in _HEADER[:7]]
+    kinds = shows_kinds(view)  # a kind column after the name, only when some lane needs it
+    header = _HEADER if not kinds else (*_HEADER[:4], _KIND, *_HEADER[4:])
+    last = len(header) - 1  # the problems, written as they are; the verdict just before
+    widths = [len(cell) for cell in header[:last]]
     for v in view.verdicts:
-        widths = [max(w, len(cell)) for w, cell in zip(widths, _row(v, validation), strict=False)]
+        row = _row(v, validation, kinds)
+        widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=False)]
     if not view.verdicts:
         provider = view.state.dialect.provider
         if provider is not None and not getattr(provider, "tool_calls", True):
@@ -258,11 +266,13 @@ def _table(view: AttemptView, validation: str, paint: Paint | None) -> Iterator[
         else:
             yield "no tool calls"
         return
-    rows = chain([_HEADER], (_row(v, validation) for v in view.verdicts))
+    rows = chain([header], (_row(v, validation, kinds) for v in view.verdicts))
     for n, r in enumerate(rows):
-        line = "  ".join([r[i].ljust(widths[i]) for i in range(7)] + [r[7]]).rstrip()
+        line = "  ".join([r[i].ljust(widths[i]) for i in range(last)] + [r[last]]).rstrip()
         if n and paint is not None:
-            line = paint(_GREEN if r[6] == "valid" else (_DIM if r[6] == "orphan" else _RED), line)
+            word = r[last - 1]
+            quiet = word == "orphan" or (kinds and word == "not checked")  # hosted: not judged
+            line = paint(_GREEN if word == "valid" else (_DIM if quiet else _RED), line)
         yield line
 
 

@@ -21,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final, Literal, get_args
 
-from inspector.core.clients.judge import same_arguments
+from inspector.core.clients.agreement import same_input, same_name
+from inspector.core.verdicts.judge import NOT_CHECKED
 
 if TYPE_CHECKING:
     from inspector.core.analysis.attempt import AttemptView
@@ -58,6 +59,7 @@ ClientWord = Literal[
     "pending",
     "stopped",
     "raised",
+    "raised with calls",
     "merged",
     "dropped calls",
     "phantom calls",
@@ -68,6 +70,7 @@ ClientWord = Literal[
     "cut arguments",
     "empty arguments",
     "wrong arguments",
+    "object arguments",
     "silent failure",
 ]
 """What one client library would have made of the stream (:func:`client_word`)."""
@@ -105,6 +108,11 @@ Word = CallWord | FragmentWord | AttemptWord | ClientWord | SessionWord | Matrix
 UNDECODABLE_AT: Final = "the body is not valid UTF-8 at byte {byte}"
 """A body with bytes that are not UTF-8, as a headline says it (the clients' phrase follows)."""
 UNDECODABLE: Final = UNDECODABLE_AT + ": a client raises there or reads U+FFFD in its place"
+BAD_FRAME_AT: Final = "a frame of the body cannot be read whole at byte {byte}"
+"""A binary frame with a CRC that does not match, cut off, or bytes outside any frame, as a
+headline says it."""
+BAD_FRAME: Final = BAD_FRAME_AT + ": the AWS SDKs raise there (a checksum or length error)"
+"""The session-level reason such a body is invalid (exit 1), whatever its calls."""
 """The session-level reason a body with bytes that are not UTF-8 is invalid (exit 1), whatever
 its calls: the provider sent bytes no client reads as sent. Measured over the demo provider's
 ``fault-invalid-utf8`` stream: the Python SDKs that decode each line strictly raise
@@ -140,6 +148,10 @@ MEANING: Final[dict[str, str]] = {
         "up): a cut stream says nothing about the client, so none is judged on it"
     ),
     "raised": "the client raises instead of handing over calls",
+    "raised with calls": (
+        "the client hands calls over AND reports an error (e.g. raised after 2 calls): an "
+        "agent stopping at the error loses the calls, one reading them misses the error"
+    ),
     "merged": "the client merges several calls into one (names, ids or arguments run together)",
     "dropped calls": "the client hands over fewer calls than the stream holds",
     "phantom calls": "the client hands over calls the stream does not hold",
@@ -150,6 +162,10 @@ MEANING: Final[dict[str, str]] = {
     "cut arguments": "the client hands over only the start of a call's arguments",
     "empty arguments": "the client hands over empty arguments for a call that has some",
     "wrong arguments": "the client hands over other arguments than the stream's",
+    "object arguments": (
+        "the client hands over a call's arguments as an object where its API promises a "
+        "string (the wire sent an object): the agent's json.loads fails"
+    ),
     "silent failure": (
         "the request failed, yet the client raises nothing: the agent gets an empty answer, "
         "not an error"
@@ -212,7 +228,8 @@ def call_word(verdict: CallVerdict | None, *, validation: str, open_: bool = Fal
     """The word for one call: ``streaming`` while open (or not judged yet), ``orphan``,
     ``invalid`` when it has problems (with validation off only the legacy empty-required
     condition makes one), ``truncated`` when the stream cut it off, ``not checked`` when
-    validation is off, else ``valid``."""
+    validation is off or the item was not checked (a hosted item, a custom call whose tool
+    declared no format), else ``valid``."""
     if verdict is None or open_ or verdict.call.open:
         return "streaming"
     if verdict.orphan:
@@ -221,6 +238,8 @@ def call_word(verdict: CallVerdict | None, *, validation: str, open_: bool = Fal
         return "invalid"
     if verdict.call.truncated:
         return "truncated"
+    if verdict.problems is NOT_CHECKED:  # a hosted item, a custom input with no format
+        return "not checked"
     return "not checked" if validation == "off" else "valid"
 
 
@@ -229,8 +248,9 @@ def attempt_word(
 ) -> AttemptWord:
     """The word for one attempt: ``streaming`` until its body ended; then ``cancelled``,
     ``interrupted`` (no end record in its capture; a capture file whose header is all there is
-    has attempt 1 interrupted), ``failed`` (HTTP >= 400 or an error ended it), else the retry
-    policy's outcome from ``record``."""
+    has attempt 1 interrupted), ``failed`` (HTTP >= 400 or an error ended it, or the provider
+    sent an error inside the stream: :func:`provider_error`), else the retry policy's outcome
+    from ``record``."""
     if not view.state.ended:
         return "streaming"
     source = view.source
@@ -245,7 +265,20 @@ def attempt_word(
             return "interrupted"
     if is_failed_request(view):
         return "failed"
-    return "accepted" if record is None else record.outcome
+    outcome = "accepted" if record is None else record.outcome
+    if outcome in ("accepted", "accepted_degraded") and provider_error(view) is not None:
+        return "failed"  # the provider's error inside the 200 stream: whatever came before
+    return outcome
+
+
+def provider_error(view: AttemptView) -> str | None:
+    """The first error the provider sent inside the stream (an ``error`` object or event
+    where chunks were expected), or None; a wire decoding error is not one."""
+    for d in view.state.errors:
+        raw = d.raw if isinstance(d.raw, dict) else {}
+        if raw.get("wire") != "decode":
+            return str(d.value)
+    return None
 
 
 DECIDED_BY_RETRY_POLICY: Final = ("retried", "accepted_degraded", "invalid")
@@ -283,7 +316,7 @@ def client_word(result: ClientResult, expected: Sequence[HandedCall]) -> ClientW
     if result.agrees:
         return "agrees"
     if result.error is not None:
-        return "raised"
+        return "raised with calls" if result.calls else "raised"
     got = result.calls
     if len(got) < len(expected):
         return "merged" if _runs_together(expected, got) else "dropped calls"
@@ -292,11 +325,28 @@ def client_word(result: ClientResult, expected: Sequence[HandedCall]) -> ClientW
     for want, have in zip(expected, got, strict=True):
         if want.id and want.id != have.id:
             return "doubled id" if _repeats(want.id, have.id) else "wrong id"
-        if (want.name or "") != (have.name or ""):
+        if not same_name(want, have):
             return "doubled name" if _repeats(want.name, have.name) else "wrong name"
-        if not same_arguments(want.arguments, have.arguments):
+        if not same_input(want, have):
             return _arguments_word(want.arguments, have.arguments)
+        if have.object:
+            return "object arguments"
     return "silent failure"  # the same calls, yet no agreement: a failure it did not raise
+
+
+def spoken(word: str, result: ClientResult) -> str:
+    """The word as a sentence says it: ``raised with calls`` says both, in order
+    (``raised after 2 calls``, ``raised before 2 calls``, ``raised after 1 of 3 calls``);
+    every other word as it is."""
+    if word != "raised with calls":
+        return word
+    n, after = len(result.calls), result.error_after
+    calls = f"{n} call{'s' if n != 1 else ''}"
+    if after is None or after >= n:
+        return f"raised after {calls}"
+    if after == 0:
+        return f"raised before {calls}"
+    return f"raised after {after} of {calls}"
 
 
 def _repeats(want: str | None, have: str | None) -> bool:

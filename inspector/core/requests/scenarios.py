@@ -32,6 +32,7 @@ from inspector.core.base.provider import Providers
 from inspector.core.base.resources import resource
 from inspector.core.providers import (
     ANTHROPIC,
+    BEDROCK_CONVERSE,
     COHERE_V2,
     GEMINI,
     GEMINI_INTERACTIONS,
@@ -66,6 +67,10 @@ class Profile:
     """Extra request headers (never credentials: those come from ``key_env``)."""
     options: Mapping[str, Any] = field(default_factory=dict, hash=False)
     """Dialect extras merged into the body, e.g. ``{"max_tokens": 1024}``."""
+    aws_region: str | None = None
+    """Sign each request with AWS SigV4 for this region (Bedrock), with credentials from the
+    usual AWS chain (environment, shared files, SSO, instance role): never stored, never
+    written. None: no signing (a key from ``key_env``, or none)."""
 
     @property
     def is_demo(self) -> bool:
@@ -107,6 +112,8 @@ class RequestSpec:
     dialect: str | None = None
     """The provider the request was built for (its registry name): whose shape an error body
     answering it has. None: not known (a request from elsewhere)."""
+    aws_region: str | None = None
+    """Sign it with AWS SigV4 for this region when it is sent (the profile's)."""
 
     def key_headers(self, key: str | None) -> dict[str, str]:
         """The credential header for ``key`` (empty without a key or a key header)."""
@@ -127,6 +134,7 @@ BUILTIN_PROFILES: Final[list[Profile]] = [
     Profile("demo-cohere", COHERE_V2, DEMO, "demo-clean"),
     Profile("demo-interactions", GEMINI_INTERACTIONS, DEMO, "demo-clean"),
     Profile("demo-completions", OPENAI_COMPLETIONS, DEMO, "demo-clean"),
+    Profile("demo-bedrock", BEDROCK_CONVERSE, DEMO, "demo-clean"),
     Profile("openai", OPENAI_CHAT, "https://api.openai.com/v1", "gpt-4o-mini",
             "OPENAI_API_KEY", options=_CHAT_USAGE),
     Profile("openai-responses", OPENAI_RESPONSES, "https://api.openai.com/v1", "gpt-4o-mini",
@@ -141,6 +149,11 @@ BUILTIN_PROFILES: Final[list[Profile]] = [
             "GEMINI_API_KEY"),
     Profile("openai-completions", OPENAI_COMPLETIONS, "https://api.openai.com/v1",
             "gpt-3.5-turbo-instruct", "OPENAI_API_KEY"),
+    Profile("bedrock-api-key", BEDROCK_CONVERSE,
+            "https://bedrock-runtime.us-east-1.amazonaws.com",
+            "us.anthropic.claude-3-5-haiku-20241022-v1:0", "AWS_BEARER_TOKEN_BEDROCK"),
+    Profile("bedrock", BEDROCK_CONVERSE, "https://bedrock-runtime.us-east-1.amazonaws.com",
+            "us.anthropic.claude-3-5-haiku-20241022-v1:0", aws_region="us-east-1"),
     Profile("openrouter", OPENAI_CHAT, "https://openrouter.ai/api/v1", "openai/gpt-4o-mini",
             "OPENROUTER_API_KEY", options=_CHAT_USAGE),
     Profile("groq", OPENAI_CHAT, "https://api.groq.com/openai/v1", "llama-3.3-70b-versatile",
@@ -238,7 +251,7 @@ def load_profiles(path: str | Path) -> list[Profile]:
         if obj["dialect"] not in REGISTRY.names():
             raise ScenarioError(f"{where}: dialect must be one of {', '.join(REGISTRY.names())}")
         unknown = set(obj) - {"name", "dialect", "base_url", "model", "key_env", "headers",
-                              "options"}  # fmt: skip
+                              "options", "aws_region"}  # fmt: skip
         if unknown:
             raise ScenarioError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
         headers, options = obj.get("headers") or {}, obj.get("options") or {}
@@ -246,7 +259,8 @@ def load_profiles(path: str | Path) -> list[Profile]:
             raise ScenarioError(f"{where}: 'headers' and 'options' must be objects")
         out.append(Profile(str(obj["name"]), obj["dialect"], str(obj["base_url"]),
                            str(obj["model"]), obj.get("key_env") or None,
-                           {str(k): str(v) for k, v in headers.items()}, options))  # fmt: skip
+                           {str(k): str(v) for k, v in headers.items()}, options,
+                           str(obj["aws_region"]) if obj.get("aws_region") else None))  # fmt: skip
     return out
 
 
@@ -271,7 +285,9 @@ def build_request(
     """The streaming request for ``scenario`` in ``profile``'s dialect.
 
     ``messages`` (OpenAI chat form, text content) replaces the scenario's system + prompt.
-    Profile options are merged into the body last, so a profile can override any field.
+    Profile options are merged into the body last, so a profile can override any field. A
+    query in the base URL is kept after the endpoint's path (``…/v1?k=X`` gives
+    ``…/v1/chat/completions?k=X``, never ``…/v1?k=X/chat/completions``).
     """
     if profile.is_demo:
         raise ValueError(f"profile {profile.name!r} must be resolved with the demo's URL first")
@@ -281,15 +297,19 @@ def build_request(
         raise ScenarioError(
             f"profile {profile.name!r}: unknown dialect {profile.dialect!r}"
         ) from None
+    base, _, query = profile.base_url.partition("?")
     wire = provider.request(
-        profile.base_url.rstrip("/"),
+        base.rstrip("/"),
         model or profile.model,
         _messages(scenario, messages),
         scenario.tools,
     )
+    if query:  # a base URL's query (``?api-version=…``, ``?api_key=…``) ends the URL
+        wire = replace(wire, url=wire.url + ("&" if "?" in wire.url else "?") + query)
     headers = {"content-type": "application/json", "accept": "text/event-stream", **wire.headers}
     headers.update(profile.headers)
     body = wire.body
     body.update(copy.deepcopy(dict(profile.options)))
     key_header = provider.key_header if profile.key_env else None
-    return RequestSpec("POST", wire.url, headers, body, key_header, provider.name)
+    return RequestSpec("POST", wire.url, headers, body, key_header, provider.name,
+                       profile.aws_region)  # fmt: skip

@@ -5,6 +5,9 @@ Invariants:
   the same verdict, so a caller may cache verdicts by those.
 - A call still open is not validated (its arguments are still arriving); an orphan (an
   id-only entry) is not part of the turn and carries no problems.
+- An item is judged by its kind (:mod:`.bykind`): a hosted one never (no problems), a custom
+  one against its declared format, a built-in one against its documented shape; only a
+  function call's arguments are JSON.
 - ``orjson`` decides validity; the readable JSON error (``jsonprogress``) is only worked out
   for arguments that fail.
 - Tool registries built from definitions are cached per definitions list object: building
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from inspector.core.base.kinds import CallKind
 from inspector.core.base.model import plain
 from inspector.core.base.provider import Providers
 from inspector.core.base.settings import ValidationMode
@@ -23,11 +27,20 @@ from inspector.core.calls import wholejson
 from inspector.core.calls.accumulator import Accumulator, ToolCall, repaired_id
 from inspector.core.calls.jsonprogress import first_error
 from inspector.core.calls.stream import StreamState
+from inspector.core.verdicts.bykind import validate_builtin, validate_custom
 from inspector.core.verdicts.tools import ToolRegistry
 from inspector.core.verdicts.validation import Code, Problem, validate_call
 
+FUNCTION: Final = CallKind.FUNCTION
+HOSTED: Final = CallKind.HOSTED
+CUSTOM: Final = CallKind.CUSTOM
+
 NO_PROBLEMS: Final[list[Problem]] = []
 """The problems of every call that has none: one shared list, never to be changed."""
+NOT_CHECKED: Final[list[Problem]] = []
+"""The problems of an item that was not checked (no problems, so valid; its word says "not
+checked"): a hosted item, a custom call whose tool declared no format to check it against.
+One shared list, told apart from :data:`NO_PROBLEMS` by identity, never to be changed."""
 
 _CLEAN: tuple[dict[int, tuple[Any, ...]], dict[int, tuple[Any, ...]]] = ({}, {})
 """The shared outcome of verdicts with no problems and no repaired id, by orphan flag, then by
@@ -194,6 +207,19 @@ def judge_call(
     if call.open:
         return CallVerdict(call, NO_PROBLEMS, False, repaired)
     args = call.arguments
+    kind = call.kind
+    if kind != FUNCTION:  # judged by kind (:mod:`.bykind`): never as JSON arguments
+        if kind == HOSTED:
+            return CallVerdict(call, NOT_CHECKED, False, repaired)
+        if mode == "off":
+            return CallVerdict(call, NO_PROBLEMS, False, repaired)
+        if kind == CUSTOM:
+            found, checked = validate_custom(call.name, args, registry, call.truncated)
+            if not found and not checked:
+                return CallVerdict(call, NOT_CHECKED, False, repaired)
+        else:
+            found = validate_builtin(call.item_type, args, call.truncated)
+        return CallVerdict(call, found or NO_PROBLEMS, False, repaired)
     problems = validate_call(
         name, args, registry, mode, truncated=call.truncated, json_error=lambda: first_error(args)
     )  # only if it fails to parse

@@ -29,7 +29,7 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from os import PathLike
 from pathlib import Path
 from typing import Any, Final
@@ -48,6 +48,21 @@ _LISTS: Final = ("tools", "functions")
 """The keys of a request body that list tool definitions (``functions``: OpenAI's legacy)."""
 _BODY_KEYS: Final = frozenset({"model", "messages", "input", "contents", "system"})
 """Keys that make an object a request body (one without tools says nothing about tools)."""
+
+
+def listed_tools(body: Any) -> dict[str, Any]:
+    """Where a request body lists its tool definitions, by label: its ``tools`` and
+    ``functions``, or, when it has neither, the ``tools`` list of an object in it (Bedrock's
+    ``toolConfig``); empty when it lists none."""
+    if not isinstance(body, dict):
+        return {}
+    found = {key: body[key] for key in _LISTS if key in body}
+    if found:
+        return found
+    for key, value in body.items():
+        if isinstance(value, dict) and isinstance(value.get("tools"), list):
+            return {f"{key}.tools": value["tools"]}
+    return {}
 
 
 class ToolsError(InspectorError):
@@ -71,6 +86,9 @@ class ToolSpec:
     """Why the schema is not usable (one readable line), or None when it is."""
     required: tuple[str, ...] = ()
     """Top-level required property names; empty when there are none or the schema is invalid."""
+    format: Any = field(default=None, hash=False)
+    """A custom tool's declared input format (its input is then never JSON); None for a
+    function tool."""
 
 
 def make_spec(name: str, description: Any, schema: Any, shape: str) -> tuple[ToolSpec, list[str]]:
@@ -111,11 +129,12 @@ class ToolRegistry:
         """Readable lines about definitions that were skipped or cannot be validated against."""
         self._validators: dict[str, Validator] = {}
         for spec in specs:
-            if spec.name in self._specs:
-                self.warnings.append(
-                    f"tool {spec.name!r} is defined more than once; the first definition is used"
-                )
-                continue
+            first = self._specs.get(spec.name)
+            if first is not None:
+                if (first.schema, first.format) != (spec.schema, spec.format):
+                    self.warnings.append(f"tool {spec.name!r} is defined more than once; the "
+                                         "first definition is used")  # fmt: skip
+                continue  # the same definition restated (a Responses namespace lists it too)
             self._specs[spec.name] = spec
 
     @classmethod
@@ -210,6 +229,10 @@ def _entries(obj: Any, warnings: list[str], providers: Providers) -> list[tuple[
                 elif listed is not None:
                     warnings.append(f"{key}: expected a list, got {json_kind(listed)}")
             return out
+        nested = listed_tools(obj)
+        if nested:  # a body that lists its tools in an object of its own (toolConfig.tools)
+            ((label, listed),) = nested.items()
+            return [(f"{label}[{i}]", e, "tools") for i, e in enumerate(listed)]
         if _is_tool_like(obj, providers):
             return [("tools[0]", obj, "")]
         if not obj or obj.keys() & _BODY_KEYS:
@@ -259,7 +282,7 @@ def _parse_entry(
                 warnings.append(found)
             else:
                 _add(found.label, found.name, found.description, found.schema, name, specs,
-                     warnings)  # fmt: skip
+                     warnings, found.format)  # fmt: skip
     elif chosen:
         names = ", ".join(n for n, _ in chosen)
         warnings.append(f"{label}: a tool definition in more than one shape ({names}); skipped")
@@ -276,11 +299,14 @@ def _add(
     shape: str,
     specs: list[ToolSpec],
     warnings: list[str],
+    format: Any = None,
 ) -> None:
     if not isinstance(name, str) or not name:
         warnings.append(f"{label}: tool without a name")
         return
     spec, more = make_spec(name, description, schema, shape)
+    if format is not None:
+        spec = replace(spec, format=format)
     specs.append(spec)
     warnings.extend(more)
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import orjson
 
-DIALECTS = ("openai-chat", "openai-responses", "anthropic", "gemini")
+DIALECTS = ("openai-chat", "openai-responses", "anthropic", "gemini", "bedrock-converse")
 """The wire dialects the scenario table describes quirk by quirk (each scenario's own behaviour
 and codes); the demo provider also speaks ``cohere-v2``, ``gemini-interactions`` and
 ``openai-completions``
@@ -109,6 +109,9 @@ def read_request(dialect: str, body: dict[str, Any], model: str | None = None) -
     elif dialect == "anthropic":
         convo = body.get("messages")
         _anthropic(ask, body)
+    elif dialect == "bedrock-converse":
+        convo = body.get("messages")
+        _bedrock(ask, body)
     else:
         convo = body.get("contents")
         ask.stream = True  # the path says streamGenerateContent
@@ -225,6 +228,43 @@ def _anthropic(ask: Ask, body: dict[str, Any]) -> None:
             )
             for b in results[-1]
         ]
+
+
+def _bedrock(ask: Ask, body: dict[str, Any]) -> None:
+    """A Bedrock Converse body: ``toolConfig.tools[].toolSpec``, ``toolChoice.tool``, and
+    ``toolUse`` / ``toolResult`` content blocks."""
+    ask.stream = True  # the path says converse-stream
+    config = body.get("toolConfig")
+    config = config if isinstance(config, dict) else {}
+    for entry in _dicts(config.get("tools")):
+        spec = entry.get("toolSpec")
+        if isinstance(spec, dict) and isinstance(spec.get("name"), str):
+            given = spec.get("inputSchema")
+            given = given.get("json") if isinstance(given, dict) else None
+            ask.tools.append(Tool(spec["name"], _schema(given)))
+            ask.raw_tools.append(entry)
+    choice = config.get("toolChoice")
+    if isinstance(choice, dict) and isinstance(choice.get("tool"), dict):
+        name = choice["tool"].get("name")
+        ask.choice = name if isinstance(name, str) else None
+    messages = _dicts(body.get("messages"))
+    names = {}
+    for m in messages:
+        for block in _dicts(m.get("content")):
+            use = block.get("toolUse")
+            if isinstance(use, dict):
+                names[use.get("toolUseId")] = use.get("name")
+    results = [
+        [b["toolResult"] for b in _dicts(m.get("content")) if isinstance(b.get("toolResult"), dict)]
+        for m in messages
+    ]
+    ask.rounds = sum(len(r) for r in results)
+    if messages and messages[-1].get("role") == "user" and results[-1]:
+        ask.results = [
+            Result(str(names.get(r.get("toolUseId")) or r.get("toolUseId") or "tool"),
+                   _text(r.get("content")))
+            for r in results[-1]
+        ]  # fmt: skip
 
 
 def _gemini(ask: Ask, body: dict[str, Any]) -> None:

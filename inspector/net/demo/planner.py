@@ -24,6 +24,7 @@ from typing import Any
 
 from . import (
     anthropic,
+    bedrock,
     cohere,
     completions,
     gemini,
@@ -45,6 +46,7 @@ RENDERERS: dict[str, ModuleType] = {
     "cohere-v2": cohere,
     "gemini-interactions": interactions,
     "openai-completions": completions,
+    "bedrock-converse": bedrock,
 }
 """Dialect -> module with ``render(turn)`` and ``VARIANTS``."""
 
@@ -145,6 +147,8 @@ def _call(ask: Ask, tool: Tool, args: dict[str, Any], ids: Ids) -> Call:
         call.item_id = "fc_" + ids.hex(50)
     elif ask.dialect == "anthropic":
         call.id = "toolu_01" + ids.token(22)
+    elif ask.dialect == "bedrock-converse":
+        call.id = bedrock.call_id(ids)
     return call
 
 

@@ -35,6 +35,7 @@ ANTH = "anthropic"
 GEM = "gemini"
 COH = "cohere-v2"
 INT = "gemini-interactions"
+BED = "bedrock-converse"
 
 
 @dataclass(frozen=True)
@@ -152,7 +153,7 @@ _TABLE = [
         "demo-args-object",
         "llama-server / Ollama: arguments as a JSON object, not a "
         "string (Anthropic: input sent whole in content_block_start).",
-        {CHAT: (q.ARGUMENTS_NOT_STRING,), ANTH: (q.ARGUMENTS_NOT_STRING,)},
+        {d: (q.ARGUMENTS_NOT_STRING,) for d in (CHAT, ANTH, BED)},
     ),
     Scenario(
         "demo-whole-call",
@@ -173,7 +174,7 @@ _TABLE = [
         "demo-interleaved",
         "Two calls whose fragments interleave (openai-chat: a "
         "fragment after the next index opened; Anthropic: interleaved blocks, legal).",
-        {CHAT: (q.FRAGMENT_AFTER_CLOSE,), ANTH: ()},
+        {CHAT: (q.FRAGMENT_AFTER_CLOSE,), ANTH: (), BED: ()},
         2,
     ),
     Scenario(
@@ -208,6 +209,7 @@ _TABLE = [
             ANTH: (q.ERROR_AFTER_200, q.MISSING_FINISH_REASON, q.MISSING_DONE),
             COH: (q.ERROR_AFTER_200, q.FINISH_REASON_MISMATCH),
             INT: (q.ERROR_AFTER_200, q.MISSING_FINISH_REASON, q.MISSING_DONE),
+            BED: (q.ERROR_AFTER_200, q.MISSING_FINISH_REASON),
             GEM: (q.ERROR_AFTER_200, q.MISSING_FINISH_REASON),
         },
     ),
@@ -250,6 +252,7 @@ _TABLE = [
             CHAT: (q.ZERO_ARG_EMPTY_STRING,),
             ANTH: (q.ZERO_ARG_EMPTY_STRING,),
             COH: (q.ZERO_ARG_EMPTY_STRING,),
+            BED: (q.ZERO_ARG_EMPTY_STRING,),
         },
     ),
     Scenario("demo-empty-role", 'Zhipu GLM-5: delta.role is "".', {CHAT: (q.EMPTY_ROLE,)}),
@@ -266,7 +269,7 @@ _TABLE = [
     Scenario(
         "demo-truncated",
         "Cut off mid-arguments: finish length (Anthropic max_tokens, Responses incomplete).",
-        {d: (q.FINISH_REASON_MISMATCH,) for d in (CHAT, ANTH, RESP, COH, INT)},
+        {d: (q.FINISH_REASON_MISMATCH,) for d in (CHAT, ANTH, RESP, COH, INT, BED)},
     ),
     Scenario(
         "demo-glm-retry",
@@ -286,7 +289,7 @@ _TABLE = [
         "demo-truncated-then-valid",
         "The streaming-retry flow: the first request of a "
         "conversation is cut off mid-arguments; the identical retry gets a valid call.",
-        {d: (q.FINISH_REASON_MISMATCH,) for d in (CHAT, ANTH, RESP, COH, INT)},
+        {d: (q.FINISH_REASON_MISMATCH,) for d in (CHAT, ANTH, RESP, COH, INT, BED)},
     ),
     Scenario(
         "demo-never-stops",
@@ -297,7 +300,11 @@ _TABLE = [
         "fault-reset",
         "Sends the first events, into the first call's arguments (Gemini: "
         "before its call), then resets the TCP connection.",
-        {**_all(q.MISSING_FINISH_REASON, q.MISSING_DONE), GEM: (q.MISSING_FINISH_REASON,)},
+        {
+            **_all(q.MISSING_FINISH_REASON, q.MISSING_DONE),
+            GEM: (q.MISSING_FINISH_REASON,),
+            BED: (q.MISSING_FINISH_REASON,),
+        },
         fault="reset",
     ),
     Scenario(
@@ -362,5 +369,7 @@ NOT_SHOWN = {
     q.WIRE_FIELD_TYPE: (
         "tests/core/test_hostile_wire.py and make fuzz send fields of the wrong type"
     ),
+    q.BAD_FRAME: "tests/core/providers/bedrock_converse/test_bedrock_framing.py corrupts the "
+    "CRCs of real Bedrock frames",
 }
 """Quirk codes no scenario shows under the default policy, and where to see them instead."""

@@ -25,6 +25,7 @@ from typing import Any
 import orjson
 from aiohttp import web
 
+from . import bedrock
 from .conversation import read_request
 from .faults import FAULT_MESSAGES, HTML, RETRY_AFTER, error_body, inject
 from .planner import plan, render
@@ -44,9 +45,15 @@ ENDPOINTS = (
     ("POST", "/v2/chat", "Cohere v2 chat (stream: true)"),
     ("POST", "/v1beta/interactions", "Gemini Interactions (stream: true)"),
     ("POST", "/v1/completions", "OpenAI legacy completions (stream: true; text only)"),
+    ("POST", "/model/{model}/converse-stream", "Amazon Bedrock ConverseStream (binary frames)"),
+    ("POST", "/model/{model}/invoke-with-response-stream", "Bedrock InvokeModel: Anthropic chunks"),
     ("GET", "/v1/models", "every scenario, listed as a model"),
 )
-"""What the server answers (each path also works without its ``/v1`` prefix)."""
+"""What the server answers (each OpenAI and Anthropic path also works without its ``/v1``
+prefix)."""
+
+BEDROCK = "bedrock-converse"
+"""The one dialect whose body is not server-sent events (:mod:`.bedrock`)."""
 
 
 class _Stopped(Exception):
@@ -118,6 +125,8 @@ class DemoProvider:
         routes.append(web.post("/v1beta/models/{target}", self._gemini))
         routes.append(web.post("/v2/chat", self._dialect("cohere-v2")))
         routes.append(web.post("/v1beta/interactions", self._dialect("gemini-interactions")))
+        routes.append(web.post("/model/{target}/converse-stream", self._bedrock))
+        routes.append(web.post("/model/{target}/invoke-with-response-stream", self._invoke))
         return routes
 
     # -- small endpoints ------------------------------------------------------------------
@@ -157,26 +166,35 @@ class DemoProvider:
             return _json(404, error_body("gemini", 404, f"unknown method {method!r}"))
         return await self._serve(request, "gemini", model)
 
+    async def _bedrock(self, request: web.Request) -> web.StreamResponse:
+        return await self._serve(request, BEDROCK, request.match_info["target"])
+
+    async def _invoke(self, request: web.Request) -> web.StreamResponse:
+        """InvokeModelWithResponseStream: an Anthropic Messages request (no ``model``, no
+        ``stream``: the path says both), its events in Bedrock ``chunk`` frames."""
+        return await self._serve(request, "anthropic", request.match_info["target"], invoke=True)
+
     async def _serve(
-        self, request: web.Request, dialect: str, model: str | None
+        self, request: web.Request, dialect: str, model: str | None, invoke: bool = False
     ) -> web.StreamResponse:
         try:
             body = await request.json(loads=orjson.loads)
         except ValueError:
             body = None
         ask = read_request(dialect, body, model) if isinstance(body, dict) else None
+        if ask is not None and invoke:
+            ask.stream = True  # the path says invoke-with-response-stream
+        answer_as = BEDROCK if invoke else dialect  # whose error bodies
         self._record(request, dialect, ask.model if ask is not None else model, body)
         if ask is None:
-            return _json(400, error_body(dialect, 400, "the request body is not a JSON object"))
+            return _failed(answer_as, 400, "the request body is not a JSON object")
         scenario = SCENARIOS.get(ask.model)
         if scenario is None:
-            return _json(404, error_body(dialect, 404, _unknown(ask.model), "model"))
+            return _failed(answer_as, 404, _unknown(ask.model), "model")
         if scenario.fault == "status":
             headers = {"retry-after": str(RETRY_AFTER)} if scenario.status == 429 else {}
-            return _json(
-                scenario.status,
-                error_body(dialect, scenario.status, FAULT_MESSAGES[scenario.status]),
-                headers,
+            return _failed(
+                answer_as, scenario.status, FAULT_MESSAGES[scenario.status], None, headers
             )
         gemini_stream = request.match_info.get("target", "").endswith(":streamGenerateContent")
         if dialect == "gemini" and not (gemini_stream and request.query.get("alt") == "sse"):
@@ -206,6 +224,10 @@ class DemoProvider:
         frames = inject(
             scenario.fault, render(turn), stall=stall, gap=max(delay, MIN_GAP), marker=marker
         )
+        if dialect == BEDROCK:
+            frames = bedrock.reframe(frames)  # bad bytes inside a whole frame
+        if invoke:
+            frames, dialect = bedrock.invoke_chunks(frames), BEDROCK  # Bedrock's framing
         return await self._stream(request, dialect, frames, delay)
 
     async def _stream(
@@ -213,6 +235,8 @@ class DemoProvider:
     ) -> web.StreamResponse:
         rid = "req_" + format(len(self.requests), "08d")
         ctype = "text/event-stream" + ("" if dialect == "gemini" else "; charset=utf-8")
+        if dialect == BEDROCK:
+            ctype = bedrock.CONTENT_TYPE
         resp = web.StreamResponse(
             headers={
                 "content-type": ctype,
@@ -283,6 +307,20 @@ def _reset(request: web.Request) -> None:
     if sock is not None:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     transport.abort()
+
+
+def _failed(
+    dialect: str,
+    status: int,
+    message: str,
+    param: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> web.Response:
+    """The error answer ``dialect``'s provider gives (Bedrock: its type in a header)."""
+    if dialect == BEDROCK:
+        body, named = bedrock.error(status, message)
+        return _json(status, body, {**(headers or {}), **named})
+    return _json(status, error_body(dialect, status, message, param), headers)
 
 
 def _json(status: int, obj: Any, headers: dict[str, str] | None = None) -> web.Response:

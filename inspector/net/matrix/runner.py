@@ -41,6 +41,7 @@ import httpx
 
 from inspector.core.clients.registry import REPLICAS
 from inspector.core.matrix.cells import Cell, CellRun
+from inspector.core.matrix.folder import write_file
 from inspector.core.matrix.idle import idle_reason
 from inspector.core.matrix.result import FILE_NAME, MatrixResult
 from inspector.core.matrix.spec import MatrixSpec, Target
@@ -128,9 +129,7 @@ class MatrixRunner:
         """Write ``matrix.json`` into the folder (atomically); its path."""
         self.out_dir.mkdir(parents=True, exist_ok=True)
         path = self.out_dir / FILE_NAME
-        tmp = path.with_suffix(".json.tmp")
-        tmp.write_bytes(self.result.dumps())
-        tmp.replace(path)
+        write_file(path, self.result.dumps())
         return path
 
     # -- inside ----------------------------------------------------------------------------

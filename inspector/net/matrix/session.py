@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import hashlib
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +29,7 @@ import orjson
 
 from inspector.core.analysis.session import Analysis
 from inspector.core.base.settings import Settings
+from inspector.core.capture.redaction import mask_secrets
 from inspector.core.clients.judge import judge_attempt
 from inspector.core.clients.registry import REPLICAS
 from inspector.core.matrix.cells import CellRun, ErrorInfo, RateLimit
@@ -91,9 +93,14 @@ def capture_name(job: Job, wait: int = 0) -> str:
 
 
 def slug(text: str) -> str:
-    """``text`` as a file-name part: letters, digits, ``-``, ``_`` and ``.``."""
-    out = "".join(c if c.isalnum() or c in "-_." else "-" for c in text).strip("-.")
-    return out or "x"
+    """``text`` as a file-name part: ASCII letters, digits, ``-``, ``_`` and ``.``; a name
+    that had to change (``a/b``, ``.``, ``..``, ``café``) gets 8 hex digits of its SHA-256
+    too, so two names never share a file (``a/b`` gives ``a-b-1b2c…``, ``a-b`` stays)."""
+    out = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "-" for c in text)
+    out = out.strip("-.") or "x"
+    if out != text:
+        out += "-" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return out
 
 
 async def run_job(
@@ -150,10 +157,16 @@ async def _session(
         raise
     except Exception as exc:  # a bad request spec, a bug: still a run with its class
         cls = type(exc).__name__ if isinstance(exc, ValueError) else "InternalError"
-        return None, ErrorInfo(cls, f"{type(exc).__name__}: {exc}".splitlines()[0])
+        text = mask_secrets(f"{type(exc).__name__}: {exc}", _keys(job))
+        return None, ErrorInfo(cls, (text.splitlines() or [""])[0])
     error = session.error
-    info = ErrorInfo(type(error).__name__, str(error).splitlines()[0]) if error else None
+    text = mask_secrets(str(error), _keys(job)) if error else ""
+    info = ErrorInfo(type(error).__name__, (text.splitlines() or [""])[0]) if error else None
     return session, info
+
+
+def _keys(job: Job) -> tuple[str, ...]:
+    return (job.key,) if job.key else ()
 
 
 _REGISTRIES: dict[bytes, ToolRegistry] = {}

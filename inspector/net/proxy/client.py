@@ -14,6 +14,9 @@ Invariants:
   redirect followed (the agent gets the 3xx), no body decoded.
 - Connections are kept alive and reused (a pool without a limit); one whose body did not
   end cleanly is closed, never reused.
+- User-info in the upstream URL is used only when the agent sent no ``Authorization``
+  (:func:`with_user_info`): then as ``Authorization: Basic``; never beside the agent's own.
+- Header bytes that are not UTF-8 are sent as received (:mod:`.headerbytes`).
 - Environment proxies (``HTTP(S)_PROXY``, ``NO_PROXY``) apply to a remote upstream only, read
   once; ``.netrc`` never adds credentials.
 - A failure leaves as the httpx exception the session runner maps
@@ -24,10 +27,11 @@ Invariants:
 
 from __future__ import annotations
 
+import base64
 import ssl
 from dataclasses import dataclass
 from typing import Final
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 from urllib.request import getproxies, proxy_bypass
 
 import aiohttp
@@ -36,6 +40,7 @@ import httpx
 from multidict import CIMultiDict
 from yarl import URL
 
+from .headerbytes import install
 from .routes import Pairs, Route, Upstream
 
 NOT_ADDED: Final = ("Accept", "Accept-Encoding", "User-Agent", "Content-Type")
@@ -71,6 +76,7 @@ class UpstreamClient:
         """Open the pool (on the running loop); calling it again does nothing."""
         if self._session is not None:
             return
+        install()  # header bytes sent on as received (headerbytes.py)
         secure = urlsplit(self.upstream.base).scheme == "https"
         context = ssl.create_default_context(cafile=certifi.where()) if secure else True
         connector = aiohttp.TCPConnector(limit=0, ssl=context)
@@ -95,17 +101,35 @@ class UpstreamClient:
         """Send ``route`` as received; the response once its headers arrived (its body is
         the caller's to read, then release or close). Raises httpx errors (module doc)."""
         assert self._session is not None, "open() first"
+        url, headers = with_user_info(route.url, route.headers)
         try:
             return await self._session.request(
                 route.method,
-                URL(route.url, encoded=True),
-                headers=outgoing_headers(route.headers),
+                URL(url, encoded=True),
+                headers=headers,
                 data=route.body or None,
                 allow_redirects=False,
                 proxy=self._proxy,
             )
         except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
             raise as_httpx(exc, answered=False) from exc
+
+
+def with_user_info(url: str, pairs: Pairs) -> tuple[str, CIMultiDict[str]]:
+    """The URL without user-info and the headers to send: user-info in the upstream URL
+    (``http://user:pass@host/v1``) becomes ``Authorization: Basic …`` only when the agent sent
+    no ``Authorization`` of its own; the agent's is forwarded unchanged either way."""
+    headers = outgoing_headers(pairs)
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url, headers
+    userinfo, _, host = parts.netloc.rpartition("@")
+    bare = urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
+    if "Authorization" not in headers:
+        user, _, password = userinfo.partition(":")
+        token = f"{unquote(user)}:{unquote(password)}".encode("utf-8", "surrogateescape")
+        headers["Authorization"] = "Basic " + base64.b64encode(token).decode("ascii")
+    return bare, headers
 
 
 def outgoing_headers(pairs: Pairs) -> CIMultiDict[str]:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from inspector.core.analysis.continuation import StreamPosition
 from inspector.core.analysis.rounds import AGENT_LEFT, ToolEvent
 from inspector.core.analysis.session import Analysis, AttemptView
+from inspector.core.capture.redaction import mask_secrets
 from inspector.core.reports import words
 from inspector.core.reports.clients import clients_verdict
 
@@ -98,11 +99,26 @@ class Exchange:
     drained: int = 0
     """Body bytes read from the upstream after the agent left (recorded, never sent)."""
     ended: bool = False
-    note: str | None = None
-    """Why the exchange went wrong, in one line (no answer, cut off, not recorded), or None."""
     session: ProxySession | None = None
     """The recording session of an LLM exchange (None while forwarding only)."""
+    secrets: tuple[str, ...] = field(default=(), repr=False)
+    """The request's credentials: masked in the model, the note and the line."""
     _breaks: list[str] | None = field(default=None, init=False, repr=False)
+    _note: str | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.model is not None:
+            self.model = mask_secrets(self.model, self.secrets)
+
+    @property
+    def note(self) -> str | None:
+        """Why the exchange went wrong, in one line (no answer, cut off, not recorded), or
+        None; credentials masked (it may quote an upstream that echoed the key)."""
+        return self._note
+
+    @note.setter
+    def note(self, text: str | None) -> None:
+        self._note = None if text is None else mask_secrets(text, self.secrets)
 
     @property
     def recorded(self) -> bool:
@@ -172,7 +188,8 @@ class Exchange:
         else:
             parts.append(human_size(self.size))
         line = "  ".join(parts)
-        return f"{line}  ({one_line(self.note, NOTE_CHARS)})" if self.note else line
+        line = f"{line}  ({one_line(self.note, NOTE_CHARS)})" if self.note else line
+        return mask_secrets(line, self.secrets)
 
 
 def human_size(size: int) -> str:

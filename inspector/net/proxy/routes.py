@@ -13,9 +13,10 @@
   recognise its path (:func:`~inspector.core.providers.sniff_url`) and its body is a JSON
   object; the body gives the model and the tools. Anything else is forwarded as it is.
 - Secrets (:func:`secrets_of`): the values of headers and URL parameters whose names the
-  redaction rule calls secret (:mod:`inspector.core.capture.redaction`), and the credential
-  of an ``Authorization: Scheme credential`` value. They are forwarded, and redacted from
-  everything recorded or shown, wherever they show as a whole token.
+  redaction rule calls secret (:mod:`inspector.core.capture.redaction`), the credential
+  of an ``Authorization: Scheme credential`` value, credential-shaped header values whatever
+  their name, the body's credential fields (``api_key`` …) and the upstream's user-info.
+  They are forwarded, and redacted from everything recorded or shown.
 """
 
 from __future__ import annotations
@@ -27,9 +28,16 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 import orjson
 
-from inspector.core.capture.redaction import is_secret_name, redact_headers, redact_json, redact_url
+from inspector.core.capture.redaction import (
+    is_secret_name,
+    redact_body,
+    redact_headers,
+    redact_url,
+    request_credentials,
+)
 from inspector.core.providers import REGISTRY, sniff_url
 from inspector.core.requests.scenarios import RequestSpec
+from inspector.core.verdicts.tools import listed_tools
 
 HOP_BY_HOP: Final = frozenset(
     {
@@ -49,8 +57,6 @@ NOT_FORWARDED: Final = frozenset({"host", "expect"})
 """Request headers the proxy answers itself: the upstream gets its own ``Host``."""
 
 Pairs = list[tuple[str, str]]
-TOOL_FIELDS: Final = ("tools", "functions")
-"""The request body fields tool definitions are read from (``functions``: OpenAI's legacy)."""
 
 
 def end_to_end(headers: Iterable[tuple[str, str]], drop: frozenset[str] = frozenset()) -> Pairs:
@@ -147,9 +153,12 @@ class Upstream:
         return redact_url(self.base)
 
 
-def secrets_of(headers: Iterable[tuple[str, str]], url: str) -> tuple[str, ...]:
+def secrets_of(
+    headers: Iterable[tuple[str, str]], url: str, body: dict[str, Any] | None = None
+) -> tuple[str, ...]:
     """The credentials a request carries (see the module docstring), longest first."""
-    found: set[str] = set()
+    headers = list(headers)
+    found: set[str] = set(request_credentials(headers, body))  # ``api_key``, ``X-Tenant: sk-…``
     for name, value in headers:
         if is_secret_name(name) and value.strip():
             found.add(value.strip())
@@ -196,7 +205,7 @@ class Route:
         forwarded = end_to_end(headers, NOT_FORWARDED)
         request = _json_object(body if decoded is None else decoded)
         dialect = sniff_url(url) if method == "POST" and request is not None else None
-        secrets = secrets_of(headers, url)
+        secrets = secrets_of(headers, url, request)
         return cls(method, raw_path, url, forwarded, body, secrets, dialect, request)
 
     @property
@@ -218,13 +227,16 @@ class Route:
 
     @property
     def model(self) -> str | None:
-        """The model asked for: the body's ``model``, else a ``/models/NAME:method`` path's."""
+        """The model asked for: the body's ``model``, else a ``/models/NAME:method`` path's
+        (Gemini), else a ``/model/NAME/…`` path's (Bedrock)."""
         model = (self.request or {}).get("model")
         if isinstance(model, str):
             return model
         path = urlsplit(self.shown_url).path
         if "/models/" in path:
             return unquote(path.rsplit("/models/", 1)[1].split(":")[0]) or None
+        if "/model/" in path:
+            return unquote(path.rsplit("/model/", 1)[1].split("/")[0]) or None
         return None
 
     def recorded_headers(self) -> dict[str, str]:
@@ -233,7 +245,7 @@ class Route:
 
     def recorded_body(self) -> dict[str, Any]:
         """The JSON body with every secret string redacted (a copy)."""
-        body: dict[str, Any] = redact_json(self.request or {}, self.secrets)
+        body: dict[str, Any] = redact_body(self.request or {}, self.secrets)
         return body
 
     def spec(self) -> RequestSpec:
@@ -245,10 +257,10 @@ class Route:
     def tools_key(self) -> bytes | None:
         """The request's tool definitions as bytes (equal for equal tools), or None when it
         offers none (the session then judges against the tools its stream names, if any)."""
-        request = self.request or {}
-        if not request.get("tools"):
+        listed = listed_tools(self.request or {})
+        if not any(listed.values()):
             return None
-        return orjson.dumps([request.get(name) for name in TOOL_FIELDS])
+        return orjson.dumps(listed)
 
     def error_body(self, status: int, message: str) -> dict[str, Any]:
         """The JSON body the agent gets for an error of the proxy's own: the provider's

@@ -48,10 +48,11 @@ from aiohttp import web
 from inspector.core.analysis.session import Analysis
 from inspector.core.base.errors import InspectorError
 from inspector.core.base.settings import DEFAULT_MODE, Settings, ValidationMode
+from inspector.core.capture.claim import discard_claim
 from inspector.core.capture.redaction import mask_secrets
 from inspector.core.capture.writer import new_capture_path
 from inspector.core.providers import REGISTRY
-from inspector.core.verdicts.tools import ToolRegistry
+from inspector.core.verdicts.tools import ToolRegistry, listed_tools
 
 from ..client import map_httpx_error
 from ..policy import LoopSettings
@@ -59,7 +60,7 @@ from .body import RelayTransport, decoded
 from .client import UpstreamClient
 from .exchange import Exchange, ProxySession
 from .relay import DRAIN, Drain, Ending, Relay
-from .routes import TOOL_FIELDS, Route, Upstream
+from .routes import Route, Upstream
 
 BAD_GATEWAY: Final = 502
 REGISTRIES_KEPT: Final = 16
@@ -199,7 +200,7 @@ class RecordingProxy:
         plain = decoded(body, httpx.Headers(headers)) if body else body
         route = Route.of(self.upstream, request.method, request.raw_path, headers, body, plain)
         ex = Exchange(len(self.exchanges) + 1, route.method, route.path, route.dialect,
-                      route.model if route.dialect else None)  # fmt: skip
+                      route.model if route.dialect else None, secrets=route.secrets)  # fmt: skip
         self.exchanges.append(ex)
         task = asyncio.current_task()
         assert task is not None
@@ -251,6 +252,9 @@ class RecordingProxy:
                 ex.note = _left_note(relay)
             if session.error is not None and ex.note is None:
                 ex.note = str(session.error)
+            failed = session.writer.failed if session.writer is not None else None
+            if failed is not None and ex.note is None:  # the stream was judged to its end
+                ex.note = f"recording stopped: {failed}"
             if ex not in self._in_flight.values():
                 self._ended(ex)
 
@@ -261,7 +265,8 @@ class RecordingProxy:
         what stops it from recording (a capture that cannot be created, a refused request)."""
         assert route.dialect is not None
         try:  # a file created off the loop: the file system may take its time
-            path = await asyncio.to_thread(self._capture_path, ex.model or route.dialect)
+            name = ex.model or route.dialect
+            path = await asyncio.to_thread(self._capture_path, name, route.secrets)
         except (InspectorError, OSError) as exc:
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
             raise NotRecorded(f"cannot create a capture in {self.captures}: {why}") from None
@@ -278,9 +283,11 @@ class RecordingProxy:
             session = ProxySession(route.spec(), dialect=route.dialect, settings=self.settings,
                                    capture_path=path, analysis=self._analysis(route),
                                    key=route.key, meta=meta, client=client, on_update=news,
-                                   clock=relay.clock)  # fmt: skip
+                                   clock=relay.clock, secrets=route.secrets)  # fmt: skip
         except BaseException:
             await client.aclose()
+            if path is not None:
+                discard_claim(path)  # never written: no pending capture left behind
             raise
         holder.append(session)
         return session, client
@@ -339,7 +346,7 @@ class RecordingProxy:
         registry = None
         if key is not None:
             registry = self._registries.pop(key, None) or ToolRegistry.from_definitions(
-                {name: request[name] for name in TOOL_FIELDS if name in request}, REGISTRY
+                listed_tools(request), REGISTRY
             )
             self._registries[key] = registry  # the most recent last
             while len(self._registries) > REGISTRIES_KEPT:
@@ -348,11 +355,13 @@ class RecordingProxy:
         settings = Settings(dialect=route.dialect, validation=validation)
         return Analysis(settings, registry, providers=REGISTRY)
 
-    def _capture_path(self, name: str) -> Path | None:
-        """A new capture file in the captures folder (None: not recording to files)."""
+    def _capture_path(self, name: str, secrets: tuple[str, ...]) -> Path | None:
+        """A new capture file in the captures folder (None: not recording to files), never
+        named after a secret."""
         if self.captures is None:
             return None
-        return new_capture_path(self.captures, time.strftime("%Y%m%d-%H%M%S"), "proxy", name)
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        return new_capture_path(self.captures, stamp, "proxy", name, secrets=secrets)
 
     def _bad_gateway(self, route: Route, ex: Exchange, why: str) -> web.Response:
         """The agent's answer when the upstream gave none: 502, in the dialect's shape."""

@@ -216,6 +216,8 @@ class LiveToolBar(QToolBar):
             )
         else:
             key = f" · key from ${p.key_env}" if p.key_env else ""
+            if p.aws_region:  # signed when sent, credentials from the AWS chain
+                key = f" · SigV4 ({p.aws_region}), AWS credentials from their usual chain"
             text = f"{p.dialect} at {p.base_url}{key}"
         self.about.setText(f" {text} ")
 

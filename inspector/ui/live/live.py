@@ -28,6 +28,7 @@ from PySide6.QtCore import QObject, QStandardPaths, Signal
 from inspector.core.analysis.numbering import RoundAttempt
 from inspector.core.analysis.session import Analysis
 from inspector.core.base.errors import InspectorError
+from inspector.core.capture.claim import discard_claim
 from inspector.core.capture.writer import new_capture_path
 from inspector.core.providers import REGISTRY
 from inspector.core.requests.scenarios import Scenario, build_request, find_profile
@@ -174,8 +175,8 @@ class LiveController(QObject):
             return
         if asyncio.current_task() is not self._current:  # Start again while this one was
             path = session.capture_path  # being prepared: the newer one is the session;
-            if path is not None and path.exists() and not path.stat().st_size:
-                path.unlink()  # the file this one claimed never got a byte
+            if path is not None:
+                discard_claim(path)  # the name this one claimed never got a record
             return
         self.session = session
         session.on_state = lambda state, place: self._state(session, state, place)

@@ -27,7 +27,8 @@ from PySide6.QtWidgets import (
 
 from inspector.core.analysis.numbering import attempt_places
 from inspector.core.analysis.session import AttemptView
-from inspector.core.base.model import EventKind
+from inspector.core.base.kinds import CallKind
+from inspector.core.base.model import EventKind, SSEEvent
 from inspector.core.reports import words
 from inspector.core.reports.report import shown
 from inspector.core.reports.words import attempt_word, call_word
@@ -75,6 +76,31 @@ class RawWirePane(QSplitter):
         self.addWidget(self.detail)
         self.setSizes([700, 400])
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
+        self._state: Any = None  # the stream shown: its framing says what a frame held
+
+    def sync(self, state: Any) -> None:
+        """Show ``state``'s events (a StreamState, or None): the new ones since the last
+        call, or all of another stream's."""
+        self._state = state
+        self.model.sync(state.events if state is not None else None)
+
+    def reset(self, state: Any) -> None:
+        """Show ``state``'s events afresh (new call objects after a re-judge)."""
+        self._state = state
+        self.model.set_events(state.events if state is not None else [])
+
+    def frame_headers(self, ev: SSEEvent) -> Any:
+        """The headers of the binary frame ``ev`` was cut from (name, value pairs), or None
+        for an SSE event or a JSON line: what the stream's framing kept of them."""
+        decoder = self._state.decoder if self._state is not None else None
+        headers = getattr(decoder, "headers", None)
+        return headers(ev) if headers is not None else None
+        self.masked: Sequence[tuple[int, int]] = ()
+        """Byte ranges of the attempt's body the capture writer masked (the session's key)."""
+
+    def set_masked(self, masked: Sequence[tuple[int, int]]) -> None:
+        """The masked byte ranges of the attempt on show (its events' offsets are the same)."""
+        self.masked = masked
 
     def _row_changed(self, current: Any, _previous: Any) -> None:
         seq = self.model.data(current, SEQ_ROLE)
@@ -89,6 +115,16 @@ class RawWirePane(QSplitter):
             return
         head = f"#{ev.seq}  {ev.kind}  event={ev.event!r}  bytes {ev.start}–{ev.end}  "
         head += f"t={ev.t * 1000:.1f} ms" + (f"  id={ev.id!r}" if ev.id else "")
+        headers = self.frame_headers(ev)
+        if headers is not None:  # a binary frame: its headers, then its payload
+            head += f"\n\nframe headers ({len(headers)}):\n"
+            head += "\n".join(f"  {name}: {value!r}" for name, value in headers)
+            head += "\n\npayload:"
+        spans = [(a, b) for a, b in self.masked if a < ev.end and b > ev.start]
+        if spans:
+            where = ", ".join(f"{a}–{b}" for a, b in spans)
+            head += (f"\nmasked when recorded: bytes {where} (the session's key, as * of the "
+                     "same length)")  # fmt: skip
         if ev.kind == EventKind.COMMENT:
             body = ": " + ev.comment
         else:
@@ -239,7 +275,7 @@ class AttemptsPane(QTreeWidget):
                 tuple(
                     (
                         v.call.slot,
-                        shown(v.call.name),  # an omitted name reads "(omitted)"
+                        _lane_name(v.call),
                         call_word(v, validation=mode),
                         _result_text(results.get((view.number, v.call.slot))),
                     )
@@ -315,3 +351,11 @@ def _result_text(result: Any) -> str:
         return ""
     took = f" {result.duration * 1000:.0f} ms" if result.duration is not None else ""
     return ("✖ " + (result.error_kind or "error") if result.is_error else "✔ ok") + took
+
+
+def _lane_name(call: Any) -> str:
+    """A call's name as received; a nameless item (an image_generation_call) is named by its
+    wire type, a nameless function call reads as its omission ("(omitted)")."""
+    if isinstance(call.name, str):
+        return call.name
+    return shown(call.name) if call.kind == CallKind.FUNCTION else call.item_type

@@ -148,7 +148,7 @@ class DocumentViews:
         if due:
             job = min(due)[1]
             if job == "raw":
-                self.raw.model.sync(view.state.events if view else None)
+                self.raw.sync(view.state if view else None)
             elif job == "rows":
                 self.lanes.sync(view, new_lanes=LANES_PER_FLUSH)
             else:  # quirks, timeline: whole-stream scans
@@ -163,7 +163,8 @@ class DocumentViews:
     def catch_up(self) -> None:
         """Every view up to date now (a step, a seek, the end of a replay or session)."""
         view = self.doc.view
-        self.raw.model.sync(view.state.events if view else None)
+        self.raw.set_masked(view.source.masked if view and view.source else ())
+        self.raw.sync(view.state if view else None)
         if view is not None and self.lanes.bound_to is not view:
             self.lanes.rebind(view, self.doc.settings.validation)
         else:
@@ -178,7 +179,8 @@ class DocumentViews:
         s = self.doc.settings
         self.replay_controls()
         self.bar.show_settings(s.validation, s.empty_id)
-        self.raw.model.set_events(view.state.events if view else [])
+        self.raw.set_masked(view.source.masked if view and view.source else ())
+        self.raw.reset(view.state if view else None)
         self.lanes.rebind(view, s.validation)
         self.show_notice()
         self.refresh_side()

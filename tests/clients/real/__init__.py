@@ -62,9 +62,23 @@ class Runner:
         return self.version() if self.version else importlib.metadata.version(self.library)
 
 
-def call(id: str | None, name: str | None, arguments: str) -> dict[str, str | None]:
-    """One handed-over call, in the golden's key order."""
-    return {"id": id, "name": name, "arguments": arguments}
+def call(
+    id: str | None,
+    name: str | None,
+    arguments: str,
+    kind: str = "function",
+    item_type: str | None = None,
+    object: bool = False,
+) -> dict[str, Any]:
+    """One handed-over call, in the golden's key order: ``kind`` and ``item_type`` for an
+    item that is not a plain function call, ``object`` when the library handed its
+    arguments over as an object where its API types them as a string."""
+    out: dict[str, Any] = {"id": id, "name": name, "arguments": arguments}
+    if kind != "function" or item_type is not None:
+        out["kind"], out["item_type"] = kind, item_type
+    if object:
+        out["object"] = True
+    return out
 
 
 def as_json(value: Any) -> str:
@@ -78,10 +92,27 @@ def raised(exc: BaseException) -> dict[str, str]:
 
 
 def outcome(
-    calls: Iterable[dict[str, str | None]] = (), error: BaseException | None = None
+    calls: Iterable[dict[str, Any]] = (),
+    error: BaseException | dict[str, str] | None = None,
+    after: int | None = None,
 ) -> Outcome:
-    """A run's result: the calls handed over, or the exception raised."""
-    return {"calls": list(calls), "error": None if error is None else raised(error)}
+    """A run's result: the calls handed over and/or the error (an exception, or its
+    ``{"type", "message"}``), ``after`` the calls handed over before it (default: all); the
+    provider's own items (``kind`` hosted) go under ``hosted``, ``after`` counted without
+    them."""
+    every = list(calls)
+    if after is not None:
+        after = sum(1 for c in every[:after] if c.get("kind") != "hosted")
+    out: Outcome = {
+        "calls": [c for c in every if c.get("kind") != "hosted"],
+        "error": error if error is None or isinstance(error, dict) else raised(error),
+    }
+    if out["error"] is not None and out["calls"]:
+        out["error_after"] = len(out["calls"]) if after is None else after
+    hosted = [c for c in every if c.get("kind") == "hosted"]
+    if hosted:
+        out["hosted"] = hosted
+    return out
 
 
 RUNNERS: dict[str, Runner] = {}

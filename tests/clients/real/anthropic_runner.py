@@ -2,7 +2,9 @@
 
 ``AsyncAnthropic().messages.stream(...)`` then ``get_final_message()`` (the SDK's documented
 streaming helper, ``anthropic/lib/streaming/_messages.py``); the calls handed over are the final
-message's ``tool_use`` blocks: ``id``, ``name`` and ``input`` as compact JSON in key order.
+message's ``tool_use`` blocks (programmatic ones, with a ``caller``, included): ``id``, ``name``
+and ``input`` as compact JSON in key order; its ``server_tool_use`` and ``mcp_tool_use`` blocks
+(the provider ran them) are reported as hosted items, the same fields.
 Retries are off (``max_retries=0``): the replay answers every request alike.
 """
 
@@ -33,11 +35,18 @@ async def run(base_url: str, stream: Stream) -> Outcome:
             final = await message.get_final_message()
     finally:
         await client.close()
-    uses = [b for b in final.content if getattr(b, "type", None) == "tool_use"]
-    return outcome(
-        call(_text(getattr(b, "id", None)), _text(getattr(b, "name", None)), as_json(b.input))
-        for b in uses
-    )
+    out = []
+    for b in final.content:
+        kind = getattr(b, "type", None)
+        if kind not in ("tool_use", *HOSTED):
+            continue
+        fields = (_text(getattr(b, "id", None)), _text(getattr(b, "name", None)), as_json(b.input))
+        out.append(call(*fields) if kind == "tool_use" else call(*fields, "hosted", kind))
+    return outcome(out)
+
+
+HOSTED = ("server_tool_use", "mcp_tool_use")
+"""The content blocks of the provider's own tools (the inspector's hosted items)."""
 
 
 def _text(value: Any) -> str | None:

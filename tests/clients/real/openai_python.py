@@ -4,10 +4,12 @@
 
 - chat: ``completion.choices[0].message.tool_calls`` (none when there is no choice): each
   call's ``id``, ``function.name`` and ``function.arguments``.
-- Responses: the final response's ``output`` items of type ``function_call``: ``call_id``,
-  ``name``, ``arguments``.
+- Responses: every tool-call item of the final response's ``output``
+  (:mod:`inspector.core.clients.openai_python.items` says which, their kind and fields):
+  ``function_call`` as ``call_id``, ``name``, ``arguments``.
 Ids and names of another type than a string are handed as ``str()``; arguments that are not a
-string as compact JSON, ``None`` as ``""`` (the replica's ``HandedCall`` holds a string).
+string as compact JSON, ``None`` as ``""`` (the replica's ``HandedCall`` holds a string), and
+marked ``object`` (the agent gets a dict where the API promises a string).
 """
 
 from __future__ import annotations
@@ -40,17 +42,35 @@ def chat_calls(completion: Any) -> list[dict[str, str | None]]:
     handed = []
     for tc in completion.choices[0].message.tool_calls or []:
         fn = tc.function
-        handed.append(call(text(tc.id), text(fn.name), arguments(fn.arguments)))
+        handed.append(
+            call(text(tc.id), text(fn.name), arguments(fn.arguments), object=_object(fn.arguments))
+        )
     return handed
 
 
-def response_calls(response: Any) -> list[dict[str, str | None]]:
-    """The ``function_call`` items of ``get_final_response()``'s output."""
-    return [
-        call(text(item.call_id), text(item.name), arguments(item.arguments))
-        for item in response.output or []
-        if getattr(item, "type", None) == "function_call"
-    ]
+def _object(value: Any) -> bool:
+    return value is not None and not isinstance(value, str)
+
+
+def response_calls(response: Any) -> list[dict[str, Any]]:
+    """Every tool-call item of ``get_final_response()``'s output, as an agent reads it."""
+    from inspector.core.clients.openai_python.items import handed_item, is_call_item, shell_outputs
+
+    output = list(response.output or [])
+    outputs = shell_outputs(output)
+    out = []
+    for item in output:
+        if not is_call_item(item):
+            continue
+        if getattr(item, "type", None) == "function_call":
+            value = item.arguments
+            out.append(
+                call(text(item.call_id), text(item.name), arguments(value), object=_object(value))
+            )
+            continue
+        h = handed_item(item, outputs)
+        out.append(call(h.id, h.name, h.arguments, h.kind, h.item_type))
+    return out
 
 
 def _client(base_url: str) -> Any:

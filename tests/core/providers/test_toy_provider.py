@@ -343,7 +343,8 @@ def test_every_built_in_provider_satisfies_the_protocol(provider: Provider) -> N
     assert REGISTRY.get(provider.name) is provider
     assert isinstance(provider.closing, Closing) and provider.checks <= PROVIDER_CHECKS
     assert provider.end_marker is None or isinstance(provider.end_marker, str)
-    assert provider.key_header and provider.version_segment.startswith("/")
+    assert provider.key_header  # a version segment starts with "/", or is none (Bedrock's)
+    assert provider.version_segment == "" or provider.version_segment.startswith("/")
     dialect: Dialect = provider.dialect()
     assert dialect.provider is provider and dialect.direct is dialect and not dialect.fallback
     assert dialect is not provider.dialect()  # fresh per body
@@ -355,8 +356,10 @@ def test_every_built_in_provider_satisfies_the_protocol(provider: Provider) -> N
     )
     wire = provider.request("http://h/v9", "m", [{"role": "user", "content": "hi"}], TOOLS)
     assert wire.url.startswith("http://h/v9/")
-    # tools offered, unless the API has none (legacy completions: ``tool_calls = False``)
-    assert ("tools" in wire.body) is getattr(provider, "tool_calls", True)
+    # tools offered, unless the API has none (legacy completions: ``tool_calls = False``);
+    # Bedrock offers them under toolConfig
+    offered = "tools" in wire.body or "tools" in wire.body.get("toolConfig", {})
+    assert offered is getattr(provider, "tool_calls", True)
     body: dict[str, Any] = {}
     analysis = Analysis(providers=REGISTRY)
     provider.append_turn(body, analysis.assistant_turn(analysis.final), [])

@@ -22,6 +22,7 @@ from core.quirks.test_reported_quirks import REPORTED_NEGATIVE, REPORTED_POSITIV
 from inspector.core.base.settings import ABSENT, EMPTY_ID_POLICIES, LITERAL
 from inspector.core.calls.stream import StreamState
 from inspector.core.providers import REGISTRY, analyze_bytes
+from inspector.core.providers.bedrock_converse.eventstream import event_frame
 from inspector.core.quirks.codes import ORDER
 from inspector.core.quirks.detect import QuirkScan, detect
 
@@ -545,6 +546,12 @@ BAD_UTF8 = chat(
     chunk(finish="stop"),  # 3
 )
 
+_FRAME = event_frame("messageStart", b'{"role":"assistant"}')
+_TEXT_FRAME = event_frame("contentBlockDelta", b'{"contentBlockIndex":0,"delta":{"text":"Hi"}}')
+BEDROCK_FRAMES = _FRAME + _TEXT_FRAME
+BEDROCK_BAD_CRC = _FRAME + _TEXT_FRAME[:-1] + bytes([_TEXT_FRAME[-1] ^ 1])
+"""Two Bedrock frames, the second's message CRC one bit off: its event, then the error."""
+
 GOOD_UTF8 = chat(
     chunk(content="工具调用 ✓ 🔧", role="assistant"),  # 0
     chunk(finish="stop"),  # 1
@@ -674,6 +681,7 @@ POSITIVE: dict[str, Case] = {
     "zai-cut-frame": Case("undecodable_data", ZAI_CUT_FRAME, [1]),
     "wrong-types": Case("wire_field_type", WRONG_TYPES, [1, 3]),
     "bad-utf8": Case("invalid_utf8", BAD_UTF8, [1]),
+    "bedrock-bad-crc": Case("bad_frame", BEDROCK_BAD_CRC, [2]),
     "text-mode-split": Case("text_mode_tool_call", TEXT_MODE_SPLIT, [0, 1]),
 }
 POSITIVE.update({name: Case(*case) for name, case in REPORTED_POSITIVE.items()})  # 2025-2026
@@ -762,6 +770,8 @@ NEGATIVE: dict[str, tuple[str, bytes]] = {
     "done-and-comment-in-data": ("undecodable_data", COMMENT_IN_DATA),
     "odd-values-of-the-right-type": ("wire_field_type", NULL_ID),
     "multibyte-utf8": ("invalid_utf8", GOOD_UTF8),
+    "bedrock-frames-whole": ("bad_frame", BEDROCK_FRAMES),
+    "bad-crc-is-not-bad-utf8": ("invalid_utf8", BEDROCK_BAD_CRC),
     "tool-call-word": (
         "text_mode_tool_call",
         chat(

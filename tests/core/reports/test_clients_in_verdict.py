@@ -116,7 +116,7 @@ def test_the_json_section_is_every_replica_with_its_word_and_version() -> None:
     analysis = _analysis(MERGED)
     verdict = clients_verdict(analysis, TOY)
     doc = report.to_json(analysis, "m.sse", verdict)
-    assert doc["format_version"] == 3
+    assert doc["format_version"] == 4
     toy = doc["clients"]["toy"]
     assert toy["word"] == "merged" and toy["agrees"] is False and toy["diverges_at"] == 1
     assert (toy["library"], toy["version"], toy["verified"]) == ("toy", "0", False)

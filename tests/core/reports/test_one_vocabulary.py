@@ -93,7 +93,7 @@ def test_report_says_not_checked_and_json_carries_the_words() -> None:
 def test_json_valid_is_null_when_nothing_was_checked() -> None:
     """A script reading ``valid`` must not take validation off for a pass."""
     off = report.to_json(_analysis(TWO_TOOLS, "off"))
-    assert off["format_version"] == 3
+    assert off["format_version"] == 4
     assert off["valid"] is None and [c["valid"] for c in off["tool_calls"]] == [None, None]
     on = report.to_json(_analysis(TWO_TOOLS, "structural"))
     assert on["valid"] is True and [c["valid"] for c in on["tool_calls"]] == [True, True]

@@ -192,6 +192,7 @@ def test_demo_profiles_resolve_per_dialect() -> None:
         "cohere-v2": "http://127.0.0.1:9/v2/chat",
         "gemini-interactions": "http://127.0.0.1:9/v1beta/interactions",
         "openai-completions": "http://127.0.0.1:9/v1/completions",
+        "bedrock-converse": "http://127.0.0.1:9/model/demo-clean/converse-stream",
     }
     assert build_request(demo.resolved("http://h"), _scenario("weather")).key_header is None
 

@@ -206,7 +206,7 @@ def test_zero_argument_tools() -> None:
     assert reg.warnings == []
 
 
-def test_non_function_tools_are_skipped_silently() -> None:
+def test_hosted_tools_are_skipped_silently_and_custom_tools_kept_with_their_format() -> None:
     reg = ToolRegistry.from_definitions(
         [
             {"type": "web_search"},
@@ -219,7 +219,8 @@ def test_non_function_tools_are_skipped_silently() -> None:
         ],
         REGISTRY,
     )
-    assert reg.names() == ("chat_tool",)
+    assert reg.names() == ("grammar_tool", "chat_tool")
+    assert reg.get("grammar_tool").format == {"type": "text"}  # type: ignore[union-attr]
     assert reg.warnings == []
 
 

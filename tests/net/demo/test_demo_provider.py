@@ -38,7 +38,8 @@ from inspector.net.demo.planner import RENDERERS
 from inspector.net.demo.scenarios import NOT_SHOWN
 from inspector.net.demo.server import STALL_DEFAULT
 
-DIALECTS = ("openai-chat", "openai-responses", "anthropic", "gemini")
+BEDROCK = "bedrock-converse"
+DIALECTS = ("openai-chat", "openai-responses", "anthropic", "gemini", BEDROCK)
 FAST = {"x-demo-chunk-delay": "0"}
 TOOLS: list[tuple[str, str, dict[str, Any]]] = [
     (
@@ -78,12 +79,14 @@ FINISH_CALLS = {
     "openai-responses": "completed",
     "anthropic": "tool_use",
     "gemini": "STOP",
+    BEDROCK: "tool_use",
 }
 FINISH_TEXT = {
     "openai-chat": "stop",
     "openai-responses": "completed",
     "anthropic": "end_turn",
     "gemini": "STOP",
+    BEDROCK: "end_turn",
 }
 
 
@@ -103,6 +106,11 @@ def tool_defs(dialect: str, tools: list[tuple[str, str, dict[str, Any]]]) -> lis
         ]
     if dialect == "anthropic":
         return [{"name": n, "description": d, "input_schema": s} for n, d, s in tools]
+    if dialect == BEDROCK:
+        return [
+            {"toolSpec": {"name": n, "description": d, "inputSchema": {"json": s}}}
+            for n, d, s in tools
+        ]
     return [
         {
             "functionDeclarations": [
@@ -115,6 +123,8 @@ def tool_defs(dialect: str, tools: list[tuple[str, str, dict[str, Any]]]) -> lis
 def user(dialect: str, text: str = "Read the README, please.") -> dict[str, Any]:
     if dialect == "gemini":
         return {"role": "user", "parts": [{"text": text}]}
+    if dialect == BEDROCK:
+        return {"role": "user", "content": [{"text": text}]}
     return {"role": "user", "content": text}
 
 
@@ -131,6 +141,13 @@ def request(
     if dialect == "gemini":
         path = f"/v1beta/models/{model}:streamGenerateContent?alt=sse"
         body["contents"] = convo
+    elif dialect == BEDROCK:
+        path = f"/model/{model}/converse-stream"
+        body["messages"] = convo
+        if tools:
+            body["toolConfig"] = {"tools": tool_defs(dialect, tools)}
+        body.update(extra)
+        return path, body
     else:
         path = {
             "openai-chat": "/v1/chat/completions",
@@ -165,7 +182,8 @@ async def fetch(p: DemoProvider, dialect: str, model: str, **kw: Any) -> bytes:
     path, body = request(dialect, model, **kw)
     r = await post(p, path, body)
     assert r.status_code == 200, r.text
-    assert r.headers["content-type"].startswith("text/event-stream")
+    ctype = "application/vnd.amazon.eventstream" if dialect == BEDROCK else "text/event-stream"
+    assert r.headers["content-type"].startswith(ctype)
     return r.content
 
 
@@ -209,6 +227,15 @@ def follow_up(dialect: str, state: StreamState, result: str) -> list[Any]:
         ]
         results = [{"type": "tool_result", "tool_use_id": c.id, "content": result} for c in calls]
         return [first, {"role": "assistant", "content": uses}, {"role": "user", "content": results}]
+    if dialect == BEDROCK:
+        uses = [
+            {"toolUse": {"toolUseId": c.id, "name": c.name, "input": orjson.loads(c.arguments)}}
+            for c in calls
+        ]
+        answers = [
+            {"toolResult": {"toolUseId": c.id, "content": [{"text": result}]}} for c in calls
+        ]
+        return [first, {"role": "assistant", "content": uses}, {"role": "user", "content": answers}]
     fcs = [{"functionCall": {"name": c.name, "args": orjson.loads(c.arguments)}} for c in calls]
     frs = [{"functionResponse": {"name": c.name, "response": {"result": result}}} for c in calls]
     return [first, {"role": "model", "parts": fcs}, {"role": "user", "parts": frs}]
@@ -279,12 +306,13 @@ async def test_clean_stream_is_conforming_and_valid(
     call = verdict.call
     assert call.name == "read_file" and orjson.loads(call.arguments)["path"] == "README.md"
     assert state.finish_reason == FINISH_CALLS[dialect]
-    prefix = {"openai-chat": "call_", "openai-responses": "call_", "anthropic": "toolu_01"}
+    prefix = {"openai-chat": "call_", "openai-responses": "call_", "anthropic": "toolu_01",
+              BEDROCK: "tooluse_"}  # fmt: skip
     if dialect == "gemini":
         assert call.id is OMITTED and verdict.repaired_id  # Gemini sends no id
     else:
         assert call.id.startswith(prefix[dialect]) and len(call.id) > 20
-    if dialect != "gemini":
+    if dialect not in ("gemini", BEDROCK):  # neither has an end marker
         assert state.done_seq is not None and state.done_seq == len(state.events) - 1
     if dialect == "openai-responses":
         assert call.fragments[0].extra["item_id"].startswith("fc_")
@@ -548,6 +576,9 @@ def error_message(dialect: str, body: dict[str, Any]) -> str:
     if dialect == "gemini":
         assert set(body["error"]) == {"code", "message", "status"}
         return str(body["error"]["message"])
+    if dialect == BEDROCK:  # its type goes in the x-amzn-errortype header
+        assert set(body) == {"message"}
+        return str(body["message"])
     assert set(body["error"]) == {"message", "type", "param", "code"}
     return str(body["error"]["message"])
 
@@ -638,7 +669,11 @@ async def test_reset_after_the_first_events(
     assert codes(state) == set(SCENARIOS["fault-reset"].quirks[dialect])
     if dialect != "gemini":  # Gemini's calls arrive whole: its cut falls before the call
         assert state.calls and state.calls[0].truncated
-    assert bytes(received).endswith((b"\n\n", b"\r\n\r\n"))  # only whole events came
+    if dialect == BEDROCK:  # only whole frames came: the last one's CRC closes the body
+        assert not [e for e in state.events if e.kind == EventKind.ERROR]
+        assert state.events[-1].end == len(received)
+    else:
+        assert bytes(received).endswith((b"\n\n", b"\r\n\r\n"))  # only whole events came
 
 
 async def test_stall_times_out_a_short_read_timeout(demo_provider: DemoProvider) -> None:
@@ -711,10 +746,11 @@ async def test_invalid_utf8_byte_is_reported_by_the_decoder(
 ) -> None:
     path, body = request(dialect, "fault-invalid-utf8")
     raw = (await post(demo_provider, path, body)).content
-    assert raw.count(b"\xff") == 1
+    assert raw.count(b"\xff") == 1 or dialect == BEDROCK  # a frame's CRCs may hold 0xff bytes
     state = analyze_bytes(raw)
     (err,) = [e for e in state.events if e.kind == EventKind.ERROR]
-    assert err.start == raw.index(b"\xff") and "0xff" in err.data
+    assert raw[err.start] == 0xFF and "0xff" in err.data
+    assert raw.find(b"\xff\xff\xff") < 0  # one byte where the 3 of the character were
     assert codes(state) == {"invalid_utf8"}
 
 

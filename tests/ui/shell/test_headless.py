@@ -84,7 +84,9 @@ EITHER = (-1, "")
 CASES: dict[str, tuple[Callable[[Path], Path], int, str]] = {
     "header-only": (_header_only, *EITHER),
     "http-401-capture": (_http_401_capture, *EITHER),
-    "http-401-body": (_http_401_body, *OK),
+    # A raw JSON error body is "not a stream" to analyze (exit 2); the same file gives the same
+    # exit code and line in a screenshot run (issue 25: the exit-code table's unreadable row).
+    "http-401-body": (_http_401_body, 2, "toolcall-inspector: not a stream: "),
     "raw-data-empty-object": (_raw_empty_event, 2, "toolcall-inspector: "),
     "corrupt-in-the-middle": (_corrupt_small, 2, "toolcall-inspector: "),
     "large-corrupt-in-the-middle": (_corrupt_large, 2, "toolcall-inspector: "),

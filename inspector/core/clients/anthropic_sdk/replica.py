@@ -30,7 +30,9 @@ What the SDK does, modelled here:
 - A body cut short raises httpx2's ``ReadError`` (a reset) or ``ReadTimeout`` after the last
   whole event; ``max_tokens`` mid-arguments is no error: the cut input is handed over.
 - Handed over: each ``tool_use`` block's ``id``, ``name`` and ``input`` as compact JSON, keys
-  in order.
+  in order, whether it streamed or arrived whole in ``message_start.content`` (programmatic
+  calls, with a ``caller``); ``server_tool_use`` and ``mcp_tool_use`` blocks the same way, as
+  hosted items (the provider ran them).
 
 Not modelled: the narrower status classes the SDK picks from ``error.details.error_code``
 (their parent class is named), and the ``AttributeError``/``TypeError`` wording for events
@@ -45,7 +47,10 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Final
 
+from inspector.core.base.kinds import CallKind
 from inspector.core.base.model import EventKind, SSEEvent
+from inspector.core.clients.anthropic_sdk.errors import CLASSES as _CLASSES
+from inspector.core.clients.anthropic_sdk.errors import cut_raise, status_error
 from inspector.core.clients.anthropic_sdk.jiter_partial import JiterError, partial_loads
 from inspector.core.clients.base import (
     ClientRaised,
@@ -59,51 +64,19 @@ from inspector.core.clients.base import (
 from inspector.core.clients.pins import Pins, lines, pinned, utf8_error
 from inspector.core.providers import ANTHROPIC
 
-_CLASSES: Final = {
-    400: "BadRequestError", 401: "AuthenticationError", 402: "PaymentRequiredError",
-    403: "PermissionDeniedError", 404: "NotFoundError", 408: "RequestTimeoutError",
-    409: "ConflictError", 412: "PreconditionFailedError", 413: "ContentTooLargeError",
-    422: "UnprocessableEntityError", 429: "RateLimitError",
-    431: "RequestHeaderFieldsTooLargeError", 499: "ClientClosedRequestError",
-    501: "HTTPNotImplementedError", 503: "ServiceUnavailableError", 504: "GatewayTimeoutError",
-    529: "OverloadedError",
-}  # fmt: skip
 _PARSE_FAILED: Final = (
     "Unable to parse tool parameter JSON from model. Please retry your request or adjust "
     "your prompt. Error: {error}. JSON: {json}"
 )
 _TOOL_INPUT: Final = ("tool_use", "server_tool_use")
+_HOSTED: Final = ("server_tool_use", "mcp_tool_use")
+"""The blocks of the provider's own tools: handed over in the final message like any block,
+reported as hosted items (never the agent's calls)."""
+_HANDED: Final = ("tool_use", *_HOSTED)
 _INT_TEXT: Final = re.compile(r"\s*[+-]?[0-9]+\s*")
 
 Item = tuple[int, str | None, str] | tuple[int, ClientRaised]
 """``(seq, event, data)`` for a dispatched event, ``(seq, raised)`` where decoding raises."""
-
-
-def status_error(exchange: Exchange) -> ClientRaised | None:
-    """What the SDK raises before reading the body (None for a 2xx response)."""
-    status = exchange.status
-    if status == 0:
-        return ClientRaised("APIConnectionError", "Connection error.")
-    if 200 <= status < 300:
-        return None
-    name = _CLASSES.get(status) or ("InternalServerError" if status >= 500 else "APIStatusError")
-    text = exchange.body.decode("utf-8", "replace").strip()
-    try:
-        message = f"Error code: {status} - {json.loads(text)}"
-    except (ValueError, RecursionError):  # the SDK's ``except Exception``
-        message = text or f"Error code: {status}"
-    return ClientRaised(name, message)
-
-
-def cut_raise(exchange: Exchange) -> ClientRaised | None:
-    """What httpx2 raises when the body ends early (None when the body ended cleanly: the
-    inspector's own HTTP-status and content-type errors are no cut for the client)."""
-    why = (exchange.transport_error or "").lower()
-    if "read timeout" in why or "timed out" in why:
-        return ClientRaised("ReadTimeout", "")
-    if why.startswith("connection broken") or "reset" in why:
-        return ClientRaised("ReadError", "")
-    return None
 
 
 def sse_items(exchange: Exchange) -> list[Item]:
@@ -220,7 +193,7 @@ class _Run(ReplicaRun):
             raise ClientRaised("AssertionError", "")
         for pos, (buf, size) in self.last_buf.items():
             self.content[pos]["input"] = _parsed(bytes(buf[:size]))
-        return [self.hand(b) for b in self.content if b.get("type") == "tool_use"]
+        return [self.hand(b) for b in self.content if b.get("type") in _HANDED]
 
     def step(self) -> None:
         item = self.items[self.next]
@@ -332,6 +305,15 @@ class _Run(ReplicaRun):
             arguments = json.dumps(block.get("input"), separators=(",", ":"), ensure_ascii=False)
         except (RecursionError, ValueError) as exc:
             raise ClientRaised(type(exc).__name__, str(exc)) from None
+        kind = block.get("type")
+        if kind in _HOSTED:
+            return HandedCall(
+                as_text(block.get("id")),
+                as_text(block.get("name")),
+                arguments,
+                CallKind.HOSTED,
+                kind,
+            )
         return HandedCall(as_text(block.get("id")), as_text(block.get("name")), arguments)
 
 

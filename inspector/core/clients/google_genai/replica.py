@@ -28,7 +28,8 @@ What the SDK does, modelled here:
   raises ``ValidationError``. Calls come from the first candidate only, whole, one per
   ``functionCall`` part: ``id`` (None unless sent), ``name``, and ``args`` as compact JSON
   (``null`` when absent); nothing is merged across chunks (Gemini 3's ``partialArgs`` parts
-  are handed over as they come).
+  are handed over as they come). ``executableCode`` parts of the first candidate (code the
+  provider runs) are reported as hosted items, their code as the input.
 - A body cut short raises httpx2's ``ReadError: [Errno 104] Connection reset by peer`` (or
   ``ReadTimeout``) after the last whole line; what was not finished is not handed over.
 
@@ -44,6 +45,7 @@ from collections.abc import Iterable, Sequence
 from http import HTTPStatus
 from typing import Any, ClassVar, Final
 
+from inspector.core.base.kinds import CallKind
 from inspector.core.base.model import EventKind, SSEEvent
 from inspector.core.clients.base import (
     ClientRaised,
@@ -274,6 +276,9 @@ def function_calls(contents: list[Any]) -> list[dict[str, Any]]:
             if not isinstance(part, dict):
                 errors.append((at, "model_attributes_type", part))
                 continue
+            code = part.get("executableCode")
+            if n == 0 and isinstance(code, dict):
+                calls.append({_CODE: code})
             fc = part.get("functionCall")
             if fc is not None and not isinstance(fc, dict):
                 errors.append((f"{at}.functionCall", "model_attributes_type", fc))
@@ -298,12 +303,19 @@ def function_calls(contents: list[Any]) -> list[dict[str, Any]]:
     return calls
 
 
+_CODE: Final = "executableCode"
+HOSTED: Final = CallKind.HOSTED
+
+
 class _Run(ReplicaRun):
     def __init__(self, exchange: Exchange) -> None:
         super().__init__()
         self.exchange = exchange
         self.segments = segments(exchange)
         self.next = 0
+        self.hosted: list[tuple[int, HandedCall]] = []
+        """``executableCode`` parts (code the provider runs), with how many calls came
+        before each."""
 
     def feed(self, event: SSEEvent) -> None:
         while self.next < len(self.segments) and self.segments[self.next][0] <= event.seq:
@@ -319,7 +331,10 @@ class _Run(ReplicaRun):
         cut = cut_raise(self.exchange)
         if cut is not None:
             raise cut
-        return [c.handed() for c in self.calls]
+        handed = [c.handed() for c in self.calls]
+        for pos, item in reversed(self.hosted):  # each at its place among the calls
+            handed.insert(pos, item)
+        return handed
 
     def step(self) -> None:
         text = self.segments[self.next][1]
@@ -344,6 +359,11 @@ class _Run(ReplicaRun):
                 raise ClientRaised("AttributeError", f"'{kind}' object has no attribute 'get'")
             raise api_error(error.get("code"), chunk)
         for fc in function_calls(candidates(chunk)):
+            if _CODE in fc:  # the provider ran it: reported beside the calls
+                code = fc[_CODE].get("code")
+                text = code if isinstance(code, str) else ""
+                self.hosted.append((len(self.calls), HandedCall(None, None, text, HOSTED, _CODE)))
+                continue
             args = json.dumps(fc.get("args"), separators=(",", ":"), ensure_ascii=False)
             self.calls.append(Partial(fc.get("id"), fc.get("name"), [args]))
             self.touched.add(len(self.calls) - 1)

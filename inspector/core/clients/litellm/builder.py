@@ -246,8 +246,8 @@ class _Run(SdkChunkRun):
             raw, frags, calls, content = 0, [], None, None
         if calls is not None and not isinstance(calls, list | tuple | str | dict):
             self.broken = True  # the builder iterates it
-        if content is not None and not isinstance(content, str):
-            self.broken = True  # the builder joins the contents
+        if content is not None and not isinstance(content, str | list):
+            self.broken = True  # the builder joins them (Mistral's lists are read as text)
         self.choices.add(_choice_index(raw))
         for frag in frags:
             self.frag_count += 1

@@ -184,6 +184,12 @@ def _mirrored(call: Any) -> HandedCall:
         return HandedCall(None, None, "")
 
 
+def not_string(value: Any) -> bool:
+    """Arguments the library hands over as something else than a string (a dict, a list, a
+    number: what the wire sent, unvalidated): :attr:`HandedCall.object`."""
+    return value is not None and not isinstance(value, str | Pieces)
+
+
 def as_arguments(value: Any) -> str:
     """Arguments as handed over: the string, "" for none, compact JSON for an object."""
     if value is None:

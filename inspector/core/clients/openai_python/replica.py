@@ -45,7 +45,12 @@ from inspector.core.clients.openai_python.deltas import (
     model_chunk,
     usage_text,
 )
-from inspector.core.clients.openai_python.mirror import ChatMirror, as_arguments, merged_into
+from inspector.core.clients.openai_python.mirror import (
+    ChatMirror,
+    as_arguments,
+    merged_into,
+    not_string,
+)
 from inspector.core.clients.openai_python.responses import ResponsesRun
 from inspector.core.clients.openai_sdk.sse import VERSION, SdkChunkRun, attr
 from inspector.core.providers import OPENAI_CHAT, OPENAI_RESPONSES
@@ -336,8 +341,12 @@ def _parsed_calls(message: Any) -> list[Any]:
 def _read(call: Any) -> HandedCall:
     """``tc.id``, ``tc.function.name``, ``tc.function.arguments`` as the agent reads them."""
     fn = attr(call, "function")
+    arguments = attr(fn, "arguments")
     return HandedCall(
-        as_text(attr(call, "id")), as_text(attr(fn, "name")), as_arguments(attr(fn, "arguments"))
+        as_text(attr(call, "id")),
+        as_text(attr(fn, "name")),
+        as_arguments(arguments),
+        object=not_string(arguments),
     )
 
 

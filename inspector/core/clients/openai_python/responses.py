@@ -1,6 +1,8 @@
-"""openai-python's Responses stream helper: the ``function_call`` items of what
-``client.responses.stream()`` then ``get_final_response()`` hand over (``call_id``, ``name``,
-``arguments``).
+"""openai-python's Responses stream helper: the tool-call items of what
+``client.responses.stream()`` then ``get_final_response()`` hand over: every ``output`` item
+but messages, reasoning and results (:mod:`.items`: ``function_call`` as ``call_id``,
+``name``, ``arguments``; the others with their kind and wire type, hosted ones reported
+beside the agent's calls).
 
 Follows openai 3.57.0: ``openai/lib/streaming/responses/_responses.py``
 (``ResponseStreamState.handle_event`` / ``accumulate_event``, ``AsyncResponseStream``) and
@@ -31,7 +33,8 @@ from typing import Any, Final
 
 from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Partial, as_text
 from inspector.core.clients.openai_python.deltas import Pieces, fresh
-from inspector.core.clients.openai_python.mirror import as_arguments
+from inspector.core.clients.openai_python.items import handed_item, is_call_item, shell_outputs
+from inspector.core.clients.openai_python.mirror import as_arguments, not_string
 from inspector.core.clients.openai_sdk.sse import SdkChunkRun, attr
 
 _LIFECYCLE: Final = frozenset(
@@ -106,7 +109,12 @@ class ResponsesRun(SdkChunkRun):
     def handed(self) -> list[HandedCall]:
         if self.final is None:
             raise ClientRaised("RuntimeError", "Didn't receive a `response.completed` event.")
-        return [_handed(item) for item in self.final if _get(item, "type") == "function_call"]
+        outputs = shell_outputs(self.final)
+        return [
+            _handed(item) if _get(item, "type") == "function_call" else handed_item(item, outputs)
+            for item in self.final
+            if is_call_item(item)
+        ]
 
     # -- ResponseStreamState.accumulate_event ----------------------------------------------
 
@@ -370,7 +378,10 @@ def _handed(item: Any) -> HandedCall:
     """``item.call_id``, ``item.name``, ``item.arguments`` as the agent reads them."""
     arguments = _get(item, "arguments")
     return HandedCall(
-        as_text(_get(item, "call_id")), as_text(_get(item, "name")), as_arguments(arguments)
+        as_text(_get(item, "call_id")),
+        as_text(_get(item, "name")),
+        as_arguments(arguments),
+        object=not_string(arguments),
     )
 
 

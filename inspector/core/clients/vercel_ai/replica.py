@@ -1,5 +1,8 @@
 """The ``vercel-ai`` replica: the tool calls ``streamText`` (``ai`` 7.0.173) hands over in
-``fullStream`` from an ``@ai-sdk/openai-compatible`` 3.0.92 chat model.
+``fullStream`` from an ``@ai-sdk/openai-compatible`` 3.0.92 chat model (this module), an
+``@ai-sdk/anthropic`` 4.0.105 model (:mod:`.anthropic`), an ``@ai-sdk/openai`` 4.0.118
+Responses model (:mod:`.responses`) or an ``@ai-sdk/google`` 4.0.121 model (:mod:`.gemini`),
+by the stream's dialect (the other three's parts: :mod:`.parts`).
 
 Follows ``@ai-sdk/openai-compatible``'s ``src/chat/openai-compatible-chat-language-model.ts``
 (``doStream``); ``@ai-sdk/provider-utils`` 5.0.81: ``postToApi``,
@@ -18,7 +21,8 @@ What the SDK does, modelled here:
   Text: : OPENROUTER PROCESSING. Error message: SyntaxError: Unexpected token ':', …``) and
   the chunk schema (:mod:`.zod_chunk`: arguments sent as an object are a
   ``TypeValidationError``). A chunk with an ``error`` key is a ``StreamProviderError`` with
-  its message. Each of these is an ``error`` part in ``fullStream``; the stream goes on.
+  its message. Each of these is an ``error`` part in ``fullStream``; the stream goes on, and
+  the calls are still handed over at its end (the outcome is both).
 - Tool-call deltas are assembled by :mod:`.tracker` (which may throw), and handed
   over only when the stream ends, in index order; then a stream that never sent a
   ``finish_reason`` adds ``InvalidResponseDataError: Response stream ended without a finish
@@ -27,20 +31,19 @@ What the SDK does, modelled here:
   ``__proto__`` / ``constructor.prototype`` check; blank arguments are ``{}``): a call whose
   arguments parse is handed over with them as ``JSON.stringify`` writes them (keys in
   JavaScript's order, numbers as JavaScript prints them); one whose arguments do not is
-  handed over *invalid*, its arguments the raw text (the agent gets a ``tool-error``).
+  handed over *invalid*, its arguments the raw text (the agent gets a ``tool-error``); so is
+  a call to a tool the request did not declare (``Exchange.tools``; a name split across
+  chunks is its first piece), its blank arguments ``""``, not ``{}``.
 
-The result is what an agent that reads ``fullStream`` and stops at the first ``error`` part
-(or thrown error) gets: that error, and no calls; else every ``tool-call`` part. (The SDK
-itself streams on after an error part: an agent awaiting ``result.toolCalls`` gets the
-calls, and the error only reaches ``onError``.) Not modelled: the tools the agent declared
-(the exchange carries none: every name counts as declared, which only matters for blank
-arguments), and the SDK's retries (the runner sets ``maxRetries: 0``).
+The result is every ``tool-call`` part AND the first ``error`` part (or thrown error), in the
+order ``fullStream`` emits them (an error part comes before the calls, which are handed over
+when the stream ends). Where the request's tools are unknown (a raw body), every name counts
+as declared. Not modelled: the SDK's retries (the runner sets ``maxRetries: 0``).
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from http import HTTPStatus
 from typing import Any, ClassVar, Final
 
@@ -54,48 +57,23 @@ from inspector.core.clients.base import (
     ReplicaRun,
 )
 from inspector.core.clients.pins import of_kind
+from inspector.core.clients.vercel_ai.anthropic import AnthropicRun
+from inspector.core.clients.vercel_ai.common import (
+    CUT,
+    _cut,
+    handed_arguments,
+    json_parse_error,
+    secure_parse,
+)
+from inspector.core.clients.vercel_ai.gemini import GeminiRun
+from inspector.core.clients.vercel_ai.responses import ResponsesRun
 from inspector.core.clients.vercel_ai.tracker import Tracked, Tracker, js_trim
-from inspector.core.clients.vercel_ai.v8_json import JsSyntaxError, number_text, parse, stringify
+from inspector.core.clients.vercel_ai.v8_json import JsSyntaxError, number_text, stringify
 from inspector.core.clients.vercel_ai.zod_chunk import ERROR, check_chunk, issues
-from inspector.core.providers import OPENAI_CHAT
+from inspector.core.providers import ANTHROPIC, GEMINI, OPENAI_CHAT, OPENAI_RESPONSES
 
-_PROTO: Final = re.compile(
-    r'"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])'
-    r'(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:'
-)
-_CONSTRUCTOR: Final = re.compile(
-    r'"(?:c|\\u0063)(?:o|\\u006[Ff])(?:n|\\u006[Ee])(?:s|\\u0073)(?:t|\\u0074)'
-    r'(?:r|\\u0072)(?:u|\\u0075)(?:c|\\u0063)(?:t|\\u0074)(?:o|\\u006[Ff])(?:r|\\u0072)"\s*:'
-)
-_FORBIDDEN: Final = "Object contains forbidden prototype property"
 _NO_FINISH: Final = "Response stream ended without a finish reason."
-_CUT: Final = "Failed to process successful response"
-
-
-def secure_parse(text: str) -> Any:
-    """``secureJsonParse``: ``JSON.parse``, then no own ``__proto__`` and no
-    ``constructor.prototype`` anywhere (:class:`~.v8_json.JsSyntaxError` otherwise)."""
-    value = parse(text)
-    if not isinstance(value, dict | list) or not (_PROTO.search(text) or _CONSTRUCTOR.search(text)):
-        return value
-    todo = [value]
-    while todo:
-        node = todo.pop()
-        if isinstance(node, dict):
-            ctor = node.get("constructor")
-            if "__proto__" in node or (isinstance(ctor, dict) and "prototype" in ctor):
-                raise JsSyntaxError(_FORBIDDEN)
-            todo += node.values()
-        elif isinstance(node, list):
-            todo += node
-    return value
-
-
-def json_parse_error(text: str, exc: JsSyntaxError) -> ClientRaised:
-    """``JSONParseError`` as the SDK words it."""
-    return ClientRaised(
-        "JSONParseError", f"JSON parsing failed: Text: {text}.\nError message: SyntaxError: {exc}"
-    )
+_CUT: Final = CUT
 
 
 def status_error(exchange: Exchange) -> ClientRaised | None:
@@ -149,16 +127,6 @@ def js_string(value: Any) -> str:
     return "[object Object]" if isinstance(value, dict) else "null"
 
 
-def handed_arguments(text: str) -> str:
-    """What ``fullStream``'s ``tool-call`` part holds as the call's arguments (see above)."""
-    if not js_trim(text):
-        return "{}"
-    try:
-        return stringify(secure_parse(text))
-    except JsSyntaxError:
-        return text
-
-
 class _Run(ReplicaRun):
     def __init__(self, exchange: Exchange) -> None:
         super().__init__()
@@ -191,13 +159,20 @@ class _Run(ReplicaRun):
             raise ClientRaised("RangeError", "Maximum call stack size exceeded") from None
 
     def chunk(self, data: str) -> None:
-        """One event's data, as the provider's stream transform reads it."""
+        """One event's data, as the provider's stream transform reads it: a chunk that does not
+        parse, fails the schema or carries an ``error`` is an ``error`` part (reported, and
+        the stream goes on); the tracker's own errors are thrown."""
         try:
             chunk = check_chunk(secure_parse(data))
         except JsSyntaxError as exc:
-            raise json_parse_error(data, exc) from None
+            self.report(json_parse_error(data, exc), 0)  # calls are handed over at the end
+            return
+        except ClientRaised as invalid:  # the schema's TypeValidationError
+            self.report(invalid, 0)
+            return
         if isinstance(chunk, dict) and "error" in chunk:
-            raise provider_error(chunk["error"])
+            self.report(provider_error(chunk["error"]), 0)
+            return
         choices = chunk.get("choices") or []
         choice = choices[0] if choices else None
         if not isinstance(choice, dict):
@@ -212,18 +187,20 @@ class _Run(ReplicaRun):
         if self.exchange.transport_error and _cut(self.exchange.transport_error):
             raise ClientRaised("APICallError", _CUT)
         order = self.tracker.finish()
-        if not self.finished:
+        if not self.finished and self.reported is None:
             raise ClientRaised("InvalidResponseDataError", _NO_FINISH)
         try:
-            return [_handed(t) for t in order]
+            return [_handed(t, self.exchange.tools) for t in order]
         except RecursionError:
             raise ClientRaised("RangeError", "Maximum call stack size exceeded") from None
 
 
-def _handed(call: Tracked) -> HandedCall:
+def _handed(call: Tracked, tools: frozenset[str] | None) -> HandedCall:
     """:func:`handed_arguments` of a call: its text dropped once parsed when long (not held
     twice while written again), else handed over itself when written the same."""
     text, call.parts = call.arguments, ""
+    if tools is not None and call.name not in tools:  # undeclared: NoSuchToolError, invalid
+        return HandedCall(call.id, call.name, handed_arguments(text, declared=False))
     if not js_trim(text):
         return HandedCall(call.id, call.name, "{}")
     try:
@@ -233,12 +210,6 @@ def _handed(call: Tracked) -> HandedCall:
     text = text if len(text) < LONG_TEXT else ""  # (a long one dropped before it is written)
     written = stringify(value)
     return HandedCall(call.id, call.name, text if written == text else written)
-
-
-def _cut(why: str) -> bool:
-    """The inspector's words for a body cut short (not its HTTP or content-type complaints)."""
-    why = why.lower()
-    return why.startswith("connection broken") or "reset" in why or "timeout" in why
 
 
 def _unterminated_last(exchange: Exchange) -> int | None:
@@ -264,20 +235,33 @@ class VercelAi(Replica):
     """``streamText``'s tool calls over the openai-compatible provider (see the module)."""
 
     name: ClassVar[str] = "vercel-ai"
-    library: ClassVar[str] = "@ai-sdk/openai-compatible"
-    version: ClassVar[str] = "3.0.92"
+    library: ClassVar[str] = "ai"
+    version: ClassVar[str] = "7.0.173"
     follows: ClassVar[str] = (
         "@ai-sdk/openai-compatible src/chat/openai-compatible-chat-language-model.ts (doStream), "
-        "@ai-sdk/provider-utils src/streaming-tool-call-tracker.ts, ai 7.0.173 parseToolCall"
+        "@ai-sdk/anthropic anthropic-messages-language-model.ts, @ai-sdk/openai "
+        "openai-responses-language-model.ts, @ai-sdk/google google-generative-ai-language-model"
+        ".ts, @ai-sdk/provider-utils src/streaming-tool-call-tracker.ts, ai 7.0.173 parseToolCall"
     )
-    dialects: ClassVar[frozenset[str]] = frozenset({OPENAI_CHAT})
+    dialects: ClassVar[frozenset[str]] = frozenset(
+        {OPENAI_CHAT, ANTHROPIC, OPENAI_RESPONSES, GEMINI}
+    )
     summary: ClassVar[str] = (
-        "Vercel AI SDK: streamText over @ai-sdk/openai-compatible, stopping at the first error "
-        "part; calls matched by id, index and name, handed over when the stream ends"
+        "Vercel AI SDK: streamText over @ai-sdk/openai-compatible 3.0.92, @ai-sdk/anthropic "
+        "4.0.105, @ai-sdk/openai 4.0.118 (Responses) or @ai-sdk/google 4.0.121; its tool-call "
+        "parts (provider-executed ones as hosted items) and its first error part, in order"
     )
 
     def open(self, exchange: Exchange) -> ReplicaRun:
         raised = status_error(exchange)
         if raised is not None:
             raise raised
-        return _Run(exchange)
+        return _RUNS.get(exchange.dialect, _Run)(exchange)
+
+
+_RUNS: Final[dict[str | None, Callable[[Exchange], ReplicaRun]]] = {
+    ANTHROPIC: AnthropicRun,
+    OPENAI_RESPONSES: ResponsesRun,
+    GEMINI: GeminiRun,
+}
+"""The provider package's transform for each dialect (Chat Completions: :class:`_Run`)."""

@@ -330,8 +330,7 @@ def number_text(x: float) -> str:
 
 
 _NEEDS_ESCAPE: Final = re.compile('["\\\\\x00-\x1f\ud800-\udfff]')
-"""What ``JSON.stringify`` escapes in a string: ``"``, ``\\``, control characters and (Python
-holds only lone ones) surrogates."""
+"""What ``JSON.stringify`` escapes: ``"``, ``\\``, control characters, lone surrogates."""
 _NAMED: Final = {8: "\\b", 9: "\\t", 10: "\\n", 12: "\\f", 13: "\\r"}
 
 
@@ -344,10 +343,11 @@ def _escaped(match: re.Match[str]) -> str:
 
 
 def _quote(s: str, out: list[str]) -> None:
-    """``s`` quoted, as pieces appended to ``out`` (a string with nothing to escape is
-    appended as it is: never copied)."""
+    """``s`` quoted, as pieces appended to ``out`` (nothing to escape: ``s`` itself, no copy)."""
     out.append('"')
-    out.append(_NEEDS_ESCAPE.sub(_escaped, s) if _NEEDS_ESCAPE.search(s) else s)
+    if _NEEDS_ESCAPE.search(s):  # (JavaScript's UTF-16 pairs halves Python holds apart)
+        s = _NEEDS_ESCAPE.sub(_escaped, _joined(s))
+    out.append(s)
     out.append('"')
 
 

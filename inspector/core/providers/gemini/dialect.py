@@ -21,8 +21,13 @@ Invariants:
   updates; an empty ``functionCall: {}`` too) appends the closing brackets and is followed by
   the CLOSE. A named part while a streamed call is still open first closes that one (its text
   stays as it is: incomplete). A part that also carries ``args`` is read by its ``args``.
+- Kinds: a ``functionCall`` is the agent's (``function``, item type ``functionCall``); an
+  ``executableCode`` part is code the provider runs (``hosted``, item type ``executableCode``,
+  its ``code`` the lane's text, opened and closed at once); a ``codeExecutionResult`` part is
+  a RESULT ``{"id": None, "item_type": "codeExecutionResult", …}`` beside the latest code, and
+  a candidate's ``groundingMetadata`` (what a hosted Google Search found) a RESULT too.
 - ``promptFeedback.blockReason`` and ``{"error": …}`` become ERROR; other non-text parts
-  (code execution, inline data …) become META; unknown shapes become UNKNOWN.
+  (inline data …) become META; unknown shapes become UNKNOWN.
 - A field of the wrong type (``candidates`` that is not an array, a part that is not an
   object, ``args`` that is not an object …) is flagged with its path
   (:mod:`inspector.core.quirks.events.wrongtype`) and the rest mapped: what is not an object is left
@@ -33,7 +38,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.core.base.model import OMITTED, AnyDelta, Delta, DeltaKind, SSEEvent, ToolCallDelta
+from inspector.core.base.kinds import CallKind, ItemDelta
+from inspector.core.base.model import OMITTED, AnyDelta, Delta, DeltaKind, SSEEvent
 from inspector.core.base.provider import Provider
 from inspector.core.providers.gemini.partial import PartialArgs, normal_path, updates_of
 from inspector.core.providers.wire.errors import wrapped_error
@@ -104,6 +110,10 @@ class GeminiDialect(OwnDialect):
                 n = index_at(cand, "index", seq, out, where + ".")
                 n = ci if n is OMITTED else n
                 pos = self._parts(seq, cand, n, pos, where, data, out)
+                grounding = cand.get("groundingMetadata")
+                if type(grounding) is dict:
+                    found = {**grounding, "id": None, "item_type": "groundingMetadata"}
+                    out.append(Delta(seq, DeltaKind.RESULT, found, cand))
                 reason = string_at(cand, "finishReason", seq, out, where + ".")
                 if reason is not None and reason is not OMITTED:  # kept as received
                     out.append(Delta(seq, DeltaKind.FINISH, reason, cand))
@@ -147,6 +157,20 @@ class GeminiDialect(OwnDialect):
                         out.append(Delta(seq, _UNKNOWN, part, data))
                     continue
                 pos = self._call(seq, fc, part, n, pos, path + ".functionCall.", out)
+                continue
+            if type(part.get("executableCode")) is dict:
+                code = part["executableCode"]
+                args = code.get("code") if type(code.get("code")) is str else OMITTED
+                out.append(ItemDelta(seq, pos, OMITTED, OMITTED, OMITTED, args, OMITTED, False,
+                                     False, {"executableCode": code}, call_kind=CallKind.HOSTED,
+                                     item_type="executableCode"))  # fmt: skip
+                out.append(Delta(seq, DeltaKind.CLOSE, OMITTED, part))
+                pos += 1
+                continue
+            if type(part.get("codeExecutionResult")) is dict:
+                ran = {**part["codeExecutionResult"], "id": None,
+                       "item_type": "codeExecutionResult"}  # fmt: skip
+                out.append(Delta(seq, DeltaKind.RESULT, ran, part))
                 continue
             text = part.get("text", OMITTED)
             if text is not OMITTED:
@@ -202,8 +226,8 @@ class GeminiDialect(OwnDialect):
                 extra["willContinue"] = fc.get("willContinue", OMITTED)
             if args is OMITTED:
                 args, ends = self._stream(seq, fc, path, extra, out)
-        out.append(ToolCallDelta(seq, pos, OMITTED, call_id, name, args, OMITTED, obj_args,
-                                 False, extra or None))  # fmt: skip
+        out.append(ItemDelta(seq, pos, OMITTED, call_id, name, args, OMITTED, obj_args,
+                             False, extra or None, item_type="functionCall"))  # fmt: skip
         if ends:
             out.append(Delta(seq, DeltaKind.CLOSE, OMITTED, part))
         return pos + 1

@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from inspector.core.base.model import OMITTED, Delta, ToolCallDelta
+from inspector.core.base.model import OMITTED, Delta, DeltaKind, ToolCallDelta
 from inspector.core.providers.wire.fields import shared, shared_id
 from inspector.core.quirks.events.wrongtype import wrong_type
 
@@ -107,5 +107,29 @@ def text_field(
     if type(value) is str:
         if value:
             append(Delta(seq, kind, value, craw))
+    elif type(value) is list and kind == DeltaKind.TEXT and _parts(seq, value, craw, append):
+        pass  # content as an array of parts (Mistral's reasoning models): text and reasoning
     elif value is not None:
         append(wrong_type(seq, path, "string", value, obj))
+
+
+def _parts(seq: int, parts: list[Any], craw: Any, append: Any) -> bool:
+    """``content`` sent as an array of parts (``{"type": "text", "text"}``, ``{"type":
+    "thinking", "thinking": str | [text parts]}``, ``{"type": "reasoning", "text"}``): each
+    one's text as TEXT or REASONING, in order. False (nothing appended) when an element is not
+    such a part object: the array is then a field of the wrong type."""
+    if not all(type(p) is dict and type(p.get("type")) is str for p in parts):
+        return False
+    for p in parts:
+        t = p["type"]
+        if t == "text" and type(p.get("text")) is str:
+            if p["text"]:
+                append(Delta(seq, DeltaKind.TEXT, p["text"], craw))
+        elif t in ("thinking", "reasoning"):
+            inner = p.get("thinking", p.get("text"))
+            pieces = inner if type(inner) is list else [inner]
+            for piece in pieces:
+                text = piece.get("text") if type(piece) is dict else piece
+                if type(text) is str and text:
+                    append(Delta(seq, DeltaKind.REASONING, text, craw))
+    return True

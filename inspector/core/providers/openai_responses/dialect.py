@@ -11,8 +11,16 @@ Invariants:
   are emitted with ``final=True`` (the accumulator reconciles, never appends). ``output_item.done``
   for a call is followed by ``CLOSE(output_index)``. LM Studio sends no delta events at all;
   its calls arrive only through these final fragments.
-- ``custom_tool_call`` items (free-form input) map like function calls, with ``input`` as the
-  arguments and the ``custom_tool_call_input.*`` events as the fragments.
+- Every tool-call item type (:mod:`.items`) opens a lane with an
+  :class:`~inspector.core.base.kinds.ItemDelta` saying its kind and wire type: its identity is
+  its ``call_id`` (its item ``id`` when it has none). ``custom_tool_call`` (free-form input)
+  maps like a function call, with ``input`` as the arguments and ``custom_tool_call_input.*``
+  as the fragments; ``mcp_call_arguments.*`` and ``code_interpreter_call_code.*`` stream the
+  input of theirs. An object input (``action``, ``operation``…) is its compact JSON on the
+  item's ``output_item.done`` (``args_object``). A programmatic call's ``caller`` and a
+  namespaced call's ``namespace`` ride in ``extra``.
+- What the stream reports of an item's execution (an ``*_output`` item, a hosted item's done
+  results) is a RESULT delta ``{"id": call identity, "item_type", …}`` beside the call.
 - An arguments delta that differs from a proved one only in its ``delta`` text,
   ``obfuscation`` and ``sequence_number`` is mapped by the shape memo without a decode
   (:mod:`inspector.core.providers.shapememo.shape`), only for an integer ``output_index``
@@ -31,6 +39,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from inspector.core.base.kinds import CallKind, ItemDelta
 from inspector.core.base.model import (
     OMITTED,
     AnyDelta,
@@ -41,11 +50,20 @@ from inspector.core.base.model import (
     ToolCallDelta,
 )
 from inspector.core.base.provider import Provider
+from inspector.core.providers.openai_responses.items import (
+    ITEMS,
+    OUTPUT_ITEMS,
+    STRING_INPUTS,
+    identity_field,
+    kind_of_item,
+    result_of,
+)
 from inspector.core.providers.shapememo.dialect import MemoDialect
 from inspector.core.providers.shapememo.shape import ShapeMemo
 from inspector.core.providers.wire.errors import error_message
 from inspector.core.providers.wire.events import decode_object
 from inspector.core.providers.wire.fields import (
+    compact_json,
     error_at,
     identity_at,
     index_at,
@@ -54,8 +72,8 @@ from inspector.core.providers.wire.fields import (
 )
 from inspector.core.quirks.events.wrongtype import wrong_type
 
-CALL_ITEMS = frozenset({"function_call", "custom_tool_call"})
-"""Output item types the client executes (and so the inspector accumulates)."""
+CALL_ITEMS = frozenset(ITEMS)
+"""Output item types that are tool calls (every one becomes a lane: :mod:`.items`)."""
 
 LIFECYCLE = frozenset(
     {
@@ -81,8 +99,17 @@ LIFECYCLE_FAMILIES = (
     "response.image_generation_call.",
     "response.mcp_",
     "response.audio.",
+    "response.shell_call",
+    "response.local_shell_call",
+    "response.apply_patch_call",
+    "response.computer_call",
+    "response.tool_search_call",
+    "response.program",
+    "response.compaction.",
 )
-"""Prefixes of built-in (server-side) tool and audio events, also shown as META."""
+"""Prefixes of built-in and hosted tool events (their progress, a shell's command and output
+text, a patch's diff as it streams: the item's whole input and output come with its
+``output_item.done``) and of audio events, shown as META."""
 
 _EVENT = EventKind.EVENT
 _META = DeltaKind.META
@@ -92,12 +119,21 @@ _REASONING_EVENTS = frozenset(
     {"response.reasoning_text.delta", "response.reasoning_summary_text.delta"}
 )
 _ARG_DELTAS = frozenset(
-    {"response.function_call_arguments.delta", "response.custom_tool_call_input.delta"}
+    {
+        "response.function_call_arguments.delta",
+        "response.custom_tool_call_input.delta",
+        "response.mcp_call_arguments.delta",
+        "response.code_interpreter_call_code.delta",
+    }
 )
 _ARG_DONES = {
     "response.function_call_arguments.done": "arguments",
     "response.custom_tool_call_input.done": "input",
+    "response.mcp_call_arguments.done": "arguments",
+    "response.code_interpreter_call_code.done": "code",
 }
+_EXTRA_KEYS = ("caller", "namespace", "execution", "environment", "server_label")
+"""Item fields kept in a lane's ``extra`` (who called it, where it runs)."""
 
 
 class ResponsesDialect(MemoDialect):
@@ -110,6 +146,8 @@ class ResponsesDialect(MemoDialect):
         """item id -> output_index, from ``output_item.added`` (for events lacking the index)."""
         self._extras: dict[tuple[str, bool], dict[str, Any]] = {}
         """(item id, index taken from it) -> the extra its fragments share."""
+        self._tools: list[Any] | None = None
+        """The response's own tool list (``response.created``), when it gave one."""
 
     def _index(self, index: Any, item_id: Any, extra: dict[str, Any]) -> Any:
         """The output index as received, or (when absent) the one its item id was added at."""
@@ -180,6 +218,8 @@ class ResponsesDialect(MemoDialect):
             tools = resp.get("tools") if resp is not None else None
             if tools is not None and type(tools) is not list:  # the tool source: read if a list
                 out.append(wrong_type(seq, "response.tools", "array", tools, obj))
+            elif tools:
+                self._tools = tools
             out.append(Delta(seq, _META, {"type": t, "response": obj.get("response")}, obj))
         elif t == "response.completed" or t == "response.incomplete":
             resp = object_at(obj, "response", seq, out) or {}
@@ -215,31 +255,55 @@ class ResponsesDialect(MemoDialect):
             out.append(Delta(seq, _UNKNOWN, obj, ev.data))
 
     def _item(self, seq: int, t: str, obj: dict[str, Any], data: str, out: list[AnyDelta]) -> None:
-        """``output_item.added`` / ``.done``: open or restate a call; other items are META."""
+        """``output_item.added`` / ``.done``: open or restate a call item; an output item that
+        reports a call's execution is a RESULT once done; other items are META."""
         item = object_at(obj, "item", seq, out)
         if item is None:
             if obj.get("item") is None:
                 out.append(Delta(seq, _UNKNOWN, obj, data))
             return
         it = identity_at(item, "type", seq, out, "item.")
+        done = t == "response.output_item.done"
         if type(it) is not str or it not in CALL_ITEMS:
-            out.append(Delta(seq, _META, {"type": t, "item": item}, obj))
+            if done and type(it) is str and it in OUTPUT_ITEMS:
+                reported = {**item, "id": item.get("call_id"), "item_id": item.get("id"),
+                            "item_type": it}  # fmt: skip
+                out.append(Delta(seq, DeltaKind.RESULT, reported, obj))
+            else:
+                out.append(Delta(seq, _META, {"type": t, "item": item}, obj))
             return
         item_id = identity_at(item, "id", seq, out, "item.")
         extra: dict[str, Any] = {"item_id": item_id}
+        for key in _EXTRA_KEYS:
+            if key in item and item[key] is not None:
+                extra[key] = item[key]
         index = index_at(obj, "output_index", seq, out)
-        done = t == "response.output_item.done"
         if index is OMITTED:
             index = self._index(index, item_id, extra)
         elif not done and type(item_id) is str:
             self._index_of[item_id] = index
-        call_id = identity_at(item, "call_id", seq, out, "item.")
+        kind = kind_of_item(item, it, self._tools)
+        call_id = identity_at(item, identity_field(item, it), seq, out, "item.")
         name = identity_at(item, "name", seq, out, "item.")
-        args = string_at(item, "input" if it == "custom_tool_call" else "arguments", seq, out,
-                         "item.")  # fmt: skip
-        out.append(ToolCallDelta(seq, 0, index, call_id, name, args, it, final=done, extra=extra))
+        field = ITEMS[it][1]
+        args: Any = OMITTED
+        whole = False
+        if it == "function_call" or it == "custom_tool_call":
+            args = string_at(item, field, seq, out, "item.")  # type: ignore[arg-type]
+        elif field is not None:
+            value = item.get(field, OMITTED)
+            if type(value) is str and field in STRING_INPUTS:
+                args = value
+            elif done and (type(value) is dict or type(value) is list):
+                args, whole = compact_json(value), True
+        result = result_of(it, item) if done and kind == CallKind.HOSTED else None
+        out.append(ItemDelta(seq, 0, index, call_id, name, args, it, whole, done, extra,
+                             call_kind=kind, item_type=it, result=result))  # fmt: skip
         if done:
             out.append(Delta(seq, DeltaKind.CLOSE, index, obj))
+            if result is not None:
+                out.append(Delta(seq, DeltaKind.RESULT, {"id": call_id, "item_type": it,
+                                                         **result}, obj))  # fmt: skip
 
 
 def _by_index(delta: ToolCallDelta) -> bool:

@@ -15,8 +15,9 @@ import orjson
 
 from inspector.core.base.model import EventKind, SSEEvent
 from inspector.core.base.provider import Head
+from inspector.core.providers.wire.events import lenient_loads
 
-_loads = orjson.loads
+_loads = lenient_loads  # orjson, and lone surrogate escapes as clients read them
 _JSONDecodeError = orjson.JSONDecodeError
 _EVENT = EventKind.EVENT
 

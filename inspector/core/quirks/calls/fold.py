@@ -26,6 +26,7 @@ from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, Final
 
+from inspector.core.base.kinds import CallKind
 from inspector.core.base.model import DeltaKind
 from inspector.core.calls.stream import StreamState
 from inspector.core.calls.textcalls import from_text
@@ -37,6 +38,9 @@ _kind = attrgetter("kind")
 _TOOL = DeltaKind.TOOL_CALL
 
 _INDEXES: Final = 1 << 22  # wire indexes below this are kept as a byte map
+
+
+HOSTED = CallKind.HOSTED
 
 
 class ToolDeltas:
@@ -72,7 +76,8 @@ class Look:
         self.notes: dict[str, str] = {}
         """Code -> its first note, in slot order."""
         self.turn = 0
-        """Calls that make the turn: neither written in text nor orphans."""
+        """Calls that make the turn: the agent's (no hosted item), neither written in text
+        nor orphans."""
         self.written: list[ToolCall] = []
         """The calls written in text, in slot order."""
         self.gapless = True
@@ -114,7 +119,7 @@ class CallFold:
                 base.written.append(c)
             else:
                 _merge(base, findings(c))
-                base.turn += not (acc is not None and acc.is_orphan(c))
+                base.turn += c.kind != HOSTED and not (acc is not None and acc.is_orphan(c))
             self._fold(c)
 
     def look(self, state: StreamState, findings: Callable[[ToolCall], Findings]) -> Look:
@@ -134,7 +139,7 @@ class CallFold:
             folding = folding and not c.open
             text = from_text(c)
             found = () if text else findings(c)
-            turn = not text and not (acc is not None and acc.is_orphan(c))
+            turn = not text and c.kind != HOSTED and not (acc is not None and acc.is_orphan(c))
             for into in (base, out) if folding else (out,):
                 if text:
                     into.written.append(c)

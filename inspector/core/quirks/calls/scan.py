@@ -6,6 +6,9 @@ Invariants:
   concluded about it; :class:`~inspector.core.quirks.detect.QuirkScan` runs it again only
   when that changed. It is cheap on long calls: only a zero-length call is walked whole; the
   rest looks at the first fragments and at the last ones.
+- Only a function call's arguments are scanned (done events restating them, how they
+  streamed): another kind's input (an object shown once done, a hosted tool's code) is not a
+  function's streamed arguments; identity changes and late fragments are checked for all.
 - Checks on a call's fragments read every fragment routed to it, dropped ones too (the
   provider sent them), so they do not depend on the empty-id policy; a cut the finish hides
   is the ``turn`` family's, judged per wire lane (:mod:`inspector.core.quirks.turn.scan`).
@@ -38,6 +41,8 @@ from inspector.core.quirks.codes import (
 )
 from inspector.core.quirks.seen import Seen, real
 
+FUNCTION = CallKind.FUNCTION
+
 
 def scan_call(call: ToolCall, seen: Seen, provider: Provider | None, orphan: bool) -> None:
     frags = call.fragments
@@ -50,6 +55,8 @@ def scan_call(call: ToolCall, seen: Seen, provider: Provider | None, orphan: boo
         seen.add(NAME_CHANGED_MID_CALL, seq, f"{call.name!r} then {new_name!r}")
     for seq in call.late_fragments:
         seen.add(FRAGMENT_AFTER_CLOSE, seq)
+    if call.kind != FUNCTION:  # an item's input is not a function's streamed arguments
+        return
     if call.args_from_final or call.final_mismatch is not None:
         _scan_finals(call, seen)
     _scan_arguments(call, seen, provider)

@@ -14,10 +14,15 @@ Invariants:
 
 from __future__ import annotations
 
-from inspector.core.base.model import Delta, DeltaKind, EventKind
+from inspector.core.base.model import UTF8_ERROR, Delta, DeltaKind, EventKind
 from inspector.core.calls.stream import StreamState
 from inspector.core.events.log import EventLog
-from inspector.core.quirks.codes import DATA_AFTER_DONE, INVALID_UTF8, KEEPALIVE_COMMENTS
+from inspector.core.quirks.codes import (
+    BAD_FRAME,
+    DATA_AFTER_DONE,
+    INVALID_UTF8,
+    KEEPALIVE_COMMENTS,
+)
 from inspector.core.quirks.events.deltas import TextTags, WrongFields, delta_quirks
 from inspector.core.quirks.events.finishes import Finishes
 from inspector.core.quirks.events.wrongtype import describe, field_problem
@@ -58,8 +63,9 @@ class EventScan:
             runs = seen.hits[KEEPALIVE_COMMENTS]
             assert isinstance(runs, SeqRuns)  # a compact Seen
             runs.add_run(lo + 1, hi)
-        for ev in events.select(_ERROR, start):
-            seen.add(INVALID_UTF8, ev.seq, ev.data)
+        for ev in events.select(_ERROR, start):  # a framing's other errors: its frames
+            code = INVALID_UTF8 if ev.data.startswith(UTF8_ERROR) else BAD_FRAME
+            seen.add(code, ev.seq, ev.data)
         self.events_done = len(events)
 
     def delta(self, d: Delta) -> None:

@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from itertools import chain
 from typing import Any
 
+from inspector.core.base.kinds import CallKind, ItemDelta
 from inspector.core.base.model import OMITTED, AnyDelta, ToolCallDelta
 from inspector.core.calls.wirefield import is_key
 from inspector.core.quirks.codes import (
@@ -48,6 +49,8 @@ from inspector.core.quirks.lanes.text import LaneTexts
 from inspector.core.quirks.lanes.track import LaneTrack, conclude_tracks
 from inspector.core.quirks.seen import Seen, lane, real
 
+FUNCTION = CallKind.FUNCTION
+
 
 class LaneScan:
     """What one stream's tool-call fragments showed so far, per wire lane (see the module
@@ -56,6 +59,9 @@ class LaneScan:
     def __init__(self, seen: Seen, checks: frozenset[str]) -> None:
         self.seen = seen
         self._string_args = ARGUMENTS_NOT_STRING in checks
+        self._items: set[Any] = set()
+        """Wire lanes whose item is not a function call (hosted, built-in, custom): their
+        fragments are not scanned (their input need not be a string or JSON)."""
         self._missing_index = MISSING_INDEX in checks
         self._duplicate_index = DUPLICATE_INDEX_IN_CHUNK in checks
         self._ids_expected = MISSING_CALL_ID in checks
@@ -87,6 +93,13 @@ class LaneScan:
         if d.seq != self._last_seq:
             self._per_chunk.clear()
             self._last_seq = d.seq
+        if isinstance(d, ItemDelta) and is_key(d.index):  # an opener saying its item's kind
+            if d.call_kind == FUNCTION:
+                self._items.discard(d.index)
+            else:
+                self._items.add(d.index)
+        if self._items and is_key(d.index) and d.index in self._items:
+            return next(items, END)  # another kind's input: no function-call wire checks
         if (
             d.id is OMITTED
             and d.name is OMITTED
@@ -134,7 +147,8 @@ class LaneScan:
             seen.add(NULL_STRING_ID, d.seq)
         elif d.id is None:
             seen.add(NULL_ID, d.seq)
-        if d.args_object and self._string_args:
+        if d.args_object and self._string_args and not (d.extra and "caller" in d.extra):
+            # (a programmatic call's input arrives whole, as documented: no quirk)
             seen.add(ARGUMENTS_NOT_STRING, d.seq)
         if d.index is OMITTED:
             if self._missing_index and not (d.extra and d.extra.get("legacy_function_call")):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Final
 
 from inspector.core.quirks.codes import (
+    BAD_FRAME,
     DATA_AFTER_DONE,
     EMPTY_FINISH_REASON,
     EMPTY_ROLE,
@@ -182,6 +183,18 @@ ENTRIES: Final = (
         "bytes that are not valid UTF-8",
         _SCAN,
         expected="A text/event-stream body is UTF-8 (WHATWG HTML, server-sent events).",
+    ),
+    QuirkInfo(
+        BAD_FRAME,
+        EVENTS,
+        EVERY_DIALECT,
+        "error",
+        "a binary frame that cannot be read whole (a CRC that does not match, a frame cut off, "
+        "bytes outside any frame)",
+        _SCAN,
+        references=(issue("aws/aws-sdk-php", 3110),),
+        expected="Every AWS event-stream frame's prelude and message CRC32s match its bytes, "
+        "and the body ends where a frame does (the AWS event stream encoding).",
     ),
 )
 """The family's codes, in report order among themselves."""

@@ -5,8 +5,10 @@ Invariants:
 - :func:`scan_turn` is a pure function of the stream and of what every call showed (the
   :class:`~inspector.core.quirks.calls.fold.Look`): calls left as text, gaps in the wire
   indexes (when the provider lists ``sparse_index``), a finish that is no tool finish for the
-  turn's calls (asked of the provider), and a stream that ended without a finish or without
-  the provider's end marker. Nothing while the provider is unknown (still sniffing).
+  turn's calls (asked of the provider; hosted items are not the agent's calls, and in a body
+  that joins responses only the last one's calls count), and a stream that ended without a
+  finish or without the provider's end marker. Nothing while the provider is unknown (still
+  sniffing).
 - :class:`Truncation` gives ``silent_truncation`` per wire lane once the last finish claims a
   normal end (:func:`claimed_end`), worked out again only when deltas arrived since: O(lanes),
   since the wire scan follows each lane's text as a JSON state while it streams
@@ -17,10 +19,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from inspector.core.base.kinds import CallKind
 from inspector.core.base.provider import Provider
 from inspector.core.calls.accumulator import CUTOFF_REASONS
 from inspector.core.calls.stream import StreamState
-from inspector.core.calls.textcalls import written_notes
+from inspector.core.calls.textcalls import from_text, written_notes
 from inspector.core.quirks.calls.fold import Look
 from inspector.core.quirks.codes import (
     FINISH_REASON_MISMATCH,
@@ -51,6 +54,8 @@ def scan_turn(state: StreamState, seen: Seen, provider: Provider | None, look: L
             first = next(c for c in state.calls if c.index == gap)
             seen.add(SPARSE_INDEX, first.fragments[0].seq, f"indexes {indexes}")
     calls = look.turn
+    if state.segment_start >= 0:  # responses joined in one body: the last one's calls
+        calls = _calls_since(state, state.segment_start)
     reason = state.finish_reason
     if calls and state.finish and reason != "" and not provider.is_tool_finish(reason, calls):
         seen.add(
@@ -62,6 +67,20 @@ def scan_turn(state: StreamState, seen: Seen, provider: Provider | None, look: L
     marker = provider.end_marker
     if state.ended and marker is not None and state.done_seq is None and state.events:
         seen.add(MISSING_DONE, last, f"no {marker}")
+
+
+def _calls_since(state: StreamState, seq: int) -> int:
+    """The agent's calls (no hosted item, orphan or call written in text) opened after
+    chunk ``seq``."""
+    acc = state.acc
+    return sum(
+        1
+        for c in state.calls
+        if c.fragments[0].seq > seq
+        and c.kind != CallKind.HOSTED
+        and not from_text(c)
+        and not (acc is not None and acc.is_orphan(c))
+    )
 
 
 def claimed_end(state: StreamState) -> tuple[int, str] | None:
