@@ -97,8 +97,8 @@ def test_a_real_matrix_fills_live_and_a_click_opens_its_capture(
     texts = _texts(m)
     assert m.result is not None and m.result.scenarios == ["parallel", "weather"]
     assert texts[0][1].startswith("✔ pass\n1/1"), texts[0]  # demo-clean x weather
-    assert texts[0][0].startswith("≠ wrong calls\n0/1"), texts[0]  # one call, parallel due
-    assert "not parallel: 1 call" in m.grid.item(0, 0).toolTip(), m.grid.item(0, 0).toolTip()
+    assert texts[0][0].startswith("✔ pass\n1/1"), texts[0]  # the calls parallel asks for
+    assert "run 1: pass" in m.grid.item(0, 0).toolTip(), m.grid.item(0, 0).toolTip()
     assert texts[2][0].startswith("✖ error\n0/1"), texts[2]  # fault-500: its error class
     assert "ProviderHTTPError" in m.grid.item(2, 0).toolTip(), m.grid.item(2, 0).toolTip()
     assert texts[0][2] == "✓ 2/2\nagrees", texts[0]  # openai-python over demo-clean
