@@ -7,7 +7,7 @@ APP     := $(VENV)/.app
 STAMP   := $(VENV)/.installed
 INSTALL := PY=$(PY) sh scripts/install.sh $(VENV)
 
-.PHONY: run test test-install lint typecheck contracts pytest bench screenshots clean fuzz test-slow bench-proxy bench-matrix bench-stress verify-clients
+.PHONY: run test test-install lint typecheck contracts pytest bench screenshots clean fuzz test-slow bench-proxy bench-matrix bench-stress verify-clients check-matrix-html
 
 # What the app needs to run, and no more (no pytest, mypy, LiteLLM, LangChain …); uv installs
 # it when it can, pip otherwise (scripts/install.sh; INSTALLER=pip for pip alone).
@@ -101,6 +101,16 @@ $(VENV)/.node: $(STAMP) $(NODE_DIR)/package-lock.json
 verify-clients: $(VENV)/.node
 	PYTHONPATH=tests $(BIN)/python -m clients.verify $(ARGS)
 
+# The default matrix's matrix.html in Debian's Chromium (headless; `apt-get install -y chromium`,
+# no browser download) at 1280x800 and 1600x1000: every column reachable in the table's box,
+# the header and target column in sight while scrolling (scripts/matrix_chromium.py; writes
+# build/matrix-html/matrix-WxH.png to look at). MATRIX=path/to/matrix.html checks another.
+MATRIX ?= build/matrix-html/matrix.html
+check-matrix-html: $(STAMP)
+	@if [ "$(MATRIX)" = build/matrix-html/matrix.html ]; then rm -rf build/matrix-html && \
+	  $(BIN)/toolcall-inspector matrix --out build/matrix-html > /dev/null; fi
+	$(BIN)/python scripts/matrix_chromium.py $(MATRIX) 1280x800 1600x1000
+
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
 
@@ -116,3 +126,4 @@ screenshots: $(STAMP)
 	$(LAPTOP) $(BIN)/python scripts/proxy_screenshot.py docs/images/proxy.png
 	rm -rf build/matrix && $(BIN)/toolcall-inspector matrix --out build/matrix > /dev/null
 	$(LAPTOP) $(BIN)/toolcall-inspector open build/matrix --screenshot docs/images/matrix.png
+	$(LAPTOP) $(BIN)/python scripts/help_pictures.py docs/images

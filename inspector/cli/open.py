@@ -74,7 +74,7 @@ def open_gui(args: argparse.Namespace) -> int:
             return 2
         os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a picture needs no screen
     path = getattr(args, "path", None)
-    if getattr(args, "screenshot", None) and path:
+    if getattr(args, "screenshot", None) and path and not _matrix(path):
         from inspector.cli.analyze import check_readable
 
         check_readable(path)  # the same bad file: exit 2 here as in analyze (one line)
@@ -88,3 +88,14 @@ def open_gui(args: argparse.Namespace) -> int:
         compare=getattr(args, "compare", False),
         view=getattr(args, "view", None),
     )
+
+
+def _matrix(path: str) -> bool:
+    """A matrix folder (or its matrix.json): the window's Matrix view opens it, so it is no
+    capture for :func:`check_readable` to refuse (``make screenshots`` pictures one)."""
+    from pathlib import Path
+
+    from inspector.core.matrix.result import FILE_NAME
+
+    p = Path(path)
+    return (p / FILE_NAME).is_file() if p.is_dir() else p.name == FILE_NAME

@@ -125,3 +125,22 @@ def test_a_base_url_query_stays_after_the_endpoint() -> None:
     profile = Profile("p", "openai-chat", "http://h/v1?api_key=X", "m")
     spec = build_request(profile, find_scenario("weather"))
     assert spec.url == "http://h/v1/chat/completions?api_key=X"
+
+
+def test_open_screenshot_pictures_a_matrix_folder_and_refuses_any_other(tmp_path: Path) -> None:
+    """``make screenshots`` pictures the Matrix view from a matrix folder: the check that
+    refuses a folder as a capture lets a matrix folder through (to the window's Matrix view)."""
+    from inspector.core.matrix.result import FILE_NAME, MatrixResult
+    from inspector.net.matrix.default import default_spec
+
+    folder = tmp_path / "m"
+    folder.mkdir()
+    empty = MatrixResult.empty(default_spec(["demo-clean"], ["weather"]), ["openai-python"])
+    (folder / FILE_NAME).write_bytes(empty.dumps())
+    code, err = _screenshot(folder, tmp_path)
+    assert code == 0 and (tmp_path / "s.png").stat().st_size > 0, err
+    (tmp_path / "s.png").unlink()
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    code, err = _screenshot(plain, tmp_path)
+    assert code == 2 and "is a directory, not a capture" in err and err.count("\n") == 1, err

@@ -96,6 +96,19 @@ def test_the_installed_app_works_outside_the_checkout(
                 [], cwd, env).stdout.strip()  # fmt: skip
     samples = Path(where)
     assert samples.is_relative_to(venv) and not samples.is_relative_to(REPO), samples
+    # Help's viewer from the installed docs: every page with its pictures and links
+    viewer = (
+        "from PySide6.QtWidgets import QApplication; app = QApplication([]);"
+        "from inspector.core.base.resources import doc;"
+        "from inspector.ui.shell.docviewer import DocViewer;"
+        "pages = sorted(doc().glob('*.md'));"
+        "print(doc(), len(pages), [(p.name, DocViewer(p).broken()) for p in pages"
+        " if DocViewer(p).broken()], len(DocViewer(doc('getting-started.md')).references()[0]))"
+    )
+    shown = run([str(venv / "bin" / "python"), "-c", viewer], [], cwd,
+                {**env, "QT_QPA_PLATFORM": "offscreen"}).stdout.split()  # fmt: skip
+    assert Path(shown[0]).is_relative_to(venv) and int(shown[1]) >= 8, shown
+    assert shown[2:] == ["[]", "4"], shown
 
     done = run(cli, ["analyze", str(samples / SAMPLE)], cwd, env)
     assert done.returncode == 0 and "valid — breaks 1 client: by-id" in done.stdout, done

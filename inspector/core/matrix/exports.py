@@ -10,6 +10,11 @@ Invariants:
 - ``matrix.html`` stands alone: inline CSS, no script, no font, no image, no URL outside the
   matrix folder. A cell links to its capture by its relative path, and only when that path
   stays inside the folder (no absolute path, no ``..``, no scheme).
+- ``matrix.html`` reads on a laptop's screen: its first screen is the title, a key of every
+  word in its colours and the table's box (``div.scroll``, the rest of the window's height),
+  in which the header rows and the target column are sticky, so every column is reachable at
+  1280 wide with its name in sight; the full legend follows below
+  (``make check-matrix-html`` renders it in Chromium and checks it).
 - Pure: the exports are text from a :class:`~.result.MatrixResult`; :func:`write_exports` is
   the only function that writes, and it writes only the two files, each by rename
   (:func:`~.folder.write_file`).
@@ -181,13 +186,26 @@ def to_markdown(result: MatrixResult) -> str:
 # -- HTML --------------------------------------------------------------------------------
 
 _CSS = """
-body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#212121;background:#fff}
+body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#212121;background:#fff}
+main.screen{display:flex;flex-direction:column;box-sizing:border-box;height:100vh;
+ padding:1em 1.5em}
+main.screen>*{flex:none}
+.after{padding:0 1.5em 1em}
 h1{font-size:1.3em;margin:0 0 .3em}
-p.summary{color:#555;margin:0 0 1em}
-table{border-collapse:collapse}
-th,td{border:1px solid #ccc;padding:4px 8px;text-align:left;white-space:nowrap}
+p.summary{color:#555;margin:0 0 .5em}
+div.scroll{overflow:auto;flex:1 1 auto;min-height:8em;max-width:100%;border:1px solid #ccc}
+table{border-collapse:separate;border-spacing:0}
+th,td{border:1px solid #ccc;border-width:0 1px 1px 0;padding:4px 8px;text-align:left;
+ white-space:nowrap}
 th{background:#f0f0f0;font-weight:600}
-th.group{text-align:center}
+table.matrix thead{position:sticky;top:0;z-index:2}
+table.matrix th[scope=row],table.matrix th.corner{position:sticky;left:0;z-index:1}
+table.matrix th.corner{z-index:3}
+table.matrix th[scope=row]{white-space:normal;overflow-wrap:anywhere;min-width:9em;
+ max-width:14em}
+.legend-top{margin:0 0 .6em;line-height:1.9}
+.legend-top span{padding:1px 6px;margin-right:.3em;border-radius:3px;white-space:nowrap}
+th.group{text-align:left}
 td.client,th.client{border-left-width:1px}
 td.first-client,th.first-client{border-left:3px solid #888}
 td a{color:inherit;text-decoration:none}
@@ -256,6 +274,22 @@ def _rows_html(result: MatrixResult) -> Iterable[str]:
         yield "".join(out) + "</tr>"
 
 
+def _key_html(result: MatrixResult) -> str:
+    """The key above the table: every cell word (and a client's agree / break) in its colours,
+    its meaning in its title; the full legend table follows the matrix."""
+    chips = [
+        f'<span class="w-{_slug(w)}" title="{escape(MEANING.get(w, ""))}">{escape(label(w))}</span>'
+        for w in legend_words(result)
+    ]
+    chips += [
+        f'<span class="w-agrees" title="{escape(MEANING.get("agrees", ""))}">client '
+        f"{escape(label('agrees'))}</span>",
+        '<span class="w-breaks" title="the client would not get the calls">client ✗ breaks '
+        "(merged, cut arguments, …)</span>",
+    ]
+    return "<b>Key</b> " + " ".join(chips)  # spaces: the key wraps between its words
+
+
 def to_html(result: MatrixResult) -> str:
     """``matrix.html``: one self-contained page (see the module docstring)."""
     n_s, n_r = len(result.scenarios), len(result.replicas)
@@ -279,17 +313,20 @@ def to_html(result: MatrixResult) -> str:
             '<html lang="en"><head><meta charset="utf-8">',
             "<title>Compatibility matrix</title>",
             f"<style>{_CSS}{_word_css()}</style></head><body>",
+            '<main class="screen">',  # the first screen: title, key and the table's box
             "<h1>Compatibility matrix</h1>",
             f'<p class="summary">{escape(summary(result))}</p>',
-            '<table class="matrix"><thead>',
-            f'<tr><th rowspan="2" scope="col">target</th>{group}</tr>',
+            f'<p class="legend-top">{_key_html(result)}</p>',
+            '<div class="scroll"><table class="matrix"><thead>',
+            f'<tr><th rowspan="2" scope="col" class="corner">target</th>{group}</tr>',
             f"<tr>{''.join(names)}</tr></thead><tbody>",
             *_rows_html(result),
-            "</tbody></table>",
+            "</tbody></table></div></main>",
+            '<div class="after">',
             "<p>Each cell: its worst run's word, then the runs that passed over the runs made; "
             "click it for its capture. A client column: that library's worst word over the "
             "row's runs, and the runs it got the right calls for.</p>",
-            f'<table class="legend"><tbody>{legend}</tbody></table>',
+            f'<table class="legend"><tbody>{legend}</tbody></table></div>',
             "</body></html>",
             "",
         ]

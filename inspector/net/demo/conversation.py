@@ -27,6 +27,10 @@ from typing import Any
 
 import orjson
 
+from inspector.core.requests.scenarios_expect import Expect
+
+from .asked import recognise
+
 DIALECTS = ("openai-chat", "openai-responses", "anthropic", "gemini", "bedrock-converse")
 """The wire dialects the scenario table describes quirk by quirk (each scenario's own behaviour
 and codes); the demo provider also speaks ``cohere-v2``, ``gemini-interactions`` and
@@ -79,6 +83,9 @@ class Ask:
     server_tool_id: str = ""
     """Anthropic: the id of the last ``server_tool_use`` block the conversation holds (the
     code execution a programmatic call comes from)."""
+    asked: Expect | None = None
+    """The ``expect`` block of the built-in request scenario this conversation is
+    (:func:`.asked.recognise`); None for any other request."""
 
 
 def _dicts(value: Any) -> list[dict[str, Any]]:
@@ -125,6 +132,7 @@ def read_request(dialect: str, body: dict[str, Any], model: str | None = None) -
     blob = orjson.dumps([dialect, ask.model, convo], option=orjson.OPT_SORT_KEYS, default=str)
     ask.key = hashlib.sha256(blob).hexdigest()
     ask.size = len(blob)
+    ask.asked = recognise(blob.decode("utf-8", "replace"))
     return ask
 
 

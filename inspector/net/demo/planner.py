@@ -9,6 +9,9 @@ Invariants:
 - Calls use the request's tools in order (a forced ``tool_choice`` first); with no tools the
   built-in :data:`DEFAULT_TOOL` ``get_weather(location)`` is used. A scenario asking for more
   calls than there are tools reuses tools with another argument variant.
+- A request that is one of the built-in request scenarios (weather, parallel, trip …) gets the
+  calls its ``expect`` block asks for, as a well-behaved model would, with the demo model's
+  quirk applied by its renderer (:mod:`.asked`); any other request, the demo scenario's own.
 - A conversation ending with tool results gets a final text answer that quotes them (except
   in ``demo-never-stops``); ``tool_choice: none`` gets a text answer too.
 - The item scenarios (:mod:`.items`: hosted search, apply_patch, a custom tool, programmatic
@@ -36,6 +39,7 @@ from . import (
     responses_items,
 )
 from .arguments import generate
+from .asked import expected_calls, with_arguments
 from .conversation import Ask, Result, Tool
 from .scenarios import Scenario
 from .wire import Call, Frame, Ids, Turn
@@ -111,8 +115,8 @@ def plan(scenario: Scenario, ask: Ask, attempt: int, created: int) -> Turn:
     turn.variant = variant
     bare = scenario.name == "demo-zero-arg"
     turn.calls = [
-        _call(ask, tool, {} if bare else generate(tool.schema, n), ids)
-        for tool, n in _tools(scenario, ask)
+        _call(ask, tool, {} if bare else _arguments(ask, tool, n, first=i == 0), ids)
+        for i, (tool, n) in enumerate(_tools(scenario, ask))
     ]
     if scenario.fault is not None:
         turn.text = FAULT_TEXT
@@ -141,7 +145,20 @@ def _tools(scenario: Scenario, ask: Ask) -> list[tuple[Tool, int]]:
         loose = [t for t in tools if not t.schema.get("required")]
         tools = bare or loose or tools
     rounds = ask.rounds if scenario.name == NEVER_STOPS else 0
+    if ask.asked is not None and ask.choice is None and scenario.name != "demo-zero-arg":
+        # a built-in request scenario: the calls a well-behaved model makes (.asked); the
+        # never-stopping model varies them by round, as it always has
+        return [(t, n + rounds) for t, n in expected_calls(ask.asked, tools, scenario.calls)]
     return [(tools[i % len(tools)], rounds + i // len(tools)) for i in range(scenario.calls)]
+
+
+def _arguments(ask: Ask, tool: Tool, variant: int, *, first: bool) -> dict[str, Any]:
+    """Generated arguments; the first call of a built-in scenario carries its ``expect``
+    block's arguments (:func:`.asked.with_arguments`)."""
+    args = generate(tool.schema, variant)
+    if first and ask.asked is not None and ask.choice is None:
+        args = with_arguments(args, tool, ask.asked)
+    return args
 
 
 def _call(ask: Ask, tool: Tool, args: dict[str, Any], ids: Ids) -> Call:

@@ -8,20 +8,26 @@ Invariants:
 - Updates are coalesced: :meth:`MatrixGrid.mark` only notes a cell (it is called from the
   runner as sessions start and finish, 16 at a time); :meth:`MatrixGrid.flush`, on the view's
   clock, redraws the noted cells and their rows' client columns, never the whole table.
-- Fixed column widths (the table never sizes to its contents).
+- Fixed column widths (the table never sizes to its contents): each wide enough for the
+  longest word of its vocabulary in the grid's font (:func:`column_widths`), so no word is ever
+  cut ("cut ar…"); the target column and the header stay put while the table scrolls.
+- A legend under the grid (:meth:`MatrixGrid.legend`) explains every symbol, word and colour.
 - A comparison (:meth:`show_changes`) marks each changed cell with ``▼ worse`` / ``▲ better``
   / ``Δ`` and what it was, on its second line and in its tooltip.
 """
 
 from __future__ import annotations
 
+from html import escape
+
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QSizePolicy,
     QTableWidget,
     QTableWidgetItem,
     QWidget,
@@ -31,14 +37,27 @@ from inspector.core.matrix.cells import Cell
 from inspector.core.matrix.diff import CLIENT_PREFIX, CellChange
 from inspector.core.matrix.exports import COLOURS, cell_details, client_column
 from inspector.core.matrix.result import MatrixResult
-from inspector.core.reports.words import MEANING, SYMBOL, label
+from inspector.core.reports.words import CLIENT_WORDS, MATRIX_WORDS, MEANING, SYMBOL, label
 from inspector.ui.base import theme
 
-TARGET_WIDTH, SCENARIO_WIDTH, CLIENT_WIDTH = 150, 106, 56
-"""Fixed widths: a default matrix (6 scenarios, 8 replicas) fits a 1280-pixel screen."""
+TARGET_WIDTH = 150
+"""The first column (the targets' names, elided in the middle; the full name in its tooltip)."""
 KEY = Qt.ItemDataRole.UserRole
 """An item's (target, column): a scenario, or ``client: NAME``."""
 MARKS = {"worse": "▼ worse", "better": "▲ better", "changed": "Δ", "added": "+ new"}
+
+
+def column_widths(
+    metrics: QFontMetrics, scenarios: list[str], replicas: list[str]
+) -> tuple[int, int]:
+    """(scenario, client) column widths that show every word in full: the widest matrix word
+    with its symbol (its rate is on the second line), scenario name and ``▼ worse 3/3`` mark;
+    the widest client word, client rate and name line (``openai-`` / ``python``)."""
+    pad = 14
+    scenario = [label(w) for w in MATRIX_WORDS] + ["▶ running", "▼ worse 10/10", *scenarios]
+    client = [*CLIENT_WORDS, "✗ 10/10", *(ln for r in replicas for ln in _two_lines(r).split("\n"))]
+    width = metrics.horizontalAdvance
+    return max(map(width, scenario)) + pad, max(map(width, client)) + pad
 
 
 def _two_lines(name: str) -> str:
@@ -56,6 +75,8 @@ class MatrixGrid(QTableWidget):
         font.setPointSizeF(max(7.0, font.pointSizeF() - 1))  # two lines a cell, many cells
         self.setFont(font)
         self.result: MatrixResult | None = None
+        self.widths = column_widths(self.fontMetrics(), [], [])
+        """(scenario, client) column widths in force (:func:`column_widths`)."""
         self._dirty: set[tuple[str, str]] = set()
         self.started: set[tuple[str, str]] = set()
         """Cells whose first session has started (shown ``running`` until a run is in)."""
@@ -63,6 +84,7 @@ class MatrixGrid(QTableWidget):
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setWordWrap(False)
+        self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.verticalHeader().setDefaultSectionSize(2 * self.fontMetrics().height() + 6)
         self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
@@ -86,9 +108,10 @@ class MatrixGrid(QTableWidget):
         self.setHorizontalHeaderLabels(heads)
         self.setVerticalHeaderLabels([r.name for r in result.rows])
         self.verticalHeader().setFixedWidth(TARGET_WIDTH)
+        self.widths = column_widths(self.fontMetrics(), result.scenarios, result.replicas)
         for c, col in enumerate(cols):
             client = col.startswith(CLIENT_PREFIX)
-            self.setColumnWidth(c, CLIENT_WIDTH if client else SCENARIO_WIDTH)
+            self.setColumnWidth(c, self.widths[1] if client else self.widths[0])
             head = self.horizontalHeaderItem(c)
             if head is not None:
                 head.setToolTip(f"client replica {col[len(CLIENT_PREFIX) :]}" if client else col)
@@ -131,6 +154,10 @@ class MatrixGrid(QTableWidget):
             label_.setStyleSheet("border-bottom: 2px solid palette(mid); font-weight: 600")
             lay.addWidget(label_)
         lay.addStretch(1)
+        # the bar never widens the window (its labels are as wide as the columns they name)
+        bar.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        bar.setMinimumWidth(0)
+        self.horizontalScrollBar().valueChanged.connect(lambda _v: self._size_groups())
         self._size_groups()
         return bar
 
@@ -140,10 +167,35 @@ class MatrixGrid(QTableWidget):
         n, k = len(self.result.scenarios), len(self.result.replicas)
         self.scenarios_label.setText(f"scenarios ({n}): each cell its worst run's word, "
                                      "passing runs / runs")  # fmt: skip
-        self.scenarios_label.setFixedWidth(n * SCENARIO_WIDTH)
-        self.clients_label.setText(" client replicas: right calls / runs")
-        self.clients_label.setFixedWidth(k * CLIENT_WIDTH)
+        # scrolled sideways, the labels shrink from the left as their columns leave the view
+        off = self.horizontalScrollBar().value() if self.columnCount() else 0
+        shown = max(0, n * self.widths[0] - off)
+        self.scenarios_label.setFixedWidth(shown)
+        self.scenarios_label.setVisible(shown > 0)
+        self.clients_label.setText(" client replicas: right calls / runs, then the word")
+        self.clients_label.setFixedWidth(
+            max(0, k * self.widths[1] - max(0, off - n * self.widths[0]))
+        )
         self.clients_label.setVisible(k > 0)
+
+    def legend(self) -> QLabel:
+        """The grid's key, under it: each cell word with its symbol in its colours (its meaning
+        in the tooltip), then the client words' colours, and how to read a cell."""
+        chips = []
+        for word in [w for w in MATRIX_WORDS if w != "pending"] + ["agrees", "breaks"]:
+            fg, bg = _colours(word)
+            text = label(word) if word != "breaks" else "✗ a client word (merged, cut arguments…)"
+            chips.append(f'<span style="color:{fg.name()};background:{bg.name()}">'
+                         f"&nbsp;{escape(text)}&nbsp;</span>")  # fmt: skip
+        key = QLabel(
+            "<b>Key</b> — a scenario cell: its worst run's word, then passing runs / runs. "
+            "A client column: right calls / runs, then that library's worst word. "
+            "Hover a cell for why.<br>" + " ".join(chips)
+        )
+        key.setObjectName("matrix-legend")
+        key.setWordWrap(True)
+        key.setToolTip("\n".join(f"{label(w)}: {MEANING.get(w, '')}" for w in MATRIX_WORDS))
+        return key
 
     def key_at(self, row: int, col: int) -> tuple[str, str] | None:
         """The (target, column) of a grid position."""

@@ -110,6 +110,8 @@ class MatrixWindow(QWidget):
         lay.addLayout(line)
         lay.addWidget(self.grid.group_bar())
         lay.addWidget(self.grid, 1)
+        self.legend = self.grid.legend()
+        lay.addWidget(self.legend)
         lay.addWidget(self.details)
         self.grid.cellClicked.connect(self.open_cell)
         self.grid.cellActivated.connect(self.open_cell)

@@ -45,7 +45,9 @@ def show(host: Host, window: MatrixWindow | None, folder: str | None) -> MatrixW
         window.open_capture.connect(lambda path, client: _open_capture(host, path, client))
         dialogs.close_on_keys(window)
         screen = w.screen() or QGuiApplication.primaryScreen()
-        window.setGeometry(screenfit.clamped(window.geometry(), screen.availableGeometry()))
+        # the screen's share, as the main window's first start (a 1600x1000 screen is not
+        # left with a 1280x800 matrix whose client columns scroll off)
+        window.setGeometry(screenfit.default_geometry(screen.availableGeometry()))
     if folder is not None and not window.open_folder(folder):
         dialogs.cannot_open(w, folder, window.status.text())  # headless: one line, exit 2
         return window

@@ -12,6 +12,7 @@ Invariants:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import replace
 from typing import cast
@@ -50,6 +51,12 @@ def _fill(box: QListWidget, names: list[str], ticked: set[str]) -> None:
         box.addItem(item)
 
 
+def _tick_all(box: QListWidget, state: Qt.CheckState) -> None:
+    """Tick (or untick) every entry of ``box`` (62 targets are not ticked one by one)."""
+    for i in range(box.count()):
+        box.item(i).setCheckState(state)
+
+
 def _ticked(box: QListWidget) -> list[str]:
     return [
         box.item(i).text()
@@ -84,9 +91,20 @@ class SpecDialog(QDialog):
         self.cancel_button = self._button(buttons, "Cancel", "matrix-spec-cancel", self.reject)
         self.use_button.setDefault(True)
         lists = QHBoxLayout()
+        self.tick_buttons: dict[str, QPushButton] = {}
+        """``targets-all``, ``targets-none``, ``scenarios-all``, ``scenarios-none``."""
         for title, box in (("Targets", self.targets_box), ("Scenarios", self.scenarios_box)):
             col = QVBoxLayout()
-            col.addWidget(QLabel(f"<b>{title}</b>"))
+            head = QHBoxLayout()
+            head.addWidget(QLabel(f"<b>{title}</b>"), 1)
+            for word, state in (("All", Qt.CheckState.Checked), ("None", Qt.CheckState.Unchecked)):
+                name = f"{title.lower()}-{word.lower()}"
+                self.tick_buttons[name] = self._button(
+                    head, word, f"matrix-spec-{name}", functools.partial(_tick_all, box, state)
+                )
+                verb = "Tick" if word == "All" else "Untick"
+                self.tick_buttons[name].setToolTip(f"{verb} every {title.lower()[:-1]} listed")
+            col.addLayout(head)
             col.addWidget(box, 1)
             lists.addLayout(col, 2 if title == "Targets" else 1)
         row = QHBoxLayout()

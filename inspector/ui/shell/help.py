@@ -5,9 +5,9 @@ Invariants:
 - The shortcuts table is built, each time it opens, from the window's own actions and
   shortcuts (and the Compare window's closing keys, :data:`dialogs.CLOSE_KEYS`): it cannot
   drift from what the keys do.
-- A documentation page opens through the desktop (``QDesktopServices.openUrl`` on the file's
-  URL); when the desktop has no handler for it, the page is shown rendered in a window of our
-  own, so a Help item never does nothing.
+- A documentation page, Getting started included, opens in the app's own viewer
+  (:mod:`.docviewer`: Qt renders the Markdown, with its pictures and links), never through the
+  desktop, so a Help item never does nothing.
 - The help windows are never modal through ``exec()`` (Help may be opened while a live session
   runs on the event loop); each exists once and comes to the front when asked for again.
 - The first-run hint shows in the first window a user ever opens, and never again (QSettings).
@@ -20,7 +20,7 @@ from html import escape
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QUrl
-from PySide6.QtGui import QAction, QDesktopServices, QKeySequence, QShortcut, QTextDocument
+from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
     QLabel,
@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QTableWidget,
     QTableWidgetItem,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -36,10 +35,9 @@ from PySide6.QtWidgets import (
 from inspector import __version__
 from inspector.core.base.resources import DOCS_PACKAGE, ResourcesMissing, doc
 from inspector.ui.base.dialogs import CLOSE_KEYS, close_on_keys
+from inspector.ui.shell.docviewer import DocViewer
 from inspector.ui.shell.intents import Intents
 
-PICTURE = ("images", "lanes-absent.png")
-"""The picture Help ▸ Getting started explains (under the shipped ``docs/``)."""
 DOC_LINKS = (
     ("Provider &quirks (docs/quirks.md)", "quirks.md"),
     ("&Demo provider (docs/demo-provider.md)", "demo-provider.md"),
@@ -51,53 +49,14 @@ DOC_LINKS = (
 """Help's documentation items: (menu text, page under the shipped ``docs/``)."""
 FIRST_RUN_KEY = "first_run_hint_shown"
 
-GETTING_STARTED = """
-<h2>What the window shows</h2>
-<p>How a provider streamed its tool calls, fragment by fragment, and where they broke.
-Open something first: <b>File ▸ Samples</b> (recorded streams that show one quirk each),
-<b>File ▸ Open</b> or a file dropped on the window, or press <b>{run}</b> on the Live toolbar
-to stream from the built-in demo provider (no API key needed).</p>
-<p><img src="{picture}" width="640"></p>
-<ul>
-<li><b>Lanes</b> (top): one column per tool call, in wire-index order. The header shows the
-id and name <i>exactly as received</i> (a value, omitted, <code>""</code>, <code>null</code> or
-repaired); below it the call's verdict (valid, invalid, not checked when validation is off,
-streaming while it is open). The table lists every fragment with its time, identity, text
-(whitespace made visible), running length and the JSON state after it; a struck-through row
-was dropped. <i>Buffer</i> is the argument text so far, <i>Parsed</i> the arguments once the
-call is complete. When the lanes do not fit, a counter says how many are out of sight.</li>
-<li><b>Raw wire</b> (bottom): every SSE event as it arrived, byte range included. Selecting a
-fragment selects its event, and back. <b>Problems &amp; quirks</b> lists what is wrong and
-where; <b>Clients</b> (View ▸ Clients) which client libraries (openai-python, LiteLLM,
-LangChain …) would not hand your agent these calls, how, and from which chunk on (a badge on a
-lane names the clients that get its call wrong); <b>Turn</b> the finish reason and text;
-<b>Timeline</b> when each call opened and closed.</li>
-<li><b>Attempts</b> (left): each request of the session with its outcome and, in a tool
-loop, its round. Click one to show it. Closed it? <b>View ▸ Attempts panel</b> brings it back.</li>
-<li><b>Toolbars</b>: <i>Validation</i> and <i>Empty id</i> re-judge the same stream at once
-(<i>literal</i> reads an empty id as the <code>by-id</code> client does);
-<i>Replay</i>, <i>Step</i>, the speed and the slider replay a capture. The Live toolbar picks a
-profile, a model and a scenario and starts or stops a session; every session is recorded
-(<b>File ▸ Recorded sessions</b>).</li>
-</ul>
-<p><b>View ▸ Compare</b> (Ctrl+D) judges the stream under two settings side by side.
-<b>Help ▸ Keyboard shortcuts</b> lists every key; <b>Help ▸ Provider quirks</b> explains each
-quirk code.</p>
-"""
+GETTING_STARTED_PAGE = "getting-started.md"
+"""Help ▸ Getting started: live, proxy, matrix and clients, around pictures of each (and the
+contents page of the documentation viewer)."""
 
 
 def getting_started(w: Intents) -> QDialog:
-    """Help ▸ Getting started: what the window shows, around a picture of it."""
-
-    def build() -> QWidget:
-        text = QTextBrowser()
-        text.setOpenExternalLinks(True)
-        picture = QUrl.fromLocalFile(str(doc_page(*PICTURE))).toString()
-        run = w.live_bar.start.text().replace("&", "")  # the button's own word
-        text.setHtml(GETTING_STARTED.format(picture=picture, run=escape(run)))
-        return text
-
-    return _window(w.window(), "help-getting-started", "Getting started", build, (720, 700))
+    """Help ▸ Getting started, in the documentation viewer."""
+    return _viewer(w, "help-getting-started", doc_page(GETTING_STARTED_PAGE))
 
 
 def shortcut_rows(w: Intents) -> list[tuple[str, str, str]]:
@@ -160,21 +119,23 @@ def doc_page(*parts: str) -> Path:
 
 
 def open_doc(w: Intents, path: Path) -> bool:
-    """Open a documentation page with the desktop's viewer, or show it rendered here."""
+    """Show a documentation page in the documentation viewer (never through the desktop: see
+    :mod:`.docviewer`); False, said in the status bar, when this install lacks it."""
     if not path.is_file():
         w.statusBar().showMessage(f"Not found: {path} (this install lacks the docs)", 15000)
         return False
-    if QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))):
-        return True
-
-    def build() -> QWidget:
-        text = QTextBrowser()  # links to other pages open here, web links in the browser
-        text.setOpenExternalLinks(True)
-        text.setSource(QUrl.fromLocalFile(str(path)), QTextDocument.ResourceType.MarkdownResource)
-        return text
-
-    _window(w.window(), f"help-doc-{path.stem}", path.name, build, (820, 700))
+    _viewer(w, "help-docs", path)
     return True
+
+
+def _viewer(w: Intents, name: str, page: Path) -> QDialog:
+    """The viewer window ``name`` (made once), on ``page``."""
+    home = doc_page(GETTING_STARTED_PAGE)
+    dialog = _window(w.window(), name, page.name, lambda: DocViewer(page, home), (960, 760))
+    viewer = dialog.findChild(DocViewer)
+    if viewer is not None and viewer.page != page:
+        viewer.show_page(page)
+    return dialog
 
 
 def open_doc_page(w: Intents, page: str) -> bool:

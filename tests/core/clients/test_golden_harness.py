@@ -214,7 +214,10 @@ async def test_verify_runs_a_runner_over_the_streams_of_its_dialects() -> None:
                                     "demo/openai-chat/fault-401")]  # fmt: skip
     got = await verify.sweep(TOY, streams)
     assert list(got) == ["demo/openai-chat/demo-clean", "demo/openai-chat/fault-401"]
-    assert got["demo/openai-chat/demo-clean"]["calls"] == [call(None, "get_weather", "{}")]
+    assert got["demo/openai-chat/demo-clean"]["calls"] == [  # the parallel request's two calls
+        call(None, "get_weather", "{}"),
+        call(None, "get_time", "{}"),
+    ]
     error = got["demo/openai-chat/fault-401"]["error"]
     assert error["type"] == "HTTPStatusError" and error["varies"] is True
     assert "http://<server>/v1/chat/completions" in error["message"]

@@ -147,3 +147,37 @@ def test_client_column_and_links() -> None:
     assert local_href("captures/a b.jsonl") == "captures/a%20b.jsonl"
     for bad in ("/etc/passwd", "../x.jsonl", "https://x/y", "c:\\x", None, ""):
         assert local_href(bad) is None, bad
+
+
+def test_html_structure_keeps_header_and_targets_in_sight_with_a_key_above() -> None:
+    """The structure a browser needs to keep the matrix readable on a laptop screen: the table
+    in its own scrolling box, the header rows and the target column sticky, a key of every
+    word before the table, and every row as wide as the header."""
+    result = sample_result()
+    text = to_html(result)
+    doc = _parse(text)
+    body = next(el for el in doc.iter() if el.tag == NS + "body")  # type: ignore[attr-defined]
+    order = [el for el in body.iter() if el.get("class") in ("legend-top", "scroll")]
+    assert [el.get("class") for el in order] == ["legend-top", "scroll"]  # key, then table
+    key = "".join(order[0].itertext())
+    for word in ("✔ pass", "◐ quirk", "✗ breaks clients", "≠ wrong calls", "✖ error"):
+        assert word in key, word
+    scroll = order[1]
+    (table,) = [el for el in scroll if el.tag == NS + "table"]
+    assert table.get("class") == "matrix"
+    style = next(el for el in doc.iter() if el.tag == NS + "style").text  # type: ignore[attr-defined]
+    assert "div.scroll{overflow:auto;" in style
+    assert "table.matrix thead{position:sticky;top:0" in style
+    assert "table.matrix th[scope=row],table.matrix th.corner{position:sticky;left:0" in style
+    assert "border-collapse:separate" in style  # sticky cells keep their borders
+    thead, tbody = [el for el in table if el.tag in (NS + "thead", NS + "tbody")]
+    head_rows = [el for el in thead if el.tag == NS + "tr"]
+    assert len(head_rows) == 2
+    assert head_rows[0][0].get("class") == "corner" and head_rows[0][0].get("rowspan") == "2"
+    width = len(result.scenarios) + len(result.replicas)
+    assert len(head_rows[1]) == width
+    rows = [el for el in tbody if el.tag == NS + "tr"]
+    assert len(rows) == len(result.rows)
+    for row in rows:
+        assert row[0].tag == NS + "th" and row[0].get("scope") == "row"
+        assert len(row) == 1 + width, "".join(row.itertext())

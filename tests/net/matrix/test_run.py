@@ -67,7 +67,7 @@ async def test_a_small_matrix_runs_judges_records_and_round_trips(
     words = {c.key: c.word for c in result}
     assert words == {
         ("demo-clean", "weather"): "pass",
-        ("demo-clean", "parallel"): "wrong calls",  # one call where parallel calls are due
+        ("demo-clean", "parallel"): "pass",  # the calls the scenario asks for, as a good model
         ("demo-parallel-index-0", "weather"): "breaks clients",
         ("demo-parallel-index-0", "parallel"): "breaks clients",
         ("demo-glm-retry", "weather"): "retried",
@@ -79,7 +79,7 @@ async def test_a_small_matrix_runs_judges_records_and_round_trips(
         ("demo-text-hermes", "weather"): "no call",  # its calls are written in the text
         ("demo-text-hermes", "parallel"): "no call",
         ("demo-truncated", "weather"): "invalid",  # cut arguments: not a wrong choice of call
-        ("demo-truncated", "parallel"): "wrong calls",  # one call, parallel due
+        ("demo-truncated", "parallel"): "wrong calls",  # cut before its second call: 1 of 2
     }
     assert sorted(finished) == sorted(words) and len(started) == 12
     assert ("no key", "weather") not in started
@@ -92,11 +92,13 @@ async def test_a_small_matrix_runs_judges_records_and_round_trips(
     assert clean.clients["openai-python"].right is True
     assert clean.clients["google-genai"].right is None  # does not speak openai-chat
     parallel = result.cell("demo-clean", "parallel").runs[0]
-    assert parallel.expect_failures == (
+    assert parallel.expected and parallel.calls == 2 and parallel.expect_failures == ()
+    cut = result.cell("demo-truncated", "parallel").runs[0]
+    assert cut.expect_failures[:2] == (
         "not parallel: 1 call in the response, expected 2 or more",
         "tool get_time not called",
     )
-    assert parallel.expected is False and parallel.calls == 1 and parallel.text_calls == 0
+    assert cut.expected is False and cut.calls == 1 and cut.text_calls == 0
     text = result.cell("demo-text-hermes", "weather").runs[0]
     assert (text.calls, text.text_calls, text.expect_failures) == (0, 2, ("no tool call",))
     cut = result.cell("demo-truncated", "weather").runs[0]
@@ -129,7 +131,10 @@ async def test_a_small_matrix_runs_judges_records_and_round_trips(
     # rerun the failed cells: only they are replaced
     assert runner.failed_cells() == [("fault-500", "weather"), ("fault-500", "parallel")]
     kept = result.cell("demo-clean", "weather").runs
+    whole = result.duration
+    assert whole > 0
     await runner.rerun(runner.failed_cells())
+    assert result.duration > whole  # the rerun adds its time to the matrix's, never replaces it
     assert result.cell("demo-clean", "weather").runs is kept
     assert result.cell("fault-500", "weather").word == "error"
     await runner.rerun(runner.row("demo-clean"))
@@ -165,7 +170,7 @@ def test_the_matrix_command_prints_the_table_and_writes_the_folder(
     assert main(["matrix", str(path), "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     lines = {line.split("  ")[0]: line for line in printed.splitlines()}
-    assert "✔ pass 1/1" in lines["demo-clean"] and "≠ wrong calls 0/1" in lines["demo-clean"]
+    assert lines["demo-clean"].count("✔ pass 1/1") == 2, lines["demo-clean"]  # weather, parallel
     assert "✖ error 0/1" in lines["fault-500"] and "⊘ skipped 0/1" in lines["no key"]
     assert "\x1b[" not in printed  # colour only on a terminal
     assert {p.name for p in out.iterdir()} >= {

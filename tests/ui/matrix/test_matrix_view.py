@@ -59,6 +59,23 @@ def _texts(m: MatrixWindow) -> list[list[str]]:
     ]
 
 
+def _every_word_fits_and_the_key_explains_it(m: MatrixWindow) -> None:
+    """No cell or header is cut ("cut ar…"): each line of its text fits its column in the
+    grid's font; the key under the grid shows every cell word."""
+    g, metrics = m.grid, m.grid.fontMetrics()
+    for c in range(g.columnCount()):
+        room = g.columnWidth(c) - 8  # the item's own margins
+        head = g.horizontalHeaderItem(c)
+        lines = head.text().split("\n") if head is not None else []
+        for r in range(g.rowCount()):
+            lines += g.item(r, c).text().split("\n")
+        for line in lines:
+            assert metrics.horizontalAdvance(line) <= room, (c, line, room)
+    assert m.legend.isVisible()
+    for word in ("✔ pass", "◐ quirk", "✗ breaks clients", "≠ wrong calls", "✖ error", "✓ agrees"):
+        assert word in m.legend.text(), word
+
+
 def test_a_real_matrix_fills_live_and_a_click_opens_its_capture(
     window: MainWindow, qloop: qasync.QEventLoop, qtbot: Any
 ) -> None:
@@ -80,12 +97,13 @@ def test_a_real_matrix_fills_live_and_a_click_opens_its_capture(
     texts = _texts(m)
     assert m.result is not None and m.result.scenarios == ["parallel", "weather"]
     assert texts[0][1].startswith("✔ pass\n1/1"), texts[0]  # demo-clean x weather
-    assert texts[0][0].startswith("≠ wrong calls\n0/1"), texts[0]  # one call, parallel due
-    assert "not parallel: 1 call" in m.grid.item(0, 0).toolTip(), m.grid.item(0, 0).toolTip()
+    assert texts[0][0].startswith("✔ pass\n1/1"), texts[0]  # the calls parallel asks for
+    assert "run 1: pass" in m.grid.item(0, 0).toolTip(), m.grid.item(0, 0).toolTip()
     assert texts[2][0].startswith("✖ error\n0/1"), texts[2]  # fault-500: its error class
     assert "ProviderHTTPError" in m.grid.item(2, 0).toolTip(), m.grid.item(2, 0).toolTip()
     assert texts[0][2] == "✓ 2/2\nagrees", texts[0]  # openai-python over demo-clean
     assert sum(flushes) >= 6 and len([f for f in flushes if f]) < 6 * 2 + 2  # coalesced
+    _every_word_fits_and_the_key_explains_it(m)
     assert m.progress.value() == m.progress.maximum() == 6
     folder = m.folder
     assert folder is not None
@@ -107,6 +125,7 @@ def test_a_real_matrix_fills_live_and_a_click_opens_its_capture(
 
     # rerun: the failed cells only (fault-500's), then a row and a cell; others untouched
     kept = load_result(folder).cell("demo-clean", "weather").runs[0].capture
+    whole = m.result.duration
     qtbot.mouseClick(m.buttons["rerun_failed"], Qt.MouseButton.LeftButton)
     assert m.grid.item(2, 0).text().startswith("… pending"), (
         m.status.text(),
@@ -121,6 +140,11 @@ def test_a_real_matrix_fills_live_and_a_click_opens_its_capture(
         assert m.runs.running, name
         qloop.run_until_complete(m.runs.wait())
     assert not _texts(m)[1][1].startswith("…")
+    # the export after reruns says the matrix's whole running time, not the last rerun's
+    assert m.result.duration > whole
+    assert m.export_to(str(folder / "export"))
+    md = (folder / "export" / "matrix.md").read_text(encoding="utf-8")
+    assert f"took {m.result.duration:.1f} s" in md, md.splitlines()[2]
 
     # a saved folder opens again, through the main window's open path
     other = MainWindow()
@@ -210,9 +234,16 @@ def test_every_button_and_the_spec_builder(
     d.validation.setCurrentText("strict")
     qtbot.mouseClick(d.save_button, Qt.MouseButton.LeftButton)
     assert '"runs": 2' in spec_file.read_text()
-    for i in range(d.targets_box.count()):  # nothing ticked: Use says why
-        d.targets_box.item(i).setCheckState(Qt.CheckState.Unchecked)
-    qtbot.mouseClick(d.use_button, Qt.MouseButton.LeftButton)
+    ticks = d.tick_buttons
+    for which, box in (("targets", d.targets_box), ("scenarios", d.scenarios_box)):
+        qtbot.mouseClick(ticks[f"{which}-all"], Qt.MouseButton.LeftButton)
+        states = {box.item(i).checkState() for i in range(box.count())}
+        assert states == {Qt.CheckState.Checked}, which
+        qtbot.mouseClick(ticks[f"{which}-none"], Qt.MouseButton.LeftButton)
+        states = {box.item(i).checkState() for i in range(box.count())}
+        assert states == {Qt.CheckState.Unchecked}, which
+    qtbot.mouseClick(ticks["scenarios-all"], Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(d.use_button, Qt.MouseButton.LeftButton)  # nothing ticked: Use says why
     assert "Tick at least one" in d.error.text() and d.isVisible()
     qtbot.mouseClick(d.load_button, Qt.MouseButton.LeftButton)  # the saved spec comes back
     qtbot.mouseClick(d.use_button, Qt.MouseButton.LeftButton)

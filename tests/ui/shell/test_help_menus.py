@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core.base.resources import resource
 from inspector.ui.shell import help
+from inspector.ui.shell.docviewer import DocViewer
 from inspector.ui.shell.mainwindow import MainWindow
 
 SAMPLES = resource("samples")
@@ -222,18 +223,18 @@ def test_the_json_column_elides_at_its_end_with_the_whole_state_in_its_tooltip(
     assert option.textElideMode == Qt.TextElideMode.ElideRight
 
 
-def test_getting_started_explains_the_window_around_a_picture_of_it(window: MainWindow) -> None:
+def test_getting_started_explains_the_window_around_pictures_of_it(window: MainWindow) -> None:
     item(window, "action-getting-started").trigger()
     dialog = window.findChild(QDialog, "help-getting-started")
     assert dialog is not None and dialog.isVisible()
-    html = dialog.findChild(QTextBrowser).toHtml()
-    picture = help.doc_page(*help.PICTURE)
-    assert picture.is_file() and picture.name in html
+    browser = dialog.findChild(QTextBrowser)
+    html = browser.toHtml()
+    for picture in ("start-live.png", "start-proxy.png", "start-matrix.png", "start-clients.png"):
+        assert help.doc_page("images", picture).is_file() and picture in html, picture
+    text = browser.toPlainText()
     for part in ("Lanes", "Raw wire", "Attempts", "File ▸ Samples", "Recorded sessions"):
-        assert part in html, part
-    assert f"press {window.live_bar.start.text()} on the Live toolbar" in (
-        dialog.findChild(QTextBrowser).toPlainText().replace("\n", " ")
-    )
+        assert part in text, part
+    assert f"press {window.live_bar.start.text()}" in text.replace("\n", " ")
     assert dialog.width() <= window.screen().availableGeometry().width()
     assert help.getting_started(window) is dialog  # asked again: the same window, raised
 
@@ -256,19 +257,23 @@ def test_the_shortcuts_table_lists_every_key_the_window_defines(window: MainWind
     assert all(r[0] and r[1] and r[2] for r in rows), rows
 
 
-def test_help_pages_open_through_the_desktop_or_rendered_here(
-    window: MainWindow, monkeypatch: pytest.MonkeyPatch, urls: list[str]
+def test_help_pages_open_in_the_app_never_through_the_desktop(
+    window: MainWindow, urls: list[str]
 ) -> None:
+    shown = []
     for act in window.menuBar().actions()[-1].menu().actions():
         if "docs/" in act.text():
             act.trigger()
-    assert urls == [str(help.doc_page(page)) for _, page in help.DOC_LINKS]
-    assert all(Path(u).is_file() for u in urls)
-    monkeypatch.setattr(QDesktopServices, "openUrl", staticmethod(lambda _url: False))
-    assert help.open_doc(window, help.doc_page("quirks.md"))  # no viewer: shown here instead
-    page = window.findChild(QDialog, "help-doc-quirks")
-    assert page is not None and page.isVisible()
+            page = window.findChild(QDialog, "help-docs")
+            assert page is not None and page.isVisible()
+            shown.append(page.findChild(DocViewer).page)
+    assert shown == [help.doc_page(page) for _, page in help.DOC_LINKS]
+    assert urls == []  # a desktop with no Markdown viewer no longer makes Help do nothing
+    assert help.open_doc(window, help.doc_page("quirks.md"))
+    page = window.findChild(QDialog, "help-docs")
     assert "empty_string_continuation_id" in page.findChild(QTextBrowser).toPlainText()
+    assert not help.open_doc(window, help.doc_page("gone.md"))
+    assert "Not found" in window.statusBar().currentMessage()
 
 
 def test_the_first_run_hint_shows_once(qtbot: Any) -> None:
