@@ -104,7 +104,7 @@ verify-clients: $(VENV)/.node
 # The default matrix's matrix.html in Debian's Chromium (headless; `apt-get install -y chromium`,
 # no browser download) at 1280x800 and 1600x1000: every column reachable in the table's box,
 # the header and target column in sight while scrolling (scripts/matrix_chromium.py; writes
-# build/matrix-html/matrix-WxH.png to look at). MATRIX=path/to/matrix.html checks another.
+# a screenshot per size beside the page, to look at). MATRIX=path/to/matrix.html checks another.
 MATRIX ?= build/matrix-html/matrix.html
 check-matrix-html: $(STAMP)
 	@if [ "$(MATRIX)" = build/matrix-html/matrix.html ]; then rm -rf build/matrix-html && \

@@ -11,7 +11,8 @@ Invariants:
 - A request is recognised as a built-in scenario by its prompt text (the scenario's ``prompt``
   found in the conversation), never by its tools alone; anything else gets the demo scenario's
   own calls, exactly as before.
-- The calls: each tool the ``expect`` block names (in its order, when the request offers it),
+- The calls: each tool the ``expect`` block names (in its order, when the request offers it;
+  then the request's other tools in order, as before, when more calls are due),
   at least ``calls.min``, at least two when ``parallel`` is true, at most ``calls.max`` (one
   when ``parallel`` is false), and never fewer than the demo scenario's own count (a parallel
   quirk keeps its three calls). The first call of the first expected tool carries the block's
@@ -25,13 +26,23 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
 from inspector.core.requests.scenarios import load_scenarios
 from inspector.core.requests.scenarios_expect import Expect
 
-if TYPE_CHECKING:
-    from .conversation import Tool
+
+class Tool(Protocol):
+    """A tool the request offers (:class:`.conversation.Tool`, which imports this module)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def schema(self) -> dict[str, Any]: ...
+
+
+T = TypeVar("T", bound=Tool)
 
 
 @functools.cache
@@ -48,7 +59,7 @@ def recognise(conversation: str) -> Expect | None:
     return next((e for prompt, e in _builtin() if prompt and prompt in text), None)
 
 
-def expected_calls(expect: Expect, tools: list[Tool], own: int) -> list[tuple[Tool, int]]:
+def expected_calls(expect: Expect, tools: list[T], own: int) -> list[tuple[T, int]]:
     """(tool, argument variant) per call (see the module docstring); ``own``: the demo
     scenario's own call count."""
     offered = {t.name: t for t in tools}
@@ -58,7 +69,7 @@ def expected_calls(expect: Expect, tools: list[Tool], own: int) -> list[tuple[To
         n = 1
     if expect.calls_max is not None:
         n = min(n, expect.calls_max)
-    pool = wanted or tools
+    pool = wanted + [t for t in tools if t not in wanted]  # then the others, in order
     return [(pool[i % len(pool)], i // len(pool)) for i in range(n)]
 
 
