@@ -348,7 +348,7 @@ class StreamState:
         """The RESULT deltas reported for ``call``: those whose ``id`` is the call's id or its
         wire item id (``extra["item_id"]``); for an item with no id (Gemini's code execution)
         the results that follow it up to the next item with none."""
-        if not self.results:
+        if not self.results or not call.fragments:
             return []
         extra = call.fragments[0].extra
         keys = {call.id} if type(call.id) is str else set()

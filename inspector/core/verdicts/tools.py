@@ -114,11 +114,12 @@ class ToolRegistry:
         """Readable lines about definitions that were skipped or cannot be validated against."""
         self._validators: dict[str, Validator] = {}
         for spec in specs:
-            if spec.name in self._specs:
-                self.warnings.append(
-                    f"tool {spec.name!r} is defined more than once; the first definition is used"
-                )
-                continue
+            first = self._specs.get(spec.name)
+            if first is not None:
+                if (first.schema, first.format) != (spec.schema, spec.format):
+                    self.warnings.append(f"tool {spec.name!r} is defined more than once; the "
+                                         "first definition is used")  # fmt: skip
+                continue  # the same definition restated (a Responses namespace lists it too)
             self._specs[spec.name] = spec
 
     @classmethod

@@ -60,7 +60,7 @@ from inspector.core.providers.wire.events import lenient_loads, non_event, not_o
 from inspector.core.providers.wire.fields import error_at, shared, shared_id
 from inspector.core.quirks.events.wrongtype import wrong_type
 
-_loads = lenient_loads  # orjson, and lone surrogate escapes as clients read them
+_loads = orjson.loads
 _JSONDecodeError = orjson.JSONDecodeError
 
 _EVENT = EventKind.EVENT
@@ -104,8 +104,11 @@ class OpenAIChatDialect(MemoDialect):
         try:
             obj = _loads(data)
         except _JSONDecodeError as exc:
-            out.append(undecodable(ev, exc))  # also maps a " [DONE] " with stray spaces
-            return
+            try:
+                obj = lenient_loads(data, exc)  # a lone surrogate escape, as clients read it
+            except _JSONDecodeError:
+                out.append(undecodable(ev, exc))  # also maps a " [DONE] " with stray spaces
+                return
         try:
             choices = obj.get("choices")
         except AttributeError:  # a JSON array, string, number, boolean or null: no chunk at all

@@ -21,24 +21,28 @@ from inspector.core.base.provider import Dialect, Provider
 from inspector.core.quirks.events.wrongtype import wrong_type
 
 
-def lenient_loads(data: str) -> Any:
+def lenient_loads(data: str, refused: Exception | None = None) -> Any:
     """``orjson.loads``, or, for data it refuses only for a lone surrogate escape (``"\\ud83d"``
     whose pair comes in the next chunk), Python's ``json.loads``, which reads it as every real
     client does (Python's json and JavaScript's ``JSON.parse`` both accept it): the string
     then holds the lone surrogate, and a call's joined arguments pair it with the next
-    (:mod:`inspector.core.calls.toolcall`). Raises orjson's error otherwise."""
-    try:
-        return orjson.loads(data)
-    except orjson.JSONDecodeError as exc:
-        if "surrogate" not in str(exc):
-            raise
+    (:mod:`inspector.core.calls.surrogates`). Raises orjson's error otherwise. A hot path
+    calls orjson itself and this only with the error orjson raised (``refused``)."""
+    exc = refused
+    if exc is None:
         try:
-            return _json.loads(data)
-        except ValueError:
-            raise exc from None
+            return orjson.loads(data)
+        except orjson.JSONDecodeError as raised:
+            exc = raised
+    if "surrogate" not in str(exc):
+        raise exc
+    try:
+        return _json.loads(data)
+    except ValueError:
+        raise exc from None
 
 
-_loads = lenient_loads
+_loads = orjson.loads
 _JSONDecodeError = orjson.JSONDecodeError
 
 EVENT_PATH = "(event)"
@@ -121,8 +125,11 @@ def decode_object(ev: SSEEvent, out: list[AnyDelta]) -> dict[str, Any] | None:
     try:
         obj = _loads(ev.data)
     except _JSONDecodeError as exc:
-        out.append(undecodable(ev, exc))
-        return None
+        try:
+            obj = lenient_loads(ev.data, exc)  # a lone surrogate escape, as clients read it
+        except _JSONDecodeError:
+            out.append(undecodable(ev, exc))
+            return None
     if type(obj) is not dict:
         out.append(not_object(ev, obj))
         return None

@@ -76,9 +76,9 @@ def _calls_since(state: StreamState, seq: int) -> int:
     return sum(
         1
         for c in state.calls
-        if c.fragments[0].seq > seq
+        if not from_text(c)
+        and c.fragments[0].seq > seq
         and c.kind != CallKind.HOSTED
-        and not from_text(c)
         and not (acc is not None and acc.is_orphan(c))
     )
 
