@@ -68,6 +68,11 @@ def add_analyze_parser(sub: Any) -> None:
         help="exit 1 when this client library (a replica: openai-python, litellm, …) would not "
         "get the inspector's calls; repeatable",
     )
+    a.add_argument(
+        "--no-clients",
+        action="store_true",
+        help="a quick look: run no client replica (the JSON says clients_judged: false)",
+    )
 
 
 def analyze(args: argparse.Namespace) -> int:
@@ -78,9 +83,11 @@ def analyze(args: argparse.Namespace) -> int:
     from inspector.cli.analyzehar import emit
     from inspector.core.capture.reader import load
     from inspector.core.replay.harsessions import is_har_file
-    from inspector.core.reports.clientreport import named_replicas
+    from inspector.core.reports.clientreport import ClientUsageError, named_replicas
     from inspector.core.reports.gate import check_stream
 
+    if args.no_clients and args.client:
+        raise ClientUsageError("--client judges a client; --no-clients judges none: pick one")
     named_replicas(args.client or [])  # an unknown client is refused before any reading
     if is_har_file(args.path):  # its LLM sessions, each judged as below (inspector.cli.analyzehar)
         from inspector.cli.analyzehar import analyze_har
@@ -100,7 +107,7 @@ def _judge(args: argparse.Namespace, capture: Capture, source: str) -> tuple[Any
     JSON document or the text's lines, each ended; the exit code, decided here)."""
     from inspector.core.reports import report
     from inspector.core.reports.clientreport import check_speaks, gated_status, named_replicas
-    from inspector.core.reports.clients import clients_verdict
+    from inspector.core.reports.clients import clients_verdict, not_judged
     from inspector.core.reports.gate import check_dialect, header_settings, url_settings
     from inspector.core.reports.jsonreport import json_doc
     from inspector.core.verdicts.tools import ToolRegistry
@@ -111,7 +118,7 @@ def _judge(args: argparse.Namespace, capture: Capture, source: str) -> tuple[Any
     settings = url_settings(capture, header_settings(capture, settings, REGISTRY), REGISTRY)
     check_dialect(capture, settings.dialect, source, REGISTRY)
     analysis = Analysis.from_capture(capture, settings, tools, providers=REGISTRY)
-    clients = clients_verdict(analysis)
+    clients = not_judged() if args.no_clients else clients_verdict(analysis)
     check_speaks(clients, named, analysis.dialect)
     code = gated_status(analysis, clients, named).code
     if args.json:
