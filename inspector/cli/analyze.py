@@ -12,9 +12,12 @@ made (nothing that grows with the stream is built whole for output).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from typing import Any
 
+from inspector.cli.progress import Progress
 from inspector.core.analysis.session import Analysis
 from inspector.core.base.errors import InspectorError
 from inspector.core.base.settings import (
@@ -69,6 +72,11 @@ def add_analyze_parser(sub: Any) -> None:
         help="exit 1 when this client library (a replica: openai-python, litellm, …) would not "
         "get the inspector's calls; repeatable",
     )
+    a.add_argument(
+        "--no-clients",
+        action="store_true",
+        help="a quick look: run no client replica (the JSON says clients_judged: false)",
+    )
 
 
 def analyze(args: argparse.Namespace) -> int:
@@ -79,9 +87,11 @@ def analyze(args: argparse.Namespace) -> int:
     from inspector.cli.analyzehar import emit
     from inspector.core.capture.reader import load
     from inspector.core.replay.harsessions import is_har_file
-    from inspector.core.reports.clientreport import named_replicas
+    from inspector.core.reports.clientreport import ClientUsageError, named_replicas
     from inspector.core.reports.gate import check_stream
 
+    if args.no_clients and args.client:
+        raise ClientUsageError("--client judges a client; --no-clients judges none: pick one")
     named_replicas(args.client or [])  # an unknown client is refused before any reading
     if is_har_file(args.path):  # its LLM sessions, each judged as below (inspector.cli.analyzehar)
         from inspector.cli.analyzehar import analyze_har
@@ -89,9 +99,17 @@ def analyze(args: argparse.Namespace) -> int:
         return analyze_har(args, lambda capture, source: _judge(args, capture, source))
     if args.entry is not None:
         raise InspectorError(f"{args.path}: --entry picks a session of a HAR file; this is none")
-    capture = load(args.path)
-    check_stream(capture, args.path)
-    report, code = _judge(args, capture, args.path)
+    progress = Progress()  # on stderr, when it is a terminal; cleared before the report
+    try:
+        with contextlib.suppress(OSError):
+            progress.size = os.path.getsize(args.path)
+        progress.begin("reading")
+        capture = load(args.path)
+        progress.chunks = sum(len(a.chunks) for a in capture.attempts)
+        check_stream(capture, args.path)
+        report, code = _judge(args, capture, args.path, progress)
+    finally:
+        progress.close()
     emit(report, args.json)
     return code
 
@@ -115,12 +133,15 @@ def check_readable(path: str) -> None:
     check_stream(load(path), path)
 
 
-def _judge(args: argparse.Namespace, capture: Capture, source: str) -> tuple[Any, int]:
+def _judge(
+    args: argparse.Namespace, capture: Capture, source: str, progress: Progress | None = None
+) -> tuple[Any, int]:
     """One capture judged as ``analyze`` asks: (the report, made as it is written: the lazy
-    JSON document or the text's lines, each ended; the exit code, decided here)."""
+    JSON document or the text's lines, each ended; the exit code, decided here). ``progress``
+    is told each phase as it starts."""
     from inspector.core.reports import report
     from inspector.core.reports.clientreport import check_speaks, gated_status, named_replicas
-    from inspector.core.reports.clients import clients_verdict
+    from inspector.core.reports.clients import clients_verdict, not_judged
     from inspector.core.reports.gate import check_dialect, header_settings, url_settings
     from inspector.core.reports.jsonreport import json_doc
     from inspector.core.verdicts.tools import ToolRegistry
@@ -130,8 +151,12 @@ def _judge(args: argparse.Namespace, capture: Capture, source: str) -> tuple[Any
     settings = Settings(dialect=args.dialect, validation=args.validation, empty_id=args.empty_id)
     settings = url_settings(capture, header_settings(capture, settings, REGISTRY), REGISTRY)
     check_dialect(capture, settings.dialect, source, REGISTRY)
+    if progress is not None:
+        progress.begin("ingest")
     analysis = Analysis.from_capture(capture, settings, tools, providers=REGISTRY)
-    clients = clients_verdict(analysis)
+    if progress is not None and not args.no_clients:
+        progress.begin("clients")
+    clients = not_judged() if args.no_clients else clients_verdict(analysis)
     check_speaks(clients, named, analysis.dialect)
     code = gated_status(analysis, clients, named).code
     if args.json:

@@ -99,6 +99,8 @@ def gate_lines(verdict: ClientsVerdict, names: Sequence[str]) -> list[str]:
 
 def clients_lines(verdict: ClientsVerdict) -> list[str]:
     """The text report's ``clients:`` section (see the module's invariants)."""
+    if verdict.skipped:
+        return ["clients: not judged (--no-clients)"]
     rows = []
     for replica in verdict.replicas:
         name = replica.name

@@ -48,6 +48,9 @@ class ClientsVerdict:
     """Calls of the final attempt written in the assistant text: no client expects them."""
     judged: str = ""
     """Which attempts were judged, in words (:func:`judged_phrase`)."""
+    skipped: bool = False
+    """No replica was run at all (``analyze --no-clients``): nothing is said of any client,
+    neither agreement nor breakage (:func:`not_judged`)."""
 
     @property
     def broken(self) -> list[str]:
@@ -71,6 +74,8 @@ class ClientsVerdict:
         return self._phrase() + self.written_note()
 
     def _phrase(self) -> str:
+        if self.skipped:
+            return "clients not judged"
         broken = self.broken
         if not self.applicable:
             return "no client replica speaks this dialect"
@@ -149,6 +154,12 @@ def judged_phrase(analysis: Analysis, attempt: int | None = None) -> str:
         return f"the final attempt of each round ({len(rounds)} rounds)"
     chosen = judged_attempts(analysis, attempt)[-1]
     return f"the final attempt ({names[chosen.number]})"
+
+
+def not_judged() -> ClientsVerdict:
+    """The verdict of ``analyze --no-clients``: no replica run, none named, nothing broken
+    (the headline says ``clients not judged``; the JSON ``clients`` is null)."""
+    return ClientsVerdict((), {}, {}, {}, skipped=True)
 
 
 def clients_verdict(

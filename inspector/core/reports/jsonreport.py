@@ -41,7 +41,9 @@ FORMAT_VERSION = 4
 ``function`` for Chat Completions; ``text:<format>`` for calls written in the text), and
 ``results`` (what the stream reported of its execution, RESULT deltas, or []); top level and
 per attempt, ``agent_calls`` and ``hosted_items`` count them apart (hosted items never change
-``valid`` or the exit code: their word is ``not checked``).
+``valid`` or the exit code: their word is ``not checked``); ``clients_judged`` (false under
+``analyze --no-clients``, when ``clients`` is null and the headline says the clients were not
+judged).
 3: ``headline`` (:func:`.headline.headline`) and ``clients`` (always present: per client
 replica its ``calls``, ``error``, ``agrees``, ``diverges_at``, ``word``, ``library``,
 ``version``, ``verified``, ``attempt``, ``applies``) are added, and the top-level ``valid`` is
@@ -205,7 +207,8 @@ def json_doc(
         **{k: last[k] for k in ("finish_reason", "usage", "text", "reasoning", "errors")},
         "rounds": (r.to_json(lazy=True) for r in analysis.rounds),
         "loop": lambda: loop_json(analysis),
-        "clients": clients_json(clients),
+        "clients_judged": not clients.skipped,
+        "clients": None if clients.skipped else clients_json(clients),
     }
 
 

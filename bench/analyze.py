@@ -1,0 +1,364 @@
+"""The headless path's benchmark: ``toolcall-inspector analyze`` end to end (the file read, the
+ingest, the verdicts, every applicable client replica and the JSON written) against the
+cheapest possible "parse every chunk" loop over the same file, measured in the same run.
+
+Run with ``make bench`` or ``.venv/bin/python bench/analyze.py [--rounds R] [--large]``.
+A report, not a test: it prints figures and PASS/FAIL lines and exits 0 whatever they say; it
+exits 1 only when a contender fails (``analyze`` exits 2, or a floor finds fewer events than
+the body has), so it never silently times a broken path. bench/README.md names each input,
+floor and goal.
+
+The contenders of one input run interleaved, round by round in rotating order, in this
+process (``inspector.cli.main.main`` with its stdout sent to ``/dev/null``, as a script that
+pipes ``analyze --json`` away would), best wall time of each; the garbage collector stays on
+for every contender, as in a real run. A second column gives process CPU time, a cross-check
+that preemption by other processes on a shared machine did not skew the ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import contextlib
+import gc
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from clients import ingest as ingest_body
+from ingest import make_workload
+
+from inspector.cli.main import main as cli_main
+from inspector.core.capture.writer import CaptureWriter
+from inspector.core.clients.judge import exchange_of, expected_calls, run_replica
+from inspector.core.clients.registry import REPLICAS
+
+GEN_VERSION = 3
+"""Bump when an input's bytes change (the cached files are named by it)."""
+NET_READ = 16 * 1024
+"""Bytes per recorded chunk of a generated capture (one network read each)."""
+URL = "https://api.openai.com/v1/chat/completions"
+
+
+# -- the inputs ---------------------------------------------------------------------------
+
+
+def _cache_dir() -> Path:
+    path = Path(tempfile.gettempdir()) / f"toolcall-inspector-bench-analyze-v{GEN_VERSION}"
+    path.mkdir(exist_ok=True)
+    return path
+
+
+def stream_file() -> tuple[Path, int]:
+    """The 58,000-chunk OpenAI stream: bench/ingest.py's body (8 calls, 8-character argument
+    fragments) with ~70 KB of arguments per call, as a raw SSE body (``curl -N`` output)."""
+    path = _cache_dir() / "openai-58k.sse"
+    if not path.exists():
+        w = make_workload(8, 68_300)
+        path.write_bytes(w.body)
+    return path, path.read_bytes().count(b"\ndata: ") + 1
+
+
+def _big_call_chunks(calls: int, call_bytes: int, fragment: int) -> Iterator[bytes]:
+    """An OpenAI Chat Completions stream of ``calls`` write_file calls whose arguments are
+    ``call_bytes`` long each, in ``fragment``-character pieces (SSE events, one a yield)."""
+    head = b'{"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1726000000,'
+    head += b'"model":"gpt-4o","choices":[{"index":0,"delta":'
+    tail = b',"logprobs":null,"finish_reason":null}]}'
+    prose = 'Die Straße, naïve café, 日本語, 🚀, a "quoted" word, C:\\path, tab\there.\n'
+    for i in range(calls):
+        content = prose * (call_bytes // len(prose) + 1)
+        args = json.dumps({"path": f"notes/file-{i}.md", "content": content}, ensure_ascii=False)
+        content = content[: int(len(content) * call_bytes / len(args.encode()))]  # UTF-8 bytes
+        args = json.dumps({"path": f"notes/file-{i}.md", "content": content}, ensure_ascii=False)
+        opening = {
+            "tool_calls": [
+                {
+                    "index": i,
+                    "id": f"call_{i:024d}",
+                    "type": "function",
+                    "function": {"name": "write_file", "arguments": ""},
+                }
+            ]
+        }
+        yield b"data: " + head + orjson.dumps(opening) + tail + b"\n\n"
+        for k in range(0, len(args), fragment):
+            fragment_ = {"index": i, "function": {"arguments": args[k : k + fragment]}}
+            piece = {"tool_calls": [fragment_]}
+            yield b"data: " + head + orjson.dumps(piece) + tail + b"\n\n"
+    yield (
+        b'data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1726000000,'
+        b'"model":"gpt-4o","choices":[{"index":0,"delta":{},"logprobs":null,'
+        b'"finish_reason":"tool_calls"}]}\n\ndata: [DONE]\n\n'
+    )
+
+
+def capture_file(name: str, calls: int, call_bytes: int, fragment: int) -> tuple[Path, int]:
+    """A capture (.jsonl, written by the product's own CaptureWriter) of one attempt whose
+    response is :func:`_big_call_chunks`, recorded in 16 KiB network reads."""
+    path = _cache_dir() / f"{name}.jsonl"
+    if not path.exists():
+        tmp = path.with_suffix(".part")
+        with CaptureWriter(tmp, meta={"dialect": "openai-chat"}) as writer:
+            body = {"model": "gpt-4o", "stream": True, "messages": [], "tools": []}
+            writer.request(1, "POST", URL, {"content-type": "application/json"}, body, 0.0)
+            writer.response(1, 200, {"content-type": "text/event-stream"}, 0.1)
+            pending = bytearray()
+            t = 0.1
+            for event in _big_call_chunks(calls, call_bytes, fragment):
+                pending += event
+                while len(pending) >= NET_READ:
+                    t += 0.0001
+                    writer.chunk(1, t, bytes(pending[:NET_READ]))
+                    del pending[:NET_READ]
+            if pending:
+                writer.chunk(1, t + 0.0001, bytes(pending))
+            writer.end(1, t + 0.001, "complete")
+        tmp.rename(path)
+    chunks = []
+    with path.open("rb") as f:
+        for line in f:
+            record = orjson.loads(line)
+            if record.get("type") == "chunk":
+                chunks.append(_chunk_bytes(record))
+    events = b"".join(chunks).count(b"\ndata: ") + 1
+    return path, events
+
+
+def _chunk_bytes(record: dict[str, Any]) -> bytes:
+    """A chunk record's bytes: its ``text`` (UTF-8), or its ``b64`` (a read that cut a
+    character)."""
+    text = record.get("text")
+    return text.encode() if text is not None else base64.b64decode(record["b64"])
+
+
+# -- the floors ---------------------------------------------------------------------------
+
+
+def floor_stream(path: Path, loads: Callable[[bytes], Any]) -> int:
+    """Read the raw body, split it on newlines, ``loads`` every ``data:`` line but [DONE]."""
+    n = 0
+    for line in path.read_bytes().split(b"\n"):
+        if line.startswith(b"data: ") and line != b"data: [DONE]":
+            loads(line[6:])
+            n += 1
+    return n + 1  # the [DONE]
+
+
+def floor_capture(path: Path, loads: Callable[[bytes], Any]) -> int:
+    """Read the capture, ``loads`` every record, join the chunks' text, split it on newlines and
+    ``loads`` every ``data:`` line but [DONE]: the least any reader of a capture must do."""
+    chunks: list[bytes] = []
+    with path.open("rb") as f:
+        for line in f:
+            record = loads(line)
+            if record.get("type") == "chunk":
+                chunks.append(_chunk_bytes(record))
+    n = 0
+    for line in b"".join(chunks).split(b"\n"):
+        if line.startswith(b"data: ") and line != b"data: [DONE]":
+            loads(line[6:])
+            n += 1
+    return n + 1
+
+
+# -- timing -------------------------------------------------------------------------------
+
+
+@dataclass
+class Timing:
+    wall: float = float("inf")
+    cpu: float = float("inf")
+
+
+def analyze(path: Path, *extra: str) -> Callable[[], int]:
+    """``toolcall-inspector analyze PATH --json EXTRA…`` in this process, stdout discarded;
+    raises when it exits 2 (not a timing of a broken path)."""
+
+    def run() -> int:
+        with open(os.devnull, "w") as null, contextlib.redirect_stdout(null):
+            code = cli_main(["analyze", str(path), "--json", *extra])
+        if code == 2:
+            raise RuntimeError(f"analyze {path.name} {' '.join(extra)} exited 2")
+        return code
+
+    return run
+
+
+def interleaved(contenders: dict[str, Callable[[], Any]], rounds: int) -> dict[str, Timing]:
+    """Best wall and CPU time per contender over ``rounds`` rounds in rotating order."""
+    names = list(contenders)
+    out = {name: Timing() for name in names}
+    for r in range(rounds):
+        for name in names[r % len(names) :] + names[: r % len(names)]:
+            gc.collect()
+            w0, c0 = time.perf_counter(), time.process_time()
+            contenders[name]()
+            w1, c1 = time.perf_counter(), time.process_time()
+            out[name].wall = min(out[name].wall, w1 - w0)
+            out[name].cpu = min(out[name].cpu, c1 - c0)
+    return out
+
+
+@dataclass
+class Goal:
+    label: str
+    numerator: str
+    denominator: str
+    limit: float
+    minus: str | None = None
+    """Subtract this contender from the numerator (the replicas' share: with - without)."""
+
+
+def report(title: str, times: dict[str, Timing], goals: list[Goal], events: int) -> list[str]:
+    """The lines for one input: each contender's time and µs/event, then each goal's ratio
+    against its floor with PASS/FAIL (decided on wall time; CPU time beside it)."""
+    lines = [title]
+    width = max(len(n) for n in times)
+    lines.append(f"  {'':{width}}  wall s   cpu s  µs/event")
+    for name, t in times.items():
+        lines.append(f"  {name:{width}}  {t.wall:6.2f}  {t.cpu:6.2f}  {t.wall / events * 1e6:8.2f}")
+
+    def ratio(goal: Goal, attr: str) -> float:
+        num = getattr(times[goal.numerator], attr)
+        if goal.minus is not None:
+            num -= getattr(times[goal.minus], attr)
+        return num / getattr(times[goal.denominator], attr)
+
+    for goal in goals:
+        wall, cpu = ratio(goal, "wall"), ratio(goal, "cpu")
+        verdict = "PASS" if wall <= goal.limit else "FAIL"
+        lines.append(
+            f"  {verdict}  {goal.label}: {wall:.2f}× (cpu {cpu:.2f}×), goal ≤ {goal.limit:g}×"
+        )
+    return lines
+
+
+def check_floor(count: int, events: int, who: str) -> None:
+    if count != events:
+        raise RuntimeError(f"{who} read {count} events of {events}")
+
+
+def bench_stream(rounds: int) -> list[str]:
+    path, events = stream_file()
+    check_floor(floor_stream(path, json.loads), events, "the stdlib floor")
+    contenders: dict[str, Callable[[], Any]] = {
+        "floor: split + json.loads (stdlib)": lambda: floor_stream(path, json.loads),
+        "floor: split + orjson.loads": lambda: floor_stream(path, orjson.loads),
+        "analyze --json": analyze(path),
+        "analyze --json --no-clients": analyze(path, "--no-clients"),
+    }
+    times = interleaved(contenders, rounds)
+    stdlib = "floor: split + json.loads (stdlib)"
+    goals = [
+        Goal("analyze with clients / stdlib floor", "analyze --json", stdlib, 2.5),
+        Goal(
+            "all replicas / the ingest (with - without clients, over without)",
+            "analyze --json",
+            "analyze --json --no-clients",
+            1.0,
+            minus="analyze --json --no-clients",
+        ),
+    ]
+    size = path.stat().st_size
+    title = f"{path.name}: raw SSE body, {size / 1e6:.1f} MB, {events:,} events, 8 calls"
+    return report(title, times, goals, events) + replica_costs(path, events)
+
+
+def replica_costs(path: Path, events: int) -> list[str]:
+    """Each replica speaking the stream's dialect alone (``run_replica``, as ``analyze`` runs
+    it: the replica fed every wire event plus the driver's prefix check), one run each, its
+    cost per event next to the ingest's; what bounds the replicas' sum."""
+    data = path.read_bytes()
+    t0 = time.perf_counter()
+    view = ingest_body("openai-chat", data).final
+    ingest = time.perf_counter() - t0
+    exchange, expected = replace(exchange_of(view), body=data), expected_calls(view)
+    lines = [
+        f"  per replica (one run each; the ingest alone {ingest / events * 1e6:.1f} µs/event):"
+    ]
+    total = 0.0
+    for replica in REPLICAS:
+        if "openai-chat" not in replica.dialects:
+            continue
+        gc.collect()
+        t0 = time.perf_counter()
+        result = run_replica(replica, exchange, expected, failed=False)
+        seconds = time.perf_counter() - t0
+        total += seconds
+        word = "agrees" if result.agrees else f"disagrees ({result.error})"
+        lines.append(
+            f"    {replica.name:14} {seconds / events * 1e6:7.1f} µs/event  "
+            f"{seconds / ingest:5.1f}× ingest  {word}"
+        )
+    lines.append(
+        f"    {'together':14} {total / events * 1e6:7.1f} µs/event  {total / ingest:5.1f}× ingest"
+    )
+    return lines
+
+
+def bench_capture(name: str, calls: int, rounds: int, fragment: int = 38) -> list[str]:
+    path, events = capture_file(name, calls, 880_000, fragment)
+    check_floor(floor_capture(path, orjson.loads), events, "the orjson floor")
+    floor = "floor: records + chunks' data lines, orjson"
+    contenders: dict[str, Callable[[], Any]] = {
+        floor: lambda: floor_capture(path, orjson.loads),
+        "analyze --json": analyze(path),
+        "analyze --json --no-clients": analyze(path, "--no-clients"),
+    }
+    times = interleaved(contenders, rounds)
+    goals = [
+        Goal("analyze with clients / orjson floor", "analyze --json", floor, 3.0),
+        Goal(
+            "all replicas / the ingest (with - without clients, over without)",
+            "analyze --json",
+            "analyze --json --no-clients",
+            1.0,
+            minus="analyze --json --no-clients",
+        ),
+    ]
+    size = path.stat().st_size
+    title = (
+        f"{path.name}: capture, {size / 1e6:.1f} MB, {events:,} events, "
+        f"{calls} calls of 880 KB arguments"
+    )
+    return report(title, times, goals, events)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--rounds", type=int, default=2, help="interleaved rounds (default 2)")
+    p.add_argument(
+        "--large",
+        action="store_true",
+        help="also the 100 MB capture of fifteen 880 KB calls and the million-chunk capture",
+    )
+    args = p.parse_args(argv)
+    print(f"analyze, end to end, against its floor in the same run (best of {args.rounds})")
+    try:
+        sections = [lambda: bench_stream(args.rounds)]
+        sections.append(lambda: bench_capture("capture-20mb", 3, args.rounds))
+        if args.large:
+            sections.append(lambda: bench_capture("capture-100mb", 15, 1))
+            # ~1,000,000 events: fifteen 880 KB calls in 11-character fragments
+            sections.append(lambda: bench_capture("capture-1m-chunks", 15, 1, fragment=11))
+        for section in sections:
+            print("\n".join(section()), flush=True)
+    except RuntimeError as exc:
+        print(f"broken: {exc}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
