@@ -36,11 +36,11 @@ def test_a_client_with_calls_and_an_error_shows_both_in_order(qtbot: Any) -> Non
     row = names.index("vercel-ai")
     assert pane.table.item(row, NAME).text() == "vercel-ai"
     assert "raised with calls" in pane.table.item(row, WORD).text()
-    assert pane.verdict.spoken("vercel-ai") == "raised before 1 call"
-    assert "vercel-ai (raised before 1 call)" in pane.verdict.phrase()
+    assert pane.verdict.spoken("vercel-ai") == "raised before 2 calls"
+    assert "vercel-ai (raised before 2 calls)" in pane.verdict.phrase()
     pane.select("vercel-ai")
     labels = [pane.calls.item(r, 1).text() for r in range(pane.calls.rowCount())]
     assert labels[:4] == ["raised", "#0 id", "#0 name", "#0 arguments"], labels
     assert pane.calls.item(0, 3).text().startswith("JSONParseError: JSON parsing failed")
     assert pane.calls.item(3, 3).text() == '{"city":"Paris"}'
-    assert "raised before 1 call: JSONParseError" in pane.title.text()
+    assert "raised before 2 calls: JSONParseError" in pane.title.text()
