@@ -72,4 +72,6 @@ def test_a_hosted_search_without_a_name_reads_as_its_item_type_in_the_attempts_t
         pytest.fail(f"missing shared fixture {path}", pytrace=False)
     assert window.open(str(path))
     top = window.attempts.topLevelItem(0)
-    assert [top.child(i).text(0) for i in range(top.childCount())] == ["#0 google_search_call · hosted"]
+    assert [top.child(i).text(0) for i in range(top.childCount())] == [
+        "#0 google_search_call · hosted"
+    ]
