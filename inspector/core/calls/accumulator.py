@@ -19,6 +19,11 @@ Invariants:
   of the stream (dropped then, rebuilt from ``calls`` in opening order should a fragment or
   a close still come: the table is the last call opened at each index, so the rebuilt one is
   the same).
+- A ``final`` fragment restates the whole arguments: it fills a call with none, and is
+  compared (never appended) otherwise. For an item that is not a function call, a final
+  ``args_object`` fragment (an item's whole object input, restated when done) takes the
+  place of the streamed text, which was one field of it (a patch's diff, a shell's commands):
+  the lane fills as the field streams and ends holding the whole input, once.
 - Any value is accepted where the wire has one (:mod:`inspector.core.calls.wirefield`): only
   a JSON integer or string index names a lane (any other routes as a missing one, and a CLOSE
   at it closes nothing), and only a string finish reason can be a cut-off one.
@@ -188,7 +193,10 @@ class Accumulator:
         if not isinstance(a, str):  # ToolCallDelta.text's rule, inline: this is per fragment
             a = repr(a)  # a number or bool where a string belongs: keep it visible
         if d.final:
-            self._reconcile(call, a)
+            if d.args_object and call.kind != FUNCTION and call.length and a != call.arguments:
+                call.restate(a)  # an item's whole object input: the streamed text was a field
+            else:
+                self._reconcile(call, a)
         elif a:
             call.add_text(a)
 

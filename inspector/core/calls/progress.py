@@ -10,8 +10,10 @@ Invariants:
   an accepted non-final fragment with non-empty text, or an accepted final fragment that
   arrived while the buffer was still empty (the call's arguments then come from the final,
   ``call.args_from_final``). Any other final only restates the arguments: its row keeps the
-  previous length and state. So after the last row, ``length == len(call.arguments)`` and
-  ``json`` has been fed exactly ``call.arguments``.
+  previous length and state, except an item's whole object input (``args_object`` on a call
+  that is not a function call), which the accumulator takes in place of the streamed text:
+  its row starts the buffer afresh with its text. So after the last row,
+  ``length == len(call.arguments)`` and ``json`` has been fed exactly ``call.arguments``.
 - Dropped rows (``accepted`` False) change nothing: length and JSON state are those of the
   row before.
 - :meth:`CallProgress.advance` only looks at fragments added since its last call: the work
@@ -28,6 +30,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from typing import Any, Final
 
+from inspector.core.base.kinds import CallKind
 from inspector.core.base.model import SSEEvent, ToolCallDelta
 from inspector.core.calls.jsonprogress import JsonProgress
 from inspector.core.calls.toolcall import ToolCall
@@ -120,6 +123,7 @@ class CallProgress:
         start = len(rows)
         end = len(frags) if upto is None else min(upto, len(frags))
         k = bisect_left(dropped, start)  # the next dropped position at or after ``start``
+        restates = call.kind != CallKind.FUNCTION  # an item's whole object input replaces
         for i in range(start, end):
             d = frags[i]
             text = fragment_text(d)
@@ -127,6 +131,8 @@ class CallProgress:
             if not ok:
                 k += 1
             row = FragmentRow(d, _time(events, d.seq), text, ok)
+            if row.accepted and text and d.final and d.args_object and self.length and restates:
+                self.json, self.length = JsonProgress(), 0  # the accumulator restates: so here
             if row.accepted and text and (not d.final or self.length == 0):
                 self.json.feed(text)
                 self.length += len(text)

@@ -288,6 +288,13 @@ class ToolCall:
             self._joined = text
         self.length += len(text)
 
+    def restate(self, text: str) -> None:
+        """Replace the argument text with ``text``: an item's whole input, restated when done,
+        of which the text streamed so far was one field (the accumulator's rule)."""
+        self._parts = None
+        self._joined = text
+        self.length = len(text)
+
     def refuse(self, d: ToolCallDelta) -> None:
         """Append fragment ``d``, dropped by the policy (kept to be shown struck through)."""
         self._more().dropped.append(self.fragment_count)

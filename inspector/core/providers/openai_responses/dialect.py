@@ -16,9 +16,14 @@ Invariants:
   its ``call_id`` (its item ``id`` when it has none). ``custom_tool_call`` (free-form input)
   maps like a function call, with ``input`` as the arguments and ``custom_tool_call_input.*``
   as the fragments; ``mcp_call_arguments.*`` and ``code_interpreter_call_code.*`` stream the
-  input of theirs. An object input (``action``, ``operation``…) is its compact JSON on the
-  item's ``output_item.done`` (``args_object``). A programmatic call's ``caller`` and a
-  namespaced call's ``namespace`` ride in ``extra``.
+  input of theirs, ``apply_patch_call_operation_diff.*`` the patch's diff and
+  ``shell_call_command.delta`` the shell's commands (routed by ``output_index``; the event
+  keeps its ``command_index``): each delta is a fragment of the item's lane as it arrives, a
+  ``*.done`` that restates all of it a ``final`` one. An object input (``action``,
+  ``operation``…) is its compact JSON on the item's ``output_item.done`` (``args_object``,
+  ``final``): it restates the whole input of which the streamed text was one field, and the
+  accumulator takes it in place of that text (:mod:`inspector.core.calls.accumulator`). A
+  programmatic call's ``caller`` and a namespaced call's ``namespace`` ride in ``extra``.
 - What the stream reports of an item's execution (an ``*_output`` item, a hosted item's done
   results) is a RESULT delta ``{"id": call identity, "item_type", …}`` beside the call.
 - An arguments delta that differs from a proved one only in its ``delta`` text,
@@ -108,8 +113,9 @@ LIFECYCLE_FAMILIES = (
     "response.compaction.",
 )
 """Prefixes of built-in and hosted tool events (their progress, a shell's command and output
-text, a patch's diff as it streams: the item's whole input and output come with its
-``output_item.done``) and of audio events, shown as META."""
+text, a shell's ``command.added`` / ``.done``: the item's whole input and output come with its
+``output_item.done``) and of audio events, shown as META. The input deltas among them
+(:data:`_ARG_DELTAS`, :data:`_ARG_DONES`) are matched first and fill their lanes."""
 
 _EVENT = EventKind.EVENT
 _META = DeltaKind.META
@@ -124,14 +130,21 @@ _ARG_DELTAS = frozenset(
         "response.custom_tool_call_input.delta",
         "response.mcp_call_arguments.delta",
         "response.code_interpreter_call_code.delta",
+        "response.apply_patch_call_operation_diff.delta",
+        "response.shell_call_command.delta",
     }
 )
+"""Events streaming a piece of an item's input: a fragment of its lane as it arrives."""
 _ARG_DONES = {
     "response.function_call_arguments.done": "arguments",
     "response.custom_tool_call_input.done": "input",
     "response.mcp_call_arguments.done": "arguments",
     "response.code_interpreter_call_code.done": "code",
+    "response.apply_patch_call_operation_diff.done": "diff",
 }
+"""Events restating the whole streamed input (a ``final`` fragment) -> the field holding it.
+``shell_call_command.done`` is not one: it restates one command of the action, not all that
+streamed (the item's ``output_item.done`` restates the whole action)."""
 _EXTRA_KEYS = ("caller", "namespace", "execution", "environment", "server_label")
 """Item fields kept in a lane's ``extra`` (who called it, where it runs)."""
 
