@@ -54,10 +54,20 @@ REAL_FIXTURES = HERE.parents[2] / "shared" / "fixtures" / "real"
 REALWORLD = HERE.parents[2] / "shared" / "fixtures" / "realworld"
 """The AI SDK's recorded provider streams, one folder per provider (README there)."""
 
-DIALECTS = ("openai-chat", "openai-responses", "anthropic", "gemini", "cohere-v2")
+DIALECTS = (
+    "openai-chat",
+    "openai-responses",
+    "anthropic",
+    "gemini",
+    "cohere-v2",
+    "bedrock-converse",
+)
 """The dialects the demo provider speaks that a client replica reads, in the demo's order
 (cohere-v2: only vercel-ai reads it, through ``@ai-sdk/cohere``)."""
-REALWORLD_LABELS = {"cohere-v2-chat (unsupported)": "cohere-v2"}
+REALWORLD_LABELS = {
+    "cohere-v2-chat (unsupported)": "cohere-v2",
+    "bedrock-converse-stream (unsupported)": "bedrock-converse",
+}
 """A realworld ``.json``'s dialect label (written before the inspector spoke it) -> the dialect."""
 CONFORMING = "demo-clean"
 """The scenario recorded in every dialect as the conforming stream."""

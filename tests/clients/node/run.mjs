@@ -1,7 +1,7 @@
 // The real Vercel AI SDK on one served stream: `streamText` over the provider package that reads
 // the stream's dialect: `@ai-sdk/openai-compatible` (openai-chat), `@ai-sdk/anthropic`
 // (anthropic), `@ai-sdk/openai` Responses (openai-responses), `@ai-sdk/google` (gemini),
-// `@ai-sdk/cohere` (cohere-v2).
+// `@ai-sdk/cohere` (cohere-v2), `@ai-sdk/amazon-bedrock` (bedrock-converse).
 //
 // Usage: node run.mjs BASE_URL MODEL [DIALECT] < tools.json
 //   tools.json: [{"name", "description", "parameters"}] (the stream's declared tools; each is
@@ -30,6 +30,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createCohere } from '@ai-sdk/cohere';
+import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
 
 const require = createRequire(import.meta.url);
 const version = name => require(`${name}/package.json`).version;
@@ -51,6 +52,10 @@ function modelFor(dialect, baseURL, model) {
       return createOpenAI({ baseURL, apiKey }).responses(model);
     case 'gemini':
       return createGoogleGenerativeAI({ baseURL, apiKey })(model);
+    case 'bedrock-converse':
+      return createAmazonBedrock({
+        baseURL, region: 'us-east-1', accessKeyId: 'AKIDTEST', secretAccessKey: 'test-secret',
+      })(model);
     case 'cohere-v2':
       return createCohere({ baseURL, apiKey })(model);
     case 'openai-chat':
@@ -66,6 +71,7 @@ const PACKAGES = {
   'openai-responses': '@ai-sdk/openai',
   gemini: '@ai-sdk/google',
   'cohere-v2': '@ai-sdk/cohere',
+  'bedrock-converse': '@ai-sdk/amazon-bedrock',
 };
 
 async function main() {

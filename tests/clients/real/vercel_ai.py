@@ -37,6 +37,7 @@ PROVIDERS = {
     "openai-responses": ("@ai-sdk/openai", "4.0.118"),
     "gemini": ("@ai-sdk/google", "4.0.121"),
     "cohere-v2": ("@ai-sdk/cohere", "4.0.81"),
+    "bedrock-converse": ("@ai-sdk/amazon-bedrock", "5.0.139"),
 }
 """Dialect -> the provider package that reads it and its pin (``package.json``)."""
 
