@@ -25,6 +25,7 @@ Invariants:
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import struct
 from collections.abc import AsyncIterator
@@ -34,7 +35,24 @@ from dataclasses import dataclass, field
 from aiohttp import web
 
 from clients.streams import SSE, Stream
+from inspector.core.providers import BEDROCK_CONVERSE
+from inspector.core.providers.bedrock_converse.eventstream import event_frame
 from inspector.net.client import is_sse
+
+EVENTSTREAM = "application/vnd.amazon.eventstream"
+
+
+def _frames(body: bytes) -> tuple[bytes, ...]:
+    """A Bedrock fixture's JSON lines (``{"<event type>": payload}`` each, README of
+    ``../shared/fixtures/realworld``) as the binary frames the real wire carries, one a write:
+    ``:event-type`` the line's key, the payload its value."""
+    frames = []
+    for line in body.splitlines():
+        if line.strip():
+            ((kind, payload),) = json.loads(line).items()
+            frames.append(event_frame(kind, json.dumps(payload).encode()))
+    return tuple(frames)
+
 
 DROPPED = frozenset(
     {"transfer-encoding", "content-length", "connection", "keep-alive", "date", "server"}
@@ -62,6 +80,8 @@ def reply_of(stream: Stream) -> Reply:
     """The final attempt of ``stream`` as a :class:`Reply` (see the module's invariants)."""
     source = stream.source
     chunks = tuple(data for _, data in source.chunks)
+    if stream.capture.kind == "raw-sse" and stream.dialect == BEDROCK_CONVERSE:
+        return Reply(200, (("content-type", EVENTSTREAM),), _frames(b"".join(chunks)))
     if stream.capture.kind == "raw-sse":
         return Reply(200, (("content-type", SSE),), chunks)
     if source.response is None:

@@ -54,9 +54,21 @@ REAL_FIXTURES = HERE.parents[2] / "shared" / "fixtures" / "real"
 REALWORLD = HERE.parents[2] / "shared" / "fixtures" / "realworld"
 """The AI SDK's recorded provider streams, one folder per provider (README there)."""
 
-DIALECTS = ("openai-chat", "openai-responses", "anthropic", "gemini")
-"""The dialects the demo provider speaks that a client replica reads, in the demo's order (no
-replica reads bedrock-converse: its streams would be n/a for every one)."""
+DIALECTS = (
+    "openai-chat",
+    "openai-responses",
+    "anthropic",
+    "gemini",
+    "cohere-v2",
+    "bedrock-converse",
+)
+"""The dialects the demo provider speaks that a client replica reads, in the demo's order
+(cohere-v2: only vercel-ai reads it, through ``@ai-sdk/cohere``)."""
+REALWORLD_LABELS = {
+    "cohere-v2-chat (unsupported)": "cohere-v2",
+    "bedrock-converse-stream (unsupported)": "bedrock-converse",
+}
+"""A realworld ``.json``'s dialect label (written before the inspector spoke it) -> the dialect."""
 CONFORMING = "demo-clean"
 """The scenario recorded in every dialect as the conforming stream."""
 SSE = "text/event-stream"
@@ -225,6 +237,11 @@ def real_streams(paths: Iterable[Path] | None = None) -> list[Stream]:
     return sorted(out, key=lambda s: s.id)
 
 
+def _realworld_dialect(path: Path) -> str:
+    label = str(_meta(path).get("dialect"))
+    return REALWORLD_LABELS.get(label, label)
+
+
 def realworld_paths(folder: Path = REALWORLD) -> list[Path]:
     """Every ``.sse`` under ``folder`` whose ``.json`` names a dialect of :data:`DIALECTS`,
     sorted; SystemExit with one line when the folder is missing or holds none."""
@@ -238,7 +255,7 @@ def realworld_paths(folder: Path = REALWORLD) -> list[Path]:
     for path in every:
         if not path.with_suffix(".json").exists():
             raise SystemExit(f"{path}: no {path.with_suffix('.json').name} beside it")
-        if _meta(path).get("dialect") in DIALECTS:
+        if _realworld_dialect(path) in DIALECTS:
             paths.append(path)
     return paths
 
@@ -248,7 +265,7 @@ def realworld_streams(paths: Iterable[Path] | None = None) -> list[Stream]:
     :func:`realworld_paths`), as streams."""
     out = []
     for path in realworld_paths() if paths is None else paths:
-        dialect = _meta(path)["dialect"]
+        dialect = _realworld_dialect(path)
         out.append(Stream(f"realworld/{path.parent.name}/{path.stem}", dialect, path))
     return sorted(out, key=lambda s: s.id)
 

@@ -177,8 +177,13 @@ def exchange_of(view: AttemptView) -> Exchange:
     return Exchange(state.events, source.body, status, ctype, error, dialect, tools)
 
 
+_STREAMED: Final = frozenset({"text/event-stream", "application/vnd.amazon.eventstream"})
+"""The content types of a streamed body (SSE, AWS event-stream frames): a body of one of them
+that ended otherwise than cleanly was cut."""
+
+
 def _is_event_stream(content_type: str | None) -> bool:
-    return (content_type or "").split(";")[0].strip().lower() == "text/event-stream"
+    return (content_type or "").split(";")[0].strip().lower() in _STREAMED
 
 
 class _Prefix:

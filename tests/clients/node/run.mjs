@@ -1,6 +1,7 @@
 // The real Vercel AI SDK on one served stream: `streamText` over the provider package that reads
 // the stream's dialect: `@ai-sdk/openai-compatible` (openai-chat), `@ai-sdk/anthropic`
-// (anthropic), `@ai-sdk/openai` Responses (openai-responses), `@ai-sdk/google` (gemini).
+// (anthropic), `@ai-sdk/openai` Responses (openai-responses), `@ai-sdk/google` (gemini),
+// `@ai-sdk/cohere` (cohere-v2), `@ai-sdk/amazon-bedrock` (bedrock-converse).
 //
 // Usage: node run.mjs BASE_URL MODEL [DIALECT] < tools.json
 //   tools.json: [{"name", "description", "parameters"}] (the stream's declared tools; each is
@@ -28,6 +29,8 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { createCohere } from '@ai-sdk/cohere';
+import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
 
 const require = createRequire(import.meta.url);
 const version = name => require(`${name}/package.json`).version;
@@ -49,6 +52,12 @@ function modelFor(dialect, baseURL, model) {
       return createOpenAI({ baseURL, apiKey }).responses(model);
     case 'gemini':
       return createGoogleGenerativeAI({ baseURL, apiKey })(model);
+    case 'bedrock-converse':
+      return createAmazonBedrock({
+        baseURL, region: 'us-east-1', accessKeyId: 'AKIDTEST', secretAccessKey: 'test-secret',
+      })(model);
+    case 'cohere-v2':
+      return createCohere({ baseURL, apiKey })(model);
     case 'openai-chat':
       return createOpenAICompatible({ name: 'replay', baseURL, apiKey }).chatModel(model);
     default:
@@ -61,6 +70,8 @@ const PACKAGES = {
   anthropic: '@ai-sdk/anthropic',
   'openai-responses': '@ai-sdk/openai',
   gemini: '@ai-sdk/google',
+  'cohere-v2': '@ai-sdk/cohere',
+  'bedrock-converse': '@ai-sdk/amazon-bedrock',
 };
 
 async function main() {
@@ -107,6 +118,7 @@ async function main() {
     package: PACKAGES[dialect ?? 'openai-chat'],
     [PACKAGES[dialect ?? 'openai-chat']]: version(PACKAGES[dialect ?? 'openai-chat']),
     '@ai-sdk/provider-utils': version('@ai-sdk/provider-utils'),
+
     node: process.versions.node,
   };
   const error = errors.length ? { type: errors[0].type, message: errors[0].message } : null;

