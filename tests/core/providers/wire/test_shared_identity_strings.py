@@ -38,7 +38,7 @@ def test_repeated_identity_strings_are_one_object_in_every_dialect() -> None:
                 assert all(len(set(ids)) == 1 for ids in seen.values()), path
                 if any(len(ids) > 1 for ids in seen.values()):
                     shared_in.add(folder.name)
-    assert shared_in == {"openai-chat", "anthropic", "openai-responses"}
+    assert shared_in == {"openai-chat", "anthropic", "openai-responses", "cohere-v2"}
 
 
 def test_a_name_repeated_in_every_call_is_one_string() -> None:
