@@ -11,8 +11,10 @@ its qasync loop, the command line on a plain one. What it owns:
   and the one-request session under the retry rule (:mod:`.session`);
 - the streaming-dispatch tool loop (:mod:`.toolloop`), each call judged and run the moment it
   closes (:mod:`.dispatch`), with the built-in demo tools (:mod:`.tools`);
-- the embedded demo provider (:mod:`.demo`), the recording proxy (:mod:`.proxy`) and the
-  compatibility matrix's runner (:mod:`.matrix`).
+- the embedded demo provider (:mod:`.demo`), the recording proxy (:mod:`.proxy`), the
+  compatibility matrix's runner (:mod:`.matrix`), a capture answered as a provider
+  (:mod:`.serve`), the loopback listener the demo and ``serve`` share (:mod:`.listen`), and
+  Bedrock's SigV4 request signing (:mod:`.sigv4`).
 
 Nothing here parses or judges a stream: the bytes go to the core (``inspector.core``), which
 decides what they say.

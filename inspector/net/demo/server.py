@@ -25,6 +25,8 @@ from typing import Any
 import orjson
 from aiohttp import web
 
+from inspector.net.listen import listen
+
 from . import bedrock
 from .conversation import read_request
 from .faults import FAULT_MESSAGES, HTML, RETRY_AFTER, error_body, inject
@@ -86,20 +88,7 @@ class DemoProvider:
         self._stopping = asyncio.Event()
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.add_routes(self._routes())
-        runner = web.AppRunner(
-            app, access_log=None, handler_cancellation=True, shutdown_timeout=2.0
-        )
-        await runner.setup()
-        site = web.TCPSite(runner, self.host, self.port)
-        try:
-            await site.start()
-        except BaseException:
-            await runner.cleanup()
-            raise
-        self._runner = runner
-        host, port = runner.addresses[0][:2]
-        self.port = port
-        self.url = f"http://{host if ':' not in host else f'[{host}]'}:{port}"
+        self._runner, self.port, self.url = await listen(app, self.host, self.port, 2.0)
         return self.url
 
     async def stop(self) -> None:

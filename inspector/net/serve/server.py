@@ -30,6 +30,7 @@ from typing import Final
 from aiohttp import web
 
 from inspector.core.capture.records import Capture
+from inspector.net.listen import listen
 from inspector.net.serve.plan import Reply, Speed, replies_of
 
 RESET_PAUSE: Final = 0.05
@@ -82,20 +83,7 @@ class CaptureServer:
         self._stopping = asyncio.Event()
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("*", "/{tail:.*}", self._answer)
-        runner = web.AppRunner(
-            app, access_log=None, handler_cancellation=True, shutdown_timeout=1.0
-        )
-        await runner.setup()
-        site = web.TCPSite(runner, self.host, self.port)
-        try:
-            await site.start()
-        except BaseException:
-            await runner.cleanup()
-            raise
-        self._runner = runner
-        host, port = runner.addresses[0][:2]
-        self.port = port
-        self.url = f"http://{host if ':' not in host else f'[{host}]'}:{port}"
+        self._runner, self.port, self.url = await listen(app, self.host, self.port, 1.0)
         return self.url
 
     async def stop(self) -> None:

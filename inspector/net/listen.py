@@ -1,0 +1,30 @@
+"""Listening on a loopback port with aiohttp: the one way the demo provider and ``serve`` open
+theirs.
+
+Invariant: a site that fails to start leaves no runner behind (its cleanup runs before the
+error propagates); the URL reports the port the OS chose for port 0, with an IPv6 host in
+brackets.
+"""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+
+async def listen(
+    app: web.Application, host: str, port: int, shutdown_timeout: float
+) -> tuple[web.AppRunner, int, str]:
+    """Start ``app`` on ``host:port`` (0: the OS picks); return its runner, port and URL."""
+    runner = web.AppRunner(
+        app, access_log=None, handler_cancellation=True, shutdown_timeout=shutdown_timeout
+    )
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    try:
+        await site.start()
+    except BaseException:
+        await runner.cleanup()
+        raise
+    bound_host, bound_port = runner.addresses[0][:2]
+    shown = bound_host if ":" not in bound_host else f"[{bound_host}]"
+    return runner, bound_port, f"http://{shown}:{bound_port}"
