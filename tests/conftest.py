@@ -8,6 +8,7 @@ are missing: an empty folder must never turn "every recorded stream passes" into
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 import weakref
 from collections.abc import AsyncIterator, Iterator
@@ -128,6 +129,16 @@ def no_leftover_qt_timers(request: pytest.FixtureRequest) -> Iterator[None]:
     if left:
         names = ", ".join(f"{type(t.parent()).__name__}.{t.objectName() or 'timer'}" for t in left)
         pytest.fail(f"test left {len(left)} QTimer(s) running after its windows closed: {names}")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _ctrl_c_reaches_children() -> None:
+    """A test run started in the background (``make test &``, a CI step behind ``&``) inherits
+    SIGINT ignored, and every child process it starts would ignore the Ctrl+C a test sends it.
+    Handling SIGINT here makes children start with the default action (a handler is reset at
+    exec; an ignore is not), so the Ctrl+C tests do not depend on how pytest was started."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")
