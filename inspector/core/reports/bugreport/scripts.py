@@ -17,7 +17,7 @@ from inspector.core.base.resources import resource
 TEMPLATES: Final = {
     "chat": "openai-chat.py",
     "responses": "openai-responses.py",
-    "anthropic": "anthropic.py",
+    "anthropic-sdk": "anthropic-sdk.py",
     "genai": "google-genai.py",
     "hand-written": "hand-written.py",
     "node": "vercel-ai.mjs",
@@ -38,7 +38,7 @@ def script_for(
     Responses dialect (the OpenAI SDK's other API), ``path`` the recorded request path."""
     if client == "anthropic-sdk":
         spec = [{"name": n, "input_schema": {"type": "object"}} for n in tools]
-        return "repro.py", _template("anthropic").format(model=model, tools=spec)
+        return "repro.py", _template("anthropic-sdk").format(model=model, tools=spec)
     if client == "google-genai":
         declared = [{"function_declarations": [{"name": n} for n in tools]}]
         return "repro.py", _template("genai").format(model=model, tools=declared)
