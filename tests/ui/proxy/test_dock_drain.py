@@ -6,6 +6,7 @@ the lanes and the clients judging the whole stream."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -92,8 +93,18 @@ def test_demo_proxy_with_the_drain_toggle_and_an_agent_that_raises(
 
     qloop.run_until_complete(scenario())
     ex = window.proxies.exchanges[-1]
-    dock.open_row(dock.model.index(0, 0))  # its capture opens (read by a worker thread)
-    qtbot.waitUntil(lambda: window.doc.view is not None, timeout=5000)
+    failures: list[tuple[str, str]] = []
+    window.doc.failed.connect(lambda path, why: failures.append((path, why)))
+    # the list shows the exchange on its next flush (a timer): a user double-clicks a row
+    # that is there, so does the test (opening an index not shown yet does nothing)
+    qtbot.waitUntil(lambda: dock.model.rowCount() == 1, timeout=20_000)
+    dock.open_row(dock.model.index(0, 0))  # its capture opens
+    with contextlib.suppress(qtbot.TimeoutError):  # what it shows instead is said below
+        qtbot.waitUntil(lambda: window.doc.view is not None or window.doc.notice, timeout=20_000)
+    assert window.doc.view is not None, (
+        f"{window.doc.notice=} {ex.note=} {ex.capture_path=} {ex.analysis is None=} "
+        f"{window.statusBar().currentMessage()=} {failures=}"
+    )
     views = window.views
     views.refresh_side()
     line = views.left_line
