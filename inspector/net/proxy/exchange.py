@@ -7,8 +7,9 @@ the client replicas read it the same way). Nothing here holds a credential: the 
 listed with its secrets redacted and the session records only redacted copies.
 
 Invariants:
-- An exchange is ``ended`` once the agent has had its last byte (or was cut off); its
-  ``status`` is the upstream's (502 when the proxy answered for an upstream that did not).
+- An exchange is ``ended`` once the agent has had its last byte (or was cut off) and its
+  recording has closed and its clients were judged (in a worker thread); its ``status`` is
+  the upstream's (502 when the proxy answered for an upstream that did not).
 - The verdict is a word of :mod:`inspector.core.reports.words` (the final attempt's), shown
   with :func:`~inspector.core.reports.words.label`; a forwarded-only request has none.
 """
@@ -161,14 +162,20 @@ class Exchange:
     def breaks(self) -> list[str]:
         """Once the exchange has ended: the client replicas its stream breaks, each as
         ``name (word)``; [] while it streams, for a forwarded request, or when every client
-        gets the inspector's calls. The replicas run once, when first asked."""
+        gets the inspector's calls. Never computed here: the proxy judges the clients in a
+        worker thread (:meth:`judge_clients`) before it says the exchange has ended, so that
+        reading a line never runs a replica on the thread that serves agents."""
+        return self._breaks or [] if self.ended else []
+
+    def judge_clients(self) -> None:
+        """Run the client replicas over the finished stream (milliseconds to seconds: a
+        replica costs tens of microseconds per event); called once, off the event loop, when
+        nothing feeds the Analysis any more."""
         a = self.analysis
-        if not self.ended or a is None or not a.attempts:
-            return []
-        if self._breaks is None:
-            verdict = clients_verdict(a)
-            self._breaks = [f"{name} ({verdict.words[name]})" for name in verdict.broken]
-        return self._breaks
+        if a is None or not a.attempts or self._breaks is not None:
+            return
+        verdict = clients_verdict(a)
+        self._breaks = [f"{name} ({verdict.words[name]})" for name in verdict.broken]
 
     def line(self) -> str:
         """The CLI's line: time, method, path, model, status, then calls and verdict for an

@@ -126,6 +126,8 @@ class RecordingProxy:
         self._in_flight: dict[asyncio.Task[object], Exchange] = {}
         """Handlers answering an agent, and their exchanges."""
         self._recordings: set[asyncio.Task[None]] = set()
+        self._ending: set[Exchange] = set()
+        """Exchanges whose clients are being judged, not yet said to have ended."""
         """Sessions still recording (a capture closes after its agent's answer ended)."""
         self._registries: dict[bytes, ToolRegistry] = {}
         """Tool registries by the tools they were made from (:meth:`_analysis`)."""
@@ -187,7 +189,8 @@ class RecordingProxy:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        await asyncio.gather(*self._recordings, return_exceptions=True)
+        while self._recordings:  # a recording that closes starts the judging of its clients
+            await asyncio.gather(*list(self._recordings), return_exceptions=True)
         await runner.cleanup()
         if self._client is not None:
             await self._client.close()
@@ -333,7 +336,22 @@ class RecordingProxy:
         return task
 
     def _ended(self, ex: Exchange) -> None:
-        if not ex.ended:
+        """The agent has had its answer and the recording has closed: judge the clients off
+        the loop (the replicas take ~0.25 ms per event: a second for a long stream, which on
+        the loop would hold up every agent the proxy serves), then say the exchange ended."""
+        if ex.ended or ex in self._ending:
+            return
+        self._ending.add(ex)
+        self._keep(asyncio.ensure_future(self._judge(ex)))
+
+    async def _judge(self, ex: Exchange) -> None:
+        try:
+            if ex.recorded:
+                await asyncio.to_thread(ex.judge_clients)
+        except Exception as exc:  # a replica's bug: the exchange still ends, and says so
+            ex.note = ex.note or f"clients not judged: internal error: {type(exc).__name__}"
+        finally:
+            self._ending.discard(ex)
             ex.ended = True
             self._tell(self.on_end, ex)
 

@@ -5,6 +5,7 @@ no cookie kept), and each piece of the answer timed when the proxy received it."
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -15,6 +16,7 @@ import pytest
 from aiohttp import web
 
 from inspector.core.capture.reader import load
+from inspector.core.reports.clients import clients_verdict
 from inspector.net.proxy import Exchange, RecordingProxy
 
 QUESTION = "What's the weather in Paris?"
@@ -33,7 +35,7 @@ async def proxy(demo: str, tmp_path: Path) -> AsyncIterator[RecordingProxy]:
 async def ended(proxy: RecordingProxy) -> Exchange:
     """The last exchange once it has ended (its recording closes after the agent's answer)."""
     ex = proxy.exchanges[-1]
-    for _ in range(250):
+    for _ in range(1000):  # 20 s: judging its clients runs in a worker thread
         if ex.ended:
             break
         await asyncio.sleep(0.02)
@@ -113,3 +115,34 @@ async def test_the_upstream_gets_the_agents_request_as_sent(tmp_path: Path) -> N
     assert headers == [(b"Host", upstream.encode()), *spelt]  # in order, none of its own
     assert moved.status_code == 307 and moved.headers["location"] == "/elsewhere"  # not followed
     assert [v for k, v in again if k.lower() == b"cookie"] == [b"mine=1"]  # no cookie kept
+
+
+async def test_the_clients_are_judged_off_the_loop_before_the_exchange_is_said_to_end(
+    proxy: RecordingProxy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The replicas cost tens of microseconds per event, a second on a long stream: run on
+    the loop they held up every agent the proxy serves (the bench's throughput fell to a
+    fifth). They run in a worker thread once the recording has closed; the exchange ends,
+    and its line names the clients it breaks, only after that; reading the line before then
+    never runs a replica."""
+    threads: list[str] = []
+
+    def judged(analysis: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return clients_verdict(analysis)
+
+    monkeypatch.setattr("inspector.net.proxy.exchange.clients_verdict", judged)
+    told: list[str] = []
+    proxy.on_end = lambda ex: told.append(ex.line())
+    body = {"model": "demo-missing-index", "stream": True, "tools": TOOLS,
+            "messages": [{"role": "user", "content": QUESTION}]}  # fmt: skip
+    async with httpx.AsyncClient(trust_env=False) as client:
+        response = await client.post(proxy.origin + "/v1/chat/completions", json=body)
+        assert response.status_code == 200
+        listed = proxy.exchanges[-1].line()  # as the panel reads it, maybe before the end
+    ex = await ended(proxy)
+    assert threads and threading.main_thread().name not in threads
+    assert len(threads) == 1  # judged once, whoever reads the line
+    assert "breaks" not in listed or ex.ended
+    (line,) = told
+    assert "✗ breaks" in line and "openai-python (raised)" in line and line == ex.line()

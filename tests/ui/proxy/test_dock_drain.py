@@ -108,7 +108,11 @@ def test_demo_proxy_with_the_drain_toggle_and_an_agent_that_raises(
     views = window.views
     views.refresh_side()
     line = views.left_line
-    assert not line.isHidden() and "The agent hung up after chunk" in line.text()
+    shown = window.doc.analysis.attempts if window.doc.analysis else []
+    assert not line.isHidden() and "The agent hung up after chunk" in line.text(), (
+        f"{window.doc.path=} {ex.capture_path=} {ex.note=} {ex.ending=} "
+        f"{[v.agent_left for v in shown]=}"
+    )
     if drain:
         assert ex.ending is Ending.DRAINED and ex.verdict == "accepted"
         assert "openai-python (raised)" in ex.line() and "litellm" not in ex.line()
