@@ -55,6 +55,7 @@ from inspector.core.clients.base import (
 )
 from inspector.core.clients.handed import InspectorCalls, entries, handed, shared
 from inspector.core.clients.openai_sdk.wire import forget as forget_dispatches
+from inspector.core.clients.plain.reading import PLAIN_STREAM, REPLAYED, plain_reading
 from inspector.core.verdicts.judge import CallVerdict
 
 REPLICA_BUG: Final = "ReplicaBug"
@@ -88,6 +89,10 @@ class ClientResult:
     hosted: Sequence[HandedCall] = ()
     """The items the library hands over that the provider ran (``hosted``): reported, never
     compared with the agent's calls."""
+    judged: str = REPLAYED
+    """How the result was made: ``replayed`` (the replica read the body) or ``plain stream``
+    (the body is plain and the replica declares it hands over that reading's calls:
+    :mod:`~inspector.core.clients.plain`)."""
 
     @property
     def both(self) -> bool:
@@ -110,6 +115,7 @@ class ClientResult:
             "agrees": self.agrees,
             "diverges_at": self.diverges_at,
             "attempt": self.attempt,
+            "judged": self.judged,
         }
 
 
@@ -346,11 +352,34 @@ def judge_attempt(view: AttemptView, replica: Replica) -> ClientResult:
     for calls, hit in kept:
         if calls is expected or calls == expected:
             return hit
-    result = run_replica(replica, exchange_of(view), expected, failed)
+    result = judged_plain(replica, view, expected, failed)
+    if result is None:
+        result = run_replica(replica, exchange_of(view), expected, failed)
     result.attempt = view.number
     kept.append((expected, result))
     del kept[:-_KEEP]
     return result
+
+
+def judged_plain(
+    replica: Replica, view: AttemptView, expected: Sequence[HandedCall], failed: bool
+) -> ClientResult | None:
+    """``replica``'s result on an ended attempt whose body is plain, from the plain reading
+    (:mod:`~inspector.core.clients.plain`) without replaying it; None when the body is not
+    plain, the replica does not declare the dialect, or its reading would not agree (then it
+    is replayed, so a disagreement always has the replay's ``diverges_at``)."""
+    if failed or view.state.dialect_name not in replica.plain:
+        return None
+    reading = plain_reading(view, exchange_of, expected)
+    if reading is None:
+        return None
+    calls = replica.plain_calls(reading.calls, reading.tools)
+    if calls is None:
+        return None
+    calls = shared(expected, calls)
+    if not (calls is expected or same_calls(expected, calls)):
+        return None
+    return ClientResult(replica.name, applies=True, calls=calls, agrees=True, judged=PLAIN_STREAM)
 
 
 def judged_attempts(analysis: Analysis, attempt: int | None = None) -> list[AttemptView]:

@@ -1,0 +1,135 @@
+"""Chat Completions bodies made from a seed: plain ones (:func:`plain_body`), and ones that
+are plain but for a few random departures a library may read differently
+(:func:`varied_body`), for the proof tests."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+NAMES = ("get_weather", "get_time", "get_exchange_rate")
+TEXTS = ("Paris", 'say "hi"', "C:\\path", "naïve café", "日本語", "🚀", "tab\there", "a\nb", "")
+
+
+def _arguments(rng: random.Random) -> str:
+    value: dict[str, Any] = {f"k{i}": rng.choice(TEXTS) for i in range(rng.randrange(1, 4))}
+    if rng.random() < 0.3:
+        value["n"] = rng.choice((0, 1.5, -7, [1, 2], {"x": None}, True))
+    return json.dumps(value, ensure_ascii=rng.random() < 0.5)
+
+
+def _fragments(text: str, rng: random.Random) -> list[str]:
+    out, pos = [], 0
+    while pos < len(text):
+        step = rng.randrange(1, 12)
+        out.append(text[pos : pos + step])
+        pos += step
+    return out
+
+
+def _chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> dict[str, Any]:
+    chunk: dict[str, Any] = {
+        "id": "chatcmpl-gen",
+        "object": "chat.completion.chunk",
+        "created": 1726000000,
+        "model": "gpt-4o",
+    }
+    chunk["choices"] = [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]
+    chunk.update(extra)
+    return chunk
+
+
+def events(rng: random.Random) -> list[dict[str, Any] | str]:
+    """A plain stream's chunks (and ``[DONE]``)."""
+    out: list[dict[str, Any] | str] = []
+    role: dict[str, Any] = {"role": "assistant", "content": None}
+    if rng.random() < 0.5:
+        out.append(_chunk(role))
+        role = {}
+    if rng.random() < 0.3:
+        out.append(_chunk({**role, "content": "Let me look."}))
+        role = {}
+    for i in range(rng.randrange(1, 4)):
+        first = {
+            "index": i,
+            "id": f"call_{i}{rng.getrandbits(40):x}",
+            "type": "function",
+            "function": {"name": rng.choice(NAMES), "arguments": ""},
+        }
+        out.append(_chunk({**role, "tool_calls": [first]}))
+        role = {}
+        for piece in _fragments(_arguments(rng), rng):
+            out.append(_chunk({"tool_calls": [{"index": i, "function": {"arguments": piece}}]}))
+    out.append(_chunk({}, rng.choice(("tool_calls", "stop"))))
+    if rng.random() < 0.5:
+        usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+        out.append({**_chunk({}), "choices": [], "usage": usage})
+    out.append("[DONE]")
+    return out
+
+
+def body_of(chunks: list[dict[str, Any] | str]) -> bytes:
+    out = []
+    for c in chunks:
+        data = c if isinstance(c, str) else json.dumps(c, ensure_ascii=False, separators=(",", ":"))
+        out.append(f"data: {data}\n\n")
+    return "".join(out).encode("utf-8", "backslashreplace")  # a lone surrogate: its escape
+
+
+def plain_body(rng: random.Random) -> bytes:
+    return body_of(events(rng))
+
+
+def _depart(chunks: list[Any], rng: random.Random) -> None:
+    """One departure from the plain shape, in place."""
+    calls = [c for c in chunks if isinstance(c, dict) and c.get("choices")
+             and c["choices"][0]["delta"].get("tool_calls")]  # fmt: skip
+    entry = rng.choice(calls)["choices"][0]["delta"]["tool_calls"][0]
+    what = rng.randrange(16)
+    if what == 0:
+        entry["id"] = "call_again"  # an id on a continuation, or a new id
+    elif what == 1:
+        entry["function"]["name"] = "again"
+    elif what == 2:
+        entry["type"] = "function"
+    elif what == 3:
+        entry["index"] = entry["index"] + 1
+    elif what == 4:
+        entry["function"]["arguments"] += " "
+    elif what == 5:
+        entry["function"]["arguments"] = {"a": 1}
+    elif what == 6:
+        entry.pop("index")
+    elif what == 7:
+        entry["function"].pop("arguments")
+    elif what == 8:
+        entry["extra"] = None
+    elif what == 9:
+        chunks.insert(rng.randrange(len(chunks)), _chunk({"role": "assistant"}))
+    elif what == 10:
+        chunks.insert(rng.randrange(len(chunks)), {"error": {"message": "overloaded"}})
+    elif what == 11:
+        chunks.pop()  # no [DONE]
+    elif what == 12:
+        entry["function"]["arguments"] = "\ud83d"  # half a surrogate pair (json writes \\ud83d)
+    elif what == 13:
+        calls[0]["choices"][0]["finish_reason"] = "length"
+    elif what == 14:
+        entry["id"] = ""
+    else:  # two chunks swapped (calls interleaved, a finish before the end …)
+        a, b = rng.sample(range(len(chunks) - 1), 2)
+        chunks[a], chunks[b] = chunks[b], chunks[a]
+
+
+def varied_body(rng: random.Random) -> bytes:
+    """A plain body with none to three departures (some keep it plain)."""
+    chunks = events(rng)
+    for _ in range(rng.choice((0, 1, 1, 2, 3))):
+        _depart(chunks, rng)
+    body = body_of(chunks)
+    if rng.random() < 0.1:
+        body = body.replace(b"\n\n", b"\r\n\r\n")
+    if rng.random() < 0.1:
+        body = b": keep-alive\n\n" + body
+    return body
