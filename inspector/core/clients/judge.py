@@ -19,6 +19,11 @@ Invariants:
   on, or, when it only differs in what it hands over at the end, the last event; None when it
   agrees. The check is linear in the stream: only the calls a replica touched are re-checked.
 - Results are cached per stream state and settings; nothing here changes the analysis.
+- A replica is replayed unless the body is plain and it declares the dialect plain
+  (:func:`judged_plain`, :mod:`~inspector.core.clients.plain`): then its result is its
+  library's writing of the inspector's own calls, which agrees, and says ``judged`` ``plain
+  stream``; a result that would not agree is always replayed, so every ``diverges_at`` and
+  error comes from a replay.
 - Memory: the inspector's calls are built once per attempt (one :class:`.InspectorCalls`,
   shared by every run, result and view: a reference per call, each :class:`HandedCall` made
   when read); a client's call equal to the inspector's is held as the inspector's position
