@@ -159,23 +159,43 @@ def _template(
 ) -> tuple[bytes, bytes, int]:
     """A continuation chunk's bytes before and after its arguments' text (each kept as
     is: a later chunk equal but for that text is the same continuation of the same call);
-    empty for any other chunk. The text starts after the one ``"arguments":"`` of the
-    chunk (quotes inside strings are escaped, and no other key holds one) and ends at its
-    first unescaped quote."""
+    empty for any other chunk. The text starts after the chunk's first ``"arguments":"``
+    (quotes inside strings are escaped: the sequence is a key and its string's quote) and
+    ends at its first unescaped quote. Proven, not assumed: the chunk with that text
+    replaced by another must decode to the chunk with that arguments value (a key written
+    twice, or with escapes, or anything else that would make the text not the value, fails
+    it), so a later chunk of that head and tail decodes alike with its own text. ``chunk``
+    is changed (its arguments replaced): it is not read again."""
     if finished or len(delta) != 1 or len(delta.get("tool_calls") or ()) != 1:
-        return b"", b"", 0
+        return _NONE
     entry = delta["tool_calls"][0]
-    if len(entry) != 2 or len(entry["function"]) != 1:
-        return b"", b"", 0
-    start = part.find(b'"arguments":"') + len(b'"arguments":"')
-    end = start
+    function = entry["function"]
+    if len(entry) != 2 or len(function) != 1:
+        return _NONE
+    key = part.find(_KEY)
+    if key < 0:
+        return _NONE
+    start = end = key + len(_KEY)
     while True:
         end = part.index(b'"', end)
-        slashes = len(part[start:end]) - len(part[start:end].rstrip(b"\\"))
-        if slashes % 2 == 0:
+        text = part[start:end]
+        if (len(text) - len(text.rstrip(b"\\"))) % 2 == 0:
             break
         end += 1
-    return part[:start], part[end:], start + len(part) - end
+    head, tail = part[:start], part[end:]
+    function["arguments"] = _PROBE_TEXT
+    try:
+        if _loads((head + _PROBE + tail)[6:]) != chunk:
+            return _NONE
+    except _Error:
+        return _NONE
+    return head, tail, start + len(part) - end
+
+
+_NONE: Final = (b"", b"", 0)
+_KEY: Final = b'"arguments":"'
+_PROBE: Final = b"\\u0000probe"
+_PROBE_TEXT: Final = "\x00probe"
 
 
 def _head(chunk: dict[str, Any]) -> bool:
