@@ -84,13 +84,14 @@ def chat_calls(exchange: Exchange) -> list[HandedCall] | None:
     for part in parts:
         if head and part.startswith(head) and part.endswith(tail) and len(part) >= cut:
             # the same chunk but for its arguments' text: only that text is read, as a JSON
-            # string on its own between the quotes ending ``head`` and starting ``tail`` (an
-            # unescaped quote or a cut escape in it is refused)
+            # string on its own between the quotes ending ``head`` and starting ``tail``;
+            # what is no string there (an unescaped quote: more JSON between head and tail,
+            # or a cut escape) is read the long way below
             try:
                 pieces.append(_loads(part[before : len(part) - after]))
+                continue
             except _Error:
-                return None
-            continue
+                pass
         if part[:6] != b"data: " or b"\n" in part:
             return None
         try:

@@ -41,30 +41,63 @@ def _chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> di
 
 
 def events(rng: random.Random) -> list[dict[str, Any] | str]:
-    """A plain stream's chunks (and ``[DONE]``)."""
+    """A plain stream's chunks (and ``[DONE]``), in the shapes the predicate accepts: with or
+    without a role chunk, text and reasoning before the calls, the optional top-level fields
+    (``system_fingerprint``, ``service_tier``, ``obfuscation``, ``usage: null``), a call's
+    arguments in its first entry or not, a call started in the chunk that ends the last
+    one, and a usage chunk with nested counts."""
+    extra: dict[str, Any] = {}
+    if rng.random() < 0.5:
+        extra["system_fingerprint"] = rng.choice(("fp_1", None))
+        extra["service_tier"] = rng.choice(("default", None))
+    if rng.random() < 0.5:
+        extra["usage"] = None
+    pad = rng.random() < 0.3  # OpenAI's obfuscation: a different string in every chunk
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        more = dict(extra)
+        if pad:
+            more["obfuscation"] = "x" * rng.randrange(1, 9)
+        return _chunk(delta, finish, **more)
+
     out: list[dict[str, Any] | str] = []
     role: dict[str, Any] = {"role": "assistant", "content": None}
     if rng.random() < 0.5:
-        out.append(_chunk(role))
+        out.append(chunk(role))
+        role = {}
+    if rng.random() < 0.2:
+        out.append(chunk({**role, "reasoning_content": "Thinking."}))
         role = {}
     if rng.random() < 0.3:
-        out.append(_chunk({**role, "content": "Let me look."}))
+        out.append(chunk({**role, "content": "Let me look."}))
         role = {}
+    pending: list[dict[str, Any]] = []  # entries to send with the next call's first entry
     for i in range(rng.randrange(1, 4)):
+        text = _arguments(rng)
+        pieces = _fragments(text, rng)
+        head = pieces.pop(0) if rng.random() < 0.2 else ""  # arguments in the first entry
         first = {
             "index": i,
             "id": f"call_{i}{rng.getrandbits(40):x}",
             "type": "function",
-            "function": {"name": rng.choice(NAMES), "arguments": ""},
+            "function": {"name": rng.choice(NAMES), "arguments": head},
         }
-        out.append(_chunk({**role, "tool_calls": [first]}))
-        role = {}
-        for piece in _fragments(_arguments(rng), rng):
-            out.append(_chunk({"tool_calls": [{"index": i, "function": {"arguments": piece}}]}))
-    out.append(_chunk({}, rng.choice(("tool_calls", "stop"))))
+        out.append(chunk({**role, "tool_calls": [*pending, first]}))
+        role, pending = {}, []
+        for piece in pieces:
+            out.append(chunk({"tool_calls": [{"index": i, "function": {"arguments": piece}}]}))
+        if out and rng.random() < 0.2 and isinstance(out[-1], dict) and pieces:
+            last = out.pop()  # its entry goes with the next call's first one
+            assert isinstance(last, dict)
+            pending = last["choices"][0]["delta"]["tool_calls"]
+    if pending:
+        out.append(chunk({"tool_calls": pending}))
+    out.append(chunk({}, rng.choice(("tool_calls", "stop"))))
     if rng.random() < 0.5:
-        usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
-        out.append({**_chunk({}), "choices": [], "usage": usage})
+        usage: dict[str, Any] = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+        if rng.random() < 0.5:
+            usage["prompt_tokens_details"] = {"cached_tokens": 0, "audio_tokens": None}
+        out.append({**chunk({}), "choices": [], "usage": usage})
     out.append("[DONE]")
     return out
 
