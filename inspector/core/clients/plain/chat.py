@@ -11,9 +11,9 @@ Plain, exactly (anything else is refused, however harmless it may be):
 - each chunk an object of ``id`` (string), ``object`` (``chat.completion.chunk``: without
   it openai-python fails an assertion), ``created`` (integer), ``model`` (string), all four
   present, and of these only and ``system_fingerprint`` / ``service_tier`` (string or
-  null), ``obfuscation`` (string), ``choices`` and ``usage`` (null, or an object of integers
-  and objects of integers or null); ``choices`` one choice, or none in a chunk with a usage
-  object;
+  null), ``obfuscation`` (string), ``x_groq`` (an object), ``choices`` and ``usage`` (null,
+  or an object of numbers and objects of numbers or null); ``choices`` one choice, or none
+  in a chunk with a usage object;
 - the choice: ``index`` 0, a ``delta`` object, ``logprobs`` null, ``finish_reason`` null,
   ``tool_calls`` or ``stop``; after a finish reason, only usage chunks;
 - the delta: ``role`` ``assistant`` (once, before anything else), ``content``,
@@ -39,7 +39,7 @@ from inspector.core.clients.base import Exchange, HandedCall
 _TOP: Final = frozenset(
     {
         "id", "object", "created", "model", "system_fingerprint", "service_tier", "choices",
-        "usage", "obfuscation",
+        "usage", "obfuscation", "x_groq",
     }
 )  # fmt: skip
 _CHOICE: Final = frozenset({"index", "delta", "logprobs", "finish_reason"})
@@ -210,20 +210,24 @@ def _head(chunk: dict[str, Any]) -> bool:
         and type(get("system_fingerprint", "")) in (str, type(None))
         and type(get("service_tier", "")) in (str, type(None))
         and type(get("obfuscation", "")) is str
+        and type(get("x_groq", {})) is dict
     )
 
 
 def _usage(usage: Any) -> bool:
-    """A usage object of counts (integers, null, or objects of them)."""
+    """A usage object of counts (numbers, null, or objects of them)."""
     if type(usage) is not dict:
         return False
     for value in usage.values():
         if type(value) is dict:
-            if not all(v is None or type(v) is int for v in value.values()):
+            if not all(v is None or type(v) in _NUMBER for v in value.values()):
                 return False
-        elif value is not None and type(value) is not int:
+        elif value is not None and type(value) not in _NUMBER:
             return False
     return True
+
+
+_NUMBER: Final = (int, float)
 
 
 def _entries(

@@ -43,8 +43,8 @@ def _chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> di
 def events(rng: random.Random) -> list[dict[str, Any] | str]:
     """A plain stream's chunks (and ``[DONE]``), in the shapes the predicate accepts: with or
     without a role chunk, text and reasoning before the calls, the optional top-level fields
-    (``system_fingerprint``, ``service_tier``, ``obfuscation``, ``usage: null``), a call's
-    arguments in its first entry or not, a call started in the chunk that ends the last
+    (``system_fingerprint``, ``service_tier``, ``obfuscation``, ``x_groq``, ``usage: null``),
+    a call's arguments in its first entry or not, a call started in the chunk that ends the last
     one, and a usage chunk with nested counts."""
     extra: dict[str, Any] = {}
     if rng.random() < 0.5:
@@ -52,6 +52,8 @@ def events(rng: random.Random) -> list[dict[str, Any] | str]:
         extra["service_tier"] = rng.choice(("default", None))
     if rng.random() < 0.5:
         extra["usage"] = None
+    if rng.random() < 0.2:
+        extra["x_groq"] = {"id": "req_1", "seed": 7}
     pad = rng.random() < 0.3  # OpenAI's obfuscation: a different string in every chunk
 
     def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
@@ -97,6 +99,8 @@ def events(rng: random.Random) -> list[dict[str, Any] | str]:
         usage: dict[str, Any] = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
         if rng.random() < 0.5:
             usage["prompt_tokens_details"] = {"cached_tokens": 0, "audio_tokens": None}
+        if rng.random() < 0.3:
+            usage["queue_time"] = 0.0415  # Groq's timings
         out.append({**chunk({}), "choices": [], "usage": usage})
     out.append("[DONE]")
     return out
