@@ -41,10 +41,13 @@ from ingest import make_workload
 from inspector.cli.main import main as cli_main
 from inspector.core.capture.writer import CaptureWriter
 from inspector.core.clients.judge import exchange_of, expected_calls, run_replica
+from inspector.core.clients.plain.reading import read
 from inspector.core.clients.registry import REPLICAS
 
-GEN_VERSION = 3
-"""Bump when an input's bytes change (the cached files are named by it)."""
+GEN_VERSION = 4
+"""Bump when an input's bytes change (the cached files are named by it). 4: the captures
+end cleanly (``eof``, as the product records a body read to its end; ``complete`` read as a
+cut body) and declare the ``write_file`` tool their calls name."""
 NET_READ = 16 * 1024
 """Bytes per recorded chunk of a generated capture (one network read each)."""
 URL = "https://api.openai.com/v1/chat/completions"
@@ -110,7 +113,8 @@ def capture_file(name: str, calls: int, call_bytes: int, fragment: int) -> tuple
     if not path.exists():
         tmp = path.with_suffix(".part")
         with CaptureWriter(tmp, meta={"dialect": "openai-chat"}) as writer:
-            body = {"model": "gpt-4o", "stream": True, "messages": [], "tools": []}
+            tool = {"type": "function", "function": {"name": "write_file", "parameters": {}}}
+            body = {"model": "gpt-4o", "stream": True, "messages": [], "tools": [tool]}
             writer.request(1, "POST", URL, {"content-type": "application/json"}, body, 0.0)
             writer.response(1, 200, {"content-type": "text/event-stream"}, 0.1)
             pending = bytearray()
@@ -123,7 +127,7 @@ def capture_file(name: str, calls: int, call_bytes: int, fragment: int) -> tuple
                     del pending[:NET_READ]
             if pending:
                 writer.chunk(1, t + 0.0001, bytes(pending))
-            writer.end(1, t + 0.001, "complete")
+            writer.end(1, t + 0.001, "eof")
         tmp.rename(path)
     chunks = []
     with path.open("rb") as f:
@@ -303,6 +307,17 @@ def replica_costs(path: Path, events: int) -> list[str]:
         )
     lines.append(
         f"    {'together':14} {total / events * 1e6:7.1f} µs/event  {total / ingest:5.1f}× ingest"
+    )
+    gc.collect()
+    t0 = time.perf_counter()
+    reading = read(exchange, expected)
+    seconds = time.perf_counter() - t0
+    declaring = [r.name for r in REPLICAS if "openai-chat" in r.plain]
+    word = "plain" if reading is not None else "NOT plain: every replica is replayed"
+    lines.append(
+        f"  what analyze runs instead on a plain stream: the plain reading, once for "
+        f"{len(declaring)} replicas, {seconds / events * 1e6:.1f} µs/event "
+        f"({seconds / ingest:.2f}× ingest), {word}"
     )
     return lines
 

@@ -56,7 +56,7 @@ def test_the_json_clients_section_is_always_there_with_every_replica(
     assert isinstance(clients, dict) and list(clients) == [r.name for r in REPLICAS]
     assert {"by-index", "anthropic-sdk"} <= set(clients)
     keys = {"calls", "error", "error_after", "hosted", "agrees", "diverges_at", "word",
-            "library", "version", "verified", "attempt", "applies"}  # fmt: skip
+            "library", "version", "verified", "attempt", "applies", "judged"}  # fmt: skip
     assert all(set(entry) == keys for entry in clients.values())
     assert clients["by-index"]["word"] == "n/a" and clients["by-index"]["agrees"] is None
     assert clients["anthropic-sdk"]["word"] == "agrees"

@@ -25,6 +25,7 @@ one package per library with its SDK reader and JSON semantics (``openai_python`
 ``langchain``, ``vercel_ai``, ``anthropic_sdk``, ``google_genai``, ``handwritten``); and a
 package named for what it is where several replicas share a library's behaviour
 (``openai_sdk``: the openai SDK's SSE layer and chunks; ``pydantic``: its lax checks and
-``ValidationError`` wording). A replica's package imports the driver and shared packages, never
-another replica's.
+``ValidationError`` wording); and ``plain``: the plain stream, on which the replicas that
+declare it are judged from the inspector's own calls instead of replayed. A replica's
+package imports the driver and shared packages, never another replica's.
 """

@@ -253,6 +253,19 @@ class Replica(ABC):
     """The dialects the library speaks (provider names); others are ``n/a``."""
     summary: ClassVar[str]
     """One line: what it models (the Clients view's tooltip)."""
+    plain: ClassVar[frozenset[str]] = frozenset()
+    """The dialects on which the library hands over exactly a plain stream's calls
+    (:mod:`inspector.core.clients.plain`): there it is judged from that reading (what
+    :meth:`plain_calls` makes of it) instead of being replayed. Declared only where
+    ``tests/core/clients/plain/`` proves it on every golden, generated and mutated stream."""
+
+    def plain_calls(
+        self, calls: Sequence[HandedCall], tools: frozenset[str] | None
+    ) -> Sequence[HandedCall] | None:
+        """What the library hands over on a plain stream whose calls are ``calls`` (the
+        request declared ``tools``, None: unknown): ``calls`` themselves unless the library
+        says otherwise; None when it may differ there (then it is replayed)."""
+        return calls
 
     @abstractmethod
     def open(self, exchange: Exchange) -> ReplicaRun:

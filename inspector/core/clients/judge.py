@@ -19,6 +19,11 @@ Invariants:
   on, or, when it only differs in what it hands over at the end, the last event; None when it
   agrees. The check is linear in the stream: only the calls a replica touched are re-checked.
 - Results are cached per stream state and settings; nothing here changes the analysis.
+- A replica is replayed unless the body is plain and it declares the dialect plain
+  (:func:`judged_plain`, :mod:`~inspector.core.clients.plain`): then its result is its
+  library's writing of the inspector's own calls, which agrees, and says ``judged`` ``plain
+  stream``; a result that would not agree is always replayed, so every ``diverges_at`` and
+  error comes from a replay.
 - Memory: the inspector's calls are built once per attempt (one :class:`.InspectorCalls`,
   shared by every run, result and view: a reference per call, each :class:`HandedCall` made
   when read); a client's call equal to the inspector's is held as the inspector's position
@@ -55,6 +60,7 @@ from inspector.core.clients.base import (
 )
 from inspector.core.clients.handed import InspectorCalls, entries, handed, shared
 from inspector.core.clients.openai_sdk.wire import forget as forget_dispatches
+from inspector.core.clients.plain.reading import PLAIN_STREAM, REPLAYED, plain_reading
 from inspector.core.verdicts.judge import CallVerdict
 
 REPLICA_BUG: Final = "ReplicaBug"
@@ -88,6 +94,10 @@ class ClientResult:
     hosted: Sequence[HandedCall] = ()
     """The items the library hands over that the provider ran (``hosted``): reported, never
     compared with the agent's calls."""
+    judged: str = REPLAYED
+    """How the result was made: ``replayed`` (the replica read the body) or ``plain stream``
+    (the body is plain and the replica declares it hands over that reading's calls:
+    :mod:`~inspector.core.clients.plain`)."""
 
     @property
     def both(self) -> bool:
@@ -110,6 +120,7 @@ class ClientResult:
             "agrees": self.agrees,
             "diverges_at": self.diverges_at,
             "attempt": self.attempt,
+            "judged": self.judged,
         }
 
 
@@ -346,11 +357,34 @@ def judge_attempt(view: AttemptView, replica: Replica) -> ClientResult:
     for calls, hit in kept:
         if calls is expected or calls == expected:
             return hit
-    result = run_replica(replica, exchange_of(view), expected, failed)
+    result = judged_plain(replica, view, expected, failed)
+    if result is None:
+        result = run_replica(replica, exchange_of(view), expected, failed)
     result.attempt = view.number
     kept.append((expected, result))
     del kept[:-_KEEP]
     return result
+
+
+def judged_plain(
+    replica: Replica, view: AttemptView, expected: Sequence[HandedCall], failed: bool
+) -> ClientResult | None:
+    """``replica``'s result on an ended attempt whose body is plain, from the plain reading
+    (:mod:`~inspector.core.clients.plain`) without replaying it; None when the body is not
+    plain, the replica does not declare the dialect, or its reading would not agree (then it
+    is replayed, so a disagreement always has the replay's ``diverges_at``)."""
+    if failed or view.state.dialect_name not in replica.plain:
+        return None
+    reading = plain_reading(view, exchange_of, expected)
+    if reading is None:
+        return None
+    calls = replica.plain_calls(reading.calls, reading.tools)
+    if calls is None:
+        return None
+    calls = shared(expected, calls)
+    if not (calls is expected or same_calls(expected, calls)):
+        return None
+    return ClientResult(replica.name, applies=True, calls=calls, agrees=True, judged=PLAIN_STREAM)
 
 
 def judged_attempts(analysis: Analysis, attempt: int | None = None) -> list[AttemptView]:

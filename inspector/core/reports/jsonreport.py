@@ -43,7 +43,8 @@ FORMAT_VERSION = 4
 per attempt, ``agent_calls`` and ``hosted_items`` count them apart (hosted items never change
 ``valid`` or the exit code: their word is ``not checked``); ``clients_judged`` (false under
 ``analyze --no-clients``, when ``clients`` is null and the headline says the clients were not
-judged).
+judged); and per client ``judged``: ``replayed`` (the replica read every event) or ``plain
+stream`` (judged from the inspector's own reading: :mod:`inspector.core.clients.plain`).
 3: ``headline`` (:func:`.headline.headline`) and ``clients`` (always present: per client
 replica its ``calls``, ``error``, ``agrees``, ``diverges_at``, ``word``, ``library``,
 ``version``, ``verified``, ``attempt``, ``applies``) are added, and the top-level ``valid`` is

@@ -183,6 +183,7 @@ class ByIndex(Replica):
     version: ClassVar[str] = VERSION
     follows: ClassVar[str] = "tests/clients/real/handwritten.py (by_index), over openai's chunks"
     dialects: ClassVar[frozenset[str]] = CHAT
+    plain: ClassVar[frozenset[str]] = CHAT
     summary: ClassVar[str] = (
         "A hand-written loop: entries keyed by index, id, name and arguments concatenated"
     )
@@ -199,6 +200,7 @@ class ById(Replica):
     version: ClassVar[str] = VERSION
     follows: ClassVar[str] = "tests/clients/real/handwritten.py (by_id), over openai's chunks"
     dialects: ClassVar[frozenset[str]] = CHAT
+    plain: ClassVar[frozenset[str]] = CHAT
     summary: ClassVar[str] = (
         'The empty-id accumulator bug: fragments looked up by id, so "" ids drop fragments'
     )

@@ -38,6 +38,8 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, ClassVar, Final, NoReturn
 
 from inspector.core.base.model import SSEEvent
@@ -363,6 +365,23 @@ class LangChainReplica(Replica):
         "utils/_merge.py, utils/json.py (langchain-core 1.8.3)"
     )
     dialects: ClassVar[frozenset[str]] = frozenset({OPENAI_CHAT})
+    plain: ClassVar[frozenset[str]] = frozenset({OPENAI_CHAT})
+
+    def plain_calls(
+        self, calls: Sequence[HandedCall], tools: frozenset[str] | None
+    ) -> Sequence[HandedCall] | None:
+        """Each call with its arguments parsed and written again as LangChain hands them
+        over (compact JSON, as ``_Run.handed`` writes them), None should one not
+        parse to an object."""
+        out = []
+        for call in calls:
+            args = _parsed(call.arguments)
+            if not isinstance(args, dict):
+                return None
+            text = json.dumps(args, separators=(",", ":"), ensure_ascii=False)
+            out.append(call if text == call.arguments else replace(call, arguments=text))
+        return out
+
     summary: ClassVar[str] = (
         "AIMessageChunk + merge by index, then .tool_calls and .invalid_tool_calls"
     )

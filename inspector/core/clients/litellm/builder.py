@@ -389,6 +389,7 @@ class LiteLLMReplica(Replica):
         "exception_mapping_utils.py; litellm/types/utils.py"
     )
     dialects: ClassVar[frozenset[str]] = frozenset({OPENAI_CHAT})
+    plain: ClassVar[frozenset[str]] = frozenset({OPENAI_CHAT})
     summary: ClassVar[str] = (
         "stream_chunk_builder: calls by index, the last id and name win, arguments joined"
     )

@@ -44,6 +44,7 @@ as declared. Not modelled: the SDK's retries (the runner sets ``maxRetries: 0``)
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from http import HTTPStatus
 from typing import Any, ClassVar, Final
 
@@ -256,12 +257,30 @@ class VercelAi(Replica):
     dialects: ClassVar[frozenset[str]] = frozenset(
         {OPENAI_CHAT, ANTHROPIC, OPENAI_RESPONSES, GEMINI, COHERE_V2, BEDROCK_CONVERSE}
     )
+    plain: ClassVar[frozenset[str]] = frozenset({OPENAI_CHAT})
     summary: ClassVar[str] = (
         "Vercel AI SDK: streamText over @ai-sdk/openai-compatible 3.0.92, @ai-sdk/anthropic "
         "4.0.105, @ai-sdk/openai 4.0.118 (Responses), @ai-sdk/google 4.0.121, @ai-sdk/cohere "
         "4.0.81 or @ai-sdk/amazon-bedrock 5.0.139; its tool-call "
         "parts (provider-executed ones as hosted items) and its first error part, in order"
     )
+
+    def plain_calls(
+        self, calls: Sequence[HandedCall], tools: frozenset[str] | None
+    ) -> Sequence[HandedCall] | None:
+        """Each call with its arguments parsed and written again as the AI SDK hands them
+        over (:func:`_handed`); None when one names a tool the request did not declare (the
+        AI SDK's ``NoSuchToolError``) or does not parse: then it is replayed."""
+        out = []
+        for call in calls:
+            if tools is not None and call.name not in tools:
+                return None
+            try:
+                written = stringify(secure_parse(call.arguments))
+            except Exception:  # any refusal: the replay says what it is
+                return None
+            out.append(call if written == call.arguments else replace(call, arguments=written))
+        return out
 
     def open(self, exchange: Exchange) -> ReplicaRun:
         raised = _STATUS.get(exchange.dialect, status_error)(exchange)

@@ -51,9 +51,12 @@ def _units(text: str) -> str:
     return "".join(chr(int.from_bytes(data[i : i + 2], "little")) for i in range(0, len(data), 2))
 
 
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+
+
 def _joined(units: str) -> str:
     """Code units back to a Python string: surrogate pairs become one character."""
-    if not any("\ud800" <= c <= "\udfff" for c in units):
+    if not _SURROGATE.search(units):
         return units
     return units.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
@@ -342,13 +345,21 @@ def _escaped(match: re.Match[str]) -> str:
     return _NAMED.get(o) or f"\\u{o:04x}"
 
 
+_QUOTED: Final = json.encoder.encode_basestring
+"""Python's C string writer (``ensure_ascii=False``): it escapes exactly ``"``, ``\\`` and the
+control characters, with the same escapes as :func:`_escaped` (``\\n``, ``\\u001f`` …), so it
+writes what ``JSON.stringify`` writes for a string with no surrogate (a long argument text
+quoted at C speed, not a Python call per escape)."""
+
+
 def _quote(s: str, out: list[str]) -> None:
     """``s`` quoted, as pieces appended to ``out`` (nothing to escape: ``s`` itself, no copy)."""
-    out.append('"')
-    if _NEEDS_ESCAPE.search(s):  # (JavaScript's UTF-16 pairs halves Python holds apart)
-        s = _NEEDS_ESCAPE.sub(_escaped, _joined(s))
-    out.append(s)
-    out.append('"')
+    if not _NEEDS_ESCAPE.search(s):
+        out += ('"', s, '"')
+    elif not _SURROGATE.search(s):
+        out.append(_QUOTED(s))
+    else:  # (JavaScript's UTF-16 pairs halves Python holds apart)
+        out += ('"', _NEEDS_ESCAPE.sub(_escaped, _joined(s)), '"')
 
 
 def stringify(value: Any, indent: int = 0) -> str:

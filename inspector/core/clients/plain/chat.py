@@ -1,0 +1,267 @@
+"""The plain Chat Completions stream: the one shape every OpenAI-compatible client reads alike.
+
+:func:`chat_calls` reads a body in one pass (a split and one ``orjson.loads`` per event, no
+value kept) and returns its calls when the body is plain, None at the first thing that is not.
+
+Plain, exactly (anything else is refused, however harmless it may be):
+- status 200, a ``text/event-stream`` content type, a clean end of the body;
+- the body is ``data: <JSON>\\n\\n`` events and nothing else (no comment, no other field, no
+  CR, no line inside an event), ending with ``data: [DONE]\\n\\n``; every event valid UTF-8
+  JSON (orjson's strict reading: no lone surrogate, no integer wider than 64 bits);
+- each chunk an object of ``id`` (string), ``object`` (``chat.completion.chunk``: without
+  it openai-python fails an assertion), ``created`` (integer), ``model`` (string), all four
+  present, and of these only and ``system_fingerprint`` / ``service_tier`` (string or
+  null), ``obfuscation`` (string), ``x_groq`` (an object), ``choices`` and ``usage`` (null,
+  or an object of numbers and objects of numbers or null); ``choices`` one choice, or none
+  in a chunk with a usage object;
+- the choice: ``index`` 0, a ``delta`` object, ``logprobs`` null, ``finish_reason`` null,
+  ``tool_calls`` or ``stop``; after a finish reason, only usage chunks;
+- the delta: ``role`` ``assistant`` (once, before anything else), ``content``,
+  ``reasoning_content``, ``reasoning`` (string or null), ``refusal`` null, ``tool_calls``
+  (a non-empty array);
+- a call starts once, at the next index in order (0, 1, 2 …), with ``index``, a non-empty
+  string ``id`` no other call has, ``type`` ``function`` and ``function`` holding a
+  non-empty string ``name`` and string ``arguments``; every later entry of it holds only
+  ``index`` (its own: calls are never interleaved) and ``function.arguments`` (a string);
+- each call's arguments, joined, are a JSON object, ``{`` first and ``}`` last (no
+  whitespace around it: a library that hands a call over at the first parsable prefix, the
+  AI SDK, then hands over exactly this text). A stream of text alone (no call) is plain too.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import orjson
+
+from inspector.core.clients.base import Exchange, HandedCall
+
+_TOP: Final = frozenset(
+    {
+        "id", "object", "created", "model", "system_fingerprint", "service_tier", "choices",
+        "usage", "obfuscation", "x_groq",
+    }
+)  # fmt: skip
+_CHOICE: Final = frozenset({"index", "delta", "logprobs", "finish_reason"})
+_DELTA: Final = frozenset(
+    {"role", "content", "refusal", "tool_calls", "reasoning_content", "reasoning"}
+)
+_TEXTS: Final = ("content", "reasoning_content", "reasoning")
+_FIRST: Final = frozenset({"index", "id", "type", "function"})
+_NAMED: Final = frozenset({"name", "arguments"})
+_FINISH: Final = frozenset({"tool_calls", "stop"})
+_END: Final = b"data: [DONE]"
+
+_loads = orjson.loads
+_Error = orjson.JSONDecodeError
+
+
+def _event_stream(content_type: str | None) -> bool:
+    return (content_type or "").split(";")[0].strip().lower() == "text/event-stream"
+
+
+def chat_calls(exchange: Exchange) -> list[HandedCall] | None:
+    """The calls of a plain Chat Completions body (module docstring), None when not plain."""
+    body = exchange.body
+    if (
+        not _event_stream(exchange.content_type)
+        or not body.endswith(b"\n\ndata: [DONE]\n\n")
+        or b"\r" in body
+    ):
+        return None
+    parts = body.split(b"\n\n")
+    if parts.pop() != b"" or parts.pop() != _END:
+        return None
+    ids: list[str] = []
+    names: list[str] = []
+    args: list[list[str]] = []
+    seen: set[str] = set()
+    role = False  # a role was seen (or something else came first: no role may follow)
+    finished = False
+    head, tail, cut = b"", b"", 0  # the last continuation chunk around its arguments' text
+    before = after = 0
+    pieces: list[str] = []
+    for part in parts:
+        if head and part.startswith(head) and part.endswith(tail) and len(part) >= cut:
+            # the same chunk but for its arguments' text: only that text is read, as a JSON
+            # string on its own between the quotes ending ``head`` and starting ``tail``;
+            # what is no string there (an unescaped quote: more JSON between head and tail,
+            # or a cut escape) is read the long way below
+            try:
+                pieces.append(_loads(part[before : len(part) - after]))
+                continue
+            except _Error:
+                pass
+        if part[:6] != b"data: " or b"\n" in part:
+            return None
+        try:
+            chunk = _loads(part[6:])
+        except _Error:
+            return None
+        if type(chunk) is not dict or not chunk.keys() <= _TOP or not _head(chunk):
+            return None
+        usage = chunk.get("usage")
+        if usage is not None and not _usage(usage):
+            return None
+        choices = chunk.get("choices")
+        if type(choices) is not list:
+            return None
+        if not choices:
+            if usage is None:
+                return None
+            continue
+        if finished or len(choices) != 1:
+            return None
+        choice = choices[0]
+        if type(choice) is not dict or not choice.keys() <= _CHOICE:
+            return None
+        if choice.get("index", -1) != 0 or type(choice["index"]) is not int:
+            return None
+        if choice.get("logprobs") is not None:
+            return None
+        reason = choice.get("finish_reason")
+        if reason is not None:
+            if type(reason) is not str or reason not in _FINISH:
+                return None
+            finished = True
+        delta = choice.get("delta")
+        if type(delta) is not dict or not delta.keys() <= _DELTA:
+            return None
+        if "role" in delta and (role or delta["role"] != "assistant"):
+            return None
+        role = True
+        if delta.get("refusal") is not None:
+            return None
+        for key in _TEXTS:
+            text = delta.get(key)
+            if text is not None and type(text) is not str:
+                return None
+        if "tool_calls" in delta and not _entries(delta["tool_calls"], ids, names, args, seen):
+            return None
+        head, tail, cut = _template(part, chunk, delta, finished)
+        if head:
+            before, after, pieces = len(head) - 1, len(tail) - 1, args[-1]
+    out = []
+    for id_, name, texts in zip(ids, names, args, strict=True):
+        text = "".join(texts)
+        if text[:1] != "{" or text[-1:] != "}":
+            return None
+        try:
+            if type(_loads(text)) is not dict:
+                return None
+        except _Error:
+            return None
+        out.append(HandedCall(id_, name, text))
+    return out
+
+
+def _template(
+    part: bytes, chunk: dict[str, Any], delta: dict[str, Any], finished: bool
+) -> tuple[bytes, bytes, int]:
+    """A continuation chunk's bytes before and after its arguments' text (each kept as
+    is: a later chunk equal but for that text is the same continuation of the same call);
+    empty for any other chunk. The text starts after the chunk's first ``"arguments":"``
+    (quotes inside strings are escaped: the sequence is a key and its string's quote) and
+    ends at its first unescaped quote. Proven, not assumed: the chunk with that text
+    replaced by another must decode to the chunk with that arguments value (a key written
+    twice, or with escapes, or anything else that would make the text not the value, fails
+    it), so a later chunk of that head and tail decodes alike with its own text. ``chunk``
+    is changed (its arguments replaced): it is not read again."""
+    if finished or len(delta) != 1 or len(delta.get("tool_calls") or ()) != 1:
+        return _NONE
+    entry = delta["tool_calls"][0]
+    function = entry["function"]
+    if len(entry) != 2 or len(function) != 1:
+        return _NONE
+    key = part.find(_KEY)
+    if key < 0:
+        return _NONE
+    start = end = key + len(_KEY)
+    while True:
+        end = part.index(b'"', end)
+        text = part[start:end]
+        if (len(text) - len(text.rstrip(b"\\"))) % 2 == 0:
+            break
+        end += 1
+    head, tail = part[:start], part[end:]
+    function["arguments"] = _PROBE_TEXT
+    try:
+        if _loads((head + _PROBE + tail)[6:]) != chunk:
+            return _NONE
+    except _Error:
+        return _NONE
+    return head, tail, start + len(part) - end
+
+
+_NONE: Final = (b"", b"", 0)
+_KEY: Final = b'"arguments":"'
+_PROBE: Final = b"\\u0000probe"
+_PROBE_TEXT: Final = "\x00probe"
+
+
+def _head(chunk: dict[str, Any]) -> bool:
+    """The chunk's own fields are of the plain types."""
+    get = chunk.get
+    return (
+        type(get("id")) is str
+        and get("object") == "chat.completion.chunk"  # openai-python asserts it
+        and type(get("created")) is int
+        and type(get("model")) is str
+        and type(get("system_fingerprint", "")) in (str, type(None))
+        and type(get("service_tier", "")) in (str, type(None))
+        and type(get("obfuscation", "")) is str
+        and type(get("x_groq", {})) is dict
+    )
+
+
+def _usage(usage: Any) -> bool:
+    """A usage object of counts (numbers, null, or objects of them)."""
+    if type(usage) is not dict:
+        return False
+    for value in usage.values():
+        if type(value) is dict:
+            if not all(v is None or type(v) in _NUMBER for v in value.values()):
+                return False
+        elif value is not None and type(value) not in _NUMBER:
+            return False
+    return True
+
+
+_NUMBER: Final = (int, float)
+
+
+def _entries(
+    entries: Any, ids: list[str], names: list[str], args: list[list[str]], seen: set[str]
+) -> bool:
+    """Read one delta's ``tool_calls`` into the calls so far (False: not plain)."""
+    if type(entries) is not list or not entries:
+        return False
+    for entry in entries:
+        if type(entry) is not dict:
+            return False
+        index = entry.get("index")
+        if type(index) is not int:
+            return False
+        fn = entry.get("function")
+        if type(fn) is not dict:
+            return False
+        text = fn.get("arguments")
+        if type(text) is not str:
+            return False
+        if index == len(ids):  # a new call: its identity, once
+            if not entry.keys() <= _FIRST or entry.get("type") != "function":
+                return False
+            id_, name = entry.get("id"), fn.get("name")
+            if type(id_) is not str or not id_ or id_ in seen:
+                return False
+            if type(name) is not str or not name or not fn.keys() <= _NAMED:
+                return False
+            seen.add(id_)
+            ids.append(id_)
+            names.append(name)
+            args.append([text])
+        elif index == len(ids) - 1 and len(entry) == 2 and len(fn) == 1:
+            args[index].append(text)  # the call being streamed: only its arguments
+        else:
+            return False
+    return True

@@ -1,0 +1,81 @@
+"""The plain reading of one attempt, made once and shared by every replica that declares it.
+
+Invariants:
+- :func:`plain_reading` returns the attempt's calls as every declaring library hands them
+  over, or None when the stream is not plain (then every replica is replayed). It never
+  returns calls that differ from the inspector's own (:func:`~.judge.expected_calls`): a
+  predicate reads the body on its own and its calls must equal the inspector's, field for
+  field, or the stream is not plain.
+- A predicate reads only ``Exchange.body`` and the exchange's status, content type and end:
+  one pass, no decoded value kept, nothing it reads is changed.
+- Computed once per attempt and expected calls (a weak cache, like the expected calls').
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from inspector.core.analysis.attempt import AttemptView
+from inspector.core.clients.base import Exchange, HandedCall
+from inspector.core.clients.plain.chat import chat_calls
+from inspector.core.providers import OPENAI_CHAT
+
+PLAIN_STREAM: Final = "plain stream"
+"""How a result judged from the plain reading says it was judged (``analyze --json``'s
+``judged``); a replayed one says :data:`REPLAYED`."""
+REPLAYED: Final = "replayed"
+
+READERS: Final[dict[str, Callable[[Exchange], list[HandedCall] | None]]] = {
+    OPENAI_CHAT: chat_calls,
+}
+"""Per dialect, its plain-stream predicate: the calls of a plain body, None otherwise."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlainReading:
+    """The calls of a plain stream, and the tool names the request declared."""
+
+    calls: Sequence[HandedCall]
+    """The inspector's own calls (the expected sequence itself)."""
+    tools: frozenset[str] | None
+
+
+_READINGS: weakref.WeakKeyDictionary[
+    AttemptView, tuple[Sequence[HandedCall], PlainReading | None]
+] = weakref.WeakKeyDictionary()
+
+
+def plain_reading(
+    view: AttemptView, exchange: Callable[[AttemptView], Exchange], expected: Sequence[HandedCall]
+) -> PlainReading | None:
+    """The plain reading of ``view`` (see the invariants), cached per attempt; ``exchange``
+    makes what the client saw of it (called only when the reading is not cached)."""
+    kept = _READINGS.get(view)
+    if kept is not None and kept[0] is expected:
+        return kept[1]
+    reading = read(exchange(view), expected)
+    _READINGS[view] = (expected, reading)
+    return reading
+
+
+def read(exchange: Exchange, expected: Sequence[HandedCall]) -> PlainReading | None:
+    """The plain reading of one exchange against the inspector's ``expected`` calls."""
+    reader = READERS.get(exchange.dialect or "")
+    if reader is None or exchange.transport_error is not None or exchange.status != 200:
+        return None
+    calls = reader(exchange)
+    if calls is None or len(calls) != len(expected):
+        return None
+    for mine, theirs in zip(calls, expected, strict=True):
+        if (
+            mine.id != theirs.id
+            or mine.name != theirs.name
+            or mine.arguments != theirs.arguments
+            or (mine.kind, mine.item_type, mine.object)
+            != (theirs.kind, theirs.item_type, theirs.object)
+        ):
+            return None
+    return PlainReading(expected, exchange.tools)
