@@ -45,6 +45,23 @@ from inspector.core.matrix.folder import write_file
 from inspector.core.matrix.result import MatrixResult
 from inspector.core.reports.words import MEANING, SYMBOL, label
 
+__all__ = [
+    "COLOURS",
+    "HTML",
+    "MARKDOWN",
+    "ClientColumn",
+    "cell_details",
+    "cell_text",
+    "client_column",
+    "legend_words",
+    "local_href",
+    "summary",
+    "to_html",
+    "to_markdown",
+    "write_exports",
+]
+"""``ClientColumn`` and ``client_column`` live in :mod:`.audience`, and are read here too."""
+
 MARKDOWN: Final = "matrix.md"
 HTML: Final = "matrix.html"
 
