@@ -47,8 +47,9 @@ def test_the_sql_scenario_declares_its_grammar_tool_in_a_responses_request() -> 
 )  # fmt: skip
 def test_dialects_reading_no_custom_call_leave_the_custom_tool_out(dialect: str) -> None:
     weather = find_scenario("weather")
-    both = _scenario({"prompt": "p", "tools": [*weather.tools, *find_scenario("sql").tools]},
-                     Path("both.json"))
+    both = _scenario(
+        {"prompt": "p", "tools": [*weather.tools, *find_scenario("sql").tools]}, Path("both.json")
+    )
     written = build_request(_profile(dialect), both).body
     assert "write_sql" not in str(written) and "get_weather" in str(written)
 
