@@ -45,7 +45,7 @@ def status_word(analysis: Analysis) -> str:
 
 
 def stream_phrase(analysis: Analysis) -> str:
-    """"an OpenAI Chat Completions stream", "a Gemini stream": the dialect's title (its
+    """ "an OpenAI Chat Completions stream", "a Gemini stream": the dialect's title (its
     provider's, as people write it) with its article; "a stream" when no provider read it."""
     try:
         title = analysis.providers.get(analysis.dialect or "").title
