@@ -11,7 +11,8 @@ Invariants:
 - Fixed column widths (the table never sizes to its contents): each wide enough for the
   longest word of its vocabulary in the grid's font (:func:`column_widths`), so no word is ever
   cut ("cut ar…"); the target column and the header stay put while the table scrolls.
-- Which clients break: each target's line under its name (redrawn with its row), the
+- Which clients break: each target's line in its name's tooltip and, when a cell of the row
+  is current, in the view's details line (:meth:`MatrixGrid.row_said`; redrawn with its row), the
   overall line and the client columns ``n/a`` on every row (hidden unless :attr:`show_na`)
   worked out by :meth:`MatrixGrid.audience` when a matrix is shown or a run ends
   (:mod:`inspector.core.matrix.audience`, the same words as ``matrix.html``).
@@ -151,6 +152,14 @@ class MatrixGrid(QTableWidget):
         if self.said is not None:
             self.said(line)
         return line
+
+    def row_said(self, row: int) -> str:
+        """Which clients the target of ``row`` breaks (``breaks by-id`` / ``no client breaks``
+        / ``not run``), "" outside the grid."""
+        if self.result is None or not 0 <= row < len(self.result.rows):
+            return ""
+        target = self.result.rows[row].name
+        return f"{target}: {row_line(self.result, target)}"
 
     def set_show_na(self, show: bool) -> None:
         """Show (or hide again) the client columns ``n/a`` on every row."""
@@ -298,8 +307,10 @@ class MatrixGrid(QTableWidget):
                     word = "▶ running"
                 self._put(r, c, cell.key, cell.word, word, rate, cell_details(cell))
         head = self.verticalHeaderItem(r)
-        if head is not None:  # the row's own line: which clients it breaks
-            head.setText(f"{target}\n{row_line(res, target)}")
+        if head is not None:  # the row's own line: which clients it breaks (a header elides
+            row = res.rows[r]  # a second line into the first: it is the tooltip's first line)
+            head.setToolTip(f"{target}: {row_line(res, target)}\n"
+                            f"{row.profile} · {row.dialect} · {row.model}")  # fmt: skip
         for i, replica in enumerate(res.replicas):
             cc = client_column(res, target, replica)
             rate = f"{cc.right}/{cc.judged}" if cc.judged else ""

@@ -323,7 +323,7 @@ class MatrixWindow(QWidget):
     def _describe(self, row: int, col: int) -> None:
         item = self.grid.item(row, col)
         if item is not None:
-            self.details.setText(item.toolTip())
+            self.details.setText(f"{self.grid.row_said(row)} · {item.toolTip()}")
 
     def _audience(self, line: str) -> None:
         """Which clients break, and which columns are hidden, in the line above the grid."""

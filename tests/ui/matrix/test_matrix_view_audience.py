@@ -38,8 +38,11 @@ def test_an_opened_matrix_says_who_breaks_and_hides_speechless_columns(
     n = len(grid.result.scenarios)  # type: ignore[union-attr]
     speechless = n + grid.result.replicas.index("anthropic-sdk")  # type: ignore[union-attr]
     assert grid.isColumnHidden(speechless) and not grid.isColumnHidden(n)
-    heads = [grid.verticalHeaderItem(r).text() for r in range(grid.rowCount())]  # type: ignore[union-attr]
-    assert heads == ["demo/clean\nno client breaks", "demo/merge|pipe\nbreaks litellm"]
+    tips = [grid.verticalHeaderItem(r).toolTip() for r in range(grid.rowCount())]  # type: ignore[union-attr]
+    assert tips[0].startswith("demo/clean: no client breaks\n")
+    assert tips[1].startswith("demo/merge|pipe: breaks litellm\n")
+    grid.setCurrentCell(1, 0)
+    assert view.details.text().startswith("demo/merge|pipe: breaks litellm · ")
     assert view.show_na.isVisible()
     view.show_na.click()
     assert not grid.isColumnHidden(speechless)
