@@ -209,8 +209,8 @@ th.client{white-space:normal;min-width:4.5em}
 p.breaks{margin:0 0 .5em;font-weight:600}
 .rowbreaks{display:block;font-weight:400;font-size:.8em;opacity:.85}
 .na{display:none}
-#show-na:checked~div.scroll .na{display:table-cell}
-label.show-na{margin:0 0 .5em;color:#555}
+main:has(#show-na:checked) .na{display:table-cell}
+p.show-na{margin:0 0 .5em;color:#555}
 @media (prefers-color-scheme:dark){
  body{color:#dfe1e5;background:#1e1f22}
  th{background:#2b2d30}
@@ -313,9 +313,8 @@ def to_html(result: MatrixResult) -> str:
     toggle = []
     if hidden:
         toggle = [
-            '<input type="checkbox" id="show-na">',
-            f'<label for="show-na" class="show-na">{escape(hidden_line(hidden))} — show them'
-            "</label>",
+            f'<p class="show-na"><label><input type="checkbox" id="show-na"> show them: '
+            f"{escape(hidden_line(hidden))}</label></p>",
         ]
     legend = "".join(
         f'<tr><td class="w-{_slug(w)}">{escape(label(w))}</td><td>{escape(MEANING.get(w, ""))}'
