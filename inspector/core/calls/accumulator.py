@@ -124,7 +124,7 @@ class Accumulator:
             not _blank(d.id, policy)
             and d.id != call.id
             and not _blank(call.id, policy)
-            and (not _blank(d.name, policy) or (type(d) is ItemDelta and not d.final))
+            and (not _blank(d.name, policy) or (isinstance(d, ItemDelta) and not d.final))
         ):
             return self._new(d)  # parallel call (or a later response's item) at a reused index
         return self._join(call, d)
