@@ -1,6 +1,7 @@
 """``make check-matrix-html``: render a ``matrix.html`` in Debian's Chromium (headless) at a
 presenter's screen sizes and check that an audience can read it: every column reachable by
-scrolling the table's box, its header cell in sight once scrolled to, never under the sticky
+scrolling the table's box (the client columns n/a on every row too, their "show them" box
+ticked for the checks), its header cell in sight once scrolled to, never under the sticky
 target column; the header rows and the target column still in sight when the table is
 scrolled to its far corner; the table's box inside the window. A screenshot of each size is
 written beside the page (``matrix-1280x800.png`` …) for a person to look at.
@@ -39,6 +40,8 @@ CHECK_JS = r"""
     fail.push(`the table's box ends at ${b.right}px, past the window's ${W}px`);
   if (document.documentElement.scrollWidth > W + 0.5)
     fail.push(`the page itself scrolls sideways (${document.documentElement.scrollWidth}px)`);
+  const na = document.getElementById('show-na');  // columns n/a on every row: shown for the
+  if (na) na.checked = true;                       // checks, hidden again after
   const corner = table.querySelector('thead th.corner');
   const heads = [...table.querySelectorAll('thead tr:nth-child(2) th')];
   let reached = 0;
@@ -69,8 +72,9 @@ CHECK_JS = r"""
   const scrolled = box.scrollLeft > 0 || box.scrollWidth <= box.clientWidth;
   if (!scrolled) fail.push('the box did not scroll sideways');
   box.scrollLeft = 0; box.scrollTop = 0;
-  return {fail, columns: heads.length, reached, box: [b.width, b.height],
-          overflow: box.scrollWidth - box.clientWidth};
+  const overflow = box.scrollWidth - box.clientWidth;
+  if (na) na.checked = false;
+  return {fail, columns: heads.length, reached, box: [b.width, b.height], overflow};
 })()
 """
 

@@ -127,7 +127,8 @@ class ToolBox:
         """A scenario's tool ``definitions`` minus those disabled here (a disabled tool is
         not offered to the model at all)."""
         off = {n for n, t in self.tools.items() if not t.enabled}
-        return [d for d in definitions if (d.get("function") or {}).get("name") not in off]
+        return [d for d in definitions
+                if (d.get("function") or d.get("custom") or {}).get("name") not in off]  # fmt: skip
 
     def definitions(self, names: Sequence[str] | None = None) -> list[dict[str, Any]]:
         """Definitions of the enabled tools (``names``: just those, in that order)."""

@@ -18,6 +18,10 @@ from inspector.core.quirks.registry import BY_CODE
 
 CHAT = TESTS / "clients" / "corpus" / "openai-chat"
 GLM = CHAT / "demo-glm-empty-string.jsonl"
+GLM_TITLE = (
+    "# Quirk `empty_string_continuation_id` in an OpenAI Chat Completions stream from"
+    " `demo-glm-empty-string`"
+)
 
 
 def _pytest(folder: Path, capture: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -73,3 +77,34 @@ def test_what_cannot_be_reported_is_one_line(
     assert main(["report", str(GLM), "--out", str(tmp_path / "r"), *args]) == 2
     err = capsys.readouterr().err
     assert says in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("capture", "target", "title"),
+    [
+        (
+            GLM,
+            "provider",
+            "# Quirk `empty_string_continuation_id` in an OpenAI Chat Completions"
+            " stream from `demo-glm-empty-string`",
+        ),
+        (
+            TESTS / "clients" / "corpus" / "gemini" / "demo-malformed-call.jsonl",
+            "provider",
+            "# Quirk ",
+        ),
+        (GLM, "client:by-id", "# Client by-id "),
+    ],
+)
+def test_the_title_reads_as_english_and_opens_with_words(
+    tmp_path: Path, capture: Path, target: str, title: str
+) -> None:
+    """ "an OpenAI Chat Completions stream", "a Gemini stream" (never "a openai-chat"); the
+    title opens with a word, not a code span (Qt styles only a heading's first fragment)."""
+    out = tmp_path / "report"
+    assert main(["report", str(capture), "--for", target, "--out", str(out)]) == 0
+    first = (out / "report.md").read_text().splitlines()[0]
+    assert first.startswith(title) and not first.startswith("# `")
+    assert " a openai" not in first and " a anthropic" not in first
+    if "gemini" in str(capture):
+        assert " in a Gemini stream from `demo-malformed-call`" in first

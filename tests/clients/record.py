@@ -25,11 +25,18 @@ from pathlib import Path
 from types import SimpleNamespace
 from unittest import mock
 
-from clients.streams import CORPUS, corpus_path, demo_plan
-from inspector.core.requests.scenarios import BUILTIN_PROFILES, Profile, Scenario, find_scenario
+from clients.streams import CORPUS, INVOKE, corpus_path, demo_plan
+from inspector.core.providers import BEDROCK_CONVERSE
+from inspector.core.requests.scenarios import (
+    BUILTIN_PROFILES,
+    Profile,
+    RequestSpec,
+    Scenario,
+    find_scenario,
+)
 from inspector.net.demo import server as demo_server
 from inspector.net.policy import LoopSettings
-from inspector.net.session import record_session
+from inspector.net.session import LiveSession, headless_request, record_session
 
 CREATED = 1_767_225_600
 """The pinned ``created`` time of every demo response (2026-01-01T00:00:00Z)."""
@@ -63,9 +70,34 @@ async def record_one(dialect: str, scenario: str, corpus: Path = CORPUS) -> Path
     out = corpus_path(dialect, scenario, corpus)
     out.parent.mkdir(parents=True, exist_ok=True)
     with pinned_clock():
-        await record_session(demo_profile(dialect), request_scenario(scenario), out, SETTINGS,
-                             model=scenario, headers=HEADERS)  # fmt: skip
+        if scenario.endswith(INVOKE):
+            await record_invoke(scenario.removesuffix(INVOKE), out)
+        else:
+            await record_session(demo_profile(dialect), request_scenario(scenario), out,
+                                 SETTINGS, model=scenario, headers=HEADERS)  # fmt: skip
     return out
+
+
+async def record_invoke(scenario: str, out: Path) -> None:
+    """``scenario`` over Bedrock's InvokeModelWithResponseStream (what ``AnthropicBedrock``
+    and ``@ai-sdk/amazon-bedrock/anthropic`` call): the Anthropic Messages request without
+    ``model`` and ``stream`` (the path says both), ``anthropic_version`` as Bedrock wants it,
+    to the demo's ``/model/{scenario}/invoke-with-response-stream``."""
+    anthropic = demo_profile("anthropic")
+    asked = request_scenario(scenario)
+    async with headless_request(anthropic, asked, model=scenario, headers=HEADERS) as ready:
+        spec, _key, _profile, meta = ready
+        root = spec.url.split("/v1/", 1)[0]
+        body = {k: v for k, v in spec.body.items() if k not in ("model", "stream")}
+        headers = {k: v for k, v in spec.headers.items() if k != "anthropic-version"}
+        invoke = RequestSpec("POST", f"{root}/model/{scenario}/invoke-with-response-stream",
+                             {**headers, "accept": "application/vnd.amazon.eventstream"},
+                             {**body, "anthropic_version": "bedrock-2023-05-31"}, None,
+                             BEDROCK_CONVERSE)  # fmt: skip
+        meta = {**meta, "profile": "demo-bedrock-invoke", "model": scenario + INVOKE}
+        session = LiveSession(invoke, dialect=BEDROCK_CONVERSE, settings=SETTINGS,
+                              capture_path=out, key=None, meta=meta)  # fmt: skip
+        await session.run()
 
 
 async def record_corpus(corpus: Path = CORPUS) -> list[Path]:

@@ -189,14 +189,35 @@ def _meta(path: Path) -> dict[str, Any]:
 # -- enumerating -----------------------------------------------------------------------------
 
 
+ANTHROPIC, BEDROCK = "anthropic", "bedrock-converse"
+INVOKED = frozenset({CONFORMING})
+"""Besides the Anthropic quirks, the scenarios recorded over InvokeModel too."""
+NOT_INVOKED = frozenset({"demo-truncated-then-valid"})
+"""Anthropic scenarios left out over InvokeModel: the demo plays it by attempt, counted per
+conversation, and its Anthropic capture asks the same conversation."""
+INVOKE = ".invoke"
+"""The suffix of a Bedrock InvokeModelWithResponseStream capture's name (``demo-clean.invoke``:
+the scenario's Anthropic Messages stream in Bedrock ``chunk`` frames)."""
+
+
 def demo_plan() -> list[tuple[str, str]]:
-    """Every (dialect, scenario) the corpus holds (see the module docstring), id-sorted."""
+    """Every (dialect, scenario) the corpus holds (see the module docstring), id-sorted; and,
+    under ``bedrock-converse``, the conforming stream and each Anthropic quirk over InvokeModel
+    (``NAME.invoke``; but :data:`NOT_INVOKED`)."""
     pairs = []
     for scenario in SCENARIOS.values():
         every = scenario.fault is not None or scenario.name == CONFORMING
         for dialect in DIALECTS if every else [d for d in scenario.dialects if d in DIALECTS]:
             pairs.append((dialect, scenario.name))
+        quirk = scenario.fault is None and ANTHROPIC in scenario.dialects
+        if (scenario.name in INVOKED or quirk) and scenario.name not in NOT_INVOKED:
+            pairs.append((BEDROCK, scenario.name + INVOKE))
     return sorted(pairs)
+
+
+def scenario_of(name: str) -> str:
+    """The demo scenario a corpus stream plays (its name without :data:`INVOKE`)."""
+    return name.removesuffix(INVOKE)
 
 
 def demo_id(dialect: str, scenario: str) -> str:

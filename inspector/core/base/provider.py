@@ -253,6 +253,11 @@ class Provider(Protocol):
         """The registry name (``openai-chat`` …), as in settings, profiles and captures."""
 
     @property
+    def title(self) -> str:
+        """The API's name as people write it (``OpenAI Chat Completions``), for prose: a
+        report says "an OpenAI Chat Completions stream", never "a openai-chat stream"."""
+
+    @property
     def closing(self) -> Closing:
         """When its calls close."""
 

@@ -19,6 +19,12 @@ Invariants:
   of the stream (dropped then, rebuilt from ``calls`` in opening order should a fragment or
   a close still come: the table is the last call opened at each index, so the rebuilt one is
   the same).
+- A fragment with another non-blank id than the call at its index opens a new call when it
+  has a name, or when it is the :class:`~inspector.core.base.kinds.ItemDelta` that opens an
+  item (not ``final``: an item is named by its type, and an ``apply_patch_call`` or
+  ``web_search_call`` has no name). So a body joining several responses, whose output
+  indexes restart at 0, keeps every item. A nameless plain fragment, or an item's ``final``
+  restatement, with a new id is the same call changing its id (a quirk to show).
 - A ``final`` fragment restates the whole arguments: it fills a call with none, and is
   compared (never appended) otherwise. For an item that is not a function call, a final
   ``args_object`` fragment (an item's whole object input, restated when done) takes the
@@ -37,7 +43,7 @@ from typing import Any, Final
 
 import orjson
 
-from inspector.core.base.kinds import CallKind, kind_of
+from inspector.core.base.kinds import CallKind, ItemDelta, kind_of
 from inspector.core.base.model import OMITTED, Delta, DeltaKind, ToolCallDelta
 from inspector.core.base.provider import IN_ORDER, Closing
 from inspector.core.base.settings import ABSENT, LITERAL, EmptyIdPolicy, empty_id_policy
@@ -118,9 +124,9 @@ class Accumulator:
             not _blank(d.id, policy)
             and d.id != call.id
             and not _blank(call.id, policy)
-            and not _blank(d.name, policy)
+            and (not _blank(d.name, policy) or (isinstance(d, ItemDelta) and not d.final))
         ):
-            return self._new(d)  # parallel call reported at a reused index
+            return self._new(d)  # parallel call (or a later response's item) at a reused index
         return self._join(call, d)
 
     def add_run(self, run: Sequence[ToolCallDelta]) -> bool:

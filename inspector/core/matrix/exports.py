@@ -3,7 +3,10 @@ issue) and ``matrix.html`` (one self-contained page), beside ``matrix.json``.
 
 Both show the same table: one row per target, one column per scenario, then the client-replica
 column group (one column per replica: over the row's runs, how often that client got the right
-calls). A cell says its word with its symbol and its pass rate (``✔ pass 3/3``).
+calls). A cell says its word with its symbol and its pass rate (``✔ pass 3/3``). Above the
+table, which clients break (overall); beside each target's name, the clients it breaks; a
+client column ``n/a`` on every row is left out of ``matrix.md`` and hidden in ``matrix.html``
+behind a "show them" checkbox (CSS only), both named (:mod:`.audience`).
 
 Invariants:
 - Colour is never alone: every cell carries its word and symbol; the colours only repeat them.
@@ -23,17 +26,41 @@ Invariants:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from html import escape
 from pathlib import Path, PurePosixPath
 from typing import Final
 from urllib.parse import quote
 
 from inspector.core.base.settings import DEFAULT_MODE
+from inspector.core.matrix.audience import (
+    ClientColumn,
+    breaks_line,
+    client_column,
+    hidden_line,
+    na_everywhere,
+    row_line,
+)
 from inspector.core.matrix.cells import PRECEDENCE, Cell
 from inspector.core.matrix.folder import write_file
 from inspector.core.matrix.result import MatrixResult
-from inspector.core.reports.words import CLIENT_WORDS, MEANING, SYMBOL, label
+from inspector.core.reports.words import MEANING, SYMBOL, label
+
+__all__ = [
+    "COLOURS",
+    "HTML",
+    "MARKDOWN",
+    "ClientColumn",
+    "cell_details",
+    "cell_text",
+    "client_column",
+    "legend_words",
+    "local_href",
+    "summary",
+    "to_html",
+    "to_markdown",
+    "write_exports",
+]
+"""``ClientColumn`` and ``client_column`` live in :mod:`.audience`, and are read here too."""
 
 MARKDOWN: Final = "matrix.md"
 HTML: Final = "matrix.html"
@@ -56,46 +83,6 @@ COLOURS: Final[dict[str, tuple[str, str, str, str]]] = {
 }
 """Word -> (text, background) in light, then (text, background) in dark; ``breaks`` stands for
 every client word that means a client would not get the calls."""
-
-
-@dataclass(frozen=True)
-class ClientColumn:
-    """One replica over one target's runs: its worst word, and how many of the runs it judged
-    it got the right calls for (``right``/``judged``)."""
-
-    word: str
-    right: int
-    judged: int
-
-    @property
-    def text(self) -> str:
-        """``✓ agrees 6/6``, ``✗ merged 2/6``, ``n/a``."""
-        return label(self.word) + (f" {self.right}/{self.judged}" if self.judged else "")
-
-    @property
-    def colour_key(self) -> str:
-        """The :data:`COLOURS` entry for this word."""
-        if self.word in ("agrees", "n/a", "pending"):
-            return self.word
-        return "breaks"
-
-
-def client_column(result: MatrixResult, target: str, replica: str) -> ClientColumn:
-    """What ``replica`` made of every finished run of ``target``'s row."""
-    outcomes = [
-        run.clients[replica]
-        for col in result.scenarios
-        for run in result.cell(target, col).runs
-        if replica in run.clients
-    ]
-    judged = [o for o in outcomes if o.right is not None]
-    if not judged:
-        ran = any(result.cell(target, c).runs for c in result.scenarios)
-        return ClientColumn("n/a" if ran else "pending", 0, 0)
-    wrong = [o.word for o in judged if not o.right]
-    order: dict[str, int] = {w: i for i, w in enumerate(reversed(CLIENT_WORDS))}
-    word = min(wrong, key=lambda w: order.get(w, -1)) if wrong else "agrees"
-    return ClientColumn(word, len(judged) - len(wrong), len(judged))
 
 
 def cell_text(cell: Cell) -> str:
@@ -162,19 +149,23 @@ def _md(text: str) -> str:
 
 
 def to_markdown(result: MatrixResult) -> str:
-    """``matrix.md``: a heading, the summary line, the table and its legend."""
-    head = ["target", *result.scenarios, *(f"client: {r}" for r in result.replicas)]
-    lines = [
-        "## Compatibility matrix",
-        "",
-        summary(result),
-        "",
+    """``matrix.md``: a heading, the summary and which-clients-break lines, the table (a
+    target's breaking clients beside its name; the client columns ``n/a`` on every row left
+    out, and named) and its legend."""
+    hidden = na_everywhere(result)
+    shown = [r for r in result.replicas if r not in hidden]
+    head = ["target", "clients", *result.scenarios, *(f"client: {r}" for r in shown)]
+    lines = ["## Compatibility matrix", "", summary(result), "", breaks_line(result), ""]
+    if hidden:
+        lines += [hidden_line(hidden) + ".", ""]
+    lines += [
         "| " + " | ".join(_md(h) for h in head) + " |",
         "|" + "|".join("---" for _ in head) + "|",
     ]
     for row in result.rows:
-        cells = [cell_text(result.cell(row.name, col)) for col in result.scenarios]
-        cells += [client_column(result, row.name, r).text for r in result.replicas]
+        cells = [row_line(result, row.name)]
+        cells += [cell_text(result.cell(row.name, col)) for col in result.scenarios]
+        cells += [client_column(result, row.name, r).text for r in shown]
         lines.append("| " + " | ".join(_md(c) for c in [row.name, *cells]) + " |")
     lines += ["", "Each cell: its worst run's word, then the runs that passed over the runs made."]
     lines += ["A `client:` column: what that client library made of the row's runs "]
@@ -215,6 +206,11 @@ th.client{white-space:normal;min-width:4.5em}
 .rate{font-variant-numeric:tabular-nums;opacity:.85}
 .runs{font-size:.8em}
 .legend td{white-space:normal}
+p.breaks{margin:0 0 .5em;font-weight:600}
+.rowbreaks{display:block;font-weight:400;font-size:.8em;opacity:.85}
+.na{display:none}
+main:has(#show-na:checked) .na{display:table-cell}
+p.show-na{margin:0 0 .5em;color:#555}
 @media (prefers-color-scheme:dark){
  body{color:#dfe1e5;background:#1e1f22}
  th{background:#2b2d30}
@@ -261,15 +257,24 @@ def _client_html(cc: ClientColumn) -> str:
     return f'{escape(symbol)} {cc.right}/{cc.judged}<br><span class="cw">{escape(cc.word)}</span>'
 
 
+def _client_order(result: MatrixResult) -> tuple[list[str], list[str]]:
+    """(the client columns shown, those hidden: ``n/a`` on every row), shown ones first."""
+    hidden = na_everywhere(result)
+    return [r for r in result.replicas if r not in hidden], hidden
+
+
 def _rows_html(result: MatrixResult) -> Iterable[str]:
+    shown, hidden = _client_order(result)
     for row in result.rows:
         tip = f"{row.profile} · {row.dialect} · {row.model}"
-        out = [f'<tr><th scope="row" title="{escape(tip)}">{escape(row.name)}</th>']
+        said = f'<span class="rowbreaks">{escape(row_line(result, row.name))}</span>'
+        out = [f'<tr><th scope="row" title="{escape(tip)}">{escape(row.name)}{said}</th>']
         out += [_html_cell(result.cell(row.name, col)) for col in result.scenarios]
-        for i, replica in enumerate(result.replicas):
+        for i, replica in enumerate([*shown, *hidden]):
             cc = client_column(result, row.name, replica)
             first = " first-client" if i == 0 else ""
-            cls = f"client{first} w-{_slug(cc.colour_key)}"
+            na = " na" if replica in hidden else ""
+            cls = f"client{first}{na} w-{_slug(cc.colour_key)}"
             out.append(f'<td class="{cls}">{_client_html(cc)}</td>')
         yield "".join(out) + "</tr>"
 
@@ -292,16 +297,25 @@ def _key_html(result: MatrixResult) -> str:
 
 def to_html(result: MatrixResult) -> str:
     """``matrix.html``: one self-contained page (see the module docstring)."""
-    n_s, n_r = len(result.scenarios), len(result.replicas)
+    shown, hidden = _client_order(result)
+    n_s = len(result.scenarios)
     group = f'<th colspan="{n_s}" class="group">scenarios</th>'
-    if n_r:
-        group += f'<th colspan="{n_r}" class="group first-client">clients</th>'
+    if shown:
+        group += f'<th colspan="{len(shown)}" class="group first-client">clients</th>'
+    if hidden:
+        group += f'<th colspan="{len(hidden)}" class="group na">clients n/a on every row</th>'
     names = [f'<th scope="col">{escape(s)}</th>' for s in result.scenarios]
     names += [
-        f'<th scope="col" class="client{" first-client" if i == 0 else ""}">'
-        f"{escape(r).replace('-', '-<wbr>')}</th>"
-        for i, r in enumerate(result.replicas)
+        f'<th scope="col" class="client{" first-client" if i == 0 else ""}'
+        f'{" na" if r in hidden else ""}">{escape(r).replace("-", "-<wbr>")}</th>'
+        for i, r in enumerate([*shown, *hidden])
     ]
+    toggle = []
+    if hidden:
+        toggle = [
+            f'<p class="show-na"><label><input type="checkbox" id="show-na"> show them: '
+            f"{escape(hidden_line(hidden))}</label></p>",
+        ]
     legend = "".join(
         f'<tr><td class="w-{_slug(w)}">{escape(label(w))}</td><td>{escape(MEANING.get(w, ""))}'
         "</td></tr>"
@@ -316,7 +330,9 @@ def to_html(result: MatrixResult) -> str:
             '<main class="screen">',  # the first screen: title, key and the table's box
             "<h1>Compatibility matrix</h1>",
             f'<p class="summary">{escape(summary(result))}</p>',
+            f'<p class="breaks">{escape(breaks_line(result))}</p>',
             f'<p class="legend-top">{_key_html(result)}</p>',
+            *toggle,
             '<div class="scroll"><table class="matrix"><thead>',
             f'<tr><th rowspan="2" scope="col" class="corner">target</th>{group}</tr>',
             f"<tr>{''.join(names)}</tr></thead><tbody>",

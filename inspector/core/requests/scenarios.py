@@ -87,7 +87,13 @@ class Profile:
 
 @dataclass(frozen=True)
 class Scenario:
-    """What to ask: a prompt and the tools (neutral OpenAI chat shape) offered with it."""
+    """What to ask: a prompt and the tools (neutral OpenAI chat shape) offered with it.
+
+    A tool is a function (``{"type": "function", "function": {…}}``) or a custom tool with
+    free-form input (Chat's ``{"type": "custom", "custom": {"name", "description", "format"}}``,
+    ``format`` ``{"type": "text"}`` or ``{"type": "grammar", "grammar": {"syntax": "lark" |
+    "regex", "definition"}}``); a custom tool is declared only in the dialects that have
+    them (Responses), and left out elsewhere."""
 
     name: str
     title: str
@@ -96,6 +102,11 @@ class Scenario:
     system: str | None = None
     expect: Expect = field(default_factory=Expect, hash=False)
     """Which calls a run should make (:mod:`.scenarios_expect`; a matrix judges by it)."""
+
+    @property
+    def functions_only(self) -> bool:
+        """Does it offer function tools only (every dialect can declare them)?"""
+        return all(t.get("type", "function") == "function" for t in self.tools)
 
 
 @dataclass(frozen=True)
@@ -190,15 +201,23 @@ def _read_json(path: Path) -> Any:
         raise ScenarioError(f"{path}: not valid JSON: {exc}") from None
 
 
+def _tool_named(t: Any) -> bool:
+    """A neutral function tool, or a custom one (Chat's shape), with a string name."""
+    if not isinstance(t, dict):
+        return False
+    inner = t.get("custom") if t.get("type") == "custom" else t.get("function")
+    return isinstance(inner, dict) and isinstance(inner.get("name"), str)
+
+
 def _scenario(obj: Any, path: Path) -> Scenario:
     if not isinstance(obj, dict) or not isinstance(obj.get("prompt"), str):
         raise ScenarioError(f"{path}: a scenario is an object with a string 'prompt'")
     tools = obj.get("tools", [])
-    if not isinstance(tools, list) or not all(
-        isinstance(t, dict) and isinstance(t.get("function"), dict)
-        and isinstance(t["function"].get("name"), str) for t in tools
-    ):  # fmt: skip
-        raise ScenarioError(f"{path}: 'tools' must be a list of {{'type': 'function', ...}}")
+    if not isinstance(tools, list) or not all(_tool_named(t) for t in tools):
+        raise ScenarioError(
+            f"{path}: 'tools' must be a list of {{'type': 'function', 'function': {{'name', …}}}}"
+            " or {'type': 'custom', 'custom': {'name', …}}"
+        )
     system = obj.get("system")
     name = obj.get("name") or path.stem
     try:

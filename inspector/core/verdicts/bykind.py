@@ -185,6 +185,15 @@ def _typed(v: Any) -> str | None:
     return None
 
 
+def _computer(v: Any) -> str | None:
+    """A ``computer_call``'s ``action`` (one typed object) or batched ``actions`` (a list of
+    them)."""
+    if isinstance(v, list):
+        bad = next((i for i, a in enumerate(v) if _typed(a) is not None), None)
+        return None if bad is None else f"actions[{bad}] is not an object with a string type"
+    return _typed(v)
+
+
 def _object(v: Any) -> str | None:
     return None if isinstance(v, dict) else "the input is not an object"
 
@@ -193,7 +202,7 @@ SHAPES: Final[dict[str, Callable[[Any], str | None]]] = {
     "apply_patch_call": _apply_patch,
     "shell_call": _shell,
     "local_shell_call": _local_shell,
-    "computer_call": _typed,
+    "computer_call": _computer,
     "tool_search_call": _object,
 }
 """Item type -> the check of its input's documented shape (None: in shape; else why not)."""

@@ -10,6 +10,10 @@ says, in every dialect that has the kind (the renderings are in :mod:`.responses
 - ``demo-custom-sql``: a CUSTOM tool (Responses ``custom_tool_call``) whose free-form input,
   a SQL query, streams as ``custom_tool_call_input`` deltas and matches the Lark grammar the
   tool declares (:data:`SQL_TOOL`; a request declaring a custom tool of its own gets its name).
+- ``demo-code-execution``: Gemini code execution: a HOSTED ``executableCode`` part (Python
+  the provider runs), its ``codeExecutionResult`` (``OUTCOME_OK`` and the output), then an
+  answer quoting it; no call for the agent. Gemini's other item the inspector reads, a
+  ``functionCall`` with a ``thoughtSignature``, is every Gemini demo call already.
 - ``demo-programmatic``: Anthropic programmatic tool calling: code execution (a hosted
   ``server_tool_use`` whose code streams) calls the request's first tool, a ``tool_use`` block
   with ``caller`` whose input arrives whole; after its result the next call arrives whole
@@ -35,6 +39,7 @@ WEB_SEARCH: Final = "demo-web-search"
 APPLY_PATCH: Final = "demo-apply-patch"
 CUSTOM_SQL: Final = "demo-custom-sql"
 PROGRAMMATIC: Final = "demo-programmatic"
+CODE_EXECUTION: Final = "demo-code-execution"
 
 QUERY = "weather in Paris today"
 """What the hosted search looks for."""
@@ -88,6 +93,21 @@ CODE = (
 )
 """The code the hosted code execution runs (it calls the agent's tool twice)."""
 
+GEMINI_CODE = (
+    "forecasts = [18, 17, 19, 16, 18]\n"
+    'print(f"mean {sum(forecasts) / len(forecasts):.1f} C, max {max(forecasts)} C")\n'
+)
+"""The Python Gemini's hosted code execution runs (over made-up forecasts)."""
+
+GEMINI_OUTPUT = "mean 17.6 C, max 19 C\n"
+"""What that code prints (its ``codeExecutionResult.output``)."""
+
+GEMINI_ANSWER = (
+    "Over the next five days Paris averages 17.6 °C, peaking at 19 °C. "
+    "(Demo provider: the forecasts are made up.)"
+)
+"""The answer after the code ran (it quotes the output)."""
+
 CODE_TOOL = "code_execution_20250825"
 """The caller type of a call made from code execution."""
 
@@ -103,6 +123,11 @@ def sql_tool(request_tools: list[dict[str, Any]]) -> dict[str, Any]:
     return SQL_TOOL
 
 
+def custom_only(ask: Ask) -> bool:
+    """Does a Responses request offer custom tools and no function tool?"""
+    return ask.dialect == "openai-responses" and bool(ask.custom_tools) and not ask.tools
+
+
 def sources() -> list[dict[str, Any]]:
     """The Responses ``action.sources`` of the search."""
     return [{"type": "url", "url": url} for _, url, _ in SOURCES]
@@ -110,7 +135,7 @@ def sources() -> list[dict[str, Any]]:
 
 # -- planning --------------------------------------------------------------------------------
 
-SCENARIOS: Final = frozenset((WEB_SEARCH, APPLY_PATCH, CUSTOM_SQL, PROGRAMMATIC))
+SCENARIOS: Final = frozenset((WEB_SEARCH, APPLY_PATCH, CUSTOM_SQL, PROGRAMMATIC, CODE_EXECUTION))
 NEXT_CALL: Final = PROGRAMMATIC + "/next"
 """The variant of a programmatic follow-up: the next call, whole in ``message_start``."""
 DIALECTS: Final[dict[str, tuple[str, ...]]] = {
@@ -118,6 +143,7 @@ DIALECTS: Final[dict[str, tuple[str, ...]]] = {
     APPLY_PATCH: ("openai-responses",),
     CUSTOM_SQL: ("openai-responses",),
     PROGRAMMATIC: ("anthropic",),
+    CODE_EXECUTION: ("gemini",),
 }
 """Where each scenario has its items (elsewhere it plays the conforming stream)."""
 
@@ -156,6 +182,8 @@ def shape(name: str, turn: Turn, ask: Ask) -> None:
         tool = sql_tool(ask.custom_tools)
         call = Call(tool["name"], {"input": SQL}, "call_" + ids.token(24), "ctc_" + ids.hex(50))
         turn.calls, turn.tools = [call], [*turn.tools, tool]
+    elif name == CODE_EXECUTION:
+        turn.calls, turn.text, turn.variant = [], GEMINI_ANSWER, CODE_EXECUTION
     elif name == PROGRAMMATIC:
         server = ask.server_tool_id or "srvtoolu_01" + ids.token(22)
         for call in turn.calls:

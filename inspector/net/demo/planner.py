@@ -15,7 +15,10 @@ Invariants:
 - A conversation ending with tool results gets a final text answer that quotes them (except
   in ``demo-never-stops``); ``tool_choice: none`` gets a text answer too.
 - The item scenarios (:mod:`.items`: hosted search, apply_patch, a custom tool, programmatic
-  calls) reshape the planned turn in the dialects that have their items.
+  calls) reshape the planned turn in the dialects that have their items. A Responses request
+  offering custom tools and no function tool (the ``sql`` request scenario) gets a call of
+  its first custom tool from every model that is not a fault (a quirk of function calls has
+  nothing to bite on).
 - ``demo-truncated-then-valid`` (and ``demo-glm-retry``) renders cut off on a conversation's
   first attempt and conformingly on its retry, then again cut off on the next one: requests
   alternate, so every Run (a first attempt and its one streaming retry) shows the retry, not
@@ -32,7 +35,7 @@ from . import (
     bedrock,
     cohere,
     completions,
-    gemini,
+    gemini_items,
     interactions,
     items,
     openai_chat_reported,
@@ -49,7 +52,7 @@ RENDERERS: dict[str, ModuleType] = {
     "openai-chat": openai_chat_reported,
     "openai-responses": responses_items,
     "anthropic": anthropic_items,
-    "gemini": gemini,
+    "gemini": gemini_items,
     "cohere-v2": cohere,
     "gemini-interactions": interactions,
     "openai-completions": completions,
@@ -124,6 +127,10 @@ def plan(scenario: Scenario, ask: Ask, attempt: int, created: int) -> Turn:
         turn.text = f"I'll use {turn.calls[0].name} for that."
     if scenario.name in items.SCENARIOS:  # hosted, built-in and custom items (.items)
         items.shape(scenario.name, turn, ask)
+    elif scenario.fault is None and items.custom_only(ask):
+        items.shape(items.CUSTOM_SQL, turn, ask)  # only custom tools offered: one is called
+        turn.variant = items.CUSTOM_SQL
+        return turn
     as_text(scenario.name, turn, scenario.quirks)
     return turn
 

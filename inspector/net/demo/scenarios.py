@@ -382,6 +382,13 @@ _TABLE[_ITEMS:_ITEMS] = [  # items of every kind (.items), then faults
         {RESP: ()},
     ),
     Scenario(
+        "demo-code-execution",
+        "Gemini code execution: an executableCode part (Python the provider runs), its"
+        " codeExecutionResult, then an answer quoting its output: a hosted item, no call for"
+        " the agent.",
+        {GEM: ()},
+    ),
+    Scenario(
         "demo-programmatic",
         "Anthropic programmatic tool calling: code execution (hosted server_tool_use) calls the"
         " first tool (tool_use with caller, input whole); after its result the next call"

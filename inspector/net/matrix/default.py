@@ -7,6 +7,9 @@ Invariants:
   on the Gemini demo profile, most on the ``demo`` profile's), so every row shows what the
   model is for; the row is named for the model, with the dialect when it is not the ``demo``
   profile's.
+- Its columns are the built-in scenarios that offer function tools only (``sql``'s custom
+  tool is declared in Responses alone: a column every other dialect answers without it
+  would say nothing about the models).
 - Frames follow each other with no pause (``x-demo-chunk-delay: 0``) and ``fault-stall``
   holds its stream :data:`STALL` seconds instead of 30: the whole matrix takes well under a
   minute on two cores.
@@ -43,7 +46,8 @@ def default_spec(models: list[str] | None = None, scenarios: list[str] | None = 
                           headers={**demo_profiles[dialect].headers, **headers})  # fmt: skip
         label = name if dialect == home else f"{name} ({dialect})"
         targets.append(Target(label, profile, concurrency=4))
-    cols = [s for s in load_scenarios() if scenarios is None or s.name in scenarios]
+    cols = [s for s in load_scenarios()
+            if (s.name in scenarios if scenarios is not None else s.functions_only)]  # fmt: skip
     return MatrixSpec(tuple(targets), tuple(cols), tuple(s.name for s in cols), runs=1,
                       validation=DEFAULT_MODE, retry=True,
                       timeouts=Timeouts(connect=5.0, read=10.0, session=30.0),

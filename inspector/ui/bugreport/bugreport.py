@@ -32,6 +32,7 @@ from inspector.core.reports.bugreport.bundle import Bundle, bundle
 from inspector.core.reports.clients import clients_verdict
 from inspector.core.reports.gate import header_settings
 from inspector.ui.base.dialogs import headless_instead
+from inspector.ui.base.markdown import whole_headings
 from inspector.ui.document.host import Host
 from inspector.ui.document.onshow import capture_on_show
 
@@ -68,6 +69,7 @@ class BugReportWindow(QDialog):
     def show_bundle(self, made: Bundle, capture_bytes: bytes) -> None:
         self.made, self.capture_bytes = made, capture_bytes
         self.view.setMarkdown(made.markdown)
+        whole_headings(self.view.document())
         self.show()
         self.raise_()
 

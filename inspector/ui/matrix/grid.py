@@ -11,6 +11,11 @@ Invariants:
 - Fixed column widths (the table never sizes to its contents): each wide enough for the
   longest word of its vocabulary in the grid's font (:func:`column_widths`), so no word is ever
   cut ("cut ar…"); the target column and the header stay put while the table scrolls.
+- Which clients break: each target's line in its name's tooltip and, when a cell of the row
+  is current, in the view's details line (:meth:`MatrixGrid.row_said`; redrawn with its row), the
+  overall line and the client columns ``n/a`` on every row (hidden unless :attr:`show_na`)
+  worked out by :meth:`MatrixGrid.audience` when a matrix is shown or a run ends
+  (:mod:`inspector.core.matrix.audience`, the same words as ``matrix.html``).
 - A legend under the grid (:meth:`MatrixGrid.legend`) explains every symbol, word and colour.
 - A comparison (:meth:`show_changes`) marks each changed cell with ``▼ worse`` / ``▲ better``
   / ``Δ`` and what it was, on its second line and in its tooltip.
@@ -18,6 +23,7 @@ Invariants:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 
 from PySide6.QtCore import Qt
@@ -33,6 +39,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core.matrix.audience import breaks_line, hidden_line, na_everywhere, row_line
 from inspector.core.matrix.cells import Cell
 from inspector.core.matrix.diff import CLIENT_PREFIX, CellChange
 from inspector.core.matrix.exports import COLOURS, cell_details, client_column
@@ -81,6 +88,12 @@ class MatrixGrid(QTableWidget):
         self.started: set[tuple[str, str]] = set()
         """Cells whose first session has started (shown ``running`` until a run is in)."""
         self.changes: dict[tuple[str, str], CellChange] = {}
+        self.show_na = False
+        """Show the client columns ``n/a`` on every row (hidden by default)."""
+        self.hidden: list[str] = []
+        """The client columns ``n/a`` on every row, as last worked out (:meth:`audience`)."""
+        self.said: Callable[[str], object] | None = None
+        """Told the overall line each time :meth:`audience` works it out (the view's label)."""
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setWordWrap(False)
@@ -120,7 +133,38 @@ class MatrixGrid(QTableWidget):
             if head is not None:
                 head.setToolTip(f"{row.name}\n{row.profile} · {row.dialect} · {row.model}")
             self._fill_row(r, row.name, every=True)
+        self.audience()
+
+    def audience(self) -> str:
+        """Work out the client columns ``n/a`` on every row and hide them (unless
+        :attr:`show_na`); the line that says which clients break and what is hidden. Whole-
+        matrix work: called when a matrix is shown and when a run ends, never per flush."""
+        if self.result is None:
+            return ""
+        res = self.result
+        self.hidden = na_everywhere(res)
+        for i, replica in enumerate(res.replicas):
+            hide = replica in self.hidden and not self.show_na
+            self.setColumnHidden(len(res.scenarios) + i, hide)
         self._size_groups()
+        hidden = hidden_line(self.hidden)
+        line = breaks_line(res) + (f"\n{hidden}." if hidden else "")
+        if self.said is not None:
+            self.said(line)
+        return line
+
+    def row_said(self, row: int) -> str:
+        """Which clients the target of ``row`` breaks (``breaks by-id`` / ``no client breaks``
+        / ``not run``), "" outside the grid."""
+        if self.result is None or not 0 <= row < len(self.result.rows):
+            return ""
+        target = self.result.rows[row].name
+        return f"{target}: {row_line(self.result, target)}"
+
+    def set_show_na(self, show: bool) -> None:
+        """Show (or hide again) the client columns ``n/a`` on every row."""
+        self.show_na = show
+        self.audience()
 
     def adopt(self, result: MatrixResult) -> bool:
         """Show ``result`` in place of the one shown when both are laid out alike (rows,
@@ -164,7 +208,8 @@ class MatrixGrid(QTableWidget):
     def _size_groups(self) -> None:
         if not hasattr(self, "scenarios_label") or self.result is None:
             return
-        n, k = len(self.result.scenarios), len(self.result.replicas)
+        n = len(self.result.scenarios)
+        k = sum(1 for i in range(len(self.result.replicas)) if not self.isColumnHidden(n + i))
         self.scenarios_label.setText(f"scenarios ({n}): each cell its worst run's word, "
                                      "passing runs / runs")  # fmt: skip
         # scrolled sideways, the labels shrink from the left as their columns leave the view
@@ -261,6 +306,11 @@ class MatrixGrid(QTableWidget):
                 if cell.word == "pending" and cell.key in self.started:
                     word = "▶ running"
                 self._put(r, c, cell.key, cell.word, word, rate, cell_details(cell))
+        head = self.verticalHeaderItem(r)
+        if head is not None:  # the row's own line: which clients it breaks (a header elides
+            row = res.rows[r]  # a second line into the first: it is the tooltip's first line)
+            head.setToolTip(f"{target}: {row_line(res, target)}\n"
+                            f"{row.profile} · {row.dialect} · {row.model}")  # fmt: skip
         for i, replica in enumerate(res.replicas):
             cc = client_column(res, target, replica)
             rate = f"{cc.right}/{cc.judged}" if cc.judged else ""

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QCheckBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -101,6 +102,17 @@ class MatrixWindow(QWidget):
         line = QHBoxLayout()
         line.addWidget(self.progress)
         line.addWidget(self.status, 1)
+        self.breaks = QLabel()
+        self.breaks.setObjectName("matrix-breaks")
+        self.breaks.setWordWrap(True)
+        self.breaks.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.show_na = QCheckBox("Show client columns n/a on every row")
+        self.show_na.setObjectName("matrix-show-na")
+        self.show_na.setToolTip("n/a: the library does not read the dialect of any target")
+        self.show_na.toggled.connect(self._show_na)
+        said = QHBoxLayout()
+        said.addWidget(self.breaks, 1)
+        said.addWidget(self.show_na, 0, Qt.AlignmentFlag.AlignTop)
         self.details = QLabel("Click a cell to open its capture in the main window.")
         self.details.setWordWrap(True)
         self.details.setFixedHeight(3 * self.fontMetrics().height() + 6)
@@ -108,6 +120,7 @@ class MatrixWindow(QWidget):
         lay = QVBoxLayout(self)
         lay.addLayout(top)
         lay.addLayout(line)
+        lay.addLayout(said)
         lay.addWidget(self.grid.group_bar())
         lay.addWidget(self.grid, 1)
         self.legend = self.grid.legend()
@@ -119,7 +132,9 @@ class MatrixWindow(QWidget):
         self.runs.progress.connect(self._progress)
         self.runs.running_changed.connect(self._enable)
         self.runs.ended.connect(self.status.setText)
+        self.runs.ended.connect(lambda _said: self.grid.audience())
         self.resize(1280, 800)
+        self.grid.said = self._audience
         self.grid.show_result(MatrixResult.empty(self.spec, REPLICA_NAMES))
         self._say_spec()
         self._enable()
@@ -308,7 +323,15 @@ class MatrixWindow(QWidget):
     def _describe(self, row: int, col: int) -> None:
         item = self.grid.item(row, col)
         if item is not None:
-            self.details.setText(item.toolTip())
+            self.details.setText(f"{self.grid.row_said(row)} · {item.toolTip()}")
+
+    def _audience(self, line: str) -> None:
+        """Which clients break, and which columns are hidden, in the line above the grid."""
+        self.breaks.setText(line)
+        self.show_na.setVisible(bool(self.grid.hidden))
+
+    def _show_na(self, show: bool) -> None:
+        self.grid.set_show_na(show)
 
     def _progress(self, done: int, total: int) -> None:
         self.progress.setMaximum(max(total, 1))

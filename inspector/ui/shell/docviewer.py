@@ -11,6 +11,8 @@ Invariants:
   opens in the desktop's browser; a local file that is not a page (a sample, a script) opens
   through the desktop; a link to a file this install lacks says so on the viewer's status line
   and changes nothing. Back / Forward / Contents walk the pages seen.
+- A heading is styled whole, code spans included (:mod:`inspector.ui.base.markdown`), on
+  every load of a page (back and forward too).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from pathlib import Path
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices, QImage, QTextDocument
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QTextBrowser, QVBoxLayout, QWidget
+
+from inspector.ui.base.markdown import whole_headings
 
 PAGE_SUFFIXES = (".md", ".markdown")
 """Links to these open in the viewer (as Markdown)."""
@@ -36,6 +40,7 @@ class DocViewer(QWidget):
         self.browser.setObjectName("doc-browser")
         self.browser.setOpenLinks(False)  # every link goes through follow()
         self.browser.anchorClicked.connect(self.follow)
+        self.browser.sourceChanged.connect(lambda _url: whole_headings(self.browser.document()))
         self.status = QLabel()
         self.status.setObjectName("doc-status")
         self.status.setWordWrap(True)

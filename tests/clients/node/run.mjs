@@ -1,7 +1,8 @@
 // The real Vercel AI SDK on one served stream: `streamText` over the provider package that reads
 // the stream's dialect: `@ai-sdk/openai-compatible` (openai-chat), `@ai-sdk/anthropic`
 // (anthropic), `@ai-sdk/openai` Responses (openai-responses), `@ai-sdk/google` (gemini),
-// `@ai-sdk/cohere` (cohere-v2), `@ai-sdk/amazon-bedrock` (bedrock-converse).
+// `@ai-sdk/cohere` (cohere-v2), `@ai-sdk/amazon-bedrock` (bedrock-converse: ConverseStream) and
+// its `/anthropic` entry (bedrock-invoke: Anthropic models over InvokeModelWithResponseStream).
 //
 // Usage: node run.mjs BASE_URL MODEL [DIALECT] < tools.json
 //   tools.json: [{"name", "description", "parameters"}] (the stream's declared tools; each is
@@ -31,6 +32,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createCohere } from '@ai-sdk/cohere';
 import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
+import { createAmazonBedrockAnthropic } from '@ai-sdk/amazon-bedrock/anthropic';
 
 const require = createRequire(import.meta.url);
 const version = name => require(`${name}/package.json`).version;
@@ -56,6 +58,10 @@ function modelFor(dialect, baseURL, model) {
       return createAmazonBedrock({
         baseURL, region: 'us-east-1', accessKeyId: 'AKIDTEST', secretAccessKey: 'test-secret',
       })(model);
+    case 'bedrock-invoke':
+      return createAmazonBedrockAnthropic({
+        baseURL, region: 'us-east-1', accessKeyId: 'AKIDTEST', secretAccessKey: 'test-secret',
+      })(model);
     case 'cohere-v2':
       return createCohere({ baseURL, apiKey })(model);
     case 'openai-chat':
@@ -72,6 +78,7 @@ const PACKAGES = {
   gemini: '@ai-sdk/google',
   'cohere-v2': '@ai-sdk/cohere',
   'bedrock-converse': '@ai-sdk/amazon-bedrock',
+  'bedrock-invoke': '@ai-sdk/amazon-bedrock',
 };
 
 async function main() {

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from clients.real import Outcome, Runner, call, outcome
-from clients.streams import Stream
+from clients.streams import INVOKE, Stream
 
 NODE_DIR = Path(__file__).resolve().parents[1] / "node"
 """``tests/clients/node``: ``run.mjs``, ``package.json`` and the committed lockfile."""
@@ -101,7 +101,8 @@ async def run(base_url: str, stream: Stream) -> Outcome:
         {"name": t.name, "description": t.description, "parameters": t.parameters}
         for t in stream.tools()
     ]
-    report = await run_node(base_url, stream.model, tools, stream.dialect)
+    dialect = "bedrock-invoke" if stream.name.endswith(INVOKE) else stream.dialect
+    report = await run_node(base_url, stream.model, tools, dialect)
     calls = [
         call(c["id"], c["name"], c["arguments"], *(("hosted", None) if c.get("hosted") else ()))
         for c in report["calls"]

@@ -23,12 +23,14 @@ from clients.streams import (
     CONFORMING,
     CORPUS,
     DIALECTS,
+    INVOKE,
     Stream,
     all_streams,
     by_id,
     demo_id,
     demo_plan,
     demo_streams,
+    scenario_of,
 )  # fmt: skip
 from conftest import all_real_fixtures
 
@@ -116,7 +118,7 @@ def test_a_reply_keeps_the_response_headers_but_the_old_connection_s() -> None:
 
 def test_streams_cover_every_scenario_conforming_and_fault_in_every_dialect() -> None:
     demo = [s for s in STREAMS.values() if s.kind == "demo"]
-    assert {s.name for s in demo} == set(SCENARIOS)
+    assert {scenario_of(s.name) for s in demo} == set(SCENARIOS)
     every = [CONFORMING, *(n for n, s in SCENARIOS.items() if s.fault)]
     for dialect in DIALECTS:
         missing = [n for n in every if demo_id(dialect, n) not in STREAMS]
@@ -124,6 +126,8 @@ def test_streams_cover_every_scenario_conforming_and_fault_in_every_dialect() ->
     for s in demo:
         meta = s.capture.meta
         assert (meta["dialect"], meta["model"]) == (s.dialect, s.name), s.id
+        invoke = "/invoke-with-response-stream" in meta["url"]
+        assert invoke == s.name.endswith(INVOKE), s.id  # an .invoke capture is InvokeModel's
         assert s.analysis.dialect == s.dialect and len(s.capture.attempts) == 1, s.id
     real = {s.name: s for s in STREAMS.values() if s.kind == "real"}
     assert set(real) == {p.stem for p in all_real_fixtures()}

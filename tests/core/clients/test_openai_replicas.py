@@ -319,3 +319,18 @@ def test_by_id_agrees_with_the_literal_policy_on_the_empty_id_streams(stream_id:
     literal = analyze_bytes(exchange.body, "openai-chat", "literal")
     want = [(c.id, c.name, c.arguments) for c in literal.acc.assembled()]
     assert want and calls(run_replica(BY_ID, exchange, [], False)) == want
+
+
+def test_openai_python_hands_over_a_computer_calls_batched_actions() -> None:
+    """The GA computer tool's item holds ``actions`` (its ``action`` is null): the library's
+    model is handed over with them, and the replica's input says so (not ``""``)."""
+    from openai.types.responses import ResponseComputerToolCall
+
+    from inspector.core.clients.openai_python.items import handed_item
+
+    wire = {"type": "computer_call", "id": "cu_1", "call_id": "call_cu", "status": "completed",
+            "pending_safety_checks": [], "actions": [{"type": "screenshot"}]}  # fmt: skip
+    item = ResponseComputerToolCall.model_validate(wire)
+    handed = handed_item(item)
+    assert (handed.id, handed.kind, handed.item_type) == ("call_cu", "builtin", "computer_call")
+    assert handed.arguments == '[{"type":"screenshot"}]'

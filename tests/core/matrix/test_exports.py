@@ -62,13 +62,16 @@ def test_markdown_is_one_table_row_per_target_with_scenarios_then_clients() -> N
     table = [line for line in md.splitlines() if line.startswith("|")]
     assert len(table) == 2 + 2  # header, rule, one row per target
     head = table[0]
-    assert (
-        head == "| target | weather | parallel | trip | client: openai-python | client: litellm |"
+    assert head == (
+        "| target | clients | weather | parallel | trip | client: openai-python | client: litellm |"
     )
-    assert table[1] == "|---|---|---|---|---|---|"
+    assert table[1] == "|---|---|---|---|---|---|---|"
     widths = {len(line.replace("\\|", "").split("|")) for line in table}
-    assert widths == {8}, table  # every row has as many cells as the header
+    assert widths == {9}, table  # every row has as many cells as the header
     first, second = table[2], table[3]
+    assert first.startswith("| demo/clean | no client breaks |")
+    assert "| breaks litellm |" in second
+    assert "Which clients break: litellm on 1 of 2 (demo/merge|pipe)" in md
     assert "| ✖ INVALID 2/3 |" in first  # worst word, passing runs over runs
     assert "| ✔ pass 1/1 |" in first and "| … pending |" in first
     assert "demo/merge\\|pipe" in second  # a pipe in a name does not split the row

@@ -108,6 +108,7 @@ WORDS = ("text", "call", "args", "whole", "pair", "end", "stop", "oops", "bye")
 
 class Toy:
     name = "toy"
+    title = "Toy Talk"
     closing = Closing(on_finish=False, on_next_index=True)
     checks = frozenset({"sparse_index"})
     end_marker = "bye"
@@ -333,6 +334,7 @@ def test_every_built_in_provider_satisfies_the_protocol(provider: Provider) -> N
                 "recognises",
                 "request",
                 "tool_shape",
+                "title",
                 "tools",
                 "version_segment",
             ]
@@ -343,6 +345,7 @@ def test_every_built_in_provider_satisfies_the_protocol(provider: Provider) -> N
     assert REGISTRY.get(provider.name) is provider
     assert isinstance(provider.closing, Closing) and provider.checks <= PROVIDER_CHECKS
     assert provider.end_marker is None or isinstance(provider.end_marker, str)
+    assert provider.title and provider.title != provider.name
     assert provider.key_header  # a version segment starts with "/", or is none (Bedrock's)
     assert provider.version_segment == "" or provider.version_segment.startswith("/")
     dialect: Dialect = provider.dialect()

@@ -181,3 +181,29 @@ async def test_programmatic_calls_come_whole_in_message_start_until_the_answer(
             assert json.loads(again.arguments) == block["input"]
         else:  # the answer
             assert not state.calls and state.finish_reason == "end_turn"
+
+
+async def test_gemini_code_execution_is_a_hosted_lane_with_its_result(
+    demo_provider: DemoProvider,
+) -> None:
+    """``demo-code-execution`` on Gemini: an ``executableCode`` part the provider runs (a hosted
+    lane holding the code), its ``codeExecutionResult`` beside it, the answer, STOP; every
+    event is a google-genai ``GenerateContentResponse`` whose parts the SDK reads as code and
+    result."""
+    from google.genai.types import GenerateContentResponse
+
+    from inspector.net.demo.items import GEMINI_CODE, GEMINI_OUTPUT
+
+    body = await fetch(demo_provider, "gemini", "demo-code-execution")
+    state = analyze_bytes(body)
+    (lane,) = state.calls
+    assert (lane.kind, lane.item_type, lane.arguments) == ("hosted", "executableCode", GEMINI_CODE)
+    (result,) = state.results_of(lane)
+    assert result.value["item_type"] == "codeExecutionResult"
+    assert result.value["output"] == GEMINI_OUTPUT and "17.6" in "".join(state.text)
+    assert state.finish_reason == "STOP" and not state.errors
+    parts = [p for e in payloads(body)
+             for p in GenerateContentResponse.model_validate(e).candidates[0].content.parts]  # type: ignore[index, union-attr]  # fmt: skip
+    assert parts[0].executable_code is not None and parts[0].executable_code.code == GEMINI_CODE
+    assert parts[1].code_execution_result is not None
+    assert parts[1].code_execution_result.outcome == "OUTCOME_OK"

@@ -34,18 +34,24 @@ async def until(predicate: Any, timeout: float = 20.0) -> None:
             await asyncio.sleep(0.02)
 
 
-def run_live(window: MainWindow, qloop: qasync.QEventLoop, profile: str, model: str) -> None:
-    window.live_bar.select(profile, model, "weather")
+def run_live(
+    window: MainWindow,
+    qloop: qasync.QEventLoop,
+    profile: str,
+    model: str,
+    scenario: str = "weather",
+) -> None:
+    window.live_bar.select(profile, model, scenario)
 
-    async def scenario() -> None:
+    async def session() -> None:
         window.start_live()
         await until(lambda: window.live.session is not None)
         await until(lambda: window.live.session.state in ("done", "failed", "cancelled"))
         await asyncio.sleep(0.05)  # one more flush tick
 
-    qloop.run_until_complete(scenario())
-    session = window.live.session
-    assert session is not None and session.state == "done", session.error
+    qloop.run_until_complete(session())
+    done = window.live.session
+    assert done is not None and done.state == "done", done.error
 
 
 @pytest.mark.parametrize(
@@ -83,3 +89,21 @@ def test_a_live_demo_session_shows_each_kind(
         assert lane.model.free_text and "✖" not in lane.status.text()
     if model == "demo-programmatic":
         assert "called by <code>code_execution_20250825</code>" in shown[1].header.text()
+
+
+@pytest.mark.parametrize("model", ["demo-custom-sql", "demo-clean"])
+def test_a_live_custom_tool_is_judged_against_the_grammar_the_request_declared(
+    window: MainWindow, qloop: qasync.QEventLoop, model: str
+) -> None:
+    """The ``sql`` request scenario declares ``write_sql`` with its Lark grammar: the lane is
+    a custom tool's, checked against that grammar ("valid"), never "not checked" (a request
+    declaring no format) nor invalid JSON."""
+    from inspector.core.reports import words
+
+    run_live(window, qloop, "demo-responses", model, "sql")
+    (lane,) = window.lanes.lanes
+    assert "custom tool" in lane.header.text().split("<br>")[0]
+    assert words.label("valid") in lane.status.text()
+    assert words.label("not checked") not in lane.status.text()
+    (verdict,) = window.doc.analysis.final.verdicts
+    assert verdict.call.name == "write_sql" and verdict.call.arguments.startswith("SELECT ")

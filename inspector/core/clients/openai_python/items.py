@@ -19,8 +19,8 @@ Invariants:
 - Handed over as: ``id`` the ``call_id`` (the item's own ``id`` where it has none), ``name``
   the item's ``name`` (``server_label`` for ``mcp_list_tools``), ``arguments`` its input as
   the item holds it: a string as it is (``arguments``, ``input``, ``code``), anything else
-  as compact JSON with its keys sorted (``action``, ``operation``, ``queries``; ``""`` when
-  absent): the library hands over a model, whose field order is its own, not the wire's.
+  as compact JSON with its keys sorted (``action``, ``actions``, ``operation``, ``queries``;
+  ``""`` when absent): the library hands over a model, whose field order is its own, not the wire's.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ _KINDS: Final = {
     "shell_call": CallKind.BUILTIN,
     "tool_search_call": CallKind.HOSTED,
 }
-_INPUT: Final = ("arguments", "input", "action", "operation", "code", "queries")
+_INPUT: Final = ("arguments", "input", "action", "actions", "operation", "code", "queries")
 """Where an item holds its input, in the order looked at."""
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from inspector.core.base.model import SSEEvent
-from inspector.core.clients.base import ClientRaised, HandedCall
+from inspector.core.clients.base import ClientRaised, Exchange, HandedCall
 from inspector.core.clients.vercel_ai.parts import PartsRun, provider_stream_error
 from inspector.core.providers.bedrock_converse.eventstream import prelude_ok
 
@@ -94,10 +94,19 @@ class BedrockRun(PartsRun):
         is one incomplete frame: the decoder's ``Error`` with its length."""
         if self.exchange.transport_error:
             self.throw(ClientRaised("TypeError", "terminated"))
-        body, ctype = self.exchange.body, self.exchange.content_type
-        if body and ctype not in (None, _SSE) and not prelude_ok(body):
-            self.throw(ClientRaised("Error", _INCOMPLETE.format(len(body))))
+        raised = incomplete_frame(self.exchange)
+        if raised is not None:
+            self.throw(raised)
         return super().finish()
+
+
+def incomplete_frame(exchange: Exchange) -> ClientRaised | None:
+    """The event-stream decoder's ``Error`` for a body that is no frames at all (another
+    content type, not the fixtures' JSON lines), else None."""
+    body, ctype = exchange.body, exchange.content_type
+    if body and ctype not in (None, _SSE) and not prelude_ok(body):
+        return ClientRaised("Error", _INCOMPLETE.format(len(body)))
+    return None
 
 
 _INCOMPLETE: Final = (

@@ -2,7 +2,9 @@
 ``fullStream`` from an ``@ai-sdk/openai-compatible`` 3.0.92 chat model (this module), an
 ``@ai-sdk/anthropic`` 4.0.105 model (:mod:`.anthropic`), an ``@ai-sdk/openai`` 4.0.118
 Responses model (:mod:`.responses`) or an ``@ai-sdk/google`` 4.0.121 model (:mod:`.gemini`),
-by the stream's dialect (the other three's parts: :mod:`.parts`).
+by the stream's dialect (the other three's parts: :mod:`.parts`); ``@ai-sdk/cohere`` and
+``@ai-sdk/amazon-bedrock`` (ConverseStream: :mod:`.bedrock`; its ``/anthropic`` entry over
+InvokeModelWithResponseStream: :mod:`.bedrock_invoke`).
 
 Follows ``@ai-sdk/openai-compatible``'s ``src/chat/openai-compatible-chat-language-model.ts``
 (``doStream``); ``@ai-sdk/provider-utils`` 5.0.81: ``postToApi``,
@@ -59,7 +61,7 @@ from inspector.core.clients.base import (
 )
 from inspector.core.clients.pins import of_kind
 from inspector.core.clients.vercel_ai.anthropic import AnthropicRun
-from inspector.core.clients.vercel_ai.bedrock import BedrockRun
+from inspector.core.clients.vercel_ai.bedrock_invoke import bedrock_run
 from inspector.core.clients.vercel_ai.cohere import CohereRun, cohere_status_error
 from inspector.core.clients.vercel_ai.common import (
     CUT,
@@ -261,7 +263,8 @@ class VercelAi(Replica):
     summary: ClassVar[str] = (
         "Vercel AI SDK: streamText over @ai-sdk/openai-compatible 3.0.92, @ai-sdk/anthropic "
         "4.0.105, @ai-sdk/openai 4.0.118 (Responses), @ai-sdk/google 4.0.121, @ai-sdk/cohere "
-        "4.0.81 or @ai-sdk/amazon-bedrock 5.0.139; its tool-call "
+        "4.0.81 or @ai-sdk/amazon-bedrock 5.0.139 (ConverseStream, and InvokeModel through its"
+        " /anthropic entry); its tool-call "
         "parts (provider-executed ones as hosted items) and its first error part, in order"
     )
 
@@ -294,7 +297,7 @@ _RUNS: Final[dict[str | None, Callable[[Exchange], ReplicaRun]]] = {
     OPENAI_RESPONSES: ResponsesRun,
     GEMINI: GeminiRun,
     COHERE_V2: CohereRun,
-    BEDROCK_CONVERSE: BedrockRun,
+    BEDROCK_CONVERSE: bedrock_run,
 }
 """The provider package's transform for each dialect (Chat Completions: :class:`_Run`)."""
 _STATUS: Final[dict[str | None, Callable[[Exchange], ClientRaised | None]]] = {

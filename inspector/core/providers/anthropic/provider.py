@@ -42,6 +42,7 @@ class Anthropic:
     """The Anthropic Messages provider (see the module docstring)."""
 
     name = NAME
+    title = "Anthropic Messages"
     closing = EXPLICIT
     checks = frozenset({ARGUMENTS_NOT_STRING, MISSING_CALL_ID})
     end_marker = "message_stop"

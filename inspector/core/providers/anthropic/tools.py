@@ -12,13 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.core.base.provider import PROVES, ToolDefinition, ToolShape
-from inspector.core.providers.wire.requests import function
+from inspector.core.providers.wire.requests import function, function_tools
 
 
 def written(neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``{"name", "description"?, "input_schema"}``."""
     out = []
-    for tool in neutral:
+    for tool in function_tools(neutral):
         name, desc, schema = function(tool)
         described = {"description": desc} if desc else {}
         out.append({"name": name, **described, "input_schema": schema})

@@ -66,6 +66,7 @@ class BedrockConverse:
     """The Amazon Bedrock provider (see the module docstring)."""
 
     name = NAME
+    title = "Amazon Bedrock ConverseStream"
     closing = EXPLICIT
     checks = frozenset({ARGUMENTS_NOT_STRING, MISSING_CALL_ID})
     end_marker = None

@@ -44,6 +44,7 @@ class CohereV2:
     """The Cohere v2 chat provider (see the module docstring)."""
 
     name = NAME
+    title = "Cohere v2 chat"
     closing = EXPLICIT
     checks = frozenset({ARGUMENTS_NOT_STRING, MISSING_CALL_ID})
     end_marker = "message-end"

@@ -17,6 +17,7 @@ import copy
 from typing import Any, Final
 
 from inspector.core.base.provider import PROVES, ToolDefinition, ToolShape
+from inspector.core.providers.wire.requests import function_tools
 
 V1_PARAMETERS: Final = "parameter_definitions"
 
@@ -28,8 +29,9 @@ _TYPES: Final = {
 
 
 def written(neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Neutral tools in its (v2) shape: a copy, as they are."""
-    return copy.deepcopy(neutral)
+    """Neutral function tools in its (v2) shape: a copy, as they are (it has no custom
+    tools)."""
+    return copy.deepcopy(function_tools(neutral))
 
 
 def read(entry: dict[str, Any], label: str, listed_as: str) -> ToolShape | None:

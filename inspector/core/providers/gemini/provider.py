@@ -46,6 +46,7 @@ class Gemini:
     """The Gemini provider (see the module docstring)."""
 
     name = NAME
+    title = "Gemini"
     closing = ON_FINISH
     checks: frozenset[str] = frozenset()
     end_marker = None

@@ -14,7 +14,7 @@ from typing import Any, Final
 
 from inspector.core.base.provider import LIKELY, PROVES, ToolDefinition, ToolShape
 from inspector.core.providers.gemini.schema import gemini_schema, to_json_schema
-from inspector.core.providers.wire.requests import function
+from inspector.core.providers.wire.requests import function, function_tools
 from inspector.core.verdicts.schemas import json_kind
 
 DECLARATIONS: Final = ("functionDeclarations", "function_declarations")
@@ -36,7 +36,7 @@ def written(neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One ``{"functionDeclarations": […]}`` (none without tools); an OBJECT without
     properties is rejected, so zero-argument tools leave ``parameters`` out."""
     decls = []
-    for tool in neutral:
+    for tool in function_tools(neutral):
         name, desc, schema = function(tool)
         described = {"description": desc} if desc else {}
         params = {"parameters": gemini_schema(schema)} if schema.get("properties") else {}

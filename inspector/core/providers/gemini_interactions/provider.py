@@ -50,6 +50,7 @@ class GeminiInteractions:
     """The Gemini Interactions provider (see the module docstring)."""
 
     name = NAME
+    title = "Gemini Interactions"
     closing = EXPLICIT
     checks = frozenset({MISSING_CALL_ID})
     end_marker = "interaction.completed"

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from inspector.core.base.provider import PROVES, ToolShape
-from inspector.core.providers.wire.requests import function
+from inspector.core.providers.wire.requests import function, function_tools
 
 BUILT_IN: Final = frozenset(
     {
@@ -29,7 +29,7 @@ BUILT_IN: Final = frozenset(
 def written(neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``{"type": "function", "name", "description"?, "parameters"}``."""
     out = []
-    for tool in neutral:
+    for tool in function_tools(neutral):
         name, desc, schema = function(tool)
         described = {"description": desc} if desc else {}
         out.append({"type": "function", "name": name, **described, "parameters": schema})

@@ -49,6 +49,7 @@ class OpenAIChat:
     """The Chat Completions provider (see the module docstring)."""
 
     name = NAME
+    title = "OpenAI Chat Completions"
     closing = IN_ORDER
     checks = frozenset(
         {

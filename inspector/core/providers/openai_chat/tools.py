@@ -13,14 +13,16 @@ import copy
 from typing import Any
 
 from inspector.core.base.provider import LIKELY, PROVES, ToolDefinition, ToolShape
+from inspector.core.providers.wire.requests import function_tools
 
 LEGACY = "functions"
 """The request body's list of legacy function declarations (``function_call`` era)."""
 
 
 def written(neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Neutral tools in its shape: a copy, as they are."""
-    return copy.deepcopy(neutral)
+    """Neutral function tools in its shape: a copy, as they are. A neutral custom tool is
+    left out: this dialect reads no custom call (only Responses declares them)."""
+    return copy.deepcopy(function_tools(neutral))
 
 
 def read(entry: dict[str, Any], label: str, listed_as: str) -> ToolShape | None:

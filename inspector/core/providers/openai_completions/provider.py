@@ -34,6 +34,7 @@ class OpenAICompletions:
     """The legacy completions provider (see the module docstring)."""
 
     name = NAME
+    title = "OpenAI legacy completions"
     closing = IN_ORDER
     checks: frozenset[str] = frozenset()
     end_marker = "[DONE]"

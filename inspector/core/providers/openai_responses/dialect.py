@@ -60,6 +60,7 @@ from inspector.core.providers.openai_responses.items import (
     OUTPUT_ITEMS,
     STRING_INPUTS,
     identity_field,
+    item_input,
     kind_of_item,
     result_of,
 )
@@ -298,13 +299,12 @@ class ResponsesDialect(MemoDialect):
         kind = kind_of_item(item, it, self._tools)
         call_id = identity_at(item, identity_field(item, it), seq, out, "item.")
         name = identity_at(item, "name", seq, out, "item.")
-        field = ITEMS[it][1]
         args: Any = OMITTED
         whole = False
         if it == "function_call" or it == "custom_tool_call":
-            args = string_at(item, field, seq, out, "item.")  # type: ignore[arg-type]
-        elif field is not None:
-            value = item.get(field, OMITTED)
+            args = string_at(item, ITEMS[it][1], seq, out, "item.")  # type: ignore[arg-type]
+        else:
+            field, value = item_input(item, it)
             if type(value) is str and field in STRING_INPUTS:
                 args = value
             elif done and (type(value) is dict or type(value) is list):

@@ -8,6 +8,16 @@ Invariants:
   :class:`~inspector.core.base.kinds.CallKind` and the field that holds its input: a string
   input (``arguments``, ``input``, ``code``) is the lane's text as streamed; an object input
   (``action``, ``operation``, ``queries``…) is shown as its compact JSON once the item is done.
+- Who runs an item follows the Responses reference and the pinned package's types: the
+  AGENT runs ``function_call``, ``custom_tool_call``, ``apply_patch_call``,
+  ``local_shell_call``, ``computer_call`` (always: the computer use guide returns "interface
+  actions for your code to execute", answered by a ``computer_call_output`` with a
+  screenshot; the API has no hosted computer) and a ``shell_call`` on a ``local``
+  environment; the PROVIDER runs ``web_search_call``, ``file_search_call``,
+  ``code_interpreter_call``, ``image_generation_call``, ``mcp_call``, ``mcp_list_tools``
+  (the remote MCP server is called by OpenAI), ``program`` (programmatic tool calling's
+  JavaScript) and a server-side ``tool_search_call``. An ``mcp_approval_request`` is hosted
+  too: the agent answers it (``mcp_approval_response``) but never runs the tool.
 - Where the type alone does not decide the kind, the item does (:func:`kind_of_item`): a
   ``shell_call`` in a hosted ``environment`` (anything but ``local``) is hosted; a
   ``tool_search_call`` whose ``execution`` is ``client`` is the agent's (builtin); a
@@ -34,7 +44,7 @@ ITEMS: Final[dict[str, tuple[str, str | None]]] = {
     "apply_patch_call": (_B, "operation"),
     "shell_call": (_B, "action"),
     "local_shell_call": (_B, "action"),
-    "computer_call": (_B, "action"),
+    "computer_call": (_B, "actions"),
     "tool_search_call": (_H, "arguments"),
     "web_search_call": (_H, "action"),
     "file_search_call": (_H, "queries"),
@@ -46,6 +56,11 @@ ITEMS: Final[dict[str, tuple[str, str | None]]] = {
     "program": (_H, "code"),
 }
 """item type -> (default kind, the field holding its input; None: it has none)."""
+
+LEGACY_INPUTS: Final[dict[str, str]] = {"computer_call": "action"}
+"""item type -> the field holding its input in the older form of the item, read when the
+field of :data:`ITEMS` is absent or null (a ``computer_call`` of the GA ``computer`` tool
+sends batched ``actions``; the ``computer-use-preview`` tool one ``action``)."""
 
 STRING_INPUTS: Final = frozenset({"arguments", "input", "code"})
 """Input fields that are text on the wire (streamed by delta events for some types)."""
@@ -96,6 +111,17 @@ def item_input_field(item_type: str) -> str | None:
     """The field holding an item's input (None: no input, or not a call item)."""
     entry = ITEMS.get(item_type)
     return entry[1] if entry is not None else None
+
+
+def item_input(item: dict[str, Any], item_type: str) -> tuple[str | None, Any]:
+    """(the field holding the item's input, its value or None): the field of :data:`ITEMS`,
+    or the item's older field (:data:`LEGACY_INPUTS`) when that one is absent or null."""
+    field = item_input_field(item_type)
+    value = item.get(field) if field is not None else None
+    legacy = LEGACY_INPUTS.get(item_type)
+    if value is None and legacy is not None and item.get(legacy) is not None:
+        return legacy, item[legacy]
+    return field, value
 
 
 def kind_of_item(item: dict[str, Any], item_type: str, tools: list[Any] | None) -> str:

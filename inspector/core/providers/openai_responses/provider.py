@@ -38,6 +38,7 @@ class Responses:
     """The Responses API provider (see the module docstring)."""
 
     name = NAME
+    title = "OpenAI Responses"
     closing = EXPLICIT
     checks = frozenset({ARGUMENTS_NOT_STRING, MISSING_CALL_ID})
     end_marker = "response.completed"

@@ -14,18 +14,32 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.core.base.provider import PROVES, ToolDefinition, ToolShape
-from inspector.core.providers.wire.requests import function
+from inspector.core.providers.wire.requests import custom_parts, function
 
 
 def written(neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``{"type": "function", "name", "description"?, "parameters", "strict": false}``."""
+    """``{"type": "function", "name", "description"?, "parameters", "strict": false}``; a
+    neutral custom tool (Chat's ``{"type": "custom", "custom": {…}}``) as ``{"type":
+    "custom", "name", "description"?, "format"?}``, its grammar format flattened
+    (``{"type": "grammar", "syntax", "definition"}``, as the Responses API takes it)."""
     out = []
     for tool in neutral:
+        custom = custom_parts(tool)
+        if custom is not None:
+            out.append(_custom(*custom))
+            continue
         name, desc, schema = function(tool)
         described = {"description": desc} if desc else {}
         out.append({"type": "function", "name": name, **described, "parameters": schema,
                     "strict": False})  # fmt: skip
     return out
+
+
+def _custom(name: str, desc: str | None, fmt: dict[str, Any] | None) -> dict[str, Any]:
+    described = {"description": desc} if desc else {}
+    if fmt is not None and fmt.get("type") == "grammar" and isinstance(fmt.get("grammar"), dict):
+        fmt = {"type": "grammar", **fmt["grammar"]}
+    return {"type": "custom", "name": name, **described, **({"format": fmt} if fmt else {})}
 
 
 def read(entry: dict[str, Any], label: str, listed_as: str) -> ToolShape | None:

@@ -36,6 +36,24 @@ def function(tool: dict[str, Any]) -> tuple[str, str | None, dict[str, Any]]:
     return fn["name"], fn.get("description"), schema
 
 
+def function_tools(neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The neutral tools that are function tools (``{"type": "function", "function": {…}}``):
+    what a dialect without custom tools writes. A neutral custom tool (Chat Completions'
+    ``{"type": "custom", "custom": {"name", "description", "format"}}``) is written only by
+    the dialects that declare custom tools."""
+    return [t for t in neutral if isinstance(t.get("function"), dict)]
+
+
+def custom_parts(tool: dict[str, Any]) -> tuple[str, str | None, dict[str, Any] | None] | None:
+    """(name, description, format as Chat writes it) of a neutral custom tool; None for any
+    other tool."""
+    custom = tool.get("custom")
+    if tool.get("type") != "custom" or not isinstance(custom, dict):
+        return None
+    fmt = custom.get("format")
+    return custom["name"], custom.get("description"), copy.deepcopy(fmt) if fmt else None
+
+
 def as_list(value: Any) -> list[Any]:
     """A body field that should hold a list, as a new list (empty when it holds none)."""
     return list(value) if isinstance(value, list) else []

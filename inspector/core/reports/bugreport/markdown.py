@@ -44,17 +44,33 @@ def status_word(analysis: Analysis) -> str:
     return status.reasons[0] if status.reasons else "invalid"
 
 
+def stream_phrase(analysis: Analysis) -> str:
+    """ "an OpenAI Chat Completions stream", "a Gemini stream": the dialect's title (its
+    provider's, as people write it) with its article; "a stream" when no provider read it."""
+    try:
+        title = analysis.providers.get(analysis.dialect or "").title
+    except ValueError:
+        return "a stream"
+    article = "an" if title[:1].upper() in "AEIOU" else "a"
+    return f"{article} {title} stream"
+
+
 def title_of(analysis: Analysis, clients: ClientsVerdict, target: str) -> str:
-    """One line: the fault and where it was seen."""
-    model = str((analysis.capture.meta if analysis.capture else {}).get("model") or "a model")
+    """One line: the fault and where it was seen. Plain words come first (a title that opens
+    with a code span renders unstyled in Qt's Markdown: only its first fragment gets the
+    heading's format)."""
+    model = (analysis.capture.meta if analysis.capture else {}).get("model")
+    source = f"`{model}`" if model else "an unrecorded model"
     codes = list(
         dict.fromkeys(q.code for r in analysis.rounds for v in r.attempts for q in v.quirks)
     )
+    where = f"{stream_phrase(analysis)} from {source}"
     if target.startswith("client:"):
         name = target.split(":", 1)[1]
-        return f"{name} {clients.words.get(name, '?')} on a {analysis.dialect} stream from {model}"
-    fault = codes[0] if codes else status_word(analysis)
-    return f"`{fault}` in a {analysis.dialect} stream from {model}"
+        return f"Client {name} {clients.words.get(name, '?')} on {where}"
+    if codes:
+        return f"Quirk `{codes[0]}` in {where}"
+    return f"Stream judged {status_word(analysis)}: {where}"
 
 
 def report_markdown(

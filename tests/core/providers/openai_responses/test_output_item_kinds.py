@@ -49,3 +49,46 @@ def test_where_the_type_does_not_decide_the_item_does(tmp_path: Path) -> None:
     declared = [{"type": "x_search"}, {"type": "custom", "name": "x_keyword_search"}]
     assert lane(tmp_path, xai, declared).kind == "custom"
     assert lane(tmp_path, xai).kind == "custom"  # no tool list: the type's own kind
+
+
+def verdict(tmp_path: Path, items: list[dict[str, Any]]) -> Any:
+    (v,) = analyse(tmp_path, responses_body(items)).final.verdicts
+    return v
+
+
+COMPUTER = {"type": "computer_call", "id": "cu_1", "call_id": "call_cu", "status": "completed",
+            "pending_safety_checks": []}  # fmt: skip
+
+
+def test_a_computer_call_of_the_ga_tool_shows_and_checks_its_batched_actions(
+    tmp_path: Path,
+) -> None:
+    actions = [{"type": "click", "x": 405, "y": 157, "button": "left"},
+               {"type": "type", "text": "penguin"}]  # fmt: skip
+    v = verdict(tmp_path, [{**COMPUTER, "actions": actions}])
+    assert (v.call.kind, v.call.item_type) == ("builtin", "computer_call")
+    assert v.call.arguments == (
+        '[{"type":"click","x":405,"y":157,"button":"left"},{"type":"type","text":"penguin"}]'
+    )
+    assert v.valid
+    bad = verdict(tmp_path, [{**COMPUTER, "actions": [{"type": "click"}, {"x": 1}]}])
+    assert [p.code for p in bad.problems] == ["builtin_shape"]
+    assert "actions[1]" in bad.problems[0].message
+
+
+def test_a_preview_computer_call_shows_its_single_action(tmp_path: Path) -> None:
+    v = verdict(tmp_path, [{**COMPUTER, "action": {"type": "screenshot"}, "actions": None}])
+    assert v.call.arguments == '{"type":"screenshot"}'
+    assert v.valid
+
+
+def test_a_computer_call_is_the_agents_even_when_its_output_is_in_the_stream(
+    tmp_path: Path,
+) -> None:
+    """The API has no hosted computer: a computer_call_output in the body is the agent's reply
+    (a joined conversation), never a sign the provider ran it."""
+    output = {"type": "computer_call_output", "id": "cuo_1", "call_id": "call_cu",
+              "output": {"type": "computer_screenshot", "image_url": "data:,"}}  # fmt: skip
+    body = responses_body([{**COMPUTER, "actions": [{"type": "screenshot"}]}, output])
+    (v,) = analyse(tmp_path, body).final.verdicts
+    assert (v.call.kind, v.call.id) == ("builtin", "call_cu")
