@@ -32,6 +32,9 @@ from inspector.core.replay.loading import AHEAD_PAST
 from inspector.core.replay.readfeed import ReadAndFeed
 from inspector.core.verdicts.tools import ToolRegistry
 
+PAST = AHEAD_PAST
+"""Bytes of a capture's lines read here before the read-ahead process takes the rest (the
+window's own); a file of less than twice as many is read whole."""
 RECORDS: Final = 2048
 """Records of the head read (and fed) at a time; past the head, one read-ahead batch."""
 Fed = tuple[Analysis, Settings]
@@ -55,14 +58,14 @@ def read(args: argparse.Namespace, progress: Progress) -> tuple[Capture, Fed | N
     """The capture at ``args.path`` and, when it was read ahead, the Analysis fed while it
     was read (None: analyse the capture whole). CaptureError as :func:`load` raises it."""
     path: str = args.path
-    opening = read_for_load(path, AHEAD_PAST)
+    opening = read_for_load(path, PAST)
     try:
         if opening.whole:
             capture = CaptureReader(opening.data, path).read_all()
             capture.path = path
             return capture, None
         reader = CaptureReader(opening.data, path, opening.size)
-        if not reader.read_ahead(opening.ahead or _none, AHEAD_PAST):
+        if not reader.read_ahead(opening.ahead or _none, PAST):
             reader.close()  # the head is not the file, and nothing reads the rest: whole
             return load(path), None
     finally:
