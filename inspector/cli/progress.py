@@ -2,10 +2,10 @@
 
 One status line, rewritten in place (``\\r``, cleared at the end): the phase (``reading``,
 ``ingest``, ``clients``; ``reading + ingest`` for a large capture read ahead and fed as it is
-read), the input's size (and the bytes read so far, then), the chunks read and,
-once the ingest is done, its rate in chunks/s, and the seconds elapsed. It is written at every
-phase change and then every :data:`TICK` seconds by a daemon thread while a phase lasts, so a
-run of minutes is never silent and a quick one prints a line per phase at most.
+read), the input's size (and the bytes read so far, then), the chunks read and the ingest's
+rate in chunks/s (so far while it runs, then its own), and the seconds elapsed. It is written
+at every phase change and then every :data:`TICK` seconds by a daemon thread while a phase
+lasts, so a run of minutes is never silent and a quick one prints a line per phase at most.
 
 Invariants: nothing is written when the stream is not a terminal (a script's or CI's stderr
 stays clean, and the report on stdout is never touched); the line is cleared before the report
@@ -68,8 +68,11 @@ class Progress:
         parts = [f"analyze: {self.phase}", size]
         if self.chunks:
             parts.append(f"{self.chunks:,} chunks")
-        if self.rate is not None:
-            parts.append(f"{self.rate:,.0f} chunks/s")
+        rate = self.rate
+        if rate is None and "ingest" in self.phase and self.chunks:  # so far, while it runs
+            rate = self.chunks / max(time.monotonic() - self._phase_start, 1e-9)
+        if rate is not None:
+            parts.append(f"{rate:,.0f} chunks/s")
         parts.append(f"{time.monotonic() - self._start:.1f} s")
         return " · ".join(parts)
 

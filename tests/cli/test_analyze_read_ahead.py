@@ -182,7 +182,7 @@ def test_a_tool_loop_event_mid_file_is_analysed_whole(
     lines.insert(at + 1, json.dumps(event).encode() + b"\n")
     path = _write(tmp_path, lines)
     (code, out, _), spy = _both_ways(capsys, monkeypatch, path, "--json", "--no-clients")
-    assert json.loads(out)["tool_calls"]
+    assert json.loads(out)["tool_calls"] and code == json.loads(out)["exit"]["code"]
     assert spy.results == [None], "events merge with chunks by time: the feeding stopped"
 
 
