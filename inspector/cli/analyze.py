@@ -160,6 +160,8 @@ def _judge(
     check_dialect(capture, settings.dialect, source, REGISTRY)
     if fed is not None and fed[1] == settings:
         analysis = fed[0]
+        if progress is not None:  # the ingest's rate is taken here: what follows is not it
+            progress.begin("verdicts")
     else:
         del fed  # an Analysis fed with other settings: not held beside the new one
         if progress is not None:

@@ -1,11 +1,12 @@
 """Progress of a long ``analyze`` on stderr, when stderr is a terminal (nothing otherwise).
 
 One status line, rewritten in place (``\\r``, cleared at the end): the phase (``reading``,
-``ingest``, ``clients``; ``reading + ingest`` for a large capture read ahead and fed as it is
-read), the input's size (and the bytes read so far, then), the chunks read and the ingest's
-rate in chunks/s (so far while it runs, then its own), and the seconds elapsed. It is written
-at every phase change and then every :data:`TICK` seconds by a daemon thread while a phase
-lasts, so a run of minutes is never silent and a quick one prints a line per phase at most.
+``ingest``, ``clients``; ``reading + ingest`` then ``verdicts`` for a large capture read
+ahead and fed as it is read), the input's size (and the bytes read so far, then), the chunks
+read and the ingest's rate in chunks/s (so far while it runs, then its own), and the seconds
+elapsed. It is written at every phase change and then every :data:`TICK` seconds by a daemon
+thread while a phase lasts, so a run of minutes is never silent and a quick one prints a line
+per phase at most.
 
 Invariants: nothing is written when the stream is not a terminal (a script's or CI's stderr
 stays clean, and the report on stdout is never touched); the line is cleared before the report
