@@ -58,6 +58,7 @@ bench: $(VENV)/.bench
 	$(BIN)/python bench/ingest.py
 	$(BIN)/python bench/clients.py
 	$(BIN)/python bench/analyze.py
+	$(BIN)/python bench/har.py
 
 # What the recording proxy adds to a stream: demo provider, proxy and client as three
 # processes on loopback, against the direct connection in the same run (bench/proxy.py).

@@ -23,6 +23,7 @@ import contextlib
 import gc
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -106,9 +107,12 @@ def _big_call_chunks(calls: int, call_bytes: int, fragment: int) -> Iterator[byt
     )
 
 
-def capture_file(name: str, calls: int, call_bytes: int, fragment: int) -> tuple[Path, int]:
+def capture_file(
+    name: str, calls: int, call_bytes: int, fragment: int, per_event: bool = False
+) -> tuple[Path, int]:
     """A capture (.jsonl, written by the product's own CaptureWriter) of one attempt whose
-    response is :func:`_big_call_chunks`, recorded in 16 KiB network reads."""
+    response is :func:`_big_call_chunks`, recorded in 16 KiB network reads (``per_event``:
+    one chunk per SSE event, as a provider that flushes every event is read)."""
     path = _cache_dir() / f"{name}.jsonl"
     if not path.exists():
         tmp = path.with_suffix(".part")
@@ -120,6 +124,10 @@ def capture_file(name: str, calls: int, call_bytes: int, fragment: int) -> tuple
             pending = bytearray()
             t = 0.1
             for event in _big_call_chunks(calls, call_bytes, fragment):
+                if per_event:
+                    t += 0.0001
+                    writer.chunk(1, t, event)
+                    continue
                 pending += event
                 while len(pending) >= NET_READ:
                     t += 0.0001
@@ -322,32 +330,109 @@ def replica_costs(path: Path, events: int) -> list[str]:
     return lines
 
 
-def bench_capture(name: str, calls: int, rounds: int, fragment: int = 38) -> list[str]:
-    path, events = capture_file(name, calls, 880_000, fragment)
+def bench_capture(
+    name: str,
+    calls: int,
+    rounds: int,
+    fragment: int = 38,
+    *,
+    call_bytes: int = 880_000,
+    per_event: bool = False,
+    clients: bool = True,
+) -> list[str]:
+    """One capture: ``analyze --json`` (and ``--no-clients``) against the orjson floor, and
+    the peak memory of each in a process of its own. ``clients=False``: only
+    ``--no-clients`` (the replicas would take minutes)."""
+    path, events = capture_file(name, calls, call_bytes, fragment, per_event)
     check_floor(floor_capture(path, orjson.loads), events, "the orjson floor")
     floor = "floor: records + chunks' data lines, orjson"
-    contenders: dict[str, Callable[[], Any]] = {
-        floor: lambda: floor_capture(path, orjson.loads),
-        "analyze --json": analyze(path),
-        "analyze --json --no-clients": analyze(path, "--no-clients"),
-    }
+    contenders: dict[str, Callable[[], Any]] = {floor: lambda: floor_capture(path, orjson.loads)}
+    if clients:
+        contenders["analyze --json"] = analyze(path)
+    contenders["analyze --json --no-clients"] = analyze(path, "--no-clients")
     times = interleaved(contenders, rounds)
-    goals = [
-        Goal("analyze with clients / orjson floor", "analyze --json", floor, 3.0),
-        Goal(
-            "all replicas / the ingest (with - without clients, over without)",
-            "analyze --json",
-            "analyze --json --no-clients",
-            1.0,
-            minus="analyze --json --no-clients",
-        ),
-    ]
+    goals = [Goal("analyze --no-clients / orjson floor", "analyze --json --no-clients", floor, 3.0)]
+    if clients:
+        goals.insert(0, Goal("analyze with clients / orjson floor", "analyze --json", floor, 3.0))
+        goals.append(
+            Goal(
+                "all replicas / the ingest (with - without clients, over without)",
+                "analyze --json",
+                "analyze --json --no-clients",
+                1.0,
+                minus="analyze --json --no-clients",
+            )
+        )
     size = path.stat().st_size
+    shape = "one chunk per event" if per_event else "16 KiB reads"
     title = (
-        f"{path.name}: capture, {size / 1e6:.1f} MB, {events:,} events, "
-        f"{calls} calls of 880 KB arguments"
+        f"{path.name}: capture, {size / 1e6:.1f} MB, {events:,} events ({shape}), "
+        f"{calls} calls of {call_bytes / 1e3:.0f} KB arguments"
     )
-    return report(title, times, goals, events)
+    lines = report(title, times, goals, events)
+    runs: list[tuple[str, ...]] = [(), ("--no-clients",)] if clients else [("--no-clients",)]
+    for extra in runs:
+        lines.append(peak_memory(path, size, *extra))
+    return lines
+
+
+MEMORY_GOAL = 8.0
+"""Peak memory of ``analyze`` over the input's size (issue 30: "memory ≤ 8× the input")."""
+
+
+IDLE_INPUT = Path(__file__).resolve().parents[1] / "resources" / "samples"
+IDLE_INPUT /= "responses-function-call.jsonl"
+"""A capture of a few KB: ``analyze`` of it peaks at what the interpreter and the modules
+themselves hold (printed beside each ratio: on a 20 MB input it is most of the peak)."""
+_idle: dict[tuple[str, ...], int] = {}
+
+
+def peak_memory(path: Path, size: int, *extra: str) -> str:
+    """``analyze --json PATH EXTRA…`` in a process of its own (stdout to /dev/null): its peak
+    resident memory (its own ``VmHWM``; the read-ahead process's is its own, ~60 MB) over the
+    input's size, with PASS/FAIL against :data:`MEMORY_GOAL`; beside it, the
+    ratio above an idle run's peak (:data:`IDLE_INPUT`), as bench/stress.py prints it."""
+    if extra not in _idle:
+        _idle[extra] = _peak(IDLE_INPUT, *extra)
+    peak = _peak(path, *extra)
+    ratio, above = peak / size, (peak - _idle[extra]) / size
+    verdict = "PASS" if ratio <= MEMORY_GOAL else "FAIL"
+    what = " ".join(["analyze --json", *extra])
+    return (
+        f"  {verdict}  peak memory of {what}: {peak / 1e6:.0f} MB, {ratio:.1f}× the input "
+        f"({above:.1f}× above an idle run's {_idle[extra] / 1e6:.0f} MB), "
+        f"goal ≤ {MEMORY_GOAL:g}×"
+    )
+
+
+_CHILD = """
+import atexit, sys
+def _hwm():
+    with open("/proc/self/status") as f:
+        sys.stderr.write(next(x for x in f if x.startswith("VmHWM:")).split()[1] + "\\n")
+atexit.register(_hwm)
+from inspector.cli.main import main
+sys.exit(main(sys.argv[1:]))
+"""
+"""``analyze`` in a child that writes its own peak (``VmHWM``, KiB) on stderr as it exits: a
+child's ``ru_maxrss`` would count this process's size when it forked (Linux keeps the larger
+of the two across ``exec``), and this process holds the floors' data."""
+
+
+def _peak(path: Path, *extra: str) -> int:
+    """Peak RSS in bytes of ``analyze --json PATH EXTRA…`` in a child (RuntimeError: exit 2)."""
+    argv = [sys.executable, "-c", _CHILD, "analyze", str(path), "--json", *extra]
+    with open(os.devnull, "wb") as null:
+        child = subprocess.Popen(argv, stdout=null, stderr=subprocess.PIPE)
+        try:
+            _, err = child.communicate()
+        except BaseException:  # the bench stopped (Ctrl+C): the child goes with it
+            child.kill()
+            child.wait()
+            raise
+    if child.returncode == 2:
+        raise RuntimeError(f"analyze {path.name} {' '.join(extra)} exited 2")
+    return int(err.split()[-1]) * 1024
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -358,15 +443,37 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also the 100 MB capture of fifteen 880 KB calls and the million-chunk capture",
     )
+    p.add_argument(
+        "--large-no-clients",
+        action="store_true",
+        help="with --large: time the large captures with --no-clients only (the replicas "
+        "take minutes on them)",
+    )
     args = p.parse_args(argv)
     print(f"analyze, end to end, against its floor in the same run (best of {args.rounds})")
     try:
         sections = [lambda: bench_stream(args.rounds)]
         sections.append(lambda: bench_capture("capture-20mb", 3, args.rounds))
         if args.large:
-            sections.append(lambda: bench_capture("capture-100mb", 15, 1))
+            clients = not args.large_no_clients
+            sections.append(lambda: bench_capture("capture-100mb", 15, 1, clients=clients))
             # ~1,000,000 events: fifteen 880 KB calls in 11-character fragments
-            sections.append(lambda: bench_capture("capture-1m-chunks", 15, 1, fragment=11))
+            sections.append(
+                lambda: bench_capture("capture-1m-chunks", 15, 1, fragment=11, clients=clients)
+            )
+            # the window's million-chunk capture (bench/ui.py's shape): one chunk per event,
+            # eight calls of ~1 MB in 8-character fragments
+            sections.append(
+                lambda: bench_capture(
+                    "capture-1m-one-event-chunks",
+                    8,
+                    1,
+                    fragment=8,
+                    call_bytes=1_000_000,
+                    per_event=True,
+                    clients=clients,
+                )
+            )
         for section in sections:
             print("\n".join(section()), flush=True)
     except RuntimeError as exc:

@@ -41,3 +41,21 @@ def test_ui_bench_runs_and_its_functional_checks_hold(tmp_path: Path) -> None:
     assert "BROKEN" not in out and "Traceback" not in out, out[-3000:]
     for target in ("open 3,000 chunks", "re-judge 2,000 chunks", "replay at 10,000 chunks/s"):
         assert target in out, out[-2000:]
+
+
+def test_har_bench_runs_and_finds_every_llm_session(tmp_path: Path) -> None:
+    """bench/har.py on a 200-entry HAR of its mix: it runs, finds its 9 LLM exchanges (it
+    exits 1 when analyze finds another number) and prints its goal line."""
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    run = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "har.py"), "--entries", "200", "--rounds", "1"],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env=env,
+        cwd=REPO,
+    )
+    out = run.stdout + run.stderr
+    assert run.returncode == 0, out[-3000:]
+    assert "200 entries" in out and "9 LLM exchanges" in out, out[-2000:]
+    assert "goal ≤ 0.05 s for 200 entries" in out and "Traceback" not in out, out[-2000:]

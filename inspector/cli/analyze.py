@@ -15,7 +15,7 @@ import argparse
 import contextlib
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspector.cli.progress import Progress
 from inspector.core.analysis.session import Analysis
@@ -26,13 +26,15 @@ from inspector.core.base.settings import (
     DEFAULT_MODE,
     EMPTY_ID_POLICIES,
     VALIDATION_MODES,
-    Settings,
     dialect_choices,
 )
 from inspector.core.capture.format import CaptureError
 from inspector.core.capture.records import Capture
 from inspector.core.providers import REGISTRY
 from inspector.core.reports import exitcodes
+
+if TYPE_CHECKING:
+    from inspector.cli.analyzeread import Fed
 
 
 def add_analyze_parser(sub: Any) -> None:
@@ -85,7 +87,7 @@ def analyze(args: argparse.Namespace) -> int:
     exit 2, before any analysis). The code is decided before the report is written; the report
     is written as it is made."""
     from inspector.cli.analyzehar import emit
-    from inspector.core.capture.reader import load
+    from inspector.cli.analyzeread import read
     from inspector.core.replay.harsessions import is_har_file
     from inspector.core.reports.clientreport import ClientUsageError, named_replicas
     from inspector.core.reports.gate import check_stream
@@ -104,10 +106,10 @@ def analyze(args: argparse.Namespace) -> int:
         with contextlib.suppress(OSError):
             progress.size = os.path.getsize(args.path)
         progress.begin("reading")
-        capture = load(args.path)
+        capture, fed = read(args, progress)  # a large capture: read ahead and fed as read
         progress.chunks = sum(len(a.chunks) for a in capture.attempts)
         check_stream(capture, args.path)
-        report, code = _judge(args, capture, args.path, progress)
+        report, code = _judge(args, capture, args.path, progress, fed)
     finally:
         progress.close()
     emit(report, args.json)
@@ -134,26 +136,37 @@ def check_readable(path: str) -> None:
 
 
 def _judge(
-    args: argparse.Namespace, capture: Capture, source: str, progress: Progress | None = None
+    args: argparse.Namespace,
+    capture: Capture,
+    source: str,
+    progress: Progress | None = None,
+    fed: Fed | None = None,
 ) -> tuple[Any, int]:
     """One capture judged as ``analyze`` asks: (the report, made as it is written: the lazy
     JSON document or the text's lines, each ended; the exit code, decided here). ``progress``
-    is told each phase as it starts."""
+    is told each phase as it starts. ``fed``: the Analysis fed while the file was read, used
+    when it was fed with the settings found here (else the capture is analysed whole)."""
+    from inspector.cli.analyzeread import asked_settings, capture_settings
     from inspector.core.reports import report
     from inspector.core.reports.clientreport import check_speaks, gated_status, named_replicas
     from inspector.core.reports.clients import clients_verdict, not_judged
-    from inspector.core.reports.gate import check_dialect, header_settings, url_settings
+    from inspector.core.reports.gate import check_dialect
     from inspector.core.reports.jsonreport import json_doc
     from inspector.core.verdicts.tools import ToolRegistry
 
     named = named_replicas(args.client or [])
     tools = ToolRegistry.from_file(args.tools, REGISTRY) if args.tools else None
-    settings = Settings(dialect=args.dialect, validation=args.validation, empty_id=args.empty_id)
-    settings = url_settings(capture, header_settings(capture, settings, REGISTRY), REGISTRY)
+    settings = capture_settings(capture, asked_settings(args))
     check_dialect(capture, settings.dialect, source, REGISTRY)
-    if progress is not None:
-        progress.begin("ingest")
-    analysis = Analysis.from_capture(capture, settings, tools, providers=REGISTRY)
+    if fed is not None and fed[1] == settings:
+        analysis = fed[0]
+        if progress is not None:  # the ingest's rate is taken here: what follows is not it
+            progress.begin("verdicts")
+    else:
+        del fed  # an Analysis fed with other settings: not held beside the new one
+        if progress is not None:
+            progress.begin("ingest")
+        analysis = Analysis.from_capture(capture, settings, tools, providers=REGISTRY)
     if progress is not None and not args.no_clients:
         progress.begin("clients")
     clients = not_judged() if args.no_clients else clients_verdict(analysis)

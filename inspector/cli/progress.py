@@ -1,10 +1,12 @@
 """Progress of a long ``analyze`` on stderr, when stderr is a terminal (nothing otherwise).
 
 One status line, rewritten in place (``\\r``, cleared at the end): the phase (``reading``,
-``ingest``, ``clients``), the input's size, the chunks read and,
-once the ingest is done, its rate in chunks/s, and the seconds elapsed. It is written at every
-phase change and then every :data:`TICK` seconds by a daemon thread while a phase lasts, so a
-run of minutes is never silent and a quick one prints a line per phase at most.
+``ingest``, ``clients``; ``reading + ingest`` then ``verdicts`` for a large capture read
+ahead and fed as it is read), the input's size (and the bytes read so far, then), the chunks
+read and the ingest's rate in chunks/s (so far while it runs, then its own), and the seconds
+elapsed. It is written at every phase change and then every :data:`TICK` seconds by a daemon
+thread while a phase lasts, so a run of minutes is never silent and a quick one prints a line
+per phase at most.
 
 Invariants: nothing is written when the stream is not a terminal (a script's or CI's stderr
 stays clean, and the report on stdout is never touched); the line is cleared before the report
@@ -34,6 +36,8 @@ class Progress:
         """Bytes of the input (the file's size)."""
         self.chunks = 0
         """Chunks read from the input."""
+        self.done = 0
+        """Bytes of the input read so far, while it is read and fed at once (0: not told)."""
         self.rate: float | None = None
         """Chunks per second of the ingest, once it is done."""
         self._start = time.monotonic()
@@ -47,7 +51,7 @@ class Progress:
         """Enter ``phase`` (its line is written at once); the ingest's rate is taken when the
         ``ingest`` phase ends."""
         now = time.monotonic()
-        if self.phase == "ingest" and self.chunks:
+        if "ingest" in self.phase and self.chunks:
             self.rate = self.chunks / max(now - self._phase_start, 1e-9)
         self.phase, self._phase_start = phase, now
         if not self.on:
@@ -59,11 +63,17 @@ class Progress:
 
     def line(self) -> str:
         """The status line as it reads now."""
-        parts = [f"analyze: {self.phase}", _size(self.size)]
+        size = _size(self.size)
+        if 0 < self.done < self.size:
+            size = f"{_size(self.done)} of {size}"
+        parts = [f"analyze: {self.phase}", size]
         if self.chunks:
             parts.append(f"{self.chunks:,} chunks")
-        if self.rate is not None:
-            parts.append(f"{self.rate:,.0f} chunks/s")
+        rate = self.rate
+        if rate is None and "ingest" in self.phase and self.chunks:  # so far, while it runs
+            rate = self.chunks / max(time.monotonic() - self._phase_start, 1e-9)
+        if rate is not None:
+            parts.append(f"{rate:,.0f} chunks/s")
         parts.append(f"{time.monotonic() - self._start:.1f} s")
         return " · ".join(parts)
 

@@ -67,12 +67,26 @@ def test_no_progress_when_stderr_is_not_a_terminal() -> None:
     assert run.stdout.startswith(b"{")
 
 
-def test_the_line_names_the_ingest_rate_once_the_ingest_is_done() -> None:
+def test_the_line_names_the_ingest_rate_so_far_then_once_it_is_done() -> None:
     progress = Progress(io.StringIO())
-    progress.chunks = 1200
     progress.begin("ingest")
-    assert "chunks/s" not in progress.line()
+    assert "chunks/s" not in progress.line(), "no chunk yet: no rate"
+    progress.chunks = 1200
+    assert "chunks/s" in progress.line(), "the rate so far, while the ingest runs"
     progress.begin("clients")
     line = progress.line()
     assert line.startswith("analyze: clients") and "1,200 chunks" in line and "chunks/s" in line
+    progress.close()
+
+
+def test_a_capture_read_and_fed_at_once_shows_the_bytes_read_so_far() -> None:
+    progress = Progress(io.StringIO())
+    progress.size = 96_700_000
+    progress.begin("reading + ingest")
+    progress.chunks, progress.done = 2_000, 40_000_000
+    line = progress.line()
+    assert line.startswith("analyze: reading + ingest · 40.0 MB of 96.7 MB · 2,000 chunks")
+    assert "chunks/s" in line
+    progress.done = progress.size
+    assert " of " not in progress.line(), "all read: the size alone"
     progress.close()

@@ -51,11 +51,14 @@ _HINTS: Final = (
     "hf_", "r8_", "pplx-", "gh", "github_pat_", "glpat-", "xox", "eyJ", "ya29.",
 )  # fmt: skip
 """Substrings one of which every shape holds: text without any is not scanned (fast path)."""
+_HINT: Final = re.compile("|".join(map(re.escape, _HINTS)))
+"""Any one of :data:`_HINTS`: one scan in C (a Python loop of ``in`` tests cost ~20 steps a
+text, on every header of every entry of a HAR)."""
 
 
 def might_hold_shape(text: str) -> bool:
     """A cheap test: False means :data:`SHAPE` cannot match ``text``."""
-    return any(h in text for h in _HINTS)
+    return _HINT.search(text) is not None
 
 
 def holds_shape(text: str) -> bool:

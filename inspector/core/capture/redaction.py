@@ -110,8 +110,10 @@ def carries_no_secret(name: str) -> bool:
     return any(word in lower for word in NOT_SECRET_WORDS)
 
 
+@functools.lru_cache(maxsize=1024)
 def is_secret_name(name: str) -> bool:
-    """Is a header or parameter called ``name`` secret by name (see the module doc)?"""
+    """Is a header or parameter called ``name`` secret by name (see the module doc)? Cached:
+    the same few names come back on every request of a HAR or a proxy."""
     lower = name.lower()
     if lower in SECRET_NAMES:
         return True

@@ -193,12 +193,16 @@ def check_stream(
         raise NotAStream(reason)
 
 
-def header_settings(capture: Capture, settings: Settings, providers: Providers) -> Settings:
+def header_settings(
+    capture: Capture, settings: Settings, providers: Providers, *, warn: bool = True
+) -> Settings:
     """``settings`` with the dialect the capture's header names when the dialect is ``auto``
     and the header names a known provider (a capture interrupted before its first event still
     reads as what it recorded); otherwise ``settings`` unchanged. A name no provider has
     (``"klingon"``) adds a warning to the capture's (once): the dialect is sniffed instead.
-    (A ``meta`` or ``dialect`` of the wrong type is warned about when the file is read.)"""
+    (A ``meta`` or ``dialect`` of the wrong type is warned about when the file is read.)
+    ``warn=False``: the same settings, the capture left as it is (a guess made while it is
+    still being read)."""
     named = capture.meta.get("dialect")
     if settings.dialect != AUTO or not isinstance(named, str):
         return settings
@@ -208,7 +212,7 @@ def header_settings(capture: Capture, settings: Settings, providers: Providers) 
             f"the capture header names dialect {named[:40]!r}, which is none of {known}; "
             "the dialect is sniffed from the stream"
         )
-        if warning not in capture.warnings:
+        if warn and warning not in capture.warnings:
             capture.warnings.append(warning)
         return settings
     return Settings(named, settings.validation, settings.empty_id)
