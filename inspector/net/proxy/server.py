@@ -3,7 +3,9 @@ and records each LLM exchange as a judged session.
 
 Flow of a request: its body is read whole, its :class:`~.routes.Route` decided (LLM endpoint
 or not), an :class:`~.exchange.Exchange` numbered, and the request forwarded as received by a
-:class:`~.relay.Relay`, which relays the response to the agent as it arrives. An LLM exchange
+:class:`~.relay.Relay`, which relays the response to the agent as it arrives. A body larger
+than :data:`~.routes.INLINE_BODY` is forwarded before it is parsed: reading and redacting it
+happen in a worker thread, in short steps, once the upstream has it. An LLM exchange
 is recorded beside it by a :class:`~.exchange.ProxySession` (a
 :class:`~inspector.net.runner.SessionRunner` whose client reads the relay's decoded copy of
 the body), set up once the agent has had the body's first piece (or after
@@ -13,6 +15,9 @@ every byte, each with the time the proxy received it. Any other request is only 
 
 Invariants:
 - asyncio + aiohttp + httpx only (no Qt): it runs on any loop, the window's qasync loop too.
+- The proxy's own work never holds the loop that serves agents for long: a large request
+  body is parsed, redacted and recorded in worker threads, each step short enough (about a
+  millisecond of the interpreter) that other exchanges are served between them.
 - The agent's credentials are forwarded and never written: the session records redacted
   copies (the request's secrets are redacted from the URL, headers and body it is given, and
   the capture writer redacts by name and by value).
@@ -60,7 +65,7 @@ from .body import RelayTransport, decoded
 from .client import UpstreamClient
 from .exchange import Exchange, ProxySession
 from .relay import DRAIN, Drain, Ending, Relay
-from .routes import Route, Upstream
+from .routes import INLINE_BODY, Route, Upstream
 
 BAD_GATEWAY: Final = 502
 REGISTRIES_KEPT: Final = 16
@@ -195,10 +200,15 @@ class RecordingProxy:
     # -- one request -------------------------------------------------------------------------
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
-        body = await request.read()
+        parts = await _body(request)
         headers = [(k, v) for k, v in request.headers.items()]
-        plain = decoded(body, httpx.Headers(headers)) if body else body
-        route = Route.of(self.upstream, request.method, request.raw_path, headers, body, plain)
+        method, path = request.method, request.raw_path
+        if sum(map(len, parts)) > INLINE_BODY:  # forwarded first, read in a worker
+            route = Route.large(self.upstream, method, path, headers, parts)
+        else:
+            body = b"".join(parts)
+            plain = decoded(body, httpx.Headers(headers)) if body else body
+            route = Route.of(self.upstream, method, path, headers, body, plain)
         ex = Exchange(len(self.exchanges) + 1, route.method, route.path, route.dialect,
                       route.model if route.dialect else None, secrets=route.secrets)  # fmt: skip
         self.exchanges.append(ex)
@@ -226,8 +236,21 @@ class RecordingProxy:
         the agent has had the body's first piece (or the upstream is slow to send one), set
         up the session and its capture, then run it over the relay's copy of the body to its
         end (its capture closed). The exchange has ended once its agent has had its answer
-        too."""
-        await relay.settled(SETUP_DELAY, SETUP_GRACE)
+        too. A large body is read (parsed, redacted) first, in a worker thread, once the
+        upstream has it: the agent's request and every other exchange go on meanwhile."""
+        if route.pending:
+            await relay.settled(None, SETUP_GRACE)  # the upstream has the body by then
+            route = await asyncio.to_thread(_read_body, route)
+            ex.secrets, ex.dialect = route.secrets, route.dialect
+            ex.model = mask_secrets(route.model, route.secrets) if route.model else None
+            if route.dialect is None:  # no JSON object after all: forwarded only
+                relay.detach()
+                self._tell(self.on_start, ex)
+                if ex not in self._in_flight.values():
+                    self._ended(ex)
+                return
+        else:
+            await relay.settled(SETUP_DELAY, SETUP_GRACE)
         try:
             session, client = await self._session(relay, route, ex)
         except (InspectorError, ValueError) as exc:  # never block the agent for a capture
@@ -376,6 +399,28 @@ class RecordingProxy:
     def _tell(listener: Listener | None, ex: Exchange) -> None:
         if listener is not None:
             listener(ex)
+
+
+async def _body(request: web.Request) -> list[bytes]:
+    """The request's body as the reads it came in (never joined here: a large one is joined
+    in a worker); 413 past :data:`MAX_REQUEST_BODY`, as aiohttp's own ``read`` answers."""
+    parts: list[bytes] = []
+    size = 0
+    while chunk := await request.content.readany():
+        size += len(chunk)
+        if size > MAX_REQUEST_BODY:
+            raise web.HTTPRequestEntityTooLarge(max_size=MAX_REQUEST_BODY, actual_size=size)
+        parts.append(chunk)
+    return parts
+
+
+def _read_body(route: Route) -> Route:
+    """A pending route's body read (:meth:`Route.read`), its Content-Encoding undone first
+    (zlib lets other threads run while it inflates): run in a worker thread."""
+    body = route.joined()
+    if route.encoded:
+        body = decoded(bytes(body), httpx.Headers(route.received)) or b""
+    return route.read(body)
 
 
 def _left_note(relay: Relay) -> str:
