@@ -52,7 +52,7 @@ from aiohttp import web
 
 from inspector.core.analysis.session import Analysis
 from inspector.core.base.errors import InspectorError
-from inspector.core.base.settings import DEFAULT_MODE, Settings, ValidationMode
+from inspector.core.base.settings import DEFAULT_MODE, HEADER_TIMEOUT, Settings, ValidationMode
 from inspector.core.capture.claim import discard_claim
 from inspector.core.capture.redaction import mask_secrets
 from inspector.core.capture.writer import new_capture_path
@@ -63,6 +63,7 @@ from ..client import map_httpx_error
 from ..policy import LoopSettings
 from .body import RelayTransport, decoded
 from .client import UpstreamClient
+from .deadline import DeadlineSite
 from .exchange import Exchange, ProxySession
 from .relay import DRAIN, Drain, Ending, Relay
 from .routes import INLINE_BODY, Route, Upstream
@@ -103,13 +104,16 @@ class RecordingProxy:
         connect_timeout: float = 10.0,
         read_timeout: float = 60.0,
         drain: Drain = DRAIN,
+        header_timeout: float = HEADER_TIMEOUT,
         on_start: Listener | None = None,
         on_update: Listener | None = None,
         on_end: Listener | None = None,
     ) -> None:
         """``captures``: the folder each LLM exchange's capture is written to (None: judged,
         not written). ``drain``: whether (and how far) an upstream is read on once its agent
-        left. ``on_start``/``on_end`` are called once per exchange, ``on_update`` whenever its
+        left. ``header_timeout``: seconds a request's headers may take to arrive (from its
+        first byte, or from the connection's opening for its first request; :mod:`.deadline`).
+        ``on_start``/``on_end`` are called once per exchange, ``on_update`` whenever its
         session has something new (a chunk: often)."""
         self.upstream = Upstream.parse(upstream)
         self.host, self.port = host, port
@@ -121,6 +125,7 @@ class RecordingProxy:
             tool_argument_validation=validation,
         )
         self.drain = drain
+        self.header_timeout = header_timeout
         self.on_start, self.on_update, self.on_end = on_start, on_update, on_end
         self.exchanges: list[Exchange] = []
         """Every request so far, in arrival order."""
@@ -168,7 +173,8 @@ class RecordingProxy:
         )
         await runner.setup()
         try:
-            await web.TCPSite(runner, self.host, self.port).start()
+            site = DeadlineSite(runner, self.host, self.port, seconds=self.header_timeout)
+            await site.start()
         except BaseException:
             await runner.cleanup()
             await self._client.close()
