@@ -127,10 +127,10 @@ def proxy(args: argparse.Namespace) -> int:
         host, port = parse_listen(args.listen)
     except ProxyError as exc:
         raise InspectorError(f"--listen: {exc}") from None
-    if args.read_timeout <= 0 or args.connect_timeout <= 0 or args.header_timeout <= 0:
-        raise InspectorError(
-            "--read-timeout, --connect-timeout and --header-timeout take a positive number"
-        )
+    if args.read_timeout <= 0 or args.connect_timeout <= 0:
+        raise InspectorError("--read-timeout and --connect-timeout take a positive number")
+    if args.header_timeout <= 0:
+        raise InspectorError("--header-timeout takes a positive number of seconds")
     if args.drain_seconds <= 0 or args.drain_mb <= 0:
         raise InspectorError("--drain-seconds and --drain-mb take a positive number")
     drain = Drain(not args.no_drain, args.drain_seconds, int(args.drain_mb * MIB))
