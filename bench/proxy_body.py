@@ -60,7 +60,8 @@ def body_of(mb: int) -> bytes:
     """A Chat Completions request of about ``mb`` MB: a conversation of 100 KB messages
     (prose with quotes, escapes, accents and CJK) and one tool."""
     prose = ('He said "run it" \\ then left; café 東京 naïve. ' * 3000)[:MESSAGE]
-    count = max(1, mb * 1_000_000 // (MESSAGE + 60))
+    one = len(orjson.dumps({"role": "assistant", "content": f"0: {prose}"})) + 1
+    count = max(1, mb * 1_000_000 // one)
     messages = [{"role": "user" if i % 2 == 0 else "assistant", "content": f"{i}: {prose}"}
                 for i in range(count)]  # fmt: skip
     tool = {"type": "function", "function": {"name": "get_weather", "parameters": {
