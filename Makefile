@@ -61,9 +61,11 @@ bench: $(VENV)/.bench
 	$(BIN)/python bench/har.py
 
 # What the recording proxy adds to a stream: demo provider, proxy and client as three
-# processes on loopback, against the direct connection in the same run (bench/proxy.py).
+# processes on loopback, against the direct connection in the same run (bench/proxy.py);
+# then a 200 MB request against a bare relay, small requests beside it (bench/proxy_body.py).
 bench-proxy: $(STAMP)
 	$(BIN)/python bench/proxy.py
+	$(BIN)/python bench/proxy_body.py
 
 # Peak memory over input size on the huge inputs of a long session (200k calls, 1M comments,
 # 10 MB of arguments in 100k fragments, a 200 MB line), for `analyze` and the window's loader

@@ -242,7 +242,7 @@ def bare_relay(upstream: str) -> None:
                 await out.write_eof()
                 return out
 
-        app = web.Application()
+        app = web.Application(client_max_size=1 << 30)  # bench/proxy_body.py sends 200 MB
         app.router.add_route("*", "/{tail:.*}", handle)
         runner = web.AppRunner(app, access_log=None)
         await runner.setup()

@@ -28,6 +28,7 @@ from inspector.core.base.settings import (
     DEFAULT_MODE,
     DRAIN_BYTES,
     DRAIN_SECONDS,
+    HEADER_TIMEOUT,
     VALIDATION_MODES,
 )
 
@@ -100,6 +101,14 @@ def add_proxy_parser(sub: Any) -> None:
         help=f"read on at most this many MiB once the agent left (default {DRAIN_BYTES // MIB})",
     )
     p.add_argument(
+        "--header-timeout",
+        type=float,
+        default=HEADER_TIMEOUT,
+        metavar="S",
+        help="seconds a request's headers may take to arrive, from its first byte (default "
+        f"{HEADER_TIMEOUT:g}); a client trickling them is sent 408 and its connection closed",
+    )
+    p.add_argument(
         "--connect-timeout",
         type=float,
         default=10.0,
@@ -120,6 +129,8 @@ def proxy(args: argparse.Namespace) -> int:
         raise InspectorError(f"--listen: {exc}") from None
     if args.read_timeout <= 0 or args.connect_timeout <= 0:
         raise InspectorError("--read-timeout and --connect-timeout take a positive number")
+    if args.header_timeout <= 0:
+        raise InspectorError("--header-timeout takes a positive number of seconds")
     if args.drain_seconds <= 0 or args.drain_mb <= 0:
         raise InspectorError("--drain-seconds and --drain-mb take a positive number")
     drain = Drain(not args.no_drain, args.drain_seconds, int(args.drain_mb * MIB))
@@ -133,6 +144,7 @@ def proxy(args: argparse.Namespace) -> int:
             connect_timeout=args.connect_timeout,
             read_timeout=args.read_timeout,
             drain=drain,
+            header_timeout=args.header_timeout,
             on_end=lambda ex: print(ex.line(), flush=True),
         )
     except ProxyError as exc:

@@ -24,7 +24,7 @@ import asyncio
 import contextlib
 import functools
 import time
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
@@ -32,8 +32,15 @@ import httpx
 import orjson
 
 from inspector.core.base.provider import Head
+from inspector.core.capture import pieces
 from inspector.core.capture.records import Attempt
-from inspector.core.capture.redaction import Headers, redact_body, redact_headers, redact_url
+from inspector.core.capture.redaction import (
+    Headers,
+    RedactedBody,
+    redact_body,
+    redact_headers,
+    redact_url,
+)
 from inspector.core.capture.writer import CaptureWriter
 from inspector.core.providers import REGISTRY
 from inspector.core.providers.sniff import recognise
@@ -193,7 +200,11 @@ async def stream_attempt(
     headers.setdefault("accept-encoding", "identity")
     headers.update(spec.key_headers(key))
     if writer is not None:
-        writer.request(attempt, spec.method, spec.url, headers.multi_items(), spec.body, 0.0)
+        args = (attempt, spec.method, spec.url, headers.multi_items(), spec.body, 0.0)
+        if is_large(spec.body):  # hundreds of MB written: in a worker, the loop serves on
+            await in_worker(writer.request, *args)
+        else:
+            writer.request(*args)
     budget = None if deadline is None else max(0.0, deadline - t0)
     loop_deadline = None if budget is None else asyncio.get_running_loop().time() + budget
     error: LiveError | None = None
@@ -222,6 +233,38 @@ async def stream_attempt(
     _finish(writer, out, clock() - t0, reason, str(error))
     out.error, error.outcome = error, out
     raise error
+
+
+def is_large(body: object) -> bool:
+    """Is ``body`` a large request body, written in pieces off the loop
+    (:class:`~inspector.core.capture.redaction.RedactedBody`)?"""
+    return isinstance(body, RedactedBody) and body.large
+
+
+async def _in_pieces(body: object) -> AsyncIterator[bytes]:
+    """A large body's JSON, a piece at a time (a transport that reads it; the proxy's does
+    not: its agent's own body was forwarded)."""
+    for piece in pieces.dumps(body):
+        yield piece
+
+
+async def in_worker(function: Callable[..., None], *args: Any) -> None:
+    """Run ``function(*args)`` in a worker thread and wait for it. Cancelled meanwhile, it
+    still waits for the worker to finish before it raises: whatever the function writes to
+    is never used by two threads at once."""
+    task = asyncio.ensure_future(asyncio.to_thread(function, *args))
+    cancelled = False
+    while True:
+        try:
+            await asyncio.shield(task)
+            break
+        except asyncio.CancelledError:
+            if task.done():
+                break
+            cancelled = True
+    if cancelled:
+        raise asyncio.CancelledError
+    task.result()
 
 
 def _raw_chunks(response: httpx.Response) -> AsyncGenerator[bytes, None]:
@@ -256,8 +299,11 @@ async def _exchange(
 ) -> None:
     """Request, response record, body chunks; raises on a non-2xx or non-SSE answer."""
     timeout = httpx.Timeout(read_timeout, connect=connect_timeout)
-    content = orjson.dumps(spec.body)
-    if spec.aws_region:  # signed now, after the capture recorded the headers: never written
+    content: bytes | AsyncIterator[bytes] = (
+        _in_pieces(spec.body) if is_large(spec.body) else orjson.dumps(spec.body)
+    )
+    # Signed now, after the capture recorded the headers: never written.
+    if spec.aws_region and isinstance(content, bytes):
         headers.update(signature(spec.method, spec.url, headers, content, spec.aws_region))
     async with client.stream(spec.method, spec.url, headers=headers, content=content,
                              timeout=timeout) as response:  # fmt: skip

@@ -47,6 +47,10 @@ DRAIN_SECONDS: Final = 60.0
 provider keeps generating, and billing, meanwhile)."""
 DRAIN_BYTES: Final = 64 * 1024 * 1024
 """How many body bytes it reads at most once the agent left."""
+HEADER_TIMEOUT: Final = 30.0
+"""Seconds the recording proxy waits for a request's headers (from its first byte, or from
+the connection's opening): a client trickling them is cut off then, never holding a socket
+for ever."""
 """The empty-id policy when none is chosen."""
 
 

@@ -61,14 +61,35 @@ from inspector.core.capture.keyscan import (
     VALUE_SCAN_MIN,
     body_keys,
     find_keys,
+    json_text_lacks,
     mask_body,
 )
 
 __all__ = [
-    "CONTENT_FIELDS", "CREDENTIAL_FIELDS", "FRAGMENT_MIN", "MASK_BYTE", "SECRET_NAMES",
-    "SECRET_WORDS", "VALUE_SCAN_MIN", "Headers", "body_keys", "carries_no_secret", "find_keys",
-    "holds_credential", "holds_secret", "is_secret_name", "key_exposure", "mask_body",
-    "mask_secrets", "redact_body", "redact_headers", "redact_json", "redact_meta", "redact_url",
+    "CONTENT_FIELDS",
+    "CREDENTIAL_FIELDS",
+    "FRAGMENT_MIN",
+    "MASK_BYTE",
+    "SECRET_NAMES",
+    "SECRET_WORDS",
+    "VALUE_SCAN_MIN",
+    "Headers",
+    "RedactedBody",
+    "body_keys",
+    "carries_no_secret",
+    "find_keys",
+    "holds_credential",
+    "holds_secret",
+    "is_secret_name",
+    "json_text_lacks",
+    "key_exposure",
+    "mask_body",
+    "mask_secrets",
+    "redact_body",
+    "redact_headers",
+    "redact_json",
+    "redact_meta",
+    "redact_url",
     "request_credentials",
 ]  # fmt: skip
 """The rule's public names; the body scan's are :mod:`.keyscan`'s, exported from here."""
@@ -221,10 +242,30 @@ def _redact_path(path: str, secrets: Collection[str]) -> str:
     return "/".join(_redact_segment(s, secrets) for s in path.split("/"))
 
 
+class RedactedBody(dict[str, Any]):
+    """A request body (a JSON object) already redacted by :func:`redact_body` against
+    ``secrets``. The rule is idempotent: redacting it again against those secrets, or fewer,
+    gives an equal body, so :func:`redact_body` and :func:`redact_json` then return it as it
+    is (a large body is redacted once, in a worker, not again by every writer). ``large``: its
+    writers serialize it in pieces, off the event loop (:mod:`.pieces`)."""
+
+    def __init__(self, body: Mapping[str, Any], secrets: Collection[str], *,
+                 large: bool = False) -> None:  # fmt: skip
+        super().__init__(body)
+        self.secrets = frozenset(s for s in secrets if s)
+        self.large = large
+
+    def covers(self, secrets: Collection[str]) -> bool:
+        """Was it redacted against every one of ``secrets``?"""
+        return all(not s or s in self.secrets for s in secrets)
+
+
 def redact_json(value: Any, secrets: Collection[str]) -> Any:
     """A copy of the JSON value ``value`` in which every string that equals one of
     ``secrets`` or holds one as a whole token is ``"REDACTED"`` (walked without recursion,
     so any depth is fine; ``value`` itself is never changed)."""
+    if isinstance(value, RedactedBody) and value.covers(secrets):
+        return value
     secrets = [s for s in secrets if s]
     if not secrets:
         return value
@@ -246,19 +287,28 @@ def redact_json(value: Any, secrets: Collection[str]) -> Any:
     return root
 
 
-def redact_body(body: Any, secrets: Collection[str]) -> Any:
+def redact_body(
+    body: Any, secrets: Collection[str], *, text: bytes | bytearray | None = None
+) -> Any:
     """A copy of a request body (a JSON value) as written: keys by value at any depth
     (:func:`redact_json`); outside :data:`CONTENT_FIELDS`, credential fields by name and
-    credential-shaped strings too (module doc). ``body`` itself is never changed."""
+    credential-shaped strings too (module doc). ``body`` itself is never changed.
+
+    ``text``: the JSON text ``body`` was read from. Where it provably holds none of
+    ``secrets`` (:func:`~.keyscan.json_text_lacks`), no string of the content fields can
+    (nor any member name), so they are kept as they are (shared, not walked): the same body,
+    at the cost of a byte search instead of a walk of every string."""
+    if isinstance(body, RedactedBody) and body.covers(secrets):
+        return body
     if not isinstance(body, Mapping):
         return redact_json(body, secrets)
+    lacking = text is not None and json_text_lacks(text, secrets)
     out: dict[Any, Any] = {}
-    for name, value in _copy(body, secrets).items():
-        out[name] = (
-            redact_json(value, secrets)
-            if name in CONTENT_FIELDS
-            else _redact_config(value, secrets)
-        )
+    for name, value in (dict(body) if lacking else _copy(body, secrets)).items():
+        if name in CONTENT_FIELDS:
+            out[name] = value if lacking else redact_json(value, secrets)
+        else:
+            out[name] = _redact_config(value, secrets)
         if isinstance(name, str) and name.lower() in CREDENTIAL_FIELDS and _is_set(value):
             out[name] = REDACTED
     return out

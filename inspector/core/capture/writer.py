@@ -18,6 +18,10 @@ Invariants (the format itself is described in :mod:`inspector.core.capture.forma
   are listed in the chunk record's ``masked`` (format version 2).
 - Secrets are never written: every record goes through the one redaction rule
   (:mod:`inspector.core.capture.redaction`).
+- A large request body (a :class:`~.redaction.RedactedBody` marked ``large``) is written in
+  pieces (:mod:`.pieces`): its record is still one line, written by several ``os.write``
+  calls, the file cut back to the record before it if one fails. Its caller may do that in a
+  worker thread, the writer being used by no one else meanwhile.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ import base64
 import contextlib
 import os
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, Final, Self
@@ -34,12 +38,13 @@ from typing import Any, Final, Self
 import orjson
 
 import inspector
-from inspector.core.capture import compat
+from inspector.core.capture import compat, pieces
 from inspector.core.capture.claim import is_claim
 from inspector.core.capture.claim import new_capture_path as new_capture_path
 from inspector.core.capture.format import FORMAT, TOOL, CaptureError
 from inspector.core.capture.redaction import (
     Headers,
+    RedactedBody,
     body_keys,
     find_keys,
     mask_secrets,
@@ -69,6 +74,8 @@ def _body_fields(body: Any, secrets: Collection[str] = ()) -> dict[str, Any]:
             return {"body": mask_secrets(raw.decode("utf-8"), secrets)}
         except UnicodeDecodeError:
             return {"body": None, "body_b64": base64.b64encode(raw).decode("ascii")}
+    if isinstance(body, RedactedBody):
+        return {"body": redact_body(body, secrets)}  # as it is, unless other secrets show
     if isinstance(body, Mapping):
         return {"body": redact_body(dict(body), secrets)}
     return {"body": redact_body(body, secrets)}
@@ -165,6 +172,20 @@ class CaptureWriter:
         self._pos += len(line)
         return True
 
+    def _pieces(self, head: bytes, middle: Iterable[bytes], tail: bytes) -> None:
+        """One record written as ``head``, ``middle``'s pieces and ``tail`` (its newline)."""
+        if self.failed is not None or self._fd < 0:
+            return
+        written = 0
+        try:
+            for piece in _chain(head, middle, tail):
+                _write_all(self._fd, piece)
+                written += len(piece)
+        except OSError as exc:
+            self._fail(exc)
+            return
+        self._pos += written
+
     def _fail(self, exc: OSError) -> None:
         """Stop recording: cut the file back to its last whole record and say why."""
         self.failed = f"cannot write the capture: {exc.strerror or exc}"
@@ -189,8 +210,13 @@ class CaptureWriter:
         ``body`` is a JSON value, or str/bytes: stored parsed when it is a JSON object or
         array, else as a string (bytes that are not UTF-8 go to ``body_b64``).
         """
-        fields = _body_fields(body, self.secrets)
         url, headers_ = redact_url(url, self.secrets), redact_headers(headers, self.secrets)
+        if isinstance(body, RedactedBody) and body.large and body.covers(self.secrets):
+            head = orjson.dumps({"type": "request", "attempt": attempt, "t": t,
+                                 "method": method, "url": url, "headers": headers_})  # fmt: skip
+            self._pieces(head[:-1] + b',"body":', pieces.dumps(body), b"}\n")
+            return
+        fields = _body_fields(body, self.secrets)
         self._record("request", attempt, t=t, method=method, url=url, headers=headers_, **fields)
 
     def response(self, attempt: int, status: int, headers: Headers | None, t: float) -> None:
@@ -314,6 +340,12 @@ class CaptureWriter:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+def _chain(head: bytes, middle: Iterable[bytes], tail: bytes) -> Iterator[bytes]:
+    yield head
+    yield from middle
+    yield tail
 
 
 def _write_all(fd: int, data: bytes) -> None:

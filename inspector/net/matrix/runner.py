@@ -3,8 +3,10 @@ over the whole matrix and per target, each judged into its cell as it finishes.
 
 Flow: :meth:`MatrixRunner.run` lists the jobs (cell x run), marks every cell of a target
 without a key ``skipped`` (with the reason, nothing sent), starts the embedded demo provider
-when a target points at it, and runs each job as a task under two semaphores (the spec's
-``concurrency``, the target's). A finished run goes into its cell at once; a cell is
+when a target points at it, and runs the jobs on ``concurrency`` workers, each taking the
+next job from a :class:`~.schedule.Schedule` (longest expected first, within each target's
+own bound) and streaming it; its judging then runs beside the next one's streaming. A
+judged run goes into its cell at once; a cell is
 announced when its first session starts (``on_cell_started``) and when its last run is in
 (``on_cell_finished``), so a view can fill live.
 
@@ -34,6 +36,7 @@ import gc
 import ssl
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -47,7 +50,8 @@ from inspector.core.matrix.result import FILE_NAME, MatrixResult
 from inspector.core.matrix.spec import MatrixSpec, Target
 
 from ..session import resolve_key
-from .session import Job, run_job
+from .schedule import Schedule
+from .session import Job, Streamed, judge_job, stream_job
 
 CellCallback = Callable[[Cell], None]
 
@@ -140,13 +144,12 @@ class MatrixRunner:
         jobs, needs_demo = self._jobs(keys)
         if not jobs or self._cancelled:
             return
-        gate = asyncio.Semaphore(self.spec.concurrency)
-        per_target = {t.name: asyncio.Semaphore(t.concurrency) for t in self.spec.targets}
         async with contextlib.AsyncExitStack() as stack:
             demo_url = self.demo_url or (await self._demo(stack) if needs_demo else None)
             clients: dict[bool, httpx.AsyncClient] = {}  # by "local": each made once, if needed
             tls = await prepare_transport()
             gc.freeze()  # see the module docstring: what exists now is long-lived
+            queued: list[_Queued] = []
             for target, scenario, run, secret in jobs:
                 profile = target.profile.resolved(demo_url) if demo_url else target.profile
                 job = Job(target, self.spec.scenario(scenario), run, profile, secret)
@@ -154,14 +157,17 @@ class MatrixRunner:
                 if local not in clients:
                     made = _client(not local, self.spec.concurrency, tls[not local])
                     clients[local] = await stack.enter_async_context(made)
-                client = clients[local]
-                task = asyncio.create_task(
-                    self._one(job, client, gate, per_target[target.name]),
-                    name=f"matrix {target.name} x {scenario} #{run}",
-                )
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+                queued.append(_Queued(job, clients[local]))
+            schedule = Schedule(queued, {t.name: t.concurrency for t in self.spec.targets})
+            for n in range(min(self.spec.concurrency, len(queued))):
+                task = asyncio.create_task(self._worker(schedule), name=f"matrix worker {n}")
+                self._keep(task)
+            while self._tasks:  # the workers, and the judging they leave behind them
+                await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def _keep(self, task: asyncio.Task[None]) -> None:
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _jobs(
         self, keys: list[tuple[str, str]]
@@ -187,16 +193,26 @@ class MatrixRunner:
         jobs.sort(key=lambda j: (j[2], cols[j[1]], order[j[0].name]))
         return jobs, needs_demo
 
-    async def _one(self, job: Job, client: httpx.AsyncClient, gate: asyncio.Semaphore,
-                   bound: asyncio.Semaphore) -> None:  # fmt: skip
-        cell = self.result.cells[(job.target.name, job.scenario.name)]
-        async with bound, gate:  # the target's bound first: a waiting job holds no slot
+    async def _worker(self, schedule: Schedule[_Queued]) -> None:
+        """Take jobs until none is left: stream each in this slot, then leave its judging to
+        a task of its own (one replica a loop turn) and take the next: the slot is the
+        provider's, judging overlaps the other sessions' streaming."""
+        while (queued := await schedule.take()) is not None:
+            job = queued.job
             if self._cancelled:
-                return
+                await schedule.done(queued, 0.0)
+                continue
             if job.run == 1 and self.on_cell_started is not None:
-                self.on_cell_started(cell)
-            run = await run_job(job, self.spec, self.out_dir, client)
-        self._add(cell, run)
+                self.on_cell_started(self.result.cells[queued.cell])
+            began = time.monotonic()
+            try:
+                streamed = await stream_job(job, self.spec, self.out_dir, queued.client)
+            finally:
+                await asyncio.shield(schedule.done(queued, time.monotonic() - began))
+            self._keep(asyncio.create_task(self._judge(queued, streamed)))
+
+    async def _judge(self, queued: _Queued, streamed: Streamed) -> None:
+        self._add(self.result.cells[queued.cell], await judge_job(streamed))
 
     def _add(self, cell: Cell, run: CellRun) -> None:
         cell.runs = sorted([*cell.runs, run], key=lambda r: r.run)
@@ -213,6 +229,18 @@ class MatrixRunner:
         url = await demo.start()
         stack.push_async_callback(demo.stop)
         return url
+
+
+@dataclass(frozen=True)
+class _Queued:
+    """A job and the pooled client it is sent with."""
+
+    job: Job
+    client: httpx.AsyncClient
+
+    @property
+    def cell(self) -> tuple[str, str]:
+        return self.job.target.name, self.job.scenario.name
 
 
 def skip_reason(target: Target, key: str | None) -> str | None:

@@ -103,10 +103,31 @@ def slug(text: str) -> str:
     return out
 
 
+@dataclass
+class Streamed:
+    """A job's sessions run (the 429s waited out), before judging: its last session, or None
+    when none could start, with the error, the capture's name and how long it took."""
+
+    job: Job
+    session: SessionRunner | None
+    error: ErrorInfo | None
+    name: str
+    duration: float
+    waits: list[RateLimit]
+
+
 async def run_job(
     job: Job, spec: MatrixSpec, out_dir: Path, client: httpx.AsyncClient | None = None
 ) -> CellRun:
     """Run ``job`` to its judged run (see the module docstring)."""
+    return await judge_job(await stream_job(job, spec, out_dir, client))
+
+
+async def stream_job(
+    job: Job, spec: MatrixSpec, out_dir: Path, client: httpx.AsyncClient | None = None
+) -> Streamed:
+    """Run ``job``'s session (again after a 429 worth waiting out) to its end, its capture
+    closed; judging it is :func:`judge_job`'s (the runner does that outside the job's slot)."""
     settings = LoopSettings(
         retry=spec.retry, attempt_budget=spec.timeouts.session,
         connect_timeout=spec.timeouts.connect, read_timeout=spec.timeouts.read,
@@ -124,15 +145,21 @@ async def run_job(
             await asyncio.sleep(wait)
             waits.append(RateLimit(header, wait))
             continue
-        if session is None:
-            return CellRun(job.run, "error", capture=None, error=error, duration=duration,
-                           rate_limits=tuple(waits))  # fmt: skip
-        await judge_in_steps(session.analysis)
-        provider = REGISTRY.get(job.profile.dialect)
-        return judge_run(session.analysis, job.scenario.expect, run=job.run,
-                         capture=name if session.writer is not None else None,
-                         duration=duration, error=error, rate_limits=waits,
-                         asked=getattr(provider, "stream_usage_shows", ()))  # fmt: skip
+        return Streamed(job, session, error, name, duration, waits)
+
+
+async def judge_job(streamed: Streamed) -> CellRun:
+    """The run of a streamed job, judged in steps (:func:`judge_in_steps`)."""
+    job, session, error = streamed.job, streamed.session, streamed.error
+    if session is None:
+        return CellRun(job.run, "error", capture=None, error=error, duration=streamed.duration,
+                       rate_limits=tuple(streamed.waits))  # fmt: skip
+    await judge_in_steps(session.analysis)
+    provider = REGISTRY.get(job.profile.dialect)
+    return judge_run(session.analysis, job.scenario.expect, run=job.run,
+                     capture=streamed.name if session.writer is not None else None,
+                     duration=streamed.duration, error=error, rate_limits=streamed.waits,
+                     asked=getattr(provider, "stream_usage_shows", ()))  # fmt: skip
 
 
 async def _session(

@@ -107,7 +107,7 @@ class UpstreamClient:
                 route.method,
                 URL(url, encoded=True),
                 headers=headers,
-                data=route.body or None,
+                data=route.payload(),
                 allow_redirects=False,
                 proxy=self._proxy,
             )

@@ -163,10 +163,11 @@ class Relay:
         times the proxy received its bytes, however late the session reads them."""
         return self._now
 
-    async def settled(self, delay: float, grace: float) -> None:
+    async def settled(self, delay: float | None, grace: float) -> None:
         """Wait until the agent has had the body's first piece or will get none, then
         ``grace`` seconds more (the agent reading it, the upstream sending the next ones), or
-        for ``delay`` seconds when the upstream takes longer (never raises)."""
+        for ``delay`` seconds when the upstream takes longer (None: however long it takes;
+        never raises)."""
         await asyncio.wait((self._settled,), timeout=delay)
         if self._settled.done():
             await asyncio.sleep(grace)

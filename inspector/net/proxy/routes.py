@@ -17,18 +17,29 @@
   of an ``Authorization: Scheme credential`` value, credential-shaped header values whatever
   their name, the body's credential fields (``api_key`` …) and the upstream's user-info.
   They are forwarded, and redacted from everything recorded or shown.
+- A body larger than :data:`INLINE_BODY` is not read before it is forwarded: its route is
+  ``pending`` (an LLM exchange by its path and its first byte, its secrets those of its
+  headers and URL), and :meth:`Route.read`, in a worker thread, reads it in pieces
+  (:mod:`inspector.core.capture.pieces`), adds its credential fields to the secrets and
+  redacts it once (:class:`~inspector.core.capture.redaction.RedactedBody`). Reading it never
+  holds the event loop, nor the interpreter for long.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import dataclasses
+import re
+import time
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 import orjson
 
+from inspector.core.capture import pieces
 from inspector.core.capture.redaction import (
+    RedactedBody,
     is_secret_name,
     redact_body,
     redact_headers,
@@ -57,6 +68,11 @@ NOT_FORWARDED: Final = frozenset({"host", "expect"})
 """Request headers the proxy answers itself: the upstream gets its own ``Host``."""
 
 Pairs = list[tuple[str, str]]
+
+INLINE_BODY: Final = 1 << 20
+"""A request body up to this many bytes is read on the loop (a millisecond or so); a larger
+one is forwarded first and read in a worker (:meth:`Route.read`)."""
+_OBJECT_START: Final = re.compile(rb"[ \t\r\n]*\{")
 
 
 def end_to_end(headers: Iterable[tuple[str, str]], drop: frozenset[str] = frozenset()) -> Pairs:
@@ -194,6 +210,15 @@ class Route:
     """The provider whose endpoint this is; None: not an LLM exchange (forwarded only)."""
     request: dict[str, Any] | None = field(default=None, hash=False)
     """The body as a JSON object (a decoded copy when it was sent compressed), if it is one."""
+    pending: bool = False
+    """A large body not read yet (module doc): ``request`` is None, ``dialect`` a guess from
+    the path and the body's first byte, ``secrets`` those of the headers and URL."""
+    recorded: RedactedBody | None = field(default=None, hash=False, repr=False)
+    """The body as recorded, once a large one was read (redacted once, in the worker)."""
+    parts: tuple[bytes, ...] = field(default=(), hash=False, repr=False)
+    """A large body as it was read (``body`` is then empty): :meth:`payload`, :meth:`joined`."""
+    received: Pairs = field(default_factory=list, hash=False, repr=False)
+    """The request headers as received (hop-by-hop ones too), for :meth:`read`."""
 
     @classmethod
     def of(
@@ -207,6 +232,73 @@ class Route:
         dialect = sniff_url(url) if method == "POST" and request is not None else None
         secrets = secrets_of(headers, url, request)
         return cls(method, raw_path, url, forwarded, body, secrets, dialect, request)
+
+    @classmethod
+    def large(
+        cls, upstream: Upstream, method: str, raw_path: str, headers: Pairs,
+        parts: Sequence[bytes],
+    ) -> Route:  # fmt: skip
+        """The pending route of a request whose body, larger than :data:`INLINE_BODY`, came
+        as ``parts`` (module doc): never joined on the loop, sent on piece by piece."""
+        url = upstream.url_for(raw_path)
+        forwarded = end_to_end(headers, NOT_FORWARDED)
+        size = sum(map(len, parts))
+        if not any(name.lower() == "content-length" for name, _ in forwarded):
+            forwarded.append(("Content-Length", str(size)))  # as a body in one piece gets
+        encoded = any(name.lower() == "content-encoding" for name, _ in headers)
+        start = b"".join(parts[:4])[:64]  # the first bytes (a read is never empty)
+        guess = encoded or _OBJECT_START.match(start) is not None  # what it may be
+        dialect = sniff_url(url) if method == "POST" and guess else None
+        return cls(method, raw_path, url, forwarded, b"", secrets_of(headers, url), dialect,
+                   None, pending=True, parts=tuple(parts), received=list(headers))  # fmt: skip
+
+    @property
+    def size(self) -> int:
+        """The body's size in bytes."""
+        return len(self.body) + sum(map(len, self.parts))
+
+    def payload(self) -> bytes | AsyncIterator[bytes] | None:
+        """The body to send upstream: as received, a large one a :data:`SEND_STEP` at a
+        time (each step is a copy into the socket's buffer; a whole 200 MB one would hold
+        the loop for most of a second); None when there is none."""
+        if self.parts:
+            return _steps(self.parts)
+        return self.body or None
+
+    def joined(self) -> bytearray | bytes:
+        """The whole body in one buffer, grown a part at a time (never one long copy, nor
+        one long zeroing of a buffer made in advance): for a worker thread."""
+        if not self.parts:
+            return self.body
+        out = bytearray()
+        for part in self.parts:
+            out += part
+        return out
+
+    @property
+    def encoded(self) -> bool:
+        """Was the body sent with a Content-Encoding?"""
+        return any(name.lower() == "content-encoding" for name, _ in self.received)
+
+    def read(self, plain: bytes | bytearray) -> Route:
+        """A pending route with its body read (module doc; ``plain``: the body with its
+        Content-Encoding undone): the route as :meth:`of` would have made it, its recorded
+        body redacted already; a body that is no JSON object after all makes it a
+        forwarded-only route. Run in a worker thread: nothing in it holds the interpreter
+        for long."""
+        if not self.pending:
+            return self
+        try:
+            request = pieces.loads(plain, pause=_breather())
+        except ValueError:  # orjson.JSONDecodeError
+            request = None
+        if not isinstance(request, dict):
+            return dataclasses.replace(self, dialect=None, pending=False)
+        secrets = secrets_of(self.received, self.url, request)
+        redacted = redact_body(request, secrets, text=plain)
+        recorded = RedactedBody(redacted, secrets, large=True)
+        return dataclasses.replace(self, request=request, secrets=secrets, pending=False,
+                                   recorded=recorded)  # fmt: skip
 
     @property
     def key(self) -> str | None:
@@ -244,7 +336,10 @@ class Route:
         return redact_headers(self.headers, self.secrets)
 
     def recorded_body(self) -> dict[str, Any]:
-        """The JSON body with every secret string redacted (a copy)."""
+        """The JSON body with every secret string redacted (a copy; a large body's was made
+        once, by :meth:`read`)."""
+        if self.recorded is not None:
+            return self.recorded
         body: dict[str, Any] = redact_body(self.request or {}, self.secrets)
         return body
 
@@ -268,6 +363,40 @@ class Route:
         if self.dialect is not None and self.dialect in REGISTRY:
             return REGISTRY.get(self.dialect).error_body(status, message)
         return {"error": {"message": message, "type": "proxy_error", "code": status}}
+
+
+BREATH: Final = 0.0005
+"""Seconds a worker reading a large body sleeps (module doc) once it has worked
+:data:`BREATH_EVERY` seconds since it last did."""
+BREATH_EVERY: Final = 0.002
+
+
+def _breather() -> Callable[[], None]:
+    """A pause for one reading: it lets the event loop have the interpreter now, if it waits
+    for it (else it would wait up to the switch interval, 5 ms, at each hand-over), every
+    couple of milliseconds of work, however small the steps (a body of 400,000 small
+    messages takes 800,000 of them)."""
+    last = time.monotonic()
+
+    def pause() -> None:
+        nonlocal last
+        now = time.monotonic()
+        if now - last >= BREATH_EVERY:
+            time.sleep(BREATH)
+            last = time.monotonic()
+
+    return pause
+
+
+SEND_STEP: Final = 1 << 20
+"""Bytes of a large body handed to the upstream's socket at a time."""
+
+
+async def _steps(parts: Sequence[bytes]) -> AsyncIterator[bytes]:
+    for part in parts:
+        view = memoryview(part)
+        for at in range(0, len(view), SEND_STEP):
+            yield bytes(view[at : at + SEND_STEP])
 
 
 def _json_object(body: bytes) -> dict[str, Any] | None:

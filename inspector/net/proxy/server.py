@@ -3,7 +3,9 @@ and records each LLM exchange as a judged session.
 
 Flow of a request: its body is read whole, its :class:`~.routes.Route` decided (LLM endpoint
 or not), an :class:`~.exchange.Exchange` numbered, and the request forwarded as received by a
-:class:`~.relay.Relay`, which relays the response to the agent as it arrives. An LLM exchange
+:class:`~.relay.Relay`, which relays the response to the agent as it arrives. A body larger
+than :data:`~.routes.INLINE_BODY` is forwarded before it is parsed: reading and redacting it
+happen in a worker thread, in short steps, once the upstream has it. An LLM exchange
 is recorded beside it by a :class:`~.exchange.ProxySession` (a
 :class:`~inspector.net.runner.SessionRunner` whose client reads the relay's decoded copy of
 the body), set up once the agent has had the body's first piece (or after
@@ -13,6 +15,9 @@ every byte, each with the time the proxy received it. Any other request is only 
 
 Invariants:
 - asyncio + aiohttp + httpx only (no Qt): it runs on any loop, the window's qasync loop too.
+- The proxy's own work never holds the loop that serves agents for long: a large request
+  body is parsed, redacted and recorded in worker threads, each step short enough (about a
+  millisecond of the interpreter) that other exchanges are served between them.
 - The agent's credentials are forwarded and never written: the session records redacted
   copies (the request's secrets are redacted from the URL, headers and body it is given, and
   the capture writer redacts by name and by value).
@@ -36,8 +41,11 @@ Invariants:
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Final
 
@@ -47,7 +55,7 @@ from aiohttp import web
 
 from inspector.core.analysis.session import Analysis
 from inspector.core.base.errors import InspectorError
-from inspector.core.base.settings import DEFAULT_MODE, Settings, ValidationMode
+from inspector.core.base.settings import DEFAULT_MODE, HEADER_TIMEOUT, Settings, ValidationMode
 from inspector.core.capture.claim import discard_claim
 from inspector.core.capture.redaction import mask_secrets
 from inspector.core.capture.writer import new_capture_path
@@ -58,9 +66,10 @@ from ..client import map_httpx_error
 from ..policy import LoopSettings
 from .body import RelayTransport, decoded
 from .client import UpstreamClient
+from .deadline import DeadlineSite
 from .exchange import Exchange, ProxySession
 from .relay import DRAIN, Drain, Ending, Relay
-from .routes import Route, Upstream
+from .routes import INLINE_BODY, Route, Upstream
 
 BAD_GATEWAY: Final = 502
 REGISTRIES_KEPT: Final = 16
@@ -98,13 +107,16 @@ class RecordingProxy:
         connect_timeout: float = 10.0,
         read_timeout: float = 60.0,
         drain: Drain = DRAIN,
+        header_timeout: float = HEADER_TIMEOUT,
         on_start: Listener | None = None,
         on_update: Listener | None = None,
         on_end: Listener | None = None,
     ) -> None:
         """``captures``: the folder each LLM exchange's capture is written to (None: judged,
         not written). ``drain``: whether (and how far) an upstream is read on once its agent
-        left. ``on_start``/``on_end`` are called once per exchange, ``on_update`` whenever its
+        left. ``header_timeout``: seconds a request's headers may take to arrive (from its
+        first byte, or from the connection's opening for its first request; :mod:`.deadline`).
+        ``on_start``/``on_end`` are called once per exchange, ``on_update`` whenever its
         session has something new (a chunk: often)."""
         self.upstream = Upstream.parse(upstream)
         self.host, self.port = host, port
@@ -116,6 +128,7 @@ class RecordingProxy:
             tool_argument_validation=validation,
         )
         self.drain = drain
+        self.header_timeout = header_timeout
         self.on_start, self.on_update, self.on_end = on_start, on_update, on_end
         self.exchanges: list[Exchange] = []
         """Every request so far, in arrival order."""
@@ -165,7 +178,8 @@ class RecordingProxy:
         )
         await runner.setup()
         try:
-            await web.TCPSite(runner, self.host, self.port).start()
+            site = DeadlineSite(runner, self.host, self.port, seconds=self.header_timeout)
+            await site.start()
         except BaseException:
             await runner.cleanup()
             await self._client.close()
@@ -198,10 +212,15 @@ class RecordingProxy:
     # -- one request -------------------------------------------------------------------------
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
-        body = await request.read()
+        parts = await _body(request)
         headers = [(k, v) for k, v in request.headers.items()]
-        plain = decoded(body, httpx.Headers(headers)) if body else body
-        route = Route.of(self.upstream, request.method, request.raw_path, headers, body, plain)
+        method, path = request.method, request.raw_path
+        if sum(map(len, parts)) > INLINE_BODY:  # forwarded first, read in a worker
+            route = Route.large(self.upstream, method, path, headers, parts)
+        else:
+            body = b"".join(parts)
+            plain = decoded(body, httpx.Headers(headers)) if body else body
+            route = Route.of(self.upstream, method, path, headers, body, plain)
         ex = Exchange(len(self.exchanges) + 1, route.method, route.path, route.dialect,
                       route.model if route.dialect else None, secrets=route.secrets)  # fmt: skip
         self.exchanges.append(ex)
@@ -229,8 +248,21 @@ class RecordingProxy:
         the agent has had the body's first piece (or the upstream is slow to send one), set
         up the session and its capture, then run it over the relay's copy of the body to its
         end (its capture closed). The exchange has ended once its agent has had its answer
-        too."""
-        await relay.settled(SETUP_DELAY, SETUP_GRACE)
+        too. A large body is read (parsed, redacted) first, in a worker thread, once the
+        upstream has it: the agent's request and every other exchange go on meanwhile."""
+        if route.pending:
+            await relay.settled(None, SETUP_GRACE)  # the upstream has the body by then
+            route = await asyncio.to_thread(_read_body, route)
+            ex.secrets, ex.dialect = route.secrets, route.dialect
+            ex.model = mask_secrets(route.model, route.secrets) if route.model else None
+            if route.dialect is None:  # no JSON object after all: forwarded only
+                relay.detach()
+                self._tell(self.on_start, ex)
+                if ex not in self._in_flight.values():
+                    self._ended(ex)
+                return
+        else:
+            await relay.settled(SETUP_DELAY, SETUP_GRACE)
         try:
             session, client = await self._session(relay, route, ex)
         except (InspectorError, ValueError) as exc:  # never block the agent for a capture
@@ -394,6 +426,61 @@ class RecordingProxy:
     def _tell(listener: Listener | None, ex: Exchange) -> None:
         if listener is not None:
             listener(ex)
+
+
+async def _body(request: web.Request) -> list[bytes]:
+    """The request's body as the reads it came in (never joined here: a large one is joined
+    in a worker); 413 past :data:`MAX_REQUEST_BODY`, as aiohttp's own ``read`` answers."""
+    parts: list[bytes] = []
+    size = 0
+    while chunk := await request.content.readany():
+        size += len(chunk)
+        if size > MAX_REQUEST_BODY:
+            raise web.HTTPRequestEntityTooLarge(max_size=MAX_REQUEST_BODY, actual_size=size)
+        parts.append(chunk)
+    return parts
+
+
+def _read_body(route: Route) -> Route:
+    """A pending route's body read (:meth:`Route.read`), its Content-Encoding undone first
+    (zlib lets other threads run while it inflates): run in a worker thread.
+
+    The cyclic garbage collector is paused meanwhile and what exists then is frozen after
+    (``gc.freeze``): a body of 400,000 small messages is millions of objects, and every full
+    collection while they are made, or later while the exchange lists them, scans them all
+    holding the interpreter (1.4-2 s steps measured). Reference counting frees them as
+    usual when the exchange goes."""
+    with _collector_paused():
+        body = route.joined()
+        if route.encoded:
+            body = decoded(bytes(body), httpx.Headers(route.received)) or b""
+        read = route.read(body)
+        gc.freeze()
+    return read
+
+
+_PAUSES = [0]
+"""Large bodies being read now."""
+_WAS_ON = [True]
+"""Whether the collector was on when the first of them began."""
+_PAUSE_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cyclic collector off while any large body is being read (then as it was)."""
+    with _PAUSE_LOCK:
+        if _PAUSES[0] == 0:
+            _WAS_ON[0] = gc.isenabled()
+            gc.disable()
+        _PAUSES[0] += 1
+    try:
+        yield
+    finally:
+        with _PAUSE_LOCK:
+            _PAUSES[0] -= 1
+            if _PAUSES[0] == 0 and _WAS_ON[0]:
+                gc.enable()
 
 
 def _left_note(relay: Relay) -> str:
