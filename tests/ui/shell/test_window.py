@@ -18,6 +18,7 @@ from inspector.core.base.resources import resource
 from inspector.ui.base.models import SEQ_ROLE
 from inspector.ui.lanes.lanes import LanesView
 from inspector.ui.shell.mainwindow import MainWindow
+from ui.waiting import WAIT_MS
 
 
 @pytest.fixture
@@ -199,7 +200,7 @@ def test_replay_plays_to_the_end_then_stops_its_clock(window: MainWindow, qtbot:
     assert window.doc.playing
     seen: list[int] = []
     window.doc.position_changed.connect(lambda pos, _total: seen.append(pos))
-    qtbot.waitUntil(lambda: not window.doc.playing, timeout=10000)
+    qtbot.waitUntil(lambda: not window.doc.playing, timeout=WAIT_MS)
     assert window.doc.replayer is not None and window.doc.replayer.at_end
     assert len(seen) > 2 and seen == sorted(seen)  # several flushes, in order
     assert "✔ valid" in window.lanes.lanes[0].status.text()
