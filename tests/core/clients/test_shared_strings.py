@@ -133,9 +133,9 @@ def test_a_finished_run_leaves_no_cycle_behind(view: Any, name: str) -> None:
 
 def cycles_left(run: Any) -> int:
     """How many objects ``run()`` leaves in reference cycles (found only by the collector).
-    What is alive before it is frozen first, so the collections scan only what the run made
-    (a full collection of a test process holding every SDK costs ~0.5 s)."""
-    gc.collect()
+    Whatever exists before is frozen first (garbage included: a frozen object is never
+    collected, so never counted), so the collection scans only what the run made (a full
+    collection of a test process holding every SDK costs ~1 s on a loaded machine)."""
     gc.freeze()
     gc.disable()
     gc.set_debug(gc.DEBUG_SAVEALL)
