@@ -42,6 +42,19 @@ def real_fixture(name: str) -> Path:
     return path
 
 
+def one_fast_per(cases: list[Any], key: Any) -> list[Any]:
+    """``cases`` as pytest parameters: the first case of each ``key(case)`` runs in ``make
+    test``, the others behind ``-m slow`` (``make test-slow``). For a sweep whose cases repeat
+    one behaviour over many inputs: every behaviour keeps a case in ``make test``."""
+    seen: set[Any] = set()
+    out = []
+    for case in cases:
+        k = key(case)
+        out.append(case if k not in seen else pytest.param(*case, marks=pytest.mark.slow))
+        seen.add(k)
+    return out
+
+
 def all_real_fixtures() -> list[Path]:
     """Every recorded .sse stream, sorted by name; never empty.
 

@@ -14,12 +14,14 @@ import asyncio
 import contextlib
 import signal
 import sys
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from inspector.core.base.errors import InspectorError
 from inspector.core.capture.records import Capture
 from inspector.net.serve.plan import SPEEDS, Reply, Speed, parse_speed
-from inspector.net.serve.server import CaptureServer, Served
+
+if TYPE_CHECKING:
+    from inspector.net.serve.server import Served
 
 
 def add_serve_parser(sub: Any) -> None:
@@ -100,6 +102,8 @@ def serve(args: argparse.Namespace, out: TextIO | None = None) -> int:
 async def _serve(
     capture: Capture, name: str, speed: Speed, host: str, port: int, out: TextIO
 ) -> None:
+    from inspector.net.serve.server import CaptureServer  # aiohttp: only to serve
+
     server = CaptureServer(capture, speed=speed, host=host, port=port)
     server.on_served = lambda served, reply: print(served_line(served, reply), file=out, flush=True)
     url = await server.start()

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import json
 import os
 import sys
@@ -100,6 +101,8 @@ async def run_once(runner: Runner, stream: Stream, timeout: float = RUN_TIMEOUT)
 
 
 async def _run(runner: Runner, stream: Stream, timeout: float) -> tuple[Outcome, str]:
+    for module in runner.imports:  # before the clock: an import is no stall
+        importlib.import_module(module)
     async with replay_server(stream) as base_url:
         try:
             async with asyncio.timeout(timeout):

@@ -26,8 +26,10 @@ PROFILE = settings(
     deadline=None,
     suppress_health_check=list(HealthCheck),
 )
-MUTANTS = 2500
-"""Mutated inputs per run (a few seconds)."""
+MUTANTS = 400
+"""Mutated inputs in ``make test`` (a second or two): the first of the slow sweep's inputs."""
+MUTANTS_SLOW = 2500
+"""Mutated inputs in ``make test-slow`` (the same seed: a superset of ``make test``'s)."""
 
 
 def judge(data: bytes, variant: int) -> bool:
@@ -54,15 +56,17 @@ def test_hostile_bodies_and_captures(example: tuple[bytes, int]) -> None:
     judge(*example)
 
 
-def test_mutated_recordings_and_samples() -> None:
+@pytest.mark.parametrize(
+    "mutants", [MUTANTS, pytest.param(MUTANTS_SLOW, marks=pytest.mark.slow, id="slow")]
+)
+def test_mutated_recordings_and_samples(mutants: int) -> None:
     corpus = mutate.load_corpus(
         [*all_real_fixtures(), *sorted((REPO / "resources" / "samples").glob("*.jsonl"))]
     )
     rng = random.Random(12)
-    read = sum(judge(mutate.mutate(corpus, rng), rng.randrange(1 << 16)) for _ in range(MUTANTS))
-    assert (
-        read > MUTANTS // 2
-    )  # most mutants are still read (a harness that refuses all tests nothing)
+    read = sum(judge(mutate.mutate(corpus, rng), rng.randrange(1 << 16)) for _ in range(mutants))
+    # most mutants are still read (a harness that refuses all tests nothing)
+    assert read > mutants // 2
 
 
 def test_a_crash_is_located_at_its_innermost_core_frame() -> None:

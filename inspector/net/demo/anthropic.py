@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .wire import Call, Frame, Turn, at_least, comment, pieces, sse, words
+from .wire import Call, Frame, Turn, at_least, comment, pieces, sse, taking_turns, words
 
 
 class Messages:
@@ -138,12 +138,8 @@ def _interleaved(m: Messages) -> list[Frame]:
     if len(m.turn.calls) < 2:
         return stream(m)
     (a, b), i = m.turn.calls[:2], m.first_tool
-    pa, pb = at_least(pieces(a.spaced()), 2), at_least(pieces(b.spaced()), 2)
-    body: list[Frame] = [m.tool_start(i, a), m.tool_start(i + 1, b)]
-    for n in range(max(len(pa), len(pb))):
-        body += [m.json(i, pa[n])] if n < len(pa) else []
-        body += [m.json(i + 1, pb[n])] if n < len(pb) else []
-    return stream(m, [*body, m.stop(i), m.stop(i + 1)])
+    turns = taking_turns(pieces(a.spaced()), pieces(b.spaced()), m.json, i)
+    return stream(m, [m.tool_start(i, a), m.tool_start(i + 1, b), *turns, m.stop(i), m.stop(i + 1)])
 
 
 def _keepalives(m: Messages) -> list[Frame]:

@@ -38,7 +38,7 @@ from inspector.core.providers.bedrock_converse.eventstream import (
     read_headers,
 )
 
-from .wire import Call, Frame, Split, Turn, at_least, pieces, words
+from .wire import Call, Frame, Split, Turn, at_least, pieces, taking_turns, words
 
 CONTENT_TYPE = "application/vnd.amazon.eventstream"
 """What the endpoint streams as."""
@@ -153,12 +153,8 @@ def _interleaved(c: Converse) -> list[Frame]:
     if len(c.turn.calls) < 2:
         return stream(c)
     (a, b), i = c.turn.calls[:2], c.first_tool
-    pa, pb = at_least(pieces(a.compact()), 2), at_least(pieces(b.compact()), 2)
-    body: list[Frame] = [c.tool_start(i, a), c.tool_start(i + 1, b)]
-    for n in range(max(len(pa), len(pb))):
-        body += [c.input(i, pa[n])] if n < len(pa) else []
-        body += [c.input(i + 1, pb[n])] if n < len(pb) else []
-    return stream(c, [*body, c.stop(i), c.stop(i + 1)])
+    turns = taking_turns(pieces(a.compact()), pieces(b.compact()), c.input, i)
+    return stream(c, [c.tool_start(i, a), c.tool_start(i + 1, b), *turns, c.stop(i), c.stop(i + 1)])
 
 
 def _cut(c: Converse) -> list[Frame]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -159,6 +159,20 @@ def pieces(text: str) -> list[str]:
 def at_least(parts: list[str], n: int) -> list[str]:
     """``parts`` re-split into single characters when it has fewer than ``n`` pieces."""
     return parts if len(parts) >= n else list("".join(parts))
+
+
+def taking_turns(
+    a: list[str], b: list[str], fragment: Callable[[int, str], Frame], first: int
+) -> list[Frame]:
+    """Two calls' argument pieces (re-split to at least two each) taking turns: call
+    ``first``'s, then call ``first + 1``'s, one piece each, the longer one's rest after;
+    ``fragment(index, text)`` is the dialect's argument-fragment frame."""
+    pa, pb = at_least(a, 2), at_least(b, 2)
+    out: list[Frame] = []
+    for n in range(max(len(pa), len(pb))):
+        out += [fragment(first, pa[n])] if n < len(pa) else []
+        out += [fragment(first + 1, pb[n])] if n < len(pb) else []
+    return out
 
 
 _WORDS = re.compile(r"\S+\s*|\s+")

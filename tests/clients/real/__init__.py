@@ -16,8 +16,8 @@ A runner's ``run(base_url, stream)``:
   order, as the replicas do), ``error`` the exception's class name and ``str()``;
 - may simply let the library's exception propagate: the harness records it as the error.
   It is given a timeout by the harness (a stalled client is recorded as ``HarnessTimeout``).
-Import the library inside ``run`` (once, cached by Python): importing a runner module must
-stay cheap (litellm takes seconds).
+Import the library inside ``run`` (once, cached by Python), and name it in ``imports``:
+importing a runner module must stay cheap (litellm takes seconds).
 """
 
 from __future__ import annotations
@@ -56,6 +56,9 @@ class Runner:
     """How many streams it may run at once (1 for a library with global stream state)."""
     node: bool = False
     """Runs Node (``make verify-clients`` only; never in ``make test``)."""
+    imports: tuple[str, ...] = ()
+    """The modules ``run`` imports: the harness imports them before a run's clock starts
+    (litellm's import takes seconds on a busy machine, and an import is no stalled client)."""
 
     def library_version(self) -> str:
         """The version written into the golden."""

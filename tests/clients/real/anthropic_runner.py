@@ -55,5 +55,7 @@ def _text(value: Any) -> str | None:
 
 
 RUNNERS = {
-    "anthropic-sdk": Runner("anthropic-sdk", "anthropic", frozenset({"anthropic"}), run),
+    "anthropic-sdk": Runner(
+        "anthropic-sdk", "anthropic", frozenset({"anthropic"}), run, imports=("anthropic",)
+    ),
 }

@@ -60,5 +60,7 @@ async def run(base_url: str, stream: Stream) -> Outcome:
 
 
 RUNNERS = {
-    "google-genai": Runner("google-genai", "google-genai", frozenset({"gemini"}), run),
+    "google-genai": Runner(
+        "google-genai", "google-genai", frozenset({"gemini"}), run, imports=("google.genai",)
+    ),
 }

@@ -102,7 +102,7 @@ def _runner(name: str) -> Runner:
     async def run(base_url: str, stream: Stream) -> Outcome:
         return await run_loop(name, base_url, stream)
 
-    return Runner(name, "openai", CHAT, run)
+    return Runner(name, "openai", CHAT, run, imports=("openai",))
 
 
 RUNNERS = {name: _runner(name) for name in LOOPS}

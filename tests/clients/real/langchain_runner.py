@@ -28,4 +28,12 @@ async def run(base_url: str, stream: Stream) -> Outcome:
     return outcome([*valid, *invalid])
 
 
-RUNNERS = {"langchain": Runner("langchain", "langchain-openai", frozenset({"openai-chat"}), run)}
+RUNNERS = {
+    "langchain": Runner(
+        "langchain",
+        "langchain-openai",
+        frozenset({"openai-chat"}),
+        run,
+        imports=("langchain_openai",),
+    )
+}

@@ -60,4 +60,6 @@ async def run(base_url: str, stream: Stream) -> Outcome:
     return outcome(_handed(tc) for tc in calls)
 
 
-RUNNERS = {"litellm": Runner("litellm", "litellm", frozenset({"openai-chat"}), run)}
+RUNNERS = {
+    "litellm": Runner("litellm", "litellm", frozenset({"openai-chat"}), run, imports=("litellm",))
+}

@@ -119,6 +119,10 @@ async def run(base_url: str, stream: Stream) -> Outcome:
 
 RUNNERS = {
     "openai-python": Runner(
-        "openai-python", "openai", frozenset({"openai-chat", "openai-responses"}), run
+        "openai-python",
+        "openai",
+        frozenset({"openai-chat", "openai-responses"}),
+        run,
+        imports=("openai",),
     )
 }

@@ -1094,9 +1094,15 @@ def _incremental_matches_fresh(body: bytes, step: int) -> None:
     assert _as_dicts(detect(state, scan)) == _as_dicts(detect(state))
 
 
+@pytest.mark.parametrize(
+    "steps",
+    [(7, 64), pytest.param((1,), id="bytewise", marks=pytest.mark.slow)],  # O(n^2): -m slow
+)
 @pytest.mark.parametrize("body", ALL_STREAMS, ids=lambda b: f"{len(b)}B")
-def test_incremental_detection_equals_fresh_on_every_quirk_stream(body: bytes) -> None:
-    for step in (1, 7, 64):
+def test_incremental_detection_equals_fresh_on_every_quirk_stream(
+    body: bytes, steps: tuple[int, ...]
+) -> None:
+    for step in steps:
         _incremental_matches_fresh(body, step)
 
 

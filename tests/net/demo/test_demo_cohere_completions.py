@@ -105,10 +105,9 @@ async def test_the_proxy_records_each_byte_for_byte_and_each_har_reads_back(
             for dialect, (path, body, _) in asks.items():
                 direct[dialect] = (await client.post(f"{demo}{path}", json=body)).content
                 via[dialect] = (await client.post(f"{proxy.origin}{path}", json=body)).content
-        for _ in range(250):
-            if len(proxy.exchanges) == 3 and all(ex.ended for ex in proxy.exchanges):
-                break
-            await asyncio.sleep(0.02)
+        async with asyncio.timeout(60):  # a bound for a hang, not a speed
+            while not (len(proxy.exchanges) == 3 and all(ex.ended for ex in proxy.exchanges)):
+                await asyncio.sleep(0.02)
     finally:
         await proxy.stop()
     captures = {load(str(p)).meta["dialect"]: p for p in (tmp_path / "captures").glob("*.jsonl")}

@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import orjson
 import pytest
-from conftest import REPO
+from conftest import REPO, one_fast_per
 
 from inspector.core.analysis.session import Analysis
 from inspector.core.base.model import OMITTED, EventKind
@@ -400,7 +400,12 @@ QUIRK_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("name", "dialect"), QUIRK_CASES)
+# make test: every scenario whose quirks show in a dialect, and one that plays conforming
+# there; the conforming others (a scenario of another dialect's quirks) behind -m slow
+@pytest.mark.parametrize(
+    ("name", "dialect"),
+    one_fast_per(QUIRK_CASES, lambda c: (c, "shows") if SCENARIOS[c[0]].quirks.get(c[1]) else c[1]),
+)
 async def test_scenario_shows_exactly_its_quirks(
     demo_provider: DemoProvider, name: str, dialect: str
 ) -> None:
@@ -417,11 +422,14 @@ NEEDS_ARGUMENTS = {("demo-args-object", "anthropic")}
 
 @pytest.mark.parametrize(
     ("name", "dialect"),
-    [
-        (name, dialect)
-        for name, dialect in QUIRK_CASES
-        if dialect in SCENARIOS[name].quirks and (name, dialect) not in NEEDS_ARGUMENTS
-    ],
+    one_fast_per(  # one scenario per dialect in make test, every one in make test-slow
+        [
+            (name, dialect)
+            for name, dialect in QUIRK_CASES
+            if dialect in SCENARIOS[name].quirks and (name, dialect) not in NEEDS_ARGUMENTS
+        ],
+        lambda c: c[1],
+    ),
 )
 async def test_quirks_survive_a_zero_parameter_tool(
     demo_provider: DemoProvider, name: str, dialect: str

@@ -5,7 +5,6 @@ direct body does. ``make test`` runs a handful per dialect with the official SDK
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,8 @@ from inspector.core.base.settings import Settings
 from inspector.core.capture.reader import load
 from inspector.core.providers import REGISTRY, analyze_bytes
 from inspector.net.demo import SCENARIOS
-from inspector.net.proxy import Ending, Exchange, RecordingProxy
+from inspector.net.proxy import Ending, RecordingProxy
+from net.proxy.ending import ended
 
 pytestmark = pytest.mark.slow
 
@@ -37,19 +37,6 @@ async def proxy(demo: str, tmp_path: Path) -> AsyncIterator[RecordingProxy]:
     await server.start()
     yield server
     await server.stop()
-
-
-async def ended(proxy: RecordingProxy) -> Exchange:
-    """The last exchange once it has ended: its agent has had its answer (which the test
-    awaited) and its recording has closed (set up after the first byte, closed after the
-    last: never before the agent has it)."""
-    ex = proxy.exchanges[-1]
-    for _ in range(250):
-        if ex.ended:
-            break
-        await asyncio.sleep(0.02)
-    assert ex.ended
-    return ex
 
 
 async def fetch(client: httpx.AsyncClient, base: str, dialect: str, model: str) -> Any:

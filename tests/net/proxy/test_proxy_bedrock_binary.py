@@ -4,9 +4,7 @@ as Bedrock, and carried through HAR out and in (base64 body encoding) unchanged.
 
 from __future__ import annotations
 
-import asyncio
 import base64
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +18,8 @@ from inspector.core.capture.harexport import dumps, to_har
 from inspector.core.capture.reader import load
 from inspector.core.providers import BEDROCK_CONVERSE, REGISTRY
 from inspector.core.replay.harsessions import read_sessions
-from inspector.net.proxy import Exchange, RecordingProxy
+from inspector.net.proxy import RecordingProxy
+from net.proxy.ending import ended
 
 BODY: Any = {
     "messages": [{"role": "user", "content": [{"text": "What's the weather in Paris?"}]}],
@@ -28,24 +27,6 @@ BODY: Any = {
         "type": "object", "properties": {"city": {"type": "string"}}}}}}]},
 }  # fmt: skip
 FAST = {"x-demo-chunk-delay": "0"}
-
-
-@pytest.fixture
-async def proxy(demo: str, tmp_path: Path) -> AsyncIterator[RecordingProxy]:
-    server = RecordingProxy(demo, captures=tmp_path)
-    await server.start()
-    yield server
-    await server.stop()
-
-
-async def ended(proxy: RecordingProxy) -> Exchange:
-    ex = proxy.exchanges[-1]
-    for _ in range(250):
-        if ex.ended:
-            break
-        await asyncio.sleep(0.02)
-    assert ex.ended
-    return ex
 
 
 async def fetch(base: str, model: str) -> tuple[int, str, bytes]:

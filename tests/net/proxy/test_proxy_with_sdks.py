@@ -9,9 +9,8 @@ the proxy wrote. (Faults: ``test_faults.py``; every scenario: ``test_every_scena
 
 from __future__ import annotations
 
-import asyncio
 import gzip
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -29,9 +28,10 @@ from inspector.core.base.settings import Settings
 from inspector.core.capture.reader import load
 from inspector.core.providers import REGISTRY, sniff_url
 from inspector.net.demo import DemoProvider
-from inspector.net.proxy import Exchange, RecordingProxy, Upstream
+from inspector.net.proxy import RecordingProxy, Upstream
 from inspector.net.proxy.exchange import human_size
 from inspector.net.proxy.routes import Route, end_to_end, secrets_of
+from net.proxy.ending import ended
 
 CANARY = "sk-canary-7f3a9c1e5b2d4086"
 """The key every agent here sends: it must show in no file the proxy writes."""
@@ -49,15 +49,6 @@ QUESTION = "What's the weather in Paris?"
 
 
 # -- the agent's side: what it read, byte for byte --------------------------------------------
-
-
-@pytest.fixture
-async def proxy(demo: str, tmp_path: Path) -> AsyncIterator[RecordingProxy]:
-    """A recording proxy in front of a fresh demo provider, writing to ``tmp_path/captures``."""
-    server = RecordingProxy(demo, captures=tmp_path / "captures")
-    await server.start()
-    yield server
-    await server.stop()
 
 
 Run = Callable[[Any], Awaitable[Any]]
@@ -79,19 +70,6 @@ async def direct_and_proxied(make: Callable[[str, Tee], Any], lib: ModuleType, d
         await proxied_tee.client.aclose()
     assert proxied_tee.last_body() == direct_tee.last_body() and direct_tee.last_body()
     return want, got
-
-
-async def ended(proxy: RecordingProxy) -> Exchange:
-    """The last exchange once it has ended: its agent has had its answer (which the test
-    awaited) and its recording has closed (set up after the first byte, closed after the
-    last: never before the agent has it)."""
-    ex = proxy.exchanges[-1]
-    for _ in range(250):
-        if ex.ended:
-            break
-        await asyncio.sleep(0.02)
-    assert ex.ended
-    return ex
 
 
 async def recorded_calls(proxy: RecordingProxy) -> list[tuple[str, str, str]]:

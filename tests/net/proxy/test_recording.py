@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -17,30 +16,12 @@ from aiohttp import web
 
 from inspector.core.capture.reader import load
 from inspector.core.reports.clients import clients_verdict
-from inspector.net.proxy import Exchange, RecordingProxy
+from inspector.net.proxy import RecordingProxy
+from net.proxy.ending import ended
 
 QUESTION = "What's the weather in Paris?"
 TOOLS: Any = [{"type": "function", "function": {"name": "get_weather", "parameters": {
     "type": "object", "properties": {"city": {"type": "string"}}}}}]  # fmt: skip
-
-
-@pytest.fixture
-async def proxy(demo: str, tmp_path: Path) -> AsyncIterator[RecordingProxy]:
-    server = RecordingProxy(demo, captures=tmp_path)
-    await server.start()
-    yield server
-    await server.stop()
-
-
-async def ended(proxy: RecordingProxy) -> Exchange:
-    """The last exchange once it has ended (its recording closes after the agent's answer)."""
-    ex = proxy.exchanges[-1]
-    for _ in range(1000):  # 20 s: judging its clients runs in a worker thread
-        if ex.ended:
-            break
-        await asyncio.sleep(0.02)
-    assert ex.ended
-    return ex
 
 
 async def test_the_capture_times_each_piece_when_the_proxy_received_it(

@@ -5,35 +5,18 @@ says so."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 import qasync
 from conftest import TESTS
-from PySide6.QtCore import QSettings
 from PySide6.QtGui import QAction, QGuiApplication
 
 from inspector.ui.bugreport.bugreport import BugReportWindow
 from inspector.ui.shell.mainwindow import MainWindow
+from ui.waiting import until
 
 GLM = TESTS / "clients" / "corpus" / "openai-chat" / "demo-glm-empty-string.jsonl"
-
-
-@pytest.fixture
-def window(
-    qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[MainWindow]:
-    QSettings("toolcall-inspector", "toolcall-inspector").clear()
-    monkeypatch.setattr("inspector.ui.live.live.captures_dir", lambda: tmp_path / "captures")
-    w = MainWindow()
-    w.persist_layout = False
-    qtbot.addWidget(w)
-    w.show()
-    yield w
-    qloop.run_until_complete(w.aclose())
 
 
 def _item(window: MainWindow) -> QAction:
@@ -45,13 +28,7 @@ def _item(window: MainWindow) -> QAction:
 def _loaded(window: MainWindow, qloop: qasync.QEventLoop) -> None:
     """Open GLM and let the loop load it (the window is judged on the loop)."""
     assert window.open(str(GLM))
-
-    async def until() -> None:
-        async with asyncio.timeout(20):
-            while window.doc.analysis is None:
-                await asyncio.sleep(0.05)
-
-    qloop.run_until_complete(until())
+    qloop.run_until_complete(until(lambda: window.doc.analysis is not None))
 
 
 def test_the_report_of_the_capture_on_show_renders_copies_and_saves(

@@ -24,6 +24,7 @@ from inspector.ui.base.models import SEQ_ROLE
 from inspector.ui.clients.clients import DIVERGES, NAME, TINT, WORD, ClientsPane
 from inspector.ui.clients.follow import NOT_RUN, RUNNING
 from inspector.ui.shell.mainwindow import MainWindow
+from ui.waiting import WAIT_MS
 
 SAMPLES = resource("samples")
 INDEX_0 = SAMPLES / "ollama-parallel-calls-index-0.jsonl"
@@ -246,7 +247,7 @@ def test_the_replicas_never_run_while_the_stream_arrives(
     window.doc.replayer.step(2)  # some chunks in, the clock still running
     follower.refresh()
     assert follower.state == "streaming" and not ran
-    qtbot.waitUntil(lambda: not window.doc.playing, timeout=5000)
+    qtbot.waitUntil(lambda: not window.doc.playing, timeout=WAIT_MS)
     assert True in refreshed, refreshed  # asked while streaming ...
     assert ran and not any(ran), ran  # ... and ran only once it stood still
     assert follower.verdict is not None and window.views.clients.verdict is follower.verdict
@@ -262,7 +263,7 @@ def test_a_large_capture_is_judged_by_the_clients_only_when_asked(
     qtbot.mouseClick(pane.run, Qt.MouseButton.LeftButton)
     follower = window.views.clients_follower
     assert follower.state == "running" and RUNNING in window.statusBar().currentMessage()
-    qtbot.waitUntil(lambda: follower.state == "judged", timeout=5000)
+    qtbot.waitUntil(lambda: follower.state == "judged", timeout=WAIT_MS)
     assert pane.verdict is follower.verdict is not None
     status = window.statusBar().currentMessage()
     assert NOT_RUN not in status and RUNNING not in status and "valid — " in status
@@ -282,7 +283,7 @@ def test_a_mid_size_session_is_judged_one_replica_per_tick(
     pane = shown(window, INDEX_0)
     assert follower.state == "running" and pane.verdict is None
     assert f"{RUNNING} (0 of {len(CHAT)})" in window.statusBar().currentMessage()
-    qtbot.waitUntil(lambda: follower.state == "judged", timeout=5000)
+    qtbot.waitUntil(lambda: follower.state == "judged", timeout=WAIT_MS)
     assert pane.verdict is follower.verdict is not None
     assert pane.verdict.words["by-index"] == "merged"
     steps = {m.split(RUNNING)[1].split(")")[0] for m in seen if RUNNING in m}

@@ -5,7 +5,6 @@ client."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,6 +14,7 @@ from PySide6.QtCore import QSettings, Qt
 
 from inspector.core.reports.words import CLIENT_BREAKS
 from inspector.ui.shell.mainwindow import MainWindow
+from ui.waiting import live_ended, until
 
 
 @pytest.fixture
@@ -32,12 +32,6 @@ def window(
     qloop.run_until_complete(w.aclose())
 
 
-async def until(predicate: Any, timeout: float = 20.0) -> None:
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.02)
-
-
 def run(window: MainWindow, qloop: qasync.QEventLoop, model: str, *, stop: bool = False) -> None:
     window.live_bar.select("demo", model, "weather")
 
@@ -47,7 +41,7 @@ def run(window: MainWindow, qloop: qasync.QEventLoop, model: str, *, stop: bool 
         if stop:
             await until(lambda: bool(window.doc.view and window.doc.view.state.events))
             window.live_bar.stop.click()
-        await until(lambda: not window.live.running)
+        await until(lambda: live_ended(window))
         await until(lambda: window.views.clients_follower.verdict is not None)
 
     qloop.run_until_complete(scenario())

@@ -11,6 +11,7 @@ from PySide6.QtCore import QSettings
 from inspector.core.base.resources import resource
 from inspector.ui.lanes.lanes import LanesView
 from inspector.ui.shell.mainwindow import MainWindow
+from ui.waiting import WAIT_MS
 
 SAMPLES = resource("samples")
 
@@ -31,7 +32,7 @@ def test_compares_lanes_never_count_the_lane_on_show_as_off_screen(qtbot: Any) -
     halves = [lv for lv in view.findChildren(LanesView) if lv.lanes]
     assert halves, "Compare shows no lanes"
     for lanes in halves:
-        qtbot.waitUntil(lambda lv=lanes: lv.hint.isVisible(), timeout=3000)
+        qtbot.waitUntil(lambda lv=lanes: lv.hint.isVisible(), timeout=WAIT_MS)
         bar = lanes.horizontalScrollBar()
         bar.setValue(0)
         n = len([lane for lane in lanes.lanes if not lane.isHidden()])

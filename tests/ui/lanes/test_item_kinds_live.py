@@ -4,7 +4,6 @@ runs and show what the stream reported beside it."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,6 +11,7 @@ import pytest
 import qasync
 
 from inspector.ui.shell.mainwindow import MainWindow
+from ui.waiting import live_ended, until
 
 
 @pytest.fixture
@@ -28,12 +28,6 @@ def window(
     qloop.run_until_complete(w.aclose())
 
 
-async def until(predicate: Any, timeout: float = 20.0) -> None:
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.02)
-
-
 def run_live(
     window: MainWindow,
     qloop: qasync.QEventLoop,
@@ -45,9 +39,7 @@ def run_live(
 
     async def session() -> None:
         window.start_live()
-        await until(lambda: window.live.session is not None)
-        await until(lambda: window.live.session.state in ("done", "failed", "cancelled"))
-        await asyncio.sleep(0.05)  # one more flush tick
+        await until(lambda: live_ended(window))
 
     qloop.run_until_complete(session())
     done = window.live.session

@@ -3,34 +3,13 @@ run against the demo provider's Bedrock endpoint fills lanes from real binary fr
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 import qasync
 from PySide6.QtCore import Qt
 
 from inspector.ui.shell.mainwindow import MainWindow
-
-
-@pytest.fixture
-def window(
-    qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[MainWindow]:
-    monkeypatch.setattr("inspector.ui.live.live.captures_dir", lambda: tmp_path)
-    w = MainWindow()
-    w.live.demo_chunk_delay = 0.002
-    qtbot.addWidget(w)
-    w.show()
-    yield w
-    qloop.run_until_complete(w.aclose())
-
-
-async def until(predicate: Any, timeout: float = 20.0) -> None:
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.01)
+from ui.waiting import live_ended, until
 
 
 def test_a_sigv4_profile_says_how_it_signs(window: MainWindow) -> None:
@@ -50,7 +29,7 @@ def test_a_demo_bedrock_run_fills_lanes_from_binary_frames(
     qtbot.keyClick(lb.model.edit, Qt.Key.Key_Return)
 
     async def ran() -> None:
-        await until(lambda: window.live.session is not None and not window.live.running)
+        await until(lambda: live_ended(window))
 
     qloop.run_until_complete(ran())
     view = window.doc.view

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -20,25 +19,7 @@ from inspector.core.providers import REGISTRY
 from inspector.core.reports import words
 from inspector.ui.live.widgets import ABOUT_ROLE
 from inspector.ui.shell.mainwindow import MainWindow
-
-
-@pytest.fixture
-def window(
-    qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[MainWindow]:
-    monkeypatch.setattr("inspector.ui.live.live.captures_dir", lambda: tmp_path)
-    w = MainWindow()
-    w.live.demo_chunk_delay = 0.002
-    qtbot.addWidget(w)
-    w.show()
-    yield w
-    qloop.run_until_complete(w.aclose())
-
-
-async def until(predicate: Any, timeout: float = 20.0) -> None:
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.02)
+from ui.waiting import live_ended, until
 
 
 def test_live_retry_shows_two_attempts_with_their_attempt_reasons(
@@ -48,9 +29,7 @@ def test_live_retry_shows_two_attempts_with_their_attempt_reasons(
 
     async def scenario() -> None:
         window.start_live()
-        await until(lambda: window.live.session is not None)
-        await until(lambda: window.live.session.state in ("done", "failed", "cancelled"))
-        await asyncio.sleep(0.05)  # one more flush tick
+        await until(lambda: live_ended(window))
 
     qloop.run_until_complete(scenario())
     session = window.live.session
@@ -84,8 +63,7 @@ def test_stop_mid_stream_cancels_cleanly(window: MainWindow, qloop: qasync.QEven
         assert window.live.running and window.live_bar.stop.isEnabled()
         assert not window.bar.play.isEnabled()  # a streaming session has no replay
         window.live_bar.stop.click()
-        await until(lambda: window.live.session.state == "cancelled")
-        await asyncio.sleep(0.05)
+        await until(lambda: live_ended(window))
 
     qloop.run_until_complete(scenario())
     session = window.live.session
@@ -128,9 +106,7 @@ def test_tool_loop_shows_rounds_results_and_timeline(
 
     async def scenario() -> None:
         window.start_live()
-        await until(lambda: window.live.session is not None)
-        await until(lambda: window.live.session.state in ("done", "failed", "cancelled"))
-        await asyncio.sleep(0.05)
+        await until(lambda: live_ended(window))
 
     qloop.run_until_complete(scenario())
     loop = window.live.session
@@ -180,8 +156,7 @@ def test_running_while_tools_run_and_the_toolbar_says_round_and_attempt(
         )
         assert window.live.running and window.live_bar.stop.isEnabled()
         assert window.live_bar.state_label.text().strip() == "running tools · round 1 · attempt 1"
-        await until(lambda: window.live.session.state in ("done", "failed", "cancelled"))
-        await asyncio.sleep(0.05)
+        await until(lambda: live_ended(window))
 
     qloop.run_until_complete(scenario())
     loop = window.live.session
@@ -238,19 +213,13 @@ def test_default_start_and_a_double_start_run_one_provider_and_one_session(
     async def scenario() -> None:
         window.start_default_live()  # lists the models and starts a session at once
         window.start_live()  # and Start again before the first one is prepared
-        await until(
-            lambda: (
-                window.live.session is not None
-                and window.live.session.state in ("done", "failed", "cancelled")
-                and not window.live.running
-            )
-        )
-        await asyncio.sleep(0.1)
+        # the session shown ended, and so did the start it replaced (its claim discarded)
+        await until(lambda: live_ended(window) and not window.live._tasks)
 
     qloop.run_until_complete(scenario())
     assert len(started) == 1, "one demo provider, however many callers asked at once"
     assert not window.live.running and window.bar.play.isEnabled()
-    files = sorted(tmp_path.glob("*.jsonl"))
+    files = sorted((tmp_path / "captures").glob("*.jsonl"))
     assert len(files) == 1 and files[0].stat().st_size > 0  # one session, one capture
 
 
@@ -266,8 +235,7 @@ def test_a_failed_request_says_only_what_failed_and_the_raw_pane_starts_empty(
     async def run_to_end() -> None:
         before = window.live.session
         window.start_live()
-        await until(lambda: window.live.session is not before and not window.live.running)
-        await asyncio.sleep(0.05)
+        await until(lambda: window.live.session is not before and live_ended(window))
 
     qloop.run_until_complete(run_to_end())
     window.views.select(0)  # an event of this session in the raw pane's detail
@@ -332,7 +300,7 @@ def test_enter_in_the_model_box_runs_the_model_chosen_from_the_list(
     qtbot.keyClick(lb.model.edit, Qt.Key.Key_Return)
 
     async def ran() -> None:
-        await until(lambda: window.live.session is not None and not window.live.running)
+        await until(lambda: live_ended(window))
 
     qloop.run_until_complete(ran())
     assert [r["model"] for r in window.live.demo.requests if r.get("model")] == ["demo-null-id"]
@@ -383,7 +351,7 @@ def test_a_remembered_fault_scenario_is_shown_but_not_run_at_launch(
         third.start_default_live()  # a quirk scenario runs at launch, as remembered
 
         async def ran() -> None:
-            await until(lambda: third.live.session is not None and not third.live.running)
+            await until(lambda: live_ended(third))
 
         qloop.run_until_complete(ran())
         runs = [r["model"] for r in third.live.demo.requests if r.get("model")]
@@ -410,7 +378,7 @@ def test_a_demo_model_for_another_dialect_says_it_plays_the_conforming_stream(
     lb.start.click()
 
     async def ran() -> None:
-        await until(lambda: window.live.session is not None and not window.live.running)
+        await until(lambda: live_ended(window))
 
     qloop.run_until_complete(ran())
     status = window.statusBar().currentMessage()
@@ -436,8 +404,7 @@ def test_a_tool_loop_is_judged_against_the_tools_the_user_loaded(
 
     async def scenario() -> None:
         window.start_live()
-        await until(lambda: window.live.session is not None)
-        await until(lambda: window.live.session.state in ("done", "failed", "cancelled"))
+        await until(lambda: live_ended(window))
 
     qloop.run_until_complete(scenario())
     loop = window.live.session

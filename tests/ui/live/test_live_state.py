@@ -14,6 +14,7 @@ from PySide6.QtCore import QSettings
 
 from inspector.core.base.resources import resource
 from inspector.ui.shell.mainwindow import MainWindow
+from ui.waiting import WAIT_MS, live_ended, until
 
 SAMPLES = resource("samples")
 
@@ -34,12 +35,6 @@ def window(
     qloop.run_until_complete(w.aclose())
 
 
-async def until(predicate: Any, timeout: float = 20.0) -> None:
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.02)
-
-
 def run_default(window: MainWindow, qloop: qasync.QEventLoop, seen: list[tuple[bool, str]]) -> None:
     """Run demo-glm-retry to its end, noting (Stop enabled?, state) at every state shown."""
     window.live_bar.select("demo", "demo-glm-retry", "weather")
@@ -51,7 +46,7 @@ def run_default(window: MainWindow, qloop: qasync.QEventLoop, seen: list[tuple[b
         while window.live.running:
             seen.append((window.live_bar.stop.isEnabled(), label.text().strip()))
             await asyncio.sleep(0.005)
-        await asyncio.sleep(0.05)
+        await until(lambda: live_ended(window))
 
     qloop.run_until_complete(scenario())
 
@@ -84,7 +79,7 @@ def test_opening_something_else_clears_the_live_state_and_the_lanes_place(
     assert window.open(str(SAMPLES / "ollama-parallel-calls-index-0.jsonl"))
     assert label.text().strip() == ""  # the state of a run that is not on show: nothing
     lanes = window.lanes
-    qtbot.waitUntil(lambda: len(lanes.lanes) >= 3, timeout=5000)
+    qtbot.waitUntil(lambda: len(lanes.lanes) >= 3, timeout=WAIT_MS)
     lanes.lanes[0].table.selectRow(0)
     window.raw.table.selectRow(2)
     bar = lanes.horizontalScrollBar()

@@ -20,6 +20,7 @@ from inspector.core.replay import loading
 from inspector.ui.document import document
 from inspector.ui.loading import progressive
 from inspector.ui.shell.mainwindow import MainWindow
+from ui.waiting import WAIT_MS
 
 SAMPLES = REPO / "resources" / "samples"
 BIG = SAMPLES / "large-arguments.jsonl"
@@ -70,12 +71,12 @@ def test_a_large_file_is_usable_while_it_loads_and_ends_as_its_replay(
     assert window.open(str(BIG))
     doc = window.doc
     assert doc.loading and not window.load_bar.isHidden()  # reading, on a worker thread
-    qtbot.waitUntil(lambda: BIG.name in window.windowTitle(), timeout=10_000)  # bytes in
+    qtbot.waitUntil(lambda: BIG.name in window.windowTitle(), timeout=WAIT_MS)  # bytes in
 
     def partial() -> bool:  # a flush has shown some of the file, and more is to come
         return doc.loading and bool(window.lanes.lanes) and window.raw.model.rowCount() > 0
 
-    qtbot.waitUntil(partial, timeout=10_000)
+    qtbot.waitUntil(partial, timeout=WAIT_MS)
     view = doc.view
     assert view is not None and window.raw.model.rowCount() <= len(view.state.events)
     assert "Loading" in window.load_bar.label.text()
@@ -97,7 +98,9 @@ def test_a_large_file_is_usable_while_it_loads_and_ends_as_its_replay(
 def test_cancel_keeps_what_was_read_and_the_window_goes_on(window: MainWindow, qtbot: Any) -> None:
     window.open(str(BIG))
     doc = window.doc
-    qtbot.waitUntil(lambda: doc.view is not None and len(doc.view.state.events) > 5, timeout=10_000)
+    qtbot.waitUntil(
+        lambda: doc.view is not None and len(doc.view.state.events) > 5, timeout=WAIT_MS
+    )
     window.load_bar.button.click()
     assert not doc.loading and window.load_bar.isHidden()
     assert not window.bar.play.isEnabled()  # what was read is shown, but not replayable
@@ -109,7 +112,7 @@ def test_cancel_keeps_what_was_read_and_the_window_goes_on(window: MainWindow, q
     assert window.lanes.lanes and window.raw.model.rowCount() == kept
     window._apply(empty_id="literal")  # what was read can still be judged
     assert window.open(str(real_fixture("gpt-4o-two-tools-usage-chunk")))
-    qtbot.waitUntil(lambda: not doc.loading, timeout=10_000)
+    qtbot.waitUntil(lambda: not doc.loading, timeout=WAIT_MS)
     assert len(window.lanes.lanes) == 2
 
 
@@ -117,7 +120,7 @@ def test_cancel_while_the_file_is_read_keeps_the_open_document(
     window: MainWindow, qtbot: Any
 ) -> None:
     window.open(str(real_fixture("gpt-4o-two-tools-usage-chunk")))
-    qtbot.waitUntil(lambda: not window.doc.loading, timeout=10_000)
+    qtbot.waitUntil(lambda: not window.doc.loading, timeout=WAIT_MS)
     title = window.windowTitle()
     window.open(str(BIG))
     assert window.doc.loading
@@ -140,7 +143,7 @@ def test_a_missing_file_fails_from_the_worker_with_a_dialog(
         lambda p: (_ for _ in ()).throw(progressive.InspectorError(f"{p}: permission denied")),
     )
     window.open(str(path))
-    qtbot.waitUntil(lambda: bool(shown), timeout=10_000)
+    qtbot.waitUntil(lambda: bool(shown), timeout=WAIT_MS)
     assert "permission denied" in shown[0]
     assert not window.doc.loading and window.load_bar.isHidden()
 
@@ -154,7 +157,7 @@ def test_a_corrupt_record_mid_file_shows_its_line_and_keeps_the_records_before_i
     path = tmp_path / "cut.jsonl"
     path.write_bytes(b"\n".join([*lines[:40], b'{"type": "chunk", "att', *lines[40:]]) + b"\n")
     window.open(str(path))
-    qtbot.waitUntil(lambda: bool(shown), timeout=10_000)
+    qtbot.waitUntil(lambda: bool(shown), timeout=WAIT_MS)
     assert "line 41" in shown[0] and "cut.jsonl" in shown[0]
     assert not window.doc.loading and window.load_bar.isHidden()
     assert window.doc.view is not None and window.doc.view.state.events
@@ -194,14 +197,14 @@ def test_cancel_stops_the_read_ahead_process(
     started = _count_read_aheads(monkeypatch)
     # the 2.8 MB file is more than the pipe holds: the process waits on it, still running
     window.open(str(BIG))
-    qtbot.waitUntil(lambda: window.doc.view is not None, timeout=10_000)  # fed, not all read
+    qtbot.waitUntil(lambda: window.doc.view is not None, timeout=WAIT_MS)  # fed, not all read
     assert len(started) == 1 and started[0]._process.poll() is None
     window.load_bar.button.click()
     assert started[0]._process.poll() is not None  # killed with the load
     window.open(str(BIG))
-    qtbot.waitUntil(lambda: len(started) == 2, timeout=10_000)
+    qtbot.waitUntil(lambda: len(started) == 2, timeout=WAIT_MS)
     window.load_bar.button.click()  # while the head is read: killed once it is handed over
-    qtbot.waitUntil(lambda: started[1]._process.poll() is not None, timeout=10_000)
+    qtbot.waitUntil(lambda: started[1]._process.poll() is not None, timeout=WAIT_MS)
 
 
 def test_the_collector_is_paused_while_a_file_is_fed_and_back_after(
@@ -209,11 +212,11 @@ def test_the_collector_is_paused_while_a_file_is_fed_and_back_after(
 ) -> None:
     assert gc.isenabled()
     window.open(str(BIG))
-    qtbot.waitUntil(lambda: window.doc.view is not None, timeout=10_000)
+    qtbot.waitUntil(lambda: window.doc.view is not None, timeout=WAIT_MS)
     assert window.doc.loading and not gc.isenabled()
     qtbot.waitUntil(lambda: not window.doc.loading, timeout=30_000)
     assert gc.isenabled()
     window.open(str(BIG))
-    qtbot.waitUntil(lambda: window.doc.view is not None and not gc.isenabled(), timeout=10_000)
+    qtbot.waitUntil(lambda: window.doc.view is not None and not gc.isenabled(), timeout=WAIT_MS)
     window.load_bar.button.click()  # stopped: back on too
     assert gc.isenabled()

@@ -6,7 +6,6 @@ exports are written, and the spec builder's buttons work."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -22,6 +21,7 @@ from inspector.core.matrix.result import load_result
 from inspector.net.matrix.default import default_spec
 from inspector.ui.matrix.matrix import BUTTONS, MatrixWindow
 from inspector.ui.shell.mainwindow import MainWindow
+from ui.waiting import until
 
 MODELS = ["demo-clean", "demo-parallel-index-0", "fault-500"]
 SCENARIOS = ["weather", "parallel"]
@@ -169,12 +169,13 @@ def test_cancel_keeps_finished_cells_and_compare_marks_changes(
     m.use_spec(replace(spec, targets=tuple(slow)))
 
     async def cancel_after_first() -> None:
-        async with asyncio.timeout(20):
-            while m.result is None or not any(c.runs for c in m.result):
-                await asyncio.sleep(0.01)
-        await asyncio.sleep(0.15)  # a flush: the cells whose sessions started say so
-        assert any("▶ running" in row for t in _texts(m) for row in t) or all(
-            c.runs for c in m.result
+        await until(lambda: m.result is not None and any(c.runs for c in m.result))
+        # a flush later, the cells whose sessions started say so (or every cell has ended)
+        await until(
+            lambda: (
+                any("▶ running" in row for t in _texts(m) for row in t)
+                or all(c.runs for c in m.result)
+            )  # type: ignore[union-attr]
         )
         qtbot.mouseClick(m.buttons["cancel"], Qt.MouseButton.LeftButton)
         await m.runs.wait()

@@ -8,8 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,26 +17,7 @@ from PySide6.QtGui import QAction
 
 from inspector.net.proxy import Ending
 from inspector.ui.shell.mainwindow import MainWindow
-
-
-@pytest.fixture
-def window(
-    qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[MainWindow]:
-    QSettings("toolcall-inspector", "toolcall-inspector").clear()
-    monkeypatch.setattr("inspector.ui.live.live.captures_dir", lambda: tmp_path / "captures")
-    w = MainWindow()
-    w.persist_layout = False
-    qtbot.addWidget(w)
-    w.show()
-    yield w
-    qloop.run_until_complete(w.aclose())
-
-
-async def until(predicate: Any, timeout: float = 20.0) -> None:
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.02)
+from ui.waiting import until
 
 
 def dock_of(window: MainWindow) -> Any:

@@ -4,12 +4,10 @@ agent's streaming request as live lanes, open finished ones, stop; every button 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import openai
-import pytest
 import qasync
 from PySide6.QtGui import QAction, QGuiApplication
 
@@ -18,29 +16,11 @@ from inspector.core.replay.sources import LiveSource, ReplaySource
 from inspector.core.reports import words
 from inspector.net.demo import DemoProvider
 from inspector.ui.shell.mainwindow import MainWindow
+from ui.waiting import until
 
 CANARY = "sk-canary-window-55e0"
 CITY = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
 TOOLS: Any = [{"type": "function", "function": {"name": "get_weather", "parameters": CITY}}]
-
-
-@pytest.fixture
-def window(
-    qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[MainWindow]:
-    monkeypatch.setattr("inspector.ui.live.live.captures_dir", lambda: tmp_path / "captures")
-    w = MainWindow()
-    w.persist_layout = False
-    qtbot.addWidget(w)
-    w.show()
-    yield w
-    qloop.run_until_complete(w.aclose())
-
-
-async def until(predicate: Any, timeout: float = 20.0) -> None:
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.02)
 
 
 def open_dock(window: MainWindow) -> Any:

@@ -4,35 +4,18 @@ window of its own (the original stays on show); a row with nothing to keep offer
 
 from __future__ import annotations
 
-import asyncio
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import qasync
 from conftest import TESTS
-from PySide6.QtCore import QSettings
 
 import inspector.api as api
 from inspector.ui.shell.mainwindow import MainWindow
+from ui.waiting import until
 
 GLM = TESTS / "clients" / "corpus" / "openai-chat" / "demo-glm-empty-string.jsonl"
-
-
-@pytest.fixture
-def window(
-    qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[MainWindow]:
-    QSettings("toolcall-inspector", "toolcall-inspector").clear()
-    monkeypatch.setattr("inspector.ui.live.live.captures_dir", lambda: tmp_path / "captures")
-    w = MainWindow()
-    w.persist_layout = False
-    qtbot.addWidget(w)
-    w.show()
-    yield w
-    qloop.run_until_complete(w.aclose())
 
 
 @pytest.fixture
@@ -44,13 +27,9 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 def _loaded(window: MainWindow, qloop: qasync.QEventLoop, path: Path) -> None:
     assert window.open(str(path))
-
-    async def until() -> None:
-        async with asyncio.timeout(20):
-            while window.doc.analysis is None or not window.views.problems.model_.rowCount():
-                await asyncio.sleep(0.05)
-
-    qloop.run_until_complete(until())
+    qloop.run_until_complete(
+        until(lambda: window.doc.analysis is not None and window.views.problems.model_.rowCount())
+    )
 
 
 def test_a_quirk_row_reduces_to_a_capture_beside_the_original(
@@ -80,14 +59,8 @@ def test_a_breaking_client_row_reduces_and_an_agreeing_one_offers_nothing(
     source = tmp_path / "glm.jsonl"
     shutil.copy(GLM, source)
     _loaded(window, qloop, source)
-
-    async def judged() -> None:
-        async with asyncio.timeout(30):
-            while window.views.clients.verdict is None:
-                await asyncio.sleep(0.05)
-
     window.show_clients()
-    qloop.run_until_complete(judged())
+    qloop.run_until_complete(until(lambda: window.views.clients.verdict is not None))
     pane = window.views.clients
     names = [r.name for r in pane.verdict.replicas]  # type: ignore[union-attr]
     assert pane.context_menu_for(names.index("openai-python")) is None  # it agrees

@@ -4,43 +4,19 @@ closes the listener, leaving no socket, task or timer."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import openai
-import pytest
 import qasync
-from PySide6.QtCore import QSettings
 from PySide6.QtGui import QAction, QGuiApplication
 
 from inspector.core.base.resources import resource
 from inspector.core.capture.reader import load
 from inspector.ui.shell.mainwindow import MainWindow
+from ui.waiting import until
 
 SAMPLE = resource("samples") / "retry-truncated-then-valid.jsonl"
-
-
-@pytest.fixture
-def window(
-    qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[MainWindow]:
-    QSettings("toolcall-inspector", "toolcall-inspector").clear()
-    monkeypatch.setattr("inspector.ui.live.live.captures_dir", lambda: tmp_path / "captures")
-    w = MainWindow()
-    w.persist_layout = False
-    qtbot.addWidget(w)
-    w.show()
-    yield w
-    qloop.run_until_complete(w.aclose())
-
-
-async def until(predicate: Any, timeout: float = 20.0) -> None:
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.02)
 
 
 def serve_item(window: MainWindow) -> QAction:

@@ -40,6 +40,7 @@ from inspector.ui.shell.app import install_excepthook, run_event_loop
 from inspector.ui.shell.docviewer import DocViewer
 from inspector.ui.shell.help import DOC_LINKS, doc_page
 from inspector.ui.shell.mainwindow import MainWindow
+from ui.waiting import until
 
 SAMPLES = resource("samples")
 MIN_MENU_ITEMS = 25
@@ -185,9 +186,7 @@ def settle(qloop: qasync.QEventLoop, w: MainWindow) -> None:
 
     async def steady() -> None:
         await asyncio.sleep(0.02)
-        async with asyncio.timeout(10):
-            while w.live._tasks and not w.live.running:
-                await asyncio.sleep(0.02)
+        await until(lambda: not (w.live._tasks and not w.live.running))
 
     qloop.run_until_complete(steady())
 

@@ -10,9 +10,8 @@ row, none in a "»" overflow menu.
 
 from __future__ import annotations
 
-import asyncio
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ from PySide6.QtWidgets import QApplication, QComboBox, QToolBar, QToolButton, QW
 
 from inspector.core.reports import words
 from inspector.ui.shell.mainwindow import MainWindow
+from ui.waiting import WAIT_MS, live_ended, until
 
 LAPTOP = QSize(1280, 800)
 SAMPLE = "glm-empty-string-continuations"
@@ -45,13 +45,6 @@ def window(
     yield w
     w.close()
     qloop.run_until_complete(w.aclose())
-
-
-async def until(predicate: Callable[[], object], timeout: float = 10.0) -> None:
-    """Wait on the shared loop (live work runs on asyncio) until ``predicate`` holds."""
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.02)
 
 
 def in_row(bar: QToolBar, widget: QWidget) -> bool:
@@ -137,8 +130,10 @@ def test_a_newcomer_walks_through_the_window_on_a_laptop_screen(
     menu_action(w, SAMPLE).trigger()
     assert w.doc.playing and bar.play.text() == "Pause"
     assert w.statusBar().currentMessage().startswith(f"{SAMPLE}.jsonl · ")
-    qtbot.waitUntil(lambda: "replaying" in w.statusBar().currentMessage(), timeout=3000)
-    qtbot.waitUntil(lambda: (w.doc.replayer.position if w.doc.replayer else 0) >= 4)
+    qtbot.waitUntil(lambda: "replaying" in w.statusBar().currentMessage(), timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: (w.doc.replayer.position if w.doc.replayer else 0) >= 4, timeout=WAIT_MS
+    )
 
     # Pause, then Resume: it goes on from where it paused.
     bar.play.click()
@@ -148,7 +143,7 @@ def test_a_newcomer_walks_through_the_window_on_a_laptop_screen(
     assert fragments_agree(w)
     bar.play.click()
     assert w.doc.playing and w.doc.replayer.position >= paused_at
-    qtbot.waitUntil(lambda: not w.doc.playing, timeout=5000)
+    qtbot.waitUntil(lambda: not w.doc.playing, timeout=WAIT_MS)
     assert bar.play.text() == "Replay" and bar.position.text() == " 12 / 12 chunks "
     assert disagreed == [], "a lane header counted fragments its table did not show"
     assert len(w.lanes.lanes) == 2 and lane_words(w).count(words.label("valid")) == 2
@@ -169,9 +164,9 @@ def test_a_newcomer_walks_through_the_window_on_a_laptop_screen(
     compare = w._compare
     assert compare is not None
     compare.activateWindow()  # as a click on it would
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is compare, timeout=2000)
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is compare, timeout=WAIT_MS)
     qtbot.keyClick(compare, Qt.Key.Key_Escape)
-    qtbot.waitUntil(lambda: not compare.isVisible(), timeout=2000)
+    qtbot.waitUntil(lambda: not compare.isVisible(), timeout=WAIT_MS)
 
     # A live demo run from the Live toolbar: the model list says what each model does; the
     # chosen one is what Run runs; then Stop.
@@ -187,7 +182,7 @@ def test_a_newcomer_walks_through_the_window_on_a_laptop_screen(
         await until(lambda: live.state_label.text().strip() == "streaming · round 1 · attempt 1")
         assert w.live.running and live.stop.isEnabled() and not live.start.isEnabled()
         live.stop.click()
-        await until(lambda: not w.live.running)
+        await until(lambda: live_ended(w))
 
     qloop.run_until_complete(run_then_stop())
     assert live.start.isEnabled() and not live.stop.isEnabled()

@@ -18,6 +18,7 @@ from inspector.core.base.resources import resource
 from inspector.ui.base.models import SEQ_ROLE
 from inspector.ui.lanes.lanes import LanesView
 from inspector.ui.shell.mainwindow import MainWindow
+from ui.waiting import WAIT_MS
 
 
 @pytest.fixture
@@ -194,14 +195,16 @@ def test_scrub_shows_the_state_at_that_point(window: MainWindow) -> None:
 
 def test_replay_plays_to_the_end_then_stops_its_clock(window: MainWindow, qtbot: Any) -> None:
     window.open(str(real_fixture("deepseek-reasoner-token-args")))
-    window.doc.speed = 5.0  # 53 events at 50 ms each: about half a second
+    window.doc.speed = 1.0  # 53 events, about 2.5 s: a flush comes mid-way even when loaded
     window.doc.replay()
     assert window.doc.playing
     seen: list[int] = []
     window.doc.position_changed.connect(lambda pos, _total: seen.append(pos))
-    qtbot.waitUntil(lambda: not window.doc.playing, timeout=10000)
+    qtbot.waitUntil(lambda: not window.doc.playing, timeout=WAIT_MS)
     assert window.doc.replayer is not None and window.doc.replayer.at_end
-    assert len(seen) > 2 and seen == sorted(seen)  # several flushes, in order
+    # flushes in order, one at least before the end (how many: the machine's speed says; a
+    # loaded one catches up in bigger steps: 48 then 53 at 5x)
+    assert seen == sorted(seen) and seen[0] < seen[-1] == window.doc.replayer.position
     assert "✔ valid" in window.lanes.lanes[0].status.text()
     assert not running_timers()
 

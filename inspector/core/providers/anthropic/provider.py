@@ -15,19 +15,15 @@ from typing import Any, Final
 
 from inspector.core.base.provider import (
     EXPLICIT,
-    Head,
-    Recognition,
-    ToolShape,
     Turn,
     TurnResult,
     WireRequest,
 )
-from inspector.core.events.sse import SSE
 from inspector.core.providers.anthropic import recognition
 from inspector.core.providers.anthropic.dialect import AnthropicDialect
 from inspector.core.providers.anthropic.tools import read as read_tools
 from inspector.core.providers.anthropic.tools import written as written_tools
-from inspector.core.providers.wire.errors import wrapped_error
+from inspector.core.providers.wire.package import PackagedProvider, Parts
 from inspector.core.providers.wire.requests import as_list, split_system
 from inspector.core.quirks.codes import ARGUMENTS_NOT_STRING, MISSING_CALL_ID
 
@@ -38,7 +34,7 @@ VERSION: Final = "2023-06-01"
 """The ``anthropic-version`` header every request carries."""
 
 
-class Anthropic:
+class Anthropic(PackagedProvider):
     """The Anthropic Messages provider (see the module docstring)."""
 
     name = NAME
@@ -48,36 +44,17 @@ class Anthropic:
     end_marker = "message_stop"
     key_header = "x-api-key"
     version_segment = "/v1"
-    framing = SSE
 
-    def recognises(self, head: Head, content_type: str | None, url: str | None) -> Recognition:
-        """See :mod:`.recognition`."""
-        return recognition.recognises(head, content_type, url)
-
-    def dialect(self) -> AnthropicDialect:
-        """A fresh dialect for one response body."""
-        return AnthropicDialect(self)
+    parts = Parts(recognition.recognises, AnthropicDialect, written_tools, read_tools)
 
     def is_tool_finish(self, reason: Any, calls: int) -> bool:
         """``tool_use`` with at least one call."""
         return calls > 0 and reason == "tool_use"
 
-    def error_message(self, body: Any) -> str:
-        """``{"type": "error", "error": {"type", "message"}}``."""
-        return wrapped_error(body)
-
     def error_body(self, status: int, message: str) -> dict[str, Any]:
         """``{"type": "error", "error": {"type", "message"}}``: ``api_error`` for a 5xx."""
         kind = "api_error" if status >= 500 else "invalid_request_error"
         return {"type": "error", "error": {"type": kind, "message": message}}
-
-    def tools(self, neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """See :mod:`.tools`."""
-        return written_tools(neutral)
-
-    def tool_shape(self, entry: dict[str, Any], label: str, listed_as: str) -> ToolShape | None:
-        """See :mod:`.tools`."""
-        return read_tools(entry, label, listed_as)
 
     def request(
         self, base_url: str, model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]

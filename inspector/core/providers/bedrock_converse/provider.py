@@ -22,9 +22,6 @@ from urllib.parse import quote
 
 from inspector.core.base.provider import (
     EXPLICIT,
-    Head,
-    Recognition,
-    ToolShape,
     Turn,
     TurnResult,
     WireRequest,
@@ -35,6 +32,7 @@ from inspector.core.providers.bedrock_converse.eventstream import CONTENT_TYPE, 
 from inspector.core.providers.bedrock_converse.tools import read as read_tools
 from inspector.core.providers.bedrock_converse.tools import written as written_tools
 from inspector.core.providers.wire.errors import error_message, wrapped_error
+from inspector.core.providers.wire.package import PackagedProvider, Parts
 from inspector.core.providers.wire.requests import as_list, split_system, text_of
 from inspector.core.quirks.codes import ARGUMENTS_NOT_STRING, MISSING_CALL_ID
 
@@ -62,7 +60,7 @@ def converse_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-class BedrockConverse:
+class BedrockConverse(PackagedProvider):
     """The Amazon Bedrock provider (see the module docstring)."""
 
     name = NAME
@@ -74,13 +72,7 @@ class BedrockConverse:
     version_segment = ""
     framing = EVENTSTREAM
 
-    def recognises(self, head: Head, content_type: str | None, url: str | None) -> Recognition:
-        """See :mod:`.recognition`."""
-        return recognition.recognises(head, content_type, url)
-
-    def dialect(self) -> BedrockDialect:
-        """A fresh dialect for one response body."""
-        return BedrockDialect(self)
+    parts = Parts(recognition.recognises, BedrockDialect, written_tools, read_tools)
 
     def is_tool_finish(self, reason: Any, calls: int) -> bool:
         """``tool_use`` with at least one call."""
@@ -100,14 +92,6 @@ class BedrockConverse:
     def error_body(self, status: int, message: str) -> dict[str, Any]:
         """``{"message": …}`` (the type goes in ``x-amzn-errortype``, see :func:`error_type`)."""
         return {"message": message}
-
-    def tools(self, neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """See :mod:`.tools`."""
-        return written_tools(neutral)
-
-    def tool_shape(self, entry: dict[str, Any], label: str, listed_as: str) -> ToolShape | None:
-        """See :mod:`.tools`."""
-        return read_tools(entry, label, listed_as)
 
     def request(
         self, base_url: str, model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]

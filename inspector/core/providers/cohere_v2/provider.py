@@ -17,19 +17,15 @@ from typing import Any, Final
 
 from inspector.core.base.provider import (
     EXPLICIT,
-    Head,
-    Recognition,
-    ToolShape,
     Turn,
     TurnResult,
     WireRequest,
 )
-from inspector.core.events.sse import SSE
 from inspector.core.providers.cohere_v2 import recognition
 from inspector.core.providers.cohere_v2.dialect import CohereV2Dialect
 from inspector.core.providers.cohere_v2.tools import read as read_tools
 from inspector.core.providers.cohere_v2.tools import written as written_tools
-from inspector.core.providers.wire.errors import wrapped_error
+from inspector.core.providers.wire.package import PackagedProvider, Parts
 from inspector.core.providers.wire.requests import args_text, as_list
 from inspector.core.quirks.codes import ARGUMENTS_NOT_STRING, MISSING_CALL_ID
 
@@ -40,7 +36,7 @@ TOOL_FINISH: Final = "TOOL_CALL"
 """The finish reason of a turn that asks for tool results."""
 
 
-class CohereV2:
+class CohereV2(PackagedProvider):
     """The Cohere v2 chat provider (see the module docstring)."""
 
     name = NAME
@@ -50,35 +46,16 @@ class CohereV2:
     end_marker = "message-end"
     key_header = "authorization"
     version_segment = "/v2"
-    framing = SSE
 
-    def recognises(self, head: Head, content_type: str | None, url: str | None) -> Recognition:
-        """See :mod:`.recognition`."""
-        return recognition.recognises(head, content_type, url)
-
-    def dialect(self) -> CohereV2Dialect:
-        """A fresh dialect for one response body."""
-        return CohereV2Dialect(self)
+    parts = Parts(recognition.recognises, CohereV2Dialect, written_tools, read_tools)
 
     def is_tool_finish(self, reason: Any, calls: int) -> bool:
         """``TOOL_CALL`` with at least one call."""
         return calls > 0 and reason == TOOL_FINISH
 
-    def error_message(self, body: Any) -> str:
-        """``{"id"?, "message"}`` (or the common ``{"error": {…}}`` a gateway sends)."""
-        return wrapped_error(body)
-
     def error_body(self, status: int, message: str) -> dict[str, Any]:
         """``{"message"}``, as Cohere answers an HTTP error."""
         return {"message": message}
-
-    def tools(self, neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """See :mod:`.tools`."""
-        return written_tools(neutral)
-
-    def tool_shape(self, entry: dict[str, Any], label: str, listed_as: str) -> ToolShape | None:
-        """See :mod:`.tools`."""
-        return read_tools(entry, label, listed_as)
 
     def request(
         self, base_url: str, model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]

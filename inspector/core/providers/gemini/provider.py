@@ -17,19 +17,15 @@ from urllib.parse import quote
 
 from inspector.core.base.provider import (
     ON_FINISH,
-    Head,
-    Recognition,
-    ToolShape,
     Turn,
     TurnResult,
     WireRequest,
 )
-from inspector.core.events.sse import SSE
 from inspector.core.providers.gemini import recognition
 from inspector.core.providers.gemini.dialect import GeminiDialect
 from inspector.core.providers.gemini.tools import read as read_tools
 from inspector.core.providers.gemini.tools import written as written_tools
-from inspector.core.providers.wire.errors import wrapped_error
+from inspector.core.providers.wire.package import PackagedProvider, Parts
 from inspector.core.providers.wire.requests import as_list, split_system, text_of
 
 NAME: Final = "gemini"
@@ -42,7 +38,7 @@ _STATUS_NAMES: Final = {
 """Google's status names for the HTTP statuses an error body is made for."""
 
 
-class Gemini:
+class Gemini(PackagedProvider):
     """The Gemini provider (see the module docstring)."""
 
     name = NAME
@@ -52,36 +48,17 @@ class Gemini:
     end_marker = None
     key_header = "x-goog-api-key"
     version_segment = "/v1beta"
-    framing = SSE
 
-    def recognises(self, head: Head, content_type: str | None, url: str | None) -> Recognition:
-        """See :mod:`.recognition`."""
-        return recognition.recognises(head, content_type, url)
-
-    def dialect(self) -> GeminiDialect:
-        """A fresh dialect for one response body."""
-        return GeminiDialect(self)
+    parts = Parts(recognition.recognises, GeminiDialect, written_tools, read_tools)
 
     def is_tool_finish(self, reason: Any, calls: int) -> bool:
         """No dedicated reason: calls plus a normal ``STOP`` mean "tool calls"."""
         return calls > 0 and reason == "STOP"
 
-    def error_message(self, body: Any) -> str:
-        """``{"error": {"code", "message", "status"}}``, sometimes wrapped in a list."""
-        return wrapped_error(body)
-
     def error_body(self, status: int, message: str) -> dict[str, Any]:
         """``{"error": {"code", "message", "status"}}`` with Google's status name."""
         name = _STATUS_NAMES.get(status, "INTERNAL" if status >= 500 else "INVALID_ARGUMENT")
         return {"error": {"code": status, "message": message, "status": name}}
-
-    def tools(self, neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """See :mod:`.tools`."""
-        return written_tools(neutral)
-
-    def tool_shape(self, entry: dict[str, Any], label: str, listed_as: str) -> ToolShape | None:
-        """See :mod:`.tools`."""
-        return read_tools(entry, label, listed_as)
 
     def request(
         self, base_url: str, model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]

@@ -18,19 +18,15 @@ from typing import Any, Final
 
 from inspector.core.base.provider import (
     EXPLICIT,
-    Head,
-    Recognition,
-    ToolShape,
     Turn,
     TurnResult,
     WireRequest,
 )
-from inspector.core.events.sse import SSE
 from inspector.core.providers.gemini_interactions import recognition
 from inspector.core.providers.gemini_interactions.dialect import InteractionsDialect
 from inspector.core.providers.gemini_interactions.tools import read as read_tools
 from inspector.core.providers.gemini_interactions.tools import written as written_tools
-from inspector.core.providers.wire.errors import wrapped_error
+from inspector.core.providers.wire.package import PackagedProvider, Parts
 from inspector.core.providers.wire.requests import split_system, text_of
 from inspector.core.quirks.codes import MISSING_CALL_ID
 
@@ -46,7 +42,7 @@ _STATUS_NAMES: Final = {
 }  # fmt: skip
 
 
-class GeminiInteractions:
+class GeminiInteractions(PackagedProvider):
     """The Gemini Interactions provider (see the module docstring)."""
 
     name = NAME
@@ -56,36 +52,17 @@ class GeminiInteractions:
     end_marker = "interaction.completed"
     key_header = "x-goog-api-key"
     version_segment = "/v1beta"
-    framing = SSE
 
-    def recognises(self, head: Head, content_type: str | None, url: str | None) -> Recognition:
-        """See :mod:`.recognition`."""
-        return recognition.recognises(head, content_type, url)
-
-    def dialect(self) -> InteractionsDialect:
-        """A fresh dialect for one response body."""
-        return InteractionsDialect(self)
+    parts = Parts(recognition.recognises, InteractionsDialect, written_tools, read_tools)
 
     def is_tool_finish(self, reason: Any, calls: int) -> bool:
         """``requires_action`` with at least one call."""
         return calls > 0 and reason == TOOL_FINISH
 
-    def error_message(self, body: Any) -> str:
-        """``{"error": {"code", "message", "status"}}``."""
-        return wrapped_error(body)
-
     def error_body(self, status: int, message: str) -> dict[str, Any]:
         """``{"error": {"code", "message", "status"}}`` with Google's status name."""
         name = _STATUS_NAMES.get(status, "INTERNAL" if status >= 500 else "INVALID_ARGUMENT")
         return {"error": {"code": status, "message": message, "status": name}}
-
-    def tools(self, neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """See :mod:`.tools`."""
-        return written_tools(neutral)
-
-    def tool_shape(self, entry: dict[str, Any], label: str, listed_as: str) -> ToolShape | None:
-        """See :mod:`.tools`."""
-        return read_tools(entry, label, listed_as)
 
     def request(
         self, base_url: str, model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]

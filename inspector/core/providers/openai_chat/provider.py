@@ -15,19 +15,16 @@ from typing import Any, Final
 
 from inspector.core.base.provider import (
     IN_ORDER,
-    Head,
-    Recognition,
-    ToolShape,
     Turn,
     TurnResult,
     WireRequest,
 )
-from inspector.core.events.sse import SSE
 from inspector.core.providers.openai_chat import recognition
 from inspector.core.providers.openai_chat.dialect import OpenAIChatDialect
 from inspector.core.providers.openai_chat.tools import read as read_tools
 from inspector.core.providers.openai_chat.tools import written as written_tools
-from inspector.core.providers.wire.errors import openai_error_body, wrapped_error
+from inspector.core.providers.wire.errors import openai_error_body
+from inspector.core.providers.wire.package import PackagedProvider, Parts
 from inspector.core.providers.wire.requests import args_text, as_list
 from inspector.core.quirks.codes import (
     ARGUMENTS_NOT_STRING,
@@ -45,7 +42,7 @@ NAME: Final = "openai-chat"
 _TOOL_FINISH = frozenset({"tool_calls", "function_call"})
 
 
-class OpenAIChat:
+class OpenAIChat(PackagedProvider):
     """The Chat Completions provider (see the module docstring)."""
 
     name = NAME
@@ -64,41 +61,21 @@ class OpenAIChat:
     end_marker = "[DONE]"
     key_header = "authorization"
     version_segment = "/v1"
-    framing = SSE
     stream_usage: Mapping[str, Any] = MappingProxyType({"stream_options": {"include_usage": True}})
     """What a streaming request adds to get usage in the stream (read with ``getattr``: a
     provider without it sends usage unasked, or never)."""
     stream_usage_shows = frozenset({USAGE_ONLY_CHUNK})
     """The quirk codes a stream shows because ``stream_usage`` asked for it (not the model's)."""
 
-    def recognises(self, head: Head, content_type: str | None, url: str | None) -> Recognition:
-        """See :mod:`.recognition`."""
-        return recognition.recognises(head, content_type, url)
-
-    def dialect(self) -> OpenAIChatDialect:
-        """A fresh dialect for one response body."""
-        return OpenAIChatDialect(self)
+    parts = Parts(recognition.recognises, OpenAIChatDialect, written_tools, read_tools)
 
     def is_tool_finish(self, reason: Any, calls: int) -> bool:
         """``tool_calls`` (or the legacy ``function_call``) with at least one call."""
         return calls > 0 and type(reason) is str and reason in _TOOL_FINISH
 
-    def error_message(self, body: Any) -> str:
-        """``{"error": {"message", "type", "param", "code"}}``; vLLM / TGI send the error
-        object itself (``{"object": "error", "message": …}``)."""
-        return wrapped_error(body)
-
     def error_body(self, status: int, message: str) -> dict[str, Any]:
         """``{"error": {"message", "type", "param", "code"}}``."""
         return openai_error_body(status, message)
-
-    def tools(self, neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """See :mod:`.tools`."""
-        return written_tools(neutral)
-
-    def tool_shape(self, entry: dict[str, Any], label: str, listed_as: str) -> ToolShape | None:
-        """See :mod:`.tools`."""
-        return read_tools(entry, label, listed_as)
 
     def request(
         self, base_url: str, model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]

@@ -14,19 +14,16 @@ from typing import Any, Final
 
 from inspector.core.base.provider import (
     EXPLICIT,
-    Head,
-    Recognition,
-    ToolShape,
     Turn,
     TurnResult,
     WireRequest,
 )
-from inspector.core.events.sse import SSE
 from inspector.core.providers.openai_responses import recognition
 from inspector.core.providers.openai_responses.dialect import ResponsesDialect, error_event_message
 from inspector.core.providers.openai_responses.tools import read as read_tools
 from inspector.core.providers.openai_responses.tools import written as written_tools
 from inspector.core.providers.wire.errors import error_message, openai_error_body
+from inspector.core.providers.wire.package import PackagedProvider, Parts
 from inspector.core.providers.wire.requests import args_text, as_list, split_system
 from inspector.core.quirks.codes import ARGUMENTS_NOT_STRING, MISSING_CALL_ID
 
@@ -34,7 +31,7 @@ NAME: Final = "openai-responses"
 """Its registry name (settings, profiles, captures, a replica's ``dialects``)."""
 
 
-class Responses:
+class Responses(PackagedProvider):
     """The Responses API provider (see the module docstring)."""
 
     name = NAME
@@ -44,15 +41,8 @@ class Responses:
     end_marker = "response.completed"
     key_header = "authorization"
     version_segment = "/v1"
-    framing = SSE
 
-    def recognises(self, head: Head, content_type: str | None, url: str | None) -> Recognition:
-        """See :mod:`.recognition`."""
-        return recognition.recognises(head, content_type, url)
-
-    def dialect(self) -> ResponsesDialect:
-        """A fresh dialect for one response body."""
-        return ResponsesDialect(self)
+    parts = Parts(recognition.recognises, ResponsesDialect, written_tools, read_tools)
 
     def is_tool_finish(self, reason: Any, calls: int) -> bool:
         """No dedicated reason: calls plus a normal completion mean "tool calls"."""
@@ -67,14 +57,6 @@ class Responses:
     def error_body(self, status: int, message: str) -> dict[str, Any]:
         """The same ``{"error": {…}}`` body as Chat Completions."""
         return openai_error_body(status, message)
-
-    def tools(self, neutral: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """See :mod:`.tools`."""
-        return written_tools(neutral)
-
-    def tool_shape(self, entry: dict[str, Any], label: str, listed_as: str) -> ToolShape | None:
-        """See :mod:`.tools`."""
-        return read_tools(entry, label, listed_as)
 
     def request(
         self, base_url: str, model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
