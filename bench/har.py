@@ -3,8 +3,9 @@ HAR (about 45 MB) against its floor, ``json.load`` of the same file, measured in
 
 Run with ``make bench`` or ``.venv/bin/python bench/har.py [--rounds R] [--entries N]``.
 A report, not a test: it prints figures and PASS/FAIL lines and exits 0 whatever they say; it
-exits 1 only when ``analyze`` exits 2 or reads a different number of sessions than the file
-holds (a broken path is never timed). bench/README.md names the input, the floor and the goal.
+exits 1 only when ``analyze`` exits 2, finds a stream that is not clean, or reads a different
+number of sessions than the file holds (a broken path is never timed). bench/README.md names
+the input, the floor and the goal.
 
 The input (generated once, cached under ``$TMPDIR``): what Chrome DevTools' "Save all as HAR
 (with content)" writes for a long session in a web app that talks to an LLM. One entry in
@@ -40,7 +41,7 @@ import orjson
 
 from inspector.cli.main import main as cli_main
 
-GEN_VERSION = 1
+GEN_VERSION = 2
 """Bump when the input's bytes change (the cached file is named by it)."""
 LLM_EVERY = 20
 """One entry in this many is an LLM exchange (and one more its preflight)."""
@@ -90,7 +91,7 @@ def _stream(n: int) -> bytes:
         piece = {"tool_calls": [{"index": 0, "function": {"arguments": args[k : k + 7]}}]}
         events.append(head + json.dumps(piece, separators=(",", ":")) + tail)
     events.append(
-        head.replace(',"choices":[{"index":0,"delta":', "")
+        head.removesuffix('"choices":[{"index":0,"delta":')
         + '"choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":"tool_calls"}]}'
     )
     return "".join(f"data: {e}\n\n" for e in events).encode() + b"data: [DONE]\n\n"
@@ -241,12 +242,21 @@ def analyze(path: Path, *extra: str) -> Callable[[], int]:
 
 
 def sessions_in(path: Path) -> int:
-    """How many sessions ``analyze --json --no-clients`` reports (the check before timing)."""
+    """How many sessions ``analyze --json --no-clients`` reports (the check before timing);
+    raises unless every one is a clean stream (valid, no quirk): the input stands for a
+    browser's ordinary traffic, and a generator bug once made every stream end in a chunk
+    that is not JSON (timed, it measured six replicas raising, not an import)."""
     out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
     with contextlib.redirect_stdout(out):
         cli_main(["analyze", str(path), "--json", "--no-clients"])
     out.flush()
-    return len(orjson.loads(out.buffer.getvalue())["sessions"])
+    sessions = orjson.loads(out.buffer.getvalue())["sessions"]
+    for session in sessions:
+        report = session["report"]
+        if not report["valid"] or report["quirks"]:
+            codes = [q["code"] for q in report["quirks"]]
+            raise RuntimeError(f"{report['source']}: not a clean stream ({codes})")
+    return len(sessions)
 
 
 def interleaved(contenders: dict[str, Callable[[], Any]], rounds: int) -> dict[str, list[float]]:
