@@ -90,6 +90,7 @@ class InspectorToolBar(QToolBar):
         self.position = QLabel(" 0 / 0 ")
         self.position.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self._sized_for = -1
+        self._why = ""  # said in place of the counter while a count would mislead (no stream)
         self.show_position(0, 9999)  # sized for a usual capture from the start: the window's
         self.position.setText(" 0 / 0 ")  # minimum width then holds what a session shows
         self._position = self._total = 0
@@ -130,16 +131,18 @@ class InspectorToolBar(QToolBar):
             self.position.setFixedSize(
                 fm.horizontalAdvance(widest) + 4, self.position.sizeHint().height()
             )
-        self.position.setText(f" {position} / {total} chunks ")
+        self.position.setText(f" {self._why} " if self._why else f" {position} / {total} chunks ")
         if (position, total) != (self._position, self._total):
             self._position, self._total = position, total
             self.show_playing(self._playing)
 
-    def set_replayable(self, replayable: bool, why: str = "") -> None:
+    def set_replayable(self, replayable: bool, why: str = "", *, uncounted: bool = False) -> None:
         """Replay controls on or off (a file still loading, a live session or a cancelled load
-        has no replay); ``why`` shows in place of the position when off."""
+        has no replay); ``why`` shows in place of the position when off, and stays there
+        (``uncounted``) when no count would be true: a capture without a byte of stream."""
         for w in (self.play, self.step, self.speed, self.slider):
             w.setEnabled(replayable)
+        self._why = why if uncounted and not replayable else ""
         if not replayable and why:
             self.position.setText(f" {why} ")
         self.position.setToolTip("" if replayable else "Nothing to replay here yet")
