@@ -388,6 +388,14 @@ class AttemptsPane(QTreeWidget):
             top.addChild(child)
         return top
 
+    def select_attempt(self, number: int) -> None:
+        """Select attempt ``number``'s item (as a click would, without emitting)."""
+        for item in self.findItems("*", Qt.MatchFlag.MatchWildcard | Qt.MatchFlag.MatchRecursive):
+            attempt = item.text(0).startswith("Attempt")  # a round's item carries one too
+            if attempt and item.data(0, Qt.ItemDataRole.UserRole) == (number, None):
+                self.setCurrentItem(item)
+                return
+
     def _clicked(self, item: QTreeWidgetItem, _column: int) -> None:
         number, slot = item.data(0, Qt.ItemDataRole.UserRole)
         self.attempt_selected.emit(number)

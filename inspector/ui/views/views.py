@@ -135,6 +135,7 @@ class DocumentViews:
             self.catch_up()
             return
         if view is not None and self.lanes.bound_to is not view:  # a new attempt: binding
+            self.lanes.analysis = self.doc.analysis  # its other rounds, linked
             self.lanes.rebind(view, self.doc.settings.validation, LANES_PER_FLUSH)
             return  # it is this flush's work
         if self.lanes.sync(view, rows=False, new_lanes=LANES_PER_FLUSH):
@@ -167,6 +168,7 @@ class DocumentViews:
         self.raw.set_masked(view.source.masked if view and view.source else ())
         self.raw.sync(view.state if view else None)
         if view is not None and self.lanes.bound_to is not view:
+            self.lanes.analysis = self.doc.analysis  # its other rounds, linked
             self.lanes.rebind(view, self.doc.settings.validation)
         else:
             self.lanes.sync(view)
@@ -182,6 +184,7 @@ class DocumentViews:
         self.bar.show_settings(s.validation, s.empty_id)
         self.raw.set_masked(view.source.masked if view and view.source else ())
         self.raw.reset(view.state if view else None)
+        self.lanes.analysis = self.doc.analysis  # its other rounds, linked
         self.lanes.rebind(view, s.validation)
         self.show_notice()
         self.refresh_side()
