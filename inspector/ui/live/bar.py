@@ -50,9 +50,10 @@ from inspector.ui.live.widgets import ElidedLabel, ModelBox
 
 LONGEST_STATE = " running tools · round 10 · attempt 2 "
 """The state label is as wide as this (what does not fit is elided, whole in the tooltip)."""
-WHOLE_STATE = " streaming · round 2 · attempt 2 "
-"""… and never narrower than this, so the usual states stay whole on a 1152 px window (the
-first start at 1280×800): the model's description gives up its room first."""
+WHOLE_STATE = " done · round 2 · attempt 2 "
+"""… and never narrower than this, so the state a run ends on stays whole on a 1152 px
+window (the first start at 1280×800), all options on: the model's description gives up its
+room first."""
 PROFILE_CHARACTERS = 9
 """The profile box's width in characters: the longest names elide in it (the list and the
 tooltips have them whole), leaving the row's room to the state."""
@@ -113,7 +114,7 @@ class LiveToolBar(QToolBar):
         """What the session is doing: "running tools · round 2 · attempt 1"."""
         self.state_label.setObjectName("live-state")
         self.addWidget(self.state_label)
-        self.about = ElidedLabel(160)
+        self.about = ElidedLabel(160, least=20)  # gives way first: its tooltip has it whole
         """What the chosen model does (a demo scenario's description), or where it runs."""
         self.about.setObjectName("live-about")
         self.about.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
