@@ -96,7 +96,7 @@ class Source(ABC):
         self.analysis.set_tools(tools)
 
 
-NO_STREAM = "no stream: nothing received"
+NO_STREAM = "no stream: 0 bytes"
 """What the position counter says for a capture without a byte of response."""
 
 

@@ -89,7 +89,7 @@ class InspectorToolBar(QToolBar):
         self.addWidget(self.slider)
         self.position = QLabel(" 0 / 0 ")
         self.position.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        self._sized_for = -1
+        self._sized_for: tuple[int, str] = (-1, "")
         self._why = ""  # said in place of the counter while a count would mislead (no stream)
         self.show_position(0, 9999)  # sized for a usual capture from the start: the window's
         self.position.setText(" 0 / 0 ")  # minimum width then holds what a session shows
@@ -124,13 +124,12 @@ class InspectorToolBar(QToolBar):
         if not self.slider.isSliderDown():
             self.slider.setValue(position)
         self.slider.blockSignals(False)
-        if total != self._sized_for:  # a fixed size: a label whose width follows its text
-            self._sized_for = total  # makes the whole window lay out again on every flush
-            widest = f" {'8' * len(str(total))} / {total} chunks "
+        if (total, self._why) != self._sized_for:  # a fixed size: a label whose width
+            self._sized_for = (total, self._why)  # follows its text makes the whole window
+            widest = f" {'8' * len(str(total))} / {total} chunks "  # lay out on every flush
             fm = self.position.fontMetrics()
-            self.position.setFixedSize(
-                fm.horizontalAdvance(widest) + 4, self.position.sizeHint().height()
-            )
+            room = max(fm.horizontalAdvance(widest), fm.horizontalAdvance(f" {self._why} "))
+            self.position.setFixedSize(room + 4, self.position.sizeHint().height())
         self.position.setText(f" {self._why} " if self._why else f" {position} / {total} chunks ")
         if (position, total) != (self._position, self._total):
             self._position, self._total = position, total
@@ -143,7 +142,9 @@ class InspectorToolBar(QToolBar):
         for w in (self.play, self.step, self.speed, self.slider):
             w.setEnabled(replayable)
         self._why = why if uncounted and not replayable else ""
-        if not replayable and why:
+        if self._why:
+            self.show_position(self._position, self._total)  # sized to hold it whole
+        elif not replayable and why:
             self.position.setText(f" {why} ")
         self.position.setToolTip("" if replayable else "Nothing to replay here yet")
 

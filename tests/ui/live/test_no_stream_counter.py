@@ -65,8 +65,10 @@ def test_a_refused_connection_shows_no_stream_not_a_chunk_count(
     assert session is not None and session.records
     assert all(r.outcome in ("failed", "retried") for r in session.records), session.records
     bar = window.bar
-    assert bar.position.text().strip() == "no stream: nothing received"
+    assert bar.position.text().strip() == "no stream: 0 bytes"
     assert not bar.play.isEnabled() and not bar.slider.isEnabled()
+    shown = bar.position.fontMetrics().horizontalAdvance(bar.position.text())
+    assert shown <= bar.position.contentsRect().width()  # the counter's room holds it whole
     assert window.lanes._empty.text().startswith("The request failed (cannot connect")
     window.doc.flushed.emit()  # a later flush does not bring the count back
     assert "chunks" not in bar.position.text()
