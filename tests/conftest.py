@@ -160,11 +160,11 @@ def _qasync_loop(qapp: Any) -> Iterator[Any]:
     needs its signals alive). Closing a window never quits the application, as in the app."""
     import asyncio
 
-    import qasync
+    from inspector.ui.shell.loop import new_loop
 
     qapp.setQuitOnLastWindowClosed(False)  # as the app runs (ui/shell/app.py: run_event_loop):
     # closing the last window would quit Qt, which stops the shared loop mid-test
-    loop = qasync.QEventLoop(qapp)
+    loop = new_loop()  # the window's own loop (ui/shell/loop.py)
     yield loop
     asyncio.set_event_loop(None)
     loop.close()

@@ -96,6 +96,10 @@ class Source(ABC):
         self.analysis.set_tools(tools)
 
 
+NO_STREAM = "no stream: 0 bytes"
+"""What the position counter says for a capture without a byte of response."""
+
+
 class ReplaySource(Source):
     """A whole capture, replayable: opened from a file, a finished load or a session's capture.
     While it plays, recorded time follows the wall clock times the speed."""
@@ -130,6 +134,16 @@ class ReplaySource(Source):
     @property
     def replayer(self) -> Replayer:
         return self._replayer
+
+    @property
+    def no_replay_reason(self) -> str:
+        """A capture in which no attempt received a byte (a refused connection, a DNS
+        failure, a timeout before the response) has no stream: its replay plan holds one
+        empty step per attempt, which the counter would call "1 / 1 chunks"."""
+        capture = self._replayer.capture
+        if capture.attempts and not any(data for a in capture.attempts for _t, data in a.chunks):
+            return NO_STREAM
+        return ""
 
     def position(self) -> tuple[int, int]:
         return self._replayer.position, len(self._replayer.plan)

@@ -89,7 +89,8 @@ class InspectorToolBar(QToolBar):
         self.addWidget(self.slider)
         self.position = QLabel(" 0 / 0 ")
         self.position.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        self._sized_for = -1
+        self._sized_for: tuple[int, str] = (-1, "")
+        self._why = ""  # said in place of the counter while a count would mislead (no stream)
         self.show_position(0, 9999)  # sized for a usual capture from the start: the window's
         self.position.setText(" 0 / 0 ")  # minimum width then holds what a session shows
         self._position = self._total = 0
@@ -123,24 +124,27 @@ class InspectorToolBar(QToolBar):
         if not self.slider.isSliderDown():
             self.slider.setValue(position)
         self.slider.blockSignals(False)
-        if total != self._sized_for:  # a fixed size: a label whose width follows its text
-            self._sized_for = total  # makes the whole window lay out again on every flush
-            widest = f" {'8' * len(str(total))} / {total} chunks "
+        if (total, self._why) != self._sized_for:  # a fixed size: a label whose width
+            self._sized_for = (total, self._why)  # follows its text makes the whole window
+            widest = f" {'8' * len(str(total))} / {total} chunks "  # lay out on every flush
             fm = self.position.fontMetrics()
-            self.position.setFixedSize(
-                fm.horizontalAdvance(widest) + 4, self.position.sizeHint().height()
-            )
-        self.position.setText(f" {position} / {total} chunks ")
+            room = max(fm.horizontalAdvance(widest), fm.horizontalAdvance(f" {self._why} "))
+            self.position.setFixedSize(room + 4, self.position.sizeHint().height())
+        self.position.setText(f" {self._why} " if self._why else f" {position} / {total} chunks ")
         if (position, total) != (self._position, self._total):
             self._position, self._total = position, total
             self.show_playing(self._playing)
 
-    def set_replayable(self, replayable: bool, why: str = "") -> None:
+    def set_replayable(self, replayable: bool, why: str = "", *, uncounted: bool = False) -> None:
         """Replay controls on or off (a file still loading, a live session or a cancelled load
-        has no replay); ``why`` shows in place of the position when off."""
+        has no replay); ``why`` shows in place of the position when off, and stays there
+        (``uncounted``) when no count would be true: a capture without a byte of stream."""
         for w in (self.play, self.step, self.speed, self.slider):
             w.setEnabled(replayable)
-        if not replayable and why:
+        self._why = why if uncounted and not replayable else ""
+        if self._why:
+            self.show_position(self._position, self._total)  # sized to hold it whole
+        elif not replayable and why:
             self.position.setText(f" {why} ")
         self.position.setToolTip("" if replayable else "Nothing to replay here yet")
 

@@ -27,12 +27,12 @@ from PySide6.QtCore import QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QScrollArea, QToolButton, QWidget
 
-from inspector.core.analysis.session import AttemptView, CallVerdict
+from inspector.core.analysis.session import Analysis, AttemptView, CallVerdict
 from inspector.core.base.settings import DEFAULT_MODE
 from inspector.core.calls.accumulator import ToolCall
 from inspector.ui.base import theme
 from inspector.ui.base.models import elide_json_column
-from inspector.ui.lanes.empty import NO_CALLS_YET, empty_text
+from inspector.ui.lanes.empty import LINK, NO_CALLS_YET, empty_text
 from inspector.ui.lanes.kinds import show_reported
 from inspector.ui.lanes.lane import LaneWidget
 from inspector.ui.lanes.parts import holds_seq
@@ -55,6 +55,8 @@ class LanesView(QScrollArea):
 
     fragment_selected = Signal(int)
     """Re-emitted from any lane: the wire event seq of the selected fragment."""
+    attempt_wanted = Signal(int)
+    """The placeholder's link to an earlier round's calls was followed (session-wide N)."""
 
     def __init__(self, parent: QWidget | None = None, compact: bool = False) -> None:
         super().__init__(parent)
@@ -68,6 +70,11 @@ class LanesView(QScrollArea):
         self._row.setContentsMargins(4, 4, 4, 4)
         self._empty = QLabel(NO_CALLS_YET)
         self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._empty.linkActivated.connect(
+            lambda href: self.attempt_wanted.emit(int(href.removeprefix(LINK)))
+        )
+        self.analysis: Analysis | None = None
+        """The session the shown attempt belongs to (the placeholder links its other rounds)."""
         self._row.addWidget(self._empty, 1)
         self._row.addStretch(0)  # the room held lanes leave (lanes, stretch 1, take it else)
         self.held = False
@@ -229,7 +236,7 @@ class LanesView(QScrollArea):
 
     def _show_empty(self, view: AttemptView | None) -> None:
         """The placeholder of an attempt without calls (:func:`.empty.empty_text`)."""
-        text = empty_text(view)
+        text = empty_text(view, self.analysis)
         if self._empty.text() != text:
             self._empty.setText(text)
         self._empty.setVisible(view is None or not view.state.calls)

@@ -50,6 +50,13 @@ from inspector.ui.live.widgets import ElidedLabel, ModelBox
 
 LONGEST_STATE = " running tools · round 10 · attempt 2 "
 """The state label is as wide as this (what does not fit is elided, whole in the tooltip)."""
+WHOLE_STATE = " done · round 2 · attempt 2 "
+"""… and never narrower than this, so the state a run ends on stays whole on a 1152 px
+window (the first start at 1280×800), all options on: the model's description gives up its
+room first."""
+PROFILE_CHARACTERS = 9
+"""The profile box's width in characters: the longest names elide in it (the list and the
+tooltips have them whole), leaving the row's room to the state."""
 REMEMBERED = ("profile", "model", "scenario")
 """The choices kept in QSettings (under ``live/``) from one run to the next."""
 
@@ -75,6 +82,11 @@ class LiveToolBar(QToolBar):
                 for p in BUILTIN_PROFILES
             ],
         )
+        self.profile.setMinimumContentsLength(PROFILE_CHARACTERS)
+        self.profile.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.profile.view().setMinimumWidth(self.profile.view().sizeHintForColumn(0) + 24)
         self.addWidget(QLabel(" model "))
         self.model = ModelBox(self.models_wanted)
         self.addWidget(self.model)
@@ -95,11 +107,14 @@ class LiveToolBar(QToolBar):
         )
         self._options()
         self.addSeparator()
-        self.state_label = ElidedLabel(self.fontMetrics().horizontalAdvance(LONGEST_STATE))
+        metrics = self.fontMetrics()
+        self.state_label = ElidedLabel(
+            metrics.horizontalAdvance(LONGEST_STATE), least=metrics.horizontalAdvance(WHOLE_STATE)
+        )
         """What the session is doing: "running tools · round 2 · attempt 1"."""
         self.state_label.setObjectName("live-state")
         self.addWidget(self.state_label)
-        self.about = ElidedLabel(160)
+        self.about = ElidedLabel(160, least=20)  # gives way first: its tooltip has it whole
         """What the chosen model does (a demo scenario's description), or where it runs."""
         self.about.setObjectName("live-about")
         self.about.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)

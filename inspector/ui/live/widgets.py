@@ -19,15 +19,17 @@ class ElidedLabel(QLabel):
     """A line of text that takes the room it is given: its size hint is fixed (``width``) and
     it paints what fits, elided; ``text()`` and the tooltip keep the whole of it."""
 
-    def __init__(self, width: int, parent: QWidget | None = None) -> None:
+    def __init__(self, width: int, parent: QWidget | None = None, *, least: int = 60) -> None:
         super().__init__(parent)
         self._width = width
+        self._least = min(width, least)
+        """A toolbar short of room never squeezes it below this (what must stay whole)."""
 
     def sizeHint(self) -> QSize:
         return QSize(self._width, super().sizeHint().height())
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(min(self._width, 60), super().minimumSizeHint().height())
+        return QSize(self._least, super().minimumSizeHint().height())
 
     def setText(self, text: str) -> None:
         super().setText(text)
@@ -67,7 +69,7 @@ class ModelBox(QComboBox):
         self.setObjectName("live-model")
         self.setEditable(True)
         self.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)  # Enter runs; it adds nothing
-        self.setMinimumContentsLength(20)
+        self.setMinimumContentsLength(17)  # room for the state beside it at 1152 px
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.setItemDelegate(_ModelItems(self))
         self.setMaxVisibleItems(20)

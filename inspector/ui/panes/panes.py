@@ -10,7 +10,15 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtCore import (
+    QItemSelectionModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QRect,
+    QSize,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QFont, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -20,6 +28,8 @@ from PySide6.QtWidgets import (
     QMenu,
     QPlainTextEdit,
     QSplitter,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QTreeWidget,
     QTreeWidgetItem,
@@ -270,6 +280,9 @@ class AttemptsPane(QTreeWidget):
     call is "not checked", never "valid".
 
     Selecting an attempt shows its lanes; selecting a call also selects its lane.
+
+    An outcome that does not fit its column ("↻ retried · stream_invalid_tool_call →
+    retry_streaming" in a 1152 px window) wraps onto more lines: it is never cut.
     """
 
     attempt_selected = Signal(int)
@@ -281,6 +294,10 @@ class AttemptsPane(QTreeWidget):
         super().__init__(parent)
         self.setHeaderLabels(["attempt / call", "outcome"])
         self.setRootIsDecorated(True)
+        self.setWordWrap(True)  # rows as tall as their wrapped outcome (the column's width)
+        self.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.setItemDelegateForColumn(1, _WrappedInColumn(self))
+        self.header().sectionResized.connect(lambda *_a: self.scheduleDelayedItemsLayout())
         self._shape: list[tuple[Any, ...]] = []
         self.itemClicked.connect(self._clicked)
 
@@ -371,11 +388,42 @@ class AttemptsPane(QTreeWidget):
             top.addChild(child)
         return top
 
+    def select_attempt(self, number: int) -> None:
+        """Select attempt ``number``'s item (as a click would, without emitting)."""
+        for item in self.findItems("*", Qt.MatchFlag.MatchWildcard | Qt.MatchFlag.MatchRecursive):
+            attempt = item.text(0).startswith("Attempt")  # a round's item carries one too
+            if attempt and item.data(0, Qt.ItemDataRole.UserRole) == (number, None):
+                self.setCurrentItem(item)
+                return
+
     def _clicked(self, item: QTreeWidgetItem, _column: int) -> None:
         number, slot = item.data(0, Qt.ItemDataRole.UserRole)
         self.attempt_selected.emit(number)
         if slot is not None:
             self.call_selected.emit(number, slot)
+
+
+class _WrappedInColumn(QStyledItemDelegate):
+    """A cell as tall as its text wrapped to its column's width (a tree asks its delegate
+    for a row's height with no width, so Qt's own word wrap never adds a line)."""
+
+    def __init__(self, tree: QTreeWidget) -> None:
+        super().__init__(tree)
+        self._tree = tree
+
+    def sizeHint(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QSize:
+        sized = QStyleOptionViewItem(option)
+        sized.rect = QRect(0, 0, self._tree.columnWidth(index.column()), 1)  # (a copy: assign)
+        sized.features |= QStyleOptionViewItem.ViewItemFeature.WrapText
+        return super().sizeHint(sized, index)
+
+    def initStyleOption(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        super().initStyleOption(option, index)
+        option.features |= QStyleOptionViewItem.ViewItemFeature.WrapText  # painted wrapped
 
 
 def _result_text(result: Any) -> str:

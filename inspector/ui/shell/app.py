@@ -159,11 +159,13 @@ def run_event_loop(
 
     Quitting resolves a future instead of calling ``app.exit()``: qasync's
     ``run_until_complete`` refuses a loop that stops before its future is done. Python 3.11
-    has no ``asyncio.run(loop_factory=…)``, hence ``asyncio.Runner``.
+    has no ``asyncio.run(loop_factory=…)``, hence ``asyncio.Runner``. The loop is
+    :func:`~inspector.ui.shell.loop.new_loop`'s: a nested Qt loop never steps one task inside
+    another (which stalled live runs for good).
     """
     import asyncio
 
-    import qasync
+    from inspector.ui.shell.loop import new_loop
 
     async def main() -> int:
         done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
@@ -182,7 +184,7 @@ def run_event_loop(
         await _settle()
         return code
 
-    with asyncio.Runner(loop_factory=qasync.QEventLoop) as runner:
+    with asyncio.Runner(loop_factory=new_loop) as runner:
         return runner.run(main())
 
 

@@ -122,6 +122,7 @@ class MainWindow(QMainWindow):
         b.play.clicked.connect(d.toggle)  # Pause, Resume where it paused, or Replay at the end
         b.step.clicked.connect(lambda: d.step(1))
         self.attempts.attempt_selected.connect(self._attempt_changed)
+        self.lanes.attempt_wanted.connect(self._attempt_wanted)  # an earlier round's calls
         self.attempts.call_selected.connect(lambda _attempt, slot: v.show_call(slot))
         lb, lc = self.live_bar, self.live
         lb.start_requested.connect(self.start_live)
@@ -223,6 +224,11 @@ class MainWindow(QMainWindow):
             self.settings.setValue("validation", new.validation)
             self.settings.setValue("empty_id", new.empty_id)
         self.doc.apply_settings(new)
+
+    def _attempt_wanted(self, n: int) -> None:
+        """The lanes' link to another attempt: shown as if picked in the Attempts pane."""
+        self.attempts.select_attempt(n)
+        self._attempt_changed(n)
 
     def _attempt_changed(self, n: int) -> None:
         a = self.doc.analysis

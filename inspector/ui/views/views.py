@@ -37,7 +37,7 @@ from inspector.core.analysis.attempt import AttemptView
 from inspector.core.analysis.numbering import attempt_places
 from inspector.core.base.settings import LITERAL
 from inspector.core.clients.registry import LITERAL_MATCHES
-from inspector.core.replay.sources import LiveSource
+from inspector.core.replay.sources import NO_STREAM, LiveSource
 from inspector.core.reports import words
 from inspector.core.reports.kinds import counts, shows_kinds
 from inspector.core.reports.report import findings
@@ -135,6 +135,7 @@ class DocumentViews:
             self.catch_up()
             return
         if view is not None and self.lanes.bound_to is not view:  # a new attempt: binding
+            self.lanes.analysis = self.doc.analysis  # its other rounds, linked
             self.lanes.rebind(view, self.doc.settings.validation, LANES_PER_FLUSH)
             return  # it is this flush's work
         if self.lanes.sync(view, rows=False, new_lanes=LANES_PER_FLUSH):
@@ -167,6 +168,7 @@ class DocumentViews:
         self.raw.set_masked(view.source.masked if view and view.source else ())
         self.raw.sync(view.state if view else None)
         if view is not None and self.lanes.bound_to is not view:
+            self.lanes.analysis = self.doc.analysis  # its other rounds, linked
             self.lanes.rebind(view, self.doc.settings.validation)
         else:
             self.lanes.sync(view)
@@ -182,6 +184,7 @@ class DocumentViews:
         self.bar.show_settings(s.validation, s.empty_id)
         self.raw.set_masked(view.source.masked if view and view.source else ())
         self.raw.reset(view.state if view else None)
+        self.lanes.analysis = self.doc.analysis  # its other rounds, linked
         self.lanes.rebind(view, s.validation)
         self.show_notice()
         self.refresh_side()
@@ -192,7 +195,10 @@ class DocumentViews:
         """Replay needs a whole capture: off while a file loads, or for a source without one."""
         d = self.doc
         why = "loading…" if d.loading else d.source.no_replay_reason if d.source else ""
-        self.bar.set_replayable(d.replayer is not None and not d.loading, why)
+        no_stream = why == NO_STREAM  # "1 / 1 chunks" of a refused connection: no chunk came
+        self.bar.set_replayable(
+            d.replayer is not None and not d.loading and not no_stream, why, uncounted=no_stream
+        )
 
     def session_ended(self, running: bool) -> None:
         """Replay paused or a live session ended: the throttled views catch up at once."""

@@ -1,0 +1,74 @@
+"""A run that never got a byte (a refused connection) has no stream: the counter says so
+instead of "2 / 2 chunks" (the replay plan's one empty step per attempt), replay is off, and
+the lanes say the request failed, as a 401's do."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+import pytest
+import qasync
+from PySide6.QtCore import QSettings
+
+from inspector.core.requests import scenarios
+from inspector.ui.shell.mainwindow import MainWindow
+
+
+def closed_port() -> int:
+    with socket.socket() as s:  # bound, then closed: nothing listens there
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def window(
+    qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[MainWindow]:
+    QSettings("toolcall-inspector", "toolcall-inspector").clear()
+    monkeypatch.setattr("inspector.ui.live.live.captures_dir", lambda: tmp_path)
+    port = closed_port()
+
+    def find_profile(name: str, extra: Any = None) -> scenarios.Profile:
+        profile = scenarios.find_profile(name, extra)
+        return replace(profile, base_url=f"http://127.0.0.1:{port}/v1")
+
+    monkeypatch.setattr("inspector.ui.live.live.find_profile", find_profile)
+    w = MainWindow()
+    w.persist_layout = False
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.show()
+    yield w
+    qloop.run_until_complete(w.aclose())
+
+
+def test_a_refused_connection_shows_no_stream_not_a_chunk_count(
+    window: MainWindow, qloop: qasync.QEventLoop
+) -> None:
+    window.live_bar.select("ollama", "qwen2.5:7b", "weather")
+
+    async def scenario() -> None:
+        window.start_live()
+        async with asyncio.timeout(30):
+            while not (window.live.session is not None and window.live.running):
+                await asyncio.sleep(0.01)
+            while window.live.running:
+                await asyncio.sleep(0.01)
+        await asyncio.sleep(0.3)
+
+    qloop.run_until_complete(scenario())
+    session = window.live.session
+    assert session is not None and session.records
+    assert all(r.outcome in ("failed", "retried") for r in session.records), session.records
+    bar = window.bar
+    assert bar.position.text().strip() == "no stream: 0 bytes"
+    assert not bar.play.isEnabled() and not bar.slider.isEnabled()
+    shown = bar.position.fontMetrics().horizontalAdvance(bar.position.text())
+    assert shown <= bar.position.contentsRect().width()  # the counter's room holds it whole
+    assert window.lanes._empty.text().startswith("The request failed (cannot connect")
+    window.doc.flushed.emit()  # a later flush does not bring the count back
+    assert "chunks" not in bar.position.text()
