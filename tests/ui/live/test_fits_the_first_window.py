@@ -17,6 +17,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QStyleOptionViewItem, QToolButton
 
 from inspector.ui.live.widgets import ABOUT_ROLE, ModelItems
+from inspector.ui.shell import statusline
 from inspector.ui.shell.mainwindow import MainWindow
 from ui.waiting import until
 
@@ -39,9 +40,13 @@ def window(
     qloop.run_until_complete(w.aclose())
 
 
-def run_default(window: MainWindow, qloop: qasync.QEventLoop) -> None:
+def run_default(window: MainWindow, qloop: qasync.QEventLoop, model: str = "") -> None:
     async def scenario() -> None:
-        window.start_default_live()
+        if model:  # the default profile and scenario, another model
+            window.live_bar.model.setEditText(model)
+            window.live_bar.start_requested.emit()
+        else:
+            window.start_default_live()
         async with asyncio.timeout(30):
             while not (window.live.session is not None and window.live.running):
                 await asyncio.sleep(0.01)
@@ -127,3 +132,40 @@ def test_the_models_descriptions_are_readable_in_the_first_window(
     popup = view.window().frameGeometry()
     assert QGuiApplication.primaryScreen().availableGeometry().contains(popup)
     box.hidePopup()
+
+
+def test_the_status_line_keeps_the_headline_whole_in_the_first_window(
+    window: MainWindow, qloop: qasync.QEventLoop, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert window.width() == 1152
+    run_default(window, qloop, "demo-missing-index")
+    head = window.views.clients_follower.headline
+    assert head.startswith("valid — breaks 2 clients: openai-python (raised), langchain")
+    painted: list[str] = []
+    real = statusline.elided
+    monkeypatch.setattr(statusline, "elided", lambda *a: painted.append(real(*a)) or painted[-1])
+    window.views.show_status()  # as any change of view or setting does
+    bar = window.statusBar()
+    assert isinstance(bar, statusline.StatusBar)
+    line = bar.currentMessage()
+    assert head in line and bar.toolTip() == line  # whole in the message and its tooltip
+    assert bar.property(statusline.KEEP) == head  # the part to keep whole
+    metrics, room = bar.fontMetrics(), bar.message_width()
+    assert metrics.horizontalAdvance(line) > room  # the case: the line is cut at 1152 px
+    bar.grab()  # paints it
+    shown = painted[-1]
+    assert head in shown and shown.endswith("…")  # the verdict whole; what follows gives way
+    assert shown.startswith(line[: line.index(head)])  # the file's name before it
+    # A longer name (a proxied session's, a capture renamed): the name gives way, not the
+    # verdict, and nothing painted runs past the room.
+    named = "a-capture-of-a-long-agent-session-kept-under-its-task-name-" + line
+    bar.showMessage(named)
+    bar.grab()
+    shown = painted[-1]
+    assert (
+        metrics.horizontalAdvance(line[: line.index(head)] + head)
+        < room
+        < (metrics.horizontalAdvance(named[: named.index(head)] + head))
+    )  # the case: the verdict would be cut at its end
+    assert head in shown and "…" in shown[: shown.index(head)]
+    assert metrics.horizontalAdvance(shown) <= room
