@@ -5,8 +5,10 @@ state | what the chosen model does``
 
 Invariants:
 - Every control a run needs is in this one row at 1280 px: the two lines of text at its end
-  have small size hints and elide what does not fit (their whole text is their tooltip), so the
-  toolbar never overflows into its "»" menu, and a change of text never lays it out again.
+  have small size hints, so the toolbar never overflows into its "»" menu, and a change of
+  text never lays it out again. The state elides what does not fit; the model's description
+  is shown whole or not at all (never a stub), and is always whole in the model box's tooltip
+  and, word-wrapped under each name, in the model list.
 - Widgets only emit the user's intent (``start_requested``, ``stop_requested``,
   ``models_wanted``); the window starts and stops sessions.
 - The model list offers the demo provider's scenarios (each with its description, from its
@@ -114,8 +116,10 @@ class LiveToolBar(QToolBar):
         """What the session is doing: "running tools · round 2 · attempt 1"."""
         self.state_label.setObjectName("live-state")
         self.addWidget(self.state_label)
-        self.about = ElidedLabel(160, least=20)  # gives way first: its tooltip has it whole
-        """What the chosen model does (a demo scenario's description), or where it runs."""
+        self.about = ElidedLabel(160, least=20, whole_or_nothing=True)  # gives way first
+        """What the chosen model does (a demo scenario's description), or where it runs: shown
+        whole when the row has room for it, else not at all (the model box's tooltip and the
+        model list have it whole)."""
         self.about.setObjectName("live-about")
         self.about.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.addWidget(self.about)
@@ -219,8 +223,10 @@ class LiveToolBar(QToolBar):
         p, name = self._profile(), self.model.currentText().strip()
         about = dict(self._demo_models).get(name) if p.is_demo else None
         gap = NotPlayed.of(self._entries[name], p.dialect) if about is not None else None
+        shorter: tuple[str, ...] = ()
         if gap is not None:  # a clean run there would otherwise say nothing of why
-            text = f"{gap.short()} · {gap.about()} · {about}"  # elided: the tooltip has all
+            text = f"{gap.short()} · {gap.about()} · {about}"
+            shorter = (f" {gap.short()} ", f" ⚠ {gap.where} ", " ⚠ not here ")
         elif about is not None:
             text = about
         elif p.is_demo:
@@ -234,7 +240,8 @@ class LiveToolBar(QToolBar):
             if p.aws_region:  # signed when sent, credentials from the AWS chain
                 key = f" · SigV4 ({p.aws_region}), AWS credentials from their usual chain"
             text = f"{p.dialect} at {p.base_url}{key}"
-        self.about.setText(f" {text} ")
+        self.about.set_text(f" {text} ", *shorter)  # whole, else the warning, else nothing
+        self.model.setToolTip(f"{name}: {text}" if name and not text.startswith(name) else text)
 
     def select(self, profile: str, model: str, scenario: str) -> None:
         """Preselect a profile, model and scenario."""

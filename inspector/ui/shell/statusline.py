@@ -8,6 +8,10 @@ Invariants:
 - What does not fit is elided at its end with "…", except a trailing ``capture: PATH``: that
   stays in sight (the head is elided before it), taking at most :data:`PATH_SHARE` of the
   room; a longer path is elided in its middle, keeping its start and its file name.
+- A part of the message set as the one to keep (the dynamic property :data:`KEEP`, e.g. the
+  session's headline, the verdict) stays whole while it fits the room at all: what follows it
+  (dialect, settings, counts) is elided first, then what precedes it (the file name, in its
+  middle). The property is a string, so a feature sets it without importing the shell.
 """
 
 from __future__ import annotations
@@ -18,14 +22,27 @@ from PySide6.QtWidgets import QSizeGrip, QStatusBar, QStyle, QStyleOption, QWidg
 
 CAPTURE = "capture: "
 """Where a status message names its capture file: from here on, it is kept whole."""
+KEEP = "keep-whole"
+"""The status bar's property naming the part of its message kept whole (see above)."""
 PATH_SHARE = 0.5
 """The largest share of the message's room the kept ``capture: PATH`` takes."""
 
 
-def elided(text: str, metrics: QFontMetrics, width: int) -> str:
-    """``text`` as it fits in ``width`` pixels (see the module's invariants)."""
+def elided(text: str, metrics: QFontMetrics, width: int, keep: str = "") -> str:
+    """``text`` as it fits in ``width`` pixels, ``keep`` whole if it is in it and fits (see
+    the module's invariants)."""
     if metrics.horizontalAdvance(text) <= width:
         return text
+    at = text.find(keep) if keep else -1
+    if at >= 0 and metrics.horizontalAdvance(keep) <= width:
+        before, after = text[:at], text[at + len(keep) :]
+        room = width - metrics.horizontalAdvance(before + keep)
+        if room >= metrics.horizontalAdvance(" …"):  # the file stays; the rest is elided
+            return before + keep + metrics.elidedText(after, Qt.TextElideMode.ElideRight, room)
+        tail = " …" if after else ""
+        room = width - metrics.horizontalAdvance(keep + tail)
+        head = metrics.elidedText(before, Qt.TextElideMode.ElideMiddle, room) if before else ""
+        return head + keep + tail
     cut = text.rfind(CAPTURE)
     if cut > 0:
         label = " · " + CAPTURE  # the head's own separator is elided with it
@@ -77,6 +94,6 @@ class StatusBar(QStatusBar):
             width,
             self.height(),
             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-            elided(message, self.fontMetrics(), width),
+            elided(message, self.fontMetrics(), width, str(self.property(KEEP) or "")),
         )
         painter.end()

@@ -268,6 +268,7 @@ class DocumentViews:
         record = next((r for r in a.records if r.attempt == view.number), None)
         word = words.label(words.attempt_word(view, record, a.capture))  # the one vocabulary
         head = self.clients_follower.headline  # the session's verdict, clients included
+        self.status.setProperty("keep-whole", head)  # elided last (ui/shell/statusline.py)
         self.status.showMessage(
             f"{opened}{f'{head} · ' if head else ''}{a.dialect or 'dialect?'} · "
             f"validation {s.validation} · empty-id {s.empty_id}{EMPTY_ID_AS.get(s.empty_id, '')} · "

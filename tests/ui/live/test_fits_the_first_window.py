@@ -1,6 +1,8 @@
 """At the first start on a 1280×800 screen (a 1152×720 window) the Live state and the
 Attempts pane's outcomes are read whole: the state is never elided for the model's
-description, and an outcome that does not fit its column wraps instead of being cut."""
+description, and an outcome that does not fit its column wraps instead of being cut. The
+models' descriptions are readable there too: whole, word-wrapped under each name, in the model
+list, whole in the model box's tooltip, and the line beside is whole or absent, never a stub."""
 
 from __future__ import annotations
 
@@ -12,9 +14,12 @@ import pytest
 import qasync
 from PySide6.QtCore import QRect, QSettings, QSize, Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QToolButton
+from PySide6.QtWidgets import QStyleOptionViewItem, QToolButton
 
+from inspector.ui.live.widgets import ABOUT_ROLE, ModelItems
+from inspector.ui.shell import statusline
 from inspector.ui.shell.mainwindow import MainWindow
+from ui.waiting import until
 
 
 @pytest.fixture
@@ -35,9 +40,13 @@ def window(
     qloop.run_until_complete(w.aclose())
 
 
-def run_default(window: MainWindow, qloop: qasync.QEventLoop) -> None:
+def run_default(window: MainWindow, qloop: qasync.QEventLoop, model: str = "") -> None:
     async def scenario() -> None:
-        window.start_default_live()
+        if model:  # the default profile and scenario, another model
+            window.live_bar.model.setEditText(model)
+            window.live_bar.start_requested.emit()
+        else:
+            window.start_default_live()
         async with asyncio.timeout(30):
             while not (window.live.session is not None and window.live.running):
                 await asyncio.sleep(0.01)
@@ -71,3 +80,92 @@ def test_the_live_state_and_the_attempts_outcomes_are_whole_in_the_first_window(
         QRect(0, 0, room - 8, 10_000), int(Qt.TextFlag.TextWordWrap), text
     )
     assert pane.visualItemRect(retried).height() >= wrapped.height()
+
+
+def test_the_models_descriptions_are_readable_in_the_first_window(
+    window: MainWindow, qloop: qasync.QEventLoop, qtbot: Any
+) -> None:
+    assert window.width() == 1152
+    lb = window.live_bar
+
+    async def listed() -> None:
+        window.live.list_demo_models()
+        await until(lambda: lb.model.count() > 10)
+
+    qloop.run_until_complete(listed())
+    box = lb.model
+    longest = max(range(box.count()), key=lambda i: len(str(box.itemData(i, ABOUT_ROLE) or "")))
+    about = str(box.itemData(longest, ABOUT_ROLE))
+    assert len(about) > 150  # the case: far more than a line of the list
+    assert box.count() > 10
+
+    # The line beside is whole, or a whole short warning, or absent: never a stub.
+    forms: dict[str, str] = {}
+    for i in range(box.count()):
+        box.setCurrentIndex(i)
+        said, shown = lb.about.text(), lb.about.shown()
+        assert "…" not in shown and (shown in ("", said) or shown.strip().startswith("⚠"))
+        forms[box.itemText(i)] = shown
+        tip = box.toolTip()
+        assert tip.startswith(box.itemText(i)) and said.strip() in tip  # whole in the tooltip
+    assert "" in forms.values()  # a long description gives way entirely at 1152 px
+    assert any(f.strip().startswith("⚠ ") for f in forms.values())  # a warning stays
+    box.setCurrentIndex(longest)
+    assert about in box.toolTip()
+
+    # The list shows it whole, word-wrapped under the name, in a popup on the screen.
+    box.showPopup()
+    view = box.view()
+    qtbot.waitUntil(lambda: view.isVisible())
+    delegate = box.itemDelegate()
+    assert isinstance(delegate, ModelItems)
+    index = box.model().index(longest, 0)
+    row = view.visualRect(index)
+    option = QStyleOptionViewItem()
+    option.initFrom(view)
+    option.rect = row
+    wrapped = delegate.about_rect(option, about)
+    name_height = view.fontMetrics().height()
+    assert wrapped.width() <= row.width()
+    assert row.height() >= name_height + wrapped.height()  # every wrapped line has room
+    assert wrapped.height() >= 2 * view.fontMetrics().height()  # wrapped, not one long line
+    popup = view.window().frameGeometry()
+    assert QGuiApplication.primaryScreen().availableGeometry().contains(popup)
+    box.hidePopup()
+
+
+def test_the_status_line_keeps_the_headline_whole_in_the_first_window(
+    window: MainWindow, qloop: qasync.QEventLoop, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert window.width() == 1152
+    run_default(window, qloop, "demo-missing-index")
+    head = window.views.clients_follower.headline
+    assert head.startswith("valid — breaks 2 clients: openai-python (raised), langchain")
+    painted: list[str] = []
+    real = statusline.elided
+    monkeypatch.setattr(statusline, "elided", lambda *a: painted.append(real(*a)) or painted[-1])
+    window.views.show_status()  # as any change of view or setting does
+    bar = window.statusBar()
+    assert isinstance(bar, statusline.StatusBar)
+    line = bar.currentMessage()
+    assert head in line and bar.toolTip() == line  # whole in the message and its tooltip
+    assert bar.property(statusline.KEEP) == head  # the part to keep whole
+    metrics, room = bar.fontMetrics(), bar.message_width()
+    assert metrics.horizontalAdvance(line) > room  # the case: the line is cut at 1152 px
+    bar.grab()  # paints it
+    shown = painted[-1]
+    assert head in shown and shown.endswith("…")  # the verdict whole; what follows gives way
+    assert shown.startswith(line[: line.index(head)])  # the file's name before it
+    # A longer name (a proxied session's, a capture renamed): the name gives way, not the
+    # verdict, and nothing painted runs past the room.
+    named = "a-capture-of-a-long-agent-session-kept-under-its-task-name-" + line
+    bar.showMessage(named)
+    bar.grab()
+    shown = painted[-1]
+    assert (
+        metrics.horizontalAdvance(line[: line.index(head)] + head)
+        < room
+        < (metrics.horizontalAdvance(named[: named.index(head)] + head))
+    )  # the case: the verdict would be cut at its end
+    assert head in shown and "…" in shown[: shown.index(head)]
+    assert metrics.horizontalAdvance(shown) <= room
