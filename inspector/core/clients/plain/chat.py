@@ -30,6 +30,7 @@ Plain, exactly (anything else is refused, however harmless it may be):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, Final
 
 import orjson
@@ -50,7 +51,18 @@ _TEXTS: Final = ("content", "reasoning_content", "reasoning")
 _FIRST: Final = frozenset({"index", "id", "type", "function"})
 _NAMED: Final = frozenset({"name", "arguments"})
 _FINISH: Final = frozenset({"tool_calls", "stop"})
-_END: Final = b"data: [DONE]"
+_CLOSING: Final = b"\n\ndata: [DONE]\n\n"
+"""How a plain body ends: its last event, then ``[DONE]``."""
+
+
+def _parts(body: bytes, end: int) -> Iterator[bytes]:
+    """``body[:end].split(b"\\n\\n")``, one part at a time."""
+    find, start = body.find, 0
+    while (cut := find(b"\n\n", start, end)) >= 0:
+        yield body[start:cut]
+        start = cut + 2
+    yield body[start:end]
+
 
 _loads = orjson.loads
 _Error = orjson.JSONDecodeError
@@ -63,15 +75,9 @@ def _event_stream(content_type: str | None) -> bool:
 def chat_calls(exchange: Exchange) -> list[HandedCall] | None:
     """The calls of a plain Chat Completions body (module docstring), None when not plain."""
     body = exchange.body
-    if (
-        not _event_stream(exchange.content_type)
-        or not body.endswith(b"\n\ndata: [DONE]\n\n")
-        or b"\r" in body
-    ):
+    if not _event_stream(exchange.content_type) or not body.endswith(_CLOSING) or b"\r" in body:
         return None
-    parts = body.split(b"\n\n")
-    if parts.pop() != b"" or parts.pop() != _END:
-        return None
+    parts = _parts(body, len(body) - len(_CLOSING))  # one at a time: no list as big as the body
     ids: list[str] = []
     names: list[str] = []
     args: list[list[str]] = []
