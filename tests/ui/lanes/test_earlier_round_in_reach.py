@@ -6,30 +6,19 @@ lanes gone from sight."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
 import qasync
-from PySide6.QtCore import QSettings
 
 from inspector.ui.shell.mainwindow import MainWindow
 
 
 @pytest.fixture
-def window(
-    qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[MainWindow]:
-    QSettings("toolcall-inspector", "toolcall-inspector").clear()
-    monkeypatch.setattr("inspector.ui.live.live.captures_dir", lambda: tmp_path)
-    w = MainWindow()
-    w.persist_layout = False
-    w.live.demo_chunk_delay = 0.002
-    qtbot.addWidget(w)
-    w.resize(1280, 800)
-    w.show()
-    yield w
-    qloop.run_until_complete(w.aclose())
+def window(window: MainWindow) -> MainWindow:
+    """The shared fresh window (tests/ui/conftest.py), its demo paced fast, at 1280x800."""
+    window.live.demo_chunk_delay = 0.002
+    window.resize(1280, 800)
+    return window
 
 
 def test_the_last_rounds_placeholder_links_to_the_calls_of_the_round_before(

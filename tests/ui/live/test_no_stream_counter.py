@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
 import pytest
 import qasync
-from PySide6.QtCore import QSettings
 
 from inspector.core.requests import scenarios
 from inspector.ui.shell.mainwindow import MainWindow
@@ -25,11 +23,9 @@ def closed_port() -> int:
 
 
 @pytest.fixture
-def window(
-    qtbot: Any, qloop: qasync.QEventLoop, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[MainWindow]:
-    QSettings("toolcall-inspector", "toolcall-inspector").clear()
-    monkeypatch.setattr("inspector.ui.live.live.captures_dir", lambda: tmp_path)
+def window(window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> MainWindow:
+    """The shared fresh window (tests/ui/conftest.py) at 1280x800, every profile's base URL
+    a port where nothing listens."""
     port = closed_port()
 
     def find_profile(name: str, extra: Any = None) -> scenarios.Profile:
@@ -37,13 +33,8 @@ def window(
         return replace(profile, base_url=f"http://127.0.0.1:{port}/v1")
 
     monkeypatch.setattr("inspector.ui.live.live.find_profile", find_profile)
-    w = MainWindow()
-    w.persist_layout = False
-    qtbot.addWidget(w)
-    w.resize(1280, 800)
-    w.show()
-    yield w
-    qloop.run_until_complete(w.aclose())
+    window.resize(1280, 800)
+    return window
 
 
 def test_a_refused_connection_shows_no_stream_not_a_chunk_count(
