@@ -16,8 +16,6 @@ Invariants:
 from __future__ import annotations
 
 import asyncio
-import socket
-import struct
 import time
 from collections.abc import Callable
 from typing import Any
@@ -25,7 +23,7 @@ from typing import Any
 import orjson
 from aiohttp import web
 
-from inspector.net.listen import listen
+from inspector.net.listen import listen, reset
 
 from . import bedrock
 from .conversation import read_request
@@ -249,7 +247,7 @@ class DemoProvider:
                             await self._sleep(frame.gap)
                         await resp.write(part)
                 elif isinstance(frame, Reset):
-                    _reset(request)
+                    reset(request)
                     return resp
             await resp.write_eof()
         except _Stopped:
@@ -285,17 +283,6 @@ class DemoProvider:
         if self.on_request is not None:
             self.on_request(record)
         return record
-
-
-def _reset(request: web.Request) -> None:
-    """Abort the connection with SO_LINGER 0, so the peer gets a TCP RST, not a FIN."""
-    transport = request.transport
-    if transport is None:
-        return
-    sock = transport.get_extra_info("socket")
-    if sock is not None:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-    transport.abort()
 
 
 def _failed(

@@ -31,9 +31,6 @@ Invariants:
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import socket
-import struct
 import time
 from dataclasses import dataclass
 from enum import StrEnum
@@ -46,6 +43,7 @@ from multidict import CIMultiDict
 
 from inspector.core.base.settings import DRAIN_BYTES, DRAIN_SECONDS
 
+from ..listen import reset
 from .client import Answer, UpstreamClient, answer_of, as_httpx
 from .routes import Route, end_to_end
 
@@ -214,7 +212,7 @@ class Relay:
         if self.left_at is None:
             self.left_at = self.relayed
             self._put(AgentLeft(self.relayed))
-            cut(self.agent)
+            reset(self.agent)
 
     def detach(self) -> None:
         """The session stopped reading: queue nothing more (the agent still gets it all)."""
@@ -343,22 +341,9 @@ class Relay:
         """The body stopped short: the session is told why, the agent is cut."""
         self.ending = ending
         self._put(error)
-        cut(self.agent)
+        reset(self.agent)
 
 
 def _seen(future: asyncio.Future[Any]) -> None:
     if not future.cancelled():
         future.exception()
-
-
-def cut(request: web.Request) -> None:
-    """Abort the agent's connection with a TCP reset (SO_LINGER 0), as a broken upstream
-    connection ends: the agent sees the body cut off, never a clean end."""
-    transport = request.transport
-    if transport is None or transport.is_closing():
-        return
-    sock = transport.get_extra_info("socket")
-    if sock is not None:
-        with contextlib.suppress(OSError):
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-    transport.abort()

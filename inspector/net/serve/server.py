@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import socket
-import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
@@ -30,7 +28,7 @@ from typing import Final
 from aiohttp import web
 
 from inspector.core.capture.records import Capture
-from inspector.net.listen import listen
+from inspector.net.listen import listen, reset
 from inspector.net.serve.plan import Reply, Speed, replies_of
 
 RESET_PAUSE: Final = 0.05
@@ -109,7 +107,7 @@ class CaptureServer:
             self.on_served(served, reply)
         if reply.status is None:
             await self._until(start, reply.head_at)
-            _reset(request)
+            reset(request)
             raise asyncio.CancelledError  # nothing to answer: the connection is gone
         response = web.StreamResponse(status=reply.status)
         for name, value in reply.headers:
@@ -127,12 +125,12 @@ class CaptureServer:
         await response.prepare(request)
         for t, chunk in reply.chunks:
             if not await self._until(start, t):
-                _reset(request)
+                reset(request)
                 return
             await response.write(chunk)
         if reply.reset:
             await asyncio.sleep(RESET_PAUSE)
-            _reset(request)
+            reset(request)
             return
         await response.write_eof()
 
@@ -150,14 +148,3 @@ class CaptureServer:
         except TimeoutError:
             return True
         return False
-
-
-def _reset(request: web.Request) -> None:
-    """Abort the connection with SO_LINGER 0: the peer gets a TCP RST, not a FIN."""
-    transport = request.transport
-    if transport is None:
-        return
-    sock = transport.get_extra_info("socket")
-    if sock is not None:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-    transport.abort()
