@@ -77,15 +77,14 @@ LONG = {
 
 
 @contextmanager
-def process(args: list[str], ready: str, *, script: bool = False
+def started(command: list[str], ready: str, cwd: Path
             ) -> Iterator[tuple[subprocess.Popen[str], str]]:  # fmt: skip
-    """Start ``toolcall-inspector ARGS`` (``script``: this script with ARGS); yield it with the
-    first ``http://`` URL of the line holding ``ready``. Stopped with SIGTERM (the way they
-    all stop cleanly), killed if stuck."""
+    """Start ``command`` in ``cwd``; yield it with the first ``http://`` URL of the line
+    holding ``ready`` (its later lines are read and dropped). Stopped with SIGTERM (the way
+    every process of the proxy benches stops cleanly), killed if stuck. bench/proxy_body.py
+    starts its processes with it too."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    main = [__file__] if script else ["-m", "inspector"]
-    command = [sys.executable, *main, *args]
-    proc = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE,
+    proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)  # fmt: skip
     try:
         assert proc.stdout is not None
@@ -94,17 +93,26 @@ def process(args: list[str], ready: str, *, script: bool = False
                 url = next(w for w in line.split() if w.startswith("http://")).rstrip(",")
                 break
         else:
-            raise SystemExit(f"{args[0]} did not start")
+            raise SystemExit(f"{' '.join(command[1:3])} did not start")
         drain = threading.Thread(target=proc.stdout.read, daemon=True)  # its per-request lines
         drain.start()
         yield proc, url
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
-            proc.communicate(timeout=15)
+            proc.communicate(timeout=30)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.communicate()
+
+
+@contextmanager
+def process(args: list[str], ready: str, *, script: bool = False
+            ) -> Iterator[tuple[subprocess.Popen[str], str]]:  # fmt: skip
+    """``toolcall-inspector ARGS`` (``script``: this script with ARGS), :func:`started`."""
+    main = [__file__] if script else ["-m", "inspector"]
+    with started([sys.executable, *main, *args], ready, REPO) as running:
+        yield running
 
 
 BENCH_KEY = "sk-bench-0123456789abcdefghijABCDEFGHIJ"

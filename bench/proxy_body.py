@@ -34,7 +34,6 @@ import hashlib
 import os
 import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -45,6 +44,7 @@ from pathlib import Path
 
 import httpx
 import orjson
+from proxy import started  # bench/proxy.py, beside this file
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -131,27 +131,9 @@ def upstream() -> None:
 
 @contextmanager
 def process(command: list[str], ready: str, cwd: Path) -> Iterator[str]:
-    """Start ``command``; yield the first ``http://`` URL of the line holding ``ready``."""
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)  # fmt: skip
-    try:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            if ready in line:
-                url = next(w for w in line.split() if w.startswith("http://")).rstrip(",")
-                break
-        else:
-            raise SystemExit(f"{command[1:3]} did not start")
-        threading.Thread(target=proc.stdout.read, daemon=True).start()
+    """Start ``command`` in ``cwd`` (bench/proxy.py's :func:`started`); yield its URL."""
+    with started(command, ready, cwd) as (_, url):
         yield url
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
 
 
 # -- the agents ----------------------------------------------------------------------------
