@@ -52,10 +52,10 @@ from inspector.ui.live.widgets import ElidedLabel, ModelBox
 
 LONGEST_STATE = " running tools · round 10 · attempt 2 "
 """The state label is as wide as this (what does not fit is elided, whole in the tooltip)."""
-WHOLE_STATE = " done · round 2 · attempt 2 "
-"""… and never narrower than this, so the state a run ends on stays whole on a 1152 px
-window (the first start at 1280×800), all options on: the model's description gives up its
-room first."""
+WHOLE_STATE = " running tools · round 9 · attempt 2 "
+"""… and never narrower than this, so every state of a run (connecting, streaming, running
+tools, done; rounds below 10) stays whole on a 1152 px window (the first start at 1280×800),
+all options on: the model's description gives up its room first."""
 PROFILE_CHARACTERS = 9
 """The profile box's width in characters: the longest names elide in it (the list and the
 tooltips have them whole), leaving the row's room to the state."""
@@ -182,17 +182,20 @@ class LiveToolBar(QToolBar):
         self._options_changed()
 
     def _options_changed(self) -> None:
+        """The button says which options are on, in short words (``⚙ loop · seq · retry``:
+        all three fit a 1152 px row beside the whole state), ``⚙ options`` when none is; its
+        tooltip names each one whole, checked or not."""
         self.sequential.setEnabled(self.loop.isChecked())
         on = [
             word
             for act, word in (
                 (self.loop, "loop"),
-                (self.sequential, "sequential"),
+                (self.sequential, "seq"),
                 (self.retry, "retry"),
             )
             if act.isChecked() and act.isEnabled()
         ]
-        self.options.setText("options: " + (" · ".join(on) or "none"))
+        self.options.setText("⚙ " + (" · ".join(on) or "options"))
         self.options.setToolTip(
             "\n".join(
                 f"{'☑' if a.isChecked() else '☐'} {a.text()}"

@@ -84,7 +84,10 @@ class ElidedLabel(QLabel):
                 t for t in (text, *self._shorter) if self.fontMetrics().horizontalAdvance(t) <= room
             )
             return next(fits, "")
-        return self.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, room)
+        metrics = self.fontMetrics()
+        if metrics.horizontalAdvance(text) <= room:  # whole: elidedText() can cut a text
+            return text  # exactly as wide as the room (its rounding of the last glyph)
+        return metrics.elidedText(text, Qt.TextElideMode.ElideRight, room)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)

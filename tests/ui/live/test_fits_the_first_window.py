@@ -82,6 +82,41 @@ def test_the_live_state_and_the_attempts_outcomes_are_whole_in_the_first_window(
     assert pane.visualItemRect(retried).height() >= wrapped.height()
 
 
+def test_every_state_of_a_tool_loop_run_is_whole_with_all_options_on_in_the_first_window(
+    window: MainWindow, qloop: qasync.QEventLoop
+) -> None:
+    """The three options on (picked from the button's menu, as a user does), a tool-loop run
+    to its end: the row never overflows into "»", and each state the run shows (connecting,
+    streaming, running tools, done, each round and attempt) is whole when it is shown."""
+    assert window.width() == 1152
+    bar, label = window.live_bar, window.live_bar.state_label
+    for act in (bar.loop, bar.sequential):  # retry is on by default
+        act.trigger()
+    assert bar.loop.isChecked() and bar.sequential.isChecked() and bar.retry.isChecked()
+    assert bar.options.text() == "⚙ loop · seq · retry"
+    assert "☑ Sequential dispatch (tool loop)" in bar.options.toolTip()  # whole there
+    seen: list[tuple[str, str, bool]] = []
+
+    def shown(_text: str) -> None:
+        overflow = [
+            b for b in bar.findChildren(QToolButton) if b.objectName().endswith("ext_button")
+        ]
+        seen.append((label.text(), label.shown(), any(b.isVisible() for b in overflow)))
+
+    window.live.state_changed.connect(shown)  # after the bar's own slot: it has the text
+    bar.scenario.setCurrentIndex(bar.scenario.findData("filesystem"))
+    run_default(window, qloop, "demo-parallel")
+    states = [s.strip() for s, *_ in seen]
+    assert "streaming · round 2 · attempt 1" in states  # the loop ran round 1's tools
+    assert states[-1].startswith("done · round 2")
+    cut = [(said, painted) for said, painted, _ in seen if painted != said]
+    assert not cut, f"states elided: {cut}"
+    assert not any(o for *_, o in seen), "the Live toolbar overflows into »"
+    for state in ("connecting", "streaming", "running tools", "done"):  # 9 rounds, 2 attempts
+        bar.show_state(f"{state} · round 9 · attempt 2")
+        assert label.shown() == label.text(), label.shown()
+
+
 def test_the_models_descriptions_are_readable_in_the_first_window(
     window: MainWindow, qloop: qasync.QEventLoop, qtbot: Any
 ) -> None:

@@ -327,7 +327,7 @@ def test_edit_opens_the_scenario_without_blocking_and_the_profile_says_where_it_
         "openai-chat at https://api.openai.com/v1 · key from $OPENAI_API_KEY"
     )
     lb.loop.setChecked(True)
-    assert lb.options.text() == "options: loop · retry" and lb.sequential.isEnabled()
+    assert lb.options.text() == "⚙ loop · retry" and lb.sequential.isEnabled()
 
 
 def test_a_remembered_fault_scenario_is_shown_but_not_run_at_launch(
