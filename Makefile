@@ -54,11 +54,10 @@ $(VENV)/.bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[bench]"
 	touch $(VENV)/.bench
 
+# Every speed goal in one run, one bench after another, ending on a table of their PASS/FAIL
+# lines (bench/goals.py; bench/README.md lists the inputs, floors and goals; ~15 minutes).
 bench: $(VENV)/.bench
-	$(BIN)/python bench/ingest.py
-	$(BIN)/python bench/clients.py
-	$(BIN)/python bench/analyze.py
-	$(BIN)/python bench/har.py
+	$(BIN)/python bench/goals.py
 
 # What the recording proxy adds to a stream: demo provider, proxy and client as three
 # processes on loopback, against the direct connection in the same run (bench/proxy.py);
