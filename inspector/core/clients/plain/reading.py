@@ -20,8 +20,10 @@ from typing import Final
 
 from inspector.core.analysis.attempt import AttemptView
 from inspector.core.clients.base import Exchange, HandedCall
+from inspector.core.clients.plain.anthropic import anthropic_calls
 from inspector.core.clients.plain.chat import chat_calls
-from inspector.core.providers import OPENAI_CHAT
+from inspector.core.clients.plain.responses import responses_calls
+from inspector.core.providers import ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES
 
 PLAIN_STREAM: Final = "plain stream"
 """How a result judged from the plain reading says it was judged (``analyze --json``'s
@@ -30,6 +32,8 @@ REPLAYED: Final = "replayed"
 
 READERS: Final[dict[str, Callable[[Exchange], list[HandedCall] | None]]] = {
     OPENAI_CHAT: chat_calls,
+    OPENAI_RESPONSES: responses_calls,
+    ANTHROPIC: anthropic_calls,
 }
 """Per dialect, its plain-stream predicate: the calls of a plain body, None otherwise."""
 

@@ -259,7 +259,7 @@ class VercelAi(Replica):
     dialects: ClassVar[frozenset[str]] = frozenset(
         {OPENAI_CHAT, ANTHROPIC, OPENAI_RESPONSES, GEMINI, COHERE_V2, BEDROCK_CONVERSE}
     )
-    plain: ClassVar[frozenset[str]] = frozenset({OPENAI_CHAT})
+    plain: ClassVar[frozenset[str]] = frozenset({OPENAI_CHAT, OPENAI_RESPONSES, ANTHROPIC})
     summary: ClassVar[str] = (
         "Vercel AI SDK: streamText over @ai-sdk/openai-compatible 3.0.92, @ai-sdk/anthropic "
         "4.0.105, @ai-sdk/openai 4.0.118 (Responses), @ai-sdk/google 4.0.121, @ai-sdk/cohere "
@@ -278,6 +278,9 @@ class VercelAi(Replica):
         for call in calls:
             if tools is not None and call.name not in tools:
                 return None
+            if not js_trim(call.arguments):  # blank: {} for a declared tool (:func:`_handed`)
+                out.append(replace(call, arguments="{}"))
+                continue
             try:
                 written = stringify(secure_parse(call.arguments))
             except Exception:  # any refusal: the replay says what it is
