@@ -113,7 +113,8 @@ def anthropic_calls(exchange: Exchange) -> list[HandedCall] | None:
             delta = chunk["delta"]
             if type(delta) is not dict or len(delta) != 2:
                 return None
-            field = _DELTAS[block].get(delta.get("type"))  # type: ignore[call-overload]
+            what = delta.get("type")
+            field = _DELTAS[block].get(what) if type(what) is str else None
             if field is None or type(delta.get(field)) is not str:
                 return None
             if call is not None:

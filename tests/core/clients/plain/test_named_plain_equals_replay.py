@@ -1,0 +1,100 @@
+"""The plain Responses and Anthropic readings (``plain/responses.py``, ``plain/anthropic.py``):
+judging a client from them gives exactly its replay on generated plain bodies of every
+accepted shape, varied bodies and byte-mutated ones; the golden streams of each dialect hold
+plain ones (not vacuous), and the streams of items a library hands over its own way (hosted,
+custom, server tools) are refused."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from fuzz.mutate import mutate
+
+from inspector.core.clients.plain.reading import READERS
+from inspector.core.providers import ANTHROPIC, OPENAI_RESPONSES
+
+from .generate_named import (
+    anthropic_body,
+    responses_body,
+    varied_anthropic_body,
+    varied_responses_body,
+)
+from .proof import judged_both_ways, view_of
+from .test_plain_equals_replay import chat_streams, plain_ids
+
+Make = Callable[[random.Random], bytes]
+DIALECTS: dict[str, tuple[Make, Make]] = {
+    OPENAI_RESPONSES: (responses_body, varied_responses_body),
+    ANTHROPIC: (anthropic_body, varied_anthropic_body),
+}
+
+
+def test_each_dialect_has_a_plain_reader() -> None:
+    assert set(DIALECTS) <= set(READERS)
+
+
+@pytest.mark.parametrize("dialect", list(DIALECTS))
+def test_generated_plain_bodies_are_plain_and_judged_alike(dialect: str, tmp_path: Path) -> None:
+    make = DIALECTS[dialect][0]
+    rng = random.Random(40)
+    for _ in range(30):
+        assert judged_both_ways(view_of(make(rng), tmp_path, dialect))
+
+
+@pytest.mark.parametrize("dialect", list(DIALECTS))
+def test_varied_bodies_are_judged_alike_whenever_plain(dialect: str, tmp_path: Path) -> None:
+    make = DIALECTS[dialect][1]
+    rng = random.Random(41)
+    runs, plain = 160, 0
+    for _ in range(runs):
+        plain += judged_both_ways(view_of(make(rng), tmp_path, dialect))
+    assert 0 < plain < runs
+
+
+@pytest.mark.parametrize("dialect", list(DIALECTS))
+def test_mutated_bodies_are_judged_alike_whenever_plain(dialect: str, tmp_path: Path) -> None:
+    make = DIALECTS[dialect][0]
+    corpus = [make(random.Random(k)) for k in range(6)]
+    corpus += [
+        s.source.body
+        for s in chat_streams()
+        if s.id in plain_ids() and s.view.state.dialect_name == dialect and s.source.body
+    ]
+    rng = random.Random(42)
+    runs, plain = 150, 0
+    for _ in range(runs):
+        plain += judged_both_ways(view_of(mutate(corpus, rng), tmp_path, dialect))
+    assert 0 < plain < runs
+
+
+@pytest.mark.parametrize(
+    ("dialect", "least"),
+    [(OPENAI_RESPONSES, 10), (ANTHROPIC, 10)],
+)
+def test_golden_streams_of_each_dialect_are_plain_and_recorded_ones_among_them(
+    dialect: str, least: int
+) -> None:
+    ids = [i for i in plain_ids() if any(
+        s.id == i and s.view.state.dialect_name == dialect for s in chat_streams()
+    )]  # fmt: skip
+    assert len(ids) >= least, ids
+    assert any(i.startswith(("real/", "realworld/")) for i in ids), ids
+
+
+@pytest.mark.parametrize(
+    "stream_id",
+    [
+        "realworld/openai-responses/openai-custom-tool.1",  # a free-form input
+        "realworld/openai-responses/openai-web-search-tool.1",  # a hosted item
+        "realworld/openai-responses/openai-error.1",  # an error event
+        "realworld/anthropic/anthropic-web-search-tool.1",  # a server tool
+        "realworld/anthropic/anthropic-mcp.1",  # an MCP tool
+        "realworld/anthropic/duplicate-message-start",  # read differently by the AI SDK
+    ],
+)
+def test_items_each_library_hands_over_its_own_way_are_refused(stream_id: str) -> None:
+    assert stream_id in {s.id for s in chat_streams()}
+    assert stream_id not in plain_ids()
