@@ -143,7 +143,7 @@ def _depart_responses(events: list[Event], rng: random.Random) -> None:
         calls[0]["item"]["arguments"] = "{"  # arguments already in the added item
     elif what == 6 and calls:
         calls[0]["item"]["type"] = "custom_tool_call"
-    elif what == 7:
+    elif what == 7 and "response" in events[-1][1]:
         events[-1][1]["response"]["output"].reverse()
     elif what == 8 and deltas:
         rng.choice(deltas)["output_index"] += 1
@@ -258,7 +258,7 @@ def _depart_anthropic(events: list[Event], rng: random.Random) -> None:
     elif what == 1 and starts:
         starts[0]["content_block"]["input"] = {"a": 1}  # input sent whole
     elif what == 2 and deltas:
-        rng.choice(deltas)["delta"]["partial_json"] += "x"
+        rng.choice(deltas)["delta"]["partial_json"] = "x"
     elif what == 3 and deltas:
         rng.choice(deltas)["index"] += 1
     elif what == 4:
