@@ -171,7 +171,9 @@ class _Reader:
             if not item.keys() <= _CALL or item.get("arguments") != "":
                 return False
             call_id = item.get("call_id")
-            if not _text(call_id) or call_id in self.call_ids or not _text(item.get("name")):
+            if type(call_id) is not str or not call_id or call_id in self.call_ids:
+                return False
+            if not _text(item.get("name")):
                 return False
             if item.get("status") != "in_progress":
                 return False

@@ -98,3 +98,20 @@ def test_golden_streams_of_each_dialect_are_plain_and_recorded_ones_among_them(
 def test_items_each_library_hands_over_its_own_way_are_refused(stream_id: str) -> None:
     assert stream_id in {s.id for s in chat_streams()}
     assert stream_id not in plain_ids()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("dialect", list(DIALECTS))
+def test_a_long_sweep_of_varied_and_mutated_bodies_is_judged_alike(
+    dialect: str, tmp_path: Path
+) -> None:
+    """The sweep run once while writing the predicates (3,000 bodies a dialect), kept behind
+    ``-m slow``."""
+    plain_body, varied = DIALECTS[dialect]
+    corpus = [plain_body(random.Random(k)) for k in range(10)]
+    rng = random.Random(7)
+    plain = 0
+    for _ in range(1500):
+        plain += judged_both_ways(view_of(varied(rng), tmp_path, dialect))
+        plain += judged_both_ways(view_of(mutate(corpus, rng), tmp_path, dialect))
+    assert 0 < plain < 3000
