@@ -22,8 +22,9 @@ from inspector.core.analysis.attempt import AttemptView
 from inspector.core.clients.base import Exchange, HandedCall
 from inspector.core.clients.plain.anthropic import anthropic_calls
 from inspector.core.clients.plain.chat import chat_calls
+from inspector.core.clients.plain.gemini import gemini_calls
 from inspector.core.clients.plain.responses import responses_calls
-from inspector.core.providers import ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES
+from inspector.core.providers import ANTHROPIC, GEMINI, OPENAI_CHAT, OPENAI_RESPONSES
 
 PLAIN_STREAM: Final = "plain stream"
 """How a result judged from the plain reading says it was judged (``analyze --json``'s
@@ -34,6 +35,7 @@ READERS: Final[dict[str, Callable[[Exchange], list[HandedCall] | None]]] = {
     OPENAI_CHAT: chat_calls,
     OPENAI_RESPONSES: responses_calls,
     ANTHROPIC: anthropic_calls,
+    GEMINI: gemini_calls,
 }
 """Per dialect, its plain-stream predicate: the calls of a plain body, None otherwise."""
 

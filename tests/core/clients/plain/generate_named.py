@@ -297,3 +297,115 @@ def varied_anthropic_body(rng: random.Random) -> bytes:
     for _ in range(rng.choice((0, 1, 1, 2, 3))):
         _depart_anthropic(events, rng)
     return _reframe(frame(events), rng)
+
+
+# -- Gemini ------------------------------------------------------------------------------------
+
+
+def gemini_chunks(rng: random.Random) -> list[dict[str, Any]]:
+    """A plain Gemini stream: optional thought and text parts, one to three whole function
+    calls (with or without ids and thought signatures, one or several to a chunk, empty
+    ``args`` too), the finish on the last chunk (with or without content)."""
+    meta = {"modelVersion": "gemini-2.5-pro", "responseId": f"r{rng.getrandbits(40):x}"}
+
+    def chunk(parts: list[dict[str, Any]] | None, finish: str | None = None) -> dict[str, Any]:
+        candidate: dict[str, Any] = {}
+        if parts is not None:
+            candidate["content"] = {"parts": parts, "role": "model"}
+        if finish is not None:
+            candidate["finishReason"] = finish
+        if rng.random() < 0.5:
+            candidate["index"] = 0
+        out: dict[str, Any] = {"candidates": [candidate]}
+        if rng.random() < 0.5:
+            out["usageMetadata"] = {"promptTokenCount": 5, "totalTokenCount": 9}
+        return {**out, **meta}
+
+    out = []
+    if rng.random() < 0.3:
+        out.append(chunk([{"text": "Thinking.", "thought": True}]))
+    if rng.random() < 0.4:
+        out.append(chunk([{"text": rng.choice(("Let me look.", "日本語 🚀"))}]))
+    parts = []
+    for _ in range(rng.randrange(1, 4)):
+        args = json.loads(_arguments(rng)) if rng.random() < 0.9 else {}
+        fc: dict[str, Any] = {"name": rng.choice(NAMES), "args": args}
+        if rng.random() < 0.3:
+            fc["id"] = f"fc_{rng.getrandbits(40):x}"
+        part: dict[str, Any] = {"functionCall": fc}
+        if rng.random() < 0.3:
+            part["thoughtSignature"] = "EqUC"
+        parts.append(part)
+    while parts:
+        take = rng.randrange(1, len(parts) + 1)
+        out.append(chunk(parts[:take]))
+        parts = parts[take:]
+    if rng.random() < 0.5:
+        out.append(chunk([{"text": ""}], "STOP"))
+    else:
+        last = out[-1]["candidates"][0]
+        last["finishReason"] = "STOP"
+    return out
+
+
+def gemini_frame(chunks: list[Any], crlf: bool) -> bytes:
+    end = "\r\n\r\n" if crlf else "\n\n"
+    return "".join(
+        f"data: {json.dumps(c, ensure_ascii=False, separators=(',', ':'))}{end}" for c in chunks
+    ).encode("utf-8", "backslashreplace")
+
+
+def _depart_gemini(chunks: list[dict[str, Any]], rng: random.Random) -> None:
+    """One departure from the plain Gemini shape, in place."""
+    whole = chunks
+    chunks = [c for c in chunks if len(c.get("candidates", ())) == 1]
+    if not chunks:
+        return
+    calls = [p["functionCall"] for c in chunks
+             for p in c["candidates"][0].get("content", {}).get("parts", [])
+             if "functionCall" in p]  # fmt: skip
+    what = rng.randrange(12)
+    if what == 0 and calls:
+        calls[0]["args"] = json.dumps(calls[0].get("args"))  # args as a string
+    elif what == 1 and calls:
+        calls[0].pop("args", None)
+    elif what == 2 and len(calls) > 1:
+        calls[0]["id"] = calls[1]["id"] = "same"
+    elif what == 3 and calls:
+        calls[0]["willContinue"] = True
+    elif what == 4:
+        whole.insert(0, {"error": {"code": 500, "message": "x"}})
+    elif what == 5:
+        chunks[0]["candidates"].append(chunks[0]["candidates"][0])
+    elif what == 6:
+        chunks[0]["candidates"][0]["finishReason"] = "STOP"
+    elif what == 7:
+        chunks[-1]["candidates"][0].pop("finishReason", None)
+    elif what == 8 and calls:
+        calls[0]["name"] = ""
+    elif what == 9:
+        chunks[-1]["candidates"][0].setdefault("content", {"parts": []})["parts"].append(
+            {"executableCode": {"language": "PYTHON", "code": "print(1)"}}
+        )
+    elif what == 10 and len(whole) > 1:
+        a, b = rng.sample(range(len(whole)), 2)
+        whole[a], whole[b] = whole[b], whole[a]
+    elif calls:
+        calls[0]["args"] = [1, 2]
+
+
+def gemini_body(rng: random.Random) -> bytes:
+    return gemini_frame(gemini_chunks(rng), crlf=rng.random() < 0.5)
+
+
+def varied_gemini_body(rng: random.Random) -> bytes:
+    """A plain Gemini body with none to three departures (some keep it plain)."""
+    chunks = gemini_chunks(rng)
+    for _ in range(rng.choice((0, 1, 1, 2, 3))):
+        _depart_gemini(chunks, rng)
+    body = gemini_frame(chunks, crlf=rng.random() < 0.5)
+    if rng.random() < 0.05:
+        body = body.replace(b"\r\n", b"\n", 1)  # a lone LF among CRLFs
+    if rng.random() < 0.05:
+        body = b"event: message\n" + body
+    return _reframe(body, rng)

@@ -1,4 +1,5 @@
-"""The plain Responses and Anthropic readings (``plain/responses.py``, ``plain/anthropic.py``):
+"""The plain Responses, Anthropic and Gemini readings (``plain/responses.py``,
+``plain/anthropic.py``, ``plain/gemini.py``):
 judging a client from them gives exactly its replay on generated plain bodies of every
 accepted shape, varied bodies and byte-mutated ones; the golden streams of each dialect hold
 plain ones (not vacuous), and the streams of items a library hands over its own way (hosted,
@@ -14,12 +15,14 @@ import pytest
 from fuzz.mutate import mutate
 
 from inspector.core.clients.plain.reading import READERS
-from inspector.core.providers import ANTHROPIC, OPENAI_RESPONSES
+from inspector.core.providers import ANTHROPIC, GEMINI, OPENAI_RESPONSES
 
 from .generate_named import (
     anthropic_body,
+    gemini_body,
     responses_body,
     varied_anthropic_body,
+    varied_gemini_body,
     varied_responses_body,
 )
 from .proof import judged_both_ways, view_of
@@ -29,6 +32,7 @@ Make = Callable[[random.Random], bytes]
 DIALECTS: dict[str, tuple[Make, Make]] = {
     OPENAI_RESPONSES: (responses_body, varied_responses_body),
     ANTHROPIC: (anthropic_body, varied_anthropic_body),
+    GEMINI: (gemini_body, varied_gemini_body),
 }
 
 
@@ -72,7 +76,7 @@ def test_mutated_bodies_are_judged_alike_whenever_plain(dialect: str, tmp_path: 
 
 @pytest.mark.parametrize(
     ("dialect", "least"),
-    [(OPENAI_RESPONSES, 10), (ANTHROPIC, 10)],
+    [(OPENAI_RESPONSES, 10), (ANTHROPIC, 10), (GEMINI, 8)],
 )
 def test_golden_streams_of_each_dialect_are_plain_and_recorded_ones_among_them(
     dialect: str, least: int
@@ -93,6 +97,7 @@ def test_golden_streams_of_each_dialect_are_plain_and_recorded_ones_among_them(
         "realworld/anthropic/anthropic-web-search-tool.1",  # a server tool
         "realworld/anthropic/anthropic-mcp.1",  # an MCP tool
         "realworld/anthropic/duplicate-message-start",  # read differently by the AI SDK
+        "realworld/google-gemini/google-stream-tool-call-arguments",  # streamed partialArgs
     ],
 )
 def test_items_each_library_hands_over_its_own_way_are_refused(stream_id: str) -> None:
