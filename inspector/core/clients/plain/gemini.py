@@ -22,7 +22,9 @@ Plain, exactly (anything else is refused, however harmless it may be):
   is either text (``text``, a string; optional ``thought``, a boolean, and
   ``thoughtSignature``, a string) or a whole function call (``functionCall`` holding
   ``name``, a non-empty string, ``args``, an object, and optionally ``id``, a non-empty string
-  no other call has; an optional ``thoughtSignature``). Streamed arguments (``partialArgs``,
+  no other call has; an optional ``thoughtSignature``); no number in ``args`` of 2**63 or
+  more in size written as a float (orjson reads an integer past 64 bits as a float, the
+  SDK's ``json.loads`` as the integer). Streamed arguments (``partialArgs``,
   ``willContinue``), code execution parts, citations and grounding are refused.
 """
 
@@ -127,11 +129,31 @@ def _content(content: Any, calls: list[HandedCall], ids: set[str]) -> bool:
         if type(fc) is not dict or not fc.keys() <= _CALL:
             return False
         name, args, id_ = fc.get("name"), fc.get("args"), fc.get("id")
-        if type(name) is not str or not name or type(args) is not dict:
+        if type(name) is not str or not name or type(args) is not dict or not _exact(args):
             return False
         if id_ is not None:
             if type(id_) is not str or not id_ or id_ in ids:
                 return False
             ids.add(id_)
         calls.append(HandedCall(id_, name, _dumps(args).decode()))
+    return True
+
+
+_WIDE: Final = 2.0**63
+
+
+def _exact(value: Any) -> bool:
+    """No number in ``value`` that orjson may have read otherwise than ``json.loads`` (an
+    integer past 64 bits becomes a float: ``-9223372036854775809`` is
+    ``-9.223372036854776e+18``): every float is below 2**63 in size."""
+    todo = [value]
+    while todo:
+        node = todo.pop()
+        kind = type(node)
+        if kind is dict:
+            todo += node.values()
+        elif kind is list:
+            todo += node
+        elif kind is float and not -_WIDE < node < _WIDE:
+            return False
     return True

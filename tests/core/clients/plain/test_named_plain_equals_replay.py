@@ -120,3 +120,17 @@ def test_a_long_sweep_of_varied_and_mutated_bodies_is_judged_alike(
         plain += judged_both_ways(view_of(varied(rng), tmp_path, dialect))
         plain += judged_both_ways(view_of(mutate(corpus, rng), tmp_path, dialect))
     assert 0 < plain < 3000
+
+
+@pytest.mark.parametrize("number", [b"-9223372036854775809", b"18446744073709551616", b"1e19"])
+def test_a_gemini_number_orjson_reads_otherwise_is_refused(number: bytes, tmp_path: Path) -> None:
+    """Found by the long sweep: orjson reads an integer past 64 bits as a float, which the
+    inspector writes ``-9.223372036854776e+18`` where google-genai writes the integer."""
+    body = (
+        b'data: {"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{"n":'
+        + number
+        + b'}}}],"role":"model"},"finishReason":"STOP"}]}\n\n'
+    )
+    plain = b'data: {"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{"n":1}}}],"role":"model"},"finishReason":"STOP"}]}\n\n'  # noqa: E501
+    assert judged_both_ways(view_of(plain, tmp_path, GEMINI))
+    assert not judged_both_ways(view_of(body, tmp_path, GEMINI))
