@@ -9,10 +9,13 @@ Invariants:
 - A predicate reads only ``Exchange.body`` and the exchange's status, content type and end:
   one pass, no decoded value kept, nothing it reads is changed.
 - Computed once per attempt and expected calls (a weak cache, like the expected calls').
+- A body that may hold a ``__proto__`` or ``constructor`` key anywhere is never plain (the
+  AI SDK refuses such an event: :data:`_PROTOTYPE`).
 """
 
 from __future__ import annotations
 
+import re
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -24,6 +27,7 @@ from inspector.core.clients.plain.anthropic import anthropic_calls
 from inspector.core.clients.plain.chat import chat_calls
 from inspector.core.clients.plain.gemini import gemini_calls
 from inspector.core.clients.plain.responses import responses_calls
+from inspector.core.clients.vercel_ai.common import PROTOTYPE_KEYS
 from inspector.core.providers import ANTHROPIC, GEMINI, OPENAI_CHAT, OPENAI_RESPONSES
 
 PLAIN_STREAM: Final = "plain stream"
@@ -67,10 +71,18 @@ def plain_reading(
     return reading
 
 
+_PROTOTYPE: Final = tuple(re.compile(p.pattern.encode()) for p in PROTOTYPE_KEYS)
+"""The AI SDK's ``secure-json-parse`` refuses an event holding a ``__proto__`` key or a
+``constructor`` with a ``prototype`` anywhere (an error part the others never see): a body
+where either key may be is not plain, whatever the dialect."""
+
+
 def read(exchange: Exchange, expected: Sequence[HandedCall]) -> PlainReading | None:
     """The plain reading of one exchange against the inspector's ``expected`` calls."""
     reader = READERS.get(exchange.dialect or "")
     if reader is None or exchange.transport_error is not None or exchange.status != 200:
+        return None
+    if any(p.search(exchange.body) for p in _PROTOTYPE):
         return None
     calls = reader(exchange)
     if calls is None or len(calls) != len(expected):

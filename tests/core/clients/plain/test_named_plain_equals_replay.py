@@ -134,3 +134,36 @@ def test_a_gemini_number_orjson_reads_otherwise_is_refused(number: bytes, tmp_pa
     plain = b'data: {"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{"n":1}}}],"role":"model"},"finishReason":"STOP"}]}\n\n'  # noqa: E501
     assert judged_both_ways(view_of(plain, tmp_path, GEMINI))
     assert not judged_both_ways(view_of(body, tmp_path, GEMINI))
+
+
+PROTOTYPE = {
+    "openai-chat": (
+        b'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{'
+        b'"index":0,"delta":{"role":"assistant","tool_calls":[{"index":0,"id":"call_1","type":'
+        b'"function","function":{"name":"f","arguments":"{\\"a\\":1}"}}]},"logprobs":null,'
+        b'"finish_reason":"tool_calls"}],"usage":{"KEY":1}}\n\ndata: [DONE]\n\n'
+    ),
+    OPENAI_RESPONSES: None,
+    ANTHROPIC: None,
+    GEMINI: (
+        b'data: {"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{"KEY":'
+        b'{"prototype":1}}}}],"role":"model"},"finishReason":"STOP"}]}\n\n'
+    ),
+}
+
+
+@pytest.mark.parametrize("dialect", list(PROTOTYPE))
+@pytest.mark.parametrize("key", [b"__proto__", b"\\u005f_proto__", b"constructor"])
+def test_a_prototype_key_anywhere_is_refused(dialect: str, key: bytes, tmp_path: Path) -> None:
+    """The AI SDK's secure-json-parse makes an event with a ``__proto__`` key (or a
+    ``constructor.prototype``) an error part, wherever it is: found in a usage object, which
+    the chat predicate reads as any counts, when the proof was extended to it."""
+    body = PROTOTYPE[dialect]
+    if body is None:  # a free-form object of the dialect: the response / the message
+        made = DIALECTS[dialect][0](random.Random(1))
+        field = b'"model":' if dialect == OPENAI_RESPONSES else b'"role":"assistant"'
+        body = made.replace(field, b'"KEY":{"prototype":1},' + field, 1)
+        assert body != made
+    clean = body.replace(b'"KEY"', b'"other"')
+    assert judged_both_ways(view_of(clean, tmp_path, dialect))
+    assert not judged_both_ways(view_of(body.replace(b"KEY", key), tmp_path, dialect))
