@@ -31,7 +31,7 @@ replicas on the large-arguments sample (21,763 events: 5 µs openai-python, whic
 chunks, to 14 µs langchain) and 13 µs on ``make bench``'s 8 calls x 16 KiB chat stream (27k
 events: 6 µs by-id to 22 µs openai-python)."""
 READING_SECONDS_PER_EVENT: Final = 3e-6
-"""The plain reading of an attempt, per event (``bench/analyze.py``: 1.2–4.3 µs on the chat
+"""The plain reading of an attempt, per event (``bench/analyze.py``: 2.4–5.3 µs on the chat
 stream, the Responses and the Anthropic streams)."""
 PLAIN_SECONDS_PER_EVENT: Final = 0.3e-6
 """One replica judged from the plain reading, per event of the attempt (its hand-over)."""
