@@ -38,15 +38,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from clients import ingest as ingest_body
 from ingest import make_workload
+from plain_streams import anthropic_body, responses_body
 
 from inspector.cli.main import main as cli_main
 from inspector.core.capture.writer import CaptureWriter
 from inspector.core.clients.judge import exchange_of, expected_calls, run_replica
-from inspector.core.clients.plain.reading import read
+from inspector.core.clients.plain.reading import READERS, read
 from inspector.core.clients.registry import REPLICAS
 
 GEN_VERSION = 4
-"""Bump when an input's bytes change (the cached files are named by it). 4: the captures
+"""Bump when an input's bytes change (the cached files are named by it; a new input has a new
+name, no bump). 4: the captures
 end cleanly (``eof``, as the product records a body read to its end; ``complete`` read as a
 cut body) and declare the ``write_file`` tool their calls name."""
 NET_READ = 16 * 1024
@@ -157,14 +159,15 @@ def _chunk_bytes(record: dict[str, Any]) -> bytes:
 # -- the floors ---------------------------------------------------------------------------
 
 
-def floor_stream(path: Path, loads: Callable[[bytes], Any]) -> int:
-    """Read the raw body, split it on newlines, ``loads`` every ``data:`` line but [DONE]."""
+def floor_stream(path: Path, loads: Callable[[bytes], Any], done: bool = True) -> int:
+    """Read the raw body, split it on newlines, ``loads`` every ``data:`` line but [DONE]
+    (``done``: the body ends with one, counted as an event)."""
     n = 0
     for line in path.read_bytes().split(b"\n"):
         if line.startswith(b"data: ") and line != b"data: [DONE]":
             loads(line[6:])
             n += 1
-    return n + 1  # the [DONE]
+    return n + done
 
 
 def floor_capture(path: Path, loads: Callable[[bytes], Any]) -> int:
@@ -287,13 +290,13 @@ def bench_stream(rounds: int) -> list[str]:
     return report(title, times, goals, events) + replica_costs(path, events)
 
 
-def replica_costs(path: Path, events: int) -> list[str]:
+def replica_costs(path: Path, events: int, dialect: str = "openai-chat") -> list[str]:
     """Each replica speaking the stream's dialect alone (``run_replica``, as ``analyze`` runs
     it: the replica fed every wire event plus the driver's prefix check), one run each, its
     cost per event next to the ingest's; what bounds the replicas' sum."""
     data = path.read_bytes()
     t0 = time.perf_counter()
-    view = ingest_body("openai-chat", data).final
+    view = ingest_body(dialect, data).final
     ingest = time.perf_counter() - t0
     exchange, expected = replace(exchange_of(view), body=data), expected_calls(view)
     lines = [
@@ -301,7 +304,7 @@ def replica_costs(path: Path, events: int) -> list[str]:
     ]
     total = 0.0
     for replica in REPLICAS:
-        if "openai-chat" not in replica.dialects:
+        if dialect not in replica.dialects:
             continue
         gc.collect()
         t0 = time.perf_counter()
@@ -320,7 +323,7 @@ def replica_costs(path: Path, events: int) -> list[str]:
     t0 = time.perf_counter()
     reading = read(exchange, expected)
     seconds = time.perf_counter() - t0
-    declaring = [r.name for r in REPLICAS if "openai-chat" in r.plain]
+    declaring = [r.name for r in REPLICAS if dialect in r.plain]
     word = "plain" if reading is not None else "NOT plain: every replica is replayed"
     lines.append(
         f"  what analyze runs instead on a plain stream: the plain reading, once for "
@@ -328,6 +331,57 @@ def replica_costs(path: Path, events: int) -> list[str]:
         f"({seconds / ingest:.2f}× ingest), {word}"
     )
     return lines
+
+
+def named_file(dialect: str) -> tuple[Path, int]:
+    """The Responses or Anthropic stream (:mod:`plain_streams`): 8 calls of ~24 KB arguments
+    in 8-character fragments, a raw SSE body."""
+    path = _cache_dir() / f"{dialect}-8x24k.sse"
+    if not path.exists():
+        make = responses_body if dialect == "openai-responses" else anthropic_body
+        path.write_bytes(make(8, 24_000))
+    return path, path.read_bytes().count(b"\ndata: ")  # each event's data follows its name
+
+
+def replayed(path: Path, dialect: str) -> Callable[[], int]:
+    """:func:`analyze` with ``dialect``'s plain reading unregistered: every client replayed,
+    as before the plain stream (the same run's measure of what it saves)."""
+    run = analyze(path)
+
+    def without_plain() -> int:
+        reader = READERS.pop(dialect)
+        try:
+            return run()
+        finally:
+            READERS[dialect] = reader
+
+    return without_plain
+
+
+def bench_named(dialect: str, rounds: int) -> list[str]:
+    """A plain stream of another dialect: ``analyze`` with and without clients against the
+    stdlib floor, and each replica's replay against the plain reading (no goal of its own:
+    the stream goals are the chat stream's)."""
+    path, events = named_file(dialect)
+    check_floor(floor_stream(path, json.loads, done=False), events, "the stdlib floor")
+    stdlib = "floor: split + json.loads (stdlib)"
+    contenders: dict[str, Callable[[], Any]] = {
+        stdlib: lambda: floor_stream(path, json.loads, done=False),
+        "analyze --json": analyze(path),
+        "analyze --json, every client replayed": replayed(path, dialect),
+        "analyze --json --no-clients": analyze(path, "--no-clients"),
+    }
+    times = interleaved(contenders, rounds)
+    lines = [f"{path.name}: raw SSE body ({dialect}), {path.stat().st_size / 1e6:.1f} MB, "
+             f"{events:,} events, 8 calls"]  # fmt: skip
+    width = max(len(n) for n in times)
+    lines.append(f"  {'':{width}}  wall s   cpu s  µs/event  × floor")
+    for name, t in times.items():
+        lines.append(
+            f"  {name:{width}}  {t.wall:6.2f}  {t.cpu:6.2f}  {t.wall / events * 1e6:8.2f}"
+            f"  {t.wall / times[stdlib].wall:7.2f}"
+        )
+    return lines + replica_costs(path, events, dialect)
 
 
 def bench_capture(
@@ -453,6 +507,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"analyze, end to end, against its floor in the same run (best of {args.rounds})")
     try:
         sections = [lambda: bench_stream(args.rounds)]
+        sections += [
+            lambda: bench_named("openai-responses", args.rounds),
+            lambda: bench_named("anthropic", args.rounds),
+        ]
         sections.append(lambda: bench_capture("capture-20mb", 3, args.rounds))
         if args.large:
             clients = not args.large_no_clients

@@ -353,3 +353,17 @@ def test_a_chunk_of_another_attempt_shows_that_attempt_first(window: MainWindow)
     assert window.lanes.bound_to is a.attempts[0]
     assert window.raw.table.currentIndex().row() == seq
     assert window.attempts.currentItem().data(0, Qt.ItemDataRole.UserRole)[0] == 1
+
+
+def test_a_plain_session_is_judged_unasked_where_its_replays_would_be_too_long(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The window's estimate counts a plain stream's clients as judged from its reading: at
+    1 s an event its replays would take minutes, yet it is judged at once, unasked."""
+    need("openai-python", "vercel-ai")
+    monkeypatch.setattr("inspector.core.clients.cost.SECONDS_PER_EVENT", 1.0)  # 1 s an event
+    follower = window.views.clients_follower
+    pane = shown(window, real_fixture("responses-gpt-5-1-function-call"))
+    assert follower.state == "judged" and pane.verdict is follower.verdict is not None
+    assert not pane.run.isVisible()
+    assert NOT_RUN not in window.statusBar().currentMessage()

@@ -45,6 +45,7 @@ import contextlib
 import json
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar, Final
 
 from inspector.core.base.kinds import CallKind
@@ -370,10 +371,32 @@ class AnthropicSdk(Replica):
         "jiter partial mode"
     )
     dialects: ClassVar[frozenset[str]] = frozenset({ANTHROPIC})
+    plain: ClassVar[frozenset[str]] = frozenset({ANTHROPIC})
     summary: ClassVar[str] = (
         "anthropic SDK: messages.stream() then get_final_message(); each tool input re-parsed "
         "with jiter's partial mode, so a cut argument is dropped, not raised"
     )
+
+    def plain_calls(
+        self, calls: Sequence[HandedCall], tools: frozenset[str] | None
+    ) -> Sequence[HandedCall] | None:
+        """Each call as :meth:`_Run.hand` hands it over: its arguments' UTF-8 parsed by jiter's
+        partial mode (:func:`_parsed`, the whole buffer at its last fragment) and written again
+        by ``json.dumps``; None should one not parse (then it is replayed). Arguments ``""``
+        (no fragment with text) keep the block's starting ``input``, ``{}`` on a plain
+        stream."""
+        out = []
+        for call in calls:
+            if not call.arguments:
+                out.append(replace(call, arguments="{}"))
+                continue
+            try:
+                value = _parsed(call.arguments.encode("utf-8"))
+                text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+            except (ClientRaised, ValueError, RecursionError):
+                return None
+            out.append(call if text == call.arguments else replace(call, arguments=text))
+        return out
 
     def open(self, exchange: Exchange) -> ReplicaRun:
         raised = status_error(exchange)

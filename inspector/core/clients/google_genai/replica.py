@@ -42,6 +42,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from http import HTTPStatus
 from typing import Any, ClassVar, Final
 
@@ -380,10 +381,27 @@ class GoogleGenai(Replica):
         "request_streamed), google/genai/models.py, GenerateContentResponse.function_calls"
     )
     dialects: ClassVar[frozenset[str]] = frozenset({GEMINI})
+    plain: ClassVar[frozenset[str]] = frozenset({GEMINI})
     summary: ClassVar[str] = (
         "google-genai: generate_content_stream()'s function_call parts; its line reader "
         "takes an SSE comment for JSON and raises"
     )
+
+    def plain_calls(
+        self, calls: Sequence[HandedCall], tools: frozenset[str] | None
+    ) -> Sequence[HandedCall] | None:
+        """Each call's ``args`` as the SDK writes them (``json.dumps`` compact of the value
+        ``json.loads`` read: the plain reading's text holds that value); None should one not
+        be written so (then it is replayed)."""
+        out = []
+        for call in calls:
+            try:
+                text = json.dumps(json.loads(call.arguments), separators=(",", ":"),
+                                  ensure_ascii=False)  # fmt: skip
+            except (ValueError, RecursionError):
+                return None
+            out.append(call if text == call.arguments else replace(call, arguments=text))
+        return out
 
     def open(self, exchange: Exchange) -> ReplicaRun:
         raised = status_error(exchange)

@@ -33,6 +33,8 @@ message, a stream error object whose ``message`` is no string, usage details of 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, ClassVar, Final, NoReturn
 
 from inspector.core.base.model import SSEEvent
@@ -393,6 +395,13 @@ class LiteLLMReplica(Replica):
     summary: ClassVar[str] = (
         "stream_chunk_builder: calls by index, the last id and name win, arguments joined"
     )
+
+    def plain_calls(
+        self, calls: Sequence[HandedCall], tools: frozenset[str] | None
+    ) -> Sequence[HandedCall] | None:
+        """The calls themselves, a call without arguments as ``{}`` (``handed_over``'s
+        ``arguments or "{}"``)."""
+        return [c if c.arguments else replace(c, arguments="{}") for c in calls]
 
     def open(self, exchange: Exchange) -> ReplicaRun:
         try:

@@ -361,7 +361,7 @@ class OpenAIPython(Replica):
         "openai/lib/streaming/responses/_responses.py"
     )
     dialects: ClassVar[frozenset[str]] = frozenset({CHAT, RESPONSES})
-    plain: ClassVar[frozenset[str]] = frozenset({CHAT})
+    plain: ClassVar[frozenset[str]] = frozenset({CHAT, RESPONSES})
     summary: ClassVar[str] = (
         "client.chat.completions.stream() then get_final_completion(): deltas merged by "
         "accumulate_delta (strings concatenated, entries by index)"

@@ -16,16 +16,23 @@ Plain, exactly (anything else is refused, however harmless it may be):
   in a chunk with a usage object;
 - the choice: ``index`` 0, a ``delta`` object, ``logprobs`` null, ``finish_reason`` null,
   ``tool_calls`` or ``stop``; after a finish reason, only usage chunks;
-- the delta: ``role`` ``assistant`` (once, before anything else), ``content``,
+- Azure's: a first chunk of only ``id``, ``object``, ``model`` (strings, empty ones too),
+  ``created`` (integer), ``choices`` ``[]`` and ``prompt_filter_results`` (a list), read as
+  nothing; ``content_filter_results`` (an object) in any choice;
+- the delta: ``role`` ``assistant`` (once, before anything else; ``null`` anywhere, as if
+  absent), ``content``,
   ``reasoning_content``, ``reasoning`` (string or null), ``refusal`` null, ``tool_calls``
-  (a non-empty array);
+  (a non-empty array, or null: as if absent);
 - a call starts once, at the next index in order (0, 1, 2 …), with ``index``, a non-empty
   string ``id`` no other call has, ``type`` ``function`` and ``function`` holding a
   non-empty string ``name`` and string ``arguments``; every later entry of it holds only
-  ``index`` (its own: calls are never interleaved) and ``function.arguments`` (a string);
+  ``index`` (its own: calls are never interleaved), ``function.arguments`` (a string) and
+  optionally ``type`` ``function`` again;
 - each call's arguments, joined, are a JSON object, ``{`` first and ``}`` last (no
   whitespace around it: a library that hands a call over at the first parsable prefix, the
-  AI SDK, then hands over exactly this text). A stream of text alone (no call) is plain too.
+  AI SDK, then hands over exactly this text), or nothing at all (a call without arguments:
+  LiteLLM, LangChain and the AI SDK hand it over as ``{}``, the others as ``""``: each
+  replica's ``plain_calls``). A stream of text alone (no call) is plain too.
 """
 
 from __future__ import annotations
@@ -40,10 +47,14 @@ from inspector.core.clients.base import Exchange, HandedCall
 _TOP: Final = frozenset(
     {
         "id", "object", "created", "model", "system_fingerprint", "service_tier", "choices",
-        "usage", "obfuscation", "x_groq",
+        "usage", "obfuscation", "x_groq", "prompt_filter_results",
     }
 )  # fmt: skip
-_CHOICE: Final = frozenset({"index", "delta", "logprobs", "finish_reason"})
+_CHOICE: Final = frozenset(
+    {"index", "delta", "logprobs", "finish_reason", "content_filter_results"}
+)
+_PROMPT: Final = frozenset({"id", "object", "created", "model", "choices", "prompt_filter_results"})
+"""Azure's first chunk: its prompt's filter results, no choice (and empty identity fields)."""
 _DELTA: Final = frozenset(
     {"role", "content", "refusal", "tool_calls", "reasoning_content", "reasoning"}
 )
@@ -104,7 +115,11 @@ def chat_calls(exchange: Exchange) -> list[HandedCall] | None:
             chunk = _loads(part[6:])
         except _Error:
             return None
-        if type(chunk) is not dict or not chunk.keys() <= _TOP or not _head(chunk):
+        if type(chunk) is not dict or not chunk.keys() <= _TOP:
+            return None
+        if not role and not ids and _prompt_filters(chunk):
+            continue
+        if not _head(chunk):
             return None
         usage = chunk.get("usage")
         if usage is not None and not _usage(usage):
@@ -125,6 +140,8 @@ def chat_calls(exchange: Exchange) -> list[HandedCall] | None:
             return None
         if choice.get("logprobs") is not None:
             return None
+        if type(choice.get("content_filter_results", {})) is not dict:
+            return None
         reason = choice.get("finish_reason")
         if reason is not None:
             if type(reason) is not str or reason not in _FINISH:
@@ -133,7 +150,7 @@ def chat_calls(exchange: Exchange) -> list[HandedCall] | None:
         delta = choice.get("delta")
         if type(delta) is not dict or not delta.keys() <= _DELTA:
             return None
-        if "role" in delta and (role or delta["role"] != "assistant"):
+        if delta.get("role") is not None and (role or delta["role"] != "assistant"):
             return None
         role = True
         if delta.get("refusal") is not None:
@@ -142,7 +159,8 @@ def chat_calls(exchange: Exchange) -> list[HandedCall] | None:
             text = delta.get(key)
             if text is not None and type(text) is not str:
                 return None
-        if "tool_calls" in delta and not _entries(delta["tool_calls"], ids, names, args, seen):
+        calls = delta.get("tool_calls")
+        if calls is not None and not _entries(calls, ids, names, args, seen):
             return None
         head, tail, cut = _template(part, chunk, delta, finished)
         if head:
@@ -150,6 +168,9 @@ def chat_calls(exchange: Exchange) -> list[HandedCall] | None:
     out = []
     for id_, name, texts in zip(ids, names, args, strict=True):
         text = "".join(texts)
+        if not text:  # a call without arguments
+            out.append(HandedCall(id_, name, text))
+            continue
         if text[:1] != "{" or text[-1:] != "}":
             return None
         try:
@@ -266,8 +287,29 @@ def _entries(
             ids.append(id_)
             names.append(name)
             args.append([text])
-        elif index == len(ids) - 1 and len(entry) == 2 and len(fn) == 1:
+        elif index == len(ids) - 1 and len(fn) == 1 and _continuation(entry):
             args[index].append(text)  # the call being streamed: only its arguments
         else:
             return False
     return True
+
+
+def _continuation(entry: dict[str, Any]) -> bool:
+    """A continuation entry's keys: ``index`` and ``function``, and ``type: function`` again
+    (every client reads a repeated type as nothing)."""
+    return len(entry) == 2 or (len(entry) == 3 and entry.get("type") == "function")
+
+
+def _prompt_filters(chunk: dict[str, Any]) -> bool:
+    """Azure's first chunk (:data:`_PROMPT`): ``choices`` ``[]``, ``prompt_filter_results``
+    a list, ``id``/``object``/``model`` strings (empty ones too) and ``created`` an integer."""
+    get = chunk.get
+    return (
+        chunk.keys() == _PROMPT
+        and get("choices") == []
+        and type(get("prompt_filter_results")) is list
+        and type(get("id")) is str
+        and type(get("object")) is str
+        and type(get("model")) is str
+        and type(get("created")) is int
+    )

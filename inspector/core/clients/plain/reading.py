@@ -9,10 +9,13 @@ Invariants:
 - A predicate reads only ``Exchange.body`` and the exchange's status, content type and end:
   one pass, no decoded value kept, nothing it reads is changed.
 - Computed once per attempt and expected calls (a weak cache, like the expected calls').
+- A body that may hold a ``__proto__`` or ``constructor`` key anywhere is never plain (the
+  AI SDK refuses such an event: :data:`_PROTOTYPE`).
 """
 
 from __future__ import annotations
 
+import re
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -20,8 +23,12 @@ from typing import Final
 
 from inspector.core.analysis.attempt import AttemptView
 from inspector.core.clients.base import Exchange, HandedCall
+from inspector.core.clients.plain.anthropic import anthropic_calls
 from inspector.core.clients.plain.chat import chat_calls
-from inspector.core.providers import OPENAI_CHAT
+from inspector.core.clients.plain.gemini import gemini_calls
+from inspector.core.clients.plain.responses import responses_calls
+from inspector.core.clients.vercel_ai.common import PROTOTYPE_KEYS
+from inspector.core.providers import ANTHROPIC, GEMINI, OPENAI_CHAT, OPENAI_RESPONSES
 
 PLAIN_STREAM: Final = "plain stream"
 """How a result judged from the plain reading says it was judged (``analyze --json``'s
@@ -30,6 +37,9 @@ REPLAYED: Final = "replayed"
 
 READERS: Final[dict[str, Callable[[Exchange], list[HandedCall] | None]]] = {
     OPENAI_CHAT: chat_calls,
+    OPENAI_RESPONSES: responses_calls,
+    ANTHROPIC: anthropic_calls,
+    GEMINI: gemini_calls,
 }
 """Per dialect, its plain-stream predicate: the calls of a plain body, None otherwise."""
 
@@ -61,10 +71,18 @@ def plain_reading(
     return reading
 
 
+_PROTOTYPE: Final = tuple(re.compile(p.pattern.encode()) for p in PROTOTYPE_KEYS)
+"""The AI SDK's ``secure-json-parse`` refuses an event holding a ``__proto__`` key or a
+``constructor`` with a ``prototype`` anywhere (an error part the others never see): a body
+where either key may be is not plain, whatever the dialect."""
+
+
 def read(exchange: Exchange, expected: Sequence[HandedCall]) -> PlainReading | None:
     """The plain reading of one exchange against the inspector's ``expected`` calls."""
     reader = READERS.get(exchange.dialect or "")
     if reader is None or exchange.transport_error is not None or exchange.status != 200:
+        return None
+    if any(p.search(exchange.body) for p in _PROTOTYPE):
         return None
     calls = reader(exchange)
     if calls is None or len(calls) != len(expected):

@@ -72,7 +72,7 @@ from inspector.core.clients.vercel_ai.common import (
 )
 from inspector.core.clients.vercel_ai.gemini import GeminiRun
 from inspector.core.clients.vercel_ai.responses import ResponsesRun
-from inspector.core.clients.vercel_ai.tracker import Tracked, Tracker, js_trim
+from inspector.core.clients.vercel_ai.tracker import GENERATED, Tracked, Tracker, js_trim
 from inspector.core.clients.vercel_ai.v8_json import JsSyntaxError, number_text, stringify
 from inspector.core.clients.vercel_ai.zod_chunk import ERROR, check_chunk, issues
 from inspector.core.providers import (
@@ -259,7 +259,7 @@ class VercelAi(Replica):
     dialects: ClassVar[frozenset[str]] = frozenset(
         {OPENAI_CHAT, ANTHROPIC, OPENAI_RESPONSES, GEMINI, COHERE_V2, BEDROCK_CONVERSE}
     )
-    plain: ClassVar[frozenset[str]] = frozenset({OPENAI_CHAT})
+    plain: ClassVar[frozenset[str]] = frozenset({OPENAI_CHAT, OPENAI_RESPONSES, ANTHROPIC, GEMINI})
     summary: ClassVar[str] = (
         "Vercel AI SDK: streamText over @ai-sdk/openai-compatible 3.0.92, @ai-sdk/anthropic "
         "4.0.105, @ai-sdk/openai 4.0.118 (Responses), @ai-sdk/google 4.0.121, @ai-sdk/cohere "
@@ -273,11 +273,17 @@ class VercelAi(Replica):
     ) -> Sequence[HandedCall] | None:
         """Each call with its arguments parsed and written again as the AI SDK hands them
         over (:func:`_handed`); None when one names a tool the request did not declare (the
-        AI SDK's ``NoSuchToolError``) or does not parse: then it is replayed."""
+        AI SDK's ``NoSuchToolError``) or does not parse: then it is replayed. A call without
+        an id (Gemini's) gets ``generateId()``'s, as the provider gives it."""
         out = []
         for call in calls:
             if tools is not None and call.name not in tools:
                 return None
+            if call.id is None:
+                call = replace(call, id=GENERATED)
+            if not js_trim(call.arguments):  # blank: {} for a declared tool (:func:`_handed`)
+                out.append(replace(call, arguments="{}"))
+                continue
             try:
                 written = stringify(secure_parse(call.arguments))
             except Exception:  # any refusal: the replay says what it is

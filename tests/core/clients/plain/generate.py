@@ -114,8 +114,39 @@ def body_of(chunks: list[dict[str, Any] | str]) -> bytes:
     return "".join(out).encode("utf-8", "backslashreplace")  # a lone surrogate: its escape
 
 
+def real_traffic(chunks: list[Any], rng: random.Random) -> list[Any]:
+    """The shapes real traffic adds to a plain stream, each at random (in place): Azure's
+    first prompt-filter chunk and ``content_filter_results`` in every choice, ``role`` and
+    ``tool_calls`` null, ``type: function`` repeated on continuations, and a call without
+    arguments (``""`` throughout)."""
+    with_choices = [c for c in chunks if isinstance(c, dict) and c.get("choices")]
+    entries = [e for c in with_choices for e in c["choices"][0]["delta"].get("tool_calls") or []]
+    if rng.random() < 0.2:
+        filters = [{"prompt_index": 0, "content_filter_results": {"hate": {"filtered": False}}}]
+        chunks.insert(0, {"choices": [], "created": 0, "id": "", "model": "", "object": "",
+                          "prompt_filter_results": filters})  # fmt: skip
+        for c in with_choices:
+            c["choices"][0]["content_filter_results"] = rng.choice(({}, {"hate": {"x": 1}}))
+    if rng.random() < 0.2:
+        for c in with_choices:
+            delta = c["choices"][0]["delta"]
+            if "role" not in delta and rng.random() < 0.5:
+                delta["role"] = None
+            if "tool_calls" not in delta and rng.random() < 0.5:
+                delta["tool_calls"] = None
+    if rng.random() < 0.2:
+        for e in entries:
+            e.setdefault("type", "function")
+    if rng.random() < 0.2 and entries:
+        zero = rng.choice(entries)["index"]
+        for e in entries:
+            if e["index"] == zero:
+                e["function"]["arguments"] = ""
+    return chunks
+
+
 def plain_body(rng: random.Random) -> bytes:
-    return body_of(events(rng))
+    return body_of(real_traffic(events(rng), rng))
 
 
 def _depart(chunks: list[Any], rng: random.Random) -> None:
@@ -161,7 +192,7 @@ def _depart(chunks: list[Any], rng: random.Random) -> None:
 
 def varied_body(rng: random.Random) -> bytes:
     """A plain body with none to three departures (some keep it plain)."""
-    chunks = events(rng)
+    chunks = real_traffic(events(rng), rng)
     for _ in range(rng.choice((0, 1, 1, 2, 3))):
         _depart(chunks, rng)
     body = body_of(chunks)

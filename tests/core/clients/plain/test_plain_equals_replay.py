@@ -107,3 +107,27 @@ def test_mutated_streams_are_judged_alike_whenever_plain(tmp_path: Path) -> None
     for _ in range(runs):
         plain += judged_both_ways(view_of(mutate(corpus, rng), tmp_path))
     assert 0 < plain < runs
+
+
+@pytest.mark.parametrize(
+    "stream_id",
+    [
+        "realworld/openai-chat/azure-model-router.1",  # Azure's prompt and content filters
+        "demo/openai-chat/demo-zero-arg",  # a call without arguments
+    ],
+)
+def test_the_shapes_real_traffic_adds_are_read_plain(stream_id: str) -> None:
+    assert stream_id in plain_ids()
+
+
+@pytest.mark.slow
+def test_a_long_sweep_of_chat_bodies_is_judged_alike(tmp_path: Path) -> None:
+    """Generated (with every real-traffic shape), varied and mutated chat bodies, 400 each."""
+    rng = random.Random(5)
+    corpus = [plain_body(random.Random(k)) for k in range(10)]
+    plain = 0
+    for _ in range(400):
+        assert judged_both_ways(view_of(plain_body(rng), tmp_path))
+        plain += judged_both_ways(view_of(varied_body(rng), tmp_path))
+        plain += judged_both_ways(view_of(mutate(corpus, rng), tmp_path))
+    assert 0 < plain < 800
