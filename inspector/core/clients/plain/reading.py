@@ -5,7 +5,8 @@ Invariants:
   over, or None when the stream is not plain (then every replica is replayed). It never
   returns calls that differ from the inspector's own (:func:`~.judge.expected_calls`): a
   predicate reads the body on its own and its calls must equal the inspector's, field for
-  field, or the stream is not plain.
+  field, or the stream is not plain; nor calls whose arguments nest :data:`DEEPEST` levels
+  or more (where the libraries' decoders part ways).
 - A predicate reads only ``Exchange.body`` and the exchange's status, content type and end:
   one pass, no decoded value kept, nothing it reads is changed.
 - Computed once per attempt and expected calls (a weak cache, like the expected calls').
@@ -77,6 +78,37 @@ _PROTOTYPE: Final = tuple(re.compile(p.pattern.encode()) for p in PROTOTYPE_KEYS
 where either key may be is not plain, whatever the dialect."""
 
 
+DEEPEST: Final = 256
+"""Nesting from which a call's arguments are never plain. The libraries' decoders give up
+at different depths (the stdlib's ``json.loads`` at the interpreter's recursion limit, less
+the caller's own depth: ~1,000 at best; orjson at 1,024; jiter and V8 elsewhere), so a
+reading made by one would not be every library's: such a call is replayed. Real tool
+arguments nest a few levels."""
+_STRINGS: Final = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+"""A JSON text's strings, whole (a bracket inside one does not nest)."""
+_BRACKETS: Final = re.compile(r"[\[\]{}]")
+
+
+def too_deep(text: str) -> bool:
+    """Do ``text``'s arrays and objects nest :data:`DEEPEST` levels or more? Counted in C
+    (a text with fewer brackets cannot, nor one with fewer outside its strings); only a text
+    with that many brackets outside its strings is walked."""
+    if text.count("[") + text.count("{") < DEEPEST:
+        return False
+    bare = _STRINGS.sub("", text)
+    if bare.count("[") + bare.count("{") < DEEPEST:
+        return False
+    depth = 0
+    for c in _BRACKETS.findall(bare):
+        if c == "[" or c == "{":
+            depth += 1
+            if depth >= DEEPEST:
+                return True
+        else:
+            depth -= 1
+    return False
+
+
 def read(exchange: Exchange, expected: Sequence[HandedCall]) -> PlainReading | None:
     """The plain reading of one exchange against the inspector's ``expected`` calls."""
     reader = READERS.get(exchange.dialect or "")
@@ -94,6 +126,7 @@ def read(exchange: Exchange, expected: Sequence[HandedCall]) -> PlainReading | N
             or mine.arguments != theirs.arguments
             or (mine.kind, mine.item_type, mine.object)
             != (theirs.kind, theirs.item_type, theirs.object)
+            or too_deep(mine.arguments)
         ):
             return None
     return PlainReading(expected, exchange.tools)

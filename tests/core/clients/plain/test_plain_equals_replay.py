@@ -5,6 +5,7 @@ differently."""
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 from functools import cache
@@ -131,3 +132,48 @@ def test_a_long_sweep_of_chat_bodies_is_judged_alike(tmp_path: Path) -> None:
         plain += judged_both_ways(view_of(varied_body(rng), tmp_path))
         plain += judged_both_ways(view_of(mutate(corpus, rng), tmp_path))
     assert 0 < plain < 800
+
+
+@pytest.mark.parametrize("depth", [3, 255, 256, 990])
+def test_arguments_nested_as_deep_as_a_decoder_gives_up_are_replayed(
+    depth: int, tmp_path: Path
+) -> None:
+    """The libraries' JSON decoders give up at different depths (the stdlib's at the recursion
+    limit, orjson at 1,024): arguments nesting DEEPEST levels or more are never read plain, so
+    what each library does with them comes from its own replay; shallower ones still are."""
+    from inspector.core.clients.plain.reading import DEEPEST, read, too_deep
+
+    arguments = '{"a":' + "[" * (depth - 1) + '"[[{"' + "]" * (depth - 1) + "}"
+    assert too_deep(arguments) == (depth >= DEEPEST)
+    chunks = [
+        {"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+                         "function": {"name": "f", "arguments": ""}}]},
+        {"tool_calls": [{"index": 0, "function": {"arguments": arguments}}]},
+    ]  # fmt: skip
+    lines = [
+        'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m",'
+        '"choices":[{"index":0,"delta":' + json.dumps(delta) + ',"finish_reason":null}]}'
+        for delta in chunks
+    ]
+    lines.append(
+        'data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m",'
+        '"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}'
+    )
+    body = ("\n\n".join([*lines, "data: [DONE]"]) + "\n\n").encode()
+    view = view_of(body, tmp_path)
+    expected = expected_calls(view)
+    assert [c.arguments for c in expected] == [arguments]
+    from inspector.core.clients.judge import exchange_of
+
+    reading = read(exchange_of(view), expected)
+    assert (reading is None) == (depth >= DEEPEST)
+    assert judged_both_ways(view) == (depth < DEEPEST)  # and plain, it is each replay
+
+
+def test_brackets_inside_strings_do_not_nest() -> None:
+    from inspector.core.clients.plain.reading import DEEPEST, too_deep
+
+    inside = json.dumps({"code": "[[{" * DEEPEST, "q": 'a\\"[[' * DEEPEST})
+    assert inside.count("[") > DEEPEST and not too_deep(inside)
+    assert too_deep("[" * DEEPEST + "]" * DEEPEST)
+    assert not too_deep("[" * (DEEPEST - 1) + "]" * (DEEPEST - 1) + "[]" * DEEPEST)
