@@ -42,6 +42,7 @@ from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Repl
 from inspector.core.clients.openai_python.deltas import (
     accumulate_delta,
     delta_dict,
+    fresh,
     model_chunk,
     usage_text,
 )
@@ -286,7 +287,7 @@ def _new_choice(choice: Any) -> dict[str, Any]:
     """A choice snapshot: the choice's own fields, its delta merged into an empty message."""
     if not isinstance(choice, dict):
         raise AttributeError(f"'{type(choice).__name__}' object has no attribute 'model_dump'")
-    fields = {k: v for k, v in choice.items() if k != "delta"}
+    fields = {k: fresh(v) for k, v in choice.items() if k != "delta"}  # model_dump: a copy
     delta = delta_dict(attr(choice, "delta"))
     return {**fields, "message": accumulate_delta({}, delta)}
 
@@ -297,13 +298,19 @@ def _merge_logprobs(snapshot: dict[str, Any], logprobs: Any) -> None:
     content, refusal = attr(logprobs, "content"), attr(logprobs, "refusal")
     held = snapshot.get("logprobs")
     if held is None:
-        snapshot["logprobs"] = {"content": content, "refusal": refusal}
+        # (the lists the chunk holds are extended later: copies, so the chunk stays as read)
+        snapshot["logprobs"] = {"content": _own(content), "refusal": _own(refusal)}
         return
     for key, more in (("content", content), ("refusal", refusal)):
         if more:
             if attr(held, key) is None:
                 held[key] = []
             held[key].extend(more)
+
+
+def _own(value: Any) -> Any:
+    """A list as a copy of its own (a chunk's values are shared, read-only), else itself."""
+    return list(value) if type(value) is list else value
 
 
 def _first_calls(snapshot: dict[str, Any] | None) -> list[Any]:

@@ -58,7 +58,6 @@ from typing import Any, Final
 from inspector.core.base.model import SSEEvent
 from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, ReplicaRun
 from inspector.core.clients.openai_sdk.wire import Dispatches, dispatches
-from inspector.core.clients.pins import pinned
 
 VERSION: Final = "3.57.0"
 """The openai SDK version this layer follows."""
@@ -229,7 +228,7 @@ class SdkChunkRun(ReplicaRun):
         before the first event is the first event): at any other, :meth:`feed` does
         nothing. Every event when they are not numbered by position."""
         last = self._sdk_last
-        return pinned(events, self._sdk_seqs, last[0] if last else None)
+        return self._sdk_wire.pinned(events, last[0] if last else None)
 
     def finish(self) -> list[HandedCall]:
         while self._sdk_next < len(self._sdk_seqs):
