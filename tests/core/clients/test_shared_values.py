@@ -67,10 +67,8 @@ def test_every_replica_leaves_the_shared_chunks_as_decoded(monkeypatch: Any) -> 
 
     monkeypatch.setattr(Dispatches, "value", recording)
     checked = 0
-    made = [_exchange(_logprobs_body()) + (False, "logprobs", _readers_of("openai-chat"))]
-    corpus = (
-        (s.exchange(), s.expected(), s.view.failed, s.id, _readers(s)) for s in streams()
-    )
+    made = [(*_exchange(_logprobs_body()), False, "logprobs", _readers_of("openai-chat"))]
+    corpus = ((s.exchange(), s.expected(), s.view.failed, s.id, _readers(s)) for s in streams())
     for exchange, expected, failed, name, readers in [*made, *corpus]:
         if not readers:
             continue
@@ -114,7 +112,8 @@ def _logprobs_body() -> bytes:
     head = {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m"}
     out = []
     for k in range(6):
-        logprobs = {"content": [{"token": f"t{k}", "logprob": -0.5, "bytes": [116]}], "refusal": None}
+        tokens = [{"token": f"t{k}", "logprob": -0.5, "bytes": [116]}]
+        logprobs = {"content": tokens, "refusal": None}
         choices = [{"index": 0, "delta": {"content": f"t{k}"}, "logprobs": logprobs}]
         if k >= 2:
             choices.append({"index": 1, "delta": {"content": "u"}, "logprobs": logprobs})
@@ -136,7 +135,7 @@ def _body(calls: int, fragments: int) -> bytes:
         fn = {"name": "write_file", "arguments": ""}
         out.append(chunk({"tool_calls": [{"index": c, "id": f"call_{c}", "function": fn}]}))
         for k in range(fragments):
-            piece = '{"a": "' if k == 0 else ('x' * 7 if k < fragments - 1 else '"}')
+            piece = '{"a": "' if k == 0 else ("x" * 7 if k < fragments - 1 else '"}')
             entry = {"index": c, "function": {"arguments": piece}}
             out.append(chunk({"tool_calls": [entry]}))
     out += [chunk({}, "tool_calls"), b"data: [DONE]\n\n"]
