@@ -56,7 +56,6 @@ from inspector.core.clients.base import (
     Partial,
     Replica,
     ReplicaRun,
-    pieces,
 )
 from inspector.core.clients.handed import InspectorCalls, entries, handed, shared
 from inspector.core.clients.openai_sdk.wire import forget as forget_dispatches
@@ -213,6 +212,9 @@ class _Prefix:
         self.parts = array("q", [0]) * count
         self.chars = array("q", [0]) * count
         self.rewritten: array[int] | None = None  # all 0 until a replica rewrites
+        self._same: tuple[int, Any, Any] = (-1, None, None)
+        """The last call whose id and name were found a prefix, and those id and name (the
+        same objects at the same position need no second look: strings never change)."""
 
     def holds(self, calls: list[Partial], touched: set[int]) -> bool:
         for pos in touched:
@@ -226,33 +228,47 @@ class _Prefix:
 
     def _call(self, pos: int, got: Partial) -> bool:
         want = self.expected[pos]
+        if (pos, got.id, got.name) != self._same or got.id is not self._same[1]:
+            if not self._identity(want, got):
+                return False
+            self._same = (pos, got.id, got.name)  # (read again only when they change)
+        held = got.parts
+        if type(held) is str:
+            held = (held,) if held else ()
+        parts, chars = self.parts[pos], self.chars[pos]
+        rewritten = self.rewritten
+        seen = rewritten[pos] if rewritten is not None else 0
+        count = len(held)
+        if seen != got.rewritten or parts > count:
+            parts, chars = 0, 0
+        text = want.arguments
+        startswith = text.startswith
+        for k in range(parts, count):
+            part = held[k]
+            if not startswith(part, chars):
+                return False
+            chars += len(part)
+        if count == 1 and chars == len(text) and held[0] is not text:
+            if isinstance(got.parts, str):  # the same text: the inspector's string
+                got.parts = text
+            else:
+                got.parts[0] = text
+        self.parts[pos], self.chars[pos] = count, chars
+        if got.rewritten and rewritten is None:
+            rewritten = self.rewritten = array("q", [0]) * self.count
+        if rewritten is not None:
+            rewritten[pos] = got.rewritten
+        return True
+
+    @staticmethod
+    def _identity(want: HandedCall, got: Partial) -> bool:
+        """The call's id and name so far a prefix of the inspector's (its equal id swapped in)."""
         if got.id and want.id and not want.id.startswith(got.id):
             return False
         if got.name and not (want.name or "").startswith(got.name):
             return False
         if got.id is not want.id and got.id == want.id:
             got.id = want.id  # the inspector's string, not a second copy
-        held = pieces(got.parts)
-        parts, chars = self.parts[pos], self.chars[pos]
-        rewritten = self.rewritten
-        seen = rewritten[pos] if rewritten is not None else 0
-        if seen != got.rewritten or parts > len(held):
-            parts, chars = 0, 0
-        text = want.arguments
-        for part in held[parts:] if parts else held:
-            if not text.startswith(part, chars):
-                return False
-            chars += len(part)
-        if chars == len(text) and len(held) == 1 and held[0] is not text:
-            if isinstance(got.parts, str):  # the same text: the inspector's string
-                got.parts = text
-            else:
-                got.parts[0] = text
-        self.parts[pos], self.chars[pos] = len(held), chars
-        if got.rewritten and rewritten is None:
-            rewritten = self.rewritten = array("q", [0]) * self.count
-        if rewritten is not None:
-            rewritten[pos] = got.rewritten
         return True
 
 

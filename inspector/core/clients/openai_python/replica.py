@@ -156,10 +156,13 @@ class _ChatRun(SdkChunkRun):
             reason = attr(choice, "finish_reason")
             if reason:
                 snapshot["finish_reason"] = reason
-            for fragment in attr(attr(choice, "delta"), "tool_calls") or []:
-                call = (attr(snapshot["message"], "tool_calls") or [])[attr(fragment, "index")]
-                if attr(call, "type") == "function":
-                    attr(attr(call, "function"), "name")  # get_input_tool_by_name reads it
+            fragments = attr(attr(choice, "delta"), "tool_calls")
+            if fragments:
+                held = attr(snapshot["message"], "tool_calls") or []
+                for fragment in fragments:
+                    call = held[attr(fragment, "index")]
+                    if attr(call, "type") == "function":
+                        attr(attr(call, "function"), "name")  # get_input_tool_by_name reads it
             _merge_logprobs(snapshot, attr(choice, "logprobs"))
         self.snapshot["usage"] = attr(chunk, "usage")
         moderation = attr(chunk, "moderation")
@@ -209,18 +212,22 @@ class _ChatRun(SdkChunkRun):
                 self.states.append(state)
             snapshot = self.snapshot["choices"][index]
             delta = attr(choice, "delta")
-            attr(delta, "content")
-            attr(delta, "refusal")
-            fragments = attr(delta, "tool_calls")
+            if type(delta) is dict:  # (attr's reads, which only raise on other values)
+                fragments = delta.get("tool_calls")
+            else:
+                attr(delta, "content")
+                attr(delta, "refusal")
+                fragments = attr(delta, "tool_calls")
             if fragments:
                 calls = attr(snapshot["message"], "tool_calls")
                 assert calls is not None
                 for fragment in fragments:
                     call = calls[attr(fragment, "index")]
                     if attr(call, "type") == "function":
-                        assert attr(fragment, "function") is not None
+                        function = attr(fragment, "function")
+                        assert function is not None
                         attr(attr(call, "function"), "name")
-                        attr(attr(fragment, "function"), "arguments")
+                        attr(function, "arguments")
             _logprobs_events(attr(choice, "logprobs"), snapshot.get("logprobs"))
             state.done_events(choice, snapshot)
 
