@@ -232,7 +232,7 @@ class _Prefix:
             if not self._identity(want, got):
                 return False
             self._same = (pos, got.id, got.name)  # (read again only when they change)
-        held = got.parts
+        held: Sequence[str] = got.parts
         if type(held) is str:
             held = (held,) if held else ()
         parts, chars = self.parts[pos], self.chars[pos]
