@@ -272,7 +272,7 @@ class _Prefix:
         return True
 
 
-TURN: Final = 256
+TURN: Final = 32
 """Events each replica reads in its turn when several read one exchange together
 (:func:`run_replicas`): fewer than the SDK decoding's ring of shared values
 (``openai_sdk.wire.RING``), so every chunk of a turn is decoded once for all of them."""

@@ -78,9 +78,10 @@ def attr(obj: Any, name: str) -> Any:
     """``obj.name`` on a model the SDK built without validation: a JSON object's field (None
     when absent); on any other value Python's own attribute (``"x".index`` is a method,
     ``None.index`` an AttributeError)."""
-    if type(obj) is dict or isinstance(obj, dict):
+    try:  # of the values read here (JSON values, Pieces) only a dict has ``get``
         return obj.get(name)
-    return getattr(obj, name)
+    except AttributeError:
+        return getattr(obj, name)
 
 
 @dataclass(frozen=True)

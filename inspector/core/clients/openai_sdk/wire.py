@@ -57,7 +57,7 @@ _BYTES_PER_EVENT: Final = 64
 (a flood of short comments is galloped over instead: a copy would cost more than the body)."""
 _BIG: Final = 1 << 16
 """Data spans at least this long are decoded through a memoryview (no bytes copy first)."""
-RING: Final = 1024
+RING: Final = 64
 """Decoded values kept per exchange (a power of two): more than the dispatches of one block
 of events the replicas take turns on (``judge.TURN``)."""
 _SHARED_BYTES: Final = 1 << 14
