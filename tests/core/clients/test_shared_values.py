@@ -6,7 +6,10 @@ whatever the number of replicas and however long the stream."""
 
 from __future__ import annotations
 
+import cProfile
+import io
 import json
+import pstats
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import cache
@@ -193,3 +196,26 @@ def test_one_json_decode_and_one_built_event_per_dispatch(fragments: int) -> Non
     d = dispatches(replace(exchange, body=b""))  # no bytes: the data from the events
     run_replicas(readers, replace(exchange, body=b""), expected, False)
     assert d.decodes == len(d)
+
+
+def _calls_per_dispatch(fragments: int) -> float:
+    """Python calls the openai-chat replicas make together, per dispatch, on a stream of two
+    calls of ``fragments`` argument fragments each (cProfile's count: exact, not a time)."""
+    exchange, expected = _exchange(_body(2, fragments))
+    readers = _readers_of("openai-chat")
+    forget()
+    d = dispatches(exchange)
+    profile = cProfile.Profile()
+    profile.enable()
+    results = run_replicas(readers, exchange, expected, False)
+    profile.disable()
+    assert all(r.agrees for r in results)
+    return pstats.Stats(profile, stream=io.StringIO()).total_calls / len(d)  # type: ignore[attr-defined]
+
+
+def test_the_replicas_work_per_event_does_not_grow_with_the_stream() -> None:
+    """Accumulation linear in the stream: eight times the fragments (and eight times each
+    call's arguments) cost the replicas together the same Python calls per event."""
+    short, long = _calls_per_dispatch(2 * TURN), _calls_per_dispatch(16 * TURN)
+    assert short > 100  # every replica ran
+    assert long <= short * 1.05, (short, long)
