@@ -46,7 +46,6 @@ import orjson
 
 from inspector.core.base.model import EventKind, SSEEvent
 from inspector.core.clients.base import ClientRaised, Exchange
-from inspector.core.clients.pins import stops
 
 _LINE_END: Final = re.compile(b"\r\n|\r|\n")
 _KEEP: Final = 4
@@ -60,6 +59,8 @@ _BIG: Final = 1 << 16
 RING: Final = 64
 """Decoded values kept per exchange (a power of two): more than the dispatches of one block
 of events the replicas take turns on (``judge.TURN``)."""
+_MASK: Final = RING - 1
+_UNREAD: Final = object()
 _SHARED_BYTES: Final = 1 << 14
 """Data at least this long is decoded for each reader and never kept (the ring holds at most
 RING of these sizes' values: a few MB)."""
@@ -118,13 +119,28 @@ class Dispatches:
         a body with 19 digits in a row anywhere is read by :func:`sdk_loads` per dispatch).
         Shared: the same object to every reader while it is in the ring (read-only, see the
         module's invariants); a refusal raises afresh for each."""
-        slot = i & (RING - 1)
+        slot = i & _MASK
         keys = self._keys
         if keys is not None and keys[slot] == i:
             return self._values[slot]
-        value = self._decoded(i)
+        self.decodes += 1
         text = self.texts.get(i)
-        size = len(text) if text is not None else self.spans[2 * i + 1] - self.spans[2 * i]
+        if text is None:
+            start, end = self.spans[2 * i], self.spans[2 * i + 1]
+            size = end - start
+            if self.long_digits is None:
+                self.long_digits = _LONG_DIGITS_BYTES.search(self.body) is not None
+            value: Any = _UNREAD
+            if not self.long_digits:
+                try:  # noqa: SIM105 (suppress() is two calls a chunk)
+                    value = orjson.loads(memoryview(self.body)[start:end])
+                except orjson.JSONDecodeError:
+                    pass
+            if value is _UNREAD:
+                value = sdk_loads(self.data(i))
+        else:
+            size = len(text)
+            value = sdk_loads(text)
         if size < _SHARED_BYTES:
             if keys is None:
                 keys = self._keys = array("q", [-1]) * RING
@@ -134,42 +150,38 @@ class Dispatches:
         return value
 
     def pinned(self, events: Sequence[SSEEvent], last: int | None) -> Iterable[SSEEvent]:
-        """:func:`~inspector.core.clients.pins.pinned` of these dispatches' pins and ``last``,
-        each event built once for every run reading it in the same turn (kept in a ring
-        like the values: read-only)."""
+        """:func:`~inspector.core.clients.pins.pinned` of these dispatches' pins and ``last``
+        (its :func:`~inspector.core.clients.pins.stops`, written out here), each event built
+        once for every run reading it in the same turn (kept in a ring like the values:
+        read-only)."""
         if not events or events[0].seq != 0 or events[-1].seq != len(events) - 1:
             return events
-        return self._built(events, stops(self.seqs, last))
+        return self._built(events, last)
 
-    def _built(self, events: Sequence[SSEEvent], seqs: Iterable[int]) -> Iterator[SSEEvent]:
+    def _built(self, events: Sequence[SSEEvent], last: int | None) -> Iterator[SSEEvent]:
         keys = self._event_keys
         if keys is None or self._events_of is not events:
             keys = self._event_keys = array("q", [-1]) * RING
             self._events = [None] * RING
             self._events_of = events
         held = self._events
-        mask = RING - 1
-        for seq in seqs:
-            slot = seq & mask
+        prev = -1
+        for seq in self.seqs:
+            if seq > prev:
+                prev = seq
+            elif prev < 0:
+                prev = seq = 0
+            else:
+                continue
+            slot = seq & _MASK
             if keys[slot] == seq:
                 yield held[slot]  # type: ignore[misc]
             else:
                 event = held[slot] = events[seq]
                 keys[slot] = seq
                 yield event
-
-    def _decoded(self, i: int) -> Any:
-        """The ``i``-th dispatch's data decoded afresh (:meth:`value`)."""
-        self.decodes += 1
-        if i not in self.texts:
-            if self.long_digits is None:
-                self.long_digits = _LONG_DIGITS_BYTES.search(self.body) is not None
-            if not self.long_digits:
-                with suppress(orjson.JSONDecodeError):
-                    return orjson.loads(
-                        memoryview(self.body)[self.spans[2 * i] : self.spans[2 * i + 1]]
-                    )
-        return sdk_loads(self.data(i))
+        if last is not None and (last > prev or prev < 0):
+            yield events[last if last > prev else 0]
 
     def add(self, seq: int, name: str | None, text: str | None, span: tuple[int, int]) -> bool:
         """Add one dispatch (its data as ``text``, or None: the body's ``span``); False when
