@@ -119,7 +119,12 @@ class _Run(SdkChunkRun):
         self.lookup = _Lookup(self.held)
 
     def feed(self, event: SSEEvent) -> None:
-        self._guard(lambda: SdkChunkRun.feed(self, event))
+        try:  # (:meth:`_guard`, written out: once per event)
+            SdkChunkRun.feed(self, event)
+        except ClientRaised as raised:
+            if raised is self.own:
+                raise
+            raise langchain_error(raised) from None
 
     def finish(self) -> list[HandedCall]:
         out: list[HandedCall] = []

@@ -118,7 +118,12 @@ class _Run(SdkChunkRun):
         self.own: ClientRaised | None = None
 
     def feed(self, event: SSEEvent) -> None:
-        self._guard(lambda: SdkChunkRun.feed(self, event))
+        try:  # (:meth:`_guard`, written out: once per event)
+            SdkChunkRun.feed(self, event)
+        except ClientRaised as raised:
+            if raised is self.own:
+                raise
+            raise stream_error(raised.message) from None
 
     def finish(self) -> list[HandedCall]:
         out: list[HandedCall] = []

@@ -216,6 +216,8 @@ def model_chunk(chunk: dict[str, Any]) -> dict[str, Any]:
         calls = delta.get("tool_calls") if isinstance(delta, dict) else None
         if not isinstance(calls, list) or not calls:
             continue
+        if all(type(c) is dict and type(c.get("index")) is int for c in calls):
+            continue  # (kept as received whether valid or not: every index an int already)
         indexes = [_lax_int(c.get("index")) if _valid_call(c) else None for c in calls]
         if None in indexes or all(type(c["index"]) is int for c in calls):
             continue

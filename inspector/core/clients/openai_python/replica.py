@@ -42,6 +42,7 @@ from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, Repl
 from inspector.core.clients.openai_python.deltas import (
     accumulate_delta,
     delta_dict,
+    fresh,
     model_chunk,
     usage_text,
 )
@@ -155,10 +156,13 @@ class _ChatRun(SdkChunkRun):
             reason = attr(choice, "finish_reason")
             if reason:
                 snapshot["finish_reason"] = reason
-            for fragment in attr(attr(choice, "delta"), "tool_calls") or []:
-                call = (attr(snapshot["message"], "tool_calls") or [])[attr(fragment, "index")]
-                if attr(call, "type") == "function":
-                    attr(attr(call, "function"), "name")  # get_input_tool_by_name reads it
+            fragments = attr(attr(choice, "delta"), "tool_calls")
+            if fragments:
+                held = attr(snapshot["message"], "tool_calls") or []
+                for fragment in fragments:
+                    call = held[attr(fragment, "index")]
+                    if attr(call, "type") == "function":
+                        attr(attr(call, "function"), "name")  # get_input_tool_by_name reads it
             _merge_logprobs(snapshot, attr(choice, "logprobs"))
         self.snapshot["usage"] = attr(chunk, "usage")
         moderation = attr(chunk, "moderation")
@@ -208,18 +212,22 @@ class _ChatRun(SdkChunkRun):
                 self.states.append(state)
             snapshot = self.snapshot["choices"][index]
             delta = attr(choice, "delta")
-            attr(delta, "content")
-            attr(delta, "refusal")
-            fragments = attr(delta, "tool_calls")
+            if type(delta) is dict:  # (attr's reads, which only raise on other values)
+                fragments = delta.get("tool_calls")
+            else:
+                attr(delta, "content")
+                attr(delta, "refusal")
+                fragments = attr(delta, "tool_calls")
             if fragments:
                 calls = attr(snapshot["message"], "tool_calls")
                 assert calls is not None
                 for fragment in fragments:
                     call = calls[attr(fragment, "index")]
                     if attr(call, "type") == "function":
-                        assert attr(fragment, "function") is not None
+                        function = attr(fragment, "function")
+                        assert function is not None
                         attr(attr(call, "function"), "name")
-                        attr(attr(fragment, "function"), "arguments")
+                        attr(function, "arguments")
             _logprobs_events(attr(choice, "logprobs"), snapshot.get("logprobs"))
             state.done_events(choice, snapshot)
 
@@ -286,7 +294,7 @@ def _new_choice(choice: Any) -> dict[str, Any]:
     """A choice snapshot: the choice's own fields, its delta merged into an empty message."""
     if not isinstance(choice, dict):
         raise AttributeError(f"'{type(choice).__name__}' object has no attribute 'model_dump'")
-    fields = {k: v for k, v in choice.items() if k != "delta"}
+    fields = {k: fresh(v) for k, v in choice.items() if k != "delta"}  # model_dump: a copy
     delta = delta_dict(attr(choice, "delta"))
     return {**fields, "message": accumulate_delta({}, delta)}
 
@@ -297,13 +305,19 @@ def _merge_logprobs(snapshot: dict[str, Any], logprobs: Any) -> None:
     content, refusal = attr(logprobs, "content"), attr(logprobs, "refusal")
     held = snapshot.get("logprobs")
     if held is None:
-        snapshot["logprobs"] = {"content": content, "refusal": refusal}
+        # (the lists the chunk holds are extended later: copies, so the chunk stays as read)
+        snapshot["logprobs"] = {"content": _own(content), "refusal": _own(refusal)}
         return
     for key, more in (("content", content), ("refusal", refusal)):
         if more:
             if attr(held, key) is None:
                 held[key] = []
             held[key].extend(more)
+
+
+def _own(value: Any) -> Any:
+    """A list as a copy of its own (a chunk's values are shared, read-only), else itself."""
+    return list(value) if type(value) is list else value
 
 
 def _first_calls(snapshot: dict[str, Any] | None) -> list[Any]:

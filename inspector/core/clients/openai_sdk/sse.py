@@ -58,7 +58,6 @@ from typing import Any, Final
 from inspector.core.base.model import SSEEvent
 from inspector.core.clients.base import ClientRaised, Exchange, HandedCall, ReplicaRun
 from inspector.core.clients.openai_sdk.wire import Dispatches, dispatches
-from inspector.core.clients.pins import pinned
 
 VERSION: Final = "3.57.0"
 """The openai SDK version this layer follows."""
@@ -79,9 +78,10 @@ def attr(obj: Any, name: str) -> Any:
     """``obj.name`` on a model the SDK built without validation: a JSON object's field (None
     when absent); on any other value Python's own attribute (``"x".index`` is a method,
     ``None.index`` an AttributeError)."""
-    if isinstance(obj, dict):
+    try:  # of the values read here (JSON values, Pieces) only a dict has ``get``
         return obj.get(name)
-    return getattr(obj, name)
+    except AttributeError:
+        return getattr(obj, name)
 
 
 @dataclass(frozen=True)
@@ -216,12 +216,14 @@ class SdkChunkRun(ReplicaRun):
         return _copy(last[1]) if last is not None and last[0] < 0 else None
 
     def feed(self, event: SSEEvent) -> None:
-        seqs, at = self._sdk_seqs, event.seq
-        while self._sdk_next < len(seqs) and seqs[self._sdk_next] <= at:
-            self._sdk_next += 1
-            self._sdk_read(self._sdk_next - 1)
+        seqs, at, i = self._sdk_seqs, event.seq, self._sdk_next
+        count = len(seqs)
+        while i < count and seqs[i] <= at:
+            self._sdk_next = i + 1
+            self._sdk_read(i)
+            i += 1
         last = self._sdk_last
-        if last is not None and self._sdk_next == len(seqs) and last[0] <= at:
+        if last is not None and i == count and last[0] <= at:
             raise _copy(last[1])
 
     def relevant(self, events: Sequence[SSEEvent]) -> Iterable[SSEEvent]:
@@ -229,7 +231,7 @@ class SdkChunkRun(ReplicaRun):
         before the first event is the first event): at any other, :meth:`feed` does
         nothing. Every event when they are not numbered by position."""
         last = self._sdk_last
-        return pinned(events, self._sdk_seqs, last[0] if last else None)
+        return self._sdk_wire.pinned(events, last[0] if last else None)
 
     def finish(self) -> list[HandedCall]:
         while self._sdk_next < len(self._sdk_seqs):
@@ -246,9 +248,18 @@ class SdkChunkRun(ReplicaRun):
 
     def _sdk_read(self, i: int) -> None:
         """The ``i``-th dispatch decoded and read, or the SDK's raise there."""
-        data, fail = _one(self._sdk_wire, i)
-        if fail is not None:
-            raise fail
+        wire = self._sdk_wire
+        if wire.named:
+            data, fail = _one(wire, i)
+            if fail is not None:
+                raise fail
+        else:  # no event name, no long number: _one's common case, without its call
+            try:
+                data = wire.value(i)
+            except (ValueError, RecursionError) as exc:
+                raise ClientRaised(type(exc).__name__, str(exc)) from None
+            if type(data) is dict and data.get("error"):
+                raise _one(wire, i)[1]  # type: ignore[misc]
         try:
             self.chunk(data)
         except ClientRaised:

@@ -14,8 +14,15 @@ Invariants:
   built.
 - Compact: a dispatch is its pin and the span of its data in the body (24 bytes); only data
   no single span holds (several ``data:`` lines, no body) and event names are kept as
-  strings. :meth:`Dispatches.data` decodes a span when asked: each replica decodes the JSON
-  itself, so no decoded value is shared between replicas, and none is kept.
+  strings. :meth:`Dispatches.data` decodes a span when asked, afresh each time.
+- One JSON decode per dispatch for every replica: :meth:`Dispatches.value` keeps the last
+  :data:`RING` decoded values of data under :data:`_SHARED_BYTES` in a ring (by dispatch
+  index), so replicas run a block of events at a time in turn (``judge.run_replicas``) read
+  each chunk decoded once, and the same object. A shared value is read-only: no replica
+  changes what it is handed (each copies what it changes, as its library's ``to_dict()`` /
+  ``model_dump()`` does; tests/core/clients/test_shared_values.py holds every replica to it
+  over the golden corpus). The ring is the only thing in a :class:`Dispatches` that changes
+  after it is built, and it changes no value anyone reads.
 - Building one reads the body once, line by line, without a copy of it (no list of lines;
   an ASCII body is not decoded at all) and reads each event's offsets a few times at most.
 - Dispatches stop at the first ``[DONE]`` (``done``) or at an undecodable line (``end``: the
@@ -30,7 +37,7 @@ import re
 from array import array
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -49,6 +56,14 @@ _BYTES_PER_EVENT: Final = 64
 (a flood of short comments is galloped over instead: a copy would cost more than the body)."""
 _BIG: Final = 1 << 16
 """Data spans at least this long are decoded through a memoryview (no bytes copy first)."""
+RING: Final = 64
+"""Decoded values kept per exchange (a power of two): more than the dispatches of one block
+of events the replicas take turns on (``judge.TURN``)."""
+_MASK: Final = RING - 1
+_UNREAD: Final = object()
+_SHARED_BYTES: Final = 1 << 14
+"""Data at least this long is decoded for each reader and never kept (the ring holds at most
+RING of these sizes' values: a few MB)."""
 
 
 @dataclass
@@ -72,6 +87,14 @@ class Dispatches:
     """A ``[DONE]`` ended the stream (nothing after it is read, a cut body included)."""
     end: tuple[int, ClientRaised] | None = None
     """An undecodable line after the last dispatch: where, and the SDK's raise there."""
+    _keys: array[int] | None = field(default=None, repr=False, compare=False)
+    """The dispatch whose decoded value each ring slot holds (-1: none), made at first use."""
+    _values: list[Any] = field(default_factory=list, repr=False, compare=False)
+    _event_keys: array[int] | None = field(default=None, repr=False, compare=False)
+    _events: list[SSEEvent | None] = field(default_factory=list, repr=False, compare=False)
+    _events_of: object = field(default=None, repr=False, compare=False)
+    decodes: int = field(default=0, repr=False, compare=False)
+    """How many JSON decodes :meth:`value` made (a count for tests and the bench)."""
 
     def __len__(self) -> int:
         return len(self.seqs)
@@ -93,16 +116,72 @@ class Dispatches:
     def value(self, i: int) -> Any:
         """``json.loads`` of the ``i``-th dispatch's data as the SDK calls it (the stdlib),
         read by orjson straight from the body where both give the same (:func:`sdk_loads`;
-        a body with 19 digits in a row anywhere is read by :func:`sdk_loads` per dispatch)."""
-        if i not in self.texts:
+        a body with 19 digits in a row anywhere is read by :func:`sdk_loads` per dispatch).
+        Shared: the same object to every reader while it is in the ring (read-only, see the
+        module's invariants); a refusal raises afresh for each."""
+        slot = i & _MASK
+        keys = self._keys
+        if keys is not None and keys[slot] == i:
+            return self._values[slot]
+        self.decodes += 1
+        text = self.texts.get(i)
+        if text is None:
+            start, end = self.spans[2 * i], self.spans[2 * i + 1]
+            size = end - start
             if self.long_digits is None:
                 self.long_digits = _LONG_DIGITS_BYTES.search(self.body) is not None
+            value: Any = _UNREAD
             if not self.long_digits:
-                with suppress(orjson.JSONDecodeError):
-                    return orjson.loads(
-                        memoryview(self.body)[self.spans[2 * i] : self.spans[2 * i + 1]]
-                    )
-        return sdk_loads(self.data(i))
+                try:  # noqa: SIM105 (suppress() is two calls a chunk)
+                    value = orjson.loads(memoryview(self.body)[start:end])
+                except orjson.JSONDecodeError:
+                    pass
+            if value is _UNREAD:
+                value = sdk_loads(self.data(i))
+        else:
+            size = len(text)
+            value = sdk_loads(text)
+        if size < _SHARED_BYTES:
+            if keys is None:
+                keys = self._keys = array("q", [-1]) * RING
+                self._values = [None] * RING
+            keys[slot] = i
+            self._values[slot] = value
+        return value
+
+    def pinned(self, events: Sequence[SSEEvent], last: int | None) -> Iterable[SSEEvent]:
+        """:func:`~inspector.core.clients.pins.pinned` of these dispatches' pins and ``last``
+        (its :func:`~inspector.core.clients.pins.stops`, written out here), each event built
+        once for every run reading it in the same turn (kept in a ring like the values:
+        read-only)."""
+        if not events or events[0].seq != 0 or events[-1].seq != len(events) - 1:
+            return events
+        return self._built(events, last)
+
+    def _built(self, events: Sequence[SSEEvent], last: int | None) -> Iterator[SSEEvent]:
+        keys = self._event_keys
+        if keys is None or self._events_of is not events:
+            keys = self._event_keys = array("q", [-1]) * RING
+            self._events = [None] * RING
+            self._events_of = events
+        held = self._events
+        prev = -1
+        for seq in self.seqs:
+            if seq > prev:
+                prev = seq
+            elif prev < 0:
+                prev = seq = 0
+            else:
+                continue
+            slot = seq & _MASK
+            if keys[slot] == seq:
+                yield held[slot]  # type: ignore[misc]
+            else:
+                event = held[slot] = events[seq]
+                keys[slot] = seq
+                yield event
+        if last is not None and (last > prev or prev < 0):
+            yield events[last if last > prev else 0]
 
     def add(self, seq: int, name: str | None, text: str | None, span: tuple[int, int]) -> bool:
         """Add one dispatch (its data as ``text``, or None: the body's ``span``); False when
