@@ -44,7 +44,7 @@ import orjson
 
 from inspector.core.capture.apart import JsonFile
 
-NICE: Final = 10
+NICE: Final = 19
 """How much lower the worker's priority is than the proxy's."""
 PIPE: Final = 1 << 20
 """The pipe's buffer asked for (fewer hand-overs between the proxy and the worker)."""
