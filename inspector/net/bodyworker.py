@@ -159,7 +159,7 @@ def _decoded(body: bytes, headers: list[tuple[str, str]]) -> bytes:
         return body
     import httpx
 
-    from inspector.net.proxy.body import decoded
+    from inspector.net.decoding import decoded
 
     return decoded(body, httpx.Headers(headers)) or b""
 
