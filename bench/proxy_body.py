@@ -319,6 +319,9 @@ def main() -> int:
     parser.add_argument("--mb", type=int, default=200, help="the request body's size in MB")
     parser.add_argument("--runs", type=int, default=3, help="requests through each path")
     parser.add_argument("--repo", type=Path, default=REPO, help="the checkout whose proxy runs")
+    parser.add_argument("--no-lag", action="store_true",
+                        help="do not measure the proxy's loop (its ticker wakes it every few "
+                        "ms: see whether that changes the probes' waits)")  # fmt: skip
     parser.add_argument("--traces", type=int, default=0, metavar="N",
                         help="print the N places other threads most often were at when the "
                         "proxy's loop woke over 10 ms late")  # fmt: skip
@@ -334,7 +337,8 @@ def main() -> int:
         captures.mkdir()
         body_file.write_bytes(body)
         lag_file = Path(tmp) / "loop-lag.json"
-        measured = "--loop-lag" in (args.repo / "inspector/cli/proxy.py").read_text()
+        cli = (args.repo / "inspector/cli/proxy.py").read_text()
+        measured = "--loop-lag" in cli and not args.no_lag
         with process([python, __file__, "upstream"], "listening on", HERE) as up:
             proxy = [python, "-m", "inspector", "proxy", "--upstream", up,
                      "--listen", "127.0.0.1:0", "--captures", str(captures)]  # fmt: skip
@@ -399,6 +403,12 @@ def report(args: argparse.Namespace, got: dict[str, list[Run]], floors: dict[str
               f"waited for a CPU the machine gave others, held by the proxy itself at most "
               f"{own * 1000:.1f} ms  goal <= {WAIT_GOAL * 1000:.0f} ms  "
               f"{verdict}")  # fmt: skip
+        inside = [st for st in lag["stalls"]
+                  if any(r.window[0] <= st[0] <= r.window[1] for r in got[proxied])]  # fmt: skip
+        for _due, late, cpu, queued in sorted(inside, key=lambda st: -st[1])[: args.traces]:
+            print(f"    a stall of {late * 1000:6.1f} ms: its thread waited for a CPU "
+                  f"{queued * 1000:6.1f} ms, the process used {cpu * 1000:6.1f} ms of CPU"
+                  )  # fmt: skip
         places: dict[str, int] = {}
         for due, _late, where in lag.get("traces", []):
             if any(r.window[0] <= due <= r.window[1] for r in got[proxied]):
