@@ -19,8 +19,9 @@ import orjson
 import pytest
 from aiohttp import web
 
+from inspector.core.capture.apart import JsonFile
 from inspector.core.capture.reader import load
-from inspector.core.capture.redaction import redact_body
+from inspector.core.capture.redaction import RedactedBody, redact_body
 from inspector.core.capture.writer import CaptureWriter
 from inspector.net import bodyworker
 from inspector.net.proxy import RecordingProxy, routes, server
@@ -214,7 +215,10 @@ async def test_a_large_body_is_read_in_the_body_workers_process(
     (ex,) = proxy.exchanges
     assert ex.recorded and ex.model == "gpt-big" and "body-credential-0123456789" in ex.secrets
     assert ex.session is not None and ex.session.analysis.user_tools is not None  # its tools
-    (path,) = tmp_path.glob("*.jsonl")
+    recorded = ex.session.spec.body  # the redacted JSON's unnamed file: closed, gone
+    assert isinstance(recorded, RedactedBody) and isinstance(recorded.json, JsonFile)
+    assert recorded.json.file.closed
+    (path,) = tmp_path.iterdir()  # nothing else left in the captures folder
     request = load(path).attempts[0].request
     assert request is not None
     assert request["body"] == redact_body(body, ex.secrets)
