@@ -11,7 +11,8 @@ The exchange, over pipes (never a file: the body holds the agent's credentials):
 - in (stdin): one JSON line ``{"secrets": [...], "headers": [[name, value], ...]}`` (the
   request's headers as received and the secrets of its headers and URL), then the body's
   bytes as received, to the end;
-- out (stdout, an unnamed temporary file: it holds only what the capture will hold): one
+- out (stdout, a file with no name, in memory where the system allows: it holds only what
+  the capture will hold): one
   JSON line, :func:`~inspector.core.capture.apart.prepare`'s summary, then the redacted
   body's JSON (``bytes`` of it), to the end. Exit 0; anything else is a failure, and
   :func:`read_apart` raises :class:`WorkerFailed`.
@@ -79,10 +80,7 @@ def read_apart(
     it into the capture), read back here but for the JSON. ``loads`` reads the summary line
     (the proxy passes a reader that pauses: the line may be a MB). Raises
     :class:`WorkerFailed`."""
-    try:
-        out = tempfile.TemporaryFile(dir=folder)  # noqa: SIM115 (closed by its JsonFile)
-    except OSError:
-        out = tempfile.TemporaryFile()  # noqa: SIM115
+    out = _unnamed(folder)
     try:
         line = _run(parts, secrets, headers, out)
         summary = loads(line)
@@ -96,6 +94,21 @@ def read_apart(
     except BaseException:
         out.close()
         raise
+
+
+def _unnamed(folder: str | Path | None) -> IO[bytes]:
+    """A file with no name for the worker's answer: in memory where the system has such
+    files (Linux's ``memfd_create``: the redacted JSON is never written to a disk only to be
+    copied again), else a temporary file in ``folder``, unlinked at once. Closed by its
+    :class:`~inspector.core.capture.apart.JsonFile`."""
+    memfd = getattr(os, "memfd_create", None)
+    if memfd is not None:
+        with contextlib.suppress(OSError):
+            return open(memfd("tci-body", getattr(os, "MFD_CLOEXEC", 1)), "w+b")
+    try:
+        return tempfile.TemporaryFile(dir=folder)
+    except OSError:
+        return tempfile.TemporaryFile()
 
 
 def _run(parts: Sequence[bytes], secrets: Sequence[str], headers: Sequence[tuple[str, str]],

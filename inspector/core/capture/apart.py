@@ -22,8 +22,8 @@ Invariants:
 - The redaction is :func:`~.redaction.redact_body`'s, with the same secrets the proxy's own
   reading would have used: the recorded body is exactly what it would have been.
 - :func:`prepare` is pure: bytes in, data out. :class:`JsonFile` is how the proxy holds the
-  answer's JSON: in an unnamed temporary file (never a path on disk; it holds only the
-  redacted body), copied into the capture by the kernel.
+  answer's JSON: in a file with no name (in memory where the system allows; it holds only
+  the redacted body), copied into the capture by the kernel.
 """
 
 from __future__ import annotations
@@ -101,18 +101,23 @@ class JsonFile:
 
     def copy_to(self, fd: int) -> int:
         """Append the JSON to ``fd`` at its position, copied by the kernel where it can
-        (``copy_file_range``: no byte passes through this process), else a step at a time;
-        the bytes written."""
+        (``copy_file_range`` within a file system, ``sendfile`` from an in-memory file: no
+        byte passes through this process), else a step at a time; the bytes written."""
         at, end = self.offset, self.offset + self.size
-        copy = getattr(os, "copy_file_range", None)
-        while at < end and copy is not None:
-            try:
-                done = copy(self.file.fileno(), fd, min(STEP * 16, end - at), at)
-            except OSError:  # another file system, an old kernel: by hand
-                break
-            if done <= 0:
-                break
-            at += done
+        src = self.file.fileno()
+        for name in ("copy_file_range", "sendfile"):  # the same file system; any file
+            kernel = getattr(os, name, None)
+            while at < end and kernel is not None:
+                try:
+                    if name == "sendfile":
+                        done = kernel(fd, src, at, min(STEP * 16, end - at))
+                    else:
+                        done = kernel(src, fd, min(STEP * 16, end - at), at)
+                except OSError:  # another file system, an old kernel: the next way
+                    break
+                if done <= 0:
+                    break
+                at += done
         for piece in JsonFile(self.file, at, end - at).pieces():
             view = memoryview(piece)
             while view:

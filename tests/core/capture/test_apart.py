@@ -86,3 +86,31 @@ def test_the_writer_writes_the_prepared_json_and_re_redacts_it_for_a_new_secret(
     assert len(request["body"]["messages"]) == len(body["messages"])
     assert b"my key is" not in (tmp_path / "b.jsonl").read_bytes()
     json.close()
+
+
+@pytest.mark.parametrize("ways", ["copy_file_range", "sendfile", "by-hand"])
+def test_the_json_file_is_copied_exactly_whichever_way_the_system_allows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ways: str
+) -> None:
+    """``JsonFile.copy_to`` from a file of another file system (memory) or of the same one,
+    with the kernel's ways taken away one by one: the same bytes appended each time."""
+    import os
+
+    if ways != "copy_file_range":
+        monkeypatch.delattr(os, "copy_file_range", raising=False)
+    if ways == "by-hand":
+        monkeypatch.delattr(os, "sendfile", raising=False)
+    payload = bytes(range(256)) * 20_000  # 5 MB: several steps
+    file = tempfile.TemporaryFile(dir=tmp_path)  # noqa: SIM115 (the JsonFile closes it)
+    file.write(b"line\n" + payload + b"after")
+    json = JsonFile(file, 5, len(payload))
+    target = tmp_path / "out.bin"
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT)
+    try:
+        os.write(fd, b"head")
+        assert json.copy_to(fd) == len(payload)
+        os.write(fd, b"tail")
+    finally:
+        os.close(fd)
+        json.close()
+    assert target.read_bytes() == b"head" + payload + b"tail"
