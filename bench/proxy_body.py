@@ -409,6 +409,13 @@ def report(args: argparse.Namespace, got: dict[str, list[Run]], floors: dict[str
             print(f"    a stall of {late * 1000:6.1f} ms: its thread waited for a CPU "
                   f"{queued * 1000:6.1f} ms, the process used {cpu * 1000:6.1f} ms of CPU"
                   )  # fmt: skip
+        during = [r.window for r in got[proxied]]
+        collections = [c for c in lag.get("collections", [])
+                       if any(a <= c[0] <= b for a, b in during)]  # fmt: skip
+        if collections:
+            longest_gc = max(collections, key=lambda c: c[1])
+            print(f"    garbage collections over 2 ms meanwhile: {len(collections)}, the longest "
+                  f"{longest_gc[1] * 1000:.1f} ms (generation {longest_gc[2]})")  # fmt: skip
         places: dict[str, int] = {}
         for due, _late, where in lag.get("traces", []):
             if any(r.window[0] <= due <= r.window[1] for r in got[proxied]):

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import os
 import sys
 import threading
@@ -58,14 +59,29 @@ class LoopLag:
         self.traces: list[tuple[float, float, list[str]]] = []
         """(due, seconds late, where the other threads were) of every stall over
         :data:`TRACED`."""
+        self.collections: list[tuple[float, float, int]] = []
+        """(monotonic start, seconds, generation) of every garbage collection over
+        :data:`NOTED`: the cyclic collector holds the interpreter while it runs."""
         self._task: asyncio.Task[None] | None = None
+        self._collecting = 0.0
 
     def start(self) -> None:
-        """Begin ticking on the running loop."""
+        """Begin ticking on the running loop (and timing the garbage collector)."""
         if self._task is None:
             self._task = asyncio.ensure_future(self._run())
+            gc.callbacks.append(self._collected)
+
+    def _collected(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._collecting = time.monotonic()
+            return
+        took = time.monotonic() - self._collecting
+        if took > self.noted:
+            self.collections.append((self._collecting, took, info.get("generation", -1)))
 
     async def stop(self) -> None:
+        with contextlib.suppress(ValueError):
+            gc.callbacks.remove(self._collected)
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
@@ -92,7 +108,8 @@ class LoopLag:
     def record(self) -> dict[str, object]:
         """What was measured, as JSON-ready data."""
         return {"tick": self.tick, "noted": self.noted, "ticks": self.ticks,
-                "worst": self.worst, "stalls": self.stalls, "traces": self.traces}  # fmt: skip
+                "worst": self.worst, "stalls": self.stalls, "traces": self.traces,
+                "collections": self.collections}  # fmt: skip
 
     def write(self, path: str | Path) -> None:
         """Write :meth:`record` to ``path`` (JSON)."""
