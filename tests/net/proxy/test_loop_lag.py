@@ -17,15 +17,16 @@ HELD = 0.08
 
 async def _held_once(lag: LoopLag, blocker: threading.Event | None = None) -> tuple[float, float]:
     """Tick, hold the loop ``HELD`` seconds (a blocking call on it), tick again, stop;
-    the monotonic window around the hold."""
+    the monotonic window from before the first tick to after the last (a busy machine may
+    delay any tick, so the stall's tick may fall due well before the hold began)."""
+    start = time.monotonic()
     lag.start()
     await asyncio.sleep(0.02)
-    start = time.monotonic()
     time.sleep(HELD)  # what a blocking call on the loop does to every agent
     await asyncio.sleep(0.02)
     end = time.monotonic()
     await lag.stop()
-    return start - 0.01, end
+    return start, end
 
 
 async def test_a_held_loop_is_noted_as_the_proxys_own_hold() -> None:
