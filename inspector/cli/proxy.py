@@ -34,6 +34,7 @@ from inspector.core.base.settings import (
 
 if TYPE_CHECKING:
     from inspector.net.proxy import RecordingProxy
+    from inspector.net.proxy.looplag import LoopLag
 
 MIB = 1024 * 1024
 
@@ -109,6 +110,12 @@ def add_proxy_parser(sub: Any) -> None:
         f"{HEADER_TIMEOUT:g}); a client trickling them is sent 408 and its connection closed",
     )
     p.add_argument(
+        "--loop-lag",
+        metavar="FILE",
+        help="measure how long the proxy's event loop is held (a 2 ms ticker) and write every "
+        "stall to FILE (JSON) when stopped: for bench/proxy_body.py",
+    )
+    p.add_argument(
         "--connect-timeout",
         type=float,
         default=10.0,
@@ -122,6 +129,7 @@ def proxy(args: argparse.Namespace) -> int:
     start."""
     from inspector.cli.record import Interrupted, run_interruptible
     from inspector.net.proxy import Drain, ProxyError, RecordingProxy, parse_listen
+    from inspector.net.proxy.looplag import LoopLag
 
     try:
         host, port = parse_listen(args.listen)
@@ -153,14 +161,22 @@ def proxy(args: argparse.Namespace) -> int:
         Path(args.captures).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise InspectorError(f"cannot use {args.captures} for captures: {exc.strerror}") from None
+    lag = LoopLag() if args.loop_lag else None
     try:
-        run_interruptible(_serve(server))
+        run_interruptible(_serve(server, lag))
     except Interrupted:
         pass
     except OSError as exc:
         print(f"toolcall-inspector: cannot listen on {args.listen}: {exc.strerror or exc}",
               file=sys.stderr)  # fmt: skip
         return 2
+    finally:
+        if lag is not None:
+            try:
+                lag.write(args.loop_lag)
+            except OSError as exc:
+                print(f"toolcall-inspector: cannot write {args.loop_lag}: {exc.strerror}",
+                      file=sys.stderr)  # fmt: skip
     recorded = sum(1 for ex in server.exchanges if ex.recorded)
     print(f"proxy stopped: {len(server.exchanges)} request(s), {recorded} recorded "
           f"(captures: {args.captures})", flush=True)  # fmt: skip
@@ -183,10 +199,14 @@ def banner(server: RecordingProxy) -> str:
     )
 
 
-async def _serve(server: RecordingProxy) -> None:
+async def _serve(server: RecordingProxy, lag: LoopLag | None = None) -> None:
     await server.start()
+    if lag is not None:
+        lag.start()
     try:
         print(banner(server), flush=True)
         await asyncio.Event().wait()  # until cancelled by a signal
     finally:
+        if lag is not None:
+            await lag.stop()
         await server.stop()

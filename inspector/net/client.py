@@ -32,7 +32,6 @@ import httpx
 import orjson
 
 from inspector.core.base.provider import Head
-from inspector.core.capture import pieces
 from inspector.core.capture.records import Attempt
 from inspector.core.capture.redaction import (
     Headers,
@@ -244,7 +243,8 @@ def is_large(body: object) -> bool:
 async def _in_pieces(body: object) -> AsyncIterator[bytes]:
     """A large body's JSON, a piece at a time (a transport that reads it; the proxy's does
     not: its agent's own body was forwarded)."""
-    for piece in pieces.dumps(body):
+    assert isinstance(body, RedactedBody)
+    for piece in body.in_pieces():
         yield piece
 
 

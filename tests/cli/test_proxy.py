@@ -28,8 +28,10 @@ CHAT = {"model": "demo-clean", "stream": True, "messages": [{"role": "user", "co
 class Proxy:
     """``toolcall-inspector proxy`` as a process, in front of ``upstream``."""
 
-    def __init__(self, upstream: str, captures: Path, ignore_sigint: bool = False) -> None:
+    def __init__(self, upstream: str, captures: Path, ignore_sigint: bool = False,
+                 extra: tuple[str, ...] = ()) -> None:  # fmt: skip
         self.upstream, self.captures, self.ignore_sigint = upstream, captures, ignore_sigint
+        self.extra = extra
         self.proc: asyncio.subprocess.Process | None = None
         self.banner: list[str] = []
 
@@ -40,7 +42,7 @@ class Proxy:
         )
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "inspector", "proxy", "--upstream", self.upstream,
-            "--listen", "127.0.0.1:0", "--captures", str(self.captures), cwd=REPO,
+            "--listen", "127.0.0.1:0", "--captures", str(self.captures), *self.extra, cwd=REPO,
             env=dict(os.environ, PYTHONUNBUFFERED="1"), stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE, preexec_fn=ignore,
         )  # fmt: skip
@@ -150,6 +152,26 @@ async def test_a_signal_mid_stream_closes_the_capture_cancelled(
     (path,) = captures.iterdir()
     (attempt,) = load(path).attempts
     assert attempt.chunks and attempt.end is not None and attempt.end["reason"] == "cancelled"
+
+
+async def test_loop_lag_is_written_when_asked_and_stopped(demo: str, tmp_path: Path) -> None:
+    """``--loop-lag FILE`` (bench/proxy_body.py's view inside the proxy): the ticker ran the
+    whole time and its record is written once the proxy stops."""
+    record = tmp_path / "lag.json"
+    proxy = Proxy(demo, tmp_path / "captures", extra=("--loop-lag", str(record)))
+    try:
+        url = await proxy.start()
+        async with httpx.AsyncClient(trust_env=False) as client:
+            for _ in range(3):
+                (await client.get(url + "/v1/models")).raise_for_status()
+                await asyncio.sleep(0.02)
+        assert not record.exists()  # written on stop, never while serving
+        code, _, err = await proxy.stop(signal.SIGTERM)
+    finally:
+        proxy.kill()
+    assert (code, err) == (0, "")
+    lag = json.loads(record.read_bytes())
+    assert lag["ticks"] >= 3 and {"stalls", "worst", "traces"} <= set(lag)
 
 
 def test_what_cannot_start_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -50,9 +50,10 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Collection, Iterable, Mapping
-from typing import Any, Final
+from typing import Any, Final, Protocol
 from urllib.parse import quote, unquote, unquote_plus, urlsplit, urlunsplit
 
+from inspector.core.capture import pieces
 from inspector.core.capture.credentials import SHAPE, holds_shape, mask_shapes, might_hold_shape
 from inspector.core.capture.format import REDACTED
 from inspector.core.capture.keyscan import (
@@ -242,22 +243,52 @@ def _redact_path(path: str, secrets: Collection[str]) -> str:
     return "/".join(_redact_segment(s, secrets) for s in path.split("/"))
 
 
+class SerializedBody(Protocol):
+    """A body's JSON kept outside the mapping (:class:`~.apart.JsonFile`)."""
+
+    def pieces(self) -> Iterable[bytes]: ...
+
+    def copy_to(self, fd: int) -> int: ...
+
+    def close(self) -> None: ...
+
+
 class RedactedBody(dict[str, Any]):
     """A request body (a JSON object) already redacted by :func:`redact_body` against
     ``secrets``. The rule is idempotent: redacting it again against those secrets, or fewer,
     gives an equal body, so :func:`redact_body` and :func:`redact_json` then return it as it
     is (a large body is redacted once, in a worker, not again by every writer). ``large``: its
-    writers serialize it in pieces, off the event loop (:mod:`.pieces`)."""
+    writers serialize it in pieces, off the event loop (:mod:`.pieces`).
+
+    ``json``: the whole redacted body already serialized (``orjson.dumps`` of it, as pieces),
+    when it was read and redacted in another process (the proxy's large bodies): the mapping
+    itself then holds only the body's small top-level members (its model, tools, settings:
+    what a session reads), never the whole of it, and writers write :meth:`in_pieces`. Where
+    the whole body is needed after all (redacted against a secret it was not), :meth:`whole`
+    reads it back from ``json``."""
 
     def __init__(self, body: Mapping[str, Any], secrets: Collection[str], *,
-                 large: bool = False) -> None:  # fmt: skip
+                 large: bool = False, json: SerializedBody | None = None) -> None:  # fmt: skip
         super().__init__(body)
         self.secrets = frozenset(s for s in secrets if s)
         self.large = large
+        self.json = json
 
     def covers(self, secrets: Collection[str]) -> bool:
         """Was it redacted against every one of ``secrets``?"""
         return all(not s or s in self.secrets for s in secrets)
+
+    def in_pieces(self) -> Iterable[bytes]:
+        """The whole body's JSON (``orjson.dumps`` of it) as pieces, none over about a MB."""
+        return self.json.pieces() if self.json is not None else pieces.dumps(self)
+
+    def whole(self) -> dict[str, Any]:
+        """The whole body as a mapping (read back from ``json`` when there is one: long, for a
+        worker thread; only for a redaction the body was not made for)."""
+        if self.json is None:
+            return self
+        value: dict[str, Any] = pieces.loads(b"".join(self.json.pieces()))
+        return value
 
 
 def redact_json(value: Any, secrets: Collection[str]) -> Any:

@@ -38,13 +38,14 @@ from typing import Any, Final, Self
 import orjson
 
 import inspector
-from inspector.core.capture import compat, pieces
+from inspector.core.capture import compat
 from inspector.core.capture.claim import is_claim
 from inspector.core.capture.claim import new_capture_path as new_capture_path
 from inspector.core.capture.format import FORMAT, TOOL, CaptureError
 from inspector.core.capture.redaction import (
     Headers,
     RedactedBody,
+    SerializedBody,
     body_keys,
     find_keys,
     mask_secrets,
@@ -186,6 +187,21 @@ class CaptureWriter:
             return
         self._pos += written
 
+    def _copied(self, head: bytes, middle: SerializedBody, tail: bytes) -> None:
+        """One record written as ``head``, ``middle`` copied from its file (by the kernel,
+        where it can), and ``tail``."""
+        if self.failed is not None or self._fd < 0:
+            return
+        try:
+            _write_all(self._fd, head)
+            with _not_appending(self._fd):  # the kernel copies to no O_APPEND file
+                written = len(head) + middle.copy_to(self._fd)
+            _write_all(self._fd, tail)
+        except OSError as exc:
+            self._fail(exc)
+            return
+        self._pos += written + len(tail)
+
     def _fail(self, exc: OSError) -> None:
         """Stop recording: cut the file back to its last whole record and say why."""
         self.failed = f"cannot write the capture: {exc.strerror or exc}"
@@ -214,8 +230,13 @@ class CaptureWriter:
         if isinstance(body, RedactedBody) and body.large and body.covers(self.secrets):
             head = orjson.dumps({"type": "request", "attempt": attempt, "t": t,
                                  "method": method, "url": url, "headers": headers_})  # fmt: skip
-            self._pieces(head[:-1] + b',"body":', pieces.dumps(body), b"}\n")
+            if body.json is not None:
+                self._copied(head[:-1] + b',"body":', body.json, b"}\n")
+            else:
+                self._pieces(head[:-1] + b',"body":', body.in_pieces(), b"}\n")
             return
+        if isinstance(body, RedactedBody):
+            body = body.whole()  # redacted for other secrets: the whole of it, redacted again
         fields = _body_fields(body, self.secrets)
         self._record("request", attempt, t=t, method=method, url=url, headers=headers_, **fields)
 
@@ -346,6 +367,23 @@ def _chain(head: bytes, middle: Iterable[bytes], tail: bytes) -> Iterator[bytes]
     yield head
     yield from middle
     yield tail
+
+
+@contextlib.contextmanager
+def _not_appending(fd: int) -> Iterator[None]:
+    """``fd`` without O_APPEND meanwhile (its position is its end already: every write so far
+    appended), where there is fcntl."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: copied by hand
+        yield
+        return
+    flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+    fcntl.fcntl(fd, fcntl.F_SETFL, flags & ~os.O_APPEND)
+    try:
+        yield
+    finally:
+        fcntl.fcntl(fd, fcntl.F_SETFL, flags)
 
 
 def _write_all(fd: int, data: bytes) -> None:

@@ -32,6 +32,7 @@ import re
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Final
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -49,6 +50,7 @@ from inspector.core.capture.redaction import (
 from inspector.core.providers import REGISTRY, sniff_url
 from inspector.core.requests.scenarios import RequestSpec
 from inspector.core.verdicts.tools import listed_tools
+from inspector.net.bodyworker import read_apart
 
 HOP_BY_HOP: Final = frozenset(
     {
@@ -299,6 +301,24 @@ class Route:
         recorded = RedactedBody(redacted, secrets, large=True)
         return dataclasses.replace(self, request=request, secrets=secrets, pending=False,
                                    recorded=recorded)  # fmt: skip
+
+    def read_apart(self, folder: str | Path | None = None) -> Route:
+        """:meth:`read`, done in the body worker's process (:mod:`inspector.net.bodyworker`):
+        the same route, but for the recorded body, whose mapping holds only the body's small
+        top-level members and whose ``json`` is the whole of it, redacted (in an unnamed
+        temporary file in ``folder``, closed once the capture has it). Run in a worker
+        thread; raises :class:`~inspector.net.bodyworker.WorkerFailed`."""
+        if not self.pending:
+            return self
+        answer = read_apart(self.parts, self.secrets, self.received, folder,
+                            loads=lambda line: pieces.loads(line, pause=_breather()))  # fmt: skip
+        summary = answer.summary
+        if answer.json is None:
+            return dataclasses.replace(self, dialect=None, pending=False)
+        secrets = tuple(summary["secrets"])
+        recorded = RedactedBody(summary["recorded"], secrets, large=True, json=answer.json)
+        return dataclasses.replace(self, request=summary["request"], secrets=secrets,
+                                   pending=False, recorded=recorded)  # fmt: skip
 
     @property
     def key(self) -> str | None:

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QDockWidget,
+    QDoubleSpinBox,
     QGridLayout,
     QHBoxLayout,
     QLabel,
@@ -34,6 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core.base.settings import HEADER_TIMEOUT
 from inspector.core.reports import words
 from inspector.net.proxy import Exchange, RecordingProxy, parse_listen
 from inspector.net.proxy.exchange import human_size
@@ -200,13 +202,32 @@ class ProxyDock(QDockWidget):
         )
         self.drain.setChecked(bool(settings.value("proxy_drain", True, type=bool)))
         self.drain.toggled.connect(lambda on: settings.setValue("proxy_drain", on))
+        self.header_timeout = QDoubleSpinBox()
+        self.header_timeout.setObjectName("proxy-header-timeout")
+        self.header_timeout.setRange(0.1, 3600.0)
+        self.header_timeout.setDecimals(1)
+        self.header_timeout.setSuffix(" s")
+        self.header_timeout.setToolTip(
+            "Header timeout: seconds a request's headers may take to arrive, from its first "
+            f"byte (default {HEADER_TIMEOUT:g}); a client trickling them is sent 408 and its "
+            "connection closed, so it cannot hold a socket forever"
+        )
+        saved = settings.value("proxy_header_timeout", HEADER_TIMEOUT, type=float)
+        self.header_timeout.setValue(float(saved or HEADER_TIMEOUT))  # type: ignore[arg-type]
+        self.header_timeout.valueChanged.connect(
+            lambda value: settings.setValue("proxy_header_timeout", value)
+        )
         form.addWidget(QLabel("Upstream"), 0, 0)
         form.addWidget(self.upstream, 0, 1, 1, 2)
         form.addWidget(self.demo_button, 0, 3)
         form.addWidget(QLabel("Listen"), 1, 0)
         form.addWidget(self.listen, 1, 1)
         form.addWidget(self.start_button, 1, 2)
-        form.addWidget(self.drain, 2, 0, 1, 4)
+        form.addWidget(self.drain, 2, 0, 1, 2)
+        headers = QLabel("Header timeout")
+        headers.setBuddy(self.header_timeout)
+        form.addWidget(headers, 2, 2)
+        form.addWidget(self.header_timeout, 2, 3)
         layout.addLayout(form)
         self.message = QLabel("")
         self.message.setWordWrap(True)
@@ -242,13 +263,15 @@ class ProxyDock(QDockWidget):
         if not upstream:
             self.say("Type the upstream's base URL first (e.g. https://api.openai.com/v1)")
             return
-        if self.controller.start(upstream, self.listen.text(), drain=self.drain.isChecked()):
+        if self.controller.start(upstream, self.listen.text(), drain=self.drain.isChecked(),
+                                 header_timeout=self.header_timeout.value()):  # fmt: skip
             self.say("")
 
     def start_demo(self) -> None:
         """Demo: a proxy in front of the built-in demo provider."""
         self.say("")
-        self.controller.start_demo(self.listen.text(), drain=self.drain.isChecked())
+        self.controller.start_demo(self.listen.text(), drain=self.drain.isChecked(),
+                                   header_timeout=self.header_timeout.value())  # fmt: skip
 
     def say(self, text: str) -> None:
         self.message.setText(text)

@@ -24,6 +24,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QDockWidget
 
+from inspector.core.base.settings import HEADER_TIMEOUT
 from inspector.core.capture.redaction import redact_url
 from inspector.net.proxy import Drain, Exchange, ProxyError, RecordingProxy, parse_listen
 from inspector.ui.document.host import Host
@@ -70,16 +71,19 @@ class ProxyController(QObject):
 
     # -- proxies -------------------------------------------------------------------------------
 
-    def start(self, upstream: str, listen: str = LISTEN, *, drain: bool = True) -> bool:
+    def start(self, upstream: str, listen: str = LISTEN, *, drain: bool = True,
+              header_timeout: float = HEADER_TIMEOUT) -> bool:  # fmt: skip
         """Start a proxy in front of ``upstream`` on ``listen``; False (and ``failed``) when
         either cannot be used. Listening happens on the loop: a taken address is reported
         through ``failed`` too. ``drain``: read an upstream on once its agent hung up early
-        (bounded: :class:`~inspector.net.proxy.Drain`)."""
+        (bounded: :class:`~inspector.net.proxy.Drain`). ``header_timeout``: seconds a
+        request's headers may take to arrive (``proxy --header-timeout``)."""
         try:
             host, port = parse_listen(listen)
             proxy = RecordingProxy(upstream, host=host, port=port, captures=live.captures_dir(),
                                    validation=self.host.doc.settings.validation,
-                                   drain=Drain(on=drain))  # fmt: skip
+                                   drain=Drain(on=drain),
+                                   header_timeout=header_timeout)  # fmt: skip
         except (ProxyError, OSError) as exc:
             self.failed.emit(f"Cannot start the proxy: {exc}")
             return False
@@ -89,7 +93,8 @@ class ProxyController(QObject):
         self._spawn(self._listen(proxy, listen))
         return True
 
-    def start_demo(self, listen: str = LISTEN, *, drain: bool = True) -> None:
+    def start_demo(self, listen: str = LISTEN, *, drain: bool = True,
+                   header_timeout: float = HEADER_TIMEOUT) -> None:  # fmt: skip
         """Start a proxy in front of the window's built-in demo provider (no key needed),
         started first if it is not running yet (``demo``: how the window starts it)."""
         if self.demo is None:
@@ -103,7 +108,7 @@ class ProxyController(QObject):
             except OSError as exc:
                 self.failed.emit(f"Cannot start the demo provider: {exc.strerror or exc}")
                 return
-            self.start(url, listen, drain=drain)
+            self.start(url, listen, drain=drain, header_timeout=header_timeout)
 
         self._spawn(go())
 

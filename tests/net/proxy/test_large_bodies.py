@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import hashlib
+import sys
 import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -18,9 +19,11 @@ import orjson
 import pytest
 from aiohttp import web
 
+from inspector.core.capture.apart import JsonFile
 from inspector.core.capture.reader import load
-from inspector.core.capture.redaction import redact_body
+from inspector.core.capture.redaction import RedactedBody, redact_body
 from inspector.core.capture.writer import CaptureWriter
+from inspector.net import bodyworker
 from inspector.net.proxy import RecordingProxy, routes, server
 
 KEY = "sk-proj-BIGBODYa1b2c3d4e5f6g7h8i9j0"
@@ -167,7 +170,7 @@ async def test_a_large_body_is_read_and_written_off_the_loop_thread(
     upstream: Upstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     threads: dict[str, int] = {}
-    loads, write = routes.pieces.loads, CaptureWriter._pieces
+    loads, write = routes.pieces.loads, CaptureWriter._copied
 
     def spy_loads(*args: Any, **kwargs: Any) -> Any:
         threads["parsed"] = threading.get_ident()
@@ -178,7 +181,7 @@ async def test_a_large_body_is_read_and_written_off_the_loop_thread(
         write(self, *args)
 
     monkeypatch.setattr(routes.pieces, "loads", spy_loads)
-    monkeypatch.setattr(CaptureWriter, "_pieces", spy_write)
+    monkeypatch.setattr(CaptureWriter, "_copied", spy_write)
     proxy = RecordingProxy(upstream.url, captures=tmp_path)
     await proxy.start()
     try:
@@ -189,3 +192,65 @@ async def test_a_large_body_is_read_and_written_off_the_loop_thread(
     loop_thread = threading.get_ident()
     assert set(threads) == {"parsed", "written"}
     assert loop_thread not in threads.values()
+
+
+async def test_a_large_body_is_read_in_the_body_workers_process(
+    upstream: Upstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The proxy's own process never reads the body (its interpreter stays the loop's): the
+    in-process reading is made to fail, and the capture is whole and redacted all the same."""
+
+    def not_here(self: routes.Route, plain: bytes) -> routes.Route:
+        raise AssertionError("read in the proxy's process")
+
+    monkeypatch.setattr(routes.Route, "read", not_here)
+    body = _body()
+    proxy = RecordingProxy(upstream.url, captures=tmp_path)
+    await proxy.start()
+    try:
+        response = await _send(proxy, orjson.dumps(body))
+    finally:
+        await _stopped(proxy)
+    assert response.status_code == 200
+    (ex,) = proxy.exchanges
+    assert ex.recorded and ex.model == "gpt-big" and "body-credential-0123456789" in ex.secrets
+    assert ex.session is not None and ex.session.analysis.user_tools is not None  # its tools
+    recorded = ex.session.spec.body  # the redacted JSON's unnamed file: closed, gone
+    assert isinstance(recorded, RedactedBody) and isinstance(recorded.json, JsonFile)
+    assert recorded.json.file.closed
+    (path,) = tmp_path.iterdir()  # nothing else left in the captures folder
+    request = load(path).attempts[0].request
+    assert request is not None
+    assert request["body"] == redact_body(body, ex.secrets)
+    assert KEY.encode() not in path.read_bytes()
+
+
+@pytest.mark.parametrize(
+    "worker",
+    [
+        ["/nonexistent/python"],
+        [sys.executable, "-c", "import sys; sys.stdin.buffer.read(); sys.exit(3)"],
+        [sys.executable, "-c", "import sys; sys.stdin.buffer.read(); "
+         "print('{\"object\": true, \"bytes\": 99, \"secrets\": [], \"request\": {}, "
+         "\"recorded\": {}}'); print('cut')"],
+    ],
+    ids=["cannot-start", "fails", "cut-short"],
+)  # fmt: skip
+async def test_a_body_the_worker_cannot_read_is_read_here_and_recorded_all_the_same(
+    upstream: Upstream, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, worker: list[str]
+) -> None:
+    monkeypatch.setattr(bodyworker, "worker_command", lambda: worker)
+    body = _body()
+    proxy = RecordingProxy(upstream.url, captures=tmp_path)
+    await proxy.start()
+    try:
+        response = await _send(proxy, orjson.dumps(body))
+    finally:
+        await _stopped(proxy)
+    assert response.status_code == 200
+    (ex,) = proxy.exchanges
+    assert ex.recorded and "body-credential-0123456789" in ex.secrets
+    (path,) = tmp_path.glob("*.jsonl")
+    request = load(path).attempts[0].request
+    assert request is not None and request["body"] == redact_body(body, ex.secrets)
+    assert KEY.encode() not in path.read_bytes()
