@@ -318,7 +318,7 @@ def replica_costs(path: Path, events: int) -> list[str]:
     )
     gc.collect()
     t0 = time.perf_counter()
-    reading = read(exchange, expected)
+    reading = read(exchange, expected=expected)
     seconds = time.perf_counter() - t0
     declaring = [r.name for r in REPLICAS if "openai-chat" in r.plain]
     word = "plain" if reading is not None else "NOT plain: every replica is replayed"

@@ -14,7 +14,7 @@ Invariants:
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -28,10 +28,13 @@ PLAIN_STREAM: Final = "plain stream"
 ``judged``); a replayed one says :data:`REPLAYED`."""
 REPLAYED: Final = "replayed"
 
-READERS: Final[dict[str, Callable[[Exchange], list[HandedCall] | None]]] = {
+READERS: Final[dict[str, Callable[[Exchange, Iterable[bytes] | None], list[HandedCall] | None]]] = {
     OPENAI_CHAT: chat_calls,
 }
-"""Per dialect, its plain-stream predicate: the calls of a plain body, None otherwise."""
+"""Per dialect, its plain-stream predicate: the calls of a plain body, None otherwise; the
+body is the pieces given (in order), or ``Exchange.body`` when they are None; given the
+inspector's arguments, call by call, a predicate may refuse (None) as soon as one differs,
+and hand over those strings themselves where equal (no second copy)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,24 +52,30 @@ _READINGS: weakref.WeakKeyDictionary[
 
 
 def plain_reading(
-    view: AttemptView, exchange: Callable[[AttemptView], Exchange], expected: Sequence[HandedCall]
+    view: AttemptView,
+    exchange: Callable[[AttemptView], tuple[Exchange, Iterable[bytes] | None]],
+    expected: Sequence[HandedCall],
 ) -> PlainReading | None:
     """The plain reading of ``view`` (see the invariants), cached per attempt; ``exchange``
-    makes what the client saw of it (called only when the reading is not cached)."""
+    makes what the client saw of it and the body's pieces (called only when the reading is
+    not cached)."""
     kept = _READINGS.get(view)
     if kept is not None and kept[0] is expected:
         return kept[1]
-    reading = read(exchange(view), expected)
+    reading = read(*exchange(view), expected=expected)
     _READINGS[view] = (expected, reading)
     return reading
 
 
-def read(exchange: Exchange, expected: Sequence[HandedCall]) -> PlainReading | None:
-    """The plain reading of one exchange against the inspector's ``expected`` calls."""
+def read(
+    exchange: Exchange, pieces: Iterable[bytes] | None = None, *, expected: Sequence[HandedCall]
+) -> PlainReading | None:
+    """The plain reading of one exchange against the inspector's ``expected`` calls; its
+    body is ``pieces`` (in order), or ``exchange.body`` when they are None."""
     reader = READERS.get(exchange.dialect or "")
     if reader is None or exchange.transport_error is not None or exchange.status != 200:
         return None
-    calls = reader(exchange)
+    calls = reader(exchange, pieces, [call.arguments for call in expected])
     if calls is None or len(calls) != len(expected):
         return None
     for mine, theirs in zip(calls, expected, strict=True):
