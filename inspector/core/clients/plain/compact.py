@@ -19,6 +19,9 @@ Invariants (``tests/core/clients/plain/test_compact.py`` holds each):
   and with ``js`` (``JSON.parse`` then ``JSON.stringify``): an integer beyond 2**53 (a double
   there), a key that starts with a digit (JavaScript puts array-index keys first), a
   ``__proto__`` or ``constructor`` key (``secureJsonParse`` refuses some).
+- One writing per text, shared by both (and, kept, known to :func:`writes`: the agreement
+  check then needs no parse of either, since orjson reads back exactly what it wrote of a
+  value with no float); :func:`forget` drops them when the replicas are done.
 """
 
 from __future__ import annotations
@@ -80,7 +83,7 @@ def _written(text: str) -> tuple[str | None, bool]:
 
 
 def _plain(value: Any) -> tuple[bool, bool]:
-    """(no float anywhere, and also no key or integer JavaScript treats apart)."""
+    """(No float anywhere; and also no key or integer JavaScript treats apart.)"""
     js = True
     todo = [value]
     pop, push = todo.pop, todo.extend

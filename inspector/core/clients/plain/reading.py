@@ -28,7 +28,10 @@ PLAIN_STREAM: Final = "plain stream"
 ``judged``); a replayed one says :data:`REPLAYED`."""
 REPLAYED: Final = "replayed"
 
-READERS: Final[dict[str, Callable[[Exchange, Iterable[bytes] | None], list[HandedCall] | None]]] = {
+Reader = Callable[[Exchange, Iterable[bytes] | None, Sequence[str] | None], list[HandedCall] | None]
+"""A dialect's plain-stream predicate: (the exchange, its body's pieces or None, the
+inspector's arguments or None) -> the calls, or None."""
+READERS: Final[dict[str, Reader]] = {
     OPENAI_CHAT: chat_calls,
 }
 """Per dialect, its plain-stream predicate: the calls of a plain body, None otherwise; the
