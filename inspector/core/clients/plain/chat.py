@@ -31,7 +31,7 @@ Plain, exactly (anything else is refused, however harmless it may be):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import repeat
+from itertools import islice, repeat
 from operator import getitem
 from typing import Any, Final
 
@@ -270,23 +270,24 @@ def _windows(pieces: Iterable[bytes], size: int) -> Iterator[tuple[bytes, int]]:
     separator is one of ``body[:len(body) - len(_CLOSING)]``'s; the last window holds the
     whole :data:`_CLOSING`, and is the body's end."""
     source = iter(pieces)
-    carry, more = b"", True
+    carry, more, each = b"", True, 1 << 12  # each: a piece's size, as the last ones were
     while more:
         new: list[bytes] = [carry]
         got, need = 0, max(size, len(carry))
-        for piece in source:
-            new.append(piece)
-            got += len(piece)
-            if got >= need:
+        while got < need:  # pieces taken in batches (a capture may have a million)
+            batch = list(islice(source, (need - got) // each + 1))
+            if not batch:
+                more = False
                 break
-        else:
-            more = False
-        for piece in new:
-            if b"\r" in piece:
-                yield b"", -1
-                return
+            new += batch
+            count = sum(map(len, batch))
+            got += count
+            each = max(1, count // len(batch))
         window = b"".join(new)
         del new
+        if b"\r" in window:
+            yield b"", -1
+            return
         if not more:
             if window.endswith(_CLOSING):
                 yield window, len(window) - len(_CLOSING)
