@@ -7,8 +7,10 @@ Invariants:
   predicate reads the body on its own and its calls must equal the inspector's, field for
   field, or the stream is not plain; nor calls whose arguments nest :data:`DEEPEST` levels
   or more (where the libraries' decoders part ways).
-- A predicate reads only ``Exchange.body`` and the exchange's status, content type and end:
-  one pass, no decoded value kept, nothing it reads is changed.
+- A predicate reads only the body (the pieces it is given, in order, or ``Exchange.body``
+  when there are none: never an empty ``Exchange.body`` in place of given pieces) and the
+  exchange's status, content type and end: one pass, no decoded value kept, nothing it
+  reads is changed.
 - Computed once per attempt and expected calls (a weak cache, like the expected calls').
 - A body that may hold a ``__proto__`` or ``constructor`` key anywhere is never plain (the
   AI SDK refuses such an event: :data:`_PROTOTYPE`).
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -36,13 +38,19 @@ PLAIN_STREAM: Final = "plain stream"
 ``judged``); a replayed one says :data:`REPLAYED`."""
 REPLAYED: Final = "replayed"
 
-READERS: Final[dict[str, Callable[[Exchange], list[HandedCall] | None]]] = {
+Reader = Callable[[Exchange, Iterable[bytes] | None, Sequence[str] | None], list[HandedCall] | None]
+"""A dialect's plain-stream predicate: (the exchange, its body's pieces or None, the
+inspector's arguments or None) -> the calls, or None."""
+READERS: Final[dict[str, Reader]] = {
     OPENAI_CHAT: chat_calls,
     OPENAI_RESPONSES: responses_calls,
     ANTHROPIC: anthropic_calls,
     GEMINI: gemini_calls,
 }
-"""Per dialect, its plain-stream predicate: the calls of a plain body, None otherwise."""
+"""Per dialect, its plain-stream predicate: the calls of a plain body, None otherwise; the
+body is the pieces given (in order), or ``Exchange.body`` when they are None; given the
+inspector's arguments, call by call, a predicate may refuse (None) as soon as one differs,
+and hand over those strings themselves where equal (no second copy)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,14 +68,17 @@ _READINGS: weakref.WeakKeyDictionary[
 
 
 def plain_reading(
-    view: AttemptView, exchange: Callable[[AttemptView], Exchange], expected: Sequence[HandedCall]
+    view: AttemptView,
+    exchange: Callable[[AttemptView], tuple[Exchange, Iterable[bytes] | None]],
+    expected: Sequence[HandedCall],
 ) -> PlainReading | None:
     """The plain reading of ``view`` (see the invariants), cached per attempt; ``exchange``
-    makes what the client saw of it (called only when the reading is not cached)."""
+    makes what the client saw of it and the body's pieces (called only when the reading is
+    not cached)."""
     kept = _READINGS.get(view)
     if kept is not None and kept[0] is expected:
         return kept[1]
-    reading = read(exchange(view), expected)
+    reading = read(*exchange(view), expected=expected)
     _READINGS[view] = (expected, reading)
     return reading
 
@@ -76,6 +87,32 @@ _PROTOTYPE: Final = tuple(re.compile(p.pattern.encode()) for p in PROTOTYPE_KEYS
 """The AI SDK's ``secure-json-parse`` refuses an event holding a ``__proto__`` key or a
 ``constructor`` with a ``prototype`` anywhere (an error part the others never see): a body
 where either key may be is not plain, whatever the dialect."""
+_KEY_BYTES: Final = 2 + 11 * len(r"\u0063")
+"""The longest quoted key either pattern matches (``constructor``, every character escaped)."""
+_BLOCK: Final = 64
+"""Pieces joined per search of :func:`_prototype_in` (a C join and two C searches a block;
+at most ~1 MB held at once with 16 KiB reads)."""
+_SPACE: Final = b" \t\n\r\x0b\x0c"
+"""What a bytes pattern's ``\\s`` matches."""
+
+
+def _prototype_in(pieces: list[bytes]) -> bool:
+    """Does either :data:`_PROTOTYPE` pattern match the pieces joined (as it would over
+    ``b"".join(pieces)``), without joining them? Searched a block of pieces at a time, each
+    block with the carry of the one before: the end of its last key that may be unfinished
+    (its trailing whitespace, and :data:`_KEY_BYTES` before it). A match cut at a block's end
+    has its key unfinished, or finished and followed only by whitespace, so it starts in the
+    carry."""
+    carry = b""
+    for at in range(0, len(pieces), _BLOCK):
+        block = carry + b"".join(pieces[at : at + _BLOCK])
+        if any(p.search(block) for p in _PROTOTYPE):
+            return True
+        end = len(block)
+        while end and block[end - 1] in _SPACE:
+            end -= 1
+        carry = block[max(0, end - _KEY_BYTES) :]
+    return False
 
 
 DEEPEST: Final = 256
@@ -109,14 +146,22 @@ def too_deep(text: str) -> bool:
     return False
 
 
-def read(exchange: Exchange, expected: Sequence[HandedCall]) -> PlainReading | None:
-    """The plain reading of one exchange against the inspector's ``expected`` calls."""
+def read(
+    exchange: Exchange, pieces: Iterable[bytes] | None = None, *, expected: Sequence[HandedCall]
+) -> PlainReading | None:
+    """The plain reading of one exchange against the inspector's ``expected`` calls; its
+    body is ``pieces`` (in order), or ``exchange.body`` when they are None."""
     reader = READERS.get(exchange.dialect or "")
     if reader is None or exchange.transport_error is not None or exchange.status != 200:
         return None
-    if any(p.search(exchange.body) for p in _PROTOTYPE):
-        return None
-    calls = reader(exchange)
+    if pieces is None:
+        if any(p.search(exchange.body) for p in _PROTOTYPE):
+            return None
+    else:
+        pieces = pieces if isinstance(pieces, list) else list(pieces)
+        if _prototype_in(pieces):
+            return None
+    calls = reader(exchange, pieces, [call.arguments for call in expected])
     if calls is None or len(calls) != len(expected):
         return None
     for mine, theirs in zip(calls, expected, strict=True):
