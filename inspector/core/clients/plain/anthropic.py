@@ -70,7 +70,10 @@ def anthropic_calls(
     compares every call)."""
     if not event_stream(exchange.content_type):
         return None
-    framing = Framing(body_of(exchange, pieces), unended=_UNENDED_STOP)
+    body = body_of(exchange, pieces)
+    if body is None:
+        return None
+    framing = Framing(body, unended=_UNENDED_STOP)
     started = stopped = ended = False
     block: str | None = None  # the open block's type
     index = 0  # the open (or next) block's index

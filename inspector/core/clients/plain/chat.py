@@ -45,6 +45,7 @@ from typing import Any, Final
 import orjson
 
 from inspector.core.clients.base import Exchange, HandedCall
+from inspector.core.clients.plain.prototype import PROTOTYPE
 
 _TOP: Final = frozenset(
     {
@@ -69,6 +70,13 @@ _CLOSING: Final = b"\n\ndata: [DONE]\n\n"
 
 
 _loads = orjson.loads
+_prototype = PROTOTYPE.search
+"""Every event read the long way is searched for a ``__proto__``/``constructor`` key
+(:mod:`.prototype`); an event read by the shortcut or in a run (:func:`_template`,
+:func:`_run`) is the head and tail of one so searched around a JSON string's content, which
+holds no unescaped quote and is followed by ``,`` or ``}`` (JSON), so no key is there; nor is
+one across events (each starts with ``data:``, no ``:`` or whitespace): no key the search of
+the whole body would find is missed."""
 _Error = orjson.JSONDecodeError
 SLAB: Final = 1 << 18
 """Bytes of the body a run of continuation chunks is read from at once (:func:`_run`)."""
@@ -135,7 +143,7 @@ def chat_calls(
                     continue
                 except _Error:
                     pass
-            if part[:6] != b"data: " or b"\n" in part:
+            if part[:6] != b"data: " or b"\n" in part or _prototype(part):
                 return None
             try:
                 chunk = _loads(part[6:])

@@ -57,7 +57,7 @@ def gemini_calls(
     its body is ``pieces`` joined, or ``exchange.body`` (``expected`` is not read: :func:`.read`
     compares every call)."""
     body = body_of(exchange, pieces)
-    if not event_stream(exchange.content_type) or not body.startswith(b"data: "):
+    if body is None or not event_stream(exchange.content_type) or not body.startswith(b"data: "):
         return None
     crlf = b"\r" in body
     if crlf:  # every line ends in CRLF: no lone CR, no lone LF

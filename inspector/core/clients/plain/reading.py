@@ -13,7 +13,8 @@ Invariants:
   reads is changed.
 - Computed once per attempt and expected calls (a weak cache, like the expected calls').
 - A body that may hold a ``__proto__`` or ``constructor`` key anywhere is never plain (the
-  AI SDK refuses such an event: :data:`_PROTOTYPE`).
+  AI SDK refuses such an event): every reader refuses it (:mod:`.prototype`), searching every
+  byte it reads that may hold a key.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from inspector.core.clients.plain.anthropic import anthropic_calls
 from inspector.core.clients.plain.chat import chat_calls
 from inspector.core.clients.plain.gemini import gemini_calls
 from inspector.core.clients.plain.responses import responses_calls
-from inspector.core.clients.vercel_ai.common import PROTOTYPE_KEYS
 from inspector.core.providers import ANTHROPIC, GEMINI, OPENAI_CHAT, OPENAI_RESPONSES
 
 PLAIN_STREAM: Final = "plain stream"
@@ -83,38 +83,6 @@ def plain_reading(
     return reading
 
 
-_PROTOTYPE: Final = tuple(re.compile(p.pattern.encode()) for p in PROTOTYPE_KEYS)
-"""The AI SDK's ``secure-json-parse`` refuses an event holding a ``__proto__`` key or a
-``constructor`` with a ``prototype`` anywhere (an error part the others never see): a body
-where either key may be is not plain, whatever the dialect."""
-_KEY_BYTES: Final = 2 + 11 * len(r"\u0063")
-"""The longest quoted key either pattern matches (``constructor``, every character escaped)."""
-_BLOCK: Final = 64
-"""Pieces joined per search of :func:`_prototype_in` (a C join and two C searches a block;
-at most ~1 MB held at once with 16 KiB reads)."""
-_SPACE: Final = b" \t\n\r\x0b\x0c"
-"""What a bytes pattern's ``\\s`` matches."""
-
-
-def _prototype_in(pieces: list[bytes]) -> bool:
-    """Does either :data:`_PROTOTYPE` pattern match the pieces joined (as it would over
-    ``b"".join(pieces)``), without joining them? Searched a block of pieces at a time, each
-    block with the carry of the one before: the end of its last key that may be unfinished
-    (its trailing whitespace, and :data:`_KEY_BYTES` before it). A match cut at a block's end
-    has its key unfinished, or finished and followed only by whitespace, so it starts in the
-    carry."""
-    carry = b""
-    for at in range(0, len(pieces), _BLOCK):
-        block = carry + b"".join(pieces[at : at + _BLOCK])
-        if any(p.search(block) for p in _PROTOTYPE):
-            return True
-        end = len(block)
-        while end and block[end - 1] in _SPACE:
-            end -= 1
-        carry = block[max(0, end - _KEY_BYTES) :]
-    return False
-
-
 DEEPEST: Final = 256
 """Nesting from which a call's arguments are never plain. The libraries' decoders give up
 at different depths (the stdlib's ``json.loads`` at the interpreter's recursion limit, less
@@ -154,13 +122,6 @@ def read(
     reader = READERS.get(exchange.dialect or "")
     if reader is None or exchange.transport_error is not None or exchange.status != 200:
         return None
-    if pieces is None:
-        if any(p.search(exchange.body) for p in _PROTOTYPE):
-            return None
-    else:
-        pieces = pieces if isinstance(pieces, list) else list(pieces)
-        if _prototype_in(pieces):
-            return None
     calls = reader(exchange, pieces, [call.arguments for call in expected])
     if calls is None or len(calls) != len(expected):
         return None

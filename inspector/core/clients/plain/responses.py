@@ -92,7 +92,10 @@ def responses_calls(
     compares every call)."""
     if not event_stream(exchange.content_type):
         return None
-    framing = Framing(body_of(exchange, pieces))
+    body = body_of(exchange, pieces)
+    if body is None:
+        return None
+    framing = Framing(body)
     events = framing.chunks()
     reader = _Reader()
     for chunk in events:

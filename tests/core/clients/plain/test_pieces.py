@@ -2,8 +2,7 @@
 exchange_in_pieces``: an Exchange whose ``body`` is empty, the capture's chunks beside it), never
 the empty ``Exchange.body`` in their place: a recorded plain stream of each dialect is still
 judged ``plain stream`` through the judge, its reader given exactly the body the replay reads;
-and the ``__proto__``/``constructor`` refusal finds a key cut between pieces as it finds it in
-the joined body."""
+and each reader's ``__proto__``/``constructor`` refusal finds a key cut between pieces."""
 
 from __future__ import annotations
 
@@ -15,13 +14,13 @@ from pathlib import Path
 import pytest
 from conftest import REAL_FIXTURES
 
-from inspector.core.clients import plain
 from inspector.core.clients.base import Exchange, HandedCall
 from inspector.core.clients.judge import exchange_of, expected_calls, judged_plain
-from inspector.core.clients.plain.reading import _PROTOTYPE, PLAIN_STREAM, READERS, _prototype_in
+from inspector.core.clients.plain.reading import PLAIN_STREAM, READERS
 from inspector.core.providers import ANTHROPIC, GEMINI, OPENAI_CHAT, OPENAI_RESPONSES
 
 from .proof import DECLARING, view_of
+from .test_named_plain_equals_replay import DIALECTS, PROTOTYPE
 
 RECORDED = {
     OPENAI_CHAT: "real/gpt-4o-two-tools-usage-chunk.sse",
@@ -89,24 +88,26 @@ def test_each_reader_reads_the_pieces_as_the_joined_body(dialect: str, tmp_path:
     assert reader(empty, [], None) is None  # nothing received: not plain
 
 
-KEYS = [b'"__proto__"', b'"\\u005f_proto__"', b'"constructor"', b'"constructo\\u0072"']
+KEYS = [b"__proto__", b"\\u005f_proto__", b"constructor", b"constructo\\u0072"]
 
 
-def test_a_prototype_key_cut_between_pieces_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``_prototype_in`` over pieces says what the patterns say over the joined body, for keys
-    cut anywhere, whitespace of any length before the colon, and any number of pieces per
-    search block."""
-    rng = random.Random(11)
-    found = 0
-    for round_ in range(600):
-        monkeypatch.setattr(plain.reading, "_BLOCK", rng.choice([1, 2, 3, 64]))
-        filler = b'data: {"a":"x y"}\n\n' * rng.randrange(0, 5)
-        key = rng.choice(KEYS)
-        space = b" \n\t" * rng.randrange(0, 40) if round_ % 3 else b""
-        tail = rng.choice([b":1}", b"x:1}", b"", b"}"])
-        body = filler + b'data: {"usage":{' + key + space + tail + b"\n\n" + filler
-        whole = any(p.search(body) for p in _PROTOTYPE)
-        found += whole
-        for count in (1, 2, 3, 8, 30):
-            assert _prototype_in(_cut(body, rng, count)) == whole, (body, count)
-    assert 0 < found < 600
+@pytest.mark.parametrize("dialect", list(RECORDED))
+def test_a_prototype_key_is_refused_however_the_body_is_cut(dialect: str) -> None:
+    """Each reader refuses a body holding a ``__proto__``/``constructor`` key (the AI SDK's
+    error part) read from pieces cut anywhere, even inside the key or before its colon, and
+    reads the same body with another key as plain."""
+    body = PROTOTYPE[dialect]
+    if body is None:  # a free-form object of the dialect: the response / the message
+        made = DIALECTS[dialect][0](random.Random(1))
+        field = b'"model":' if dialect == OPENAI_RESPONSES else b'"role":"assistant"'
+        body = made.replace(field, b'"KEY"  :{"prototype":1},' + field, 1)
+    else:
+        body = body.replace(b'"KEY":', b'"KEY" \t:')
+    assert b'"KEY"' in body
+    empty = Exchange([], b"", dialect=dialect)
+    reader = READERS[dialect]
+    rng = random.Random(13)
+    for count in (1, 2, 3, 9, 60):
+        assert reader(empty, _cut(body.replace(b"KEY", b"other"), rng, count), None)
+        for key in KEYS:
+            assert reader(empty, _cut(body.replace(b"KEY", key), rng, count), None) is None
