@@ -42,8 +42,9 @@ from __future__ import annotations
 
 import weakref
 from array import array
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, Final
 
 from inspector.core.analysis.attempt import AttemptView
@@ -64,6 +65,7 @@ from inspector.core.clients.base import (
 )
 from inspector.core.clients.handed import InspectorCalls, entries, handed, shared
 from inspector.core.clients.openai_sdk.wire import forget as forget_dispatches
+from inspector.core.clients.plain.compact import forget as forget_writings
 from inspector.core.clients.plain.reading import PLAIN_STREAM, REPLAYED, plain_reading
 from inspector.core.verdicts.judge import CallVerdict
 
@@ -174,22 +176,35 @@ def exchange_of(view: AttemptView) -> Exchange:
     the body) or no response came at all: an HTTP error status or a refused content type is
     what the client sees in ``status`` and ``content_type``, as the golden harness serves it.
     """
+    return _exchange(view, joined=True)
+
+
+def exchange_in_pieces(view: AttemptView) -> tuple[Exchange, Iterable[bytes]]:
+    """:func:`exchange_of` but for its body, left empty, and the body's bytes in the pieces
+    they were received in (joined, they are :func:`exchange_of`'s body): for a reader that
+    reads them in turn, without a copy of the whole body."""
+    source = view.source
+    pieces = map(itemgetter(1), source.chunks) if source is not None else ()
+    return _exchange(view, joined=False), pieces
+
+
+def _exchange(view: AttemptView, joined: bool) -> Exchange:
     source = view.source
     state = view.state
     dialect = state.dialect_name
     tools = view.tool_names
+    body = source.body if source is not None and joined else b""
     if source is None or (source.response is None and not view.error):
-        body = source.body if source else b""
         return Exchange(state.events, body, dialect=dialect, tools=tools)
     if source.response is None:  # refused, or reset before any header
-        return Exchange(state.events, source.body, 0, None, view.error, dialect, tools)
+        return Exchange(state.events, body, 0, None, view.error, dialect, tools)
     headers = source.response.get("headers") or {}
     ctype = next((v for k, v in headers.items() if k.lower() == "content-type"), None)
     status = source.status if source.status is not None else 200
     ended = (source.end or {}).get("reason", "eof")
     cut = ended != "eof" and 200 <= status < 300 and _is_event_stream(ctype)
     error = (view.error or str(ended)) if cut else None
-    return Exchange(state.events, source.body, status, ctype, error, dialect, tools)
+    return Exchange(state.events, body, status, ctype, error, dialect, tools)
 
 
 _STREAMED: Final = frozenset({"text/event-stream", "application/vnd.amazon.eventstream"})
@@ -463,7 +478,7 @@ def judged_plain(
     is replayed, so a disagreement always has the replay's ``diverges_at``)."""
     if failed or view.state.dialect_name not in replica.plain:
         return None
-    reading = plain_reading(view, exchange_of, expected)
+    reading = plain_reading(view, exchange_in_pieces, expected)
     if reading is None:
         return None
     calls = replica.plain_calls(reading.calls, reading.tools)
@@ -507,6 +522,7 @@ def judge_clients(
             continue
         out[replica.name] = _deciding(results)
     forget_dispatches()  # the SDK's decoding of each body: only needed while replicas run
+    forget_writings()  # the calls written again for LangChain and the AI SDK: theirs now
     return out
 
 

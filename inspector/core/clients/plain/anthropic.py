@@ -39,10 +39,11 @@ refused: each library reads those in its own way.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 from inspector.core.clients.base import Exchange, HandedCall
-from inspector.core.clients.plain.named import Framing, event_stream, object_text
+from inspector.core.clients.plain.named import Framing, body_of, event_stream, object_text
 
 _START: Final = frozenset({"type", "message"})
 _BLOCK: Final = frozenset({"type", "index", "content_block"})
@@ -61,16 +62,23 @@ _UNENDED_STOP: Final = b'event: message_stop\ndata: {"type":"message_stop"}'
 library, and read by neither for a call."""
 
 
-def anthropic_calls(exchange: Exchange) -> list[HandedCall] | None:
-    """The calls of a plain Anthropic Messages body (module docstring), None when not plain."""
+def anthropic_calls(
+    exchange: Exchange, pieces: Iterable[bytes] | None = None, expected: Sequence[str] | None = None
+) -> list[HandedCall] | None:
+    """The calls of a plain Anthropic Messages body (module docstring), None when not plain;
+    its body is ``pieces`` joined, or ``exchange.body`` (``expected`` is not read: :func:`.read`
+    compares every call)."""
     if not event_stream(exchange.content_type):
         return None
-    framing = Framing(exchange.body, unended=_UNENDED_STOP)
+    body = body_of(exchange, pieces)
+    if body is None:
+        return None
+    framing = Framing(body, unended=_UNENDED_STOP)
     started = stopped = ended = False
     block: str | None = None  # the open block's type
     index = 0  # the open (or next) block's index
     call: HandedCall | None = None  # the open tool_use block
-    pieces: list[str] = []
+    parts: list[str] = []
     calls: list[HandedCall] = []
     ids: set[str] = set()
     for chunk in framing.chunks():
@@ -102,7 +110,7 @@ def anthropic_calls(exchange: Exchange) -> list[HandedCall] | None:
                 call = _tool_use(content, ids)
                 if call is None:
                     return None
-                pieces = []
+                parts = []
             elif not _quiet_block(content):
                 return None
         elif kind == "content_block_delta":
@@ -118,14 +126,14 @@ def anthropic_calls(exchange: Exchange) -> list[HandedCall] | None:
             if field is None or type(delta.get(field)) is not str:
                 return None
             if call is not None:
-                pieces.append(delta[field])
+                parts.append(delta[field])
         elif kind == "content_block_stop":
             if block is None or chunk.keys() != _STOP or chunk["index"] != index:
                 return None
             if type(chunk["index"]) is not int:
                 return None
             if call is not None:
-                text = "".join(pieces)
+                text = "".join(parts)
                 if text and not object_text(text):
                     return None
                 calls.append(HandedCall(call.id, call.name, text))

@@ -37,12 +37,15 @@ Plain, exactly (anything else is refused, however harmless it may be):
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import islice, repeat
+from operator import getitem
 from typing import Any, Final
 
 import orjson
 
 from inspector.core.clients.base import Exchange, HandedCall
+from inspector.core.clients.plain.prototype import PROTOTYPE
 
 _TOP: Final = frozenset(
     {
@@ -66,29 +69,42 @@ _CLOSING: Final = b"\n\ndata: [DONE]\n\n"
 """How a plain body ends: its last event, then ``[DONE]``."""
 
 
-def _parts(body: bytes, end: int) -> Iterator[bytes]:
-    """``body[:end].split(b"\\n\\n")``, one part at a time."""
-    find, start = body.find, 0
-    while (cut := find(b"\n\n", start, end)) >= 0:
-        yield body[start:cut]
-        start = cut + 2
-    yield body[start:end]
-
-
 _loads = orjson.loads
+_prototype = PROTOTYPE.search
+"""Every event read the long way is searched for a ``__proto__``/``constructor`` key
+(:mod:`.prototype`); an event read by the shortcut or in a run (:func:`_template`,
+:func:`_run`) is the head and tail of one so searched around a JSON string's content, which
+holds no unescaped quote and is followed by ``,`` or ``}`` (JSON), so no key is there; nor is
+one across events (each starts with ``data:``, no ``:`` or whitespace): no key the search of
+the whole body would find is missed."""
 _Error = orjson.JSONDecodeError
+SLAB: Final = 1 << 18
+"""Bytes of the body a run of continuation chunks is read from at once (:func:`_run`)."""
+WINDOW: Final = 1 << 18
+"""Bytes of the body's pieces joined at a time (:func:`_windows`)."""
 
 
 def _event_stream(content_type: str | None) -> bool:
     return (content_type or "").split(";")[0].strip().lower() == "text/event-stream"
 
 
-def chat_calls(exchange: Exchange) -> list[HandedCall] | None:
-    """The calls of a plain Chat Completions body (module docstring), None when not plain."""
-    body = exchange.body
-    if not _event_stream(exchange.content_type) or not body.endswith(_CLOSING) or b"\r" in body:
+def chat_calls(
+    exchange: Exchange,
+    pieces: Iterable[bytes] | None = None,
+    expected: Sequence[str] | None = None,
+    *,
+    slab: int = SLAB,
+    window: int = WINDOW,
+) -> list[HandedCall] | None:
+    """The calls of a plain Chat Completions body (module docstring), None when not plain.
+    ``pieces``: the body in the pieces it was received in (then ``exchange.body`` is not
+    read), never joined whole: it is read ``window`` bytes at a time (:func:`_windows`).
+    ``slab``: bytes of the body a run of continuations is read from at once (:func:`_run`);
+    0 reads every event alone. The calls, and whether there are any, are the same for every
+    way of cutting the body and every ``slab`` and ``window``
+    (``tests/core/clients/plain/test_runs.py`` holds it)."""
+    if not _event_stream(exchange.content_type):
         return None
-    parts = _parts(body, len(body) - len(_CLOSING))  # one at a time: no list as big as the body
     ids: list[str] = []
     names: list[str] = []
     args: list[list[str]] = []
@@ -97,89 +113,139 @@ def chat_calls(exchange: Exchange) -> list[HandedCall] | None:
     finished = False
     head, tail, cut = b"", b"", 0  # the last continuation chunk around its arguments' text
     before = after = 0
-    pieces: list[str] = []
-    for part in parts:
-        if head and part.startswith(head) and part.endswith(tail) and len(part) >= cut:
-            # the same chunk but for its arguments' text: only that text is read, as a JSON
-            # string on its own between the quotes ending ``head`` and starting ``tail``;
-            # what is no string there (an unescaped quote: more JSON between head and tail,
-            # or a cut escape) is read the long way below
+    growing: list[str] = []  # the pieces of the call's text being read
+    done = 0  # calls whole (:func:`_whole`)
+    wait = 0  # events to read one at a time before a run is tried again (one failed)
+    whole = (exchange.body,) if pieces is None else pieces
+    for body, stop in _windows(whole, window):
+        if stop < 0:
+            return None
+        find, pos, last = body.find, 0, False
+        while not last:  # each event in turn (``body[:stop].split(b"\n\n")``, one at a time)
+            if head and slab:
+                if wait:
+                    wait -= 1
+                else:
+                    pos, count = _run(body, pos, stop, head, tail, slab, growing)
+                    if count <= 0:
+                        wait = -count
+            end = find(b"\n\n", pos, stop)
+            if end < 0:
+                end, last = stop, True
+            part, pos = body[pos:end], end + 2
+            if head and part.startswith(head) and part.endswith(tail) and len(part) >= cut:
+                # the same chunk but for its arguments' text: only that text is read, as a JSON
+                # string on its own between the quotes ending ``head`` and starting ``tail``;
+                # what is no string there (an unescaped quote: more JSON between head and tail,
+                # or a cut escape) is read the long way below
+                try:
+                    growing.append(_loads(part[before : len(part) - after]))
+                    continue
+                except _Error:
+                    pass
+            if part[:6] != b"data: " or b"\n" in part or _prototype(part):
+                return None
             try:
-                pieces.append(_loads(part[before : len(part) - after]))
-                continue
+                chunk = _loads(part[6:])
             except _Error:
-                pass
-        if part[:6] != b"data: " or b"\n" in part:
-            return None
-        try:
-            chunk = _loads(part[6:])
-        except _Error:
-            return None
-        if type(chunk) is not dict or not chunk.keys() <= _TOP:
-            return None
-        if not role and not ids and _prompt_filters(chunk):
-            continue
-        if not _head(chunk):
-            return None
-        usage = chunk.get("usage")
-        if usage is not None and not _usage(usage):
-            return None
-        choices = chunk.get("choices")
-        if type(choices) is not list:
-            return None
-        if not choices:
-            if usage is None:
                 return None
-            continue
-        if finished or len(choices) != 1:
-            return None
-        choice = choices[0]
-        if type(choice) is not dict or not choice.keys() <= _CHOICE:
-            return None
-        if choice.get("index", -1) != 0 or type(choice["index"]) is not int:
-            return None
-        if choice.get("logprobs") is not None:
-            return None
-        if type(choice.get("content_filter_results", {})) is not dict:
-            return None
-        reason = choice.get("finish_reason")
-        if reason is not None:
-            if type(reason) is not str or reason not in _FINISH:
+            if type(chunk) is not dict or not chunk.keys() <= _TOP:
                 return None
-            finished = True
-        delta = choice.get("delta")
-        if type(delta) is not dict or not delta.keys() <= _DELTA:
-            return None
-        if delta.get("role") is not None and (role or delta["role"] != "assistant"):
-            return None
-        role = True
-        if delta.get("refusal") is not None:
-            return None
-        for key in _TEXTS:
-            text = delta.get(key)
-            if text is not None and type(text) is not str:
+            if not role and not ids and _prompt_filters(chunk):
+                continue
+            if not _head(chunk):
                 return None
-        calls = delta.get("tool_calls")
-        if calls is not None and not _entries(calls, ids, names, args, seen):
+            usage = chunk.get("usage")
+            if usage is not None and not _usage(usage):
+                return None
+            choices = chunk.get("choices")
+            if type(choices) is not list:
+                return None
+            if not choices:
+                if usage is None:
+                    return None
+                continue
+            if finished or len(choices) != 1:
+                return None
+            choice = choices[0]
+            if type(choice) is not dict or not choice.keys() <= _CHOICE:
+                return None
+            if choice.get("index", -1) != 0 or type(choice["index"]) is not int:
+                return None
+            if choice.get("logprobs") is not None:
+                return None
+            if type(choice.get("content_filter_results", {})) is not dict:
+                return None
+            reason = choice.get("finish_reason")
+            if reason is not None:
+                if type(reason) is not str or reason not in _FINISH:
+                    return None
+                finished = True
+            delta = choice.get("delta")
+            if type(delta) is not dict or not delta.keys() <= _DELTA:
+                return None
+            if delta.get("role") is not None and (role or delta["role"] != "assistant"):
+                return None
+            role = True
+            if delta.get("refusal") is not None:
+                return None
+            for key in _TEXTS:
+                text = delta.get(key)
+                if text is not None and type(text) is not str:
+                    return None
+            calls = delta.get("tool_calls")
+            if calls is not None:
+                if not _entries(calls, ids, names, args, seen):
+                    return None
+                while done < len(args) - 1:  # a call started: those before it are whole
+                    if not _whole(args, done, expected):
+                        return None
+                    done += 1
+            head, tail, cut = _template(part, chunk, delta, finished)
+            if head:
+                before, after, growing = len(head) - 1, len(tail) - 1, args[-1]
+    for k in range(done, len(args)):
+        if not _whole(args, k, expected):
             return None
-        head, tail, cut = _template(part, chunk, delta, finished)
-        if head:
-            before, after, pieces = len(head) - 1, len(tail) - 1, args[-1]
-    out = []
-    for id_, name, texts in zip(ids, names, args, strict=True):
+    return [HandedCall(i, n, text) for i, n, (text,) in zip(ids, names, args, strict=True)]
+
+
+def _whole(args: list[list[str]], k: int, expected: Sequence[str] | None) -> bool:
+    """Call ``k``'s text, whole: its pieces joined in place (and dropped as they are: never
+    held twice); False when it is no JSON object (``{`` first, ``}`` last) or, given
+    ``expected``, not the ``k``-th of them (then the stream is not plain: its calls must be
+    the inspector's). Given ``expected``, an equal text is ``expected``'s own string (no
+    copy made)."""
+    texts = args[k]
+    if expected is None:
         text = "".join(texts)
-        if not text:  # a call without arguments
-            out.append(HandedCall(id_, name, text))
-            continue
-        if text[:1] != "{" or text[-1:] != "}":
-            return None
-        try:
-            if type(_loads(text)) is not dict:
-                return None
-        except _Error:
-            return None
-        out.append(HandedCall(id_, name, text))
-    return out
+    elif k < len(expected) and _pieces_of(expected[k], texts):
+        text = expected[k]  # the same characters: compared piece by piece, never joined
+    else:
+        return False
+    texts.clear()
+    if not text:  # a call without arguments
+        texts.append(text)
+        return True
+    if text[:1] != "{" or text[-1:] != "}":
+        return False
+    try:  # its UTF-8 not cached on the string (orjson would, read as a str)
+        if type(_loads(text.encode())) is not dict:
+            return False
+    except _Error:
+        return False
+    texts.append(text)
+    return True
+
+
+def _pieces_of(text: str, pieces: list[str]) -> bool:
+    """``"".join(pieces) == text``, without the join."""
+    at, starts = 0, text.startswith
+    for piece in pieces:
+        if not starts(piece, at):
+            return False
+        at += len(piece)
+    return at == len(text)
 
 
 def _template(
@@ -220,6 +286,89 @@ def _template(
     return head, tail, start + len(part) - end
 
 
+def _windows(pieces: Iterable[bytes], size: int) -> Iterator[tuple[bytes, int]]:
+    """The body ``pieces`` make, as ``(window, stop)``: every event of the body but the
+    ``[DONE]`` is in exactly one window's ``window[:stop].split(b"\\n\\n")``, in order, as
+    ``body[:len(body) - len(_CLOSING)].split(b"\\n\\n")`` gives them; ``stop`` -1 (and
+    nothing after): the body holds a CR or does not end with :data:`_CLOSING` (not plain).
+
+    A window is what was left of the last one (the start of an event) and at least ``size``
+    more bytes, or as many as it holds (so an event longer than a window is joined in as
+    many rounds as it doubles: linear). It ends before its last ``\\n\\n`` that ends
+    at least ``len(_CLOSING)`` bytes before its end, so no event is cut there and that
+    separator is one of ``body[:len(body) - len(_CLOSING)]``'s; the last window holds the
+    whole :data:`_CLOSING`, and is the body's end."""
+    source = iter(pieces)
+    carry, more, each = b"", True, 1 << 12  # each: a piece's size, as the last ones were
+    while more:
+        new: list[bytes] = [carry]
+        got, need = 0, max(size, len(carry))
+        while got < need:  # pieces taken in batches (a capture may have a million)
+            batch = list(islice(source, (need - got) // each + 1))
+            if not batch:
+                more = False
+                break
+            new += batch
+            count = sum(map(len, batch))
+            got += count
+            each = max(1, count // len(batch))
+        window = b"".join(new)
+        del new
+        if b"\r" in window:
+            yield b"", -1
+            return
+        if not more:
+            if window.endswith(_CLOSING):
+                yield window, len(window) - len(_CLOSING)
+            else:
+                yield b"", -1
+            return
+        stop = window.rfind(b"\n\n", 0, len(window) - len(_CLOSING))
+        if stop < 0:
+            carry = window
+            continue
+        yield window, stop
+        carry = window[stop + 2 :]
+
+
+def _run(
+    body: bytes, pos: int, stop: int, head: bytes, tail: bytes, slab: int, pieces: list[str]
+) -> tuple[int, int]:
+    """Read the continuation chunks from ``pos`` on that are the last one's ``head`` and
+    ``tail`` around a text, as long as they follow each other within ``slab`` bytes:
+    ``(the offset of the first event not read, how many were read)``; read, their texts are
+    appended to ``pieces`` (joined: one string for the run). Nothing is read when one of
+    them is not what reading that chunk alone reads (:func:`_template`'s shortcut):
+    ``(pos, -n)``, n the events the attempt covered (to be read alone).
+
+    Exactly the shortcut, in C passes: the slab is split on ``tail[1:] + b"\\n\\n"`` (the
+    end of such an event); every piece but the last (which is not followed by it) must start
+    with ``head``, and ``piece[len(head) - 1:]`` (the text between its quotes) must read as
+    a JSON string alone, as the shortcut reads it. Such a text holds no raw newline (JSON
+    forbids control characters in a string), and neither do ``head`` and ``tail`` (they are
+    of a chunk read the long way, which has none): so the pieces are the body's own events,
+    ``head + text + tail``, each followed by ``\\n\\n``, as its split on ``\\n\\n`` gives them.
+    The run stops at the first piece that does not start with ``head`` (another chunk)."""
+    end = tail[1:] + b"\n\n"
+    texts = body[pos : min(stop, pos + slab)].split(end)
+    texts.pop()  # not followed by an event's end: read alone
+    starts = list(map(bytes.startswith, texts, repeat(head)))
+    if False in starts:
+        del texts[starts.index(False) :]
+    count = len(texts)
+    if not count:
+        return pos, 0
+    size = sum(map(len, texts)) + count * len(end)
+    try:
+        quoted = map(_cut, texts, repeat(slice(len(head) - 1, None)))  # '"text"', each
+        pieces.append("".join(map(_loads, quoted)))
+    except _Error:
+        return pos, -count
+    return pos + size, count
+
+
+_cut: Final[Callable[[bytes, slice], bytes]] = getitem  # type: ignore[assignment]
+"""``data[cut]``, as a C function for :func:`map`."""
 _NONE: Final = (b"", b"", 0)
 _KEY: Final = b'"arguments":"'
 _PROBE: Final = b"\\u0000probe"

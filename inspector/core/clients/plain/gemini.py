@@ -30,12 +30,13 @@ Plain, exactly (anything else is refused, however harmless it may be):
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 import orjson
 
 from inspector.core.clients.base import Exchange, HandedCall
-from inspector.core.clients.plain.named import event_stream
+from inspector.core.clients.plain.named import body_of, event_stream
 
 _TOP: Final = frozenset({"candidates", "usageMetadata", "modelVersion", "responseId", "createTime"})
 _CANDIDATE: Final = frozenset({"content", "index", "finishReason", "safetyRatings"})
@@ -49,10 +50,14 @@ _dumps = orjson.dumps
 _Error = orjson.JSONDecodeError
 
 
-def gemini_calls(exchange: Exchange) -> list[HandedCall] | None:
-    """The function calls of a plain Gemini body (module docstring), None when not plain."""
-    body = exchange.body
-    if not event_stream(exchange.content_type) or not body.startswith(b"data: "):
+def gemini_calls(
+    exchange: Exchange, pieces: Iterable[bytes] | None = None, expected: Sequence[str] | None = None
+) -> list[HandedCall] | None:
+    """The function calls of a plain Gemini body (module docstring), None when not plain;
+    its body is ``pieces`` joined, or ``exchange.body`` (``expected`` is not read: :func:`.read`
+    compares every call)."""
+    body = body_of(exchange, pieces)
+    if body is None or not event_stream(exchange.content_type) or not body.startswith(b"data: "):
         return None
     crlf = b"\r" in body
     if crlf:  # every line ends in CRLF: no lone CR, no lone LF

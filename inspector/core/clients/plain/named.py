@@ -16,15 +16,27 @@ openai and anthropic SDKs' SSE decoders, eventsource-parser, then ``json.loads``
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, Final
 
 import orjson
+
+from inspector.core.clients.base import Exchange
+from inspector.core.clients.plain.prototype import PROTOTYPE
 
 _loads = orjson.loads
 _Error = orjson.JSONDecodeError
 _EVENT: Final = b"event: "
 _DATA: Final = b"\ndata: "
+
+
+def body_of(exchange: Exchange, pieces: Iterable[bytes] | None) -> bytes | None:
+    """The body a reader reads: ``pieces`` joined when given (then ``exchange.body`` is left
+    empty by the judge: :func:`~inspector.core.clients.judge.exchange_in_pieces`), else
+    ``exchange.body``; None (not plain) when a ``__proto__``/``constructor`` key may be in it
+    (:mod:`.prototype`)."""
+    body = exchange.body if pieces is None else b"".join(pieces)
+    return None if PROTOTYPE.search(body) else body
 
 
 def event_stream(content_type: str | None) -> bool:

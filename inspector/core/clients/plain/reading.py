@@ -7,18 +7,21 @@ Invariants:
   predicate reads the body on its own and its calls must equal the inspector's, field for
   field, or the stream is not plain; nor calls whose arguments nest :data:`DEEPEST` levels
   or more (where the libraries' decoders part ways).
-- A predicate reads only ``Exchange.body`` and the exchange's status, content type and end:
-  one pass, no decoded value kept, nothing it reads is changed.
+- A predicate reads only the body (the pieces it is given, in order, or ``Exchange.body``
+  when there are none: never an empty ``Exchange.body`` in place of given pieces) and the
+  exchange's status, content type and end: one pass, no decoded value kept, nothing it
+  reads is changed.
 - Computed once per attempt and expected calls (a weak cache, like the expected calls').
 - A body that may hold a ``__proto__`` or ``constructor`` key anywhere is never plain (the
-  AI SDK refuses such an event: :data:`_PROTOTYPE`).
+  AI SDK refuses such an event): every reader refuses it (:mod:`.prototype`), searching every
+  byte it reads that may hold a key.
 """
 
 from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -28,7 +31,6 @@ from inspector.core.clients.plain.anthropic import anthropic_calls
 from inspector.core.clients.plain.chat import chat_calls
 from inspector.core.clients.plain.gemini import gemini_calls
 from inspector.core.clients.plain.responses import responses_calls
-from inspector.core.clients.vercel_ai.common import PROTOTYPE_KEYS
 from inspector.core.providers import ANTHROPIC, GEMINI, OPENAI_CHAT, OPENAI_RESPONSES
 
 PLAIN_STREAM: Final = "plain stream"
@@ -36,13 +38,19 @@ PLAIN_STREAM: Final = "plain stream"
 ``judged``); a replayed one says :data:`REPLAYED`."""
 REPLAYED: Final = "replayed"
 
-READERS: Final[dict[str, Callable[[Exchange], list[HandedCall] | None]]] = {
+Reader = Callable[[Exchange, Iterable[bytes] | None, Sequence[str] | None], list[HandedCall] | None]
+"""A dialect's plain-stream predicate: (the exchange, its body's pieces or None, the
+inspector's arguments or None) -> the calls, or None."""
+READERS: Final[dict[str, Reader]] = {
     OPENAI_CHAT: chat_calls,
     OPENAI_RESPONSES: responses_calls,
     ANTHROPIC: anthropic_calls,
     GEMINI: gemini_calls,
 }
-"""Per dialect, its plain-stream predicate: the calls of a plain body, None otherwise."""
+"""Per dialect, its plain-stream predicate: the calls of a plain body, None otherwise; the
+body is the pieces given (in order), or ``Exchange.body`` when they are None; given the
+inspector's arguments, call by call, a predicate may refuse (None) as soon as one differs,
+and hand over those strings themselves where equal (no second copy)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,22 +68,19 @@ _READINGS: weakref.WeakKeyDictionary[
 
 
 def plain_reading(
-    view: AttemptView, exchange: Callable[[AttemptView], Exchange], expected: Sequence[HandedCall]
+    view: AttemptView,
+    exchange: Callable[[AttemptView], tuple[Exchange, Iterable[bytes] | None]],
+    expected: Sequence[HandedCall],
 ) -> PlainReading | None:
     """The plain reading of ``view`` (see the invariants), cached per attempt; ``exchange``
-    makes what the client saw of it (called only when the reading is not cached)."""
+    makes what the client saw of it and the body's pieces (called only when the reading is
+    not cached)."""
     kept = _READINGS.get(view)
     if kept is not None and kept[0] is expected:
         return kept[1]
-    reading = read(exchange(view), expected)
+    reading = read(*exchange(view), expected=expected)
     _READINGS[view] = (expected, reading)
     return reading
-
-
-_PROTOTYPE: Final = tuple(re.compile(p.pattern.encode()) for p in PROTOTYPE_KEYS)
-"""The AI SDK's ``secure-json-parse`` refuses an event holding a ``__proto__`` key or a
-``constructor`` with a ``prototype`` anywhere (an error part the others never see): a body
-where either key may be is not plain, whatever the dialect."""
 
 
 DEEPEST: Final = 256
@@ -109,14 +114,15 @@ def too_deep(text: str) -> bool:
     return False
 
 
-def read(exchange: Exchange, expected: Sequence[HandedCall]) -> PlainReading | None:
-    """The plain reading of one exchange against the inspector's ``expected`` calls."""
+def read(
+    exchange: Exchange, pieces: Iterable[bytes] | None = None, *, expected: Sequence[HandedCall]
+) -> PlainReading | None:
+    """The plain reading of one exchange against the inspector's ``expected`` calls; its
+    body is ``pieces`` (in order), or ``exchange.body`` when they are None."""
     reader = READERS.get(exchange.dialect or "")
     if reader is None or exchange.transport_error is not None or exchange.status != 200:
         return None
-    if any(p.search(exchange.body) for p in _PROTOTYPE):
-        return None
-    calls = reader(exchange)
+    calls = reader(exchange, pieces, [call.arguments for call in expected])
     if calls is None or len(calls) != len(expected):
         return None
     for mine, theirs in zip(calls, expected, strict=True):

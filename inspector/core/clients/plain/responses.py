@@ -43,10 +43,11 @@ library hands those over in its own way.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 from inspector.core.clients.base import Exchange, HandedCall
-from inspector.core.clients.plain.named import Framing, event_stream, object_text
+from inspector.core.clients.plain.named import Framing, body_of, event_stream, object_text
 
 _SEQ: Final = "sequence_number"
 _LIFE: Final = frozenset({"type", _SEQ, "response"})
@@ -83,11 +84,18 @@ def _text(value: Any) -> bool:
     return type(value) is str and bool(value)
 
 
-def responses_calls(exchange: Exchange) -> list[HandedCall] | None:
-    """The function calls of a plain Responses body (module docstring), None when not plain."""
+def responses_calls(
+    exchange: Exchange, pieces: Iterable[bytes] | None = None, expected: Sequence[str] | None = None
+) -> list[HandedCall] | None:
+    """The function calls of a plain Responses body (module docstring), None when not plain;
+    its body is ``pieces`` joined, or ``exchange.body`` (``expected`` is not read: :func:`.read`
+    compares every call)."""
     if not event_stream(exchange.content_type):
         return None
-    framing = Framing(exchange.body)
+    body = body_of(exchange, pieces)
+    if body is None:
+        return None
+    framing = Framing(body)
     events = framing.chunks()
     reader = _Reader()
     for chunk in events:

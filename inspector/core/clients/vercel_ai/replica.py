@@ -60,6 +60,7 @@ from inspector.core.clients.base import (
     ReplicaRun,
 )
 from inspector.core.clients.pins import of_kind
+from inspector.core.clients.plain.compact import rewritten
 from inspector.core.clients.vercel_ai.anthropic import AnthropicRun
 from inspector.core.clients.vercel_ai.bedrock_invoke import bedrock_run
 from inspector.core.clients.vercel_ai.cohere import CohereRun, cohere_status_error
@@ -284,10 +285,12 @@ class VercelAi(Replica):
             if not js_trim(call.arguments):  # blank: {} for a declared tool (:func:`_handed`)
                 out.append(replace(call, arguments="{}"))
                 continue
-            try:
-                written = stringify(secure_parse(call.arguments))
-            except Exception:  # any refusal: the replay says what it is
-                return None
+            written = rewritten(call.arguments, js=True)  # the same, at C speed, where it can
+            if written is None:
+                try:
+                    written = stringify(secure_parse(call.arguments))
+                except Exception:  # any refusal: the replay says what it is
+                    return None
             out.append(call if written == call.arguments else replace(call, arguments=written))
         return out
 

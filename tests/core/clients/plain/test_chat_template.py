@@ -36,7 +36,7 @@ def decoded(data: bytes) -> str:
     for part in data.split(b"\n\n"):
         if part.startswith(b"data: {"):
             for choice in orjson.loads(part[6:])["choices"]:
-                for entry in choice["delta"].get("tool_calls", []):
+                for entry in choice["delta"].get("tool_calls") or []:  # null: none
                     text += entry["function"]["arguments"]
     return text
 

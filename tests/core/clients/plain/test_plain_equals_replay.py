@@ -165,7 +165,7 @@ def test_arguments_nested_as_deep_as_a_decoder_gives_up_are_replayed(
     assert [c.arguments for c in expected] == [arguments]
     from inspector.core.clients.judge import exchange_of
 
-    reading = read(exchange_of(view), expected)
+    reading = read(exchange_of(view), expected=expected)
     assert (reading is None) == (depth >= DEEPEST)
     assert judged_both_ways(view) == (depth < DEEPEST)  # and plain, it is each replay
 
