@@ -22,8 +22,10 @@ Invariants:
   looking at their bytes again: ASCII, up to ``LARGEST``, inside one held chunk; and, when
   each is a chunk of its own (a capture's), non-ASCII ones too: their chunk is marked
   ``WIDE`` and read back by UTF-8 decoding its bytes alone.
-  A run cut from several reads joined (``chunks`` None) is checked a chunk at a time: an
-  event derived lies inside one held chunk, one crossing a chunk's start never is.
+  A run cut from reads (``chunks`` None) is checked a chunk at a time: each event lying
+  inside one held chunk is derived, non-ASCII ones too (their chunk marked ``WIDE``: its
+  events are read back each decoded as UTF-8 alone); one crossing a chunk's start never is.
+  A mark is never lowered (``WIDE`` stays ``WIDE``).
 - Every other event keeps its text: one spanning chunks, a non-ASCII or multi-line one, one
   over ``LARGEST`` bytes, an event with a type, id or retry, comments and errors.
 - Chunks are appended in body order, back to back (empty ones are not held); a held chunk is
@@ -37,7 +39,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from itertools import accumulate, compress, repeat
-from operator import add, eq, ge, getitem, le, mul, sub
+from operator import add, eq, ge, getitem, le, mul, not_, sub
 
 from inspector.core.events.packed import extend, filled
 
@@ -183,14 +185,16 @@ class HeldChunks:
             ok = self._each(starts, sizes, datas, where, one, aligned)
             if plain is not None:
                 ok = list(map(all, zip(ok, plain, strict=True)))
+        used = self.used
         if one:
-            if True in ok:
-                self.used[where[0]] = 1
-        elif aligned:  # no other event starts in these chunks before these
-            self.used[where[0] : where[-1] + 1] = bytes(ok)
+            if True in ok and not used[where[0]]:
+                used[where[0]] = 1
+        elif aligned:  # no other event starts in these chunks before these (never lower a mark)
+            used[where[0] : where[-1] + 1] = bytes(map(max, used[where[0] : where[-1] + 1], ok))
         else:
             for k in set(compress(where, ok)):
-                self.used[k] = 1
+                if not used[k]:  # a WIDE mark stays
+                    used[k] = 1
         return ok
 
     def one(self, start: int, size: int, data: str, plain: bool) -> bool:
@@ -209,7 +213,7 @@ class HeldChunks:
             and data.isascii()
             and chunk.startswith(_OPEN, start - base)
         )
-        if ok:
+        if ok and not self.used[k]:  # a WIDE mark stays
             self.used[k] = 1
         return ok
 
@@ -245,7 +249,7 @@ class HeldChunks:
     def _within(self, bounds: list[int], sizes: list[int], values: list[str]) -> list[bool] | None:
         """:meth:`plain` for a run cut from joined reads (``chunks`` None): when the chunks
         it lies in are held back to back, each event lying inside one of them is derived
-        (ASCII, up to ``LARGEST``), an event crossing a chunk's start never; their chunks
+        (up to ``LARGEST``; a chunk holding a non-ASCII one is marked ``WIDE``), one crossing a chunk's start never; their chunks
         marked used. A run of reads has as many events crossing as chunks, so this looks at
         each chunk, never at each event. None when those chunks are not all held."""
         cs, chunks = self.starts, self.chunks
@@ -257,7 +261,8 @@ class HeldChunks:
         ends = list(accumulate(map(len, held), initial=cs[lo]))
         if ends[-1] < bounds[-1] or cs[lo : hi + 1] != filled("q", ends[:-1]):
             return None  # not back to back (some were let go), or past the last one
-        ok = self._sized(values, sizes)
+        ok = list(map(ge, repeat(LARGEST), sizes)) if max(sizes) > LARGEST else [True] * len(sizes)
+        wide = list(map(not_, map(str.isascii, values)))
         n = len(values)
         inner = ends[1:-1]  # the starts of the chunks after the first
         for c in inner:
@@ -267,8 +272,9 @@ class HeldChunks:
         firsts = [0, *(bisect_left(bounds, c, 0, n) for c in inner), n]
         used = self.used
         for k, a, b in zip(range(lo, hi + 1), firsts[:-1], firsts[1:], strict=True):
-            if a < b and True in ok[a:b]:
-                used[k] = 1
+            if a < b and True in ok[a:b]:  # WIDE: a non-ASCII event derived in it
+                mark = WIDE if True in compress(wide[a:b], ok[a:b]) else 1
+                used[k] = max(used[k], mark)
         return ok
 
     @staticmethod
