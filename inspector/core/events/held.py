@@ -248,10 +248,11 @@ class HeldChunks:
 
     def _within(self, bounds: list[int], sizes: list[int], values: list[str]) -> list[bool] | None:
         """:meth:`plain` for a run cut from joined reads (``chunks`` None): when the chunks
-        it lies in are held back to back, each event lying inside one of them is derived
-        (up to ``LARGEST``; a chunk holding a non-ASCII one is marked ``WIDE``), one crossing a chunk's start never; their chunks
-        marked used. A run of reads has as many events crossing as chunks, so this looks at
-        each chunk, never at each event. None when those chunks are not all held."""
+        it lies in are held back to back, each event lying inside one of them is derived (up
+        to ``LARGEST``), one crossing a chunk's start never; their chunks marked used
+        (``WIDE`` when a non-ASCII one is derived from it). A run of reads has as many events
+        crossing as chunks, so this looks at each chunk, never at each event. None when
+        those chunks are not all held."""
         cs, chunks = self.starts, self.chunks
         lo = bisect_right(cs, bounds[0]) - 1
         hi = bisect_right(cs, bounds[-1] - 1) - 1
