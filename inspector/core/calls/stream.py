@@ -39,10 +39,10 @@ Invariants:
 from __future__ import annotations
 
 import builtins
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import accumulate
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from inspector.core.base.model import OMITTED, AnyDelta, Delta, DeltaKind, SSEEvent
@@ -52,12 +52,13 @@ from inspector.core.calls.accumulator import Accumulator
 from inspector.core.calls.deltalog import DeltaLog
 from inspector.core.calls.textcalls import TextCalls
 from inspector.core.events.log import EventLog
-from inspector.core.events.plain import PlainRun
+from inspector.core.events.plain import PlainRun, joined_runs
 from inspector.core.events.sse import SSE
 
 _TOOL = DeltaKind.TOOL_CALL
 _KEEPALIVE = DeltaKind.KEEPALIVE
 _data = itemgetter(1)
+_seq = attrgetter("seq")
 
 SLICE = 1 << 18
 """Bytes decoded at once at most (more or less: slices are cut after a line feed)."""
@@ -193,11 +194,7 @@ class StreamState:
             elif (run := self._plain_run(chunks[lo:hi], bounds[lo : hi + 1])) is not None:
                 n += len(run.values)
             else:
-                marked = self.decoder.marked
-                events = self.decoder.feed_many(chunks[lo:hi], bounds[lo : hi + 1])
-                if events:
-                    self._ingest(events, self.decoder.marked == marked)
-                n += len(events)
+                n += self._feed_reads(chunks[lo:hi], bounds[lo : hi + 1])
             lo = hi
         return n
 
@@ -235,6 +232,36 @@ class StreamState:
             self.deltas.extend(batch)
             self._route(batch)
 
+    def _feed_reads(self, chunks: Sequence[tuple[float, builtins.bytes]], bounds: list[int]) -> int:
+        """Decode chunks that are not one plain event each (network reads, say): the plain
+        events the decoder cut at once go to the dialect as runs (``feed_run``, as
+        :meth:`_plain_run`) when it maps runs, the others as events, all in ``seq`` order;
+        return how many events they completed."""
+        decoder = self.decoder
+        marked = decoder.marked
+        dialect = self.dialect
+        feed_lazy = getattr(decoder, "feed_lazy", None)
+        lazy = dialect.provider is not None and hasattr(dialect.direct, "feed_run")
+        if feed_lazy is None or not lazy or not isinstance(chunks, list):
+            events = decoder.feed_many(chunks, bounds)
+            if events:
+                self._ingest(events, decoder.marked == marked)
+            return len(events)
+        events, runs = feed_lazy(chunks, bounds)
+        plain = decoder.marked == marked
+        n = len(events)
+        i = 0
+        for run in joined_runs(runs):
+            n += len(run.values)
+            j = bisect_left(events, run.seq, i, key=_seq) if events else 0
+            if j > i:
+                self._ingest(events[i:j], plain)
+            self._take_run(run)
+            i = j
+        if i < len(events):
+            self._ingest(events[i:] if i else events, plain)
+        return n
+
     def _plain_run(
         self, chunks: Sequence[tuple[float, builtins.bytes]], bounds: list[int]
     ) -> PlainRun | None:
@@ -248,17 +275,22 @@ class StreamState:
         run: PlainRun | None = self.decoder.feed_plain(chunks, bounds)
         if run is None:
             return None
+        self._take_run(run)
+        return run
+
+    def _take_run(self, run: PlainRun) -> None:
+        """Log a decoder's plain run and map it (the dialect's ``feed_run``), as
+        :meth:`_ingest` does its events."""
         self.events.extend_run(run)
         batch: list[AnyDelta] = []
         spans: list[tuple[int, int]] = []
-        feed_run(run, batch, spans)
+        self.dialect.direct.feed_run(run, batch, spans)  # type: ignore[attr-defined]
         if batch:
             self.deltas.extend(batch)
             if spans:
                 self._route_spans(batch, spans)
             else:
                 self._route(batch)
-        return run
 
     def _route_spans(self, batch: list[AnyDelta], spans: list[tuple[int, int]]) -> None:
         """Route ``batch``, each span of continuation fragments of one index at once."""

@@ -22,6 +22,10 @@ Invariants:
   looking at their bytes again: ASCII, up to ``LARGEST``, inside one held chunk; and, when
   each is a chunk of its own (a capture's), non-ASCII ones too: their chunk is marked
   ``WIDE`` and read back by UTF-8 decoding its bytes alone.
+  A run cut from reads (``chunks`` None) is checked a chunk at a time: each event lying
+  inside one held chunk is derived, non-ASCII ones too (their chunk marked ``WIDE``: its
+  events are read back each decoded as UTF-8 alone); one crossing a chunk's start never is.
+  A mark is never lowered (``WIDE`` stays ``WIDE``).
 - Every other event keeps its text: one spanning chunks, a non-ASCII or multi-line one, one
   over ``LARGEST`` bytes, an event with a type, id or retry, comments and errors.
 - Chunks are appended in body order, back to back (empty ones are not held); a held chunk is
@@ -35,7 +39,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from itertools import accumulate, compress, repeat
-from operator import add, eq, ge, getitem, le, mul, sub
+from operator import add, eq, ge, getitem, le, mul, not_, sub
 
 from inspector.core.events.packed import extend, filled
 
@@ -181,14 +185,16 @@ class HeldChunks:
             ok = self._each(starts, sizes, datas, where, one, aligned)
             if plain is not None:
                 ok = list(map(all, zip(ok, plain, strict=True)))
+        used = self.used
         if one:
-            if True in ok:
-                self.used[where[0]] = 1
-        elif aligned:  # no other event starts in these chunks before these
-            self.used[where[0] : where[-1] + 1] = bytes(ok)
+            if True in ok and not used[where[0]]:
+                used[where[0]] = 1
+        elif aligned:  # no other event starts in these chunks before these (never lower a mark)
+            used[where[0] : where[-1] + 1] = bytes(map(max, used[where[0] : where[-1] + 1], ok))
         else:
             for k in set(compress(where, ok)):
-                self.used[k] = 1
+                if not used[k]:  # a WIDE mark stays
+                    used[k] = 1
         return ok
 
     def one(self, start: int, size: int, data: str, plain: bool) -> bool:
@@ -207,7 +213,7 @@ class HeldChunks:
             and data.isascii()
             and chunk.startswith(_OPEN, start - base)
         )
-        if ok:
+        if ok and not self.used[k]:  # a WIDE mark stays
             self.used[k] = 1
         return ok
 
@@ -219,8 +225,8 @@ class HeldChunks:
         ``b"data: " + values[i] + b"\\n\\n"``. One lying in a held chunk (the fed bytes) is
         derived when it is ASCII and up to ``LARGEST`` bytes, no byte of it looked at again:
         the run's ``chunks`` when they are the chunks held at these offsets (one event each),
-        else the events from the last held chunk's start on when they end in it; any other
-        event goes through :meth:`derivable`."""
+        else each event lying inside one of the held chunks the run spans (:meth:`_within`:
+        network reads joined, cut at once); any other event goes through :meth:`derivable`."""
         n = len(values)
         if chunks is not None:
             k = bisect_right(self.starts, bounds[0]) - 1
@@ -237,15 +243,40 @@ class HeldChunks:
                 self.used[k : k + n] = bytes(map(mul, codes, ok))
                 return ok
             return self.derivable(bounds[:-1], sizes, values, None)
-        k = len(self.chunks) - 1
-        base = self.starts[k]
-        if bounds[-1] > base + len(self.chunks[k]):
-            return self.derivable(bounds[:-1], sizes, values, None)
-        i = bisect_left(bounds, base, 0, n)  # those before it begin in an earlier chunk
-        ok = self._sized(values[i:], sizes[i:]) if i else self._sized(values, sizes)
-        if True in ok:
-            self.used[k] = 1
-        return self.derivable(bounds[:i], sizes[:i], values[:i], None) + ok if i else ok
+        within = self._within(bounds, sizes, values)
+        return self.derivable(bounds[:-1], sizes, values, None) if within is None else within
+
+    def _within(self, bounds: list[int], sizes: list[int], values: list[str]) -> list[bool] | None:
+        """:meth:`plain` for a run cut from joined reads (``chunks`` None): when the chunks
+        it lies in are held back to back, each event lying inside one of them is derived (up
+        to ``LARGEST``), one crossing a chunk's start never; their chunks marked used
+        (``WIDE`` when a non-ASCII one is derived from it). A run of reads has as many events
+        crossing as chunks, so this looks at each chunk, never at each event. None when
+        those chunks are not all held."""
+        cs, chunks = self.starts, self.chunks
+        lo = bisect_right(cs, bounds[0]) - 1
+        hi = bisect_right(cs, bounds[-1] - 1) - 1
+        if lo < 0:
+            return None
+        held = chunks[lo : hi + 1]
+        ends = list(accumulate(map(len, held), initial=cs[lo]))
+        if ends[-1] < bounds[-1] or cs[lo : hi + 1] != filled("q", ends[:-1]):
+            return None  # not back to back (some were let go), or past the last one
+        ok = list(map(ge, repeat(LARGEST), sizes)) if max(sizes) > LARGEST else [True] * len(sizes)
+        wide = list(map(not_, map(str.isascii, values)))
+        n = len(values)
+        inner = ends[1:-1]  # the starts of the chunks after the first
+        for c in inner:
+            j = bisect_right(bounds, c) - 1
+            if bounds[j] != c:
+                ok[j] = False  # event j crosses this chunk's start
+        firsts = [0, *(bisect_left(bounds, c, 0, n) for c in inner), n]
+        used = self.used
+        for k, a, b in zip(range(lo, hi + 1), firsts[:-1], firsts[1:], strict=True):
+            if a < b and True in ok[a:b]:  # WIDE: a non-ASCII event derived in it
+                mark = WIDE if True in compress(wide[a:b], ok[a:b]) else 1
+                used[k] = max(used[k], mark)
+        return ok
 
     @staticmethod
     def _sized(values: list[str], sizes: list[int]) -> list[bool]:

@@ -15,12 +15,12 @@ makes event objects from such columns (this run's, or what :func:`~.lines.at_onc
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from itertools import accumulate, repeat
+from itertools import accumulate, chain, repeat
 from operator import add, itemgetter
 
 from inspector.core.base.model import EventKind, SSEEvent
 
-__all__ = ["OPEN", "PlainRun", "built", "chunk_values", "data_blocks"]
+__all__ = ["OPEN", "PlainRun", "built", "chunk_values", "data_blocks", "joined_runs"]
 
 OPEN = b"data: "
 _SEP = b"\n\ndata: "  # what lies between two values in a run of plain events
@@ -61,6 +61,34 @@ class PlainRun:
     def covers(self, first: int, count: int) -> bool:
         """Whether these are exactly the events ``first``.. (``count`` of them)."""
         return self.seq == first and len(self.values) == count
+
+
+def joined_runs(runs: list[PlainRun]) -> Iterator[PlainRun]:
+    """``runs`` (in ``seq`` order), each stretch of them back to back (the next one's first
+    event right after the last one's, in ``seq`` and in bytes) joined into one run: the same
+    events. Runs with ``chunks`` are never joined (each is one event a chunk)."""
+    group: list[PlainRun] = []
+    for run in runs:
+        if group and (
+            run.chunks is not None
+            or group[-1].chunks is not None
+            or run.seq != group[-1].seq + len(group[-1].values)
+            or run.bounds[0] != group[-1].bounds[-1]
+        ):
+            yield _joined(group)
+            group = []
+        group.append(run)
+    if group:
+        yield _joined(group)
+
+
+def _joined(group: list[PlainRun]) -> PlainRun:
+    if len(group) == 1:
+        return group[0]
+    bounds = list(chain(group[0].bounds, *(run.bounds[1:] for run in group[1:])))
+    values = list(chain.from_iterable(run.values for run in group))
+    times = list(chain.from_iterable(run.times for run in group))
+    return PlainRun(group[0].seq, bounds, values, times, None)
 
 
 def built(

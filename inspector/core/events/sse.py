@@ -71,6 +71,7 @@ class SSEDecoder(LineInterpreter):
         self._head: bytes | None = b""  # first bytes while a leading BOM is undecided
         self._pending: list[bytes] = []  # incomplete tail: no LF, at most a final CR
         self._tail_cr = False
+        self._runs: list[PlainRun] | None = None  # feed_lazy: plain runs left unbuilt
         self.plain: PlainRun | None = None
         """The columns of plain one-line data events the last call emitted at once (the last
         such stretch of them; :meth:`PlainRun.covers` tells whether it is all it returned)."""
@@ -137,14 +138,17 @@ class SSEDecoder(LineInterpreter):
             t = times
         else:  # each by the chunk holding its end
             t = list(map(times.__getitem__, map(bisect_left, repeat(ends), stops)))
-        out += built(kind, seq, bounds, values, types, last_id, t)
-        if kind == _COMMENT:
-            self._comment_text = values[-1]
         self._seq = seq + len(values)
         self._base = stops[-1]
         if last_id is not None or kind == _COMMENT or types is not None:
+            out += built(kind, seq, bounds, values, types, last_id, t)
+            if kind == _COMMENT:
+                self._comment_text = values[-1]
             self.marked += len(values)
+        elif self._runs is not None:  # feed_lazy: the run itself, no event built
+            self._runs.append(PlainRun(seq, bounds, values, t, None))
         else:
+            out += built(kind, seq, bounds, values, types, last_id, t)
             self.plain = PlainRun(seq, bounds, values, t, None)
         return bytes(tail)
 
@@ -191,6 +195,24 @@ class SSEDecoder(LineInterpreter):
         if run:
             self._feed_run(run, out)
         return out
+
+    def feed_lazy(
+        self, chunks: list[tuple[float, bytes]], bounds: list[int]
+    ) -> tuple[list[SSEEvent], list[PlainRun]]:
+        """:meth:`feed_many`, except that the stretches of plain events cut at once (a network
+        read of many whole ``data:`` events and a cut one carried on) are left as runs, no
+        event object built: the events it built, and those runs. Together they are exactly
+        the events :meth:`feed_many` returns (times included); by ``seq``, a run's events
+        come after the built events with a lower ``seq`` and before those with a higher one.
+        ``bounds`` as in :meth:`feed_many`."""
+        runs: list[PlainRun] = []
+        self._runs = runs
+        try:
+            events = self.feed_many(chunks, bounds)
+        finally:
+            self._runs = None
+        self.plain = None
+        return events, runs
 
     @property
     def fresh(self) -> bool:
