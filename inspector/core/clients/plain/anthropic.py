@@ -43,7 +43,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 from inspector.core.clients.base import Exchange, HandedCall
-from inspector.core.clients.plain.named import Framing, body_of, event_stream, object_text
+from inspector.core.clients.plain.named import framed, object_text
 
 _START: Final = frozenset({"type", "message"})
 _BLOCK: Final = frozenset({"type", "index", "content_block"})
@@ -68,12 +68,9 @@ def anthropic_calls(
     """The calls of a plain Anthropic Messages body (module docstring), None when not plain;
     its body is ``pieces`` joined, or ``exchange.body`` (``expected`` is not read: :func:`.read`
     compares every call)."""
-    if not event_stream(exchange.content_type):
+    framing = framed(exchange, pieces, _UNENDED_STOP)
+    if framing is None:
         return None
-    body = body_of(exchange, pieces)
-    if body is None:
-        return None
-    framing = Framing(body, unended=_UNENDED_STOP)
     started = stopped = ended = False
     block: str | None = None  # the open block's type
     index = 0  # the open (or next) block's index

@@ -39,6 +39,17 @@ def body_of(exchange: Exchange, pieces: Iterable[bytes] | None) -> bytes | None:
     return None if PROTOTYPE.search(body) else body
 
 
+def framed(
+    exchange: Exchange, pieces: Iterable[bytes] | None, unended: bytes = b""
+) -> Framing | None:
+    """The named framing of an event-stream body (:func:`body_of`'s), None (not plain) for
+    another content type or a body that may hold a prototype key."""
+    if not event_stream(exchange.content_type):
+        return None
+    body = body_of(exchange, pieces)
+    return None if body is None else Framing(body, unended)
+
+
 def event_stream(content_type: str | None) -> bool:
     """The content type is ``text/event-stream`` (parameters aside)."""
     return (content_type or "").split(";")[0].strip().lower() == "text/event-stream"

@@ -47,7 +47,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 from inspector.core.clients.base import Exchange, HandedCall
-from inspector.core.clients.plain.named import Framing, body_of, event_stream, object_text
+from inspector.core.clients.plain.named import framed, object_text
 
 _SEQ: Final = "sequence_number"
 _LIFE: Final = frozenset({"type", _SEQ, "response"})
@@ -90,12 +90,9 @@ def responses_calls(
     """The function calls of a plain Responses body (module docstring), None when not plain;
     its body is ``pieces`` joined, or ``exchange.body`` (``expected`` is not read: :func:`.read`
     compares every call)."""
-    if not event_stream(exchange.content_type):
+    framing = framed(exchange, pieces)
+    if framing is None:
         return None
-    body = body_of(exchange, pieces)
-    if body is None:
-        return None
-    framing = Framing(body)
     events = framing.chunks()
     reader = _Reader()
     for chunk in events:
