@@ -35,3 +35,14 @@ def live_ended(window: MainWindow) -> bool:
 
 WAIT_MS = int(HANG * 1000)
 """:data:`HANG` for ``qtbot.waitUntil`` (milliseconds): its default, 5 s, is a speed."""
+
+
+def run_live(window: MainWindow, qloop: object, start: Callable[[], object] | None = None) -> None:
+    """Start a live session (``window.start_live()`` unless ``start`` is given) and return
+    once the window has shown its end (:func:`live_ended`), never after a fixed sleep."""
+
+    async def scenario() -> None:
+        (start or window.start_live)()
+        await until(lambda: live_ended(window))
+
+    qloop.run_until_complete(scenario())  # type: ignore[attr-defined]

@@ -5,12 +5,11 @@ lanes gone from sight."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 import qasync
 
 from inspector.ui.shell.mainwindow import MainWindow
+from ui.waiting import run_live
 
 
 @pytest.fixture
@@ -27,16 +26,7 @@ def test_the_last_rounds_placeholder_links_to_the_calls_of_the_round_before(
     window.live_bar.select("demo", "demo-parallel", "filesystem")
     window.live_bar.loop.setChecked(True)
 
-    async def scenario() -> None:
-        window.start_live()
-        async with asyncio.timeout(60):
-            while not (window.live.session is not None and window.live.running):
-                await asyncio.sleep(0.01)
-            while window.live.running:
-                await asyncio.sleep(0.01)
-        await asyncio.sleep(0.3)
-
-    qloop.run_until_complete(scenario())
+    run_live(window, qloop)
     analysis = window.doc.analysis
     assert analysis is not None and [a.round for a in analysis.attempts] == [1, 2]
     first, last = analysis.attempts

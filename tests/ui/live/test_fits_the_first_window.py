@@ -6,7 +6,6 @@ list, whole in the model box's tooltip, and the line beside is whole or absent, 
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,7 +18,7 @@ from PySide6.QtWidgets import QStyleOptionViewItem, QToolButton
 from inspector.ui.live.widgets import ABOUT_ROLE, ModelItems
 from inspector.ui.shell import statusline
 from inspector.ui.shell.mainwindow import MainWindow
-from ui.waiting import until
+from ui.waiting import run_live, until
 
 
 @pytest.fixture
@@ -41,20 +40,11 @@ def window(
 
 
 def run_default(window: MainWindow, qloop: qasync.QEventLoop, model: str = "") -> None:
-    async def scenario() -> None:
-        if model:  # the default profile and scenario, another model
-            window.live_bar.model.setEditText(model)
-            window.live_bar.start_requested.emit()
-        else:
-            window.start_default_live()
-        async with asyncio.timeout(30):
-            while not (window.live.session is not None and window.live.running):
-                await asyncio.sleep(0.01)
-            while window.live.running:
-                await asyncio.sleep(0.01)
-        await asyncio.sleep(0.3)  # the last flush
-
-    qloop.run_until_complete(scenario())
+    if not model:
+        run_live(window, qloop, window.start_default_live)
+        return
+    window.live_bar.model.setEditText(model)  # the default profile and scenario, another model
+    run_live(window, qloop, window.live_bar.start_requested.emit)
 
 
 def test_the_live_state_and_the_attempts_outcomes_are_whole_in_the_first_window(

@@ -4,7 +4,6 @@ the lanes say the request failed, as a 401's do."""
 
 from __future__ import annotations
 
-import asyncio
 import socket
 from dataclasses import replace
 from typing import Any
@@ -14,6 +13,7 @@ import qasync
 
 from inspector.core.requests import scenarios
 from inspector.ui.shell.mainwindow import MainWindow
+from ui.waiting import run_live
 
 
 def closed_port() -> int:
@@ -42,16 +42,7 @@ def test_a_refused_connection_shows_no_stream_not_a_chunk_count(
 ) -> None:
     window.live_bar.select("ollama", "qwen2.5:7b", "weather")
 
-    async def scenario() -> None:
-        window.start_live()
-        async with asyncio.timeout(30):
-            while not (window.live.session is not None and window.live.running):
-                await asyncio.sleep(0.01)
-            while window.live.running:
-                await asyncio.sleep(0.01)
-        await asyncio.sleep(0.3)
-
-    qloop.run_until_complete(scenario())
+    run_live(window, qloop)
     session = window.live.session
     assert session is not None and session.records
     assert all(r.outcome in ("failed", "retried") for r in session.records), session.records
