@@ -36,7 +36,7 @@ from typing import Any, Final
 import orjson
 
 from inspector.core.clients.base import Exchange, HandedCall
-from inspector.core.clients.plain.named import body_of, event_stream
+from inspector.core.clients.plain.named import event_body
 
 _TOP: Final = frozenset({"candidates", "usageMetadata", "modelVersion", "responseId", "createTime"})
 _CANDIDATE: Final = frozenset({"content", "index", "finishReason", "safetyRatings"})
@@ -56,8 +56,8 @@ def gemini_calls(
     """The function calls of a plain Gemini body (module docstring), None when not plain;
     its body is ``pieces`` joined, or ``exchange.body`` (``expected`` is not read: :func:`.read`
     compares every call)."""
-    body = body_of(exchange, pieces)
-    if body is None or not event_stream(exchange.content_type) or not body.startswith(b"data: "):
+    body = event_body(exchange, pieces)
+    if body is None or not body.startswith(b"data: "):
         return None
     crlf = b"\r" in body
     if crlf:  # every line ends in CRLF: no lone CR, no lone LF

@@ -39,14 +39,17 @@ def body_of(exchange: Exchange, pieces: Iterable[bytes] | None) -> bytes | None:
     return None if PROTOTYPE.search(body) else body
 
 
+def event_body(exchange: Exchange, pieces: Iterable[bytes] | None) -> bytes | None:
+    """:func:`body_of` of an event stream; None (not plain) for another content type."""
+    return body_of(exchange, pieces) if event_stream(exchange.content_type) else None
+
+
 def framed(
     exchange: Exchange, pieces: Iterable[bytes] | None, unended: bytes = b""
 ) -> Framing | None:
-    """The named framing of an event-stream body (:func:`body_of`'s), None (not plain) for
-    another content type or a body that may hold a prototype key."""
-    if not event_stream(exchange.content_type):
-        return None
-    body = body_of(exchange, pieces)
+    """The named framing of an event-stream body (:func:`event_body`), None (not plain)
+    otherwise."""
+    body = event_body(exchange, pieces)
     return None if body is None else Framing(body, unended)
 
 
