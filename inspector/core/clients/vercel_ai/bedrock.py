@@ -92,17 +92,19 @@ class BedrockRun(PartsRun):
         """A body cut short throws undici's ``TypeError: terminated`` (not ``APICallError``);
         a body that is no frames at all (another content type, not the fixtures' JSON lines)
         is one incomplete frame: the decoder's ``Error`` with its length."""
-        if self.exchange.transport_error:
-            self.throw(ClientRaised("TypeError", "terminated"))
-        raised = incomplete_frame(self.exchange)
+        raised = frames_ended(self.exchange)
         if raised is not None:
             self.throw(raised)
         return super().finish()
 
 
-def incomplete_frame(exchange: Exchange) -> ClientRaised | None:
-    """The event-stream decoder's ``Error`` for a body that is no frames at all (another
-    content type, not the fixtures' JSON lines), else None."""
+def frames_ended(exchange: Exchange) -> ClientRaised | None:
+    """How the AI SDK's fetch of an event-stream body ends, where it throws: undici's
+    ``TypeError: terminated`` for a body cut short, else the event-stream decoder's ``Error``
+    for a body that is no frames at all (another content type, not the fixtures' JSON lines);
+    None for a clean end."""
+    if exchange.transport_error:
+        return ClientRaised("TypeError", "terminated")
     body, ctype = exchange.body, exchange.content_type
     if body and ctype not in (None, _SSE) and not prelude_ok(body):
         return ClientRaised("Error", _INCOMPLETE.format(len(body)))

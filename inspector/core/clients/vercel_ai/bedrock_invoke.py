@@ -34,9 +34,9 @@ from typing import Any, Final
 import orjson
 
 from inspector.core.base.model import EventKind, SSEEvent
-from inspector.core.clients.base import ClientRaised, Exchange, HandedCall
+from inspector.core.clients.base import Exchange, HandedCall
 from inspector.core.clients.vercel_ai.anthropic import AnthropicRun
-from inspector.core.clients.vercel_ai.bedrock import BedrockRun, incomplete_frame
+from inspector.core.clients.vercel_ai.bedrock import BedrockRun, frames_ended
 
 CHUNK: Final = "chunk"
 """InvokeModelWithResponseStream's event type."""
@@ -75,9 +75,7 @@ class BedrockInvokeRun(AnthropicRun):
     def finish(self) -> list[HandedCall]:
         """As ConverseStream's decoder: a body cut short is undici's ``TypeError:
         terminated``; bytes that are no whole frame, the decoder's ``Error``."""
-        if self.exchange.transport_error:
-            self.throw(ClientRaised("TypeError", "terminated"))
-        raised = incomplete_frame(self.exchange)
+        raised = frames_ended(self.exchange)
         if raised is not None:
             self.throw(raised)
         return super().finish()
