@@ -86,6 +86,15 @@ async def _send(proxy: RecordingProxy, content: bytes, **headers: str) -> httpx.
                                  headers={"Authorization": f"Bearer {KEY}", **headers})  # fmt: skip
 
 
+async def _proxied(proxy: RecordingProxy, content: bytes, **headers: str) -> httpx.Response:
+    """Start ``proxy``, send ``content`` through it, and stop it once its exchange ended."""
+    await proxy.start()
+    try:
+        return await _send(proxy, content, **headers)
+    finally:
+        await _stopped(proxy)
+
+
 async def _stopped(proxy: RecordingProxy) -> None:
     """Stop the proxy once every exchange ended (its capture closed)."""
     for _ in range(400):
@@ -102,11 +111,7 @@ async def test_a_large_body_is_forwarded_as_sent_and_recorded_redacted(
     raw = orjson.dumps(body)
     assert len(raw) > server.INLINE_BODY
     proxy = RecordingProxy(upstream.url, captures=tmp_path)
-    await proxy.start()
-    try:
-        response = await _send(proxy, raw)
-    finally:
-        await _stopped(proxy)
+    response = await _proxied(proxy, raw)
     assert response.status_code == 200 and response.content == STREAM
     assert upstream.got == [(hashlib.sha256(raw).hexdigest(), None, str(len(raw)))]
     (ex,) = proxy.exchanges
@@ -133,11 +138,7 @@ async def test_a_large_compressed_body_is_forwarded_encoded_and_recorded_decoded
     monkeypatch.setattr(server, "INLINE_BODY", 1024)  # it compresses well
     assert len(packed) > server.INLINE_BODY
     proxy = RecordingProxy(upstream.url, captures=tmp_path)
-    await proxy.start()
-    try:
-        response = await _send(proxy, packed, **{"Content-Encoding": "gzip"})
-    finally:
-        await _stopped(proxy)
+    response = await _proxied(proxy, packed, **{"Content-Encoding": "gzip"})
     assert response.status_code == 200
     assert upstream.got[0][:2] == (hashlib.sha256(packed).hexdigest(), "gzip")
     (path,) = tmp_path.glob("*.jsonl")
@@ -154,11 +155,7 @@ async def test_a_large_body_that_is_no_json_object_is_only_forwarded(
     proxy = RecordingProxy(upstream.url, captures=tmp_path)
     started: list[str | None] = []
     proxy.on_start = lambda ex: started.append(ex.dialect)
-    await proxy.start()
-    try:
-        response = await _send(proxy, raw)
-    finally:
-        await _stopped(proxy)
+    response = await _proxied(proxy, raw)
     assert response.status_code == 200
     assert upstream.got[0][0] == hashlib.sha256(raw).hexdigest()
     (ex,) = proxy.exchanges
@@ -183,11 +180,7 @@ async def test_a_large_body_is_read_and_written_off_the_loop_thread(
     monkeypatch.setattr(routes.pieces, "loads", spy_loads)
     monkeypatch.setattr(CaptureWriter, "_copied", spy_write)
     proxy = RecordingProxy(upstream.url, captures=tmp_path)
-    await proxy.start()
-    try:
-        response = await _send(proxy, orjson.dumps(_body()))
-    finally:
-        await _stopped(proxy)
+    response = await _proxied(proxy, orjson.dumps(_body()))
     assert response.status_code == 200
     loop_thread = threading.get_ident()
     assert set(threads) == {"parsed", "written"}
@@ -206,11 +199,7 @@ async def test_a_large_body_is_read_in_the_body_workers_process(
     monkeypatch.setattr(routes.Route, "read", not_here)
     body = _body()
     proxy = RecordingProxy(upstream.url, captures=tmp_path)
-    await proxy.start()
-    try:
-        response = await _send(proxy, orjson.dumps(body))
-    finally:
-        await _stopped(proxy)
+    response = await _proxied(proxy, orjson.dumps(body))
     assert response.status_code == 200
     (ex,) = proxy.exchanges
     assert ex.recorded and ex.model == "gpt-big" and "body-credential-0123456789" in ex.secrets
@@ -242,11 +231,7 @@ async def test_a_body_the_worker_cannot_read_is_read_here_and_recorded_all_the_s
     monkeypatch.setattr(bodyworker, "worker_command", lambda: worker)
     body = _body()
     proxy = RecordingProxy(upstream.url, captures=tmp_path)
-    await proxy.start()
-    try:
-        response = await _send(proxy, orjson.dumps(body))
-    finally:
-        await _stopped(proxy)
+    response = await _proxied(proxy, orjson.dumps(body))
     assert response.status_code == 200
     (ex,) = proxy.exchanges
     assert ex.recorded and "body-credential-0123456789" in ex.secrets
