@@ -89,6 +89,8 @@ class RawWirePane(QSplitter):
         self.setSizes([700, 400])
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
         self._state: Any = None  # the stream shown: its framing says what a frame held
+        self.masked: Sequence[tuple[int, int]] = ()
+        """Byte ranges of the attempt's body the capture writer masked (the session's key)."""
 
     def sync(self, state: Any) -> None:
         """Show ``state``'s events (a StreamState, or None): the new ones since the last
@@ -107,8 +109,6 @@ class RawWirePane(QSplitter):
         decoder = self._state.decoder if self._state is not None else None
         headers = getattr(decoder, "headers", None)
         return headers(ev) if headers is not None else None
-        self.masked: Sequence[tuple[int, int]] = ()
-        """Byte ranges of the attempt's body the capture writer masked (the session's key)."""
 
     def set_masked(self, masked: Sequence[tuple[int, int]]) -> None:
         """The masked byte ranges of the attempt on show (its events' offsets are the same)."""

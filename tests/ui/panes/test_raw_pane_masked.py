@@ -34,3 +34,27 @@ def test_the_raw_pane_shows_the_masked_bytes_of_the_event(qtbot: Any, tmp_path: 
     assert "*" * len(KEY) in text and KEY not in text
     window.raw.table.selectRow(0)
     assert "masked" not in window.raw.detail.toPlainText()
+
+
+def test_a_raw_pane_shows_an_event_before_any_masked_ranges_are_set(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    """A fresh pane (a live stream's first events, before any attempt's masks were handed
+    over) shows an event's detail: nothing masked, not an AttributeError."""
+    from inspector.core.analysis.session import Analysis
+    from inspector.core.base.settings import Settings
+    from inspector.core.capture.reader import load
+    from inspector.core.providers import REGISTRY
+    from inspector.ui.panes.panes import RawWirePane
+
+    path = tmp_path / "body.sse"
+    path.write_bytes(b'data: {"choices":[{"index":0,"delta":{"content":"hi"}}]}\n\n')
+    analysis = Analysis.from_capture(
+        load(str(path)), Settings(dialect="openai-chat"), providers=REGISTRY
+    )
+    pane = RawWirePane()
+    qtbot.addWidget(pane)
+    pane.sync(analysis.final.state)
+    pane.table.selectRow(0)
+    text = pane.detail.toPlainText()
+    assert text.startswith("#0") and "masked" not in text
