@@ -332,15 +332,6 @@ class RecordingProxy:
         holder.append(session)
         return session, client
 
-    async def _forward(
-        self, request: web.Request, route: Route, ex: Exchange
-    ) -> web.StreamResponse:
-        """Forward only."""
-        assert self._client is not None
-        relay = Relay(request, self._client, route, recorded=False)
-        relay.start()
-        return await self._answer(relay, route, ex)
-
     async def _answer(self, relay: Relay, route: Route, ex: Exchange) -> web.StreamResponse:
         """Wait for the relay to give the agent all it will get; a 502 when the upstream gave
         no answer."""
