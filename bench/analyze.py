@@ -265,17 +265,21 @@ class Goal:
     """Subtract this contender from the numerator (the replicas' share: with - without)."""
 
 
-def report(title: str, times: dict[str, Timing], goals: list[Goal], events: int) -> list[str]:
-    """The lines for one input: each contender's time and µs/event, then each goal's ratio
-    against its floor with PASS/FAIL (decided on wall time; CPU time beside it: this
-    process's, and with its child processes', the read-ahead's)."""
+def report(
+    title: str, times: dict[str, Timing], goals: list[Goal], events: int, floor: str = ""
+) -> list[str]:
+    """The lines for one input: each contender's time and µs/event (and its wall time over
+    the ``floor`` contender's, when named), then each goal's ratio against its floor with
+    PASS/FAIL (decided on wall time; CPU time beside it: this process's, and with its child
+    processes', the read-ahead's)."""
     lines = [title]
     width = max(len(n) for n in times)
-    lines.append(f"  {'':{width}}  wall s   cpu s  +child  µs/event")
+    lines.append(f"  {'':{width}}  wall s   cpu s  +child  µs/event" + ("  × floor" * bool(floor)))
     for name, t in times.items():
+        over = f"  {t.wall / times[floor].wall:7.2f}" if floor else ""
         lines.append(
             f"  {name:{width}}  {t.wall:6.2f}  {t.cpu:6.2f}  {t.all_cpu:6.2f}  "
-            f"{t.wall / events * 1e6:8.2f}"
+            f"{t.wall / events * 1e6:8.2f}{over}"
         )
 
     def ratio(goal: Goal, attr: str) -> float:
@@ -449,16 +453,11 @@ def bench_named(dialect: str, rounds: int) -> list[str]:
         "analyze --json --no-clients": analyze(path, "--no-clients"),
     }
     times = interleaved(contenders, rounds)
-    lines = [f"{path.name}: raw SSE body ({dialect}), {path.stat().st_size / 1e6:.1f} MB, "
-             f"{events:,} events, 8 calls"]  # fmt: skip
-    width = max(len(n) for n in times)
-    lines.append(f"  {'':{width}}  wall s   cpu s  µs/event  × floor")
-    for name, t in times.items():
-        lines.append(
-            f"  {name:{width}}  {t.wall:6.2f}  {t.cpu:6.2f}  {t.wall / events * 1e6:8.2f}"
-            f"  {t.wall / times[stdlib].wall:7.2f}"
-        )
-    return lines + replica_costs(path, events, dialect)
+    title = (
+        f"{path.name}: raw SSE body ({dialect}), {path.stat().st_size / 1e6:.1f} MB, "
+        f"{events:,} events, 8 calls"
+    )
+    return report(title, times, [], events, floor=stdlib) + replica_costs(path, events, dialect)
 
 
 def bench_capture(
